@@ -1,0 +1,90 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+/**
+ * Configuration comes only from environment variables, validated once at start.
+ * Every variable is documented in README.md; defaults give the embedded set-up
+ * (SQLite, local blob folder, a Temporal dev server started by the service).
+ */
+
+const port = z.coerce.number().int().min(1).max(65535);
+const optionalString = z
+  .string()
+  .trim()
+  .transform((v) => (v === '' ? undefined : v))
+  .optional();
+
+const envSchema = z.object({
+  EINVOICE_DATA_DIR: z.string().default('.data'),
+  DATABASE_URL: optionalString.pipe(z.url({ protocol: /^postgres(ql)?$/, error: 'must be a postgres:// or postgresql:// URL' }).optional()),
+  PORT: port.default(3000),
+  V2_PORT: optionalString.pipe(z.coerce.number().int().min(1).max(65535).optional()),
+  HOST: z.string().default('127.0.0.1'),
+  PUBLIC_BASE_URL: optionalString.pipe(z.url().optional()),
+  TEMPORAL_ADDRESS: optionalString,
+  TEMPORAL_NAMESPACE: z.string().regex(/^[A-Za-z0-9._-]+$/).default('einvoice'),
+  TEMPORAL_TASK_QUEUE: z.string().min(1).default('einvoice'),
+  TEMPORAL_DEV_PORT: port.default(7233),
+  TEMPORAL_UI_PORT: port.default(8233),
+  TEMPORAL_CLI: optionalString,
+  SIGNING_SECRET: optionalString.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
+  DOWNLOAD_URL_TTL_SECONDS: z.coerce.number().int().min(60).default(24 * 3600),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  EINVOICE_ROLE: z.enum(['all', 'api', 'worker']).default('all'),
+});
+
+export interface Config {
+  dataDir: string;
+  databaseUrl: string | undefined;
+  http: { host: string; port: number; v2Port: number | undefined; publicBaseUrl: string };
+  temporal: {
+    /** Undefined: the service starts and owns a local dev server. */
+    address: string | undefined;
+    namespace: string;
+    taskQueue: string;
+    devPort: number;
+    uiPort: number;
+    cliPath: string;
+  };
+  signingSecret: string | undefined;
+  downloadUrlTtlSeconds: number;
+  logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
+  role: z.infer<typeof envSchema>['EINVOICE_ROLE'];
+}
+
+export class ConfigError extends Error {
+  constructor(public readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+  }
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`));
+  }
+  const e = parsed.data;
+  const dataDir = path.resolve(e.EINVOICE_DATA_DIR);
+  return {
+    dataDir,
+    databaseUrl: e.DATABASE_URL,
+    http: {
+      host: e.HOST,
+      port: e.PORT,
+      v2Port: e.V2_PORT,
+      publicBaseUrl: (e.PUBLIC_BASE_URL ?? `http://${e.HOST}:${e.PORT}`).replace(/\/+$/, ''),
+    },
+    temporal: {
+      address: e.TEMPORAL_ADDRESS,
+      namespace: e.TEMPORAL_NAMESPACE,
+      taskQueue: e.TEMPORAL_TASK_QUEUE,
+      devPort: e.TEMPORAL_DEV_PORT,
+      uiPort: e.TEMPORAL_UI_PORT,
+      cliPath: e.TEMPORAL_CLI ?? path.resolve('.tools/temporal/bin/temporal'),
+    },
+    signingSecret: e.SIGNING_SECRET,
+    downloadUrlTtlSeconds: e.DOWNLOAD_URL_TTL_SECONDS,
+    logLevel: e.LOG_LEVEL,
+    role: e.EINVOICE_ROLE,
+  };
+}
