@@ -18,7 +18,7 @@ const envSchema = z.object({
   EINVOICE_DATA_DIR: z.string().default('.data'),
   DATABASE_URL: optionalString.pipe(z.url({ protocol: /^postgres(ql)?$/, error: 'must be a postgres:// or postgresql:// URL' }).optional()),
   PORT: port.default(3000),
-  V2_PORT: optionalString.pipe(z.coerce.number().int().min(1).max(65535).optional()),
+  V2_PORT: z.union([z.literal('').transform(() => undefined), port]).optional(),
   HOST: z.string().default('127.0.0.1'),
   PUBLIC_BASE_URL: optionalString.pipe(z.url().optional()),
   TEMPORAL_ADDRESS: optionalString,
