@@ -1,0 +1,163 @@
+#!/usr/bin/env bash
+# Installs the Java reference validators (used as judges in tests/CI) and the
+# official validation artefacts (XSD + schematron XSLT, precompiled to SaxonJS
+# SEF) that src/validation loads at run time.
+#
+# Everything lands in git-ignored folders of the repository:
+#   .tools/java/   Mustang-CLI.jar, verapdf/lib/*.jar (+ verapdf/verapdf wrapper),
+#                  kosit-validator.jar (only when Maven Central serves it)
+#   .artefacts/    xsd/, xslt/, sef/, manifest.json
+#
+# Idempotent: each step is skipped when its output exists for the pinned
+# version, so a second run finishes in about a second.
+set -euo pipefail
+
+# ---- pinned versions -------------------------------------------------------
+MUSTANG_VERSION=2.26.0          # org.mustangproject:Mustang-CLI and :validator
+VERAPDF_VERSION=1.28.2          # org.verapdf.apps:greenfield-apps
+KOSIT_VERSION=1.6.2             # org.kosit:validator (classifier standalone)
+PH_CII_D16B_VERSION=4.1.1       # com.helger.cii:ph-cii-d16b (full UN/CEFACT D16B XSD)
+# Bump when the artefact layout or the SEF compilation changes, so existing
+# checkouts rebuild .artefacts on the next run.
+ARTEFACT_LAYOUT=1
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+TOOLS="$ROOT/.tools/java"
+ART="$ROOT/.artefacts"
+NODE_BIN="$ROOT/.tools/node/bin"
+if [ -x "$NODE_BIN/node" ]; then export PATH="$NODE_BIN:$PATH"; fi
+
+for cmd in mvn java unzip node; do
+  command -v "$cmd" >/dev/null || { echo "setup-validators: '$cmd' is required" >&2; exit 1; }
+done
+
+log() { echo "setup-validators: $*"; }
+
+# Batch mode keeps Maven output free of colour codes and progress noise in CI.
+mvn_copy() { # artifact-coordinates output-dir
+  mvn -q -B -Dstyle.color=never dependency:copy -Dartifact="$1" -DoutputDirectory="$2" -Dmdep.overWriteReleases=true
+}
+
+mkdir -p "$TOOLS" "$ART"
+WORK="$(mktemp -d)"
+trap 'rm -rf "$WORK"' EXIT
+
+# ---- Mustang CLI (a self-contained jar) ------------------------------------
+if [ "$(cat "$TOOLS/Mustang-CLI.version" 2>/dev/null)" != "$MUSTANG_VERSION" ] || [ ! -f "$TOOLS/Mustang-CLI.jar" ]; then
+  log "fetching Mustang-CLI $MUSTANG_VERSION"
+  mvn_copy "org.mustangproject:Mustang-CLI:$MUSTANG_VERSION" "$WORK/mustang"
+  mv "$WORK/mustang/Mustang-CLI-$MUSTANG_VERSION.jar" "$TOOLS/Mustang-CLI.jar"
+  echo "$MUSTANG_VERSION" > "$TOOLS/Mustang-CLI.version"
+fi
+
+# ---- veraPDF (greenfield) CLI: no fat jar on Maven Central, so resolve the
+# app with its runtime dependencies into a lib folder and run it with -cp ----
+VERA="$TOOLS/verapdf"
+if [ "$(cat "$VERA/version" 2>/dev/null)" != "$VERAPDF_VERSION" ] || [ ! -f "$VERA/lib/greenfield-apps-$VERAPDF_VERSION.jar" ]; then
+  log "fetching veraPDF greenfield-apps $VERAPDF_VERSION and its dependencies"
+  rm -rf "$VERA"
+  mkdir -p "$VERA"
+  cat > "$WORK/verapdf-pom.xml" <<EOF
+<project xmlns="http://maven.apache.org/POM/4.0.0">
+  <modelVersion>4.0.0</modelVersion>
+  <groupId>local.einvoice.tools</groupId>
+  <artifactId>verapdf-cli</artifactId>
+  <version>1</version>
+  <packaging>pom</packaging>
+  <dependencies>
+    <dependency>
+      <groupId>org.verapdf.apps</groupId>
+      <artifactId>greenfield-apps</artifactId>
+      <version>$VERAPDF_VERSION</version>
+    </dependency>
+  </dependencies>
+</project>
+EOF
+  mvn -q -B -Dstyle.color=never -f "$WORK/verapdf-pom.xml" dependency:copy-dependencies -DincludeScope=runtime -DoutputDirectory="$VERA/lib"
+  cat > "$VERA/verapdf" <<'EOF'
+#!/usr/bin/env bash
+exec java -cp "$(dirname "${BASH_SOURCE[0]}")/lib/*" org.verapdf.apps.GreenfieldCliWrapper "$@"
+EOF
+  chmod +x "$VERA/verapdf"
+  echo "$VERAPDF_VERSION" > "$VERA/version"
+fi
+
+# ---- KoSIT validator: optional. The Maven mirror reachable from this
+# project's machines does not serve org.kosit (checked 1.5.x and 1.6.x), so a
+# missing jar is reported, not fatal; tests that need it skip. -----------------
+if [ ! -f "$TOOLS/kosit-validator.jar" ] || [ "$(cat "$TOOLS/kosit-validator.version" 2>/dev/null)" != "$KOSIT_VERSION" ]; then
+  if mvn_copy "org.kosit:validator:$KOSIT_VERSION:jar:standalone" "$WORK/kosit" >/dev/null 2>&1; then
+    mv "$WORK/kosit/validator-$KOSIT_VERSION-standalone.jar" "$TOOLS/kosit-validator.jar"
+    echo "$KOSIT_VERSION" > "$TOOLS/kosit-validator.version"
+    log "fetched KoSIT validator $KOSIT_VERSION"
+  else
+    log "WARNING: org.kosit:validator:$KOSIT_VERSION (standalone) is not available from the Maven repository; KoSIT checks will be skipped"
+  fi
+fi
+
+# ---- validation artefacts --------------------------------------------------
+STAMP="layout=$ARTEFACT_LAYOUT mustang=$MUSTANG_VERSION ph-cii-d16b=$PH_CII_D16B_VERSION"
+if [ "$(cat "$ART/.stamp" 2>/dev/null)" != "$STAMP" ] || [ ! -f "$ART/manifest.json" ]; then
+  log "extracting validation artefacts"
+  rm -rf "$ART/xsd" "$ART/xslt" "$ART/sef" "$ART/manifest.json" "$ART/.stamp"
+  mvn_copy "org.mustangproject:validator:$MUSTANG_VERSION" "$WORK/jars"
+  mvn_copy "com.helger.cii:ph-cii-d16b:$PH_CII_D16B_VERSION" "$WORK/jars"
+  MUSTANG_JAR="$WORK/jars/validator-$MUSTANG_VERSION.jar"
+  D16B_JAR="$WORK/jars/ph-cii-d16b-$PH_CII_D16B_VERSION.jar"
+
+  unzip -q "$MUSTANG_JAR" 'xslt/en16931schematron/*' 'xslt/XR_30/*' 'schema/UBL_21/*' -d "$WORK/mustang-x"
+  unzip -q "$D16B_JAR" 'external/schemas/d16b/*' -d "$WORK/d16b-x"
+
+  mkdir -p "$ART/xsd/ubl-2.1/maindoc" "$ART/xslt"
+  # The full D16B schema (not a Factur-X profile subset): XRechnung CII is
+  # specified against it, like the KoSIT XRechnung configuration does.
+  cp -r "$WORK/d16b-x/external/schemas/d16b" "$ART/xsd/cii-d16b"
+  cp -r "$WORK/mustang-x/schema/UBL_21/common" "$ART/xsd/ubl-2.1/common"
+  cp "$WORK/mustang-x/schema/UBL_21/maindoc/UBL-Invoice-2.1.xsd" \
+     "$WORK/mustang-x/schema/UBL_21/maindoc/UBL-CreditNote-2.1.xsd" "$ART/xsd/ubl-2.1/maindoc/"
+  cp "$WORK/mustang-x/xslt/en16931schematron/EN16931-CII-validation.xslt" "$ART/xslt/en16931-cii.xslt"
+  cp "$WORK/mustang-x/xslt/en16931schematron/EN16931-UBL-validation.xslt" "$ART/xslt/en16931-ubl.xslt"
+  cp "$WORK/mustang-x/xslt/XR_30/XRechnung-CII-validation.xslt" "$ART/xslt/xrechnung-cii.xslt"
+  cp "$WORK/mustang-x/xslt/XR_30/XRechnung-UBL-validation.xslt" "$ART/xslt/xrechnung-ubl.xslt"
+
+  # Versions are read from the artefacts themselves so the manifest cannot
+  # drift from what is actually loaded.
+  EN_VERSION="$(grep -o -m1 'Schematron version [0-9][0-9.]*' "$ART/xslt/en16931-cii.xslt" | awk '{print $3}')"
+  EN_UBL_VERSION="$(grep -o -m1 'Schematron version [0-9][0-9.]*' "$ART/xslt/en16931-ubl.xslt" | awk '{print $3}')"
+  XR_VERSION="$(grep -o -m1 'Schematron Version [0-9][0-9.]*' "$ART/xslt/xrechnung-cii.xslt" | awk '{print $3}')"
+  XR_UBL_VERSION="$(grep -o -m1 'Schematron Version [0-9][0-9.]*' "$ART/xslt/xrechnung-ubl.xslt" | awk '{print $3}')"
+  XR_STANDARD="$(grep -o -m1 'XRechnung [0-9][0-9.]* compatible' "$ART/xslt/xrechnung-cii.xslt" | awk '{print $2}')"
+  for v in EN_VERSION EN_UBL_VERSION XR_VERSION XR_UBL_VERSION XR_STANDARD; do
+    [ -n "${!v}" ] || { echo "setup-validators: could not read $v from the artefacts" >&2; exit 1; }
+  done
+
+  mkdir -p "$ART/sef"
+  for name in en16931-cii en16931-ubl xrechnung-cii xrechnung-ubl; do
+    log "compiling $name.xslt to SEF (takes a few seconds)"
+    (cd "$ROOT" && npx --no-install xslt3 -xsl:"$ART/xslt/$name.xslt" -export:"$ART/sef/$name.sef.json" -nogo -relocate:on -ns:##html5)
+  done
+
+  sha() { sha256sum "$1" | awk '{print $1}'; }
+  cat > "$ART/manifest.json" <<EOF
+{
+  "generatedBy": "scripts/setup-validators.sh",
+  "layout": $ARTEFACT_LAYOUT,
+  "sources": [
+    { "artifact": "org.mustangproject:validator", "version": "$MUSTANG_VERSION" },
+    { "artifact": "com.helger.cii:ph-cii-d16b", "version": "$PH_CII_D16B_VERSION" }
+  ],
+  "artefacts": [
+    { "name": "UN/CEFACT CII D16B XSD", "version": "D16B", "path": "xsd/cii-d16b/data/standard/CrossIndustryInvoice_100pD16B.xsd", "source": "com.helger.cii:ph-cii-d16b:$PH_CII_D16B_VERSION", "sha256": "$(sha "$ART/xsd/cii-d16b/data/standard/CrossIndustryInvoice_100pD16B.xsd")" },
+    { "name": "OASIS UBL 2.1 Invoice XSD", "version": "2.1", "path": "xsd/ubl-2.1/maindoc/UBL-Invoice-2.1.xsd", "source": "org.mustangproject:validator:$MUSTANG_VERSION", "sha256": "$(sha "$ART/xsd/ubl-2.1/maindoc/UBL-Invoice-2.1.xsd")" },
+    { "name": "OASIS UBL 2.1 CreditNote XSD", "version": "2.1", "path": "xsd/ubl-2.1/maindoc/UBL-CreditNote-2.1.xsd", "source": "org.mustangproject:validator:$MUSTANG_VERSION", "sha256": "$(sha "$ART/xsd/ubl-2.1/maindoc/UBL-CreditNote-2.1.xsd")" },
+    { "name": "CEN EN 16931 schematron (CII)", "version": "$EN_VERSION", "path": "sef/en16931-cii.sef.json", "source": "org.mustangproject:validator:$MUSTANG_VERSION", "sha256": "$(sha "$ART/xslt/en16931-cii.xslt")" },
+    { "name": "CEN EN 16931 schematron (UBL)", "version": "$EN_UBL_VERSION", "path": "sef/en16931-ubl.sef.json", "source": "org.mustangproject:validator:$MUSTANG_VERSION", "sha256": "$(sha "$ART/xslt/en16931-ubl.xslt")" },
+    { "name": "XRechnung schematron (CII)", "version": "$XR_VERSION", "standard": "XRechnung $XR_STANDARD", "path": "sef/xrechnung-cii.sef.json", "source": "org.mustangproject:validator:$MUSTANG_VERSION", "sha256": "$(sha "$ART/xslt/xrechnung-cii.xslt")" },
+    { "name": "XRechnung schematron (UBL)", "version": "$XR_UBL_VERSION", "standard": "XRechnung $XR_STANDARD", "path": "sef/xrechnung-ubl.sef.json", "source": "org.mustangproject:validator:$MUSTANG_VERSION", "sha256": "$(sha "$ART/xslt/xrechnung-ubl.xslt")" }
+  ]
+}
+EOF
+  echo "$STAMP" > "$ART/.stamp"
+fi
+
+log "ready: Java tools in .tools/java, artefacts in .artefacts/ (see .artefacts/manifest.json)"
