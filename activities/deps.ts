@@ -1,0 +1,10 @@
+import type { Logger } from 'pino';
+import type { BlobStore } from '../src/storage/blob-store.js';
+import type { Storage } from '../src/storage/index.js';
+
+/** What activities may touch: the blob store, the metadata database, a logger. */
+export interface ActivityDeps {
+  blobs: BlobStore;
+  storage: Storage;
+  log: Logger;
+}

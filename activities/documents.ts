@@ -1,0 +1,40 @@
+import { Context } from '@temporalio/activity';
+import type { RequestContext } from '../src/temporal/context.js';
+import type { ActivityDeps } from './deps.js';
+
+export interface StoreDocumentInput {
+  ctx: RequestContext;
+  /** Chosen by the workflow (deterministic), so a retried activity stores the same row once. */
+  documentId: string;
+  blobKey: string;
+  kind: string;
+  fileName: string;
+  contentType: string;
+  meta: Record<string, unknown>;
+  usage: { operation: string; units: number };
+}
+
+export function documentActivities({ blobs, storage }: ActivityDeps) {
+  return {
+    /** Records a created document and its usage in one transaction. */
+    async storeDocument(input: StoreDocumentInput): Promise<{ documentId: string }> {
+      const { size, sha256 } = await blobs.stat(input.blobKey);
+      await storage.recordDocument({
+        document: {
+          id: input.documentId,
+          accountId: input.ctx.accountId,
+          kind: input.kind,
+          blobKey: input.blobKey,
+          fileName: input.fileName,
+          contentType: input.contentType,
+          size,
+          sha256,
+          workflowId: Context.current().info.workflowExecution.workflowId,
+          meta: input.meta,
+        },
+        usage: { accountId: input.ctx.accountId, operation: input.usage.operation, units: input.usage.units, documentId: input.documentId },
+      });
+      return { documentId: input.documentId };
+    },
+  };
+}

@@ -1,0 +1,12 @@
+import type { ActivityDeps } from './deps.js';
+import { documentActivities } from './documents.js';
+import { xinvoiceActivities } from './xinvoice.js';
+
+export type { ActivityDeps } from './deps.js';
+
+/** Every activity the worker registers, bound to its dependencies. */
+export function createActivities(deps: ActivityDeps) {
+  return { ...xinvoiceActivities(deps), ...documentActivities(deps) };
+}
+
+export type Activities = ReturnType<typeof createActivities>;

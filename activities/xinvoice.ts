@@ -1,0 +1,33 @@
+import { ApplicationFailure } from '@temporalio/activity';
+import { invoiceSchema } from '../src/invoice/model.js';
+import type { RequestContext } from '../src/temporal/context.js';
+import { validateInvoiceXml as runValidation, type ValidationReport } from '../src/validation/index.js';
+import { writeInvoiceXml, type SyntaxId } from '../src/xml/index.js';
+import type { ActivityDeps } from './deps.js';
+
+export function xinvoiceActivities({ blobs, log }: ActivityDeps) {
+  return {
+    /** Reads the invoice JSON from the blob store, writes XRechnung XML, stores it. */
+    async buildInvoiceXml(input: { ctx: RequestContext; invoiceBlobKey: string; syntax: SyntaxId }): Promise<{ xmlBlobKey: string; size: number }> {
+      const parsed = invoiceSchema.safeParse(JSON.parse((await blobs.get(input.invoiceBlobKey)).toString('utf8')));
+      if (!parsed.success) throw ApplicationFailure.nonRetryable(`stored invoice does not match the model: ${parsed.error.message}`, 'VALIDATION_ERROR');
+      let xml: string;
+      try {
+        xml = writeInvoiceXml(parsed.data, { syntax: input.syntax });
+      } catch (err) {
+        throw ApplicationFailure.nonRetryable((err as Error).message, 'XML_BUILD_FAILED');
+      }
+      const stored = await blobs.put(Buffer.from(xml, 'utf8'));
+      log.debug({ requestId: input.ctx.requestId, size: stored.size }, 'XML built');
+      return { xmlBlobKey: stored.key, size: stored.size };
+    },
+
+    /** The official rules (XSD, EN 16931, XRechnung) run in-process; an invalid invoice is a result, not a failure. */
+    async validateInvoiceXml(input: { ctx: RequestContext; xmlBlobKey: string }): Promise<ValidationReport> {
+      const xml = (await blobs.get(input.xmlBlobKey)).toString('utf8');
+      const report = await runValidation(xml);
+      log.debug({ requestId: input.ctx.requestId, valid: report.valid, findings: report.findings.length }, 'XML validated');
+      return report;
+    },
+  };
+}

@@ -1,0 +1,102 @@
+import { z } from 'zod';
+
+/**
+ * The one error envelope of every endpoint:
+ *   { success: false, error: { code, userMessage, reference, stage?, retryable, detail?, fields? } }
+ * `reference` is the request id: it appears in the logs and in the id of the
+ * Temporal workflow the request started, so support can find both.
+ */
+
+interface ErrorKind {
+  status: number;
+  retryable: boolean;
+  userMessage: string;
+}
+
+/** The catalogue. README.md documents it; keep the two in step. */
+export const ERROR_CODES = {
+  INVALID_JSON: { status: 400, retryable: false, userMessage: 'The request body is not valid JSON.' },
+  VALIDATION_ERROR: { status: 400, retryable: false, userMessage: 'The request does not match the interface; see fields.' },
+  UNSUPPORTED_CONTENT_TYPE: { status: 415, retryable: false, userMessage: 'Send the request body as application/json.' },
+  BODY_TOO_LARGE: { status: 413, retryable: false, userMessage: 'The request body is larger than this endpoint accepts.' },
+  FILE_MISSING: { status: 400, retryable: false, userMessage: 'No file was sent.' },
+  INVALID_BASE64: { status: 400, retryable: false, userMessage: 'The file is not valid base64.' },
+  FILE_TOO_LARGE: { status: 413, retryable: false, userMessage: 'The file is larger than 11 MB.' },
+  UNSUPPORTED_FILE_TYPE: { status: 415, retryable: false, userMessage: 'The file type is not supported.' },
+  AUTH_MISSING: { status: 401, retryable: false, userMessage: 'Send your access token as "Authorization: Bearer <token>".' },
+  AUTH_INVALID: { status: 401, retryable: false, userMessage: 'The access token is unknown, malformed or revoked.' },
+  AUTH_SCHEME_INVALID: { status: 403, retryable: false, userMessage: 'Only "Authorization: Bearer <token>" is accepted.' },
+  LINK_INVALID: { status: 403, retryable: false, userMessage: 'The download link is invalid or has expired.' },
+  NOT_FOUND: { status: 404, retryable: false, userMessage: 'Not found.' },
+  METHOD_NOT_ALLOWED: { status: 405, retryable: false, userMessage: 'This method is not allowed on this path.' },
+  IDEMPOTENCY_CONFLICT: { status: 409, retryable: false, userMessage: 'This Idempotency-Key was used with a different request body.' },
+  XML_BUILD_FAILED: { status: 422, retryable: false, userMessage: 'The invoice could not be written as XML.' },
+  UPSTREAM_TIMEOUT: { status: 504, retryable: true, userMessage: 'The operation took too long; it may still finish. Try again later.' },
+  SERVICE_UNAVAILABLE: { status: 503, retryable: true, userMessage: 'The service is temporarily unavailable. Try again shortly.' },
+  INTERNAL_ERROR: { status: 500, retryable: true, userMessage: 'An unexpected error occurred.' },
+} as const satisfies Record<string, ErrorKind>;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+export interface FieldProblem {
+  field: string;
+  bt?: string;
+  message: string;
+}
+
+export interface ApiErrorOptions {
+  userMessage?: string;
+  detail?: string;
+  stage?: string;
+  fields?: FieldProblem[];
+  cause?: unknown;
+}
+
+export class ApiError extends Error {
+  readonly status: number;
+  readonly retryable: boolean;
+  readonly userMessage: string;
+
+  constructor(
+    readonly code: ErrorCode,
+    readonly options: ApiErrorOptions = {},
+  ) {
+    const kind = ERROR_CODES[code];
+    super(options.detail ?? options.userMessage ?? kind.userMessage, { cause: options.cause });
+    this.status = kind.status;
+    this.retryable = kind.retryable;
+    this.userMessage = options.userMessage ?? kind.userMessage;
+  }
+}
+
+export const errorEnvelopeSchema = z
+  .object({
+    success: z.literal(false),
+    error: z.object({
+      code: z.string().meta({ description: 'Machine-readable code, see the catalogue in README.md' }),
+      userMessage: z.string().meta({ description: 'Human-readable explanation' }),
+      reference: z.string().meta({ description: 'Request id; also in logs and the Temporal workflow id' }),
+      retryable: z.boolean(),
+      stage: z.string().optional(),
+      detail: z.string().optional(),
+      fields: z.array(z.object({ field: z.string(), bt: z.string().optional(), message: z.string() })).optional(),
+    }),
+  })
+  .meta({ id: 'ErrorEnvelope' });
+
+export type ErrorEnvelope = z.infer<typeof errorEnvelopeSchema>;
+
+export function toEnvelope(err: ApiError, reference: string): ErrorEnvelope {
+  return {
+    success: false,
+    error: {
+      code: err.code,
+      userMessage: err.userMessage,
+      reference,
+      retryable: err.retryable,
+      ...(err.options.stage ? { stage: err.options.stage } : {}),
+      ...(err.options.detail ? { detail: err.options.detail } : {}),
+      ...(err.options.fields ? { fields: err.options.fields } : {}),
+    },
+  };
+}

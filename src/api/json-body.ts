@@ -1,0 +1,43 @@
+import type { IncomingMessage } from 'node:http';
+import getRawBody from 'raw-body';
+import { ApiError } from './errors.js';
+
+/** The platform limit of SPEC.md: no endpoint reads more than 16 MB. */
+export const MAX_BODY_BYTES = 16 * 1024 * 1024;
+
+/**
+ * Reads and parses a JSON request body. Numbers are kept as their exact source
+ * text (e.g. "12.10"), so amounts never pass through binary floating point;
+ * the invoice model turns them into canonical decimals.
+ */
+export async function readJsonBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<unknown> {
+  const type = req.headers['content-type'] ?? '';
+  if (!/^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i.test(type)) {
+    throw new ApiError('UNSUPPORTED_CONTENT_TYPE', { detail: `Content-Type was "${type || 'missing'}"` });
+  }
+  const declared = Number(req.headers['content-length']);
+  if (Number.isFinite(declared) && declared > limit) {
+    // Refuse before reading a byte: a client sending 50 MB gets its answer at once.
+    throw new ApiError('BODY_TOO_LARGE', { detail: `The body has ${declared} bytes; the limit is ${limit}.` });
+  }
+  let text: string;
+  try {
+    text = await getRawBody(req, { limit, encoding: 'utf-8' });
+  } catch (err) {
+    if ((err as { type?: string }).type === 'entity.too.large') {
+      throw new ApiError('BODY_TOO_LARGE', { detail: `The limit is ${limit} bytes.` });
+    }
+    throw err;
+  }
+  return parseJsonLossless(text);
+}
+
+export function parseJsonLossless(text: string): unknown {
+  try {
+    return JSON.parse(text, (_key, value: unknown, context?: { source?: string }) =>
+      typeof value === 'number' && context?.source !== undefined ? context.source : value,
+    );
+  } catch (err) {
+    throw new ApiError('INVALID_JSON', { detail: (err as Error).message });
+  }
+}

@@ -1,0 +1,98 @@
+import { z } from 'zod';
+import { invoiceSchema } from '../invoice/model.js';
+import { errorEnvelopeSchema } from './errors.js';
+import type { RouteSpec } from './route.js';
+
+type JsonSchema = Record<string, unknown>;
+
+/** Business-term annotations become `x-bt` plus a description prefix, which OpenAPI tools show. */
+function annotate(ctx: { zodSchema: z.core.$ZodType; jsonSchema: JsonSchema }): void {
+  const js = ctx.jsonSchema;
+  const bt = js.bt as string | undefined;
+  delete js.bt;
+  delete js.kind;
+  if (bt) {
+    js['x-bt'] = bt;
+    js.description = js.description ? `${bt}: ${String(js.description)}` : bt;
+  }
+}
+
+function componentSchemas(entries: Array<[string, z.ZodType]>, io: 'input' | 'output'): Record<string, JsonSchema> {
+  const registry = z.registry<{ id: string }>();
+  for (const [id, schema] of entries) if (!registry.has(schema)) registry.add(schema, { id });
+  const { schemas } = z.toJSONSchema(registry, {
+    io,
+    target: 'draft-2020-12',
+    unrepresentable: 'any',
+    uri: (id) => `#/components/schemas/${id}`,
+    override: annotate,
+  });
+  for (const s of Object.values(schemas)) delete (s as JsonSchema).$schema;
+  return schemas as Record<string, JsonSchema>;
+}
+
+const toOpenApiPath = (koaPath: string) => koaPath.replace(/:(\w+)/g, '{$1}');
+const ref = (id: string) => ({ $ref: `#/components/schemas/${id}` });
+
+export function buildOpenApi(routes: RouteSpec[], info: { version: string; servers: string[] }): JsonSchema {
+  const requests: Array<[string, z.ZodType]> = [['Invoice', invoiceSchema]];
+  const responses: Array<[string, z.ZodType]> = [['ErrorEnvelope', errorEnvelopeSchema]];
+  for (const r of routes) {
+    if (r.body) requests.push([`${cap(r.operationId)}Request`, r.body]);
+    for (const [status, spec] of Object.entries(r.responses)) if (spec.schema && status.startsWith('2')) responses.push([`${cap(r.operationId)}Response`, spec.schema]);
+  }
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const r of routes) {
+    const item = (paths[toOpenApiPath(r.path)] ??= {});
+    item[r.method.toLowerCase()] = {
+      operationId: r.operationId,
+      summary: r.summary,
+      ...(r.description ? { description: r.description } : {}),
+      tags: r.tags,
+      security: r.auth === 'bearer' ? [{ bearerAuth: [] }] : [],
+      parameters: [...pathParameters(r.path), ...queryParameters(r.query)],
+      ...(r.body ? { requestBody: { required: true, content: { 'application/json': { schema: ref(`${cap(r.operationId)}Request`) } } } } : {}),
+      responses: Object.fromEntries(
+        Object.entries(r.responses).map(([status, spec]) => [
+          status,
+          {
+            description: spec.description,
+            ...(spec.schema || spec.contentType
+              ? { content: { [spec.contentType ?? 'application/json']: { schema: spec.schema ? ref(status.startsWith('2') ? `${cap(r.operationId)}Response` : 'ErrorEnvelope') : { type: 'string', format: 'binary' } } } }
+              : {}),
+          },
+        ]),
+      ),
+    };
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'E-invoice service',
+      version: info.version,
+      description: 'EN 16931 e-invoices: XRechnung XML and ZUGFeRD / Factur-X PDF/A-3. Errors use one envelope, see ErrorEnvelope.',
+    },
+    servers: info.servers.map((url) => ({ url })),
+    paths,
+    components: {
+      securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'Only "Authorization: Bearer <token>"; a raw token or an authtoken header gives 403.' } },
+      schemas: { ...componentSchemas(requests, 'input'), ...componentSchemas(responses, 'output') },
+    },
+  };
+}
+
+function pathParameters(path: string) {
+  return [...path.matchAll(/:(\w+)/g)].map((m) => ({ name: m[1], in: 'path', required: true, schema: { type: 'string' } }));
+}
+
+function queryParameters(query: z.ZodType | undefined) {
+  if (!(query instanceof z.ZodObject)) return [];
+  return Object.entries(query.shape as Record<string, z.ZodType>).map(([name, schema]) => ({
+    name,
+    in: 'query',
+    required: !schema.safeParse(undefined).success,
+    schema: z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }),
+  }));
+}
+
+const cap = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);

@@ -1,0 +1,93 @@
+import type { Logger } from 'pino';
+import { z } from 'zod';
+import { btOf } from '../invoice/catalog.js';
+import { ApiError, type FieldProblem } from './errors.js';
+
+/**
+ * A route is declared once: its zod schemas validate the request and are the
+ * OpenAPI description of it (see openapi.ts), so the two cannot drift apart.
+ */
+
+export interface Principal {
+  accountId: string;
+  tokenId: string;
+}
+
+export interface RequestInfo {
+  requestId: string;
+  log: Logger;
+  headers: Record<string, string | string[] | undefined>;
+  params: Record<string, string>;
+}
+
+export interface RouteResult {
+  status?: number;
+  /** JSON-serialisable value, or raw bytes with `contentType`. */
+  body: unknown;
+  contentType?: string;
+  headers?: Record<string, string>;
+}
+
+export interface ResponseSpec {
+  description: string;
+  schema?: z.ZodType;
+  contentType?: string;
+}
+
+type Auth = 'bearer' | 'none';
+
+interface RouteBase<A extends Auth, B extends z.ZodType | undefined, Q extends z.ZodType | undefined> {
+  method: 'GET' | 'POST';
+  /** Koa path syntax (`/documents/:id`). */
+  path: string;
+  operationId: string;
+  summary: string;
+  description?: string;
+  tags: string[];
+  auth: A;
+  body?: B;
+  query?: Q;
+  /** Largest body read; defaults to the 16 MB platform limit. */
+  bodyLimit?: number;
+  responses: Record<number, ResponseSpec>;
+}
+
+type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
+
+export interface HandlerInput<A extends Auth, B, Q> {
+  body: B;
+  query: Q;
+  principal: A extends 'bearer' ? Principal : undefined;
+  request: RequestInfo;
+}
+
+export interface RouteSpec<A extends Auth = Auth, B extends z.ZodType | undefined = z.ZodType | undefined, Q extends z.ZodType | undefined = z.ZodType | undefined>
+  extends RouteBase<A, B, Q> {
+  handle(input: HandlerInput<A, Out<B>, Out<Q>>): Promise<RouteResult>;
+}
+
+export function defineRoute<A extends Auth, B extends z.ZodType | undefined = undefined, Q extends z.ZodType | undefined = undefined>(
+  spec: RouteSpec<A, B, Q>,
+): RouteSpec {
+  return spec as unknown as RouteSpec;
+}
+
+/** Validates a request part; problems name the JSON path and, inside an invoice, the business term. */
+export function parseWith<S extends z.ZodType>(schema: S, value: unknown, where: 'body' | 'query'): z.output<S> {
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  throw new ApiError('VALIDATION_ERROR', { fields: result.error.issues.map((issue) => toFieldProblem(issue, where)) });
+}
+
+function toFieldProblem(issue: z.core.$ZodIssue, where: 'body' | 'query'): FieldProblem {
+  const path = issue.path;
+  const field = formatPath(issue.code === 'unrecognized_keys' ? [...path, issue.keys.join(', ')] : path) || where;
+  const invoiceAt = path.indexOf('invoice');
+  const bt = invoiceAt >= 0 ? btOf(path.slice(invoiceAt + 1)) : undefined;
+  const message = issue.code === 'unrecognized_keys' ? 'unknown field' : issue.message;
+  return bt ? { field, bt, message: `${message} (${bt})` } : { field, message };
+}
+
+function formatPath(path: ReadonlyArray<PropertyKey>): string {
+  return path.reduce<string>((acc, p) => (typeof p === 'number' ? `${acc}[${p}]` : acc ? `${acc}.${String(p)}` : String(p)), '');
+}

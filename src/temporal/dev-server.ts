@@ -1,0 +1,83 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, openSync } from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import type { Logger } from 'pino';
+import { SEARCH_ATTRIBUTES } from './search-attributes.js';
+
+export interface DevServerOptions {
+  cliPath: string;
+  dataDir: string;
+  namespace: string;
+  port: number;
+  uiPort: number;
+  log: Logger;
+}
+
+export interface DevServer {
+  address: string;
+  uiUrl: string;
+  stop(): Promise<void>;
+}
+
+const TYPE_NAMES: Record<string, string> = { KEYWORD: 'Keyword', TEXT: 'Text', INT: 'Int', DOUBLE: 'Double', BOOL: 'Bool', DATETIME: 'Datetime', KEYWORD_LIST: 'KeywordList' };
+
+/**
+ * Starts the Temporal CLI dev server as our child process: SQLite state in the
+ * data folder so workflows survive restarts, the Web UI on a fixed port, our
+ * namespace and search attributes registered at launch (a namespace registered
+ * later takes seconds to become usable).
+ */
+export async function startDevServer(opts: DevServerOptions): Promise<DevServer> {
+  if (!existsSync(opts.cliPath)) {
+    throw new Error(`Temporal CLI not found at ${opts.cliPath}: run scripts/setup.sh, or set TEMPORAL_CLI, or point TEMPORAL_ADDRESS at a cluster`);
+  }
+  mkdirSync(opts.dataDir, { recursive: true });
+  if (await portInUse(opts.port)) {
+    throw new Error(`Port ${opts.port} is in use: another Temporal server? Set TEMPORAL_DEV_PORT, or TEMPORAL_ADDRESS to use it`);
+  }
+  const args = [
+    'server', 'start-dev',
+    '--db-filename', path.join(opts.dataDir, 'temporal.sqlite'),
+    '--ip', '127.0.0.1',
+    '--port', String(opts.port),
+    '--ui-port', String(opts.uiPort),
+    '--namespace', opts.namespace,
+    '--log-level', 'warn',
+    '--ui-disable-news-fetch',
+    ...SEARCH_ATTRIBUTES.flatMap((k) => ['--search-attribute', `${k.name}=${TYPE_NAMES[k.type] ?? 'Keyword'}`]),
+  ];
+  const logFile = openSync(path.join(opts.dataDir, 'temporal.log'), 'a');
+  const child = spawn(opts.cliPath, args, { stdio: ['ignore', logFile, logFile], detached: false });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const address = `127.0.0.1:${opts.port}`;
+  const ready = await Promise.race([waitForPort(opts.port, 60_000).then(() => true), exited.then(() => false)]);
+  if (!ready) throw new Error(`Temporal dev server exited at start; see ${path.join(opts.dataDir, 'temporal.log')}`);
+  opts.log.info({ address, ui: `http://127.0.0.1:${opts.uiPort}` }, 'Temporal dev server started');
+  return { address, uiUrl: `http://127.0.0.1:${opts.uiPort}`, stop: () => stopChild(child, exited) };
+}
+
+async function stopChild(child: ChildProcess, exited: Promise<number | null>): Promise<void> {
+  if (child.exitCode !== null) return;
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+  await exited;
+  clearTimeout(timer);
+}
+
+function portInUse(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect({ port, host: '127.0.0.1' });
+    socket.once('connect', () => { socket.destroy(); resolve(true); });
+    socket.once('error', () => resolve(false));
+  });
+}
+
+async function waitForPort(port: number, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await portInUse(port)) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`Temporal dev server did not open port ${port} within ${timeoutMs} ms`);
+}

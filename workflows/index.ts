@@ -1,0 +1,2 @@
+// The worker's workflow bundle: every workflow type the service runs.
+export * from './xinvoice.js';

@@ -1,0 +1,84 @@
+import { proxyActivities, setCurrentDetails, upsertSearchAttributes, uuid4 } from '@temporalio/workflow';
+import type { ValidationReport } from '../src/validation/index.js';
+import type { SyntaxId } from '../src/xml/index.js';
+import type { RequestContext } from '../src/temporal/context.js';
+import { OUTCOME, type Outcome } from '../src/temporal/search-attributes.js';
+import type { Activities } from '../activities/index.js';
+
+// Building and storing are quick and local; validation runs the official
+// schematron and may be slow on a cold worker. Invalid input fails for good
+// (non-retryable ApplicationFailure thrown by the activity), I/O hiccups retry.
+const { buildInvoiceXml, storeDocument } = proxyActivities<Activities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { maximumAttempts: 5, initialInterval: '200 milliseconds', backoffCoefficient: 2 },
+});
+const { validateInvoiceXml } = proxyActivities<Activities>({
+  startToCloseTimeout: '2 minutes',
+  retry: { maximumAttempts: 3, initialInterval: '1 second' },
+});
+
+export interface CreateXInvoiceInput {
+  ctx: RequestContext;
+  invoiceBlobKey: string;
+  syntax: SyntaxId;
+  fileName: string;
+}
+
+export interface CreateXInvoiceResult {
+  documentId: string;
+  xmlBlobKey: string;
+  report: ValidationReport;
+}
+
+/** createXinvoiceFromJson: build → validate → store. */
+export async function createXInvoice(input: CreateXInvoiceInput): Promise<CreateXInvoiceResult> {
+  return recordingFailure(async () => {
+    const built = await buildInvoiceXml({ ctx: input.ctx, invoiceBlobKey: input.invoiceBlobKey, syntax: input.syntax });
+    const report = await validateInvoiceXml({ ctx: input.ctx, xmlBlobKey: built.xmlBlobKey });
+    const { documentId } = await storeDocument({
+      ctx: input.ctx,
+      documentId: uuid4(),
+      blobKey: built.xmlBlobKey,
+      kind: 'xrechnung-xml',
+      fileName: input.fileName,
+      contentType: 'application/xml',
+      meta: { syntax: input.syntax, valid: report.valid, errors: countErrors(report) },
+      usage: { operation: 'createXinvoiceFromJson', units: 1 },
+    });
+    finish(report.valid ? 'valid' : 'invalid', `${input.syntax} XML ${report.valid ? 'valid' : `invalid (${countErrors(report)} errors)`}, document ${documentId}`);
+    return { documentId, xmlBlobKey: built.xmlBlobKey, report };
+  });
+}
+
+export interface ValidateXInvoiceInput {
+  ctx: RequestContext;
+  xmlBlobKey: string;
+}
+
+/** validateXinvoiceXml: one validation activity, recorded like every other operation. */
+export async function validateXInvoice(input: ValidateXInvoiceInput): Promise<ValidationReport> {
+  return recordingFailure(async () => {
+    const report = await validateInvoiceXml({ ctx: input.ctx, xmlBlobKey: input.xmlBlobKey });
+    finish(report.valid ? 'valid' : 'invalid', `${report.syntax ?? 'unknown'} XML ${report.valid ? 'valid' : `invalid (${countErrors(report)} errors)`}`);
+    return report;
+  });
+}
+
+function countErrors(report: ValidationReport): number {
+  return report.findings.filter((f) => f.severity === 'error' || f.severity === 'fatal').length;
+}
+
+/** A failed run is findable as such in the UI, not left looking 'running'. */
+async function recordingFailure<T>(body: () => Promise<T>): Promise<T> {
+  try {
+    return await body();
+  } catch (err) {
+    finish('failed', `failed: ${err instanceof Error ? err.message : String(err)}`);
+    throw err;
+  }
+}
+
+function finish(outcome: Outcome, details: string): void {
+  upsertSearchAttributes([{ key: OUTCOME, value: outcome }]);
+  setCurrentDetails(details);
+}
