@@ -34,7 +34,8 @@ function componentSchemas(entries: Array<[string, z.ZodType]>, io: 'input' | 'ou
 const toOpenApiPath = (koaPath: string) => koaPath.replace(/:(\w+)/g, '{$1}');
 const ref = (id: string) => ({ $ref: `#/components/schemas/${id}` });
 
-export function buildOpenApi(routes: RouteSpec[], info: { version: string; servers: string[] }): JsonSchema {
+export function buildOpenApi(allRoutes: RouteSpec[], info: { version: string; servers: string[] }): JsonSchema {
+  const routes = allRoutes.filter((r) => !r.hidden);
   const requests: Array<[string, z.ZodType]> = [['Invoice', invoiceSchema]];
   const responses: Array<[string, z.ZodType]> = [['ErrorEnvelope', errorEnvelopeSchema]];
   for (const r of routes) {

@@ -50,6 +50,8 @@ interface RouteBase<A extends Auth, B extends z.ZodType | undefined, Q extends z
   /** Largest body read; defaults to the 16 MB platform limit. */
   bodyLimit?: number;
   responses: Record<number, ResponseSpec>;
+  /** Left out of the OpenAPI document (the documentation pages themselves). */
+  hidden?: boolean;
 }
 
 type Out<S> = S extends z.ZodType ? z.output<S> : undefined;

@@ -1,0 +1,11 @@
+import type { RouteSpec } from '../route.js';
+import type { Services } from '../services.js';
+import { documentRoutes } from './documents.js';
+import { metaRoutes } from './meta.js';
+import { xinvoiceRoutes } from './xinvoice.js';
+
+/** The whole HTTP interface; the OpenAPI document is generated from this list. */
+export function allRoutes(services: Services): RouteSpec[] {
+  const routes: RouteSpec[] = [...xinvoiceRoutes(services), ...documentRoutes(services), ...metaRoutes(services, () => routes)];
+  return routes;
+}
