@@ -1,0 +1,63 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { repoRoot, spawnService } from './lib/spawn-service.js';
+
+/**
+ * Benchmark (not a test): createXinvoiceFromJson end to end — HTTP, Temporal
+ * workflow (build → validate → store), official rules — on this machine.
+ *   node dist/scripts/bench-xinvoice.js [--requests 60] [--concurrency 8] [--database-url postgres://…]
+ */
+const { values } = parseArgs({
+  options: {
+    requests: { type: 'string', default: '60' },
+    concurrency: { type: 'string', default: '8' },
+    'database-url': { type: 'string' },
+  },
+});
+const requests = Number(values.requests);
+const concurrency = Number(values.concurrency);
+
+const fixturesDir = path.join(repoRoot, 'test/fixtures/invoices');
+const invoices = readdirSync(fixturesDir).filter((f) => f.endsWith('.json')).sort().map((f) => JSON.parse(readFileSync(path.join(fixturesDir, f), 'utf8')));
+
+const service = await spawnService({ name: 'bench', env: values['database-url'] ? { DATABASE_URL: values['database-url'] } : {} });
+try {
+  const once = async (i: number): Promise<number> => {
+    const started = performance.now();
+    const res = await fetch(`${service.url}/api/v1/zugferd/createXinvoiceFromJson`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${service.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ invoice: invoices[i % invoices.length] }),
+    });
+    const body = (await res.json()) as { valid?: boolean };
+    if (res.status !== 200 || body.valid !== true) throw new Error(`request ${i}: HTTP ${res.status} valid=${body.valid}`);
+    return performance.now() - started;
+  };
+
+  for (let i = 0; i < 5; i++) await once(i); // warm-up: JIT, compiled rules, connections
+
+  const sequential: number[] = [];
+  for (let i = 0; i < requests; i++) sequential.push(await once(i));
+
+  const concurrent: number[] = [];
+  let next = 0;
+  const wallStart = performance.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < requests) concurrent.push(await once(next++));
+    }),
+  );
+  const wall = (performance.now() - wallStart) / 1000;
+
+  console.log(`createXinvoiceFromJson, ${invoices.length} fixture invoices, database ${values['database-url'] ? 'PostgreSQL' : 'SQLite'}`);
+  console.log(`sequential  n=${requests}: median ${pct(sequential, 50)} ms, p95 ${pct(sequential, 95)} ms`);
+  console.log(`concurrency ${concurrency} n=${requests}: median ${pct(concurrent, 50)} ms, p95 ${pct(concurrent, 95)} ms, throughput ${(requests / wall).toFixed(1)} requests/s`);
+} finally {
+  await service.stop();
+}
+
+function pct(values: number[], p: number): string {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!.toFixed(0);
+}

@@ -1,0 +1,135 @@
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, openSync, rmSync } from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+
+/**
+ * Runs the built service as a child process, exactly as an operator starts it,
+ * with an account and a token made by the accounts CLI. Shared by the
+ * integration tests and the benchmarks.
+ */
+
+export interface SpawnedService {
+  name: string;
+  url: string;
+  v2Url: string;
+  token: string;
+  accountId: string;
+  dataDir: string;
+  temporalAddress: string;
+  namespace: string;
+  taskQueue: string;
+  env: Record<string, string>;
+  stop(): Promise<void>;
+}
+
+export interface SpawnOptions {
+  name: string;
+  /** Extra environment, e.g. DATABASE_URL or TEMPORAL_ADDRESS. */
+  env?: Record<string, string>;
+  temporalPort?: number;
+  uiPort?: number;
+  namespace?: string;
+}
+
+export const repoRoot = findRoot(path.dirname(fileURLToPath(import.meta.url)));
+const run = promisify(execFile);
+
+function findRoot(dir: string): string {
+  while (!existsSync(path.join(dir, 'package.json'))) {
+    const up = path.dirname(dir);
+    if (up === dir) throw new Error('package.json not found above ' + dir);
+    dir = up;
+  }
+  return dir;
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export async function spawnService(opts: SpawnOptions): Promise<SpawnedService> {
+  for (const built of ['dist/src/main.js', 'dist/workflow-bundle.js']) {
+    if (!existsSync(path.join(repoRoot, built))) throw new Error(`${built} is missing: run \`npm run build\` (scripts/setup.sh does it).`);
+  }
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), `einvoice-${opts.name}-`));
+  const port = await freePort();
+  const v2Port = await freePort();
+  const temporalPort = opts.temporalPort ?? (await freePort());
+  const namespace = opts.namespace ?? 'einvoice';
+  const env: Record<string, string> = {
+    PATH: process.env.PATH ?? '',
+    EINVOICE_DATA_DIR: dataDir,
+    PORT: String(port),
+    V2_PORT: String(v2Port),
+    TEMPORAL_NAMESPACE: namespace,
+    TEMPORAL_TASK_QUEUE: `einvoice-${opts.name}`,
+    TEMPORAL_CLI: path.join(repoRoot, '.tools/temporal/bin/temporal'),
+    TEMPORAL_DEV_PORT: String(temporalPort),
+    TEMPORAL_UI_PORT: String(opts.uiPort ?? (await freePort())),
+    LOG_LEVEL: 'info',
+    ...opts.env,
+  };
+  const logFile = path.join(dataDir, 'service.log');
+  const child = spawn(process.execPath, [path.join(repoRoot, 'dist/src/main.js')], { cwd: repoRoot, env, stdio: ['ignore', openSync(logFile, 'a'), openSync(logFile, 'a')] });
+  const stop = async () => {
+    await stopChild(child);
+    if (!process.env.KEEP_TEST_DATA) rmSync(dataDir, { recursive: true, force: true });
+  };
+  try {
+    const url = `http://127.0.0.1:${port}`;
+    await waitForHealth(url, child, logFile);
+    const cli = async (...args: string[]) => JSON.parse((await run(process.execPath, [path.join(repoRoot, 'dist/src/cli/accounts.js'), ...args, '--json'], { cwd: repoRoot, env })).stdout);
+    const account = (await cli('create-account', '--name', `${opts.name} account`)) as { id: string };
+    const token = (await cli('create-token', '--account', account.id, '--label', opts.name)) as { token: string };
+    return {
+      name: opts.name,
+      url,
+      v2Url: `http://127.0.0.1:${v2Port}`,
+      token: token.token,
+      accountId: account.id,
+      dataDir,
+      temporalAddress: env.TEMPORAL_ADDRESS ?? `127.0.0.1:${temporalPort}`,
+      namespace,
+      taskQueue: env.TEMPORAL_TASK_QUEUE!,
+      env,
+      stop,
+    };
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+}
+
+async function waitForHealth(url: string, child: ChildProcess, logFile: string): Promise<void> {
+  const deadline = Date.now() + 90_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`The service exited with ${child.exitCode} at start; see ${logFile}`);
+    try {
+      if ((await fetch(`${url}/health`)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`The service did not answer /health within 90 s; see ${logFile}`);
+}
+
+async function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((r) => child.once('exit', r));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+  await exited;
+  clearTimeout(timer);
+}
