@@ -19,7 +19,7 @@ KOSIT_VERSION=1.6.2             # org.kosit:validator (classifier standalone)
 PH_CII_D16B_VERSION=4.1.1       # com.helger.cii:ph-cii-d16b (full UN/CEFACT D16B XSD)
 # Bump when the artefact layout or the SEF compilation changes, so existing
 # checkouts rebuild .artefacts on the next run.
-ARTEFACT_LAYOUT=1
+ARTEFACT_LAYOUT=2
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 TOOLS="$ROOT/.tools/java"
@@ -33,9 +33,16 @@ done
 
 log() { echo "setup-validators: $*"; }
 
-# Batch mode keeps Maven output free of colour codes and progress noise in CI.
+# Maven's output is only useful when it fails; keep CI logs readable otherwise.
+mvn_quiet() {
+  local out
+  if ! out="$(mvn -q -B -Dstyle.color=never "$@" 2>&1)"; then
+    echo "$out" >&2
+    return 1
+  fi
+}
 mvn_copy() { # artifact-coordinates output-dir
-  mvn -q -B -Dstyle.color=never dependency:copy -Dartifact="$1" -DoutputDirectory="$2" -Dmdep.overWriteReleases=true
+  mvn_quiet dependency:copy -Dartifact="$1" -DoutputDirectory="$2" -Dmdep.overWriteReleases=true
 }
 
 mkdir -p "$TOOLS" "$ART"
@@ -73,7 +80,7 @@ if [ "$(cat "$VERA/version" 2>/dev/null)" != "$VERAPDF_VERSION" ] || [ ! -f "$VE
   </dependencies>
 </project>
 EOF
-  mvn -q -B -Dstyle.color=never -f "$WORK/verapdf-pom.xml" dependency:copy-dependencies -DincludeScope=runtime -DoutputDirectory="$VERA/lib"
+  mvn_quiet -f "$WORK/verapdf-pom.xml" dependency:copy-dependencies -DincludeScope=runtime -DoutputDirectory="$VERA/lib"
   cat > "$VERA/verapdf" <<'EOF'
 #!/usr/bin/env bash
 exec java -cp "$(dirname "${BASH_SOURCE[0]}")/lib/*" org.verapdf.apps.GreenfieldCliWrapper "$@"
@@ -86,7 +93,7 @@ fi
 # project's machines does not serve org.kosit (checked 1.5.x and 1.6.x), so a
 # missing jar is reported, not fatal; tests that need it skip. -----------------
 if [ ! -f "$TOOLS/kosit-validator.jar" ] || [ "$(cat "$TOOLS/kosit-validator.version" 2>/dev/null)" != "$KOSIT_VERSION" ]; then
-  if mvn_copy "org.kosit:validator:$KOSIT_VERSION:jar:standalone" "$WORK/kosit" >/dev/null 2>&1; then
+  if mvn_copy "org.kosit:validator:$KOSIT_VERSION:jar:standalone" "$WORK/kosit" 2>/dev/null; then
     mv "$WORK/kosit/validator-$KOSIT_VERSION-standalone.jar" "$TOOLS/kosit-validator.jar"
     echo "$KOSIT_VERSION" > "$TOOLS/kosit-validator.version"
     log "fetched KoSIT validator $KOSIT_VERSION"
@@ -119,6 +126,23 @@ if [ "$(cat "$ART/.stamp" 2>/dev/null)" != "$STAMP" ] || [ ! -f "$ART/manifest.j
   cp "$WORK/mustang-x/xslt/en16931schematron/EN16931-UBL-validation.xslt" "$ART/xslt/en16931-ubl.xslt"
   cp "$WORK/mustang-x/xslt/XR_30/XRechnung-CII-validation.xslt" "$ART/xslt/xrechnung-cii.xslt"
   cp "$WORK/mustang-x/xslt/XR_30/XRechnung-UBL-validation.xslt" "$ART/xslt/xrechnung-ubl.xslt"
+
+  # SaxonJS 2.7 evaluates xs:integer arithmetic in IEEE doubles once values
+  # exceed 2^53, while xs:decimal stays exact. The XRechnung IBAN checks
+  # (BR-DE-19, and BR-DE-20 in UBL) build a ~24-digit xs:integer and take it
+  # mod 97, so under SaxonJS every correct IBAN would fail. Casting to
+  # xs:decimal gives the identical result that Saxon/Java computes. The count
+  # check stops the build if a new rule release changes these expressions.
+  IBAN_INT='xs:integer(string-join(for $cp in string-to-codepoints'
+  IBAN_DEC='xs:decimal(string-join(for $cp in string-to-codepoints'
+  for name in xrechnung-cii xrechnung-ubl; do
+    f="$ART/xslt/$name.xslt"
+    n="$(grep -oF "$IBAN_INT" "$f" | wc -l)"
+    [ "$n" -ge 1 ] || { echo "setup-validators: IBAN expression not found in $name.xslt; review the SaxonJS patch" >&2; exit 1; }
+    sed -i "s/xs:integer(string-join(for \$cp in string-to-codepoints/xs:decimal(string-join(for \$cp in string-to-codepoints/g" "$f"
+    [ "$(grep -cF "$IBAN_INT" "$f")" -eq 0 ] || { echo "setup-validators: patching $name.xslt failed" >&2; exit 1; }
+    grep -qF "$IBAN_DEC" "$f"
+  done
 
   # Versions are read from the artefacts themselves so the manifest cannot
   # drift from what is actually loaded.
@@ -154,6 +178,9 @@ if [ "$(cat "$ART/.stamp" 2>/dev/null)" != "$STAMP" ] || [ ! -f "$ART/manifest.j
     { "name": "CEN EN 16931 schematron (UBL)", "version": "$EN_UBL_VERSION", "path": "sef/en16931-ubl.sef.json", "source": "org.mustangproject:validator:$MUSTANG_VERSION", "sha256": "$(sha "$ART/xslt/en16931-ubl.xslt")" },
     { "name": "XRechnung schematron (CII)", "version": "$XR_VERSION", "standard": "XRechnung $XR_STANDARD", "path": "sef/xrechnung-cii.sef.json", "source": "org.mustangproject:validator:$MUSTANG_VERSION", "sha256": "$(sha "$ART/xslt/xrechnung-cii.xslt")" },
     { "name": "XRechnung schematron (UBL)", "version": "$XR_UBL_VERSION", "standard": "XRechnung $XR_STANDARD", "path": "sef/xrechnung-ubl.sef.json", "source": "org.mustangproject:validator:$MUSTANG_VERSION", "sha256": "$(sha "$ART/xslt/xrechnung-ubl.xslt")" }
+  ],
+  "patches": [
+    { "files": ["xslt/xrechnung-cii.xslt", "xslt/xrechnung-ubl.xslt"], "reason": "IBAN mod-97 checks cast to xs:decimal instead of xs:integer: SaxonJS 2.7 loses precision on xs:integer above 2^53; result identical to Saxon/Java" }
   ]
 }
 EOF
