@@ -8,8 +8,9 @@ import type { Finding } from './types.js';
  * substitution, no XInclude, no catalogs. The input guard already rejected
  * any DOCTYPE; these options are the second wall, not the first.
  */
-const SAFE_PARSE_OPTIONS =
-  ParseOption.XML_PARSE_NONET | ParseOption.XML_PARSE_NO_XXE | ParseOption.XML_PARSE_NO_SYS_CATALOG | ParseOption.XML_PARSE_NOERROR | ParseOption.XML_PARSE_NOWARNING;
+// (XML_PARSE_NOERROR is deliberately absent: it would also hide the error
+// details that become our findings.)
+const SAFE_PARSE_OPTIONS = ParseOption.XML_PARSE_NONET | ParseOption.XML_PARSE_NO_XXE | ParseOption.XML_PARSE_NO_SYS_CATALOG;
 
 export type ParseResult = { ok: true; doc: XmlDocument } | { ok: false; findings: Finding[] };
 
