@@ -20,10 +20,12 @@ function inputFinding(ruleId: string, message: string): Finding {
  * prolog — XML declaration, comments, processing instructions, whitespace —
  * is exact: a "<!DOCTYPE" inside a comment or in element content is text.
  */
+const XML_WHITESPACE = ' \t\r\n';
+
 export function hasDoctype(xml: string): boolean {
   let i = xml.charCodeAt(0) === 0xfeff ? 1 : 0;
   for (;;) {
-    while (i < xml.length && /\s/.test(xml[i] ?? '')) i++;
+    while (i < xml.length && XML_WHITESPACE.includes(xml[i] ?? '')) i++;
     if (xml.startsWith('<?', i)) {
       const end = xml.indexOf('?>', i + 2);
       if (end < 0) return false;

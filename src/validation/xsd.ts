@@ -24,15 +24,15 @@ const SCHEMA_FOR: Record<RootKind, ArtefactKey> = {
   'ubl-creditnote': 'ubl-creditnote-xsd',
 };
 
-let providerRoot: string | undefined;
+let providerRegistered = false;
 
 function toPath(filename: string): string {
   return path.resolve(filename.startsWith('file:') ? fileURLToPath(filename) : filename);
 }
 
 function registerSchemaProvider(xsdRoot: string): void {
-  if (providerRoot !== undefined) return;
-  providerRoot = xsdRoot;
+  if (providerRegistered) return;
+  providerRegistered = true;
   const inside = (filename: string) => {
     const p = toPath(filename);
     return p.startsWith(xsdRoot + path.sep);

@@ -93,32 +93,24 @@ export function parseMustangReport(stdout: string, exitCode: number): MustangVer
   const report = stdout.slice(start, end + '</validation>'.length);
   const root = new DOMParser().parseFromString(report, 'text/xml').documentElement;
   if (!root) throw new Error('Mustang report is not XML');
-  const children = Array.from(root.childNodes).filter((n): n is Element => n.nodeType === 1) as Element[];
+  const children = Array.from(root.childNodes).filter((n): n is Element => n.nodeType === 1);
   const messages: MustangMessage[] = [];
   for (const tag of MESSAGE_TAGS) {
     for (const el of Array.from(root.getElementsByTagName(tag))) {
-      const text = (el.textContent ?? '').trim();
-      const ruleId = /\[ID ([^\]]+)\]/.exec(text)?.[1];
+      const message = (el.textContent ?? '').trim();
       messages.push({
         severity: tag,
-        ...(el.getAttribute('type') ? { type: el.getAttribute('type') ?? '' } : {}),
-        ...(ruleId ? { ruleId } : {}),
-        ...(el.getAttribute('location') ? { location: el.getAttribute('location') ?? '' } : {}),
-        message: text,
+        type: el.getAttribute('type') ?? undefined,
+        ruleId: /\[ID ([^\]]+)\]/.exec(message)?.[1],
+        location: el.getAttribute('location') ?? undefined,
+        message,
       });
     }
   }
   const overall = sectionStatus(root);
   const xml = sectionStatus(children.find((c) => c.tagName === 'xml'));
   const pdf = sectionStatus(children.find((c) => c.tagName === 'pdf'));
-  return {
-    valid: overall === 'valid',
-    ...(xml ? { xml } : {}),
-    ...(pdf ? { pdf } : {}),
-    messages,
-    exitCode,
-    report,
-  };
+  return { valid: overall === 'valid', xml, pdf, messages, exitCode, report };
 }
 
 /** Validates an XML or PDF e-invoice with the Mustang CLI (EN 16931, XRechnung, Factur-X/ZUGFeRD, PDF/A). */

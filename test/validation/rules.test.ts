@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { validateInvoiceXml, type Finding, type ValidationReport } from '../../src/validation/index.js';
+import { validateInvoiceXml, warmUpValidation, type Finding, type ValidationReport } from '../../src/validation/index.js';
 import { fixture, replaceOnce } from './fixtures.js';
 
 const ids = (r: ValidationReport, severity?: Finding['severity']) =>
@@ -141,6 +141,15 @@ describe('XML Schema', () => {
 });
 
 describe('performance', () => {
+  it('warms up every schema and rule set ahead of the first document', async () => {
+    // Idempotent: a second call must neither fail nor reload anything.
+    warmUpValidation();
+    warmUpValidation();
+    for (const name of ['cii', 'ubl', 'ublCreditNote'] as const) {
+      expect((await validateInvoiceXml(fixture(name), { xrechnung: 'always' })).valid).toBe(true);
+    }
+  });
+
   it('validates a typical invoice well under a second once warm', async () => {
     const xml = fixture('cii');
     await validateInvoiceXml(xml);
