@@ -42,6 +42,18 @@ describe('DOCTYPE and external entities', () => {
     expect(r.findings.map((f) => f.ruleId)).toEqual(['INPUT-DOCTYPE']);
   });
 
+  it('ignores xsi:schemaLocation hints: a document cannot bring its own, laxer schema', async () => {
+    const lax = path.join(secretDir, 'lax.xsd');
+    writeFileSync(lax, '<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema" targetNamespace="urn:oasis:names:specification:ubl:schema:xsd:Invoice-2"><xs:element name="Invoice"/></xs:schema>');
+    const hinted = replaceOnce(
+      fixture('ubl'),
+      '<Invoice xmlns="urn:oasis:names:specification:ubl:schema:xsd:Invoice-2"',
+      `<Invoice xmlns="urn:oasis:names:specification:ubl:schema:xsd:Invoice-2" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xsi:schemaLocation="urn:oasis:names:specification:ubl:schema:xsd:Invoice-2 file://${lax}"`,
+    );
+    const r = await validateInvoiceXml(replaceOnce(hinted, '<cbc:ID>TEST-2024-0001</cbc:ID>', ''));
+    expect(r.findings.map((f) => f.ruleId)).toEqual(['XSD', 'SCHEMATRON-SKIPPED']);
+  });
+
   it('finds a DOCTYPE behind comments, processing instructions and a byte order mark', () => {
     expect(hasDoctype('\uFEFF<?xml version="1.0"?>\n<!-- a -->\n<?pi x?>\n<!DOCTYPE x><x/>')).toBe(true);
     expect(hasDoctype('<!doctype x><x/>')).toBe(true);
