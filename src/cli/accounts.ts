@@ -1,0 +1,182 @@
+#!/usr/bin/env node
+import { parseArgs } from 'node:util';
+import { pathToFileURL } from 'node:url';
+import { ConfigError, loadConfig } from '../config.js';
+import { TokenError, issueToken, revokeToken, rotateToken, type IssuedToken } from '../auth/tokens.js';
+import { createAccount, getAccount, listAccounts } from '../storage/accounts.js';
+import { listApiTokens, type ApiTokenRecord } from '../storage/api-tokens.js';
+import { openDatabase, type Database } from '../storage/database.js';
+
+/**
+ * Operator tool for accounts and API tokens, on the database the service is configured with:
+ *
+ *   node dist/src/cli/accounts.js <command> [options] [--json]
+ *
+ * Exit codes: 0 success, 1 the operation failed (e.g. unknown account or token),
+ * 2 bad usage or configuration.
+ */
+
+const USAGE = `Usage: accounts <command> [options] [--json]
+
+Commands:
+  create-account --name NAME               create an account, print its id
+  list-accounts                            list all accounts
+  create-token --account ID [--label L]    create an API token (printed once: store it now)
+  list-tokens --account ID                 list an account's tokens (never their secrets)
+  rotate-token --token TOKEN_ID            revoke a token and print its replacement
+  revoke-token --token TOKEN_ID            revoke a token
+
+Options:
+  --json    machine-readable output
+  --help    this text
+
+Configuration comes from the same environment variables as the service (EINVOICE_DATA_DIR, DATABASE_URL).`;
+
+const OPTIONS = {
+  name: { type: 'string' },
+  account: { type: 'string' },
+  label: { type: 'string' },
+  token: { type: 'string' },
+  json: { type: 'boolean', default: false },
+  help: { type: 'boolean', default: false },
+} as const;
+
+type Options = { name?: string; account?: string; label?: string; token?: string; json: boolean };
+
+class UsageError extends Error {}
+
+interface Output {
+  /** What the command prints: `text` for people, `json` with --json. */
+  json: unknown;
+  text: string;
+  /** A warning for people, on stderr so it never mixes with the value a script captures. */
+  note?: string;
+}
+
+type Command = (db: Database, options: Options) => Promise<Output>;
+
+const COMMANDS: Record<string, Command> = {
+  'create-account': async (db, o) => {
+    const account = await createAccount(db, requireName(o.name));
+    return { json: { id: account.id, name: account.name, createdAt: iso(account.createdAt) }, text: account.id };
+  },
+  'list-accounts': async (db) => {
+    const accounts = await listAccounts(db);
+    return {
+      json: accounts.map((a) => ({ id: a.id, name: a.name, createdAt: iso(a.createdAt) })),
+      text: table(['ID', 'CREATED', 'NAME'], accounts.map((a) => [a.id, iso(a.createdAt), a.name])),
+    };
+  },
+  'create-token': async (db, o) => tokenOutput(await issueToken(db, required(o.account, 'account'), label(o.label))),
+  'list-tokens': async (db, o) => {
+    const accountId = required(o.account, 'account');
+    if (!(await getAccount(db, accountId))) throw new TokenError('ACCOUNT_NOT_FOUND', `No account ${accountId}`);
+    const tokens = await listApiTokens(db, accountId);
+    return {
+      json: tokens.map(tokenInfo),
+      text: table(
+        ['TOKEN ID', 'LABEL', 'CREATED', 'LAST USED', 'REVOKED'],
+        tokens.map((t) => [t.id, t.label, iso(t.createdAt), iso(t.lastUsedAt) ?? '-', iso(t.revokedAt) ?? '-']),
+      ),
+    };
+  },
+  'rotate-token': async (db, o) => {
+    const tokenId = required(o.token, 'token');
+    return { ...tokenOutput(await rotateToken(db, tokenId)), note: `Token ${tokenId} is revoked. Store the new token now: it is not shown again.` };
+  },
+  'revoke-token': async (db, o) => {
+    const tokenId = required(o.token, 'token');
+    await revokeToken(db, tokenId);
+    return { json: { tokenId, revoked: true }, text: `Token ${tokenId} revoked` };
+  },
+};
+
+function tokenOutput(issued: IssuedToken): Output {
+  return {
+    json: { token: issued.token, ...tokenInfo(issued.record) },
+    text: issued.token,
+    note: 'Store this token now: it is not shown again.',
+  };
+}
+
+function tokenInfo(t: ApiTokenRecord) {
+  return {
+    tokenId: t.id,
+    accountId: t.accountId,
+    label: t.label,
+    createdAt: iso(t.createdAt),
+    lastUsedAt: iso(t.lastUsedAt),
+    revokedAt: iso(t.revokedAt),
+  };
+}
+
+function iso<T extends number | null>(epochMs: T): T extends number ? string : string | null {
+  return (epochMs === null ? null : new Date(epochMs).toISOString()) as T extends number ? string : string | null;
+}
+
+function required(value: string | undefined, option: string): string {
+  if (value === undefined || value.trim() === '') throw new UsageError(`--${option} is required`);
+  return value.trim();
+}
+
+function requireName(value: string | undefined): string {
+  const name = required(value, 'name');
+  if (name.length > 200) throw new UsageError('--name must be at most 200 characters');
+  return name;
+}
+
+function label(value: string | undefined): string {
+  const result = value?.trim() || 'default';
+  if (result.length > 100) throw new UsageError('--label must be at most 100 characters');
+  return result;
+}
+
+function table(header: string[], rows: string[][]): string {
+  const all = [header, ...rows];
+  const widths = header.map((_, i) => Math.max(...all.map((r) => (r[i] ?? '').length)));
+  return all.map((r) => r.map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i] ?? 0))).join('  ')).join('\n');
+}
+
+function parse(argv: string[]): { command: Command | undefined; options: Options; help: boolean } {
+  const { values, positionals } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
+  if (positionals.length > 1) throw new UsageError(`Unexpected argument: ${positionals[1]}`);
+  const name = positionals[0];
+  if (name !== undefined && !Object.hasOwn(COMMANDS, name)) throw new UsageError(`Unknown command: ${name}`);
+  return { command: name === undefined ? undefined : COMMANDS[name], options: values, help: values.help };
+}
+
+/** Runs the CLI and returns its exit code; output goes to the given streams. */
+export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env, out = process.stdout, err = process.stderr): Promise<number> {
+  let db: Database | undefined;
+  try {
+    const { command, options, help } = parse(argv);
+    if (help || !command) {
+      (help ? out : err).write(`${USAGE}\n`);
+      return help ? 0 : 2;
+    }
+    db = await openDatabase(loadConfig(env));
+    const result = await command(db, options);
+    out.write(`${options.json ? JSON.stringify(result.json, null, 2) : result.text}\n`);
+    if (result.note && !options.json) err.write(`${result.note}\n`);
+    return 0;
+  } catch (e) {
+    return reportError(e, err);
+  } finally {
+    await db?.close();
+  }
+}
+
+function reportError(e: unknown, err: NodeJS.WritableStream): number {
+  if (e instanceof TokenError) {
+    err.write(`Error: ${e.message}\n`);
+    return 1;
+  }
+  const usage = e instanceof UsageError || e instanceof ConfigError || (e as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');
+  err.write(`Error: ${e instanceof Error ? e.message : String(e)}\n`);
+  if (usage) err.write('Run with --help for usage.\n');
+  return usage ? 2 : 1;
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  process.exitCode = await main(process.argv.slice(2));
+}

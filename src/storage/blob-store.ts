@@ -1,0 +1,143 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { constants } from 'node:fs';
+import { mkdir, open, readdir, readFile, rename, rm, stat, unlink } from 'node:fs/promises';
+import path from 'node:path';
+
+/**
+ * Blobs as files under `<dataDir>/blobs`, named by random UUID keys and sharded into
+ * `ab/cd/<key>` sub-folders so that no folder grows too large.
+ *
+ * Writes are atomic: bytes go to a temporary file in `<root>/tmp` (same file system), are
+ * fsynced, then renamed into place, and the folder is fsynced so the rename survives a crash.
+ * A reader therefore sees either no blob or the whole blob, never a partial one.
+ */
+
+export interface StoredBlob {
+  key: string;
+  size: number;
+  /** Hex SHA-256 of the bytes. */
+  sha256: string;
+}
+
+export class BlobNotFoundError extends Error {
+  readonly code = 'BLOB_NOT_FOUND';
+  constructor(readonly key: string) {
+    super(`Blob not found: ${key}`);
+  }
+}
+
+export class InvalidBlobKeyError extends Error {
+  readonly code = 'BLOB_KEY_INVALID';
+  constructor(key: string) {
+    super(`Invalid blob key: ${JSON.stringify(key.slice(0, 80))}`);
+  }
+}
+
+/** Only keys we generate are valid, which is what keeps every path inside the root. */
+const KEY_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** Temporary files older than this are leftovers of a crash, not writes in progress. */
+const STALE_TEMP_MS = 60 * 60 * 1000;
+
+export class BlobStore {
+  readonly root: string;
+  private readonly tempDir: string;
+  private prepared: Promise<void> | undefined;
+
+  /** The store in `<dataDir>/blobs`; folders are created on first write. */
+  constructor(dataDir: string) {
+    this.root = path.join(dataDir, 'blobs');
+    this.tempDir = path.join(this.root, 'tmp');
+  }
+
+  async put(bytes: Uint8Array): Promise<StoredBlob> {
+    await (this.prepared ??= this.prepare().catch((err: unknown) => {
+      this.prepared = undefined; // let the next write try again
+      throw err;
+    }));
+    const key = randomUUID();
+    const target = this.pathOf(key);
+    const temp = path.join(this.tempDir, `${key}.tmp`);
+    await writeDurably(temp, bytes);
+    try {
+      await mkdir(path.dirname(target), { recursive: true });
+      await rename(temp, target);
+    } catch (err) {
+      await rm(temp, { force: true });
+      throw err;
+    }
+    await fsyncDir(path.dirname(target));
+    return { key, size: bytes.byteLength, sha256: sha256Hex(bytes) };
+  }
+
+  /** Size and SHA-256 of a stored blob (reads it: the hash is not kept on the side). */
+  async stat(key: string): Promise<StoredBlob> {
+    const bytes = await this.get(key);
+    return { key, size: bytes.byteLength, sha256: sha256Hex(bytes) };
+  }
+
+  async get(key: string): Promise<Buffer> {
+    try {
+      return await readFile(this.pathOf(key));
+    } catch (err) {
+      throw isNotFound(err) ? new BlobNotFoundError(key) : err;
+    }
+  }
+
+  /** Returns false if there was no such blob. */
+  async delete(key: string): Promise<boolean> {
+    try {
+      await unlink(this.pathOf(key));
+      return true;
+    } catch (err) {
+      if (isNotFound(err)) return false;
+      throw err;
+    }
+  }
+
+  private pathOf(key: string): string {
+    if (!KEY_PATTERN.test(key)) throw new InvalidBlobKeyError(key);
+    return path.join(this.root, key.slice(0, 2), key.slice(2, 4), key);
+  }
+
+  /** Creates the folders and removes temporary files left by a crash (old ones only: others may be writes in progress). */
+  private async prepare(): Promise<void> {
+    await mkdir(this.tempDir, { recursive: true });
+    const olderThan = Date.now() - STALE_TEMP_MS;
+    for (const name of await readdir(this.tempDir)) {
+      const file = path.join(this.tempDir, name);
+      const info = await stat(file).catch(() => undefined);
+      if (info && info.mtimeMs < olderThan) await rm(file, { force: true });
+    }
+  }
+}
+
+async function writeDurably(file: string, bytes: Uint8Array): Promise<void> {
+  const handle = await open(file, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o600);
+  try {
+    await handle.writeFile(bytes);
+    await handle.sync();
+  } catch (err) {
+    await handle.close();
+    await rm(file, { force: true });
+    throw err;
+  }
+  await handle.close();
+}
+
+async function fsyncDir(dir: string): Promise<void> {
+  const handle = await open(dir, constants.O_RDONLY);
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+function sha256Hex(bytes: Uint8Array): string {
+  return createHash('sha256').update(bytes).digest('hex');
+}
+
+function isNotFound(err: unknown): boolean {
+  return (err as NodeJS.ErrnoException | undefined)?.code === 'ENOENT';
+}

@@ -1,0 +1,82 @@
+import type { Config } from '../config.js';
+import { createAccount, getAccount, listAccounts } from './accounts.js';
+import { openDatabase, type Database, type Queryable } from './database.js';
+import { createDocument, getDocument, listDocuments, type DocumentRecord, type NewDocument } from './documents.js';
+import {
+  claimIdempotencyKey,
+  completeIdempotencyKey,
+  deleteExpiredIdempotencyKeys,
+  lookupIdempotencyKey,
+  releaseIdempotencyKey,
+} from './idempotency.js';
+import { listUsage, recordUsage, sumUsage } from './usage.js';
+
+/**
+ * The repositories bound to one open database, for the service's components. The functions
+ * they wrap (in accounts.ts, documents.ts, …) take the database first, so they also run
+ * inside `db.transaction` with the transaction in its place.
+ */
+export interface Storage {
+  db: Database;
+  accounts: Bound<typeof accountFunctions>;
+  documents: Bound<typeof documentFunctions>;
+  usage: Bound<typeof usageFunctions>;
+  idempotency: Bound<typeof idempotencyFunctions>;
+  /**
+   * Stores a created document and the usage it costs, in one transaction. Idempotent on
+   * `document.id`: when that document exists already (a retried activity), nothing is written
+   * and the stored document is returned, so usage is never counted twice.
+   */
+  recordDocument(input: DocumentWithUsage): Promise<DocumentRecord>;
+  close(): Promise<void>;
+}
+
+export interface DocumentWithUsage {
+  document: NewDocument & { id: string };
+  usage: { operation: string; units: number };
+}
+
+const accountFunctions = { create: createAccount, get: getAccount, list: listAccounts };
+const documentFunctions = { create: createDocument, get: getDocument, list: listDocuments };
+const usageFunctions = { record: recordUsage, list: listUsage, sum: sumUsage };
+const idempotencyFunctions = {
+  claim: claimIdempotencyKey,
+  lookup: lookupIdempotencyKey,
+  complete: completeIdempotencyKey,
+  release: releaseIdempotencyKey,
+  deleteExpired: deleteExpiredIdempotencyKeys,
+};
+
+// `any`: the rest parameters differ per function, and a function type's parameters are contravariant.
+type RepositoryFunction = (db: Queryable, ...args: any[]) => unknown;
+type Bound<T extends Record<string, RepositoryFunction>> = {
+  [K in keyof T]: T[K] extends (db: Queryable, ...args: infer A) => infer R ? (...args: A) => R : never;
+};
+
+function bind<T extends Record<string, RepositoryFunction>>(db: Queryable, functions: T): Bound<T> {
+  return Object.fromEntries(Object.entries(functions).map(([name, fn]) => [name, (...args: unknown[]) => fn(db, ...args)])) as Bound<T>;
+}
+
+export async function recordDocument(db: Database, input: DocumentWithUsage, now = Date.now()): Promise<DocumentRecord> {
+  return db.transaction(async (tx) => {
+    const existing = await getDocument(tx, input.document.id, input.document.accountId);
+    if (existing) return existing;
+    const document = await createDocument(tx, input.document, now);
+    await recordUsage(tx, { ...input.usage, accountId: document.accountId, documentId: document.id }, now);
+    return document;
+  });
+}
+
+/** Opens the configured database (migrating it) and binds the repositories to it. */
+export async function openStorage(config: Pick<Config, 'dataDir' | 'databaseUrl'>): Promise<Storage> {
+  const db = await openDatabase(config);
+  return {
+    db,
+    accounts: bind(db, accountFunctions),
+    documents: bind(db, documentFunctions),
+    usage: bind(db, usageFunctions),
+    idempotency: bind(db, idempotencyFunctions),
+    recordDocument: (input) => recordDocument(db, input),
+    close: () => db.close(),
+  };
+}

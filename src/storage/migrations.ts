@@ -1,0 +1,69 @@
+import type { Migration } from './migrate.js';
+
+/**
+ * The schema, as numbered migrations. Append new migrations; never edit one that has shipped.
+ *
+ * The DDL is shared by SQLite and PostgreSQL, so it sticks to TEXT, INTEGER and BIGINT.
+ * Timestamps are epoch milliseconds (BIGINT). JSON is stored as TEXT. Ids are TEXT: opaque
+ * random ids for accounts and tokens, UUIDs for documents and usage records.
+ */
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'accounts, api tokens, documents, usage, idempotency keys',
+    statements: [
+      `CREATE TABLE accounts (
+        id TEXT PRIMARY KEY,
+        name TEXT NOT NULL,
+        created_at BIGINT NOT NULL
+      )`,
+      `CREATE TABLE api_tokens (
+        id TEXT PRIMARY KEY,
+        account_id TEXT NOT NULL REFERENCES accounts (id),
+        label TEXT NOT NULL,
+        secret_hash TEXT NOT NULL,
+        created_at BIGINT NOT NULL,
+        last_used_at BIGINT,
+        revoked_at BIGINT
+      )`,
+      `CREATE INDEX api_tokens_account_idx ON api_tokens (account_id, created_at)`,
+      `CREATE TABLE documents (
+        id TEXT PRIMARY KEY,
+        account_id TEXT NOT NULL REFERENCES accounts (id),
+        kind TEXT NOT NULL,
+        blob_key TEXT NOT NULL,
+        file_name TEXT NOT NULL,
+        content_type TEXT NOT NULL,
+        size BIGINT NOT NULL,
+        sha256 TEXT NOT NULL,
+        workflow_id TEXT,
+        created_at BIGINT NOT NULL,
+        expires_at BIGINT,
+        meta TEXT NOT NULL
+      )`,
+      `CREATE INDEX documents_account_created_idx ON documents (account_id, created_at DESC, id DESC)`,
+      `CREATE INDEX documents_expires_idx ON documents (expires_at) WHERE expires_at IS NOT NULL`,
+      // Usage outlives the documents it refers to (documents expire; billing history does not).
+      `CREATE TABLE usage_records (
+        id TEXT PRIMARY KEY,
+        account_id TEXT NOT NULL REFERENCES accounts (id),
+        operation TEXT NOT NULL,
+        units INTEGER NOT NULL,
+        document_id TEXT REFERENCES documents (id) ON DELETE SET NULL,
+        created_at BIGINT NOT NULL
+      )`,
+      `CREATE INDEX usage_records_account_created_idx ON usage_records (account_id, created_at)`,
+      `CREATE TABLE idempotency_keys (
+        account_id TEXT NOT NULL REFERENCES accounts (id),
+        key TEXT NOT NULL,
+        request_hash TEXT NOT NULL,
+        state TEXT NOT NULL CHECK (state IN ('pending', 'done')),
+        response TEXT,
+        created_at BIGINT NOT NULL,
+        expires_at BIGINT NOT NULL,
+        PRIMARY KEY (account_id, key)
+      )`,
+      `CREATE INDEX idempotency_keys_expires_idx ON idempotency_keys (expires_at)`,
+    ],
+  },
+];
