@@ -59,6 +59,8 @@ function bind<T extends Record<string, RepositoryFunction>>(db: Queryable, funct
 
 export async function recordDocument(db: Database, input: DocumentWithUsage, now = Date.now()): Promise<DocumentRecord> {
   return db.transaction(async (tx) => {
+    // Concurrent retries of one activity wait here instead of failing on the primary key.
+    await tx.lock(`document:${input.document.id}`);
     const existing = await getDocument(tx, input.document.id, input.document.accountId);
     if (existing) return existing;
     const document = await createDocument(tx, input.document, now);
