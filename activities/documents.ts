@@ -29,10 +29,10 @@ export function documentActivities({ blobs, storage }: ActivityDeps) {
           contentType: input.contentType,
           size,
           sha256,
-          workflowId: Context.current().info.workflowExecution.workflowId,
+          workflowId: Context.current().info.workflowExecution?.workflowId ?? null,
           meta: input.meta,
         },
-        usage: { accountId: input.ctx.accountId, operation: input.usage.operation, units: input.usage.units, documentId: input.documentId },
+        usage: input.usage,
       });
       return { documentId: input.documentId };
     },

@@ -1,4 +1,4 @@
-import { ActivityFailure, ApplicationFailure, WorkflowFailedError, type Client } from '@temporalio/client';
+import { ActivityFailure, ApplicationFailure, WorkflowFailedError, type Client, type WorkflowStartOptions } from '@temporalio/client';
 import type { Workflow } from '@temporalio/common';
 import { ACCOUNT, OPERATION, OUTCOME } from '../temporal/search-attributes.js';
 import { ApiError, ERROR_CODES, type ErrorCode } from './errors.js';
@@ -25,7 +25,7 @@ export async function runWorkflow<W extends Workflow>(workflow: W, opts: RunOpti
   const workflowId = `${opts.operation}-${opts.request.requestId}`;
   let handle;
   try {
-    handle = await opts.client.workflow.start(workflow, {
+    const options = {
       taskQueue: opts.taskQueue,
       workflowId,
       args: opts.args,
@@ -36,7 +36,8 @@ export async function runWorkflow<W extends Workflow>(workflow: W, opts: RunOpti
       ],
       staticSummary: opts.summary,
       memo: { requestId: opts.request.requestId },
-    });
+    } as unknown as WorkflowStartOptions<W>; // the SDK's conditional args type does not resolve for a generic W
+    handle = await opts.client.workflow.start(workflow, options);
   } catch (err) {
     throw new ApiError('SERVICE_UNAVAILABLE', { detail: `Could not start the workflow: ${(err as Error).message}`, cause: err });
   }
