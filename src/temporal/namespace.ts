@@ -1,10 +1,10 @@
 import type { Connection } from '@temporalio/client';
 import { msToTs, tsToMs } from '@temporalio/common/lib/time.js';
-import { temporal } from '@temporalio/proto';
+import proto from '@temporalio/proto';
 import { SEARCH_ATTRIBUTES } from './search-attributes.js';
 
 const RETENTION = '24 hours';
-const { IndexedValueType } = temporal.api.enums.v1;
+const { IndexedValueType } = proto.temporal.api.enums.v1;
 
 /**
  * Makes the namespace fit for us on any cluster: 24-hour retention (SPEC keeps
