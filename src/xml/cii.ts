@@ -1,5 +1,5 @@
 import { parseDate } from '../invoice/model.js';
-import { attachmentAttrs, electronicAddress, vatDateCodeCii } from './codes.js';
+import { attachmentAttrs, electronicAddress, grossPriceOf, vatDateCodeCii } from './codes.js';
 import { constant, group, leaf, type Codec, type Profile, type XmlDocument, type XmlNode } from './mapping.js';
 
 /**
@@ -145,11 +145,12 @@ const lineItem = group(
         group(
           'ram:GrossPriceProductTradePrice',
           [
-            leaf('ram:ChargeAmount', 'itemGrossPrice'),
+            leaf('ram:ChargeAmount', 'itemGrossPrice', { fallback: grossPriceOf }),
             leaf('ram:BasisQuantity', 'itemPriceBaseQuantity', { attrs: { unitCode: { path: 'itemPriceBaseQuantityUnitOfMeasure' } } }),
             group('ram:AppliedTradeAllowanceCharge', [indicator(false), leaf('ram:ActualAmount', 'itemPriceDiscount')]),
           ],
-          { scope: 'priceDetails', onlyWith: 'itemGrossPrice' },
+          // Not for a bare base quantity, which the net price carries as well.
+          { scope: 'priceDetails', onlyWith: ['itemGrossPrice', 'itemPriceDiscount'] },
         ),
         group(
           'ram:NetPriceProductTradePrice',
@@ -284,19 +285,20 @@ const headerDelivery = group(
 
 /**
  * One payment means element per credit transfer account (at least one): CII has no other
- * place for a second account. Type code, text, card and debtor account come from the
- * payment instructions and repeat in each.
+ * place for a second account. The type code repeats in each; text, card and debtor account
+ * occur once per invoice, so only the first has them.
  */
 const paymentMeans = group(
   'ram:SpecifiedTradeSettlementPaymentMeans',
   [
     leaf('ram:TypeCode', '/paymentInstructions.paymentMeansTypeCode'),
-    leaf('ram:Information', '/paymentInstructions.paymentMeansText', { profile: 'EN16931' }),
+    leaf('ram:Information', '/paymentInstructions.paymentMeansText', { profile: 'EN16931', firstItemOnly: true }),
     group('ram:ApplicableTradeSettlementFinancialCard', [leaf('ram:ID', 'paymentCardPrimaryAccountNumber'), leaf('ram:CardholderName', 'paymentCardHolderName')], {
       scope: '/paymentInstructions.paymentCardInformation',
       profile: 'EN16931',
+      firstItemOnly: true,
     }),
-    group('ram:PayerPartyDebtorFinancialAccount', [leaf('ram:IBANID', '/paymentInstructions.directDebit.debitedAccountIdentifier')]),
+    group('ram:PayerPartyDebtorFinancialAccount', [leaf('ram:IBANID', '/paymentInstructions.directDebit.debitedAccountIdentifier')], { firstItemOnly: true }),
     group('ram:PayeePartyCreditorFinancialAccount', [
       leaf('ram:IBANID', 'paymentAccountIdentifier'),
       leaf('ram:AccountName', 'paymentAccountName', { profile: 'EN16931' }),

@@ -1,3 +1,4 @@
+import { Decimal } from '../invoice/decimal.js';
 import type { AttrSpec, Codec, ModelObject } from './mapping.js';
 
 /**
@@ -74,6 +75,24 @@ const mapCode = (table: Readonly<Record<string, string>>) => (value: unknown) =>
 
 export const vatDateCodeCii: Codec = { write: mapCode(VAT_DATE_2005_TO_2475), parse: (text) => VAT_DATE_2475_TO_2005[text] ?? text };
 export const vatDateCodeUbl: Codec = { write: mapCode(VAT_DATE_2475_TO_2005), parse: (text) => text };
+
+// ---------------------------------------------------------------------------------------
+// Item price (BG-29): net = gross - discount
+
+const fractionDigits = (value: string) => /\.(\d+)$/.exec(value)?.[1]?.length ?? 0;
+
+function exactDifference(price: ModelObject, result: (a: Decimal, b: Decimal) => Decimal, a: string, b: string): string | undefined {
+  const x = price[a];
+  const y = price[b];
+  if (typeof x !== 'string' || typeof y !== 'string') return undefined;
+  return result(new Decimal(x), new Decimal(y)).toFixed(Math.max(fractionDigits(x), fractionDigits(y)));
+}
+
+/** BT-147 for UBL, which knows a gross price only as the base of a discount whose amount is mandatory. */
+export const priceDiscountOf = (price: ModelObject) => exactDifference(price, (gross, net) => gross.minus(net), 'itemGrossPrice', 'itemNetPrice');
+
+/** BT-148 for CII, which knows a discount only inside a gross price whose amount is mandatory. */
+export const grossPriceOf = (price: ModelObject) => exactDifference(price, (net, discount) => net.plus(discount), 'itemNetPrice', 'itemPriceDiscount');
 
 // ---------------------------------------------------------------------------------------
 // Attachments (BT-125)

@@ -125,57 +125,60 @@ interface Rendered {
 interface WriteContext {
   root: ModelObject;
   maxRank: number;
+  /** Position within the nearest repeated ancestor. */
+  itemIndex: number;
 }
 
 const rank = (profile: Profile) => PROFILES.indexOf(profile);
 
-function renderAttrs(specs: XmlNode['attrs'], value: unknown, scope: ModelObject, root: ModelObject): Array<[string, string]> {
+function renderAttrs(specs: XmlNode['attrs'], value: unknown, scope: ModelObject, ctx: WriteContext): Array<[string, string]> {
   const out: Array<[string, string]> = [];
   for (const [name, spec] of Object.entries(specs ?? {})) {
-    const v = attrValue(spec, value, scope, root);
+    const v = attrValue(spec, value, scope, ctx);
     if (v !== undefined) out.push([name, v]);
   }
   return out;
 }
 
-function attrValue(spec: AttrSpec, value: unknown, scope: ModelObject, root: ModelObject): string | undefined {
+function attrValue(spec: AttrSpec, value: unknown, scope: ModelObject, ctx: WriteContext): string | undefined {
   if (typeof spec === 'string') return spec;
   if ('path' in spec) {
-    const v = resolve(spec.path, scope, root);
+    if (spec.firstItemOnly && ctx.itemIndex > 0) return undefined;
+    const v = resolve(spec.path, scope, ctx.root);
     return typeof v === 'string' ? v : undefined;
   }
-  return spec.derive(value, scope, root);
+  return spec.derive(value, scope, ctx.root);
 }
 
 function render(node: XmlNode, scope: ModelObject, ctx: WriteContext, inherited: Profile): Rendered[] {
   const profile = node.profile ?? inherited;
-  if (node.parseOnly || rank(profile) > ctx.maxRank) return [];
+  if (node.parseOnly || rank(profile) > ctx.maxRank || (node.firstItemOnly && ctx.itemIndex > 0)) return [];
   if (node.each !== undefined) {
     const items = resolve(node.each, scope, ctx.root);
     const list = Array.isArray(items) && items.length > 0 ? items : node.eachOrOnce ? [{}] : [];
-    return list.flatMap((item) => renderOne(node, item as ModelObject, ctx, profile));
+    return list.flatMap((item, itemIndex) => renderOne(node, item as ModelObject, { ...ctx, itemIndex }, profile));
   }
   const inner = node.scope === undefined ? scope : ((resolve(node.scope, scope, ctx.root) ?? {}) as ModelObject);
   return renderOne(node, inner, ctx, profile);
 }
 
 function renderOne(node: XmlNode, scope: ModelObject, ctx: WriteContext, profile: Profile): Rendered[] {
-  if (node.onlyWith !== undefined && resolve(node.onlyWith, scope, ctx.root) === undefined) return [];
-  if (node.value !== undefined) return [{ tag: node.tag, attrs: renderAttrs(node.attrs, node.value, scope, ctx.root), text: node.value, children: [], content: false }];
+  if (node.onlyWith && node.onlyWith.every((path) => resolve(path, scope, ctx.root) === undefined)) return [];
+  if (node.value !== undefined) return [{ tag: node.tag, attrs: renderAttrs(node.attrs, node.value, scope, ctx), text: node.value, children: [], content: false }];
   if (node.path !== undefined) return renderLeaf(node, scope, ctx);
   const children = (node.children ?? []).flatMap((child) => render(child, scope, ctx, profile));
   const content = children.some((c) => c.content);
   if (!content && !node.required) return [];
-  return [{ tag: node.tag, attrs: renderAttrs(node.attrs, undefined, scope, ctx.root), children, content }];
+  return [{ tag: node.tag, attrs: renderAttrs(node.attrs, undefined, scope, ctx), children, content }];
 }
 
 function renderLeaf(node: XmlNode, scope: ModelObject, ctx: WriteContext): Rendered[] {
   const value = resolve(node.path!, scope, ctx.root);
   const text = value === undefined ? undefined : (node.codec ?? textCodec).write(value);
-  if (text !== undefined) return [{ tag: node.tag, attrs: renderAttrs(node.attrs, value, scope, ctx.root), text, children: [], content: true }];
+  if (text !== undefined) return [{ tag: node.tag, attrs: renderAttrs(node.attrs, value, scope, ctx), text, children: [], content: true }];
   const fallback = typeof node.fallback === 'function' ? node.fallback(scope, ctx.root) : node.fallback;
   if (fallback === undefined) return [];
-  return [{ tag: node.tag, attrs: renderAttrs(node.attrs, undefined, scope, ctx.root), text: fallback, children: [], content: false }];
+  return [{ tag: node.tag, attrs: renderAttrs(node.attrs, undefined, scope, ctx), text: fallback, children: [], content: false }];
 }
 
 function namespaceOf(doc: XmlDocument, tag: string): string {
@@ -195,7 +198,7 @@ function emit(doc: XmlDocument, parent: XMLBuilder, element: Rendered): void {
 
 /** Serialises `model` as described by `doc`, leaving out every node above `maxProfile`. */
 export function writeXml(doc: XmlDocument, model: ModelObject, maxProfile: Profile = 'EXTENDED'): string {
-  const [root] = render({ ...doc.root, required: true }, model, { root: model, maxRank: rank(maxProfile) }, 'MINIMUM');
+  const [root] = render({ ...doc.root, required: true }, model, { root: model, maxRank: rank(maxProfile), itemIndex: 0 }, 'MINIMUM');
   const xml = create({ version: '1.0', encoding: 'UTF-8' });
   const top = xml.ele(namespaceOf(doc, root!.tag), root!.tag);
   for (const [prefix, uri] of Object.entries(doc.namespaces)) top.att(XMLNS, prefix ? `xmlns:${prefix}` : 'xmlns', uri);

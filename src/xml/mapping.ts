@@ -30,7 +30,7 @@ export interface Codec {
  */
 export type AttrSpec =
   | string
-  | { path: string }
+  | { path: string; firstItemOnly?: boolean }
   | { derive: (value: unknown, scope: ModelObject, root: ModelObject) => string | undefined };
 
 /** A literal, or the model value at a path (resolved like any path; absent values drop out). */
@@ -67,11 +67,13 @@ export interface XmlNode {
   each?: string;
   /** With `each`: an empty or absent array still yields one element (its content then comes from outer paths). */
   eachOrOnce?: boolean;
+  /** Inside a repeated element: written in the first repetition only (values that may occur once per document). */
+  firstItemOnly?: boolean;
   match?: Match;
   /** Written even when nothing inside is bound to a value (XSD-mandatory containers). */
   required?: boolean;
-  /** Written only when the model has a value at this path (relative to the scope). */
-  onlyWith?: string;
+  /** Written only when the model has a value at one of these paths (relative to the scope). */
+  onlyWith?: readonly string[];
   /** Read but never written: an alternative form other producers use. */
   parseOnly?: boolean;
   /**

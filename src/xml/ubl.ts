@@ -1,5 +1,4 @@
-import { Decimal } from '../invoice/decimal.js';
-import { attachmentAttrs, electronicAddress, vatDateCodeUbl } from './codes.js';
+import { attachmentAttrs, electronicAddress, priceDiscountOf, vatDateCodeUbl } from './codes.js';
 import { constant, group, leaf, type Codec, type ModelObject, type XmlDocument, type XmlNode } from './mapping.js';
 
 /**
@@ -154,12 +153,15 @@ const delivery = group(
   { scope: 'deliveryInformation' },
 );
 
-/** One PaymentMeans per credit transfer account (at least one); code, text and the rest repeat in each. */
+/**
+ * One PaymentMeans per credit transfer account (at least one). Code and remittance information
+ * repeat in each; text, card and mandate may occur once per invoice, so only the first has them.
+ */
 const paymentMeans = (creditNote: boolean) =>
   group(
     'cac:PaymentMeans',
     [
-      leaf('cbc:PaymentMeansCode', '/paymentInstructions.paymentMeansTypeCode', { attrs: { name: { path: '/paymentInstructions.paymentMeansText' } } }),
+      leaf('cbc:PaymentMeansCode', '/paymentInstructions.paymentMeansTypeCode', { attrs: { name: { path: '/paymentInstructions.paymentMeansText', firstItemOnly: true } } }),
       // A credit note has no header due date; EN 16931 puts BT-9 here instead.
       ...(creditNote ? [leaf('cbc:PaymentDueDate', '/paymentDueDate')] : []),
       leaf('cbc:PaymentID', '/paymentInstructions.remittanceInformation'),
@@ -171,7 +173,7 @@ const paymentMeans = (creditNote: boolean) =>
           constant('cbc:NetworkID', 'NA'),
           leaf('cbc:HolderName', 'paymentCardHolderName'),
         ],
-        { scope: '/paymentInstructions.paymentCardInformation' },
+        { scope: '/paymentInstructions.paymentCardInformation', firstItemOnly: true },
       ),
       group('cac:PayeeFinancialAccount', [
         leaf('cbc:ID', 'paymentAccountIdentifier'),
@@ -180,6 +182,7 @@ const paymentMeans = (creditNote: boolean) =>
       ]),
       group('cac:PaymentMandate', [leaf('cbc:ID', 'mandateReferenceIdentifier'), group('cac:PayerFinancialAccount', [leaf('cbc:ID', 'debitedAccountIdentifier')])], {
         scope: '/paymentInstructions.directDebit',
+        firstItemOnly: true,
       }),
     ],
     { each: 'paymentInstructions.creditTransfer', eachOrOnce: true },
@@ -248,15 +251,6 @@ const monetaryTotal = group(
   { scope: 'documentTotals', required: true },
 );
 
-/**
- * UBL has the gross price only as base of the price discount, whose amount is mandatory:
- * without BT-147 the discount written is gross minus net (what it is by definition).
- */
-function priceDiscount(price: ModelObject): string | undefined {
-  const { itemGrossPrice: gross, itemNetPrice: net } = price as Record<string, string | undefined>;
-  return gross !== undefined && net !== undefined ? new Decimal(gross).minus(net).toFixed() : undefined;
-}
-
 const item = (path: string) => `itemInformation.${path}`;
 
 function invoiceLine(creditNote: boolean): XmlNode {
@@ -307,7 +301,7 @@ function invoiceLine(creditNote: boolean): XmlNode {
           leaf('cbc:BaseQuantity', 'itemPriceBaseQuantity', { attrs: { unitCode: { path: 'itemPriceBaseQuantityUnitOfMeasure' } } }),
           group('cac:AllowanceCharge', [
             constant('cbc:ChargeIndicator', 'false'),
-            amount('cbc:Amount', 'itemPriceDiscount', { fallback: priceDiscount }),
+            amount('cbc:Amount', 'itemPriceDiscount', { fallback: priceDiscountOf }),
             amount('cbc:BaseAmount', 'itemGrossPrice'),
           ]),
         ],
