@@ -19,6 +19,8 @@ export interface FieldMeta {
 }
 
 const MAX_TEXT = 100_000;
+/** Embedded attachments (BT-125, base64) are routinely megabytes: as much as fits into the 20 MB XML we accept. */
+const MAX_ATTACHMENT = 20 * 1024 * 1024;
 
 const text = (bt: string, description?: string) =>
   z.string().trim().min(1, 'must not be empty').max(MAX_TEXT).meta({ bt, kind: 'string', ...(description ? { description } : {}) });
@@ -404,7 +406,13 @@ export const invoiceSchema = o({
         supportingDocumentReference: text('BT-122').optional(),
         supportingDocumentDescription: text('BT-123').optional(),
         externalDocumentLocation: text('BT-124').optional(),
-        attachedDocument: text('BT-125', 'Attached document as base64').optional(),
+        attachedDocument: z
+          .string()
+          .trim()
+          .min(1, 'must not be empty')
+          .max(MAX_ATTACHMENT)
+          .meta({ bt: 'BT-125', kind: 'string', description: 'Attached document as base64' })
+          .optional(),
       }).meta({ bt: 'BG-24' }),
     )
     .optional(),
