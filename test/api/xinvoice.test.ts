@@ -49,15 +49,25 @@ describe.each(services)('XRechnung creation and validation ($name)', (service) =
 
   it('reports an invoice that breaks the business rules as invalid, with rule ids', async () => {
     const broken = structuredClone(first);
-    delete broken.invoiceNumber;
+    delete broken.buyerReference;
     broken.documentTotals.invoiceTotalAmountWithVat = '1.00';
     const r = await call(service, CREATE, { body: { invoice: broken } });
     expect(r.status, r.text).toBe(200);
     expect(r.json.valid).toBe(false);
     const ids = (r.json.xInvoiceErrors as Array<{ ruleId: string }>).map((e) => e.ruleId);
-    expect(ids).toContain('BR-02');
-    expect(ids.some((id) => id.startsWith('BR-CO-'))).toBe(true);
+    expect(ids).toContain('BR-DE-15');
+    expect(ids).toContain('BR-CO-15');
     expect(r.json.numberOfXInvoiceErrors).toBe(ids.length);
+  });
+
+  it('reports a missing mandatory element through the schema check, naming the element', async () => {
+    const broken = structuredClone(first);
+    delete broken.invoiceNumber;
+    const r = await call(service, CREATE, { body: { invoice: broken } });
+    expect(r.json.valid).toBe(false);
+    const xsd = (r.json.xInvoiceErrors as Array<{ source: string; message: string }>).filter((e) => e.source === 'xsd');
+    expect(xsd.length).toBeGreaterThan(0);
+    expect(xsd[0]!.message).toMatch(/ID/);
   });
 
   it('validates XML it did not create: valid, invalid, not well-formed, and an XXE attempt', async () => {
