@@ -1,0 +1,186 @@
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { rm } from 'node:fs/promises';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { verifyToken } from '../../src/auth/tokens.js';
+import { openDatabase, type Database } from '../../src/storage/database.js';
+import { BACKENDS, REPO_ROOT, SETUP_TIMEOUT_MS, createTestEnv, type TestEnv } from '../storage/helpers.js';
+
+const exec = promisify(execFile);
+
+/**
+ * The CLI runs as a real child process from compiled JavaScript. Only its own import graph is
+ * compiled (not the whole project), into a folder inside node_modules so that its package
+ * imports resolve.
+ */
+const BUILD_DIR = path.join(REPO_ROOT, 'node_modules', '.cache', `einv-cli-test-${randomBytes(4).toString('hex')}`);
+const CLI = path.join(BUILD_DIR, 'src', 'cli', 'accounts.js');
+
+async function compileCli(): Promise<void> {
+  const tsc = path.join(REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
+  const options = ['--outDir', BUILD_DIR, '--rootDir', REPO_ROOT, '--module', 'NodeNext', '--moduleResolution', 'NodeNext', '--target', 'ES2023'];
+  const strictness = ['--strict', '--noUncheckedIndexedAccess', '--skipLibCheck', '--types', 'node'];
+  await exec(process.execPath, [tsc, ...options, ...strictness, path.join(REPO_ROOT, 'src/cli/accounts.ts')], { cwd: REPO_ROOT });
+}
+
+interface Result {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Environment variables that would point the CLI at the developer's own database. */
+const SCRUBBED = ['DATABASE_URL', 'EINVOICE_DATA_DIR', 'SIGNING_SECRET'];
+
+async function cli(env: Record<string, string>, ...args: string[]): Promise<Result> {
+  const baseEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) => !SCRUBBED.includes(k)));
+  try {
+    const { stdout, stderr } = await exec(process.execPath, [CLI, ...args], { env: { ...baseEnv, ...env }, cwd: REPO_ROOT });
+    return { code: 0, stdout, stderr };
+  } catch (e) {
+    const { code, stdout, stderr } = e as { code: number; stdout: string; stderr: string };
+    return { code, stdout, stderr };
+  }
+}
+
+async function cliJson<T>(env: Record<string, string>, ...args: string[]): Promise<T> {
+  const result = await cli(env, ...args, '--json');
+  expect(result, result.stderr).toMatchObject({ code: 0 });
+  return JSON.parse(result.stdout) as T;
+}
+
+beforeAll(compileCli, SETUP_TIMEOUT_MS);
+afterAll(() => rm(BUILD_DIR, { recursive: true, force: true }));
+
+describe('accounts CLI usage', () => {
+  it('prints help with --help and exits 0', async () => {
+    const result = await cli({}, '--help');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('create-token --account ID');
+  });
+
+  it.each([
+    [[], /Usage:/],
+    [['frobnicate'], /Unknown command: frobnicate/],
+    [['create-account'], /--name is required/],
+    [['create-account', '--name', '  '], /--name is required/],
+    [['create-account', '--name', 'x'.repeat(201)], /at most 200/],
+    [['create-account', '--nmae', 'typo'], /Unknown option '--nmae'/],
+    [['create-token'], /--account is required/],
+    [['revoke-token', 'extra', 'positional'], /Unexpected argument/],
+  ])('exits 2 for bad usage %j', async (args, message) => {
+    const result = await cli({ EINVOICE_DATA_DIR: '/nonexistent/never-created' }, ...args);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(message);
+    expect(result.stdout).toBe('');
+  });
+
+  it('exits 2 for an invalid configuration', async () => {
+    const result = await cli({ DATABASE_URL: 'mysql://nope' }, 'list-accounts');
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/DATABASE_URL/);
+  });
+});
+
+describe.each(BACKENDS)('accounts CLI on %s', (backend) => {
+  let env: TestEnv;
+  let db: Database;
+
+  beforeAll(async () => {
+    env = await createTestEnv(backend);
+    db = await openDatabase(env.config);
+  }, SETUP_TIMEOUT_MS);
+
+  afterAll(async () => {
+    await db?.close();
+    await env?.cleanup();
+  });
+
+  it('migrates once when several CLI processes start on a fresh database at the same time', async () => {
+    const fresh = await createTestEnv(backend);
+    const results = await Promise.all(Array.from({ length: 8 }, (_, i) => cli(fresh.env, 'create-account', '--name', `Concurrent ${i}`)));
+    for (const r of results) expect(r, r.stderr).toMatchObject({ code: 0, stdout: expect.stringMatching(/^acc_[0-9a-f]{32}\n$/) });
+    const freshDb = await openDatabase(fresh.config);
+    try {
+      expect((await freshDb.query('SELECT version FROM schema_migrations')).rowCount).toBe(1);
+      expect((await freshDb.query('SELECT id FROM accounts')).rowCount).toBe(8);
+    } finally {
+      await freshDb.close();
+      await fresh.cleanup();
+    }
+  });
+
+  it('creates and lists accounts', async () => {
+    const human = await cli(env.env, 'create-account', '--name', 'Muster GmbH');
+    expect(human).toMatchObject({ code: 0, stderr: '' });
+    const id = human.stdout.trim();
+
+    const created = await cliJson<{ id: string; name: string; createdAt: string }>(env.env, 'create-account', '--name', 'JSON AG');
+    expect(created).toEqual({ id: expect.stringMatching(/^acc_/), name: 'JSON AG', createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) });
+
+    const listed = await cliJson<{ id: string; name: string }[]>(env.env, 'list-accounts');
+    expect(listed).toEqual(expect.arrayContaining([expect.objectContaining({ id, name: 'Muster GmbH' }), expect.objectContaining(created)]));
+
+    const table = await cli(env.env, 'list-accounts');
+    expect(table.stdout.split('\n')[0]).toMatch(/^ID\s+CREATED\s+NAME$/);
+    expect(table.stdout).toContain(`${id}  `);
+  });
+
+  it('creates a token shown once, lists tokens without secrets, rotates and revokes', async () => {
+    const accountId = (await cliJson<{ id: string }>(env.env, 'create-account', '--name', 'Tokens')).id;
+
+    const human = await cli(env.env, 'create-token', '--account', accountId, '--label', 'ci');
+    expect(human.code).toBe(0);
+    expect(human.stdout).toMatch(/^einv_[0-9a-f]{24}_[A-Za-z0-9_-]{43}\n$/);
+    expect(human.stderr).toMatch(/not shown again/);
+    const first = human.stdout.trim();
+    const firstId = (await verifyToken(db, first))?.tokenId;
+    expect(firstId).toBeDefined();
+
+    const second = await cliJson<{ token: string; tokenId: string; accountId: string; label: string }>(env.env, 'create-token', '--account', accountId);
+    expect(second).toMatchObject({ accountId, label: 'default', tokenId: expect.any(String) });
+    expect(await verifyToken(db, second.token)).toEqual({ accountId, tokenId: second.tokenId });
+
+    const listed = await cli(env.env, 'list-tokens', '--account', accountId, '--json');
+    const tokens = JSON.parse(listed.stdout) as { tokenId: string; label: string; revokedAt: string | null }[];
+    expect(tokens.map((t) => [t.tokenId, t.label, t.revokedAt])).toEqual([
+      [firstId, 'ci', null],
+      [second.tokenId, 'default', null],
+    ]);
+    for (const secret of [first, second.token].map((t) => t.split('_').slice(2).join('_'))) expect(listed.stdout).not.toContain(secret);
+    expect((await cli(env.env, 'list-tokens', '--account', accountId)).stdout).toMatch(/^TOKEN ID\s+LABEL\s+CREATED\s+LAST USED\s+REVOKED\n/);
+
+    const rotated = await cliJson<{ token: string; tokenId: string; label: string }>(env.env, 'rotate-token', '--token', firstId!);
+    expect(rotated.label).toBe('ci');
+    expect(await verifyToken(db, first)).toBeUndefined();
+    expect(await verifyToken(db, rotated.token)).toEqual({ accountId, tokenId: rotated.tokenId });
+
+    const revoked = await cli(env.env, 'revoke-token', '--token', second.tokenId);
+    expect(revoked).toMatchObject({ code: 0, stdout: `Token ${second.tokenId} revoked\n` });
+    expect(await verifyToken(db, second.token)).toBeUndefined();
+    const after = await cliJson<{ tokenId: string; revokedAt: string | null }[]>(env.env, 'list-tokens', '--account', accountId);
+    expect(after.filter((t) => t.revokedAt === null).map((t) => t.tokenId)).toEqual([rotated.tokenId]);
+  });
+
+  it.each([
+    [['create-token', '--account', 'acc_missing'], /No account acc_missing/],
+    [['list-tokens', '--account', 'acc_missing'], /No account acc_missing/],
+    [['rotate-token', '--token', 'f'.repeat(24)], /No token/],
+    [['revoke-token', '--token', 'f'.repeat(24)], /No token/],
+  ])('exits 1 when %j names something that does not exist', async (args, message) => {
+    const result = await cli(env.env, ...args);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(message);
+    expect(result.stdout).toBe('');
+  });
+
+  it('exits 1 when rotating a revoked token', async () => {
+    const accountId = (await cliJson<{ id: string }>(env.env, 'create-account', '--name', 'Revoked')).id;
+    const { tokenId } = await cliJson<{ tokenId: string }>(env.env, 'create-token', '--account', accountId);
+    await cliJson(env.env, 'revoke-token', '--token', tokenId);
+    const result = await cli(env.env, 'rotate-token', '--token', tokenId);
+    expect(result).toMatchObject({ code: 1, stderr: expect.stringMatching(/is revoked/) });
+  });
+});
