@@ -1,6 +1,5 @@
 #!/usr/bin/env node
 import { parseArgs } from 'node:util';
-import { pathToFileURL } from 'node:url';
 import { ConfigError, loadConfig } from '../config.js';
 import { TokenError, issueToken, revokeToken, rotateToken, type IssuedToken } from '../auth/tokens.js';
 import { createAccount, getAccount, listAccounts } from '../storage/accounts.js';
@@ -76,7 +75,7 @@ const COMMANDS: Record<string, Command> = {
       json: tokens.map(tokenInfo),
       text: table(
         ['TOKEN ID', 'LABEL', 'CREATED', 'LAST USED', 'REVOKED'],
-        tokens.map((t) => [t.id, t.label, iso(t.createdAt), iso(t.lastUsedAt) ?? '-', iso(t.revokedAt) ?? '-']),
+        tokens.map((t) => [t.id, t.label, iso(t.createdAt), isoOrNull(t.lastUsedAt) ?? '-', isoOrNull(t.revokedAt) ?? '-']),
       ),
     };
   },
@@ -105,13 +104,17 @@ function tokenInfo(t: ApiTokenRecord) {
     accountId: t.accountId,
     label: t.label,
     createdAt: iso(t.createdAt),
-    lastUsedAt: iso(t.lastUsedAt),
-    revokedAt: iso(t.revokedAt),
+    lastUsedAt: isoOrNull(t.lastUsedAt),
+    revokedAt: isoOrNull(t.revokedAt),
   };
 }
 
-function iso<T extends number | null>(epochMs: T): T extends number ? string : string | null {
-  return (epochMs === null ? null : new Date(epochMs).toISOString()) as T extends number ? string : string | null;
+function iso(epochMs: number): string {
+  return new Date(epochMs).toISOString();
+}
+
+function isoOrNull(epochMs: number | null): string | null {
+  return epochMs === null ? null : iso(epochMs);
 }
 
 function required(value: string | undefined, option: string): string {
@@ -145,8 +148,9 @@ function parse(argv: string[]): { command: Command | undefined; options: Options
   return { command: name === undefined ? undefined : COMMANDS[name], options: values, help: values.help };
 }
 
-/** Runs the CLI and returns its exit code; output goes to the given streams. */
-export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env, out = process.stdout, err = process.stderr): Promise<number> {
+/** Runs the CLI and returns its exit code. */
+async function main(argv: string[]): Promise<number> {
+  const { stdout: out, stderr: err } = process;
   let db: Database | undefined;
   try {
     const { command, options, help } = parse(argv);
@@ -154,7 +158,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env,
       (help ? out : err).write(`${USAGE}\n`);
       return help ? 0 : 2;
     }
-    db = await openDatabase(loadConfig(env));
+    db = await openDatabase(loadConfig());
     const result = await command(db, options);
     out.write(`${options.json ? JSON.stringify(result.json, null, 2) : result.text}\n`);
     if (result.note && !options.json) err.write(`${result.note}\n`);
@@ -166,17 +170,13 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env,
   }
 }
 
+/** Usage and configuration mistakes exit 2; a failed operation (unknown account, database down) exits 1. */
 function reportError(e: unknown, err: NodeJS.WritableStream): number {
-  if (e instanceof TokenError) {
-    err.write(`Error: ${e.message}\n`);
-    return 1;
-  }
-  const usage = e instanceof UsageError || e instanceof ConfigError || (e as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');
+  const parseArgsError = e instanceof Error && 'code' in e && String(e.code).startsWith('ERR_PARSE_ARGS');
+  const usage = e instanceof UsageError || e instanceof ConfigError || parseArgsError;
   err.write(`Error: ${e instanceof Error ? e.message : String(e)}\n`);
   if (usage) err.write('Run with --help for usage.\n');
   return usage ? 2 : 1;
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  process.exitCode = await main(process.argv.slice(2));
-}
+process.exitCode = await main(process.argv.slice(2));

@@ -77,6 +77,12 @@ describe('accounts CLI usage', () => {
     expect(result.stdout).toBe('');
   });
 
+  it('exits 1 when the database cannot be reached', async () => {
+    const result = await cli({ DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none' }, 'list-accounts');
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/^Error: .*ECONNREFUSED/);
+  });
+
   it('exits 2 for an invalid configuration', async () => {
     const result = await cli({ DATABASE_URL: 'mysql://nope' }, 'list-accounts');
     expect(result.code).toBe(2);
