@@ -43,7 +43,10 @@ export function hashSecret(secret: string): string {
   return createHash('sha256').update(secret).digest('hex');
 }
 
-/** Constant-time: both sides are hashed to 32 bytes first, so lengths never differ and nothing leaks through timing. */
+/**
+ * Constant-time: the presented secret is hashed to 32 bytes like the stored hash, so the lengths
+ * match, timingSafeEqual applies, and timing reveals nothing about how much of it was right.
+ */
 export function secretMatches(secret: string, storedHash: string): boolean {
   const presented = createHash('sha256').update(secret).digest();
   const stored = Buffer.from(storedHash, 'hex');
