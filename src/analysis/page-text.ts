@@ -1,0 +1,73 @@
+import type { Invoice } from '../invoice/model.js';
+
+/**
+ * The meeting point of the text-layer reader (pdfjs-dist) and the OCR path: both turn a
+ * page into positioned words, and the analysis only ever sees this shape.
+ *
+ * Coordinates: origin top-left, y grows downwards, in the page's own unit — PDF points
+ * (1/72 in) for the text layer, pixels of the rendered image for OCR. `width` / `height`
+ * of the page are in the same unit; the analysis measures everything relative to the
+ * page size and to word heights, so either unit works.
+ */
+export interface Word {
+  text: string;
+  /** Left edge. */
+  x: number;
+  /** Top edge. */
+  y: number;
+  width: number;
+  height: number;
+  /** 0..1, OCR only */
+  confidence?: number;
+}
+
+export interface PageText {
+  /** 1-based page number. */
+  page: number;
+  width: number;
+  height: number;
+  /** Words in any order; the analysis sorts them into lines itself. */
+  words: Word[];
+  source: 'text-layer' | 'ocr';
+}
+
+export interface AnalyseOptions {
+  /** Also read the line-item table (BG-25); header fields only when false. */
+  withLineItems: boolean;
+}
+
+/** What the analysis read, with how much it trusts it. */
+export interface AnalysisResult {
+  /** Only the fields found; money as decimal strings, dates YYYY-MM-DD, codes normalised. */
+  invoice: Invoice;
+  /**
+   * 0..1, calibrated on the corpus: among documents scored ≥ 0.9, about 90 % of the
+   * returned fields are right.
+   */
+  extractionConfidence: number;
+  /** Per returned field, keyed by the catalogue path (`documentTotals.invoiceTotalAmountWithVat`, `invoiceLine[].invoicedQuantity`). */
+  fieldConfidence: Record<string, number>;
+}
+
+/**
+ * Implemented by `analyseInvoice` in `src/analysis/index.ts`; throws AnalysisError PDF_NO_TEXT
+ * when no page has a word. Pure and synchronous: CPU only, no I/O.
+ */
+export type AnalyseInvoice = (pages: PageText[], opts: AnalyseOptions) => AnalysisResult;
+
+/** Implemented by `extractTextLayer` in `src/analysis/text-layer.ts` (pdfjs-dist): the PDF's own text, split into words. */
+export type ExtractTextLayer = (pdfBytes: Uint8Array) => Promise<PageText[]>;
+
+/**
+ * The one failure the analysis reports: nothing readable on any page (a scan without OCR,
+ * or OCR that found nothing). The API maps `code` to its error envelope.
+ */
+export class AnalysisError extends Error {
+  constructor(
+    readonly code: 'PDF_NO_TEXT',
+    message: string,
+  ) {
+    super(message);
+    this.name = 'AnalysisError';
+  }
+}
