@@ -10,4 +10,9 @@ if [ -z "${TEST_DATABASE_URL:-}" ]; then
   export TEST_DATABASE_URL
   trap 'bash scripts/test-postgres.sh stop >/dev/null 2>&1 || true' EXIT
 fi
-npx vitest run "$@"
+mkdir -p .data
+status=0
+npx vitest run --reporter=default --reporter=json --outputFile.json=.data/test-results.json "$@" || status=$?
+# A plain closing line that any CI can read, whatever the runner prints.
+node -e 'const r = JSON.parse(require("fs").readFileSync(".data/test-results.json", "utf8")); console.log(`${r.numPassedTests} passed, ${r.numFailedTests} failed, ${r.numPendingTests + r.numTodoTests} skipped`)' || true
+exit $status
