@@ -189,10 +189,14 @@ function namespaceOf(doc: XmlDocument, tag: string): string {
   return uri;
 }
 
+/** XML 1.0 cannot carry C0 controls, lone surrogates or U+FFFE/U+FFFF: dropped, or no parser would accept the document. */
+const NOT_XML = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
+const xmlText = (text: string) => text.replace(NOT_XML, '');
+
 function emit(doc: XmlDocument, parent: XMLBuilder, element: Rendered): void {
   const node = parent.ele(namespaceOf(doc, element.tag), element.tag);
-  for (const [name, value] of element.attrs) node.att(name, value);
-  if (element.text !== undefined) node.txt(element.text);
+  for (const [name, value] of element.attrs) node.att(name, xmlText(value));
+  if (element.text !== undefined) node.txt(xmlText(element.text));
   for (const child of element.children) emit(doc, node, child);
 }
 

@@ -84,5 +84,3 @@ describe('Mustang accepts what we write', () => {
     expect(verdict).toEqual({ valid: true, errors: [] });
   });
 });
-  });
-});

@@ -7,7 +7,7 @@ const RAM = 'urn:un:unece:uncefact:data:standard:ReusableAggregateBusinessInform
 
 function names(xml: string): Set<string> {
   const root = new DOMParser().parseFromString(xml, 'text/xml').documentElement as Element;
-  return new Set(Array.from(root.getElementsByTagNameNS('*', '*')).map((e) => (e.namespaceURI === RAM ? e.localName : `${e.prefix}:${e.localName}`)));
+  return new Set(Array.from(root.getElementsByTagNameNS('*', '*')).map((e) => (e.namespaceURI === RAM ? String(e.localName) : `${e.prefix}:${e.localName}`)));
 }
 
 const guideline = (xml: string) => /<ram:GuidelineSpecifiedDocumentContextParameter>\s*<ram:ID>([^<]+)</.exec(xml)?.[1];

@@ -75,3 +75,15 @@ describe('UBL document types', () => {
     expect(writeInvoiceXml(invoiceFixture('01-standard-19'))).toContain('<rsm:CrossIndustryInvoice');
   });
 });
+
+describe('text content', () => {
+  const invoice = invoiceFixture('01-standard-19');
+
+  it.each(SYNTAXES)('keeps markup characters, umlauts and emoji in %s; drops what XML 1.0 cannot carry', (syntax) => {
+    const note = (invoiceNote: string) => ({ ...invoice, invoiceNote: [{ invoiceNote }] });
+    const text = 'Grüße & "Dank" <für> ]]> alles 🧾\nZeile 2';
+    expect(parseInvoiceXml(writeInvoiceXml(note(text), { syntax })).invoice.invoiceNote).toEqual([{ invoiceNote: text }]);
+    const xml = writeInvoiceXml(note('Steuer\u0001zeichen \uD800ohne Paar'), { syntax });
+    expect(parseInvoiceXml(xml).invoice.invoiceNote).toEqual([{ invoiceNote: 'Steuerzeichen ohne Paar' }]);
+  });
+});
