@@ -23,7 +23,8 @@ export interface SpawnedService {
   namespace: string;
   taskQueue: string;
   env: Record<string, string>;
-  stop(): Promise<void>;
+  /** SIGTERM, wait for exit; resolves with the exit code (null when killed by a signal). */
+  stop(): Promise<number | null>;
 }
 
 export interface SpawnOptions {
@@ -83,8 +84,9 @@ export async function spawnService(opts: SpawnOptions): Promise<SpawnedService> 
   const logFile = path.join(dataDir, 'service.log');
   const child = spawn(process.execPath, [path.join(repoRoot, 'dist/src/main.js')], { cwd: repoRoot, env, stdio: ['ignore', openSync(logFile, 'a'), openSync(logFile, 'a')] });
   const stop = async () => {
-    await stopChild(child);
+    const code = await stopChild(child);
     if (!process.env.KEEP_TEST_DATA) rmSync(dataDir, { recursive: true, force: true });
+    return code;
   };
   try {
     const url = `http://127.0.0.1:${port}`;
@@ -111,6 +113,7 @@ export async function spawnService(opts: SpawnOptions): Promise<SpawnedService> 
   }
 }
 
+
 async function waitForHealth(url: string, child: ChildProcess, logFile: string): Promise<void> {
   const deadline = Date.now() + 90_000;
   while (Date.now() < deadline) {
@@ -125,11 +128,12 @@ async function waitForHealth(url: string, child: ChildProcess, logFile: string):
   throw new Error(`The service did not answer /health within 90 s; see ${logFile}`);
 }
 
-async function stopChild(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return;
-  const exited = new Promise((r) => child.once('exit', r));
+async function stopChild(child: ChildProcess): Promise<number | null> {
+  if (child.exitCode !== null) return child.exitCode;
+  const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
   child.kill('SIGTERM');
   const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
-  await exited;
+  const code = await exited;
   clearTimeout(timer);
+  return code;
 }

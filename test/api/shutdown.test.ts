@@ -1,0 +1,26 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { expect, it } from 'vitest';
+import { spawnService } from '../../scripts/lib/spawn-service.js';
+
+const fixturesDir = path.resolve(import.meta.dirname, '../fixtures/invoices');
+const invoice = JSON.parse(readFileSync(path.join(fixturesDir, readdirSync(fixturesDir).filter((f) => f.endsWith('.json')).sort()[0]!), 'utf8'));
+
+it('finishes in-flight requests on SIGTERM, then exits 0 and stops its Temporal dev server', async () => {
+  const service = await spawnService({ name: 'shutdown' });
+  const requests = Array.from({ length: 6 }, () =>
+    fetch(`${service.url}/api/v1/zugferd/createXinvoiceFromJson`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${service.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ invoice }),
+    }).then(async (r) => ({ status: r.status, body: (await r.json()) as { valid?: boolean } })),
+  );
+  await new Promise((r) => setTimeout(r, 150)); // let the requests reach the server
+  const exitCode = await service.stop();
+  const results = await Promise.all(requests);
+  expect(results.map((r) => r.status)).toEqual([200, 200, 200, 200, 200, 200]);
+  expect(results.every((r) => r.body.valid === true)).toBe(true);
+  expect(exitCode).toBe(0);
+  // The dev server was a child of the service: its port is free again.
+  await expect(fetch(`http://${service.temporalAddress}`)).rejects.toThrow();
+}, 120_000);
