@@ -1,7 +1,8 @@
+import { execFile } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, it } from 'vitest';
-import { spawnService } from '../../scripts/lib/spawn-service.js';
+import { repoRoot, spawnService } from '../../scripts/lib/spawn-service.js';
 
 const fixturesDir = path.resolve(import.meta.dirname, '../fixtures/invoices');
 const invoice = JSON.parse(readFileSync(path.join(fixturesDir, readdirSync(fixturesDir).filter((f) => f.endsWith('.json')).sort()[0]!), 'utf8'));
@@ -24,3 +25,14 @@ it('finishes in-flight requests on SIGTERM, then exits 0 and stops its Temporal 
   // The dev server was a child of the service: its port is free again.
   await expect(fetch(`http://${service.temporalAddress}`)).rejects.toThrow();
 }, 120_000);
+
+it('refuses to start with an invalid configuration, naming each bad variable', async () => {
+  const result = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
+    const child = execFile(process.execPath, [path.join(repoRoot, 'dist/src/main.js')], { env: { PATH: process.env.PATH, PORT: 'eighty', DATABASE_URL: 'mysql://db/x' } }, (_err, _out, stderr) =>
+      resolve({ code: child.exitCode, stderr }),
+    );
+  });
+  expect(result.code).toBe(78);
+  expect(result.stderr).toContain('PORT');
+  expect(result.stderr).toContain('DATABASE_URL: must be a postgres');
+});
