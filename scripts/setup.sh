@@ -36,6 +36,7 @@ if [ "$(.tools/temporal/bin/temporal --version 2>/dev/null | awk '{print $3}')" 
 fi
 
 bash scripts/setup-validators.sh
+bash scripts/setup-pdf.sh
 
 echo "setup: build"
 npm run --silent build

@@ -1,0 +1,105 @@
+import { spawn } from 'node:child_process';
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+/**
+ * PDF → PDF/A-3b with Ghostscript (Debian package, installed by scripts/setup-pdf.sh).
+ *
+ * The input is untrusted: Ghostscript runs with -dSAFER (no file access beyond what is
+ * permitted, no shell), in a scratch directory, with a wall-clock timeout after which it is
+ * killed, and its output is refused above a size limit. It never reaches the network.
+ */
+
+/** Shipped by Debian's Ghostscript; also the OutputIntent we add to PDF/A inputs that lack one. */
+export const SRGB_ICC_PROFILE = '/usr/share/color/icc/ghostscript/srgb.icc';
+export const SRGB_OUTPUT_CONDITION = 'sRGB IEC61966-2.1';
+
+export interface ConversionLimits {
+  timeoutMs: number;
+  maxOutputBytes: number;
+}
+
+export const DEFAULT_CONVERSION_LIMITS: ConversionLimits = { timeoutMs: 60_000, maxOutputBytes: 50 * 1024 * 1024 };
+
+/** The input could not be turned into PDF/A-3b; the message says why in words a user can act on. */
+export class PdfConversionError extends Error {
+  override name = 'PdfConversionError';
+}
+
+// pdfmark program that gives the output the sRGB OutputIntent PDF/A requires. Its file name must
+// not be PDFA_def.ps: Ghostscript would find its own library copy first.
+const OUTPUT_INTENT_PS = `%!
+/ICCProfile (${SRGB_ICC_PROFILE}) def
+[/_objdef {icc_PDFA} /type /stream /OBJ pdfmark
+[{icc_PDFA} << /N 3 >> /PUT pdfmark
+[{icc_PDFA} ICCProfile (r) file /PUT pdfmark
+[/_objdef {OutputIntent_PDFA} /type /dict /OBJ pdfmark
+[{OutputIntent_PDFA} << /Type /OutputIntent /S /GTS_PDFA1 /DestOutputProfile {icc_PDFA}
+  /OutputConditionIdentifier (${SRGB_OUTPUT_CONDITION}) /Info (${SRGB_OUTPUT_CONDITION}) >> /PUT pdfmark
+[{Catalog} << /OutputIntents [ {OutputIntent_PDFA} ] >> /PUT pdfmark
+`;
+
+export async function convertToPdfA3(input: Uint8Array, limits: ConversionLimits = DEFAULT_CONVERSION_LIMITS): Promise<Uint8Array> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'einvoice-gs-'));
+  try {
+    const source = path.join(dir, 'input.pdf');
+    const intent = path.join(dir, 'output-intent.ps');
+    const output = path.join(dir, 'output.pdf');
+    await writeFile(source, input);
+    await writeFile(intent, OUTPUT_INTENT_PS);
+    const args = [
+      '-q',
+      '-dSAFER',
+      '-dBATCH',
+      '-dNOPAUSE',
+      '-dNOOUTERSAVE',
+      '-sDEVICE=pdfwrite',
+      '-dPDFA=3',
+      // 1: drop what PDF/A forbids (transparency groups it cannot flatten, actions, …) instead of
+      // silently writing a non-PDF/A file; the result is checked afterwards anyway.
+      '-dPDFACompatibilityPolicy=1',
+      '-sColorConversionStrategy=RGB',
+      '-dAutoRotatePages=/None',
+      `--permit-file-read=${path.dirname(SRGB_ICC_PROFILE)}/`,
+      `-sOutputFile=${output}`,
+      intent,
+      source,
+    ];
+    const { code, stderr } = await run('gs', args, dir, limits.timeoutMs);
+    if (code !== 0) throw new PdfConversionError(`The PDF could not be converted to PDF/A-3: Ghostscript failed (${firstLines(stderr) || `exit ${code}`}).`);
+    const size = (await stat(output).catch(() => undefined))?.size ?? 0;
+    if (size === 0) throw new PdfConversionError('The PDF could not be converted to PDF/A-3: Ghostscript produced no output.');
+    if (size > limits.maxOutputBytes) throw new PdfConversionError(`The PDF/A-3 conversion produced ${size} bytes, above the limit of ${limits.maxOutputBytes}.`);
+    return new Uint8Array(await readFile(output));
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+function run(cmd: string, args: string[], cwd: string, timeoutMs: number): Promise<{ code: number; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    // A minimal environment: nothing from the service's own (secrets, proxies) reaches Ghostscript.
+    const child = spawn(cmd, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'], env: { PATH: process.env.PATH ?? '/usr/bin:/bin', TMPDIR: cwd } });
+    let stderr = '';
+    const keep = (chunk: Buffer) => {
+      if (stderr.length < 8192) stderr += chunk.toString('utf8');
+    };
+    child.stdout.on('data', keep);
+    child.stderr.on('data', keep);
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.on('error', (err) => {
+      clearTimeout(timer);
+      reject((err as NodeJS.ErrnoException).code === 'ENOENT' ? new Error('Ghostscript (gs) is not installed: run scripts/setup-pdf.sh') : err);
+    });
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      if (signal === 'SIGKILL') reject(new PdfConversionError(`The PDF/A-3 conversion took longer than ${timeoutMs / 1000} s and was stopped.`));
+      else resolve({ code: code ?? 1, stderr });
+    });
+  });
+}
+
+function firstLines(text: string): string {
+  return text.split('\n').map((l) => l.trim()).filter(Boolean).slice(0, 3).join(' ').slice(0, 300);
+}

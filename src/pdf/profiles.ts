@@ -1,0 +1,78 @@
+import { CII_GUIDELINES, type CiiProfile } from '../xml/index.js';
+
+/**
+ * The Factur-X / ZUGFeRD 2.x profiles and what each one means for the PDF: the file name of the
+ * embedded XML, the XMP conformance level and the AFRelationship of the attachment.
+ */
+
+export const ZUGFERD_PROFILES = ['MINIMUM', 'BASICWL', 'BASIC', 'EN16931', 'EXTENDED', 'XRECHNUNG'] as const satisfies readonly CiiProfile[];
+export type ZugferdProfile = (typeof ZUGFERD_PROFILES)[number];
+
+/** Factur-X 1.0 chapter 6: MINIMUM and BASIC WL are not invoices on their own, the PDF stays the legal invoice. */
+export type AfRelationship = 'Data' | 'Alternative';
+
+export interface ProfileFacts {
+  /** fx:ConformanceLevel as Factur-X 1.0 spells it. */
+  xmpLevel: string;
+  /** Name of the embedded file. */
+  fileName: string;
+  relationship: AfRelationship;
+  /** BT-24 our writer puts into the XML. */
+  guideline: string;
+}
+
+export const PROFILE_FACTS: Readonly<Record<ZugferdProfile, ProfileFacts>> = {
+  MINIMUM: { xmpLevel: 'MINIMUM', fileName: 'factur-x.xml', relationship: 'Data', guideline: CII_GUIDELINES.MINIMUM },
+  BASICWL: { xmpLevel: 'BASIC WL', fileName: 'factur-x.xml', relationship: 'Data', guideline: CII_GUIDELINES.BASICWL },
+  BASIC: { xmpLevel: 'BASIC', fileName: 'factur-x.xml', relationship: 'Alternative', guideline: CII_GUIDELINES.BASIC },
+  EN16931: { xmpLevel: 'EN 16931', fileName: 'factur-x.xml', relationship: 'Alternative', guideline: CII_GUIDELINES.EN16931 },
+  EXTENDED: { xmpLevel: 'EXTENDED', fileName: 'factur-x.xml', relationship: 'Alternative', guideline: CII_GUIDELINES.EXTENDED },
+  // ZUGFeRD 2.1.1 onwards: the XRechnung reference profile travels as xrechnung.xml.
+  XRECHNUNG: { xmpLevel: 'XRECHNUNG', fileName: 'xrechnung.xml', relationship: 'Alternative', guideline: CII_GUIDELINES.XRECHNUNG },
+};
+
+/** Factur-X XMP extension schema (Factur-X 1.0 / ZUGFeRD 2.x). */
+export const FACTURX_XMP = { namespace: 'urn:factur-x:pdfa:CrossIndustryDocument:invoice:1p0#', prefix: 'fx', version: '1.0', documentType: 'INVOICE' } as const;
+
+/** The invoice generations a PDF may carry; ZUGFeRD 1.0 has its own namespace, file name and profiles. */
+export type ZugferdGeneration = 'Factur-X 1.0 / ZUGFeRD 2.x' | 'ZUGFeRD 2.0' | 'ZUGFeRD 1.0';
+
+/** What BT-24 (or the ZUGFeRD 1.0 guideline) says about the profile. */
+export interface DetectedProfile {
+  generation: ZugferdGeneration;
+  /** Our profile name; ZUGFeRD 1.0 adds COMFORT. Absent when BT-24 names no known profile. */
+  profile?: ZugferdProfile | 'COMFORT';
+}
+
+/**
+ * Reads the profile from the specification identifier. Other producers append their own CIUS or
+ * extension to the identifiers (`…#conformant#urn:…:extension:…`), so matching is by the known
+ * parts rather than by equality.
+ */
+export function profileFromGuideline(guideline: string | undefined): DetectedProfile {
+  const id = (guideline ?? '').trim().toLowerCase();
+  const zf1 = /^urn:ferd:crossindustrydocument:invoice:1p0:(basic|comfort|extended)$/.exec(id);
+  if (zf1) return { generation: 'ZUGFeRD 1.0', profile: zf1[1]!.toUpperCase() as 'BASIC' | 'COMFORT' | 'EXTENDED' };
+  const generation: ZugferdGeneration = id.includes('urn:zugferd.de:2p0:') ? 'ZUGFeRD 2.0' : 'Factur-X 1.0 / ZUGFeRD 2.x';
+  if (id.includes('xrechnung')) return { generation, profile: 'XRECHNUNG' };
+  for (const [pattern, profile] of GUIDELINE_PATTERNS) if (pattern.test(id)) return { generation, profile };
+  return { generation };
+}
+
+const GUIDELINE_PATTERNS: ReadonlyArray<[RegExp, ZugferdProfile]> = [
+  [/:(1p0|2p0):minimum$/, 'MINIMUM'],
+  [/:(1p0|2p0):basicwl$/, 'BASICWL'],
+  [/:(1p0|2p0):basic$/, 'BASIC'],
+  [/:(1p0|2p0):extended(#|$)/, 'EXTENDED'],
+  [/^urn:cen\.eu:en16931:2017$/, 'EN16931'],
+];
+
+/** fx:ConformanceLevel back to our profile name ("BASIC WL" → BASICWL, "EN 16931" → EN16931). */
+export function profileFromXmpLevel(level: string | undefined): ZugferdProfile | 'COMFORT' | undefined {
+  const compact = (level ?? '').replace(/\s+/g, '').toUpperCase();
+  if (compact === 'COMFORT') return 'COMFORT';
+  return ZUGFERD_PROFILES.find((p) => p === compact);
+}
+
+/** The file names under which producers embed the invoice, most specific first (matched case-insensitively). */
+export const INVOICE_FILE_NAMES = ['factur-x.xml', 'zugferd-invoice.xml', 'xrechnung.xml'] as const;

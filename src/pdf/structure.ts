@@ -1,0 +1,64 @@
+import { decodePDFRawStream, PDFArray, PDFDict, PDFHexString, PDFName, PDFRawStream, PDFRef, PDFStream, PDFString, type PDFContext, type PDFObject } from 'pdf-lib';
+
+/**
+ * Small readers over pdf-lib's object model, shared by embedding and reading: name trees, text
+ * strings and stream contents. Every reader is defensive: in an untrusted file any object may
+ * have the wrong type, and a wrong type means "absent", never an exception deep inside.
+ */
+
+/** Decodes a text string (PDFDocEncoding or UTF-16BE with BOM); undefined for anything else. */
+export function textOf(obj: PDFObject | undefined): string | undefined {
+  return obj instanceof PDFString || obj instanceof PDFHexString ? obj.decodeText() : undefined;
+}
+
+export function lookupDict(context: PDFContext, obj: PDFObject | undefined): PDFDict | undefined {
+  const resolved = obj instanceof PDFRef ? context.lookup(obj) : obj;
+  return resolved instanceof PDFDict ? resolved : undefined;
+}
+
+export function lookupArray(context: PDFContext, obj: PDFObject | undefined): PDFArray | undefined {
+  const resolved = obj instanceof PDFRef ? context.lookup(obj) : obj;
+  return resolved instanceof PDFArray ? resolved : undefined;
+}
+
+export function nameOf(obj: PDFObject | undefined): string | undefined {
+  return obj instanceof PDFName ? obj.decodeText() : undefined;
+}
+
+export interface NameTreeEntry {
+  key: string;
+  /** As stored: usually a reference to the value (for EmbeddedFiles a file specification). */
+  value: PDFObject;
+}
+
+/** Name trees nest through Kids; a malicious file can make them cyclic or absurdly deep. */
+const MAX_TREE_NODES = 10_000;
+
+/** All leaf entries of a name tree, in document order. */
+export function nameTreeEntries(context: PDFContext, root: PDFDict | undefined): NameTreeEntry[] {
+  const entries: NameTreeEntry[] = [];
+  const seen = new Set<PDFDict>();
+  const visit = (node: PDFDict | undefined) => {
+    if (!node || seen.has(node) || seen.size >= MAX_TREE_NODES) return;
+    seen.add(node);
+    const names = lookupArray(context, node.get(PDFName.of('Names')));
+    for (let i = 0; names && i + 1 < names.size(); i += 2) {
+      const key = textOf(names.get(i));
+      if (key !== undefined) entries.push({ key, value: names.get(i + 1) });
+    }
+    const kids = lookupArray(context, node.get(PDFName.of('Kids')));
+    for (let i = 0; kids && i < kids.size(); i++) visit(lookupDict(context, kids.get(i)));
+  };
+  visit(root);
+  return entries;
+}
+
+/** The decoded bytes of a stream (Flate, LZW, ASCII85, ASCIIHex, RunLength). */
+export function streamBytes(stream: PDFStream): Uint8Array {
+  return stream instanceof PDFRawStream ? decodePDFRawStream(stream).decode() : stream.getContents();
+}
+
+export function lookupStream(context: PDFContext, obj: PDFObject | undefined): PDFStream | undefined {
+  const resolved = obj instanceof PDFRef ? context.lookup(obj) : obj;
+  return resolved instanceof PDFStream ? resolved : undefined;
+}
