@@ -1,12 +1,13 @@
 import type { ActivityDeps } from './deps.js';
 import { documentActivities } from './documents.js';
 import { xinvoiceActivities } from './xinvoice.js';
+import { zugferdActivities } from './zugferd.js';
 
 export type { ActivityDeps } from './deps.js';
 
 /** Every activity the worker registers, bound to its dependencies. */
 export function createActivities(deps: ActivityDeps) {
-  return { ...xinvoiceActivities(deps), ...documentActivities(deps) };
+  return { ...xinvoiceActivities(deps), ...documentActivities(deps), ...zugferdActivities(deps) };
 }
 
 export type Activities = ReturnType<typeof createActivities>;

@@ -1,2 +1,3 @@
 // The worker's workflow bundle: every workflow type the service runs.
 export * from './xinvoice.js';
+export * from './zugferd.js';

@@ -1,0 +1,598 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { PDFArray, PDFDict, PDFDocument, PDFName, PDFRawStream, decodePDFRawStream, type PDFHexString, type PDFString } from 'pdf-lib';
+import { analyseInvoice, extractTextLayer, type AnalysisResult, type PageText } from '../src/analysis/index.js';
+import { countryOfLine, currenciesIn } from '../src/analysis/codes.js';
+import { scanDates } from '../src/analysis/dates.js';
+import { scanNumbers } from '../src/analysis/numbers.js';
+import { textKey } from '../src/analysis/text.js';
+import { Decimal } from '../src/invoice/decimal.js';
+import { invoiceSchema, type Invoice } from '../src/invoice/model.js';
+import { ciiDocument } from '../src/xml/cii.js';
+import { parseUntrustedXml } from '../src/xml/dom.js';
+import { describesRoot, parseXml } from '../src/xml/engine.js';
+import type { ModelObject } from '../src/xml/mapping.js';
+import { ublCreditNoteDocument, ublInvoiceDocument } from '../src/xml/ubl.js';
+
+/**
+ * Benchmark (not a test) of reading invoices from their visual.
+ *   node dist/scripts/bench-analysis.js [--corpus ../shared/corpus] [--mode text-layer] [--verbose] [--only substring]
+ *
+ * Every ZUGFeRD / Factur-X PDF of the corpus carries its invoice as XML: the analysis never
+ * looks at the attachment; its result is compared with the XML per business term (exact after
+ * normalisation, amounts to the cent). The plain PDFs with golden JSON are scored the same way
+ * on the fields their JSON names. Only fields the page actually shows are counted (a value the
+ * XML carries but the visual never prints cannot be read from it); how many were left out for
+ * that reason is printed.
+ *
+ * Page sources are pluggable (`MODES`): the text layer here; the OCR path adds its rasterised
+ * runs as another mode producing the same PageText.
+ */
+
+type PageSource = (pdf: Uint8Array, file: string) => Promise<PageText[]>;
+const MODES: Record<string, PageSource> = {
+  'text-layer': (pdf) => extractTextLayer(pdf),
+};
+
+const { values: args } = parseArgs({
+  options: {
+    corpus: { type: 'string' },
+    mode: { type: 'string', default: 'text-layer' },
+    verbose: { type: 'boolean', default: false },
+    only: { type: 'string' },
+  },
+});
+
+const repoRoot = (() => {
+  let dir = path.dirname(fileURLToPath(import.meta.url));
+  while (!existsSync(path.join(dir, 'package.json'))) dir = path.dirname(dir);
+  return dir;
+})();
+const corpus = path.resolve(args.corpus ?? path.join(repoRoot, '../shared/corpus'));
+const source = MODES[args.mode!];
+if (!source) throw new Error(`Unknown --mode ${args.mode}; known: ${Object.keys(MODES).join(', ')}`);
+
+// ---------------------------------------------------------------- ground truth
+
+/** The embedded files of a PDF (EmbeddedFiles name tree), by name. */
+async function embeddedFiles(bytes: Uint8Array): Promise<Array<{ name: string; data: string }>> {
+  const doc = await PDFDocument.load(bytes, { ignoreEncryption: true, updateMetadata: false });
+  const names = doc.catalog.lookupMaybe(PDFName.of('Names'), PDFDict);
+  const tree = names?.lookupMaybe(PDFName.of('EmbeddedFiles'), PDFDict);
+  const out: Array<{ name: string; data: string }> = [];
+  const walk = (node: PDFDict) => {
+    const arr = node.lookupMaybe(PDFName.of('Names'), PDFArray);
+    for (let i = 0; arr && i + 1 < arr.size(); i += 2) {
+      const name = (arr.lookup(i) as PDFString | PDFHexString).decodeText();
+      const ef = arr.lookup(i + 1, PDFDict).lookupMaybe(PDFName.of('EF'), PDFDict);
+      const stream = ef?.lookup(PDFName.of('F'));
+      if (stream instanceof PDFRawStream) out.push({ name, data: Buffer.from(decodePDFRawStream(stream).decode()).toString('utf8') });
+    }
+    const kids = node.lookupMaybe(PDFName.of('Kids'), PDFArray);
+    for (let i = 0; kids && i < kids.size(); i++) walk(kids.lookup(i, PDFDict));
+  };
+  if (tree) walk(tree);
+  return out;
+}
+
+/** ZUGFeRD 1.0 names the same CII structure differently; renaming makes it CII D16B for the parser. */
+const ZF1_RENAMES: Record<string, string> = {
+  CrossIndustryDocument: 'CrossIndustryInvoice',
+  SpecifiedExchangedDocumentContext: 'ExchangedDocumentContext',
+  HeaderExchangedDocument: 'ExchangedDocument',
+  SpecifiedSupplyChainTradeTransaction: 'SupplyChainTradeTransaction',
+  ApplicableSupplyChainTradeAgreement: 'ApplicableHeaderTradeAgreement',
+  ApplicableSupplyChainTradeDelivery: 'ApplicableHeaderTradeDelivery',
+  ApplicableSupplyChainTradeSettlement: 'ApplicableHeaderTradeSettlement',
+  SpecifiedTradeSettlementMonetarySummation: 'SpecifiedTradeSettlementLineMonetarySummation',
+  SpecifiedSupplyChainTradeSettlementMonetarySummation: 'SpecifiedTradeSettlementHeaderMonetarySummation',
+  SpecifiedSupplyChainTradeAgreement: 'SpecifiedLineTradeAgreement',
+  SpecifiedSupplyChainTradeDelivery: 'SpecifiedLineTradeDelivery',
+  SpecifiedSupplyChainTradeSettlement: 'SpecifiedLineTradeSettlement',
+};
+
+function zf1ToCii(xml: string): string {
+  return xml
+    .replace(/urn:ferd:CrossIndustryDocument:invoice:1p0/g, 'urn:un:unece:uncefact:data:standard:CrossIndustryInvoice:100')
+    .replace(/ReusableAggregateBusinessInformationEntity:12/g, 'ReusableAggregateBusinessInformationEntity:100')
+    .replace(/UnqualifiedDataType:15/g, 'UnqualifiedDataType:100')
+    .replace(/<(\/?)(\w+):(\w+)/g, (m, slash: string, prefix: string, name: string) => (ZF1_RENAMES[name] ? `<${slash}${prefix}:${ZF1_RENAMES[name]}` : m));
+}
+
+/** The invoice of an XML, dropping single values the model refuses (sample files have impossible dates such as 2013-91-02). */
+function truthOf(xml: string): Invoice | undefined {
+  const text = xml.replace(/^\uFEFF/, '');
+  const root = parseUntrustedXml(text.includes('urn:ferd:CrossIndustryDocument') ? zf1ToCii(text) : text);
+  const doc = [ciiDocument, ublInvoiceDocument, ublCreditNoteDocument].find((d) => describesRoot(d, root));
+  if (!doc) return undefined;
+  const model = parseXml(doc, root);
+  for (let i = 0; i < 50; i++) {
+    const r = invoiceSchema.safeParse(model);
+    if (r.success) return r.data;
+    for (const issue of r.error.issues) {
+      let node = model as Record<string | number, unknown>;
+      for (const k of issue.path.slice(0, -1)) node = node[k as string] as Record<string | number, unknown>;
+      delete node[issue.path.at(-1) as string];
+    }
+  }
+  return undefined;
+}
+
+// ---------------------------------------------------------------- fields compared
+
+type Kind = 'text' | 'id' | 'date' | 'amount' | 'code' | 'country' | 'currency';
+interface FieldDef {
+  key: string;
+  bt: string;
+  kind: Kind;
+  get: (i: Invoice) => string | undefined;
+  required?: boolean;
+}
+
+const HEADER: FieldDef[] = [
+  { key: 'invoiceNumber', bt: 'BT-1', kind: 'id', get: (i) => i.invoiceNumber, required: true },
+  { key: 'invoiceIssueDate', bt: 'BT-2', kind: 'date', get: (i) => i.invoiceIssueDate, required: true },
+  { key: 'invoiceTypeCode', bt: 'BT-3', kind: 'code', get: (i) => i.invoiceTypeCode, required: true },
+  { key: 'invoiceCurrencyCode', bt: 'BT-5', kind: 'currency', get: (i) => i.invoiceCurrencyCode, required: true },
+  { key: 'paymentDueDate', bt: 'BT-9', kind: 'date', get: (i) => i.paymentDueDate },
+  { key: 'buyerReference', bt: 'BT-10', kind: 'id', get: (i) => i.buyerReference },
+  { key: 'contractReference', bt: 'BT-12', kind: 'id', get: (i) => i.contractReference },
+  { key: 'purchaseOrderReference', bt: 'BT-13', kind: 'id', get: (i) => i.purchaseOrderReference },
+  { key: 'actualDeliveryDate', bt: 'BT-72', kind: 'date', get: (i) => i.deliveryInformation?.actualDeliveryDate },
+  { key: 'sellerName', bt: 'BT-27', kind: 'text', get: (i) => i.seller?.sellerName, required: true },
+  { key: 'sellerVatIdentifier', bt: 'BT-31', kind: 'id', get: (i) => i.seller?.sellerVatIdentifier },
+  { key: 'sellerTaxRegistrationIdentifier', bt: 'BT-32', kind: 'id', get: (i) => i.seller?.sellerTaxRegistrationIdentifier },
+  { key: 'sellerAddressLine1', bt: 'BT-35', kind: 'text', get: (i) => i.seller?.sellerPostalAddress?.sellerAddressLine1 },
+  { key: 'sellerCity', bt: 'BT-37', kind: 'text', get: (i) => i.seller?.sellerPostalAddress?.sellerCity },
+  { key: 'sellerPostCode', bt: 'BT-38', kind: 'id', get: (i) => i.seller?.sellerPostalAddress?.sellerPostCode },
+  { key: 'sellerCountryCode', bt: 'BT-40', kind: 'country', get: (i) => i.seller?.sellerPostalAddress?.sellerCountryCode },
+  { key: 'buyerName', bt: 'BT-44', kind: 'text', get: (i) => i.buyer?.buyerName, required: true },
+  { key: 'buyerIdentifier', bt: 'BT-46', kind: 'id', get: (i) => i.buyer?.buyerIdentifier },
+  { key: 'buyerVatIdentifier', bt: 'BT-48', kind: 'id', get: (i) => i.buyer?.buyerVatIdentifier },
+  { key: 'buyerAddressLine1', bt: 'BT-50', kind: 'text', get: (i) => i.buyer?.buyerPostalAddress?.buyerAddressLine1 },
+  { key: 'buyerCity', bt: 'BT-52', kind: 'text', get: (i) => i.buyer?.buyerPostalAddress?.buyerCity },
+  { key: 'buyerPostCode', bt: 'BT-53', kind: 'id', get: (i) => i.buyer?.buyerPostalAddress?.buyerPostCode },
+  { key: 'buyerCountryCode', bt: 'BT-55', kind: 'country', get: (i) => i.buyer?.buyerPostalAddress?.buyerCountryCode },
+  { key: 'iban', bt: 'BT-84', kind: 'id', get: (i) => i.paymentInstructions?.creditTransfer?.[0]?.paymentAccountIdentifier },
+  { key: 'bic', bt: 'BT-86', kind: 'id', get: (i) => i.paymentInstructions?.creditTransfer?.[0]?.paymentServiceProviderIdentifier },
+  { key: 'sumOfInvoiceLineNetAmount', bt: 'BT-106', kind: 'amount', get: (i) => i.documentTotals?.sumOfInvoiceLineNetAmount },
+  { key: 'sumOfAllowancesOnDocumentLevel', bt: 'BT-107', kind: 'amount', get: (i) => i.documentTotals?.sumOfAllowancesOnDocumentLevel },
+  { key: 'sumOfChargesOnDocumentLevel', bt: 'BT-108', kind: 'amount', get: (i) => i.documentTotals?.sumOfChargesOnDocumentLevel },
+  { key: 'invoiceTotalAmountWithoutVat', bt: 'BT-109', kind: 'amount', get: (i) => i.documentTotals?.invoiceTotalAmountWithoutVat, required: true },
+  { key: 'invoiceTotalVatAmount', bt: 'BT-110', kind: 'amount', get: (i) => i.documentTotals?.invoiceTotalVatAmount, required: true },
+  { key: 'invoiceTotalAmountWithVat', bt: 'BT-112', kind: 'amount', get: (i) => i.documentTotals?.invoiceTotalAmountWithVat, required: true },
+  { key: 'paidAmount', bt: 'BT-113', kind: 'amount', get: (i) => i.documentTotals?.paidAmount },
+  { key: 'amountDueForPayment', bt: 'BT-115', kind: 'amount', get: (i) => i.documentTotals?.amountDueForPayment, required: true },
+];
+
+/** VAT breakdown rows are matched by rate, then compared field by field. */
+const VAT_FIELDS: Array<{ key: string; bt: string; kind: Kind; get: (r: NonNullable<Invoice['vatBreakdown']>[number]) => string | undefined }> = [
+  { key: 'vatCategoryTaxableAmount', bt: 'BT-116', kind: 'amount', get: (r) => r.vatCategoryTaxableAmount },
+  { key: 'vatCategoryTaxAmount', bt: 'BT-117', kind: 'amount', get: (r) => r.vatCategoryTaxAmount },
+  { key: 'vatCategoryCode', bt: 'BT-118', kind: 'code', get: (r) => r.vatCategoryCode },
+  { key: 'vatCategoryRate', bt: 'BT-119', kind: 'amount', get: (r) => r.vatCategoryRate },
+];
+
+type Line = NonNullable<Invoice['invoiceLine']>[number];
+const LINE_FIELDS: Array<{ key: string; bt: string; kind: Kind; get: (l: Line) => string | undefined }> = [
+  { key: 'itemName', bt: 'BT-153', kind: 'text', get: (l) => l.itemInformation?.itemName },
+  { key: 'invoicedQuantity', bt: 'BT-129', kind: 'amount', get: (l) => l.invoicedQuantity },
+  { key: 'unitCode', bt: 'BT-130', kind: 'code', get: (l) => l.invoicedQuantityUnitOfMeasureCode },
+  { key: 'itemNetPrice', bt: 'BT-146', kind: 'amount', get: (l) => l.priceDetails?.itemNetPrice },
+  { key: 'lineNetAmount', bt: 'BT-131', kind: 'amount', get: (l) => l.invoiceLineNetAmount },
+  { key: 'vatRate', bt: 'BT-152', kind: 'amount', get: (l) => l.lineVatInformation?.[0]?.invoicedItemVatRate },
+];
+
+// ---------------------------------------------------------------- comparison
+
+function same(kind: Kind, truth: string, got: string | undefined): boolean {
+  if (got === undefined) return false;
+  switch (kind) {
+    case 'amount':
+      // To the cent; a credit note prints its totals with or without the minus sign.
+      return new Decimal(truth).abs().toDecimalPlaces(2).eq(new Decimal(got).abs().toDecimalPlaces(2));
+    case 'text':
+      return textKey(truth) === textKey(got);
+    case 'id':
+      return truth.replace(/\s+/g, '').toUpperCase() === got.replace(/\s+/g, '').toUpperCase();
+    default:
+      return truth.trim().toUpperCase() === got.trim().toUpperCase();
+  }
+}
+
+/** What the page shows, prepared for "is this value visible at all" questions. */
+interface Visible {
+  key: string;
+  compact: string;
+  amounts: Set<string>;
+  dates: Set<string>;
+  currencies: Set<string>;
+  countries: Set<string>;
+}
+
+function visibleOf(pages: PageText[]): Visible {
+  const lines = pages.flatMap((p) => groupLines(p));
+  const all = lines.join('\n');
+  const amounts = new Set<string>();
+  for (const l of lines) for (const mark of [',', '.'] as const) for (const n of scanNumbers(l, mark)) amounts.add(new Decimal(n.value).abs().toDecimalPlaces(2).toFixed(2));
+  const dates = new Set<string>();
+  for (const l of lines) for (const order of ['DMY', 'MDY'] as const) for (const d of scanDates(l, order)) dates.add(d.iso);
+  const countries = new Set<string>();
+  for (const l of lines) {
+    for (const part of l.split(/\s{2,}|,|\s[-–·•●|]\s/)) {
+      const c = countryOfLine(part);
+      if (c) countries.add(c);
+    }
+    for (const m of l.matchAll(/(?<![A-Za-z])([A-Z]{1,2})[- ]\d{4,5}\b/g)) countries.add(m[1]!.length === 1 ? ({ D: 'DE', A: 'AT', F: 'FR', B: 'BE', L: 'LU' } as Record<string, string>)[m[1]!] ?? '' : m[1]!);
+  }
+  return { key: textKey(all), compact: all.replace(/\s+/g, '').toUpperCase(), amounts, dates, currencies: new Set(currenciesIn(all)), countries };
+}
+
+/** Words of a page as rough lines (for the visibility check only; the analysis has its own layout). */
+function groupLines(p: PageText): string[] {
+  const words = [...p.words].sort((a, b) => a.y - b.y || a.x - b.x);
+  const out: string[][] = [];
+  let y = -Infinity;
+  for (const w of words) {
+    if (Math.abs(w.y - y) > w.height * 0.5) {
+      out.push([]);
+      y = w.y;
+    }
+    out.at(-1)!.push(w.text);
+  }
+  return out.map((l) => l.join(' '));
+}
+
+function isVisible(kind: Kind, truth: string, v: Visible): boolean {
+  switch (kind) {
+    case 'amount':
+      return v.amounts.has(new Decimal(truth).abs().toDecimalPlaces(2).toFixed(2));
+    case 'date':
+      return v.dates.has(truth);
+    case 'text':
+      return v.key.includes(textKey(truth));
+    case 'id':
+      return v.compact.includes(truth.replace(/\s+/g, '').toUpperCase());
+    case 'currency':
+      return v.currencies.has(truth);
+    case 'country':
+      return v.countries.has(truth);
+    case 'code':
+      return true;
+  }
+}
+
+// ---------------------------------------------------------------- scoring
+
+/** Per field: `truth` counts values the page shows; `hidden*` values the XML has but the page does not show. */
+interface Tally {
+  truth: number;
+  right: number;
+  wrong: number;
+  missing: number;
+  hidden: number;
+  hiddenRight: number;
+  hiddenWrong: number;
+  /** Returned where the ground truth has no value at all: cannot be judged. */
+  unjudged: number;
+}
+const tally = (): Tally => ({ truth: 0, right: 0, wrong: 0, missing: 0, hidden: 0, hiddenRight: 0, hiddenWrong: 0, unjudged: 0 });
+
+interface DocScore {
+  file: string;
+  group: string;
+  pages: number;
+  seconds: number;
+  confidence: number;
+  judged: number;
+  right: number;
+  requiredAll: boolean | undefined;
+  line: { tp: number; fp: number; fn: number };
+  misses: string[];
+}
+
+const perField = new Map<string, Tally & { bt: string }>();
+const perGroup = new Map<string, { truth: number; correct: number; docs: number; required: number; requiredOk: number; line: { tp: number; fp: number; fn: number } }>();
+const docs: DocScore[] = [];
+
+function score(field: string, bt: string, kind: Kind, truth: string | undefined, got: string | undefined, vis: Visible, doc: DocScore): void {
+  const t = perField.get(field) ?? { ...tally(), bt };
+  perField.set(field, t);
+  if (truth === undefined) {
+    if (got !== undefined) t.unjudged++;
+    return;
+  }
+  const ok = same(kind, truth, got);
+  if (got !== undefined) {
+    doc.judged++;
+    if (ok) doc.right++;
+  }
+  if (!isVisible(kind, truth, vis)) {
+    t.hidden++;
+    if (got !== undefined) {
+      if (ok) t.hiddenRight++;
+      else t.hiddenWrong++;
+    }
+    return;
+  }
+  t.truth++;
+  if (ok) t.right++;
+  else {
+    if (got !== undefined) t.wrong++;
+    else t.missing++;
+    doc.misses.push(`${field}: want ${truth} got ${got ?? '—'}`);
+  }
+}
+
+function scoreLines(truthLines: Line[], got: Line[], vis: Visible, doc: DocScore): void {
+  const visibleFields = (l: Line) => LINE_FIELDS.filter((f) => f.get(l) !== undefined && isVisible(f.kind, f.get(l)!, vis));
+  const agree = (t: Line, g: Line) => LINE_FIELDS.filter((f) => f.get(t) !== undefined && same(f.kind, f.get(t)!, f.get(g))).length;
+  // Rows are matched greedily by the number of agreeing fields, in page order on ties.
+  const pairs: Array<[number, number, number]> = [];
+  truthLines.forEach((t, i) => got.forEach((g, j) => pairs.push([agree(t, g), i, j])));
+  pairs.sort((a, b) => b[0] - a[0] || Math.abs(a[1] - a[2]) - Math.abs(b[1] - b[2]));
+  const ti = new Set<number>();
+  const gi = new Set<number>();
+  const match = new Map<number, number>();
+  for (const [n, i, j] of pairs) {
+    if (n === 0 || ti.has(i) || gi.has(j)) continue;
+    ti.add(i);
+    gi.add(j);
+    match.set(i, j);
+  }
+  truthLines.forEach((t, i) => {
+    const j = match.get(i);
+    const g = j === undefined ? undefined : got[j];
+    for (const f of visibleFields(t)) {
+      const ok = g !== undefined && same(f.kind, f.get(t)!, f.get(g));
+      const lt = perField.get(`line.${f.key}`) ?? { ...tally(), bt: f.bt };
+      perField.set(`line.${f.key}`, lt);
+      lt.truth++;
+      if (ok) {
+        lt.right++;
+        doc.line.tp++;
+      } else {
+        doc.line.fn++;
+        if (g && f.get(g) !== undefined) {
+          lt.wrong++;
+          doc.line.fp++;
+        } else lt.missing++;
+        doc.misses.push(`line ${i + 1} ${f.key}: want ${f.get(t)} got ${g ? f.get(g) ?? '—' : 'no row'}`);
+      }
+    }
+  });
+  got.forEach((g, j) => {
+    if (gi.has(j)) return;
+    for (const f of LINE_FIELDS) if (f.get(g) !== undefined) doc.line.fp++;
+  });
+}
+
+function scoreVat(truth: Invoice, got: Invoice, vis: Visible, doc: DocScore): void {
+  for (const row of truth.vatBreakdown ?? []) {
+    const rate = row.vatCategoryRate;
+    const match = (got.vatBreakdown ?? []).find((g) => rate !== undefined && g.vatCategoryRate !== undefined && new Decimal(g.vatCategoryRate).eq(rate));
+    for (const f of VAT_FIELDS) score(`vat.${f.key}`, f.bt, f.kind, f.get(row), match ? f.get(match) : undefined, vis, doc);
+  }
+}
+
+// ---------------------------------------------------------------- golden JSON
+
+interface Golden {
+  invoice_number?: string;
+  date?: string;
+  date_due?: string;
+  amount?: number;
+  amount_untaxed?: number;
+  amount_tax?: number;
+  currency?: string;
+  vat?: string;
+  iban?: string;
+  bic?: string;
+  issuer?: string;
+  partner_name?: string;
+  lines?: Array<{ name?: string; desc?: string; qty?: number; price_unit?: number | string; price?: number; price_subtotal?: number; line_tax_percent?: number }>;
+}
+
+/** The golden JSON as an Invoice, so the same comparison applies. */
+function goldenInvoice(g: Golden): Invoice {
+  const amount = (n: number | string | undefined) => (n === undefined ? undefined : new Decimal(n).toFixed(2));
+  return {
+    ...(g.invoice_number ? { invoiceNumber: g.invoice_number } : {}),
+    ...(g.date ? { invoiceIssueDate: g.date } : {}),
+    ...(g.date_due ? { paymentDueDate: g.date_due } : {}),
+    ...(g.currency ? { invoiceCurrencyCode: g.currency } : {}),
+    ...(g.issuer || g.vat ? { seller: { ...(g.issuer ? { sellerName: g.issuer } : {}), ...(g.vat ? { sellerVatIdentifier: g.vat.replace(/\s+/g, '') } : {}) } } : {}),
+    ...(g.iban && /^[A-Z]{2}\d{2}/.test(g.iban) ? { paymentInstructions: { creditTransfer: [{ paymentAccountIdentifier: g.iban, ...(g.bic && /^[A-Z]{6}/.test(g.bic) ? { paymentServiceProviderIdentifier: g.bic } : {}) }] } } : {}),
+    documentTotals: {
+      ...(g.amount !== undefined ? { invoiceTotalAmountWithVat: amount(g.amount)! } : {}),
+      ...(g.amount_untaxed !== undefined ? { invoiceTotalAmountWithoutVat: amount(g.amount_untaxed)! } : {}),
+      ...(g.amount_tax !== undefined ? { invoiceTotalVatAmount: amount(g.amount_tax)! } : {}),
+    },
+    invoiceLine: (g.lines ?? [])
+      .filter((l) => l.name !== undefined || l.desc !== undefined)
+      .map((l) => ({
+        itemInformation: { itemName: (l.name ?? l.desc ?? '').split('\n')[0]! },
+        ...(l.qty !== undefined ? { invoicedQuantity: String(l.qty) } : {}),
+        ...(l.price_unit !== undefined || l.price !== undefined ? { priceDetails: { itemNetPrice: amount(l.price_unit ?? l.price)! } } : {}),
+        ...(l.price_subtotal !== undefined ? { invoiceLineNetAmount: amount(l.price_subtotal)! } : {}),
+        ...(l.line_tax_percent !== undefined ? { lineVatInformation: [{ invoicedItemVatRate: String(l.line_tax_percent) }] } : {}),
+      })),
+  };
+}
+
+// ---------------------------------------------------------------- run
+
+interface Item {
+  group: string;
+  file: string;
+  truth: () => Promise<Invoice | undefined>;
+  golden?: Golden;
+}
+
+function listItems(): Item[] {
+  const items: Item[] = [];
+  for (const group of ['zugferd-1.0', 'zugferd-2.1', 'factur-x-fr', 'zugferd-other']) {
+    const dir = path.join(corpus, group);
+    if (!existsSync(dir)) continue;
+    for (const f of readdirSync(dir).filter((n) => n.toLowerCase().endsWith('.pdf')).sort()) {
+      const file = path.join(dir, f);
+      items.push({
+        group,
+        file,
+        truth: async () => {
+          const xml = (await embeddedFiles(readFileSync(file))).find((e) => /\.xml$/i.test(e.name));
+          return xml ? truthOf(xml.data) : undefined;
+        },
+      });
+    }
+  }
+  const goldenDir = path.join(corpus, 'plain-pdf-golden');
+  if (existsSync(goldenDir)) {
+    for (const f of readdirSync(goldenDir).filter((n) => n.endsWith('.pdf')).sort()) {
+      const jsonPath = path.join(goldenDir, f.replace(/\.pdf$/, '.json'));
+      if (!existsSync(jsonPath)) continue;
+      const golden = (JSON.parse(readFileSync(jsonPath, 'utf8')) as Golden[])[0]!;
+      items.push({ group: 'plain-pdf-golden', file: path.join(goldenDir, f), truth: async () => goldenInvoice(golden), golden });
+    }
+  }
+  return items;
+}
+
+async function run(): Promise<void> {
+  if (!existsSync(corpus)) {
+    console.log(`No corpus at ${corpus}: nothing to measure (pass --corpus DIR).`);
+    return;
+  }
+  console.log(`Corpus: ${corpus}   mode: ${args.mode}`);
+  const items = listItems().filter((i) => !args.only || i.file.includes(args.only));
+  // Warm-up: the first pdfjs load compiles a lot of code; it is not what a page costs.
+  if (items[0]) await source!(readFileSync(items[0].file), items[0].file);
+  let skipped = 0;
+  for (const item of items) {
+    const truth = await item.truth();
+    if (!truth) {
+      skipped++;
+      console.log(`  skipped (no readable ground truth): ${path.relative(corpus, item.file)}`);
+      continue;
+    }
+    const bytes = readFileSync(item.file);
+    const started = performance.now();
+    const pages = await source!(bytes, item.file);
+    let result: AnalysisResult;
+    try {
+      result = analyseInvoice(pages, { withLineItems: true });
+    } catch (e) {
+      result = { invoice: {}, extractionConfidence: 0, fieldConfidence: {} };
+      console.log(`  ${path.relative(corpus, item.file)}: ${(e as Error).message}`);
+    }
+    const seconds = (performance.now() - started) / 1000;
+    const vis = visibleOf(pages);
+    const doc: DocScore = {
+      file: path.relative(corpus, item.file),
+      group: item.group,
+      pages: Math.max(1, pages.length),
+      seconds,
+      confidence: result.extractionConfidence,
+      judged: 0,
+      right: 0,
+      requiredAll: undefined,
+      line: { tp: 0, fp: 0, fn: 0 },
+      misses: [],
+    };
+    const fields = item.golden ? HEADER.filter((f) => f.get(truth) !== undefined) : HEADER;
+    let required = 0;
+    let requiredOk = 0;
+    for (const f of fields) {
+      const t = f.get(truth);
+      const g = f.get(result.invoice);
+      // The golden issuer may be spelt as the company's full name.
+      const gt = f.key === 'sellerName' && item.golden?.partner_name && g && textKey(g) === textKey(item.golden.partner_name) ? g : t;
+      score(f.key, f.bt, f.kind, gt, g, vis, doc);
+      if (f.required && gt !== undefined && isVisible(f.kind, gt, vis)) {
+        required++;
+        if (same(f.kind, gt, g)) requiredOk++;
+      }
+    }
+    if (!item.golden) scoreVat(truth, result.invoice, vis, doc);
+    if (truth.invoiceLine?.length) scoreLines(truth.invoiceLine, result.invoice.invoiceLine ?? [], vis, doc);
+    doc.requiredAll = item.golden ? undefined : required > 0 ? requiredOk === required : undefined;
+    docs.push(doc);
+    const g = perGroup.get(item.group) ?? { truth: 0, correct: 0, docs: 0, required: 0, requiredOk: 0, line: { tp: 0, fp: 0, fn: 0 } };
+    g.docs++;
+    if (doc.requiredAll !== undefined) {
+      g.required++;
+      if (doc.requiredAll) g.requiredOk++;
+    }
+    g.line.tp += doc.line.tp;
+    g.line.fp += doc.line.fp;
+    g.line.fn += doc.line.fn;
+    perGroup.set(item.group, g);
+    if (args.verbose) {
+      console.log(`\n${doc.file}  conf=${doc.confidence.toFixed(2)}  ${seconds.toFixed(2)} s`);
+      for (const m of doc.misses) console.log(`    ${m}`);
+    }
+  }
+  report(skipped);
+}
+
+// ---------------------------------------------------------------- report
+
+const pct = (a: number, b: number) => (b === 0 ? '   —  ' : `${((100 * a) / b).toFixed(1).padStart(5)}%`);
+
+function quantile(values: number[], q: number): number {
+  const s = [...values].sort((a, b) => a - b);
+  return s.length ? s[Math.min(s.length - 1, Math.floor(q * s.length))]! : NaN;
+}
+
+function report(skipped: number): void {
+  console.log(`\nDocuments: ${docs.length} analysed, ${skipped} skipped`);
+  console.log('\nPer field (truth = values the page shows; accuracy = right / truth; precision = right / returned, hidden values included)');
+  console.log(`${'field'.padEnd(34)}${'BT'.padEnd(8)}${'truth'.padStart(6)}${'right'.padStart(6)}${'wrong'.padStart(6)}${'miss'.padStart(6)}${'hidden'.padStart(7)}${'h.ret'.padStart(6)}${'unjdg'.padStart(6)}  accuracy  precision`);
+  let hTruth = 0;
+  let hRight = 0;
+  const rows = [...perField.entries()].sort((a, b) => Number(a[0].startsWith('line.')) - Number(b[0].startsWith('line.')));
+  for (const [key, t] of rows) {
+    const judged = t.right + t.wrong + t.hiddenRight + t.hiddenWrong;
+    console.log(
+      `${key.padEnd(34)}${t.bt.padEnd(8)}${String(t.truth).padStart(6)}${String(t.right).padStart(6)}${String(t.wrong).padStart(6)}${String(t.missing).padStart(6)}${String(t.hidden).padStart(7)}${String(t.hiddenRight + t.hiddenWrong).padStart(6)}${String(t.unjudged).padStart(6)}   ${pct(t.right, t.truth)}   ${pct(t.right + t.hiddenRight, judged)}`,
+    );
+    if (!key.startsWith('line.')) {
+      hTruth += t.truth;
+      hRight += t.right;
+    }
+  }
+  const lt = docs.reduce((s, d) => ({ tp: s.tp + d.line.tp, fp: s.fp + d.line.fp, fn: s.fn + d.line.fn }), { tp: 0, fp: 0, fn: 0 });
+  const f1 = (l: { tp: number; fp: number; fn: number }) => (l.tp === 0 ? 0 : (2 * l.tp) / (2 * l.tp + l.fp + l.fn));
+  console.log('\nPer group');
+  console.log(`${'group'.padEnd(20)}${'docs'.padStart(6)}  all-required-right   line F1`);
+  for (const [g, s] of perGroup) console.log(`${g.padEnd(20)}${String(s.docs).padStart(6)}  ${`${s.requiredOk}/${s.required}`.padStart(8)} ${pct(s.requiredOk, s.required)}     ${(100 * f1(s.line)).toFixed(1)}%`);
+
+  const withRequired = docs.filter((d) => d.requiredAll !== undefined);
+  console.log('\nSummary');
+  console.log(`  header fields accuracy (all groups, visible truth): ${pct(hRight, hTruth)}  (${hRight}/${hTruth})`);
+  const realistic = docs.filter((d) => d.group !== 'zugferd-2.1');
+  console.log(`  documents with every required field right: ${pct(withRequired.filter((d) => d.requiredAll).length, withRequired.length)}  (${withRequired.filter((d) => d.requiredAll).length}/${withRequired.length}; realistic layouts ${realistic.filter((d) => d.requiredAll).length}/${realistic.filter((d) => d.requiredAll !== undefined).length})`);
+  console.log(`  line items: F1 ${(100 * f1(lt)).toFixed(1)}%  (tp ${lt.tp}, fp ${lt.fp}, fn ${lt.fn}; precision ${pct(lt.tp, lt.tp + lt.fp)}, recall ${pct(lt.tp, lt.tp + lt.fn)})`);
+
+  console.log('\nCalibration of extractionConfidence (precision = right / judged returned fields)');
+  console.log(`${'confidence'.padEnd(14)}${'docs'.padStart(6)}${'mean conf'.padStart(11)}${'fields'.padStart(8)}${'precision'.padStart(11)}`);
+  const bins: Array<[number, number]> = [[0, 0.5], [0.5, 0.7], [0.7, 0.8], [0.8, 0.9], [0.9, 0.95], [0.95, 1.01]];
+  for (const [lo, hi] of bins) {
+    const ds = docs.filter((d) => d.confidence >= lo && d.confidence < hi);
+    const judged = ds.reduce((s, d) => s + d.judged, 0);
+    const right = ds.reduce((s, d) => s + d.right, 0);
+    const mean = ds.length ? ds.reduce((s, d) => s + d.confidence, 0) / ds.length : NaN;
+    console.log(`${`[${lo.toFixed(2)}, ${Math.min(hi, 1).toFixed(2)})`.padEnd(14)}${String(ds.length).padStart(6)}${(Number.isNaN(mean) ? '—' : mean.toFixed(3)).padStart(11)}${String(judged).padStart(8)}   ${pct(right, judged)}`);
+  }
+  const high = docs.filter((d) => d.confidence >= 0.9);
+  const hj = high.reduce((s, d) => s + d.judged, 0);
+  const hr = high.reduce((s, d) => s + d.right, 0);
+  console.log(`  documents scored >= 0.9: ${high.length}/${docs.length}; their returned fields right: ${pct(hr, hj)} (${hr}/${hj})`);
+
+  const perPage = docs.map((d) => d.seconds / d.pages);
+  console.log(`\nTiming (text extraction + analysis, per page): median ${quantile(perPage, 0.5).toFixed(3)} s, p95 ${quantile(perPage, 0.95).toFixed(3)} s, max ${Math.max(...perPage).toFixed(3)} s over ${docs.length} documents / ${docs.reduce((s, d) => s + d.pages, 0)} pages`);
+}
+
+await run();

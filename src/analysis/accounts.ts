@@ -1,0 +1,60 @@
+import { lineText, type Doc, type Found } from './document.js';
+import { scanBics, scanIbans, scanVatIds } from './identifiers.js';
+import type { Segment } from './layout.js';
+import { BUYER_ID_CONTEXT } from './lexicon.js';
+import { fold } from './text.js';
+
+/**
+ * Bank accounts and VAT identifiers. They are recognisable by their shape alone and carry
+ * check digits, so they are scanned for everywhere; labels only decide whose they are.
+ */
+
+export interface VatIdFound extends Found {
+  role: 'seller' | 'buyer';
+  /** The segment it was printed in, for placing it inside a party's block. */
+  segment: Segment;
+}
+
+export interface Accounts {
+  ibans: Found[];
+  bics: Found[];
+  vatIds: VatIdFound[];
+}
+
+const VAT_LABEL = /ust|mwst|vat|tva|btw|uid|steuer-?id|umsatzsteuer|tax id|iva|identification|intracom|n° tva/;
+
+export function findAccounts(doc: Doc): Accounts {
+  const ibans: Found[] = [];
+  const bics: Found[] = [];
+  const vatIds: VatIdFound[] = [];
+  for (const page of doc.pages) {
+    for (const line of page.lines) {
+      const whole = lineText(line);
+      const wholeFolded = fold(whole);
+      const bicLabel = /bic|swift/.test(wholeFolded);
+      const ibanOnLine = scanIbans(whole).length > 0;
+      let prefix = '';
+      for (const seg of line.segments) {
+        for (const m of scanIbans(seg.text)) {
+          ibans.push({ value: m.value, score: m.checked ? 1 : 0.5, page: seg.page, y: seg.top, via: m.checked ? 'iban:checked' : 'iban:shape' });
+        }
+        for (const m of scanBics(seg.text)) {
+          // Upper-case words of 8 or 11 letters are common ("DUESSELDORF"); a BIC needs its label or an IBAN beside it.
+          if (!bicLabel && !ibanOnLine) continue;
+          bics.push({ value: m.value, score: bicLabel ? 1 : 0.7, page: seg.page, y: seg.top, via: 'bic' });
+        }
+        for (const m of scanVatIds(seg.text)) {
+          const context = fold(prefix + seg.text.slice(0, m.start)).slice(-40);
+          const labelled = VAT_LABEL.test(context);
+          // Without a label, only a passed checksum makes a string of digits a VAT identifier.
+          if (!labelled && m.checked !== true) continue;
+          const score = (labelled ? 0.7 : 0.5) + (m.checked === true ? 0.3 : m.checked === false ? -0.2 : 0.1);
+          const role = BUYER_ID_CONTEXT.test(context) ? 'buyer' : 'seller';
+          vatIds.push({ value: m.value, score, page: seg.page, y: seg.top, via: `vat:${labelled ? 'label' : 'shape'}`, role, segment: seg });
+        }
+        prefix += `${seg.text}   `;
+      }
+    }
+  }
+  return { ibans, bics, vatIds };
+}

@@ -1,0 +1,134 @@
+import { fold } from './text.js';
+
+/**
+ * Printed words → the code lists EN 16931 uses: ISO 4217 currencies, ISO 3166 countries,
+ * UN/ECE Recommendation 20 units, UNTDID 5305 VAT categories, UNTDID 1001 document types.
+ */
+
+const ISO_CURRENCIES = new Set(
+  'EUR USD GBP CHF SEK NOK DKK PLN CZK HUF RON BGN HRK ISK JPY CNY HKD SGD AUD NZD CAD MXN BRL INR ZAR TRY RUB UAH ILS AED'.split(' '),
+);
+const CURRENCY_SYMBOLS: Readonly<Record<string, string>> = { '€': 'EUR', '$': 'USD', '£': 'GBP', '¥': 'JPY' };
+
+/** Currency codes and symbols in a text, in order; "Euro" counts as EUR. */
+export function currenciesIn(text: string): string[] {
+  const out: string[] = [];
+  for (const m of text.matchAll(/(?<![A-Za-z])([A-Z]{3})(?![A-Za-z])|([€$£¥])|(?<![\p{L}])(euro?s?)(?![\p{L}])/gu)) {
+    if (m[1] && ISO_CURRENCIES.has(m[1])) out.push(m[1]);
+    else if (m[2]) out.push(CURRENCY_SYMBOLS[m[2]]!);
+    else if (m[3]) out.push('EUR');
+  }
+  return out;
+}
+
+const COUNTRY_NAMES: ReadonlyArray<[string, string[]]> = [
+  ['DE', ['deutschland', 'germany', 'allemagne', 'duitsland', 'bundesrepublik deutschland', 'brd']],
+  ['AT', ['osterreich', 'oesterreich', 'austria', 'autriche', 'oostenrijk']],
+  ['CH', ['schweiz', 'switzerland', 'suisse', 'svizzera', 'zwitserland']],
+  ['FR', ['france', 'frankreich', 'frankrijk']],
+  ['ES', ['spain', 'spanien', 'espagne', 'espana', 'spanje']],
+  ['IT', ['italy', 'italien', 'italie', 'italia', 'italie']],
+  ['NL', ['netherlands', 'the netherlands', 'niederlande', 'pays-bas', 'nederland', 'holland']],
+  ['BE', ['belgium', 'belgien', 'belgique', 'belgie']],
+  ['LU', ['luxembourg', 'luxemburg']],
+  ['GB', ['united kingdom', 'uk', 'great britain', 'grossbritannien', 'vereinigtes konigreich', 'royaume-uni', 'england']],
+  ['IE', ['ireland', 'irland', 'irlande']],
+  ['US', ['usa', 'united states', 'united states of america', 'vereinigte staaten', 'etats-unis']],
+  ['PL', ['poland', 'polen', 'pologne']],
+  ['CZ', ['czech republic', 'czechia', 'tschechien', 'republique tcheque']],
+  ['DK', ['denmark', 'danemark', 'danemark']],
+  ['SE', ['sweden', 'schweden', 'suede']],
+  ['NO', ['norway', 'norwegen', 'norvege']],
+  ['FI', ['finland', 'finnland', 'finlande']],
+  ['PT', ['portugal']],
+  ['GR', ['greece', 'griechenland', 'grece']],
+  ['HU', ['hungary', 'ungarn', 'hongrie']],
+  ['HK', ['hong kong', 'hongkong']],
+  ['CN', ['china', 'chine']],
+  ['JP', ['japan', 'japon']],
+  ['CA', ['canada', 'kanada']],
+  ['MC', ['monaco']],
+  ['LI', ['liechtenstein']],
+];
+const COUNTRY_OF = new Map(COUNTRY_NAMES.flatMap(([code, names]) => names.map((n) => [n, code] as const)));
+const COUNTRY_CODES = new Set(COUNTRY_NAMES.map(([c]) => c));
+
+/** A whole line naming a country ("Deutschland", "Germany", "DE"), or undefined. */
+export function countryOfLine(text: string): string | undefined {
+  const key = fold(text).replace(/[.,;]+$/, '').trim();
+  if (COUNTRY_OF.has(key)) return COUNTRY_OF.get(key);
+  if (/^[A-Z]{2}$/.test(text.trim()) && COUNTRY_CODES.has(text.trim())) return text.trim();
+  // "Deutschland / Germany": either half.
+  for (const part of key.split(/\s*[/|]\s*/)) if (COUNTRY_OF.has(part)) return COUNTRY_OF.get(part);
+  return undefined;
+}
+
+/** Letter prefixes of post codes ("D-80333", "F-75001", "CH-8001") used before the EU harmonised ISO ones. */
+const POSTCODE_PREFIX: Readonly<Record<string, string>> = { D: 'DE', A: 'AT', F: 'FR', B: 'BE', L: 'LU', I: 'IT', E: 'ES', NL: 'NL', CH: 'CH', FL: 'LI', P: 'PT', DK: 'DK', S: 'SE', N: 'NO', PL: 'PL', CZ: 'CZ' };
+
+export function countryOfPostcodePrefix(prefix: string): string | undefined {
+  const p = prefix.toUpperCase();
+  return POSTCODE_PREFIX[p] ?? (COUNTRY_CODES.has(p) ? p : undefined);
+}
+
+/** Printed unit → UN/ECE Rec. 20. Pieces are C62 ("one"), the code most e-invoices use for them. */
+const UNITS: ReadonlyArray<[string, string[]]> = [
+  ['C62', ['stk', 'stck', 'stuck', 'st', 'pcs', 'pc', 'piece', 'pieces', 'pce', 'unit', 'units', 'unit(s)', 'unite', 'unites', 'unite(s)', 'u', 'ea', 'each', 'anzahl', 'stueck']],
+  ['H87', ['piece(s)']],
+  ['KGM', ['kg', 'kilogramm', 'kilogram', 'kilogrammes', 'kilo']],
+  ['GRM', ['g', 'gramm', 'gram', 'grammes']],
+  ['TNE', ['t', 'tonne', 'tonnen', 'tonnes']],
+  ['LTR', ['l', 'ltr', 'liter', 'litre', 'litres', 'liters', 'liter(s)', 'litre(s)']],
+  ['MLT', ['ml']],
+  ['MTR', ['m', 'meter', 'metre', 'metres', 'lfm']],
+  ['MTK', ['m2', 'm²', 'qm', 'quadratmeter']],
+  ['MTQ', ['m3', 'm³', 'cbm', 'kubikmeter']],
+  ['KMT', ['km', 'kilometer']],
+  ['HUR', ['h', 'std', 'stunde', 'stunden', 'std.', 'hour', 'hours', 'hr', 'hrs', 'heure', 'heures', 'uur']],
+  ['MIN', ['min', 'minute', 'minuten', 'minutes']],
+  ['DAY', ['tag', 'tage', 'day', 'days', 'jour', 'jours', 'dag']],
+  ['WEE', ['woche', 'wochen', 'week', 'weeks', 'semaine']],
+  ['MON', ['monat', 'monate', 'month', 'months', 'mois', 'maand']],
+  ['ANN', ['jahr', 'jahre', 'year', 'years', 'an', 'annee']],
+  ['KWH', ['kwh']],
+  ['LS', ['pauschal', 'psch', 'pausch', 'pauschale', 'lump sum', 'forfait', 'ls']],
+  ['SET', ['set', 'sets', 'satz']],
+  ['PR', ['paar', 'pair', 'pairs', 'paire']],
+  ['XBX', ['karton', 'box', 'boxes', 'carton']],
+  ['XBO', ['flasche', 'flaschen', 'bottle', 'bottles', 'bouteille']],
+  ['XPX', ['palette', 'pallet', 'paletten']],
+  ['CT', ['kiste', 'kisten', 'crate']],
+];
+const UNIT_OF = new Map(UNITS.flatMap(([code, names]) => names.map((n) => [n, code] as const)));
+const REC20 = /^[A-Z0-9]{2,3}$/;
+const UNIT_CODES = new Set(UNITS.map(([c]) => c));
+
+/** A printed unit as its Rec. 20 code; a printed code ("H87", "C62") passes through. */
+export function unitCode(text: string): string | undefined {
+  const key = fold(text).replace(/\.$/, '').trim();
+  if (UNIT_OF.has(key)) return UNIT_OF.get(key);
+  const upper = text.trim().toUpperCase();
+  if (REC20.test(upper) && (UNIT_CODES.has(upper) || /^(H87|C62|EA|XPP|XBX|E48|P1)$/.test(upper))) return upper;
+  return undefined;
+}
+
+/** Words that tell why a zero-rated line carries no VAT, to the UNTDID 5305 category. */
+export function vatCategoryOf(rate: string | undefined, context: string): string | undefined {
+  const t = fold(context);
+  if (/reverse charge|steuerschuldnerschaft|autoliquidation|leistungsempfanger schuldet|§ ?13b/.test(t)) return 'AE';
+  if (/innergemeinschaftlich|intra-?community|intracommunautaire|intra-?eu|ig-lieferung/.test(t)) return 'K';
+  if (/ausfuhr|export/.test(t)) return 'G';
+  if (/nicht steuerbar|not subject|hors champ|non soumis/.test(t)) return 'O';
+  if (/steuerfrei|steuerbefreit|tax exempt|exempt|exonere|exoneration|§ ?4 |umsatzsteuerbefreit/.test(t)) return 'E';
+  if (rate === undefined) return undefined;
+  return Number(rate) > 0 ? 'S' : 'Z';
+}
+
+/** Title words → UNTDID 1001. Only the kinds a reader can tell apart on the page. */
+export function documentTypeOf(title: string): string | undefined {
+  const t = fold(title);
+  if (/gutschrift|credit ?note|avoir|creditnota|credit memo/.test(t)) return '381';
+  if (/korrektur|corrected|rectificati|stornorechnung/.test(t)) return '384';
+  if (/rechnung|invoice|facture|factuur|faktura/.test(t)) return '380';
+  return undefined;
+}

@@ -1,0 +1,85 @@
+import { fold } from './text.js';
+
+/**
+ * Dates as invoices print them: 05.03.2018, 5.3.18, 2018-03-05, 03/05/2018 (either order),
+ * "5. März 2018", "5 mars 2018", "March 5, 2018", "19 april 2014". Out come ISO strings.
+ */
+
+/** Order of day and month in numeric dates with slashes or dots. */
+export type DayMonthOrder = 'DMY' | 'MDY';
+
+export interface DateMatch {
+  start: number;
+  end: number;
+  iso: string;
+}
+
+const MONTHS: ReadonlyArray<[number, string[]]> = [
+  [1, ['januar', 'jan', 'january', 'janvier', 'janv', 'januari', 'jänner', 'janner']],
+  [2, ['februar', 'feb', 'february', 'fevrier', 'fevr', 'fev', 'februari']],
+  [3, ['marz', 'maerz', 'mar', 'march', 'mars', 'maart', 'mrt']],
+  [4, ['april', 'apr', 'avril', 'avr']],
+  [5, ['mai', 'may', 'mei']],
+  [6, ['juni', 'jun', 'june', 'juin']],
+  [7, ['juli', 'jul', 'july', 'juillet', 'juil']],
+  [8, ['august', 'aug', 'aout', 'augustus']],
+  [9, ['september', 'sep', 'sept', 'septembre']],
+  [10, ['oktober', 'okt', 'october', 'oct', 'octobre']],
+  [11, ['november', 'nov', 'novembre']],
+  [12, ['dezember', 'dez', 'december', 'dec', 'decembre']],
+];
+const MONTH_OF = new Map(MONTHS.flatMap(([n, names]) => names.map((name) => [fold(name), n] as const)));
+const MONTH_NAME = [...MONTH_OF.keys()].sort((a, b) => b.length - a.length).join('|');
+
+const NUMERIC = /(?<![\d.\/-])(\d{1,2})([./-])(\d{1,2})\2(\d{4}|\d{2})(?![\d]|[./-]\d)/g;
+const ISO = /(?<![\d.\/-])(\d{4})([-/.])(\d{2})\2(\d{2})(?![\d]|[./-]\d)/g;
+const DAY_MONTH_NAME = new RegExp(`(?<![\\p{L}\\d])(\\d{1,2})(?:er|st|nd|rd|th)?\\.?\\s*(${MONTH_NAME})\\.?,?\\s+(\\d{4})(?!\\d)`, 'gu');
+const MONTH_NAME_DAY = new RegExp(`(?<![\\p{L}])(${MONTH_NAME})\\.?\\s+(\\d{1,2})(?:st|nd|rd|th)?\\s*,?\\s*(\\d{4})(?!\\d)`, 'gu');
+
+export function isoDate(y: number, m: number, d: number): string | undefined {
+  const date = new Date(Date.UTC(y, m - 1, d));
+  if (date.getUTCFullYear() !== y || date.getUTCMonth() !== m - 1 || date.getUTCDate() !== d) return undefined;
+  return `${String(y).padStart(4, '0')}-${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')}`;
+}
+
+/** Two-digit years are this century: invoices from 1950 are not our users' problem. */
+function fullYear(y: string): number {
+  return y.length === 2 ? 2000 + Number(y) : Number(y);
+}
+
+/**
+ * Every date in `text`. Folding keeps character positions for the Latin scripts we read
+ * (it only drops combining marks after decomposing), except for ß → ss, which no date contains.
+ */
+export function scanDates(text: string, order: DayMonthOrder): DateMatch[] {
+  const folded = fold(text);
+  const out: DateMatch[] = [];
+  const push = (start: number, end: number, iso: string | undefined) => {
+    if (iso && !out.some((o) => o.start < end && start < o.end)) out.push({ start, end, iso });
+  };
+  for (const m of folded.matchAll(ISO)) push(m.index, m.index + m[0].length, isoDate(Number(m[1]), Number(m[3]), Number(m[4])));
+  for (const m of folded.matchAll(NUMERIC)) {
+    const a = Number(m[1]);
+    const b = Number(m[3]);
+    const y = fullYear(m[4]!);
+    // Dots and dashes are day-first everywhere we serve; slashes depend on the document.
+    const dayFirst = m[2] !== '/' || order === 'DMY';
+    push(m.index, m.index + m[0].length, dayFirst ? isoDate(y, b, a) : isoDate(y, a, b));
+  }
+  for (const m of folded.matchAll(DAY_MONTH_NAME)) push(m.index, m.index + m[0].length, isoDate(Number(m[3]), MONTH_OF.get(m[2]!)!, Number(m[1])));
+  for (const m of folded.matchAll(MONTH_NAME_DAY)) push(m.index, m.index + m[0].length, isoDate(Number(m[3]), MONTH_OF.get(m[1]!)!, Number(m[2])));
+  return out.sort((a, b) => a.start - b.start);
+}
+
+/** Slash dates are month-first only when one of them cannot be day-first (11/17/2017). */
+export function inferDayMonthOrder(texts: Iterable<string>): DayMonthOrder {
+  let dmy = 0;
+  let mdy = 0;
+  for (const t of texts) {
+    for (const m of t.matchAll(/(?<!\d)(\d{1,2})\/(\d{1,2})\/(\d{2,4})(?!\d)/g)) {
+      if (Number(m[1]) > 12) dmy++;
+      if (Number(m[2]) > 12) mdy++;
+    }
+  }
+  return mdy > dmy ? 'MDY' : 'DMY';
+}

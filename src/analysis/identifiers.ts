@@ -1,0 +1,203 @@
+/**
+ * Account and tax identifiers found anywhere in a line of text, printed with or without
+ * spaces, with their check digits verified where the scheme has them: a value that passes
+ * its check is almost certainly read right, one that fails is a typo or an OCR slip.
+ */
+
+export interface IdMatch {
+  start: number;
+  end: number;
+  /** Compact upper-case form, e.g. "DE89370400440532013000". */
+  value: string;
+  /** Check digits verified (true), failed (false); undefined where the scheme has none we know. */
+  checked?: boolean;
+}
+
+/** IBAN lengths of the SEPA countries; others are accepted on the checksum alone. */
+const IBAN_LENGTH: Readonly<Record<string, number>> = {
+  AD: 24, AT: 20, BE: 16, BG: 22, CH: 21, CY: 28, CZ: 24, DE: 22, DK: 18, EE: 20, ES: 24, FI: 18, FR: 27, GB: 22,
+  GI: 23, GR: 27, HR: 21, HU: 28, IE: 22, IS: 26, IT: 27, LI: 21, LT: 20, LU: 20, LV: 21, MC: 27, MT: 31, NL: 18,
+  NO: 15, PL: 28, PT: 25, RO: 24, SE: 24, SI: 19, SK: 24, SM: 27, VA: 22,
+};
+
+export function ibanValid(iban: string): boolean {
+  return /^[A-Z]{2}\d{2}[A-Z0-9]{11,30}$/.test(iban) && mod97(iban.slice(4) + iban.slice(0, 4));
+}
+
+/** ISO 7064 MOD 97-10 with letters as 10..35: the IBAN check, also used by Dutch VAT numbers. */
+function mod97(s: string): boolean {
+  let rest = 0;
+  for (const ch of s) {
+    const v = ch >= 'A' ? ch.charCodeAt(0) - 55 : Number(ch);
+    rest = (rest * (v > 9 ? 100 : 10) + v) % 97;
+  }
+  return rest === 1;
+}
+
+/**
+ * Gathers the alphanumerics after `start`, skipping the single spaces printed between groups,
+ * remembering where each kept character sits so a match can be mapped back.
+ */
+function compactFrom(text: string, start: number, max: number): { chars: string; ends: number[] } {
+  let chars = '';
+  const ends: number[] = [];
+  for (let i = start; i < text.length && chars.length < max; i++) {
+    const ch = text[i]!;
+    if (/[A-Za-z0-9]/.test(ch)) {
+      chars += ch.toUpperCase();
+      ends.push(i + 1);
+    } else if ((ch === ' ' || ch === '.' || ch === '-') && /[A-Za-z0-9]/.test(text[i + 1] ?? '') && ch !== text[i - 1]) continue;
+    else break;
+  }
+  return { chars, ends };
+}
+
+/** Whether a match ending at `end` stops at a word boundary (not inside a longer token). */
+function endsCleanly(text: string, end: number): boolean {
+  return !/[A-Za-z0-9]/.test(text[end] ?? '');
+}
+
+export function scanIbans(text: string): IdMatch[] {
+  const out: IdMatch[] = [];
+  for (const m of text.matchAll(/(?<![A-Za-z0-9])([A-Z]{2})\s?(\d{2})/g)) {
+    const { chars, ends } = compactFrom(text, m.index, 34);
+    const country = m[1]!;
+    const known = IBAN_LENGTH[country];
+    const lengths = known ? [known] : Array.from({ length: chars.length - 14 }, (_, i) => chars.length - i);
+    for (const len of lengths) {
+      if (len > chars.length || len < 15) continue;
+      const value = chars.slice(0, len);
+      const end = ends[len - 1]!;
+      if (!endsCleanly(text, end) || !/^[A-Z]{2}\d{2}[A-Z0-9]+$/.test(value)) continue;
+      const checked = ibanValid(value);
+      // Without a known length only the checksum tells where the IBAN ends.
+      if (!known && !checked) continue;
+      out.push({ start: m.index, end, value, checked });
+      break;
+    }
+  }
+  return out;
+}
+
+const ISO_COUNTRIES = new Set(
+  'AD AE AT AU BA BE BG BR CA CH CN CY CZ DE DK EE ES FI FR GB GI GR HK HR HU IE IL IN IS IT JP KR LI LT LU LV MC MT MX NL NO NZ PL PT RO RS RU SE SG SI SK SM TR UA US VA ZA'.split(' '),
+);
+
+/** BIC / SWIFT codes: 4 bank letters, a country, 2 location characters, an optional branch. */
+export function scanBics(text: string): IdMatch[] {
+  const out: IdMatch[] = [];
+  for (const m of text.matchAll(/(?<![A-Za-z0-9])([A-Z]{4})([A-Z]{2})([A-Z0-9]{2})([A-Z0-9]{3})?(?![A-Za-z0-9])/g)) {
+    if (!ISO_COUNTRIES.has(m[2]!)) continue;
+    out.push({ start: m.index, end: m.index + m[0].length, value: m[0] });
+  }
+  return out;
+}
+
+/** VAT identifiers of the EU and its neighbours: the part after the country prefix. */
+const VAT_BODY: Readonly<Record<string, RegExp>> = {
+  AT: /^U\d{8}$/,
+  BE: /^[01]\d{9}$/,
+  BG: /^\d{9,10}$/,
+  CH: /^E\d{9}(MWST|TVA|IVA)?$/,
+  CY: /^\d{8}[A-Z]$/,
+  CZ: /^\d{8,10}$/,
+  DE: /^\d{9}$/,
+  DK: /^\d{8}$/,
+  EE: /^\d{9}$/,
+  EL: /^\d{9}$/,
+  ES: /^[A-Z0-9]\d{7}[A-Z0-9]$/,
+  FI: /^\d{8}$/,
+  FR: /^[A-HJ-NP-Z0-9]{2}\d{9}$/,
+  GB: /^(\d{9}|\d{12}|GD\d{3}|HA\d{3})$/,
+  HR: /^\d{11}$/,
+  HU: /^\d{8}$/,
+  IE: /^\d[A-Z0-9+*]\d{5}[A-Z]{1,2}$/,
+  IT: /^\d{11}$/,
+  LT: /^(\d{9}|\d{12})$/,
+  LU: /^\d{8}$/,
+  LV: /^\d{11}$/,
+  MT: /^\d{8}$/,
+  NL: /^\d{9}B\d{2}$/,
+  PL: /^\d{10}$/,
+  PT: /^\d{9}$/,
+  RO: /^\d{2,10}$/,
+  SE: /^\d{12}$/,
+  SI: /^\d{8}$/,
+  SK: /^\d{10}$/,
+};
+
+function digits(s: string): number[] {
+  return [...s].map(Number);
+}
+
+/** Check digits of the schemes whose algorithm is public and stable; undefined for the others. */
+export function vatIdChecked(id: string): boolean | undefined {
+  const cc = id.slice(0, 2);
+  const body = id.slice(2);
+  switch (cc) {
+    case 'DE': {
+      // ISO 7064 MOD 11,10.
+      let p = 10;
+      for (const d of digits(body.slice(0, 8))) {
+        let s = (d + p) % 10;
+        if (s === 0) s = 10;
+        p = (2 * s) % 11;
+      }
+      let check = 11 - p;
+      if (check === 10) check = 0;
+      return check === Number(body[8]);
+    }
+    case 'FR': {
+      if (!/^\d{2}/.test(body)) return undefined;
+      const siren = BigInt(body.slice(2));
+      return BigInt(body.slice(0, 2)) === (12n + 3n * (siren % 97n)) % 97n;
+    }
+    case 'BE':
+      return 97 - (Number(body.slice(0, 8)) % 97) === Number(body.slice(8));
+    case 'IT': {
+      // Luhn over the 11 digits.
+      let sum = 0;
+      digits(body).forEach((d, i) => {
+        const v = i % 2 === 1 ? d * 2 : d;
+        sum += v > 9 ? v - 9 : v;
+      });
+      return sum % 10 === 0;
+    }
+    case 'AT': {
+      const d = digits(body.slice(1));
+      let sum = 0;
+      for (let i = 0; i < 7; i++) {
+        const v = i % 2 === 1 ? d[i]! * 2 : d[i]!;
+        sum += Math.floor(v / 10) + (v % 10);
+      }
+      return (10 - ((sum + 4) % 10)) % 10 === d[7];
+    }
+    case 'NL': {
+      // Since 2020 sole traders carry a MOD 97 number; companies still the old eleven-test.
+      const old = digits(body.slice(0, 9)).reduce((s, d, i) => s + d * (9 - i), 0) % 11 === 0;
+      return old || mod97(`NL${body}`);
+    }
+    default:
+      return undefined;
+  }
+}
+
+export function scanVatIds(text: string): IdMatch[] {
+  const out: IdMatch[] = [];
+  for (const m of text.matchAll(/(?<![A-Za-z0-9])(AT|BE|BG|CH|CY|CZ|DE|DK|EE|EL|ES|FI|FR|GB|HR|HU|IE|IT|LT|LU|LV|MT|NL|PL|PT|RO|SE|SI|SK)[\s-]?(?=[A-Z0-9])/g)) {
+    const cc = m[1]!;
+    const from = m.index + m[0].length;
+    const { chars, ends } = compactFrom(text, from, 16);
+    const pattern = VAT_BODY[cc]!;
+    for (let len = chars.length; len >= 2; len--) {
+      const body = chars.slice(0, len);
+      const end = ends[len - 1]!;
+      if (!pattern.test(body) || !endsCleanly(text, end)) continue;
+      const value = `${cc}${body}`;
+      const checked = vatIdChecked(value);
+      out.push({ start: m.index, end, value, ...(checked !== undefined ? { checked } : {}) });
+      break;
+    }
+  }
+  return out;
+}

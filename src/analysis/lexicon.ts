@@ -1,0 +1,115 @@
+/**
+ * The printed labels of invoices in German, English, French (and Dutch, which costs little)
+ * mapped to what they announce. Patterns run on folded text (see text.ts: lower case, no
+ * diacritics, ß → ss). Weights say how sure a label is on its own: "Rechnungsnummer" is,
+ * a bare "Nr." is not.
+ */
+
+export type HeaderField =
+  | 'invoiceNumber'
+  | 'issueDate'
+  | 'dueDate'
+  | 'deliveryDate'
+  | 'buyerReference'
+  | 'orderReference'
+  | 'contractReference'
+  | 'customerNumber'
+  | 'taxNumber'
+  | 'currency';
+
+export interface LabelRule<F extends string> {
+  field: F;
+  /** Matched at the start of a segment's folded text. */
+  pattern: RegExp;
+  weight: number;
+}
+
+const rule = <F extends string>(field: F, weight: number, source: string): LabelRule<F> => ({
+  field,
+  weight,
+  // The label must end at a word boundary: "datum" must not eat the start of "datumsangabe".
+  pattern: new RegExp(`^(?:${source})(?![\\p{L}\\p{N}])\\s*[:#.]?\\s*(?:[:#]\\s*)?`, 'u'),
+});
+
+const NO = String.raw`(?:nummer|nr\.?|no\.?|n°|nº|no°|num(?:ero|\.)?|number|#|id)`;
+
+export const HEADER_LABELS: ReadonlyArray<LabelRule<HeaderField>> = [
+  rule('invoiceNumber', 1, String.raw`(?:rechnungs?|gutschrifts?|beleg|korrektur|storno)[- ]?${NO}`),
+  rule('invoiceNumber', 1, String.raw`(?:invoice|credit note|bill|document)[- ]?${NO}`),
+  rule('invoiceNumber', 1, String.raw`(?:numero|n°|nº|no\.?) (?:de )?(?:la )?(?:facture|d'avoir|avoir)`),
+  rule('invoiceNumber', 1, String.raw`(?:factuur|facture|avoir)[- ]?${NO}`),
+  // Titles followed by the number: "Rechnung RE-2024-17", "Invoice FA-2017-0008", "Handelsrechnung Nr. 471102".
+  rule('invoiceNumber', 0.75, String.raw`(?:[a-z]*rechnung|gutschrift|invoice|tax invoice|credit note|facture|avoir|factuur)(?: ${NO})?`),
+
+  rule('issueDate', 1, String.raw`(?:rechnungs|gutschrifts|beleg|ausstellungs|factuur)[- ]?datum`),
+  rule('issueDate', 1, String.raw`(?:invoice|issue|billing|credit note|document) date|date of (?:issue|invoice)|issued?(?: on| at)?`),
+  rule('issueDate', 1, String.raw`date (?:de (?:la )?)?(?:facture|facturation|d'emission|emission|de l'avoir)|fait le|emise? le`),
+  rule('issueDate', 0.7, String.raw`datum|date|dated|le`),
+
+  rule('dueDate', 1, String.raw`falligkeit(?:sdatum)?|fallig(?: am| bis| zum)?|zahlbar bis(?: zum)?|zahlungsziel|zahlungstermin`),
+  rule('dueDate', 1, String.raw`(?:payment )?due(?: date| on| by)?|payable (?:by|until|on)|pay by|date d'echeance|echeance|a payer avant le|vervaldatum|te betalen voor`),
+
+  rule('deliveryDate', 1, String.raw`(?:liefer|leistungs|liefer- und leistungs|liefer-/leistungs)[- ]?datum|liefertag|leistungstag`),
+  rule('deliveryDate', 1, String.raw`(?:delivery|service|shipping|supply) date|date of (?:delivery|service|supply)|date de (?:livraison|prestation)|leverdatum`),
+
+  rule('orderReference', 1, String.raw`(?:ihre )?bestell(?:ung)?[- ]?${NO}|ihre bestellung(?: vom)?|bestellnummer`),
+  rule('orderReference', 1, String.raw`(?:your |purchase |customer )?order(?: ${NO}| reference| ref\.?)|your order|purchase order|p\.?o\.?(?: ${NO})`),
+  rule('orderReference', 1, String.raw`(?:${NO}|ref(?:erence)?\.?) (?:de )?commande|bon de commande|votre commande|commande|order ?nummer|inkoopordernummer`),
+
+  rule('buyerReference', 1, String.raw`ihr zeichen|ihre referenz|ihre zeichen|kauferreferenz|leitweg-?id|buyer reference|your ref(?:erence|\.)?|votre reference|reference client|uw referentie`),
+  rule('contractReference', 1, String.raw`vertrags?(?:nummer|[- ]?nr\.?)?|contract(?: ${NO}| reference)?|agreement(?: ref\.?| ${NO})?|(?:${NO} de )?contrat`),
+  rule('customerNumber', 1, String.raw`kunden[- ]?${NO}|kundennummer|customer(?: ${NO}| account)|account ${NO}|(?:${NO}|code) client|client ${NO}|klant ?nummer|debitor(?:en)?[- ]?${NO}`),
+  rule('taxNumber', 1, String.raw`steuer[- ]?${NO}|st\.?[- ]?nr\.?|tax (?:${NO}|reference)|steuernummer`),
+  rule('currency', 1, String.raw`wahrung|currency|devise|betrage in|amounts in|montants en|valuta`),
+];
+
+export type PartyRole = 'seller' | 'buyer' | 'deliverTo';
+
+/** Labels that head an address block; the whole segment must be the label (so "Lieferant GmbH" is a name, "Lieferant:" a label). */
+export const PARTY_LABELS: ReadonlyArray<[PartyRole, RegExp]> = [
+  ['buyer', /^(?:rechnungs?(?:empfanger|adresse|anschrift)|kaufer|kunde|auftraggeber|leistungsempfanger|bill(?:ed)? to|invoice(?:d)? to|sold to|customer|client|buyer|bill to address|factur(?:e|er) a|adresse de facturation|destinataire|acheteur|klant|factuuradres)$/],
+  ['seller', /^(?:rechnungs(?:ersteller|steller|aussteller)|verkaufer|lieferant|leistungserbringer|auftragnehmer|seller|supplier|vendor|from|issuer|vendeur|fournisseur|emetteur|prestataire|verkoper|leverancier)$/],
+  ['deliverTo', /^(?:liefer(?:anschrift|adresse)|warenempfanger|lieferung an|ship(?:ped)? to|deliver(?:ed|y)? to|delivery address|adresse de livraison|livre a|livraison|afleveradres)$/],
+];
+
+/** Labels beside a VAT identifier that make it the buyer's. */
+export const BUYER_ID_CONTEXT = /ihre|kunde|customer|client|buyer|kaufer|acheteur|votre|uw |empfanger|destinataire|leistungsempfanger/;
+
+export type TotalField = 'lineTotal' | 'allowances' | 'charges' | 'netTotal' | 'vatTotal' | 'grossTotal' | 'paid' | 'due';
+
+/**
+ * Labels of the totals box. Order matters: the first rule whose pattern occurs in the label
+ * text decides, so "Rechnungssumme Netto" is net before it can be gross, and "Gesamtbetrag der
+ * Zuschläge" a charge before "Gesamtbetrag" makes it gross.
+ */
+export const TOTAL_LABELS: ReadonlyArray<{ fields: TotalField[]; pattern: RegExp }> = [
+  { fields: ['paid'], pattern: /bereits (?:bezahlt|gezahlt|erhalten)|anzahlung|vorauszahlung|erhaltene|geleistete|\bpaid\b|prepaid|prepayment|payments? received|deposit|acompte|deja (?:paye|regle)|avance recue|betaald|abschlagszahlung/ },
+  { fields: ['due'], pattern: /zahlbetrag|zu zahlen|zahlungsbetrag|offene?r? (?:betrag|posten|summe)|restbetrag|noch offen|amount due|balance due|total due|due payable|payable amount|amount payable|\bbalance\b|net a payer|reste a payer|montant du|a payer|residual|te betalen|verbleibend|zahlbar/ },
+  { fields: ['lineTotal', 'netTotal'], pattern: /positionssumme|summe (?:der )?positionen|zwischensumme|sub-?total|sous-?total|warenwert|total (?:des )?lignes|line total|artikelsumme|subtotaal|leistungssumme/ },
+  { fields: ['netTotal'], pattern: /netto|\bnet\b|\bexcl|\bexkl|ohne (?:ust|mwst|umsatzsteuer|steuer)|w\/o|hors tax|\bht\b|steuerbasis|taxable|exclusief|before tax|pre-tax|zu versteuern|bemessungsgrundlage|base imposable/ },
+  { fields: ['allowances'], pattern: /rabatt|nachlass|abschlag|skonto|discount|allowance|remise|reduction|abzgl|korting/ },
+  { fields: ['charges'], pattern: /zuschlag|fracht|versand|porto|verpackung|transport|shipping|freight|frais|surcharge|handling|verzendkosten/ },
+  { fields: ['vatTotal'], pattern: /^(?!.*(?:inkl|incl|ttc|brutto|gross|with|including|y compris))(?:.*(?:\bust\b|ust\.|mwst|umsatzsteuer|mehrwertsteuer|\bvat\b|\btax\b|\btva\b|\bbtw\b|steuer|iva\b))/ },
+  { fields: ['grossTotal'], pattern: /brutto|gesamt|rechnungsbetrag|rechnungssumme|endbetrag|endsumme|\bsumme\b|grand total|\btotal\b|invoice amount|inkl|incl|\bttc\b|totaal|montant|amount/ },
+];
+
+export type ColumnKind = 'position' | 'itemId' | 'description' | 'quantity' | 'unit' | 'unitPrice' | 'vatRate' | 'lineAmount' | 'discount';
+
+/** Table header words, per column kind. Tested on each header cell's folded text. */
+export const COLUMN_LABELS: ReadonlyArray<[ColumnKind, RegExp]> = [
+  ['position', /^(?:pos\.?|position|pos\.?-?nr\.?|nr\.?|no\.?|#|lfd\.? ?nr\.?|item|ligne|n°)$/],
+  ['itemId', /art(?:ikel)?[- .]?(?:nr|nummer|no)|artikelnummer|item (?:no|number|code|id)|product (?:code|no|id)|sku|reference|ref\.?$|code|gtin|ean|art\.nr|mat(?:erial)?[- .]?nr/],
+  ['description', /bezeichnung|beschreibung|artikel(?!nr|nummer|-nr)|leistung|produkt|product|description|designation|libelle|article|omschrijving|text|item(?! no| number| code)|service|details?|dienst/],
+  ['quantity', /menge|anzahl|\bqty\b|quantity|quantite|qte|aantal|stuck|^anz\.?$|^units?$|^hours?$/],
+  ['unit', /^(?:einheit|me|meng\.?-? ?einheit|mengeneinheit|unit|uom|unite|eenheid|vke\/geb|vke)$|^meng\.?-?$/],
+  ['unitPrice', /preis|price|prix|rate(?!.*%)|tarif|\bp\.?u\.?\b|unit ?price|einzel|e-preis|ep\b|stuckpreis|vk-preis|prijs|nettopreis/],
+  ['vatRate', /ust|mwst|vat|tva|steuer|tax|btw|%/],
+  ['lineAmount', /betrag|gesamt|summe|total|amount|montant|entgelt|nettowert|zeilenbetrag|wert|bedrag|line total|extended|net$/],
+  ['discount', /rabatt|discount|remise|disc\.?|korting/],
+];
+
+/** Lines that end a line-item table: the totals box starts. */
+export const TABLE_END = /^(?:zwischensumme|summe|gesamt|total|sub-?total|sous-?total|nettobetrag|rechnungssumme|positionssumme|net total|total net|montant|gesamtbetrag|warenwert|ubertrag|carried forward|a reporter|endsumme|netto|invoice total|totaal|subtotaal)/;
+
+/** Lines that announce a continuation on the next page; they are not items. */
+export const CARRY_OVER = /ubertrag|carried forward|brought forward|a reporter|report|transport|seite \d|page \d|fortsetzung|continued/;

@@ -1,0 +1,201 @@
+import { countryOfLine, countryOfPostcodePrefix } from './codes.js';
+import { pageOf, type Doc } from './document.js';
+import { buildBlocks, type Block, type PageLayout, type Segment } from './layout.js';
+import { PARTY_LABELS, type PartyRole } from './lexicon.js';
+import { clean, fold } from './text.js';
+
+/**
+ * Seller and buyer by layout. In order of trust:
+ *  1. a block headed by a party label ("Rechnungsempfänger", "Bill to", "Vendeur");
+ *  2. the sender line above the address window ("ACME GmbH · Weg 1 · 12345 Ort"): the seller;
+ *  3. the address window itself (upper left, a post code line inside): the buyer;
+ *  4. the letterhead (top) or the footer column holding a post code line: the seller.
+ */
+
+export interface Party {
+  name?: string;
+  line1?: string;
+  line2?: string;
+  postcode?: string;
+  city?: string;
+  country?: string;
+  score: number;
+  via: string;
+  /** Where it was printed; VAT ids inside belong to this party. */
+  page: number;
+  top: number;
+  bottom: number;
+  x0: number;
+  x1: number;
+}
+
+export type Parties = Partial<Record<PartyRole, Party>>;
+
+/** Lines that are contact details or identifiers, not address lines. */
+const NOT_ADDRESS = /^(?:tel|fon|phone|fax|mobil|e-?mail|mail|web|www|http|gln|ust|vat|tva|uid|steuer|iban|bic|swift|bank|konto|hrb?|amtsgericht|registergericht|siret|siren|rcs|ape|kvk|btw|geschaftsfuhr|inhaber|ceo|z\.? ?hd|attn)|@|www\.|https?:|[\u2709\u260e\u{1F400}-\u{1F4FF}]/u;
+
+/** "12345 City", "D-12345 City", "DE 12345 City", "3012 CN City", "75001 Paris Cedex". */
+const POSTCODE_LINE = /^(?:([A-Z]{1,3})\s?[-\u2013 ]\s?)?(\d{4}\s?[A-Z]{2}(?=\s)|\d{4,5})\s+(\p{L}[\p{L}\p{M} .'()/-]*?)(?:\s*[,/-]\s*(\p{L}[\p{L} .-]+))?$/u;
+/** "Fremont, CA 94538" (US style). */
+const US_CITY_LINE = /^(\p{L}[\p{L} .'-]+),\s*([A-Z]{2})\s+(\d{5}(?:-\d{4})?)$/u;
+
+interface CityLine {
+  postcode: string;
+  city: string;
+  country?: string;
+}
+
+export function parseCityLine(text: string): CityLine | undefined {
+  const t = clean(text);
+  const m = POSTCODE_LINE.exec(t);
+  if (m) {
+    const country = (m[1] && countryOfPostcodePrefix(m[1])) || (m[4] && countryOfLine(m[4])) || undefined;
+    // "80333 München - Deutschland": the tail is a country; "Frankfurt am Main" stays whole.
+    const city = m[4] && !countryOfLine(m[4]) ? `${m[3]} - ${m[4]}` : m[3]!;
+    return { postcode: m[2]!, city: city.trim(), ...(country ? { country } : {}) };
+  }
+  const us = US_CITY_LINE.exec(t);
+  if (us) return { postcode: us[3]!, city: us[1]!.trim(), country: 'US' };
+  return undefined;
+}
+
+/** Name, street, post code, city and country from the lines of an address block. */
+export function parseAddress(lines: string[]): Omit<Party, 'score' | 'via' | 'page' | 'top' | 'bottom' | 'x0' | 'x1'> | undefined {
+  const rows = lines.map(clean).filter((l) => l !== '');
+  if (rows.length === 0) return undefined;
+  const cityAt = rows.findIndex((l, i) => i > 0 && parseCityLine(l) !== undefined);
+  const name = rows[0]!.replace(/^(?:attn|z\.? ?hd\.?)\s*:?\s*/i, '');
+  if (cityAt < 0) return { name };
+  const cityLine = parseCityLine(rows[cityAt]!)!;
+  const between = rows.slice(1, cityAt).filter((l) => !NOT_ADDRESS.test(fold(l)));
+  const after = rows[cityAt + 1];
+  const country = cityLine.country ?? (after ? countryOfLine(after) : undefined);
+  const out: ReturnType<typeof parseAddress> = { name, postcode: cityLine.postcode, city: cityLine.city };
+  // The street is the line right above the city; anything between name and street is a second line (department, c/o).
+  if (between.length > 0) out.line1 = between.at(-1);
+  if (between.length > 1) out.line2 = between.slice(0, -1).join(', ');
+  if (country) out.country = country;
+  return out;
+}
+
+function partyOf(lines: string[], where: { page: number; top: number; bottom: number; x0: number; x1: number }, score: number, via: string): Party | undefined {
+  const address = parseAddress(lines);
+  if (!address?.name || !/\p{L}{2}/u.test(address.name)) return undefined;
+  return { ...address, score, via, ...where };
+}
+
+function labelRole(seg: Segment): { role: PartyRole; rest: string } | undefined {
+  const m = /^(.*?)\s*:\s*(.*)$/.exec(seg.text);
+  const head = fold(m ? m[1]! : seg.text).replace(/[:.]+$/, '').trim();
+  for (const [role, re] of PARTY_LABELS) if (re.test(head)) return { role, rest: m ? m[2]! : '' };
+  return undefined;
+}
+
+/** The block printed under a label: the label's own block if it continues, else the block starting just below. */
+function blockUnder(label: Segment, blocks: Block[]): Segment[] {
+  const own = blocks.find((b) => b.segments.includes(label));
+  if (own && own.segments.length > 1) return own.segments.slice(own.segments.indexOf(label) + 1);
+  const below = blocks
+    .filter((b) => b.top > label.top && b.top - label.bottom < 2.5 * label.height && b.x0 < label.x1 + 2 * label.height && b.x1 > label.x0 - label.height)
+    .sort((a, b) => a.top - b.top)[0];
+  return below?.segments ?? [];
+}
+
+const SEPARATORS = /\s+[·•●|\u2022\u25cf–-]\s+|\s*[·•●|\u2022\u25cf]\s*/u;
+
+/** "ACME GmbH · Hauptstr. 1 · 12345 Ort": the one-line sender above the address window. */
+function senderLine(seg: Segment): string[] | undefined {
+  const parts = seg.text.split(SEPARATORS).map(clean).filter(Boolean);
+  if (parts.length < 3) return undefined;
+  const cityAt = parts.findIndex((p) => parseCityLine(p) !== undefined);
+  if (cityAt < 1) return undefined;
+  // Join "Deutschland" etc. after the city line so parseAddress sees it as the country.
+  return parts;
+}
+
+function boxOf(segs: Segment[]) {
+  return {
+    page: segs[0]!.page,
+    top: Math.min(...segs.map((s) => s.top)),
+    bottom: Math.max(...segs.map((s) => s.bottom)),
+    x0: Math.min(...segs.map((s) => s.x0)),
+    x1: Math.max(...segs.map((s) => s.x1)),
+  };
+}
+
+export function findParties(doc: Doc): Parties {
+  const page = pageOf(doc, doc.pages[0]!.page);
+  const blocks = buildBlocks(page);
+  const found: Parties = {};
+  const used = new Set<Block>();
+  const keep = (role: PartyRole, p: Party | undefined) => {
+    if (p && (!found[role] || found[role]!.score < p.score)) found[role] = p;
+  };
+
+  // 1. Labelled blocks.
+  for (const line of page.lines) {
+    for (const seg of line.segments) {
+      const hit = labelRole(seg);
+      if (!hit) continue;
+      const below = blockUnder(seg, blocks);
+      const lines = [...(hit.rest ? [hit.rest] : []), ...below.map((s) => s.text)];
+      const segs = below.length ? below : [seg];
+      keep(hit.role, partyOf(lines, boxOf(segs), 0.9, 'label'));
+      for (const b of blocks) if (below.some((s) => b.segments.includes(s))) used.add(b);
+    }
+  }
+
+  // 2. Sender line in the upper half.
+  if (!found.seller) {
+    for (const line of page.lines) {
+      if (line.top > 0.45 * page.height) break;
+      for (const seg of line.segments) {
+        const parts = senderLine(seg);
+        if (parts) keep('seller', partyOf(parts, boxOf([seg]), 0.8, 'sender-line'));
+      }
+      if (found.seller) break;
+    }
+  }
+
+  // 3. The address window: the buyer.
+  if (!found.buyer) {
+    const window = addressBlocks(page, blocks, used)
+      .filter((b) => b.top > 0.08 * page.height && b.top < 0.45 * page.height && b.x0 < 0.5 * page.width)
+      .filter((b) => !found.seller || !sameParty(b, found.seller))
+      .sort((a, b) => a.top - b.top)[0];
+    if (window) {
+      keep('buyer', partyOf(linesOf(window), boxOf(window.segments), 0.75, 'address-window'));
+      used.add(window);
+    }
+  }
+
+  // 4. Letterhead or footer: the seller.
+  if (!found.seller) {
+    const candidates = addressBlocks(page, blocks, used).filter((b) => !found.buyer || !sameParty(b, found.buyer));
+    const head = candidates.filter((b) => b.top < 0.3 * page.height).sort((a, b) => a.top - b.top)[0];
+    const foot = candidates.filter((b) => b.top > 0.75 * page.height).sort((a, b) => a.top - b.top)[0];
+    const pick = head ?? foot;
+    if (pick) keep('seller', partyOf(linesOf(pick), boxOf(pick.segments), head ? 0.6 : 0.5, head ? 'letterhead' : 'footer'));
+  }
+  return found;
+}
+
+function linesOf(b: Block): string[] {
+  return b.segments.map((s) => s.text);
+}
+
+/** Blocks that look like postal addresses: 2–8 lines, one of them (not the first) a post code line. */
+function addressBlocks(page: PageLayout, blocks: Block[], used: Set<Block>): Block[] {
+  return blocks.filter(
+    (b) =>
+      !used.has(b) &&
+      b.page === page.page &&
+      b.segments.length >= 2 &&
+      b.segments.length <= 8 &&
+      b.segments.some((s, i) => i > 0 && parseCityLine(s.text) !== undefined),
+  );
+}
+
+function sameParty(b: Block, p: Party): boolean {
+  return b.page === p.page && b.top < p.bottom && p.top < b.bottom && b.x0 < p.x1 && p.x0 < b.x1;
+}

@@ -1,0 +1,195 @@
+import { Decimal } from '../invoice/decimal.js';
+import type { Found } from './document.js';
+import type { TotalField } from './lexicon.js';
+import type { VatRow } from './totals.js';
+
+/**
+ * Lets the arithmetic decide among candidate totals. Labels propose values; the EN 16931 sums
+ * pick the combination that adds up:
+ *   BR-CO-10  sum of line net amounts               = BT-106
+ *   BR-CO-13  BT-106 − allowances (BT-107) + charges (BT-108) = net total BT-109
+ *   BR-CO-15  BT-109 + VAT total BT-110              = gross BT-112
+ *   BR-CO-16  BT-112 − paid BT-113 (+ rounding)      = due BT-115
+ *   BR-CO-14  Σ VAT category tax (BT-117)            = BT-110, Σ bases (BT-116) = BT-109
+ * Each satisfied equation earns a bonus, each broken one a penalty, so a consistent set with
+ * weaker labels beats a strongly-labelled set that does not add up.
+ */
+
+export type Totals = Partial<Record<TotalField, string>>;
+
+export interface SolvedTotals {
+  totals: Totals;
+  vatRows: VatRow[];
+  /** Per field: 'label' (read, consistent), 'derived' (computed from the others), 'unchecked' (read, no equation covers it), 'conflict'. */
+  support: Partial<Record<TotalField, 'label' | 'derived' | 'unchecked' | 'conflict'>>;
+  /** Share of the applicable equations that hold, 0..1; undefined when no equation applies. */
+  consistency: number | undefined;
+  /** Per field: the score of the chosen label (0 when derived). */
+  labelScore: Partial<Record<TotalField, number>>;
+}
+
+interface Option {
+  value: string | undefined;
+  score: number;
+  derived?: boolean;
+}
+
+const EQUATION_BONUS = 1.2;
+const EQUATION_PENALTY = 1.0;
+const TOP = 5;
+
+/** The distinct values proposed for a field, best score first, plus "not printed". */
+function options(cands: Found[] | undefined, extra: Option[] = []): Option[] {
+  const best = new Map<string, number>();
+  for (const c of cands ?? []) best.set(c.value, Math.max(best.get(c.value) ?? 0, c.score));
+  for (const e of extra) if (e.value !== undefined && !best.has(e.value)) best.set(e.value, e.score);
+  const list: Option[] = [...best.entries()].sort((a, b) => b[1] - a[1]).slice(0, TOP).map(([value, score]) => ({ value, score }));
+  return [...list, { value: undefined, score: 0 }];
+}
+
+const eq = (a: Decimal, b: Decimal) => a.minus(b).abs().lte(0.01);
+const d = (v: string | undefined) => (v === undefined ? undefined : new Decimal(v));
+
+export function solveTotals(fields: Map<TotalField, Found[]>, vatRows: VatRow[], lineSum: string | undefined): SolvedTotals {
+  const rows = vatRows;
+  const rowTax = rows.length ? rows.reduce((s, r) => s.plus(r.tax), new Decimal(0)).toFixed(2) : undefined;
+  const rowBase = rows.length ? rows.reduce((s, r) => s.plus(r.base), new Decimal(0)).toFixed(2) : undefined;
+  const rowWeight = rows.every((r) => r.labelled) ? 0.5 : 0.3;
+
+  const net = options(fields.get('netTotal'), rowBase ? [{ value: rowBase, score: rowWeight }] : []);
+  const vat = options(fields.get('vatTotal'), rowTax ? [{ value: rowTax, score: rowWeight }] : []);
+  const gross = options(fields.get('grossTotal'));
+  const due = options(fields.get('due'));
+  const paid = options(fields.get('paid'));
+  const line = options(fields.get('lineTotal'), lineSum ? [{ value: lineSum, score: 0.5 }] : []);
+  const allow = options(fields.get('allowances'));
+  const charge = options(fields.get('charges'));
+
+  // The score splits into independent parts once net and gross are fixed, so each part is
+  // maximised on its own instead of walking the full product of all candidate lists.
+  const bestDue = new Map<Option, Choice>();
+  for (const g of gross) bestDue.set(g, pickBest(paid, due, (p, u) => scoreEquation([g, p], u, (x, y) => x.minus(y), true)));
+  const bestLine = new Map<Option, Choice>();
+  for (const n of net) bestLine.set(n, pickBestLine(line, allow, charge, n));
+
+  let best: { score: number; held: number; applied: number; pick: Record<TotalField, Option> } | undefined;
+  for (const n of net)
+    for (const v of vat)
+      for (const g of gross) {
+        const core = scoreEquation([n, v], g, (x, y) => x.plus(y));
+        const rowsEq = scoreRows(n, v, rowBase, rowTax);
+        const du = bestDue.get(g)!;
+        const li = bestLine.get(n)!;
+        const held = [core, rowsEq].filter((x) => x === 1).length + du.held + li.held;
+        const applied = [core, rowsEq].filter((x) => x !== 0).length + du.applied + li.applied;
+        const score = n.score + v.score + g.score + weigh(core) + weigh(rowsEq) + du.score + li.score;
+        if (!best || score > best.score + 1e-9) {
+          best = { score, held, applied, pick: { netTotal: n, vatTotal: v, grossTotal: g, ...du.pick, ...li.pick } as Record<TotalField, Option> };
+        }
+      }
+  return complete(best!.pick, rows, rowBase, rowTax, best!.applied ? best!.held / best!.applied : undefined);
+}
+
+interface Choice {
+  score: number;
+  held: number;
+  applied: number;
+  pick: Partial<Record<TotalField, Option>>;
+}
+
+function weigh(result: number): number {
+  return result === 1 ? EQUATION_BONUS : result === -1 ? -EQUATION_PENALTY : 0;
+}
+
+function pickBest(paid: Option[], due: Option[], equation: (p: Option, u: Option) => number): Choice {
+  let best: Choice | undefined;
+  for (const p of paid)
+    for (const u of due) {
+      const r = equation(p, u);
+      const score = p.score + u.score + weigh(r);
+      if (!best || score > best.score + 1e-9) best = { score, held: r === 1 ? 1 : 0, applied: r !== 0 ? 1 : 0, pick: { paid: p, due: u } };
+    }
+  return best!;
+}
+
+function pickBestLine(line: Option[], allow: Option[], charge: Option[], n: Option): Choice {
+  let best: Choice | undefined;
+  for (const l of line)
+    for (const a of allow)
+      for (const c of charge) {
+        const r = scoreLineToNet(l, a, c, n);
+        const score = l.score + a.score + c.score + weigh(r);
+        if (!best || score > best.score + 1e-9) best = { score, held: r === 1 ? 1 : 0, applied: r !== 0 ? 1 : 0, pick: { lineTotal: l, allowances: a, charges: c } };
+      }
+  return best!;
+}
+
+/** 1 if Σ terms equals the result (all present), −1 if they disagree, 0 if something is missing. */
+function scoreEquation(terms: Option[], result: Option, op: (a: Decimal, b: Decimal) => Decimal, optionalSecond = false): number {
+  const [a, b] = terms.map((t) => d(t.value));
+  const r = d(result.value);
+  if (a === undefined || r === undefined) return 0;
+  // Paid may be absent (nothing paid): then due equals gross.
+  const second = b ?? (optionalSecond ? new Decimal(0) : undefined);
+  if (second === undefined) return 0;
+  return eq(op(a, second), r) ? 1 : -1;
+}
+
+function scoreLineToNet(l: Option, a: Option, c: Option, n: Option): number {
+  const line = d(l.value);
+  const net = d(n.value);
+  if (line === undefined || net === undefined) return 0;
+  const computed = line.minus(d(a.value)?.abs() ?? 0).plus(d(c.value) ?? 0);
+  return eq(computed, net) ? 1 : -1;
+}
+
+function scoreRows(n: Option, v: Option, rowBase: string | undefined, rowTax: string | undefined): number {
+  if (rowTax === undefined || v.value === undefined) return 0;
+  const taxOk = eq(new Decimal(rowTax), new Decimal(v.value));
+  const baseOk = n.value === undefined || rowBase === undefined || eq(new Decimal(rowBase), new Decimal(n.value));
+  return taxOk && baseOk ? 1 : -1;
+}
+
+/** Which equations each chosen field takes part in, and whether they held. */
+function checks(pick: Record<TotalField, Option>, rowBase: string | undefined, rowTax: string | undefined): Map<TotalField, number[]> {
+  const results: Array<[number, TotalField[]]> = [
+    [scoreEquation([pick.netTotal, pick.vatTotal], pick.grossTotal, (x, y) => x.plus(y)), ['netTotal', 'vatTotal', 'grossTotal']],
+    [scoreRows(pick.netTotal, pick.vatTotal, rowBase, rowTax), ['netTotal', 'vatTotal']],
+    [scoreEquation([pick.grossTotal, pick.paid], pick.due, (x, y) => x.minus(y), true), ['grossTotal', 'paid', 'due']],
+    [scoreLineToNet(pick.lineTotal, pick.allowances, pick.charges, pick.netTotal), ['lineTotal', 'allowances', 'charges', 'netTotal']],
+  ];
+  const out = new Map<TotalField, number[]>();
+  for (const [r, fields] of results) {
+    if (r === 0) continue;
+    for (const f of fields) if (pick[f].value !== undefined) out.set(f, [...(out.get(f) ?? []), r]);
+  }
+  return out;
+}
+
+/** Fills what the equations imply but the page does not print (no VAT line on a net+gross invoice, due = gross). */
+function complete(pick: Record<TotalField, Option>, rows: VatRow[], rowBase: string | undefined, rowTax: string | undefined, consistency: number | undefined): SolvedTotals {
+  const totals: Totals = {};
+  const support: SolvedTotals['support'] = {};
+  const labelScore: SolvedTotals['labelScore'] = {};
+  const held = checks(pick, rowBase, rowTax);
+  for (const [field, o] of Object.entries(pick) as Array<[TotalField, Option]>) {
+    if (o.value === undefined) continue;
+    totals[field] = new Decimal(o.value).abs().toFixed(2);
+    const results = held.get(field) ?? [];
+    support[field] = results.includes(1) ? 'label' : results.includes(-1) ? 'conflict' : 'unchecked';
+    labelScore[field] = o.score;
+  }
+  const derive = (field: TotalField, value: Decimal | undefined) => {
+    if (totals[field] !== undefined || value === undefined || value.isNeg()) return;
+    totals[field] = value.toFixed(2);
+    support[field] = 'derived';
+    labelScore[field] = 0;
+  };
+  const D = (f: TotalField) => d(totals[f]);
+  if (D('netTotal') && D('grossTotal')) derive('vatTotal', D('grossTotal')!.minus(D('netTotal')!));
+  if (D('netTotal') && D('vatTotal')) derive('grossTotal', D('netTotal')!.plus(D('vatTotal')!));
+  if (D('grossTotal') && D('vatTotal')) derive('netTotal', D('grossTotal')!.minus(D('vatTotal')!));
+  if (D('grossTotal')) derive('due', D('grossTotal')!.minus(D('paid') ?? 0));
+  if (D('netTotal') && !D('allowances') && !D('charges')) derive('lineTotal', D('netTotal'));
+  return { totals, vatRows: rows, support, consistency, labelScore };
+}

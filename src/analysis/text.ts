@@ -1,0 +1,26 @@
+/**
+ * Text folding for matching labels: lower case, no diacritics, ß as ss, typographic
+ * punctuation as ASCII. Labels in the lexicon are written against this form, so
+ * "Fälligkeit", "FAELLIGKEIT" and "Fälligkeit" all meet "fallig"/"faellig" patterns.
+ */
+export function fold(text: string): string {
+  return text
+    .replace(/ß/g, 'ss')
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .replace(/[\u2010-\u2015\u2212]/g, '-')
+    .replace(/[\u2018\u2019\u201a\u201b\u2032]/g, "'")
+    .replace(/[\u201c\u201d\u201e\u201f\u00ab\u00bb]/g, '"')
+    .replace(/[\u00a0\u2000-\u200b\u202f]/g, ' ')
+    .toLowerCase();
+}
+
+/** Collapses whitespace runs and trims; how extracted strings are returned. */
+export function clean(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
+}
+
+/** A comparison key for free text: folded, punctuation and whitespace dropped. */
+export function textKey(text: string): string {
+  return fold(text).replace(/[^\p{L}\p{N}]+/gu, '');
+}

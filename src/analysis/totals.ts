@@ -1,0 +1,155 @@
+import { Decimal } from '../invoice/decimal.js';
+import { currenciesIn, vatCategoryOf } from './codes.js';
+import { scanDates } from './dates.js';
+import { lineText, type Doc, type Found } from './document.js';
+import type { Line, Segment } from './layout.js';
+import { TOTAL_LABELS, type TotalField } from './lexicon.js';
+import { scanNumbers, type NumberMatch } from './numbers.js';
+import { fold } from './text.js';
+
+/**
+ * Candidates for the document totals and the VAT breakdown, read from every line outside the
+ * item table. Each amount is labelled by the words printed before it; the VAT breakdown rows
+ * are recognised by their arithmetic (base × rate = tax) rather than by their labels, which
+ * vary far more than the multiplication does.
+ */
+
+export interface VatRow {
+  rate: string;
+  base: string;
+  tax: string;
+  category?: string;
+  page: number;
+  y: number;
+  /** The row's base and tax appeared with a VAT word on the line, not just as numbers that multiply out. */
+  labelled: boolean;
+}
+
+export interface TotalsCandidates {
+  fields: Map<TotalField, Found[]>;
+  vatRows: VatRow[];
+  /** Currency codes or symbols printed beside amounts, in order. */
+  currencies: string[];
+}
+
+interface Cell {
+  seg: Segment;
+  num: NumberMatch;
+}
+
+/** Amounts with an explicit money form: two (or more) decimals, or a currency symbol. */
+function isMoney(n: NumberMatch): boolean {
+  return !n.percent && (n.decimals >= 2 || n.symbol !== undefined);
+}
+
+/** VAT rates that exist in Europe (and a few beyond): an unmarked number is only read as a rate if it is one of these. */
+const KNOWN_RATES = new Set(['0', '2.1', '2.5', '3', '3.7', '3.8', '4', '5', '5.5', '6', '7', '7.7', '8', '8.1', '9', '10', '12', '13', '14', '15', '16', '17', '18', '19', '20', '21', '22', '23', '24', '25', '26', '27']);
+
+export function numbersOfLine(doc: Doc, line: Line): Cell[] {
+  const cells: Cell[] = [];
+  for (const seg of line.segments) {
+    const dates = scanDates(seg.text, doc.order);
+    for (const num of scanNumbers(seg.text, doc.mark)) {
+      if (dates.some((d) => d.start < num.end && num.start < d.end)) continue;
+      cells.push({ seg, num });
+    }
+  }
+  return cells;
+}
+
+/** The words printed before an amount: its own segment's text up to it, else the nearest text segments to its left. */
+function labelOf(line: Line, cell: Cell): string {
+  const own = cell.seg.text.slice(0, cell.num.start).replace(/[-+\d.,%€$£\s]+$/, '');
+  const ownLabel = fold(own).replace(/[\d.,%€$£]+/g, ' ').trim();
+  if (/\p{L}{2}/u.test(ownLabel)) return ownLabel;
+  const left = line.segments.filter((s) => s.x1 <= cell.seg.x0 + 1);
+  const words: string[] = [];
+  for (let i = left.length - 1; i >= 0 && words.length < 2; i--) {
+    const t = fold(left[i]!.text).replace(/[-+]?[\d.,]+\s*(?:%|€|\$|£)?/g, ' ').trim();
+    if (/\p{L}{2}/u.test(t)) words.unshift(t);
+  }
+  return words.join(' ');
+}
+
+export function classifyTotal(label: string): TotalField[] {
+  for (const r of TOTAL_LABELS) if (r.pattern.test(label)) return r.fields;
+  return [];
+}
+
+const VAT_WORD = /ust|mwst|umsatzsteuer|mehrwertsteuer|vat|tax|tva|btw|steuer|iva/;
+
+export function findTotals(doc: Doc, tableLines: ReadonlySet<string>): TotalsCandidates {
+  const fields = new Map<TotalField, Found[]>();
+  const vatRows: VatRow[] = [];
+  const currencies: string[] = [];
+  const lastPage = doc.pages.at(-1)!.page;
+  for (const page of doc.pages) {
+    for (const line of page.lines) {
+      const text = lineText(line);
+      currencies.push(...currenciesIn(text));
+      if (tableLines.has(`${line.page}:${line.index}`)) continue;
+      const cells = numbersOfLine(doc, line);
+      const money = cells.filter((c) => isMoney(c.num));
+      if (money.length === 0) continue;
+      const folded = fold(text);
+      vatRows.push(...vatRowsOf(line, cells, folded));
+      // The rightmost amount of a line is its value; amounts further left are bases and rates.
+      const value = money.at(-1)!;
+      const label = labelOf(line, value);
+      const kinds = classifyTotal(label);
+      // Totals sit on the last pages more often than not; a summary at the top of page 1 happens too.
+      const where = page.page === lastPage ? 1 : 0.9;
+      for (const field of kinds) {
+        const list = fields.get(field) ?? [];
+        list.push({ value: new Decimal(value.num.value).toFixed(2), score: 0.9 * where, page: page.page, y: line.top, via: `label:${label.slice(0, 30)}` });
+        fields.set(field, list);
+      }
+    }
+  }
+  return { fields, vatRows: dedupeRows(vatRows), currencies };
+}
+
+/** base × rate / 100 = tax, to the cent (tax authorities round each category once). */
+export function taxMatches(base: string, rate: string, tax: string): boolean {
+  const expected = new Decimal(base).times(rate).dividedBy(100);
+  return expected.minus(tax).abs().lte(0.011) && !(new Decimal(base).isZero() && new Decimal(tax).isZero());
+}
+
+function vatRowsOf(line: Line, cells: Cell[], folded: string): VatRow[] {
+  const rows: VatRow[] = [];
+  const rates = cells.filter((c) => c.num.percent || (c.num.decimals <= 2 && KNOWN_RATES.has(new Decimal(c.num.value).toString())));
+  const amounts = cells.filter((c) => isMoney(c.num));
+  const labelled = VAT_WORD.test(folded);
+  for (const r of rates) {
+    const rate = new Decimal(r.num.value).abs().toString();
+    // An unmarked zero is not a rate; "0 %" is.
+    if (rate === '0' && !r.num.percent) continue;
+    for (const b of amounts) {
+      for (const t of amounts) {
+        if (b === t || b === r || t === r) continue;
+        // Printed left to right: base before tax.
+        if (b.seg.x0 + b.num.start > t.seg.x0 + t.num.start) continue;
+        const base = new Decimal(b.num.value).abs();
+        const tax = new Decimal(t.num.value).abs();
+        if (rate === '0' ? !(tax.isZero() && !base.isZero() && labelled) : !taxMatches(base.toString(), rate, tax.toString())) continue;
+        // A rate 0 row without context is anyone's guess; keep those printed with a VAT word only.
+        const category = vatCategoryOf(rate, folded);
+        rows.push({ rate, base: base.toFixed(2), tax: tax.toFixed(2), ...(category ? { category } : {}), page: line.page, y: line.top, labelled });
+      }
+    }
+  }
+  // One row per line: the widest base is the category's base; smaller ones are prices or unit amounts.
+  rows.sort((a, b) => new Decimal(b.base).cmp(a.base));
+  return rows.slice(0, 1);
+}
+
+/** The breakdown is often printed twice (table and summary); a rate's row counts once. */
+function dedupeRows(rows: VatRow[]): VatRow[] {
+  const seen = new Map<string, VatRow>();
+  for (const r of rows) {
+    const key = `${r.rate}|${r.base}|${r.tax}`;
+    const prior = seen.get(key);
+    if (!prior || (r.labelled && !prior.labelled)) seen.set(key, r);
+  }
+  return [...seen.values()];
+}
