@@ -1,9 +1,9 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { EncryptedPDFError, PDFArray, PDFDict, PDFDocument, PDFHexString, PDFName, PDFString, type PDFContext, type PDFObject } from 'pdf-lib';
-import { SRGB_ICC_PROFILE, SRGB_OUTPUT_CONDITION, PdfConversionError } from './ghostscript.js';
+import { PDFDict, PDFHexString, PDFName, PDFString, type PDFContext, type PDFObject } from 'pdf-lib';
+import { SRGB_ICC_PROFILE, SRGB_OUTPUT_CONDITION } from './ghostscript.js';
 import { INVOICE_FILE_NAMES, PROFILE_FACTS, type ZugferdProfile } from './profiles.js';
-import { lookupArray, lookupDict, nameTreeEntries, type NameTreeEntry } from './structure.js';
+import { loadPdf, lookupArray, lookupDict, nameTreeEntries, type NameTreeEntry } from './structure.js';
 import { buildXmp, type DocumentInfo } from './xmp.js';
 
 /**
@@ -75,16 +75,6 @@ export async function embedInvoiceXml(input: EmbedInput): Promise<Uint8Array> {
   context.trailerInfo.ID = context.obj([PDFHexString.of(documentId), PDFHexString.of(randomBytes(16).toString('hex'))]);
 
   return doc.save({ useObjectStreams: false, addDefaultPage: false, updateFieldAppearances: false });
-}
-
-/** Loads without touching the Info dictionary (pdf-lib would set its own Producer and dates). */
-export async function loadPdf(bytes: Uint8Array): Promise<PDFDocument> {
-  try {
-    return await PDFDocument.load(bytes, { updateMetadata: false });
-  } catch (err) {
-    if (err instanceof EncryptedPDFError) throw new PdfConversionError('The PDF is encrypted; PDF/A forbids encryption. Send the PDF without a password or restrictions.');
-    throw new PdfConversionError(`The PDF cannot be read: ${(err as Error).message}`);
-  }
 }
 
 const isInvoiceName = (name: string) => (INVOICE_FILE_NAMES as readonly string[]).includes(name.toLowerCase());

@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { PdfInputError } from './structure.js';
 
 /**
  * PDF → PDF/A-3b with Ghostscript (Debian package, installed by scripts/setup-pdf.sh).
@@ -21,11 +22,6 @@ export interface ConversionLimits {
 }
 
 export const DEFAULT_CONVERSION_LIMITS: ConversionLimits = { timeoutMs: 60_000, maxOutputBytes: 50 * 1024 * 1024 };
-
-/** The input could not be turned into PDF/A-3b; the message says why in words a user can act on. */
-export class PdfConversionError extends Error {
-  override name = 'PdfConversionError';
-}
 
 // pdfmark program that gives the output the sRGB OutputIntent PDF/A requires. Its file name must
 // not be PDFA_def.ps: Ghostscript would find its own library copy first.
@@ -67,10 +63,10 @@ export async function convertToPdfA3(input: Uint8Array, limits: ConversionLimits
       source,
     ];
     const { code, stderr } = await run('gs', args, dir, limits.timeoutMs);
-    if (code !== 0) throw new PdfConversionError(`The PDF could not be converted to PDF/A-3: Ghostscript failed (${firstLines(stderr) || `exit ${code}`}).`);
+    if (code !== 0) throw new PdfInputError(`The PDF could not be converted to PDF/A-3: Ghostscript failed (${firstLines(stderr) || `exit ${code}`}).`);
     const size = (await stat(output).catch(() => undefined))?.size ?? 0;
-    if (size === 0) throw new PdfConversionError('The PDF could not be converted to PDF/A-3: Ghostscript produced no output.');
-    if (size > limits.maxOutputBytes) throw new PdfConversionError(`The PDF/A-3 conversion produced ${size} bytes, above the limit of ${limits.maxOutputBytes}.`);
+    if (size === 0) throw new PdfInputError('The PDF could not be converted to PDF/A-3: Ghostscript produced no output.');
+    if (size > limits.maxOutputBytes) throw new PdfInputError(`The PDF/A-3 conversion produced ${size} bytes, above the limit of ${limits.maxOutputBytes}.`);
     return new Uint8Array(await readFile(output));
   } finally {
     await rm(dir, { recursive: true, force: true });
@@ -94,7 +90,7 @@ function run(cmd: string, args: string[], cwd: string, timeoutMs: number): Promi
     });
     child.on('close', (code, signal) => {
       clearTimeout(timer);
-      if (signal === 'SIGKILL') reject(new PdfConversionError(`The PDF/A-3 conversion took longer than ${timeoutMs / 1000} s and was stopped.`));
+      if (signal === 'SIGKILL') reject(new PdfInputError(`The PDF/A-3 conversion took longer than ${timeoutMs / 1000} s and was stopped.`));
       else resolve({ code: code ?? 1, stderr });
     });
   });

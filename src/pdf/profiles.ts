@@ -39,33 +39,38 @@ export type ZugferdGeneration = 'Factur-X 1.0 / ZUGFeRD 2.x' | 'ZUGFeRD 2.0' | '
 
 /** What BT-24 (or the ZUGFeRD 1.0 guideline) says about the profile. */
 export interface DetectedProfile {
+  /** BT-24 as written. */
+  guideline: string;
   generation: ZugferdGeneration;
   /** Our profile name; ZUGFeRD 1.0 adds COMFORT. Absent when BT-24 names no known profile. */
   profile?: ZugferdProfile | 'COMFORT';
 }
 
+/** BT-24 values of Factur-X 1.0 / ZUGFeRD 2.1+ and of ZUGFeRD 2.0, as the specifications spell them. */
+const KNOWN_GUIDELINES: ReadonlyArray<[string, ZugferdProfile, ZugferdGeneration]> = [
+  ...ZUGFERD_PROFILES.filter((p) => p !== 'XRECHNUNG').map((p): [string, ZugferdProfile, ZugferdGeneration] => [CII_GUIDELINES[p], p, 'Factur-X 1.0 / ZUGFeRD 2.x']),
+  ['urn:zugferd.de:2p0:minimum', 'MINIMUM', 'ZUGFeRD 2.0'],
+  ['urn:zugferd.de:2p0:basicwl', 'BASICWL', 'ZUGFeRD 2.0'],
+  ['urn:cen.eu:en16931:2017#compliant#urn:zugferd.de:2p0:basic', 'BASIC', 'ZUGFeRD 2.0'],
+  ['urn:cen.eu:en16931:2017#conformant#urn:zugferd.de:2p0:extended', 'EXTENDED', 'ZUGFeRD 2.0'],
+];
+
+/** XRechnung CIUS identifiers of every version, with or without the XRechnung extension suffix. */
+const XRECHNUNG_GUIDELINE = /^urn:cen\.eu:en16931:2017#compliant#urn:(xeinkauf\.de:kosit|xoev-de:kosit:standard):xrechnung_\d/;
+const ZF1_GUIDELINE = /^urn:ferd:CrossIndustryDocument:invoice:1p0:(basic|comfort|extended)$/;
+
 /**
- * Reads the profile from the specification identifier. Other producers append their own CIUS or
- * extension to the identifiers (`…#conformant#urn:…:extension:…`), so matching is by the known
- * parts rather than by equality.
+ * Reads the profile from the specification identifier. Identifiers are compared exactly, as the
+ * official validators do: a near miss (`…:2017:compliant:…` for `…#compliant#…`) names no profile.
  */
 export function profileFromGuideline(guideline: string | undefined): DetectedProfile {
-  const id = (guideline ?? '').trim().toLowerCase();
-  const zf1 = /^urn:ferd:crossindustrydocument:invoice:1p0:(basic|comfort|extended)$/.exec(id);
-  if (zf1) return { generation: 'ZUGFeRD 1.0', profile: zf1[1]!.toUpperCase() as 'BASIC' | 'COMFORT' | 'EXTENDED' };
-  const generation: ZugferdGeneration = id.includes('urn:zugferd.de:2p0:') ? 'ZUGFeRD 2.0' : 'Factur-X 1.0 / ZUGFeRD 2.x';
-  if (id.includes('xrechnung')) return { generation, profile: 'XRECHNUNG' };
-  for (const [pattern, profile] of GUIDELINE_PATTERNS) if (pattern.test(id)) return { generation, profile };
-  return { generation };
+  const id = (guideline ?? '').trim();
+  const zf1 = ZF1_GUIDELINE.exec(id);
+  if (zf1) return { guideline: id, generation: 'ZUGFeRD 1.0', profile: zf1[1]!.toUpperCase() as 'BASIC' | 'COMFORT' | 'EXTENDED' };
+  if (XRECHNUNG_GUIDELINE.test(id)) return { guideline: id, generation: 'Factur-X 1.0 / ZUGFeRD 2.x', profile: 'XRECHNUNG' };
+  const known = KNOWN_GUIDELINES.find(([value]) => value === id);
+  return known ? { guideline: id, generation: known[2], profile: known[1] } : { guideline: id, generation: 'Factur-X 1.0 / ZUGFeRD 2.x' };
 }
-
-const GUIDELINE_PATTERNS: ReadonlyArray<[RegExp, ZugferdProfile]> = [
-  [/:(1p0|2p0):minimum$/, 'MINIMUM'],
-  [/:(1p0|2p0):basicwl$/, 'BASICWL'],
-  [/:(1p0|2p0):basic$/, 'BASIC'],
-  [/:(1p0|2p0):extended(#|$)/, 'EXTENDED'],
-  [/^urn:cen\.eu:en16931:2017$/, 'EN16931'],
-];
 
 /** fx:ConformanceLevel back to our profile name ("BASIC WL" → BASICWL, "EN 16931" → EN16931). */
 export function profileFromXmpLevel(level: string | undefined): ZugferdProfile | 'COMFORT' | undefined {

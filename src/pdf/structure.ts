@@ -1,10 +1,25 @@
-import { decodePDFRawStream, PDFArray, PDFDict, PDFHexString, PDFName, PDFRawStream, PDFRef, PDFStream, PDFString, type PDFContext, type PDFObject } from 'pdf-lib';
+import { decodePDFRawStream, EncryptedPDFError, PDFArray, PDFDocument, PDFDict, PDFHexString, PDFName, PDFRawStream, PDFRef, PDFStream, PDFString, type PDFContext, type PDFObject } from 'pdf-lib';
 
 /**
  * Small readers over pdf-lib's object model, shared by embedding and reading: name trees, text
  * strings and stream contents. Every reader is defensive: in an untrusted file any object may
  * have the wrong type, and a wrong type means "absent", never an exception deep inside.
  */
+
+/** The input PDF cannot be used (unreadable, encrypted, not convertible to PDF/A-3b); the message says why in words a user can act on. */
+export class PdfInputError extends Error {
+  override name = 'PdfInputError';
+}
+
+/** Loads without touching the Info dictionary (pdf-lib would set its own Producer and dates). */
+export async function loadPdf(bytes: Uint8Array): Promise<PDFDocument> {
+  try {
+    return await PDFDocument.load(bytes, { updateMetadata: false });
+  } catch (err) {
+    if (err instanceof EncryptedPDFError) throw new PdfInputError('The PDF is encrypted; PDF/A forbids encryption. Send the PDF without a password or restrictions.');
+    throw new PdfInputError(`The PDF cannot be read: ${(err as Error).message}`);
+  }
+}
 
 /** Decodes a text string (PDFDocEncoding or UTF-16BE with BOM); undefined for anything else. */
 export function textOf(obj: PDFObject | undefined): string | undefined {

@@ -1,0 +1,300 @@
+import { z } from 'zod';
+import { invoiceSchema } from '../../invoice/model.js';
+import { ZUGFERD_PROFILES } from '../../pdf/profiles.js';
+import type { ZugferdReport } from '../../pdf/validate.js';
+import type { Finding } from '../../validation/index.js';
+import { MAX_XML_BYTES } from '../../xml/index.js';
+import { createZugferdFromJson, createZugferdFromXml, extractZugferd, validateZugferd, type CreateZugferdResult } from '../../../workflows/zugferd.js';
+import { errorResponses } from '../common-responses.js';
+import { readFileField, MAX_FILE_BYTES } from '../file-input.js';
+import { downloadUrl, resendToken } from '../links.js';
+import { defineRoute, type Principal, type RequestInfo } from '../route.js';
+import { runWorkflow } from '../run-workflow.js';
+import type { Services } from '../services.js';
+
+const findingSchema = z.object({
+  ruleId: z.string(),
+  severity: z.enum(['fatal', 'error', 'warning', 'information']),
+  message: z.string(),
+  location: z.string().optional(),
+  source: z.string().meta({ description: "'pdf' for PDF/A, attachment, XMP and visible-text findings; xsd, en16931, xrechnung, xml, input for the XML's" }),
+});
+const findings = (description: string) => z.array(findingSchema).meta({ description });
+const artefactsSchema = z.array(z.object({ name: z.string(), version: z.string() })).meta({ description: 'Validators and rule versions that judged the document (veraPDF, XSD, schematrons)' });
+const base64Pdf = (description: string) => z.string().meta({ description: `${description}; base64, a data: prefix and line breaks are tolerated, up to 11 MB decoded` });
+const fileName = z
+  .string()
+  .trim()
+  .min(1)
+  .max(200)
+  .regex(/^[^/\\\u0000-\u001f"]+$/, 'no paths, quotes or control characters')
+  .optional()
+  .meta({ description: 'File name of the stored PDF; default <invoiceNumber>-zugferd.pdf' });
+const profileSchema = z.enum(ZUGFERD_PROFILES).meta({ description: 'Factur-X / ZUGFeRD profile; the XML carries only what the profile allows' });
+
+const isError = (f: Finding) => f.severity === 'error' || f.severity === 'fatal';
+const fromPdf = (f: Finding) => f.source === 'pdf';
+
+/** PDF work (Ghostscript, veraPDF) takes longer than XML work. */
+const PDF_WORKFLOW_TIMEOUT_MS = 300_000;
+
+export function zugferdRoutes(services: Services) {
+  const { config } = services;
+
+  const storePdf = async (body: Record<string, unknown>, field: string) => {
+    const file = readFileField(body, { fields: [field], maxBytes: MAX_FILE_BYTES, accept: ['pdf'] });
+    return (await services.blobs.put(file.bytes)).key;
+  };
+  const run = <W extends (...args: any[]) => Promise<any>>(workflow: W, operation: string, principal: Principal, request: RequestInfo, input: Record<string, unknown>, summary: string) =>
+    runWorkflow(workflow, {
+      client: services.temporal,
+      taskQueue: config.temporal.taskQueue,
+      operation,
+      principal,
+      request,
+      args: [{ ctx: { requestId: request.requestId, accountId: principal.accountId }, ...input }] as Parameters<W>,
+      summary,
+      timeoutMs: PDF_WORKFLOW_TIMEOUT_MS,
+    });
+  const created = (result: CreateZugferdResult) => ({
+    documentId: result.documentId,
+    downloadURL: downloadUrl(services, result.documentId),
+    resendToken: resendToken(services, result.documentId),
+    profile: result.profile,
+    convertedToPdfA: result.converted,
+    validationArtefacts: result.report.artefacts,
+  });
+  const pdfBase64 = async (result: CreateZugferdResult) => (await services.blobs.get(result.pdfBlobKey)).toString('base64');
+  const createdFields = {
+    documentId: z.uuid(),
+    downloadURL: z.url().meta({ description: 'Signed link to the stored PDF, valid for DOWNLOAD_URL_TTL_SECONDS' }),
+    resendToken: z.string().meta({ description: 'Identifies this document for the resend operation' }),
+    profile: profileSchema,
+    convertedToPdfA: z.boolean().meta({ description: 'Whether the input PDF was converted to PDF/A-3b (Ghostscript) before embedding' }),
+    validationArtefacts: artefactsSchema,
+  };
+
+  const fromJson = defineRoute({
+    method: 'POST',
+    path: '/api/v1/zugferd/createZugferdFromJson',
+    operationId: 'createZugferdFromJson',
+    summary: 'Create a ZUGFeRD / Factur-X PDF/A-3 from invoice JSON and a PDF',
+    description:
+      'Writes the invoice as CII of the chosen profile, converts the PDF to PDF/A-3b when it is not PDF/A, embeds the XML as associated file with the Factur-X XMP metadata, validates the result (veraPDF, XMP, EN 16931, XRechnung) and stores it. An input that cannot be made PDF/A-3b conformant is refused (422 PDF_NOT_CONVERTIBLE).',
+    tags: ['ZUGFeRD'],
+    auth: 'bearer',
+    body: z
+      .object({
+        invoice: invoiceSchema,
+        invoicePdf64: base64Pdf('The visible invoice as PDF'),
+        profile: profileSchema.default('EN16931'),
+        fileName,
+      })
+      .strict(),
+    responses: {
+      200: {
+        description: 'The PDF was created; zugferdValid and xInvoiceValid tell whether it passed validation',
+        schema: z.object({
+          message: z.string(),
+          ...createdFields,
+          zugferdValid: z.boolean().meta({ description: 'PDF/A-3, attachment and XMP checks passed' }),
+          xInvoiceValid: z.boolean().meta({ description: 'The embedded XML passed schema, EN 16931 and (for XRechnung) XRechnung rules' }),
+          numberOfZugferdErrors: z.int(),
+          numberOfxInvoiceErrors: z.int(),
+          zugferd: z.string().meta({ description: 'The ZUGFeRD PDF, base64' }),
+          zugferdErrorList: findings('PDF errors'),
+          xInvoice: z.string().meta({ description: 'The embedded XML' }),
+          xInvoiceErrorList: findings('XML errors'),
+          warnings: findings('Warnings and information of both parts'),
+        }),
+      },
+      ...errorResponses(400, 401, 403, 413, 415, 422, 503, 504),
+    },
+    async handle({ body, principal, request }) {
+      const pdfBlobKey = await storePdf(body, 'invoicePdf64');
+      const invoiceBlobKey = (await services.blobs.put(Buffer.from(JSON.stringify(body.invoice), 'utf8'))).key;
+      const result = await run(createZugferdFromJson, 'createZugferdFromJson', principal, request, { invoiceBlobKey, pdfBlobKey, profile: body.profile, fileName: body.fileName ?? defaultName(body.invoice.invoiceNumber) }, `ZUGFeRD ${body.profile} from JSON`);
+      const { report } = result;
+      const pdfErrors = report.findings.filter((f) => fromPdf(f) && isError(f));
+      const xmlErrors = report.findings.filter((f) => !fromPdf(f) && isError(f));
+      return {
+        body: {
+          message: summary(report),
+          ...created(result),
+          zugferdValid: report.pdfValid,
+          xInvoiceValid: report.xmlValid,
+          numberOfZugferdErrors: pdfErrors.length,
+          numberOfxInvoiceErrors: xmlErrors.length,
+          zugferd: await pdfBase64(result),
+          zugferdErrorList: pdfErrors,
+          xInvoice: (await services.blobs.get(result.xmlBlobKey)).toString('utf8'),
+          xInvoiceErrorList: xmlErrors,
+          warnings: report.findings.filter((f) => !isError(f)),
+        },
+      };
+    },
+  });
+
+  const fromXml = defineRoute({
+    method: 'POST',
+    path: '/api/v1/zugferd/createZugferdPdfFromXinvoice',
+    operationId: 'createZugferdPdfFromXinvoice',
+    summary: 'Embed existing CII XML (XRechnung, Factur-X) in a PDF as ZUGFeRD PDF/A-3',
+    description:
+      'The XML is embedded unchanged; its specification identifier (BT-24) selects the profile, the file name (factur-x.xml or xrechnung.xml), the XMP conformance level and the AFRelationship. UBL cannot be embedded (ZUGFeRD carries CII): 422 XML_NOT_ZUGFERD.',
+    tags: ['ZUGFeRD'],
+    auth: 'bearer',
+    body: z
+      .object({
+        xInvoiceXml: z.string().min(1, 'must not be empty').max(MAX_XML_BYTES).meta({ description: 'UN/CEFACT CII XML' }),
+        invoicePdf64: base64Pdf('The visible invoice as PDF'),
+        fileName,
+      })
+      .strict(),
+    responses: {
+      200: {
+        description: 'The PDF was created; valid tells whether it passed validation',
+        schema: z.object({
+          valid: z.boolean(),
+          message: z.string(),
+          ...createdFields,
+          numberOfZugferdErrors: z.int().meta({ description: 'Errors of the PDF and of the XML' }),
+          zugferdFile: z.string().meta({ description: 'The ZUGFeRD PDF, base64' }),
+          zugferdErrors: findings('Errors of the PDF (source pdf) and of the XML'),
+          warnings: findings('Warnings and information'),
+        }),
+      },
+      ...errorResponses(400, 401, 403, 413, 415, 422, 503, 504),
+    },
+    async handle({ body, principal, request }) {
+      const pdfBlobKey = await storePdf(body, 'invoicePdf64');
+      const xmlBlobKey = (await services.blobs.put(Buffer.from(body.xInvoiceXml, 'utf8'))).key;
+      const result = await run(createZugferdFromXml, 'createZugferdPdfFromXinvoice', principal, request, { xmlBlobKey, pdfBlobKey, fileName: body.fileName ?? defaultName(undefined) }, 'ZUGFeRD from XML');
+      const errors = result.report.findings.filter(isError);
+      return {
+        body: {
+          valid: result.report.valid,
+          message: summary(result.report),
+          ...created(result),
+          numberOfZugferdErrors: errors.length,
+          zugferdFile: await pdfBase64(result),
+          zugferdErrors: errors,
+          warnings: result.report.findings.filter((f) => !isError(f)),
+        },
+      };
+    },
+  });
+
+  const validate = defineRoute({
+    method: 'POST',
+    path: '/api/v1/zugferd/validateZugferdPdf',
+    operationId: 'validateZugferdPdf',
+    summary: 'Validate a ZUGFeRD / Factur-X PDF',
+    description:
+      'PDF/A-3 conformance (veraPDF), the embedded invoice and its AFRelationship, the Factur-X XMP properties against the XML, the XML itself (XSD, EN 16931, XRechnung where BT-24 names it), and with comparePDF2XML whether the visible text shows the invoice number, dates, totals and parties of the XML. A document with errors is answered 200 with isValid false.',
+    tags: ['ZUGFeRD'],
+    auth: 'bearer',
+    body: z
+      .object({
+        zugferdFile64: base64Pdf('The ZUGFeRD / Factur-X PDF'),
+        comparePDF2XML: z.boolean().default(false).meta({ description: 'Also compare the visible text of the PDF with the XML' }),
+      })
+      .strict(),
+    responses: {
+      200: {
+        description: 'Validation report',
+        schema: z.object({
+          isValid: z.boolean(),
+          message: z.string(),
+          pdfValid: z.boolean().meta({ description: "No error among the findings with source 'pdf'" }),
+          xmlValid: z.boolean().meta({ description: 'An invoice XML was found and it has no error' }),
+          profile: z.string().optional().meta({ description: 'Profile named by BT-24 (MINIMUM, BASICWL, BASIC, EN16931, EXTENDED, XRECHNUNG; COMFORT for ZUGFeRD 1.0)' }),
+          generation: z.string().optional().meta({ description: 'Factur-X 1.0 / ZUGFeRD 2.x, ZUGFeRD 2.0 or ZUGFeRD 1.0' }),
+          xmlFileName: z.string().optional(),
+          numberOfErrors: z.int(),
+          numberOfWarnings: z.int(),
+          findings: findings('All findings, PDF first'),
+          validationArtefacts: artefactsSchema,
+        }),
+      },
+      ...errorResponses(400, 401, 403, 413, 415, 422, 503, 504),
+    },
+    async handle({ body, principal, request }) {
+      const pdfBlobKey = await storePdf(body, 'zugferdFile64');
+      const report = await run(validateZugferd, 'validateZugferdPdf', principal, request, { pdfBlobKey, compareText: body.comparePDF2XML }, 'Validate ZUGFeRD PDF');
+      const errors = report.findings.filter(isError).length;
+      return {
+        body: {
+          isValid: report.valid,
+          message: report.valid ? 'The document is valid.' : `The document is invalid: ${errors} error(s).`,
+          pdfValid: report.pdfValid,
+          xmlValid: report.xmlValid,
+          ...(report.profile ? { profile: report.profile } : {}),
+          ...(report.generation ? { generation: report.generation } : {}),
+          ...(report.xmlFileName ? { xmlFileName: report.xmlFileName } : {}),
+          numberOfErrors: errors,
+          numberOfWarnings: report.findings.length - errors,
+          findings: report.findings,
+          validationArtefacts: report.artefacts,
+        },
+      };
+    },
+  });
+
+  const extract = defineRoute({
+    method: 'POST',
+    path: '/api/v1/zugferd/extractXinvoiceFromZugferdToJson',
+    operationId: 'extractXinvoiceFromZugferdToJson',
+    summary: 'Extract the invoice of a ZUGFeRD / Factur-X / XRechnung PDF as JSON',
+    description:
+      'Finds the embedded XML (factur-x.xml, zugferd-invoice.xml, ZUGFeRD-invoice.xml, xrechnung.xml, else another XML attachment; ZUGFeRD 1.0 included) and answers it with its profile and the invoice JSON. A PDF without invoice XML: 422 INVOICE_XML_MISSING.',
+    tags: ['ZUGFeRD'],
+    auth: 'bearer',
+    body: z.object({ zugferd64: base64Pdf('The ZUGFeRD / Factur-X PDF') }).strict(),
+    responses: {
+      200: {
+        description: 'The embedded invoice',
+        schema: z.object({
+          message: z.string(),
+          invoice: invoiceSchema.optional().meta({ description: 'Absent when the XML does not map onto the invoice model (message says why)' }),
+          profile: z.string().optional().meta({ description: 'Profile named by BT-24; absent when it names none' }),
+          generation: z.string(),
+          specificationIdentifier: z.string().meta({ description: 'BT-24 as written' }),
+          syntax: z.enum(['CII', 'UBL']).optional(),
+          fileName: z.string().meta({ description: 'Name of the embedded file' }),
+          xInvoice: z.string().meta({ description: 'The embedded XML' }),
+        }),
+      },
+      ...errorResponses(400, 401, 403, 413, 415, 422, 503, 504),
+    },
+    async handle({ body, principal, request }) {
+      const pdfBlobKey = await storePdf(body, 'zugferd64');
+      const result = await run(extractZugferd, 'extractXinvoiceFromZugferdToJson', principal, request, { pdfBlobKey }, 'Extract invoice from ZUGFeRD PDF');
+      const invoice = result.invoiceBlobKey ? JSON.parse((await services.blobs.get(result.invoiceBlobKey)).toString('utf8')) : undefined;
+      return {
+        body: {
+          message: result.problem ?? `Extracted ${result.fileName}.`,
+          ...(invoice ? { invoice } : {}),
+          ...(result.detected.profile ? { profile: result.detected.profile } : {}),
+          generation: result.detected.generation,
+          specificationIdentifier: result.detected.guideline,
+          ...(result.syntax ? { syntax: result.syntax } : {}),
+          fileName: result.fileName,
+          xInvoice: (await services.blobs.get(result.xmlBlobKey)).toString('utf8'),
+        },
+      };
+    },
+  });
+
+  return [fromJson, fromXml, validate, extract];
+}
+
+function summary(report: ZugferdReport): string {
+  const errors = report.findings.filter(isError).length;
+  return report.valid ? `ZUGFeRD ${report.profile ?? ''} PDF created; it is valid.` : `ZUGFeRD ${report.profile ?? ''} PDF created; validation found ${errors} error(s).`;
+}
+
+function defaultName(invoiceNumber: string | undefined): string {
+  const cleaned = invoiceNumber?.replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 100);
+  return `${cleaned || 'invoice'}-zugferd.pdf`;
+}

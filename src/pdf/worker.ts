@@ -1,0 +1,33 @@
+import { parentPort, workerData } from 'node:worker_threads';
+import { embedInvoiceXml } from './embed.js';
+import { imagesToPdf } from './images.js';
+import { inspectPdf } from './inspect.js';
+
+/**
+ * Entry point of the worker thread in which isolate.ts runs pdf-lib and pdfjs-dist on untrusted
+ * files: one task per thread, its result posted back, then the thread ends.
+ */
+
+export const TASKS = {
+  inspect: (input: { bytes: Uint8Array; withText: boolean }) => inspectPdf(input.bytes, { withText: input.withText }),
+  embed: embedInvoiceXml,
+  images: (input: { bytes: Uint8Array; type: 'png' | 'jpeg' | 'tiff' }) => imagesToPdf(input.bytes, input.type),
+};
+
+export type TaskName = keyof typeof TASKS;
+
+export interface TaskRequest {
+  task: TaskName;
+  input: unknown;
+}
+
+export type TaskReply = { ok: true; result: unknown } | { ok: false; name: string; message: string };
+
+if (parentPort && workerData) {
+  const port = parentPort;
+  const { task, input } = workerData as TaskRequest;
+  (TASKS[task] as (input: unknown) => Promise<unknown>)(input).then(
+    (result) => port.postMessage({ ok: true, result } satisfies TaskReply),
+    (err: unknown) => port.postMessage({ ok: false, name: err instanceof Error ? err.name : 'Error', message: err instanceof Error ? err.message : String(err) } satisfies TaskReply),
+  );
+}
