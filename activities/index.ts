@@ -1,5 +1,6 @@
 import type { ActivityDeps } from './deps.js';
 import { documentActivities } from './documents.js';
+import { renderActivities } from './render.js';
 import { xinvoiceActivities } from './xinvoice.js';
 import { zugferdActivities } from './zugferd.js';
 
@@ -7,7 +8,7 @@ export type { ActivityDeps } from './deps.js';
 
 /** Every activity the worker registers, bound to its dependencies. */
 export function createActivities(deps: ActivityDeps) {
-  return { ...xinvoiceActivities(deps), ...documentActivities(deps), ...zugferdActivities(deps) };
+  return { ...xinvoiceActivities(deps), ...documentActivities(deps), ...zugferdActivities(deps), ...renderActivities(deps) };
 }
 
 export type Activities = ReturnType<typeof createActivities>;

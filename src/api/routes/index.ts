@@ -2,11 +2,12 @@ import type { RouteSpec } from '../route.js';
 import type { Services } from '../services.js';
 import { documentRoutes } from './documents.js';
 import { metaRoutes } from './meta.js';
+import { templateRoutes } from './templates.js';
 import { xinvoiceRoutes } from './xinvoice.js';
 import { zugferdRoutes } from './zugferd.js';
 
 /** The whole HTTP interface; the OpenAPI document is generated from this list. */
 export function allRoutes(services: Services): RouteSpec[] {
-  const routes: RouteSpec[] = [...xinvoiceRoutes(services), ...zugferdRoutes(services), ...documentRoutes(services), ...metaRoutes(services, () => routes)];
+  const routes: RouteSpec[] = [...xinvoiceRoutes(services), ...zugferdRoutes(services), ...templateRoutes(services), ...documentRoutes(services), ...metaRoutes(services, () => routes)];
   return routes;
 }

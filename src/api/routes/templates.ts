@@ -1,0 +1,345 @@
+import { createHash } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { z } from 'zod';
+import { invoiceSchema } from '../../invoice/model.js';
+import { listTemplates, loadTemplate, templateRoots, TemplateInvalidError, TemplateNotFoundError, type LoadedTemplate } from '../../render/index.js';
+import { STORED_INVOICE_KIND, type StoredInvoiceMeta } from '../../render/stored-invoice.js';
+import { InvalidCursorError, type DocumentRecord } from '../../storage/documents.js';
+import { CREATE_INVOICE_PDF, createInvoicePdf } from '../../../workflows/render.js';
+import { errorResponses } from '../common-responses.js';
+import { ApiError } from '../errors.js';
+import { downloadUrl, resendToken } from '../links.js';
+import { defineRoute, type Principal, type RequestInfo, type RouteResult } from '../route.js';
+import { runWorkflow } from '../run-workflow.js';
+import type { Services } from '../services.js';
+
+/**
+ * Template invoices: createInvoicePdfFromJson (with Idempotency-Key), the template list, and
+ * the account's stored invoices (invoicePassthrough: false).
+ */
+
+const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
+/** A duplicate waits this long for the first request to finish; the workflow itself may take up to 2 minutes. */
+const IDEMPOTENCY_WAIT_MS = 150_000;
+const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
+
+const findingSchema = z.object({
+  ruleId: z.string(),
+  severity: z.enum(['fatal', 'error', 'warning', 'information']),
+  message: z.string(),
+  location: z.string().optional(),
+  source: z.string(),
+});
+
+const fileNameSchema = z
+  .string()
+  .trim()
+  .min(1)
+  .max(200)
+  .regex(/^[^/\\\u0000-\u001f"]+$/, 'no paths, quotes or control characters')
+  .transform((name) => (/\.pdf$/i.test(name) ? name : `${name}.pdf`));
+
+const createBody = z
+  .object({
+    invoice: invoiceSchema,
+    templateId: z.string({ error: 'templateId is required: GET /api/v1/templates lists the templates' }).min(1, 'templateId is required: GET /api/v1/templates lists the templates').max(64),
+    invoiceFilename: fileNameSchema.optional().meta({ description: 'File name of the PDF (".pdf" is appended when missing); default <invoiceNumber>.pdf' }),
+    invoicePassthrough: z.boolean().default(true).meta({ description: 'true (default): create and return only; false: also store the invoice in the account\'s invoice list (GET /api/v1/invoices)' }),
+  })
+  .strict();
+
+const createResponse = z.object({
+  message: z.string(),
+  downloadURL: z.url().meta({ description: 'Signed link to the stored PDF, valid for DOWNLOAD_URL_TTL_SECONDS' }),
+  resendToken: z.string(),
+  iqDataId: z.uuid().nullable().meta({ description: 'Id of the stored invoice record (GET /api/v1/invoices/{id}); null with invoicePassthrough true' }),
+  documentId: z.uuid().meta({ description: 'Id of the stored ZUGFeRD PDF document' }),
+  fsNodeId: z.uuid().meta({ description: 'Id of the stored file; in this service a file is a document, so it equals documentId' }),
+  fileName: z.string(),
+  fileExtension: z.literal('pdf'),
+  fileSize: z.int().meta({ description: 'Bytes' }),
+  filecontentB64: z.string().meta({ description: 'The ZUGFeRD / Factur-X PDF/A-3b (EN 16931 profile), base64' }),
+  templateId: z.string(),
+  pages: z.int(),
+  valid: z.boolean().meta({ description: 'The embedded XML passed the EN 16931 validation' }),
+  numberOfXInvoiceErrors: z.int(),
+  xInvoiceErrors: z.array(findingSchema),
+});
+type CreateResponse = z.infer<typeof createResponse>;
+
+const templateListing = z.discriminatedUnion('valid', [
+  z.object({ id: z.string(), source: z.enum(['builtin', 'operator']), valid: z.literal(true), name: z.string(), description: z.string().optional(), locale: z.string() }),
+  z.object({ id: z.string(), source: z.enum(['builtin', 'operator']), valid: z.literal(false), problems: z.array(z.string()) }),
+]);
+
+const invoiceSummarySchema = z.object({
+  iqDataId: z.uuid(),
+  invoiceNumber: z.string().nullable(),
+  invoiceIssueDate: z.string().nullable(),
+  invoiceTypeCode: z.string().nullable(),
+  buyerName: z.string().nullable(),
+  currency: z.string().nullable(),
+  totalAmountWithVat: z.string().nullable(),
+  amountDueForPayment: z.string().nullable(),
+  templateId: z.string(),
+  documentId: z.uuid().meta({ description: 'The invoice PDF' }),
+  createdAt: z.iso.datetime(),
+});
+
+export function templateRoutes(services: Services) {
+  const roots = templateRoots(services.config.dataDir);
+
+  const create = defineRoute({
+    method: 'POST',
+    path: '/api/v1/zugferd/createInvoicePdfFromJson',
+    operationId: 'createInvoicePdfFromJson',
+    summary: 'Render an invoice PDF from JSON through a template, as ZUGFeRD PDF/A-3',
+    description:
+      'Renders the invoice with the template (GET /api/v1/templates), embeds the EN 16931 CII XML as Factur-X / ZUGFeRD, validates the XML and stores the PDF. ' +
+      'Send an Idempotency-Key header to make retries safe: within 24 hours the same key with the same body returns the first response ' +
+      '(X-Idempotency-Key-Reused: true) without creating or billing anything; the same key with another body is refused with 409.',
+    tags: ['Templates'],
+    auth: 'bearer',
+    body: createBody,
+    responses: {
+      200: { description: 'The PDF was created (or, with a reused Idempotency-Key, the first response is repeated)', schema: createResponse },
+      ...errorResponses(400, 401, 403, 409, 413, 415, 422, 503, 504),
+    },
+    async handle({ body, principal, request }) {
+      const template = await resolveTemplate(roots, body.templateId);
+      return idempotent(services, principal, request, body, async () => ({ body: await createPdf(services, template, body, principal, request) }));
+    },
+  });
+
+  const list = defineRoute({
+    method: 'GET',
+    path: '/api/v1/templates',
+    operationId: 'listTemplates',
+    summary: 'The invoice templates: built-in and operator-defined',
+    description: 'Operator templates are folders under <EINVOICE_DATA_DIR>/templates and are read on every request; a broken one is listed with valid: false and its problems.',
+    tags: ['Templates'],
+    auth: 'bearer',
+    responses: { 200: { description: 'Templates, built-in first', schema: z.object({ templates: z.array(templateListing) }) }, ...errorResponses(401, 403) },
+    handle: async () => ({ body: { templates: await listTemplates(roots) } }),
+  });
+
+  const invoices = defineRoute({
+    method: 'GET',
+    path: '/api/v1/invoices',
+    operationId: 'listInvoices',
+    summary: "The account's stored invoices (created with invoicePassthrough: false), newest first",
+    description: 'A page may hold fewer than `limit` invoices; continue with `cursor` while `nextCursor` is not null.',
+    tags: ['Templates'],
+    auth: 'bearer',
+    query: z.object({ limit: z.coerce.number().int().min(1).max(200).default(50), cursor: z.string().max(200).optional() }).strict(),
+    responses: {
+      200: { description: 'One page of stored invoices', schema: z.object({ invoices: z.array(invoiceSummarySchema), nextCursor: z.string().nullable() }) },
+      ...errorResponses(400, 401, 403),
+    },
+    async handle({ query, principal }) {
+      const page = await invoicePage(services, principal.accountId, query.limit, query.cursor);
+      return { body: { invoices: page.records.map(toSummary), nextCursor: page.nextCursor } };
+    },
+  });
+
+  const invoice = defineRoute({
+    method: 'GET',
+    path: '/api/v1/invoices/:id',
+    operationId: 'getInvoice',
+    summary: 'One stored invoice: its data and a fresh link to its PDF',
+    tags: ['Templates'],
+    auth: 'bearer',
+    responses: {
+      200: { description: 'The stored invoice', schema: invoiceSummarySchema.extend({ invoice: z.record(z.string(), z.unknown()), downloadURL: z.url(), fileName: z.string() }) },
+      ...errorResponses(401, 403, 404),
+    },
+    async handle({ principal, request }) {
+      const record = await services.storage.documents.get(request.params.id ?? '', principal.accountId).catch(() => undefined);
+      if (!record || record.kind !== STORED_INVOICE_KIND) throw new ApiError('NOT_FOUND', { detail: 'No stored invoice with this id in your account.' });
+      const summary = toSummary(record);
+      return {
+        body: {
+          ...summary,
+          invoice: JSON.parse((await services.blobs.get(record.blobKey)).toString('utf8')) as Record<string, unknown>,
+          downloadURL: downloadUrl(services, summary.documentId),
+          fileName: record.fileName.replace(/\.json$/, '.pdf'),
+        },
+      };
+    },
+  });
+
+  return [create, list, invoices, invoice];
+}
+
+async function resolveTemplate(roots: ReturnType<typeof templateRoots>, id: string): Promise<LoadedTemplate> {
+  try {
+    return await loadTemplate(roots, id);
+  } catch (err) {
+    if (err instanceof TemplateNotFoundError) {
+      throw new ApiError('TEMPLATE_NOT_FOUND', { detail: `No template "${id}". Available: ${err.available.join(', ') || 'none'}.`, fields: [{ field: 'templateId', message: 'unknown template' }] });
+    }
+    if (err instanceof TemplateInvalidError) throw new ApiError('TEMPLATE_INVALID', { detail: err.message });
+    throw err;
+  }
+}
+
+async function createPdf(services: Services, loaded: LoadedTemplate, body: z.output<typeof createBody>, principal: Principal, request: RequestInfo): Promise<CreateResponse> {
+  const { key } = await services.blobs.put(Buffer.from(JSON.stringify(body.invoice), 'utf8'));
+  const fileName = body.invoiceFilename ?? `${body.invoice.invoiceNumber?.replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 100) || 'invoice'}.pdf`;
+  const result = await runWorkflow(createInvoicePdf, {
+    client: services.temporal,
+    taskQueue: services.config.temporal.taskQueue,
+    operation: CREATE_INVOICE_PDF,
+    principal,
+    request,
+    args: [
+      {
+        ctx: { requestId: request.requestId, accountId: principal.accountId },
+        invoiceBlobKey: key,
+        templateId: loaded.template.id,
+        templateDir: loaded.dir,
+        templateSource: loaded.source,
+        fileName,
+        passthrough: body.invoicePassthrough,
+      },
+    ],
+    summary: `Invoice PDF from JSON, template ${loaded.template.id}`,
+  });
+  const pdf = await services.blobs.get(result.pdfBlobKey);
+  const errors = result.report.findings.filter((f) => f.severity === 'error' || f.severity === 'fatal');
+  return {
+    message: result.report.valid ? `Invoice PDF created (${result.pages} page(s)); the embedded XML is valid.` : `Invoice PDF created; the embedded XML has ${errors.length} error(s).`,
+    downloadURL: downloadUrl(services, result.documentId),
+    resendToken: resendToken(services, result.documentId),
+    iqDataId: result.invoiceId,
+    documentId: result.documentId,
+    fsNodeId: result.documentId,
+    fileName,
+    fileExtension: 'pdf',
+    fileSize: pdf.byteLength,
+    filecontentB64: pdf.toString('base64'),
+    templateId: loaded.template.id,
+    pages: result.pages,
+    valid: result.report.valid,
+    numberOfXInvoiceErrors: errors.length,
+    xInvoiceErrors: errors,
+  };
+}
+
+// ---------------------------------------------------------------- Idempotency-Key
+
+/** What the cache keeps of a response: enough to send it again byte for byte. */
+interface CachedResponse {
+  status: number;
+  body: unknown;
+}
+
+/**
+ * SPEC's Idempotency-Key: the first request with a key claims it atomically (one winner among
+ * concurrent duplicates) and runs; its response is kept 24 hours. The same key with the same
+ * body gets that response again with X-Idempotency-Key-Reused: true, and runs nothing, so
+ * nothing is created or billed; a duplicate that arrives while the first still runs waits for
+ * it. The same key with another body is a 409. A failed request releases its key, so the client
+ * can retry with it.
+ */
+async function idempotent(services: Services, principal: Principal, request: RequestInfo, body: unknown, execute: () => Promise<RouteResult>): Promise<RouteResult> {
+  const header = request.headers['idempotency-key'];
+  if (header === undefined) return execute();
+  const key = Array.isArray(header) ? header[0] : header;
+  if (!key || !IDEMPOTENCY_KEY.test(key)) {
+    throw new ApiError('VALIDATION_ERROR', { fields: [{ field: 'Idempotency-Key', message: 'must be 1 to 255 visible ASCII characters' }] });
+  }
+  const store = services.storage.idempotency;
+  const claim = { accountId: principal.accountId, key, requestHash: requestHash(body) };
+  const deadline = Date.now() + IDEMPOTENCY_WAIT_MS;
+  for (;;) {
+    const claimed = await store.claim({ ...claim, ttlMs: IDEMPOTENCY_TTL_MS });
+    if (claimed.outcome === 'mismatch') throw new ApiError('IDEMPOTENCY_CONFLICT');
+    if (claimed.outcome === 'completed') return replay(claimed.record.response as CachedResponse);
+    if (claimed.outcome === 'claimed') {
+      let result: RouteResult;
+      try {
+        result = await execute();
+      } catch (err) {
+        await store.release(claim);
+        throw err;
+      }
+      await store.complete({ ...claim, response: { status: result.status ?? 200, body: result.body } satisfies CachedResponse });
+      return { ...result, headers: { ...result.headers, 'X-Idempotency-Key-Reused': 'false' } };
+    }
+    // in_progress: wait until the first request completes (replay) or fails (released: claim again).
+    const settled = await waitForSettled(services, claim, deadline);
+    if (settled) return replay(settled);
+  }
+}
+
+function replay(cached: CachedResponse): RouteResult {
+  return { status: cached.status, body: cached.body, headers: { 'X-Idempotency-Key-Reused': 'true' } };
+}
+
+/** Polls the key: the cached response once done; undefined when the key was released (or taken over) and may be claimed again. */
+async function waitForSettled(services: Services, claim: { accountId: string; key: string; requestHash: string }, deadline: number): Promise<CachedResponse | undefined> {
+  for (let delay = 100; ; delay = Math.min(delay * 2, 1000)) {
+    if (Date.now() > deadline) throw new ApiError('IDEMPOTENCY_IN_PROGRESS');
+    await sleep(delay);
+    const record = await services.storage.idempotency.lookup(claim.accountId, claim.key);
+    if (!record || record.requestHash !== claim.requestHash) return undefined;
+    if (record.state === 'done') return record.response as CachedResponse;
+  }
+}
+
+/** The operation and the validated body with sorted keys: formatting or key order do not make a request "different". */
+function requestHash(body: unknown): string {
+  return createHash('sha256').update(`${CREATE_INVOICE_PDF}\n${canonicalJson(body)}`).digest('hex');
+}
+
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined);
+    return `{${entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+// ---------------------------------------------------------------- stored invoices
+
+/** Largest number of document pages one invoice-list request scans (other kinds of document are skipped). */
+const MAX_SCANS = 20;
+
+/**
+ * Stored invoices are documents of kind 'invoice' among the account's other documents. Each
+ * scan asks for exactly as many documents as invoices are still missing, so that when the page
+ * fills up its last document is the last invoice returned and the storage cursor continues
+ * right after it.
+ */
+async function invoicePage(services: Services, accountId: string, limit: number, cursor: string | undefined): Promise<{ records: DocumentRecord[]; nextCursor: string | null }> {
+  const records: DocumentRecord[] = [];
+  let next: string | null = cursor ?? null;
+  for (let scan = 0; scan < MAX_SCANS && records.length < limit; scan++) {
+    const page = await services.storage.documents.list(accountId, { limit: limit - records.length, ...(next ? { cursor: next } : {}) }).catch((err: unknown) => {
+      throw err instanceof InvalidCursorError ? new ApiError('VALIDATION_ERROR', { fields: [{ field: 'cursor', message: 'invalid cursor' }] }) : err;
+    });
+    records.push(...page.documents.filter((d) => d.kind === STORED_INVOICE_KIND));
+    next = page.nextCursor;
+    if (!next) break;
+  }
+  return { records, nextCursor: next };
+}
+
+function toSummary(record: DocumentRecord): z.infer<typeof invoiceSummarySchema> {
+  const meta = record.meta as unknown as StoredInvoiceMeta;
+  return {
+    iqDataId: record.id,
+    invoiceNumber: meta.invoiceNumber,
+    invoiceIssueDate: meta.invoiceIssueDate,
+    invoiceTypeCode: meta.invoiceTypeCode,
+    buyerName: meta.buyerName,
+    currency: meta.currency,
+    totalAmountWithVat: meta.totalAmountWithVat,
+    amountDueForPayment: meta.amountDueForPayment,
+    templateId: meta.templateId,
+    documentId: meta.pdfDocumentId,
+    createdAt: new Date(record.createdAt).toISOString(),
+  };
+}
