@@ -1,3 +1,4 @@
+import { analysisActivities } from './analysis.js';
 import type { ActivityDeps } from './deps.js';
 import { documentActivities } from './documents.js';
 import { renderActivities } from './render.js';
@@ -8,7 +9,7 @@ export type { ActivityDeps } from './deps.js';
 
 /** Every activity the worker registers, bound to its dependencies. */
 export function createActivities(deps: ActivityDeps) {
-  return { ...xinvoiceActivities(deps), ...documentActivities(deps), ...zugferdActivities(deps), ...renderActivities(deps) };
+  return { ...xinvoiceActivities(deps), ...documentActivities(deps), ...zugferdActivities(deps), ...renderActivities(deps), ...analysisActivities(deps) };
 }
 
 export type Activities = ReturnType<typeof createActivities>;

@@ -2,3 +2,4 @@
 export * from './xinvoice.js';
 export * from './zugferd.js';
 export * from './render.js';
+export * from './analysis.js';

@@ -38,6 +38,8 @@ export const ERROR_CODES = {
   PDF_NOT_CONVERTIBLE: { status: 422, retryable: false, userMessage: 'The PDF cannot be made PDF/A-3b conformant; no ZUGFeRD file was created.' },
   INVOICE_XML_MISSING: { status: 422, retryable: false, userMessage: 'The PDF carries no ZUGFeRD / Factur-X / XRechnung invoice XML.' },
   XML_NOT_ZUGFERD: { status: 422, retryable: false, userMessage: 'The XML cannot be embedded: ZUGFeRD / Factur-X carry UN/CEFACT CII with a known profile.' },
+  PDF_NO_TEXT: { status: 422, retryable: false, userMessage: 'No readable text was found in the file, not even by OCR. Send a PDF with a text layer or a sharper scan (300 dpi).' },
+  FILE_UNREADABLE: { status: 422, retryable: false, userMessage: 'The file is damaged or too complex to read.' },
   UPSTREAM_TIMEOUT: { status: 504, retryable: true, userMessage: 'The operation took too long; it may still finish. Try again later.' },
   SERVICE_UNAVAILABLE: { status: 503, retryable: true, userMessage: 'The service is temporarily unavailable. Try again shortly.' },
   INTERNAL_ERROR: { status: 500, retryable: true, userMessage: 'An unexpected error occurred.' },

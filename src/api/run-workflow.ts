@@ -1,4 +1,4 @@
-import { ActivityFailure, ApplicationFailure, WorkflowFailedError, type Client, type WorkflowStartOptions } from '@temporalio/client';
+import { ActivityFailure, ApplicationFailure, WorkflowFailedError, type Client, type WorkflowHandleWithFirstExecutionRunId, type WorkflowStartOptions } from '@temporalio/client';
 import type { Workflow } from '@temporalio/common';
 import { ACCOUNT, OPERATION, OUTCOME } from '../temporal/search-attributes.js';
 import { ApiError, ERROR_CODES, type ErrorCode } from './errors.js';
@@ -18,12 +18,12 @@ export interface RunOptions<W extends Workflow> {
 }
 
 /**
- * Runs one request's workflow and waits for its result. The workflow id carries
- * the request id, so the `reference` of any answer leads to it in the Temporal UI.
+ * Starts one request's workflow with its search attributes, summary and memo.
+ * The id is `<operation>-<requestId>` unless the caller names it (an async job
+ * id), so the `reference` of any answer leads to it in the Temporal UI.
  */
-export async function runWorkflow<W extends Workflow>(workflow: W, opts: RunOptions<W>): Promise<Awaited<ReturnType<W>>> {
-  const workflowId = `${opts.operation}-${opts.request.requestId}`;
-  let handle;
+export async function startWorkflow<W extends Workflow>(workflow: W, opts: RunOptions<W> & { workflowId?: string }): Promise<WorkflowHandleWithFirstExecutionRunId<W>> {
+  const workflowId = opts.workflowId ?? `${opts.operation}-${opts.request.requestId}`;
   try {
     const options = {
       taskQueue: opts.taskQueue,
@@ -37,15 +37,21 @@ export async function runWorkflow<W extends Workflow>(workflow: W, opts: RunOpti
       staticSummary: opts.summary,
       memo: { requestId: opts.request.requestId },
     } as unknown as WorkflowStartOptions<W>; // the SDK's conditional args type does not resolve for a generic W
-    handle = await opts.client.workflow.start(workflow, options);
+    const handle = await opts.client.workflow.start(workflow, options);
+    opts.request.log.debug({ workflowId }, 'workflow started');
+    return handle;
   } catch (err) {
     throw new ApiError('SERVICE_UNAVAILABLE', { detail: `Could not start the workflow: ${(err as Error).message}`, cause: err });
   }
-  opts.request.log.debug({ workflowId }, 'workflow started');
+}
+
+/** Runs one request's workflow and waits for its result. */
+export async function runWorkflow<W extends Workflow>(workflow: W, opts: RunOptions<W>): Promise<Awaited<ReturnType<W>>> {
+  const handle = await startWorkflow(workflow, opts);
   const timeoutMs = opts.timeoutMs ?? 120_000;
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new ApiError('UPSTREAM_TIMEOUT', { detail: `Workflow ${workflowId} did not finish within ${timeoutMs / 1000} s.` })), timeoutMs);
+    timer = setTimeout(() => reject(new ApiError('UPSTREAM_TIMEOUT', { detail: `Workflow ${handle.workflowId} did not finish within ${timeoutMs / 1000} s.` })), timeoutMs);
   });
   try {
     return (await Promise.race([handle.result(), timeout])) as Awaited<ReturnType<W>>;

@@ -1,0 +1,106 @@
+import os from 'node:os';
+import { ApplicationFailure, Context } from '@temporalio/activity';
+import { AnalysisError, analyseInvoice } from '../src/analysis/index.js';
+import type { FileType } from '../src/files/file-type.js';
+import type { Invoice } from '../src/invoice/model.js';
+import { NoTextError, OcrPool, OcrTimeoutError, readDocument, UnreadableFileError, type DocumentText } from '../src/ocr/index.js';
+import type { RequestContext } from '../src/temporal/context.js';
+import type { ActivityDeps } from './deps.js';
+
+export interface AnalyseDocumentInput {
+  ctx: RequestContext;
+  fileBlobKey: string;
+  fileType: FileType;
+  /** Also read the line items (BG-25). */
+  withLineItems: boolean;
+}
+
+/** Where the data came from; for logs and the workflow summary. */
+export type AnalysisSource = 'embedded-xml' | 'text-layer' | 'ocr' | 'text-layer+ocr';
+
+export interface DocumentAnalysis {
+  /** 0..1; exactly 1 for invoice XML embedded in the PDF. */
+  extractionConfidence: number;
+  /** Only the fields found, in the model's form (ISO dates, decimal strings). */
+  invoice: Invoice;
+  pageCount: number;
+  source: AnalysisSource;
+}
+
+/** Seconds between heartbeats while pages wait for a busy OCR worker. */
+const HEARTBEAT_MS = 10_000;
+/** Normal pages take 2–5 s on one core; a page still running after this is pathological. */
+const OCR_PAGE_TIMEOUT_MS = 90_000;
+
+export function analysisActivities({ blobs, log }: ActivityDeps) {
+  // One pool per worker process, shared by all analyses: OCR throughput is bounded by cores, not by requests.
+  const pool = new OcrPool({
+    size: Math.max(1, Math.min(os.availableParallelism(), 4)),
+    pageTimeoutMs: OCR_PAGE_TIMEOUT_MS,
+    onWarning: (message, err) => log.warn({ err }, message),
+  });
+
+  return {
+    /**
+     * Reads an invoice file (embedded XML, text layer, OCR) and analyses it. The
+     * untrusted parsing runs in the OCR module's sandbox; a file that cannot be
+     * read or has no text fails for good, anything else may be retried.
+     */
+    async analyseDocument(input: AnalyseDocumentInput): Promise<DocumentAnalysis> {
+      pool.warmUp(); // tesseract starts while the sandbox opens the file
+      const activity = Context.current();
+      const alive = setInterval(() => activity.heartbeat(), HEARTBEAT_MS);
+      try {
+        const bytes = await blobs.get(input.fileBlobKey);
+        const text = await readDocument(bytes, input.fileType, {
+          pool,
+          signal: activity.cancellationSignal,
+          onPage: (done, total) => activity.heartbeat({ ocrPagesDone: done, ocrPages: total }),
+        });
+        const analysis = text.embedded ? fromEmbedded(text.embedded, text.pageCount, input.withLineItems) : fromPages(text, input.withLineItems);
+        log.info({ requestId: input.ctx.requestId, pages: analysis.pageCount, source: analysis.source, confidence: analysis.extractionConfidence }, 'document analysed');
+        return analysis;
+      } catch (err) {
+        throw asFailure(err);
+      } finally {
+        clearInterval(alive);
+      }
+    },
+
+    /** Deletes blobs a workflow no longer needs (uploads are not kept once answered). */
+    async discardBlobs(input: { ctx: RequestContext; keys: string[] }): Promise<void> {
+      for (const key of input.keys) await blobs.delete(key);
+    },
+  };
+}
+
+function fromPages(text: DocumentText, withLineItems: boolean): DocumentAnalysis {
+  const { invoice, extractionConfidence } = analyseInvoice(text.pages, { withLineItems });
+  const source: AnalysisSource = text.ocrPages === 0 ? 'text-layer' : text.ocrPages === text.pages.length ? 'ocr' : 'text-layer+ocr';
+  return { extractionConfidence, invoice, pageCount: text.pageCount, source };
+}
+
+/**
+ * The XML is the invoice: exact, confidence 1. Attachment contents (BT-125,
+ * base64 of up to megabytes) are left out: an analysis reports the data, and
+ * workflow results must stay small.
+ */
+function fromEmbedded(embedded: Invoice, pageCount: number, withLineItems: boolean): DocumentAnalysis {
+  const { invoiceLine, additionalSupportingDocuments, ...header } = embedded;
+  const documents = additionalSupportingDocuments?.map(({ attachedDocument: _content, ...rest }) => rest);
+  const invoice: Invoice = {
+    ...header,
+    ...(documents ? { additionalSupportingDocuments: documents } : {}),
+    ...(withLineItems && invoiceLine ? { invoiceLine } : {}),
+  };
+  return { extractionConfidence: 1, invoice, pageCount, source: 'embedded-xml' };
+}
+
+/** Our error codes (errors.ts) as the failure type; these do not get better by retrying. */
+function asFailure(err: unknown): unknown {
+  if (err instanceof NoTextError || (err instanceof AnalysisError && err.code === 'PDF_NO_TEXT')) {
+    return ApplicationFailure.nonRetryable(err.message, 'PDF_NO_TEXT');
+  }
+  if (err instanceof UnreadableFileError || err instanceof OcrTimeoutError) return ApplicationFailure.nonRetryable(err.message, 'FILE_UNREADABLE');
+  return err;
+}

@@ -1,0 +1,70 @@
+import type { PageText } from '../analysis/page-text.js';
+import { extractTextLayer } from '../analysis/text-layer.js';
+import type { FileType } from '../files/file-type.js';
+import type { Invoice } from '../invoice/model.js';
+import { inspectPdf } from '../pdf/inspect.js';
+import { parseInvoiceXml } from '../xml/index.js';
+import type { GrayBitmap } from './bitmap.js';
+import { openImage } from './decode-image.js';
+import { openPdf, rasterisePage } from './rasterise-pdf.js';
+import { isReadable } from './readable.js';
+
+/**
+ * Everything that parses the untrusted file. It runs inside the sandbox child
+ * (sandbox-child.ts), never in the service process: pdf-lib, pdfjs, the XML
+ * parser and the PNG/JPEG/TIFF decoders see the bytes only there.
+ */
+
+export interface DocumentOutline {
+  pageCount: number;
+  /** The EN 16931 invoice a ZUGFeRD / Factur-X / XRechnung PDF carries as XML: exact, no page needs reading. */
+  embedded?: Invoice;
+  /** Pages whose own text layer is readable, ready for the analysis. */
+  textPages: PageText[];
+  /** Pages that need OCR, 1-based. */
+  scanPages: number[];
+}
+
+export interface DocumentReader {
+  outline: DocumentOutline;
+  /** A page listed in `outline.scanPages`, rendered at OCR resolution. */
+  render(page: number): Promise<GrayBitmap>;
+}
+
+export async function openDocument(bytes: Uint8Array, type: FileType): Promise<DocumentReader> {
+  if (type !== 'pdf') {
+    const image = await openImage(bytes, type);
+    const scanPages = Array.from({ length: image.pageCount }, (_, i) => i + 1);
+    return { outline: { pageCount: image.pageCount, textPages: [], scanPages }, render: (page) => image.decodePage(page - 1) };
+  }
+  const embedded = await embeddedInvoice(bytes);
+  if (embedded) return { outline: { ...embedded, textPages: [], scanPages: [] }, render: notToRender };
+
+  const layer = await extractTextLayer(bytes);
+  const textPages = layer.filter((p) => isReadable(p.words));
+  const scanPages = layer.filter((p) => !textPages.includes(p)).map((p) => p.page);
+  const doc = scanPages.length > 0 ? await openPdf(bytes) : undefined;
+  return {
+    outline: { pageCount: layer.length, textPages, scanPages },
+    render: (page) => (doc && scanPages.includes(page) ? rasterisePage(doc, page) : notToRender(page)),
+  };
+}
+
+/**
+ * The invoice XML attached to the PDF, when there is one this service reads.
+ * Anything else (no attachment, ZUGFeRD 1.0, XML that does not fit EN 16931,
+ * a PDF pdf-lib cannot open) means: read the pages instead.
+ */
+async function embeddedInvoice(bytes: Uint8Array): Promise<{ pageCount: number; embedded: Invoice } | undefined> {
+  try {
+    const inspection = await inspectPdf(bytes, { withText: false });
+    if (!inspection.invoice) return undefined;
+    return { pageCount: inspection.facts.pageCount, embedded: parseInvoiceXml(inspection.invoice.xml).invoice };
+  } catch {
+    return undefined;
+  }
+}
+
+function notToRender(page: number): Promise<GrayBitmap> {
+  return Promise.reject(new RangeError(`Page ${page} is not a page to OCR`));
+}

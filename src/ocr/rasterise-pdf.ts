@@ -1,0 +1,48 @@
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { createCanvas } from '@napi-rs/canvas';
+import { getDocument, type PDFDocumentProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import { rgbaToGray, type GrayBitmap } from './bitmap.js';
+import { UnreadableFileError } from './decode-image.js';
+import { MAX_OCR_PIXELS, MAX_SOURCE_PIXELS, OCR_DPI } from './resolution.js';
+
+/** pdfjs reads its fonts, CMaps and image decoders from its own package folder: local files, never the network. */
+const PDFJS_DIR = path.dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json'));
+const PDF_POINTS_PER_INCH = 72;
+
+export async function openPdf(bytes: Uint8Array): Promise<PDFDocumentProxy> {
+  try {
+    return await getDocument({
+      data: new Uint8Array(bytes), // pdfjs takes ownership of (detaches) what it is given
+      standardFontDataUrl: `${PDFJS_DIR}/standard_fonts/`,
+      cMapUrl: `${PDFJS_DIR}/cmaps/`,
+      wasmUrl: `${PDFJS_DIR}/wasm/`,
+      iccUrl: `${PDFJS_DIR}/iccs/`,
+      // An embedded image above this is skipped instead of decoded (decompression bombs).
+      maxImageSize: MAX_SOURCE_PIXELS,
+      verbosity: 0,
+    }).promise;
+  } catch (err) {
+    throw new UnreadableFileError(`The PDF cannot be opened: ${(err as Error).message}`);
+  }
+}
+
+/** One page rendered as it prints (annotations included) at OCR resolution, within the pixel budget. */
+export async function rasterisePage(doc: PDFDocumentProxy, pageNumber: number): Promise<GrayBitmap> {
+  const page = await doc.getPage(pageNumber);
+  try {
+    const unit = page.getViewport({ scale: 1 });
+    const scale = Math.min(OCR_DPI / PDF_POINTS_PER_INCH, Math.sqrt(MAX_OCR_PIXELS / (unit.width * unit.height)));
+    const viewport = page.getViewport({ scale });
+    const width = Math.max(1, Math.floor(viewport.width));
+    const height = Math.max(1, Math.floor(viewport.height));
+    const canvas = createCanvas(width, height);
+    const ctx = canvas.getContext('2d');
+    ctx.fillStyle = '#fff';
+    ctx.fillRect(0, 0, width, height);
+    await page.render({ canvas: null, canvasContext: ctx as never, viewport, intent: 'print' }).promise;
+    return rgbaToGray(ctx.getImageData(0, 0, width, height).data, width, height);
+  } finally {
+    page.cleanup();
+  }
+}

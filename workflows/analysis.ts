@@ -1,0 +1,38 @@
+import { CancellationScope, proxyActivities } from '@temporalio/workflow';
+import type { AnalyseDocumentInput, DocumentAnalysis } from '../activities/analysis.js';
+import type { Activities } from '../activities/index.js';
+import { finish, recordingFailure } from './outcome.js';
+
+// Reading a document is seconds per page and may wait for a busy OCR worker;
+// the activity heartbeats meanwhile, so a dead worker is noticed within a
+// minute. A file that cannot be read fails for good (non-retryable failure
+// from the activity); one more attempt covers a worker lost mid-way.
+const { analyseDocument } = proxyActivities<Activities>({
+  startToCloseTimeout: '15 minutes',
+  heartbeatTimeout: '1 minute',
+  retry: { maximumAttempts: 2, initialInterval: '1 second' },
+});
+const { discardBlobs } = proxyActivities<Activities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { maximumAttempts: 5, initialInterval: '200 milliseconds', backoffCoefficient: 2 },
+});
+
+export type AnalyseInvoiceFileInput = AnalyseDocumentInput;
+
+/**
+ * createJSONFromAnalysedPdf (sync and async, V1 and V2): analyse the uploaded
+ * file, then delete it. For async jobs the workflow id is the job id and this
+ * result is what the status endpoint reports, for as long as the namespace
+ * keeps closed workflows (24 hours).
+ */
+export async function analyseInvoiceFile(input: AnalyseInvoiceFileInput): Promise<DocumentAnalysis> {
+  try {
+    return await recordingFailure(async () => {
+      const analysis = await analyseDocument(input);
+      finish('valid', `${analysis.pageCount} page(s) read (${analysis.source}), confidence ${analysis.extractionConfidence.toFixed(2)}`);
+      return analysis;
+    });
+  } finally {
+    await CancellationScope.nonCancellable(() => discardBlobs({ ctx: input.ctx, keys: [input.fileBlobKey] }));
+  }
+}
