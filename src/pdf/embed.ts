@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { PDFDict, PDFHexString, PDFName, PDFString, type PDFContext, type PDFObject } from 'pdf-lib';
+import { PDFDict, PDFHexString, PDFName, PDFRef, PDFString, type PDFContext, type PDFObject } from 'pdf-lib';
 import { SRGB_ICC_PROFILE, SRGB_OUTPUT_CONDITION } from './ghostscript.js';
 import { INVOICE_FILE_NAMES, PROFILE_FACTS, type ZugferdProfile } from './profiles.js';
 import { loadPdf, lookupArray, lookupDict, nameTreeEntries, type NameTreeEntry } from './structure.js';
@@ -96,6 +96,18 @@ function replaceInvoiceAttachments(context: PDFContext, catalog: PDFDict, entry:
   const af = lookupArray(context, catalog.get(PDFName.of('AF')));
   const keptAf = (af?.asArray() ?? []).filter((ref) => !dropped.some((d) => d === ref));
   catalog.set(PDFName.of('AF'), context.obj([...keptAf, entry.value]));
+  // pdf-lib writes every object it holds, referenced or not; a left-over file specification
+  // would still be read (and judged) as an associated file.
+  for (const spec of dropped) deleteFileSpec(context, spec);
+}
+
+function deleteFileSpec(context: PDFContext, spec: PDFObject): void {
+  const ef = lookupDict(context, lookupDict(context, spec)?.get(PDFName.of('EF')));
+  for (const key of ['F', 'UF']) {
+    const stream = ef?.get(PDFName.of(key));
+    if (stream instanceof PDFRef) context.delete(stream);
+  }
+  if (spec instanceof PDFRef) context.delete(spec);
 }
 
 /** PDF/A inputs normally carry an OutputIntent; one without gets the sRGB profile Ghostscript uses. */

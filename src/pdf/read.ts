@@ -1,6 +1,6 @@
-import { PDFDict, PDFName, PDFRef, type PDFContext, type PDFDocument, type PDFObject } from 'pdf-lib';
+import { PDFDict, PDFName, PDFRef, type PDFContext, type PDFDocument, type PDFObject, type PDFStream } from 'pdf-lib';
 import { INVOICE_FILE_NAMES } from './profiles.js';
-import { loadPdf, lookupArray, lookupDict, lookupStream, nameOf, nameTreeEntries, streamBytes, textOf } from './structure.js';
+import { loadPdf, lookupArray, lookupDict, lookupStream, nameOf, nameTreeEntries, streamBytes, StreamTooLargeError, textOf } from './structure.js';
 import { parseXmp, type XmpFacts } from './xmp.js';
 
 /**
@@ -17,6 +17,8 @@ export interface PdfAttachment {
   associated: boolean;
   /** Decoded content; only for XML files, the others are not needed and may be large. */
   bytes?: Uint8Array;
+  /** An XML file above the size limit, left undecoded. */
+  tooLarge?: boolean;
   size?: number;
 }
 
@@ -36,12 +38,23 @@ export interface PdfFacts {
 
 /** Largest embedded XML we decode: the same bound as for XML sent directly. */
 const MAX_XML_BYTES = 20 * 1024 * 1024;
+/** XMP packets are a few KB; anything near this is not metadata. */
+const MAX_XMP_BYTES = 4 * 1024 * 1024;
+
+function readPacket(stream: PDFStream): string | undefined {
+  try {
+    return Buffer.from(streamBytes(stream, MAX_XMP_BYTES)).toString('utf8');
+  } catch (err) {
+    if (err instanceof StreamTooLargeError) return undefined;
+    throw err;
+  }
+}
 
 export async function readPdf(bytes: Uint8Array): Promise<PdfFacts> {
   const doc = await loadPdf(bytes);
   const { context, catalog } = doc;
   const metadata = lookupStream(context, catalog.get(PDFName.of('Metadata')));
-  const packet = metadata ? Buffer.from(streamBytes(metadata)).toString('utf8') : undefined;
+  const packet = metadata ? readPacket(metadata) : undefined;
   return {
     version: /^%PDF-(\d\.\d)/.exec(Buffer.from(bytes.subarray(0, 16)).toString('latin1'))?.[1] ?? 'unknown',
     pageCount: doc.getPageCount(),
@@ -99,15 +112,21 @@ function attachments(doc: PDFDocument): PdfAttachment[] {
     const params = stream ? lookupDict(context, stream.dict.get(PDFName.of('Params'))) : undefined;
     const declaredSize = params?.get(PDFName.of('Size'))?.toString();
     let bytes: Uint8Array | undefined;
+    let tooLarge = false;
     if (stream && name.toLowerCase().endsWith('.xml')) {
-      bytes = streamBytes(stream);
-      if (bytes.length > MAX_XML_BYTES) bytes = undefined;
+      try {
+        bytes = streamBytes(stream, MAX_XML_BYTES);
+      } catch (err) {
+        if (!(err instanceof StreamTooLargeError)) throw err;
+        tooLarge = true;
+      }
     }
     const relationship = nameOf(spec.get(PDFName.of('AFRelationship')));
     const mimeType = stream ? nameOf(stream.dict.get(PDFName.of('Subtype'))) : undefined;
     result.push({
       name,
       associated: isAssociated(value),
+      ...(tooLarge ? { tooLarge } : {}),
       ...(relationship ? { relationship } : {}),
       ...(mimeType ? { mimeType } : {}),
       ...(bytes ? { bytes } : {}),

@@ -1,3 +1,4 @@
+import { constants, inflateSync } from 'node:zlib';
 import { decodePDFRawStream, EncryptedPDFError, PDFArray, PDFDocument, PDFDict, PDFHexString, PDFName, PDFRawStream, PDFRef, PDFStream, PDFString, type PDFContext, type PDFObject } from 'pdf-lib';
 
 /**
@@ -68,9 +69,32 @@ export function nameTreeEntries(context: PDFContext, root: PDFDict | undefined):
   return entries;
 }
 
-/** The decoded bytes of a stream (Flate, LZW, ASCII85, ASCIIHex, RunLength). */
-export function streamBytes(stream: PDFStream): Uint8Array {
-  return stream instanceof PDFRawStream ? decodePDFRawStream(stream).decode() : stream.getContents();
+/** A stream whose decoded content exceeds what the caller allows (a decompression bomb, or just too large). */
+export class StreamTooLargeError extends Error {
+  override name = 'StreamTooLargeError';
+}
+
+/**
+ * The decoded bytes of a stream, at most `maxBytes` of them. Flate, by far the most common
+ * filter, is inflated by zlib with an output limit, so a bomb never gets allocated; the rarer
+ * filters go through pdf-lib's decoders and are measured afterwards.
+ */
+export function streamBytes(stream: PDFStream, maxBytes: number): Uint8Array {
+  if (!(stream instanceof PDFRawStream)) return stream.getContents();
+  const filter = stream.dict.get(PDFName.of('Filter'));
+  const filters = filter instanceof PDFArray ? filter.asArray().map(nameOf) : [nameOf(filter)];
+  const plainFlate = filters.length === 1 && filters[0] === 'FlateDecode' && !stream.dict.has(PDFName.of('DecodeParms'));
+  let bytes: Uint8Array;
+  try {
+    if (filter === undefined) bytes = stream.contents;
+    else if (plainFlate) bytes = inflateSync(stream.contents, { maxOutputLength: maxBytes, finishFlush: constants.Z_SYNC_FLUSH });
+    else bytes = decodePDFRawStream(stream).decode();
+  } catch (err) {
+    if (err instanceof RangeError) throw new StreamTooLargeError(`stream content exceeds ${maxBytes} bytes`);
+    throw err;
+  }
+  if (bytes.length > maxBytes) throw new StreamTooLargeError(`stream content exceeds ${maxBytes} bytes`);
+  return bytes;
 }
 
 export function lookupStream(context: PDFContext, obj: PDFObject | undefined): PDFStream | undefined {

@@ -41,7 +41,9 @@ export function structureFindings(facts: PdfFacts, attachment: PdfAttachment | u
   for (const font of facts.unembeddedFonts) findings.push(pdf('PDF-FONT-NOT-EMBEDDED', 'error', `The font ${font} is not embedded; PDF/A requires every font used to be embedded.`));
 
   if (!attachment) {
-    findings.push(pdf('ZF-XML-MISSING', 'fatal', `The PDF carries no invoice XML (attachments: ${facts.attachments.map((a) => a.name).join(', ') || 'none'}).`));
+    const oversized = facts.attachments.filter((a) => a.tooLarge).map((a) => a.name);
+    const why = oversized.length > 0 ? `; ${oversized.join(', ')} exceeds the 20 MB limit for XML` : '';
+    findings.push(pdf('ZF-XML-MISSING', 'fatal', `The PDF carries no invoice XML (attachments: ${facts.attachments.map((a) => a.name).join(', ') || 'none'}${why}).`));
     return findings;
   }
   if (!attachment.associated) findings.push(pdf('ZF-NOT-ASSOCIATED', 'error', `${attachment.name} is not listed in the document's AF array; PDF/A-3 requires embedded files to be associated files.`));

@@ -1,0 +1,96 @@
+import type { Invoice } from '../invoice/model.js';
+import { validateInvoiceXml, type Finding } from '../validation/index.js';
+import { parseInvoiceXml, type SyntaxId } from '../xml/index.js';
+import { inspectPdf, type PdfInspection } from './inspect.js';
+import { profileFromGuideline, ZUGFERD_PROFILES, type DetectedProfile, type ZugferdProfile } from './profiles.js';
+import { assembleReport, type ZugferdReport } from './validate.js';
+import { checkPdfA3b } from './verapdf.js';
+import { compareVisibleText } from './visible-text.js';
+import { guidelineOf, migrateZugferd1 } from './zugferd1.js';
+
+/**
+ * The ZUGFeRD operations on bytes: validate a PDF, extract its invoice, and check that an XML can
+ * be embedded. Parsing the PDF is passed in, so the service runs it in the isolated worker
+ * (isolate.ts) and tests run it in-process; everything else is the same code.
+ */
+
+export type Inspect = (bytes: Uint8Array, withText: boolean) => Promise<PdfInspection>;
+
+const inProcess: Inspect = (bytes, withText) => inspectPdf(bytes, { withText });
+
+export async function validateZugferdPdf(bytes: Uint8Array, opts: { compareText: boolean; inspect?: Inspect }): Promise<ZugferdReport> {
+  const inspection = await (opts.inspect ?? inProcess)(bytes, opts.compareText);
+  const pdfa = await checkPdfA3b(bytes);
+  const xml = inspection.invoice?.xml;
+  const xmlReport = xml !== undefined ? await validateInvoiceXml(xml) : undefined;
+  const detected = xml !== undefined ? profileFromGuideline(xmlReport?.customization ?? guidelineOf(xml)) : undefined;
+  return assembleReport({
+    facts: inspection.facts,
+    attachment: inspection.invoice?.attachment,
+    detected,
+    pdfa,
+    xml: xmlReport,
+    comparison: opts.compareText && xml !== undefined ? comparison(inspection.text ?? '', xml, detected!) : undefined,
+  });
+}
+
+export interface ExtractedInvoice {
+  xml: string;
+  fileName: string;
+  detected: DetectedProfile;
+  syntax?: SyntaxId;
+  /** Absent when the XML does not map onto the invoice model; `problem` says why. */
+  invoice?: Invoice;
+  problem?: string;
+}
+
+/** The embedded invoice, or undefined when the PDF carries none. */
+export async function extractZugferdInvoice(bytes: Uint8Array, opts: { inspect?: Inspect } = {}): Promise<ExtractedInvoice | undefined> {
+  const { invoice: found } = await (opts.inspect ?? inProcess)(bytes, false);
+  if (!found) return undefined;
+  const detected = profileFromGuideline(guidelineOf(found.xml));
+  const base = { xml: found.xml, fileName: found.attachment.name, detected };
+  try {
+    const parsed = readInvoice(found.xml, detected);
+    return { ...base, syntax: parsed.syntax, invoice: parsed.invoice };
+  } catch (err) {
+    return { ...base, problem: `The embedded XML does not map onto the invoice model: ${(err as Error).message}` };
+  }
+}
+
+/** ZUGFeRD 1.0 is migrated to CII D16B first; everything else is read as it is. */
+function readInvoice(xml: string, detected: DetectedProfile): ReturnType<typeof parseInvoiceXml> {
+  return parseInvoiceXml(detected.generation === 'ZUGFeRD 1.0' ? migrateZugferd1(xml) : xml);
+}
+
+/** comparePDF2XML: the visible text against the invoice the XML describes. */
+function comparison(text: string, xml: string, detected: DetectedProfile): Finding[] {
+  try {
+    return compareVisibleText(text, readInvoice(xml, detected).invoice);
+  } catch (err) {
+    return [{ ruleId: 'PDF2XML-SKIPPED', severity: 'warning', message: `The PDF text was not compared: the XML does not map onto the invoice model (${(err as Error).message}).`, source: 'pdf' }];
+  }
+}
+
+/** Why an XML cannot be embedded; thrown by embeddableXml. */
+export class NotEmbeddableError extends Error {
+  override name = 'NotEmbeddableError';
+}
+
+/** The XML must be CII naming a Factur-X / ZUGFeRD 2.x profile or XRechnung; its invoice titles the PDF. */
+export function embeddableXml(xml: string): { profile: ZugferdProfile; invoice: Invoice } {
+  const detected = profileFromGuideline(guidelineOf(xml));
+  const profile = ZUGFERD_PROFILES.find((p) => p === detected.profile);
+  if (!profile || detected.generation === 'ZUGFeRD 1.0') {
+    const named = detected.guideline ? `specification identifier (BT-24) "${detected.guideline}"` : 'no specification identifier (BT-24)';
+    throw new NotEmbeddableError(`The XML has ${named}; it must name a Factur-X / ZUGFeRD 2.x profile or XRechnung.`);
+  }
+  let parsed: ReturnType<typeof parseInvoiceXml>;
+  try {
+    parsed = parseInvoiceXml(xml);
+  } catch (err) {
+    throw new NotEmbeddableError(`The XML cannot be read as an invoice: ${(err as Error).message}`);
+  }
+  if (parsed.syntax !== 'CII') throw new NotEmbeddableError('The XML is UBL; ZUGFeRD / Factur-X embed UN/CEFACT CII. Create CII XML (createXinvoiceFromJson, syntax CII) or send the invoice as JSON.');
+  return { profile, invoice: parsed.invoice };
+}
