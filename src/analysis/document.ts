@@ -63,7 +63,8 @@ export function originalOffset(original: string, foldedEnd: number): number {
 export function rightOf(doc: Doc, s: Segment): Segment | undefined {
   const line = lineOf(doc, s);
   const page = pageOf(doc, s.page);
-  return line.segments.find((o) => o.x0 >= s.x1 - 1 && o.x0 - s.x1 < 0.45 * page.width);
+  // A lone colon printed apart from its label is not the value.
+  return line.segments.find((o) => o.x0 >= s.x1 - 1 && o.x0 - s.x1 < 0.45 * page.width && /[\p{L}\p{N}]/u.test(o.text));
 }
 
 /** The first segment below `s`, overlapping it horizontally, within two line spacings. */

@@ -8,6 +8,7 @@ import type { HeaderField } from './lexicon.js';
 import { AnalysisError, type AnalyseOptions, type AnalysisResult, type PageText } from './page-text.js';
 import { findParties, type Party } from './parties.js';
 import { solveTotals } from './solver.js';
+import { findLineItems } from './table.js';
 import { findTotals } from './totals.js';
 import { fold } from './text.js';
 
@@ -24,7 +25,6 @@ export function analyseInvoice(pages: PageText[], opts: AnalyseOptions): Analysi
   if (!pages.some((p) => p.words.some((w) => w.text.trim() !== ''))) {
     throw new AnalysisError('PDF_NO_TEXT', 'No readable text on any page');
   }
-  void opts;
   const doc = buildDoc(pages);
   const conf: Record<string, number> = {};
   const invoice: Record<string, unknown> = {};
@@ -61,6 +61,7 @@ export function analyseInvoice(pages: PageText[], opts: AnalyseOptions): Analysi
   const parties = findParties(doc);
   setParty(set, 'seller', parties.seller);
   setParty(set, 'buyer', parties.buyer);
+  if (!customer && parties.buyer?.identifier) set('buyer.buyerIdentifier', parties.buyer.identifier, parties.buyer.score * 0.9);
 
   const accounts = findAccounts(doc);
   const iban = best(accounts.ibans);
@@ -73,8 +74,26 @@ export function analyseInvoice(pages: PageText[], opts: AnalyseOptions): Analysi
   set('seller.sellerVatIdentifier', sellerVat?.value, sellerVat?.score ?? 0);
   set('buyer.buyerVatIdentifier', buyerVat?.value, buyerVat?.score ?? 0);
 
-  const totals = findTotals(doc, new Set());
-  const solved = solveTotals(totals.fields, totals.vatRows, undefined);
+  // The table is read even without line items asked for: its lines are not totals, and its sum is BT-106.
+  const table = findLineItems(doc);
+  const totals = findTotals(doc, table.lines);
+  const solved = solveTotals(totals.fields, totals.vatRows, table.lineSum);
+  if (opts.withLineItems) {
+    table.rows.forEach((r, i) => {
+      const p = `invoiceLine[${i}]`;
+      const c = r.arithmetic === true ? 0.95 : r.arithmetic === false ? 0.5 : 0.7;
+      set(`${p}.invoiceLineIdentifier`, r.position ?? String(i + 1), r.position ? c : 0.5);
+      set(`${p}.invoicedQuantity`, r.quantity, c);
+      set(`${p}.invoicedQuantityUnitOfMeasureCode`, r.unit, c * 0.9);
+      set(`${p}.invoiceLineNetAmount`, r.amount, c);
+      set(`${p}.priceDetails.itemNetPrice`, r.unitPrice, c);
+      set(`${p}.lineVatInformation[0].invoicedItemVatRate`, r.vatRate, c * 0.9);
+      set(`${p}.lineVatInformation[0].invoicedItemVatCategoryCode`, r.vatRate === undefined ? undefined : Number(r.vatRate) > 0 ? 'S' : undefined, c * 0.8);
+      set(`${p}.itemInformation.itemName`, r.name, c * 0.9);
+      set(`${p}.itemInformation.itemDescription`, r.description, c * 0.7);
+      set(`${p}.itemInformation.itemSellersIdentifier`, r.itemId, c * 0.8);
+    });
+  }
   const totalPaths: Record<string, string> = {
     lineTotal: 'documentTotals.sumOfInvoiceLineNetAmount',
     allowances: 'documentTotals.sumOfAllowancesOnDocumentLevel',

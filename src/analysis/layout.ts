@@ -168,10 +168,12 @@ export function tailOf(segment: Segment, start: number): Segment | undefined {
 }
 
 /**
- * Stacks of segments: each next segment starts on one of the following lines, within about a
- * line spacing below, with its left edge aligned. Addresses, letterheads and footers columns.
+ * Stacks of segments: each next segment starts on one of the following lines, within `maxGap`
+ * text heights below, with its left edge aligned. Addresses, letterheads and footer columns.
+ * The default gap keeps to tightly set text; address windows are sometimes set with blank
+ * lines between, which a looser gap admits.
  */
-export function buildBlocks(page: PageLayout): Block[] {
+export function buildBlocks(page: PageLayout, maxGap = 1.0): Block[] {
   const blocks: Block[] = [];
   const open: Block[] = [];
   for (const line of page.lines) {
@@ -180,7 +182,7 @@ export function buildBlocks(page: PageLayout): Block[] {
       const home = open.find((b) => {
         const last = b.segments.at(-1)!;
         const gap = seg.top - last.bottom;
-        return last.line < seg.line && gap < 1.0 * unit && gap > -0.5 * unit && Math.abs(last.x0 - seg.x0) < 1.5 * unit;
+        return last.line < seg.line && gap < maxGap * unit && gap > -0.5 * unit && Math.abs(last.x0 - seg.x0) < 1.5 * unit;
       });
       if (home) {
         home.segments.push(seg);
@@ -196,7 +198,7 @@ export function buildBlocks(page: PageLayout): Block[] {
     // A block whose last segment is more than a few lines up cannot grow any more.
     for (let i = open.length - 1; i >= 0; i--) {
       const last = open[i]!.segments.at(-1)!;
-      if (line.top - last.bottom > 3 * last.height) open.splice(i, 1);
+      if (line.top - last.bottom > Math.max(3, maxGap + 1) * last.height) open.splice(i, 1);
     }
   }
   return blocks;

@@ -14,6 +14,8 @@ import { clean, fold } from './text.js';
 
 export interface Party {
   name?: string;
+  /** The party's number as printed in its block (customer number for the buyer). */
+  identifier?: string;
   line1?: string;
   line2?: string;
   postcode?: string;
@@ -32,7 +34,16 @@ export interface Party {
 export type Parties = Partial<Record<PartyRole, Party>>;
 
 /** Lines that are contact details or identifiers, not address lines. */
-const NOT_ADDRESS = /^(?:tel|fon|phone|fax|mobil|e-?mail|mail|web|www|http|gln|ust|vat|tva|uid|steuer|iban|bic|swift|bank|konto|hrb?|amtsgericht|registergericht|siret|siren|rcs|ape|kvk|btw|geschaftsfuhr|inhaber|ceo|z\.? ?hd|attn)|@|www\.|https?:|[\u2709\u260e\u{1F400}-\u{1F4FF}]/u;
+const NOT_ADDRESS =
+  /^(?:tel|fon|phone|fax|mobil|e-?mail|mail|web|www|http|gln|ust|vat|tva|uid|steuer|iban|bic|swift|bank|konto|hrb?|amtsgericht|registergericht|siret|siren|rcs|ape|kvk|btw|geschaftsfuhr|inhaber|ceo|z\.? ?hd|attn|(?:globale |kunden|lieferanten|lief|debitor|kreditor|customer|supplier|client)?[- ]?(?:nummer|nr|no|id|number)\b|handelsname|abteilung|department|kontakt|contact|ansprechpartner)|@|www\.|https?:|[\u2709\u260e\u{1F400}-\u{1F4FF}]/u;
+
+/** A party's own number printed inside its block ("Nummer: GE2020211", "Kunden-Nr.: 009420"). */
+const PARTY_NUMBER = /^(?:kunden|debitor(?:en)?|customer|client|account)?[- ]?(?:nummer|nr\.?|no\.?|number|id)\s*[:.]?\s*([A-Z0-9][A-Z0-9./-]*\d[A-Z0-9./-]*)$/i;
+
+/** Salutations that belong to a person's name as printed ("Herrn / Max Mustermann"). */
+const SALUTATION = /^(?:herrn?|frau|firma|fa\.|mr\.?|mrs\.?|ms\.?|monsieur|madame|m\.|mme|dhr\.?|mevr\.?)$/i;
+/** Legal forms: a second name line carrying one is still the name ("Muster / Holding GmbH"). */
+const LEGAL_FORM = /\b(?:gmbh|ag|kg|ohg|e\.?\s?k\.?|e\.?\s?v\.?|a\.?\s?g\.?|ug|se|sarl|sas|sa|eurl|ltd|limited|inc|llc|plc|b\.?v\.?|n\.?v\.?|s\.?r\.?l\.?|s\.?p\.?a\.?|co\.?)\b/i;
 
 /** "12345 City", "D-12345 City", "DE 12345 City", "3012 CN City", "75001 Paris Cedex". */
 const POSTCODE_LINE = /^(?:([A-Z]{1,3})\s?[-\u2013 ]\s?)?(\d{4}\s?[A-Z]{2}(?=\s)|\d{4,5})\s+(\p{L}[\p{L}\p{M} .'()/-]*?)(?:\s*[,/-]\s*(\p{L}[\p{L} .-]+))?$/u;
@@ -61,21 +72,35 @@ export function parseCityLine(text: string): CityLine | undefined {
 
 /** Name, street, post code, city and country from the lines of an address block. */
 export function parseAddress(lines: string[]): Omit<Party, 'score' | 'via' | 'page' | 'top' | 'bottom' | 'x0' | 'x1'> | undefined {
-  const rows = lines.map(clean).filter((l) => l !== '');
+  const all = lines.map((l) => clean(l.replace(/^(?:attn|z\.? ?hd\.?)\s*:?\s*/i, ''))).filter((l) => l !== '');
+  const identifier = all.map((l) => PARTY_NUMBER.exec(l)?.[1]).find((v) => v !== undefined);
+  // Identifier and contact lines may come before the name (rendered forms print "Nummer: …" first).
+  const rows = all.filter((l, i) => i === all.length - 1 || !NOT_ADDRESS.test(fold(l)) || parseCityLine(l) !== undefined);
   if (rows.length === 0) return undefined;
   const cityAt = rows.findIndex((l, i) => i > 0 && parseCityLine(l) !== undefined);
-  const name = rows[0]!.replace(/^(?:attn|z\.? ?hd\.?)\s*:?\s*/i, '');
-  if (cityAt < 0) return { name };
+  const nameLines = nameLinesOf(rows, cityAt);
+  const name = rows.slice(0, nameLines).join('\n');
+  const withId = identifier ? { identifier } : {};
+  if (cityAt < 0) return { name, ...withId };
   const cityLine = parseCityLine(rows[cityAt]!)!;
-  const between = rows.slice(1, cityAt).filter((l) => !NOT_ADDRESS.test(fold(l)));
+  const between = rows.slice(nameLines, cityAt);
   const after = rows[cityAt + 1];
   const country = cityLine.country ?? (after ? countryOfLine(after) : undefined);
-  const out: ReturnType<typeof parseAddress> = { name, postcode: cityLine.postcode, city: cityLine.city };
+  const out: ReturnType<typeof parseAddress> = { name, postcode: cityLine.postcode, city: cityLine.city, ...withId };
   // The street is the line right above the city; anything between name and street is a second line (department, c/o).
   if (between.length > 0) out.line1 = between.at(-1);
   if (between.length > 1) out.line2 = between.slice(0, -1).join(', ');
   if (country) out.country = country;
   return out;
+}
+
+/** How many leading lines form the name: one, or two after a salutation or when the second carries the legal form. */
+function nameLinesOf(rows: string[], cityAt: number): number {
+  const limit = cityAt < 0 ? rows.length : cityAt - 1;
+  if (limit < 2) return 1;
+  if (SALUTATION.test(rows[0]!)) return 2;
+  if (!LEGAL_FORM.test(rows[0]!) && LEGAL_FORM.test(rows[1]!)) return 2;
+  return 1;
 }
 
 function partyOf(lines: string[], where: { page: number; top: number; bottom: number; x0: number; x1: number }, score: number, via: string): Party | undefined {
@@ -87,7 +112,8 @@ function partyOf(lines: string[], where: { page: number; top: number; bottom: nu
 function labelRole(seg: Segment): { role: PartyRole; rest: string } | undefined {
   const m = /^(.*?)\s*:\s*(.*)$/.exec(seg.text);
   const head = fold(m ? m[1]! : seg.text).replace(/[:.]+$/, '').trim();
-  for (const [role, re] of PARTY_LABELS) if (re.test(head)) return { role, rest: m ? m[2]! : '' };
+  // Some PDF writers space words apart mid-word ("Ver käufer"): try the label without spaces too.
+  for (const [role, re] of PARTY_LABELS) if (re.test(head) || re.test(head.replace(/\s+/g, ''))) return { role, rest: m ? m[2]! : '' };
   return undefined;
 }
 
@@ -157,12 +183,13 @@ export function findParties(doc: Doc): Parties {
     }
   }
 
-  // 3. The address window: the buyer.
+  // 3. The address window: the buyer. Windows are often set with blank lines between the lines.
+  const loose = buildBlocks(page, 3).map(cutAtAddressEnd);
   if (!found.buyer) {
-    const window = addressBlocks(page, blocks, used)
+    const window = addressBlocks(page, [...blocks, ...loose], used)
       .filter((b) => b.top > 0.08 * page.height && b.top < 0.45 * page.height && b.x0 < 0.5 * page.width)
       .filter((b) => !found.seller || !sameParty(b, found.seller))
-      .sort((a, b) => a.top - b.top)[0];
+      .sort((a, b) => a.top - b.top || b.segments.length - a.segments.length)[0];
     if (window) {
       keep('buyer', partyOf(linesOf(window), boxOf(window.segments), 0.75, 'address-window'));
       used.add(window);
@@ -171,13 +198,23 @@ export function findParties(doc: Doc): Parties {
 
   // 4. Letterhead or footer: the seller.
   if (!found.seller) {
-    const candidates = addressBlocks(page, blocks, used).filter((b) => !found.buyer || !sameParty(b, found.buyer));
+    const candidates = addressBlocks(page, [...blocks, ...loose], used).filter((b) => !found.buyer || !sameParty(b, found.buyer));
     const head = candidates.filter((b) => b.top < 0.3 * page.height).sort((a, b) => a.top - b.top)[0];
     const foot = candidates.filter((b) => b.top > 0.75 * page.height).sort((a, b) => a.top - b.top)[0];
     const pick = head ?? foot;
     if (pick) keep('seller', partyOf(linesOf(pick), boxOf(pick.segments), head ? 0.6 : 0.5, head ? 'letterhead' : 'footer'));
   }
   return found;
+}
+
+/** An address ends with its city line (and the country line after it); what follows is something else. */
+function cutAtAddressEnd(b: Block): Block {
+  const at = b.segments.findIndex((s, i) => i > 0 && parseCityLine(s.text) !== undefined);
+  if (at < 0) return b;
+  const next = b.segments[at + 1];
+  const end = next && countryOfLine(next.text) ? at + 2 : at + 1;
+  const segments = b.segments.slice(0, end);
+  return { ...b, segments, x1: Math.max(...segments.map((s) => s.x1)), bottom: segments.at(-1)!.bottom };
 }
 
 function linesOf(b: Block): string[] {

@@ -1,0 +1,290 @@
+import { Decimal } from '../invoice/decimal.js';
+import { unitCode } from './codes.js';
+import { scanDates } from './dates.js';
+import type { Doc } from './document.js';
+import type { Line, PageLayout } from './layout.js';
+import { COLUMN_LABELS, TABLE_END, type ColumnKind } from './lexicon.js';
+import { scanNumbers, type NumberMatch } from './numbers.js';
+import { clean, fold } from './text.js';
+import type { Word } from './page-text.js';
+
+/**
+ * The line-item table: a header row (possibly stacked over several lines) names the columns;
+ * every line below with an amount under the amount column opens an item; lines without one
+ * continue it (wrapped descriptions, article numbers, notes). Tables continue across pages,
+ * with or without a repeated header. Column positions come from the header; which number is
+ * quantity, price and amount is then checked by the arithmetic (quantity × price = amount).
+ */
+
+export interface Column {
+  kinds: Set<ColumnKind>;
+  /** The kind that decides how cells are read. */
+  kind: ColumnKind;
+  x0: number;
+  x1: number;
+}
+
+export interface ItemRow {
+  page: number;
+  position?: string;
+  itemId?: string;
+  name?: string;
+  description?: string;
+  quantity?: string;
+  unit?: string;
+  unitPrice?: string;
+  vatRate?: string;
+  amount?: string;
+  /** quantity × price = amount held (true), failed (false), or could not be checked. */
+  arithmetic?: boolean;
+}
+
+export interface ItemTable {
+  rows: ItemRow[];
+  /** `page:line` keys of every line the table used, so the totals reader skips them. */
+  lines: Set<string>;
+  /** Σ row amounts (BT-106 candidate) when every row has one. */
+  lineSum?: string;
+}
+
+/** Which kind a column header speaks for when several stacked labels share a column ("Preis / Einheit" is a price). */
+const PRIORITY: ColumnKind[] = ['lineAmount', 'unitPrice', 'quantity', 'vatRate', 'discount', 'unit', 'description', 'itemId', 'position'];
+const NUMERIC: ReadonlySet<ColumnKind> = new Set(['quantity', 'unitPrice', 'vatRate', 'lineAmount', 'discount', 'position']);
+
+/** Lines inside a table that are not items: discounts and surcharges on the item above, subtotals. */
+const NOT_AN_ITEM = /^(?:abzgl|abzuglich|zzgl|zuzuglich|rabatt|nachlass|skonto|discount|allowance|remise|reduction|korting|bruttopreis|gross price|prix brut|basis|artikelrabatt|artikelgesamtrabatt|ubertrag|carried|brought|a reporter|report)/;
+
+function kindsOf(text: string): ColumnKind[] {
+  const t = fold(text).replace(/[:*]+$/, '').trim();
+  if (t === '' || /^[\d.,\s%€$£-]+$/.test(t) && t !== '%' && t !== '#') return [];
+  return COLUMN_LABELS.filter(([, re]) => re.test(t)).map(([k]) => k);
+}
+
+interface Cell {
+  text: string;
+  x0: number;
+  x1: number;
+  kinds: ColumnKind[];
+}
+
+/** A line's header cells: its segments, split into words where one segment holds several labels ("Pos Art.Nr."). */
+function headerCells(line: Line): Cell[] {
+  const cells: Cell[] = [];
+  for (const seg of line.segments) {
+    const whole = kindsOf(seg.text);
+    const words = seg.words.map((w) => ({ w, kinds: kindsOf(w.text) }));
+    const labelled = words.filter((x) => x.kinds.length > 0);
+    if (labelled.length <= 1 || seg.words.length === 1) {
+      cells.push({ text: seg.text, x0: seg.x0, x1: seg.x1, kinds: whole.length ? whole : labelled[0]?.kinds ?? [] });
+      continue;
+    }
+    // Several labelled words: each starts a cell; unlabelled words join the cell before them.
+    for (const { w, kinds } of words) {
+      const last = cells.at(-1);
+      if (kinds.length === 0 && last && last.x1 <= w.x && w.x - last.x1 < 2 * w.height) {
+        last.text += ` ${w.text}`;
+        last.x1 = w.x + w.width;
+      } else cells.push({ text: w.text, x0: w.x, x1: w.x + w.width, kinds });
+    }
+  }
+  return cells;
+}
+
+function hasMoney(doc: Doc, line: Line): boolean {
+  return line.segments.some((s) => scanNumbers(s.text, doc.mark).some((n) => !n.percent && n.decimals >= 2));
+}
+
+/** A header line names at least three different columns, or a description and a number column. */
+function isHeaderLine(doc: Doc, line: Line): boolean {
+  if (hasMoney(doc, line) || line.segments.length > 14) return false;
+  const kinds = new Set(headerCells(line).flatMap((c) => c.kinds.slice(0, 1)));
+  const numeric = [...kinds].filter((k) => k === 'quantity' || k === 'unitPrice' || k === 'lineAmount').length;
+  return (kinds.size >= 3 && numeric >= 1) || (kinds.has('description') && numeric >= 2);
+}
+
+/** The header band: the header line with labelled lines stacked right above or below it. */
+function headerBand(doc: Doc, page: PageLayout, at: number): { columns: Column[]; first: number; last: number } {
+  let first = at;
+  let last = at;
+  const labelled = (l: Line | undefined) => l !== undefined && !hasMoney(doc, l) && headerCells(l).some((c) => c.kinds.length > 0) && headerCells(l).every((c) => c.kinds.length > 0 || c.text.length < 12);
+  while (first > 0 && labelled(page.lines[first - 1]) && page.lines[first]!.top - page.lines[first - 1]!.bottom < 0.8 * page.lines[first]!.height) first--;
+  while (labelled(page.lines[last + 1]) && page.lines[last + 1]!.top - page.lines[last]!.bottom < 0.8 * page.lines[last]!.height) last++;
+  const cells = page.lines.slice(first, last + 1).flatMap(headerCells);
+  // Stacked cells that overlap horizontally are one column.
+  const columns: Column[] = [];
+  for (const c of cells.sort((a, b) => a.x0 - b.x0)) {
+    const col = columns.find((k) => c.x0 < k.x1 && k.x0 < c.x1);
+    if (col) {
+      c.kinds.forEach((k) => col.kinds.add(k));
+      col.x0 = Math.min(col.x0, c.x0);
+      col.x1 = Math.max(col.x1, c.x1);
+    } else columns.push({ kinds: new Set(c.kinds), kind: 'description', x0: c.x0, x1: c.x1 });
+  }
+  for (const col of columns) col.kind = PRIORITY.find((k) => col.kinds.has(k)) ?? 'description';
+  return { columns: columns.filter((c) => c.kinds.size > 0), first, last };
+}
+
+/** Splits the page width between columns: each word belongs to the column whose band holds its anchor edge. */
+function columnOf(columns: Column[], w: Word, numeric: boolean): Column | undefined {
+  // Numbers are right-aligned under their header, text is left-aligned.
+  const x = numeric ? w.x + w.width : w.x;
+  let best: Column | undefined;
+  for (let i = 0; i < columns.length; i++) {
+    const c = columns[i]!;
+    const prev = columns[i - 1];
+    const next = columns[i + 1];
+    const left = prev ? (prev.x1 + c.x0) / 2 : -Infinity;
+    const right = next ? (c.x1 + next.x0) / 2 : Infinity;
+    if (x >= left && x < right) best = c;
+  }
+  return best;
+}
+
+const isNumberWord = (t: string) => /^[-+(]?[€$£]?\d[\d.,'’]*[€$£%)]?-?$/.test(t) || t === '%' || /^[€$£]$/.test(t);
+
+interface Parsed {
+  byKind: Map<ColumnKind, string[]>;
+  words: number;
+}
+
+function readLine(columns: Column[], line: Line): Parsed {
+  const byKind = new Map<ColumnKind, string[]>();
+  let words = 0;
+  for (const seg of line.segments) {
+    for (const w of seg.words) {
+      const col = columnOf(columns, w, isNumberWord(w.text));
+      if (!col) continue;
+      const list = byKind.get(col.kind) ?? [];
+      list.push(w.text);
+      byKind.set(col.kind, list);
+      words++;
+    }
+  }
+  return { byKind, words };
+}
+
+function firstNumber(doc: Doc, texts: string[] | undefined, money = false): NumberMatch | undefined {
+  if (!texts) return undefined;
+  const t = texts.join(' ');
+  const dates = scanDates(t, doc.order);
+  return scanNumbers(t, doc.mark).find((n) => !dates.some((d) => d.start < n.end && n.start < d.end) && (!money || !n.percent));
+}
+
+function lastMoney(doc: Doc, texts: string[] | undefined): NumberMatch | undefined {
+  if (!texts) return undefined;
+  return scanNumbers(texts.join(' '), doc.mark).filter((n) => !n.percent).at(-1);
+}
+
+const near = (a: Decimal, b: Decimal) => a.minus(b).abs().lte(Decimal.max(0.011, b.abs().times(0.005)));
+
+export function findLineItems(doc: Doc): ItemTable {
+  const rows: ItemRow[] = [];
+  const used = new Set<string>();
+  let columns: Column[] | undefined;
+  let header: string[] = [];
+  for (const page of doc.pages) {
+    let open = columns !== undefined;
+    let current: ItemRow | undefined;
+    let currentBottom = 0;
+    let pendingName = false;
+    for (let i = 0; i < page.lines.length; i++) {
+      const line = page.lines[i]!;
+      if (isHeaderLine(doc, line)) {
+        const band = headerBand(doc, page, i);
+        if (band.columns.some((c) => c.kind === 'lineAmount' || c.kind === 'unitPrice')) {
+          columns = band.columns;
+          open = true;
+          current = undefined;
+          header = Array.from({ length: band.last - band.first + 1 }, (_, k) => `${page.page}:${band.first + k}`);
+          i = band.last;
+          continue;
+        }
+      }
+      if (!open || !columns) continue;
+      const first = fold(line.segments[0]?.text ?? '');
+      const parsed = readLine(columns, line);
+      const amount = lastMoney(doc, parsed.byKind.get('lineAmount'));
+      const desc = clean((parsed.byKind.get('description') ?? []).join(' '));
+      const qty = firstNumber(doc, parsed.byKind.get('quantity'));
+      const price = firstNumber(doc, parsed.byKind.get('unitPrice'), true);
+      // An item has an amount and either a description with a quantity or price, or both quantity and price.
+      const described = /\p{L}{2}/u.test(desc) && (qty !== undefined || price !== undefined);
+      const isItem = amount !== undefined && (described || (qty !== undefined && price !== undefined)) && !TABLE_END.test(first) && !NOT_AN_ITEM.test(fold(desc));
+      if (isItem) {
+        current = rowOf(doc, page.page, parsed, columns);
+        rows.push(current);
+        // The header counts as table only once an item follows it.
+        header.forEach((k) => used.add(k));
+        header = [];
+        used.add(`${page.page}:${line.index}`);
+        currentBottom = line.bottom;
+        // Stacked headers (article number over description) print the name on the item's second line.
+        pendingName = current.name === undefined;
+        continue;
+      }
+      if (!current) continue;
+      // A continuation: text under the description (or id) column, close below the item.
+      if (line.top - currentBottom > 2.5 * line.height || TABLE_END.test(first) || hasMoney(doc, line) && !NOT_AN_ITEM.test(fold(desc))) {
+        current = undefined;
+        continue;
+      }
+      used.add(`${page.page}:${line.index}`);
+      currentBottom = line.bottom;
+      if (NOT_AN_ITEM.test(fold(desc)) || desc === '') continue;
+      if (pendingName) {
+        current.name = nameOf(desc);
+        pendingName = false;
+      } else current.description = current.description ? `${current.description}\n${desc}` : desc;
+    }
+  }
+  const amounts = rows.map((r) => r.amount);
+  const lineSum = rows.length > 0 && amounts.every((a) => a !== undefined) ? amounts.reduce((s, a) => s.plus(a!), new Decimal(0)).toFixed(2) : undefined;
+  return { rows, lines: used, ...(lineSum ? { lineSum } : {}) };
+}
+
+/** "Luftballon: Bunt, ca. 500ml" → the name before the colon; the rest is description. */
+function nameOf(text: string): string {
+  const m = /^([^:]{2,}?):\s+(.+)$/.exec(text);
+  return clean(m ? m[1]! : text);
+}
+
+function rowOf(doc: Doc, page: number, parsed: Parsed, columns: Column[]): ItemRow {
+  const get = (k: ColumnKind) => parsed.byKind.get(k);
+  const row: ItemRow = { page };
+  const pos = get('position')?.join(' ').trim();
+  if (pos && /^\d{1,4}\.?$/.test(pos)) row.position = pos.replace(/\.$/, '');
+  const id = get('itemId')?.join(' ').trim();
+  const desc = clean((get('description') ?? []).join(' '));
+  const stacked = columns.some((c) => c.kinds.has('itemId') && c.kinds.has('description') && c.kind === 'description');
+  if (stacked && desc && !/\s/.test(desc) && /\d/.test(desc)) row.itemId = desc;
+  else if (desc) {
+    row.name = nameOf(desc);
+    const rest = desc.slice(row.name.length).replace(/^:\s*/, '');
+    if (rest) row.description = rest;
+  }
+  if (id && /\d/.test(id)) row.itemId = id.split(/\s+/)[0];
+
+  const qtyTexts = get('quantity');
+  const qty = firstNumber(doc, qtyTexts);
+  if (qty) row.quantity = qty.value;
+  // The unit: a word beside the quantity, or its own column.
+  const unitWord = [...(qtyTexts ?? []).filter((t) => !isNumberWord(t)), ...(get('unit') ?? [])].map(unitCode).find((u) => u !== undefined);
+  if (unitWord) row.unit = unitWord;
+  const price = firstNumber(doc, get('unitPrice'), true);
+  if (price) row.unitPrice = price.value;
+  const amount = lastMoney(doc, get('lineAmount'));
+  if (amount) row.amount = amount.value;
+  const rate = firstNumber(doc, get('vatRate'));
+  if (rate && new Decimal(rate.value).gte(0) && new Decimal(rate.value).lt(30)) row.vatRate = new Decimal(rate.value).toString();
+  row.arithmetic = checkArithmetic(row);
+  return row;
+}
+
+/** quantity × price = amount, allowing a price per 100 or 1000 units and a line discount the table does not show separately. */
+function checkArithmetic(row: ItemRow): boolean | undefined {
+  if (row.quantity === undefined || row.unitPrice === undefined || row.amount === undefined) return undefined;
+  const q = new Decimal(row.quantity);
+  const p = new Decimal(row.unitPrice);
+  const a = new Decimal(row.amount);
+  return [1, 100, 1000].some((base) => near(q.times(p).dividedBy(base), a));
+}
