@@ -1,11 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { ApplicationFailure } from '@temporalio/activity';
 import { invoiceSchema, type Invoice } from '../src/invoice/model.js';
-import { embedInvoiceXml } from '../src/pdf/embed.js';
 import { loadTemplateFrom, renderInvoicePdf, TemplateInvalidError, type TemplateSource } from '../src/render/index.js';
 import { STORED_INVOICE_KIND, storedInvoiceMeta } from '../src/render/stored-invoice.js';
 import type { RequestContext } from '../src/temporal/context.js';
-import { writeInvoiceXml } from '../src/xml/index.js';
 import type { ActivityDeps } from './deps.js';
 
 export interface RenderInvoiceInput {
@@ -18,7 +16,6 @@ export interface RenderInvoiceInput {
 
 export interface RenderedInvoice {
   pdfBlobKey: string;
-  xmlBlobKey: string;
   pages: number;
 }
 
@@ -32,9 +29,6 @@ export interface StoreInvoiceRecordInput {
   templateId: string;
 }
 
-/** The profile of the XML a template invoice carries: the full EN 16931 data set. */
-const PROFILE = 'EN16931';
-
 export function renderActivities({ blobs, storage, log }: ActivityDeps) {
   const readInvoice = async (key: string): Promise<Invoice> => {
     const parsed = invoiceSchema.safeParse(JSON.parse((await blobs.get(key)).toString('utf8')));
@@ -44,11 +38,10 @@ export function renderActivities({ blobs, storage, log }: ActivityDeps) {
 
   return {
     /**
-     * Template → PDF, invoice → EN 16931 CII, and the two joined into a ZUGFeRD / Factur-X
-     * PDF/A-3b. One activity: the steps are quick and local, and the PDF without its XML is of
-     * no use to anyone, so it need not go through the blob store.
+     * Invoice + template → PDF/A-3b (before the XML is attached). The template is read again
+     * here: the worker may be another process, and the folder is the source of truth.
      */
-    async renderInvoicePdf(input: RenderInvoiceInput): Promise<RenderedInvoice> {
+    async renderTemplatePdf(input: RenderInvoiceInput): Promise<RenderedInvoice> {
       const invoice = await readInvoice(input.invoiceBlobKey);
       let rendered;
       try {
@@ -59,24 +52,9 @@ export function renderActivities({ blobs, storage, log }: ActivityDeps) {
         if (err instanceof TemplateInvalidError) throw ApplicationFailure.nonRetryable(err.message, 'TEMPLATE_INVALID');
         throw err;
       }
-      let xml: string;
-      try {
-        xml = writeInvoiceXml(invoice, { profile: PROFILE });
-      } catch (err) {
-        throw ApplicationFailure.nonRetryable((err as Error).message, 'XML_BUILD_FAILED');
-      }
-      const pdf = await embedInvoiceXml({
-        pdf: rendered.pdf,
-        xml: Buffer.from(xml, 'utf8'),
-        profile: PROFILE,
-        title: rendered.title,
-        ...(invoice.seller?.sellerName ? { author: invoice.seller.sellerName } : {}),
-        ...(invoice.buyer?.buyerName ? { subject: `${rendered.title} – ${invoice.buyer.buyerName}` } : {}),
-        now: new Date(),
-      });
-      const [storedPdf, storedXml] = await Promise.all([blobs.put(pdf), blobs.put(Buffer.from(xml, 'utf8'))]);
-      log.debug({ requestId: input.ctx.requestId, pages: rendered.pages, size: storedPdf.size }, 'invoice PDF rendered');
-      return { pdfBlobKey: storedPdf.key, xmlBlobKey: storedXml.key, pages: rendered.pages };
+      const stored = await blobs.put(rendered.pdf);
+      log.debug({ requestId: input.ctx.requestId, pages: rendered.pages, size: stored.size }, 'invoice PDF rendered');
+      return { pdfBlobKey: stored.key, pages: rendered.pages };
     },
 
     /**

@@ -1,23 +1,26 @@
 import { proxyActivities, setCurrentDetails, upsertSearchAttributes, uuid4 } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
+import type { ZugferdReport } from '../src/pdf/validate.js';
 import type { TemplateSource } from '../src/render/registry.js';
 import type { RequestContext } from '../src/temporal/context.js';
 import { OUTCOME, type Outcome } from '../src/temporal/search-attributes.js';
-import type { ValidationReport } from '../src/validation/index.js';
 
-// Rendering a long invoice and storing are local and quick; validation runs the official
-// schematron. Broken input or templates fail for good (non-retryable failures from the
-// activities), I/O hiccups retry.
-const { renderInvoicePdf, storeDocument, storeInvoiceRecord } = proxyActivities<Activities>({
+// Rendering, writing XML and storing are local and quick; embedding and validation (veraPDF in a
+// JVM, the official schematron) take longer. Broken input or templates fail for good
+// (non-retryable failures from the activities), I/O hiccups retry.
+const { renderTemplatePdf, writeZugferdXml, storeDocument, storeInvoiceRecord } = proxyActivities<Activities>({
   startToCloseTimeout: '1 minute',
   retry: { maximumAttempts: 5, initialInterval: '200 milliseconds', backoffCoefficient: 2 },
 });
-const { validateInvoiceXml } = proxyActivities<Activities>({
-  startToCloseTimeout: '2 minutes',
+const { buildZugferdPdf, validateZugferdPdf } = proxyActivities<Activities>({
+  startToCloseTimeout: '4 minutes',
   retry: { maximumAttempts: 3, initialInterval: '1 second' },
 });
 
 export const CREATE_INVOICE_PDF = 'createInvoicePdfFromJson';
+
+/** A template invoice carries the full EN 16931 data set. */
+const PROFILE = 'EN16931';
 
 export interface CreateInvoicePdfInput {
   ctx: RequestContext;
@@ -37,33 +40,39 @@ export interface CreateInvoicePdfResult {
   invoiceId: string | null;
   pdfBlobKey: string;
   pages: number;
-  report: ValidationReport;
+  report: ZugferdReport;
 }
 
-/** createInvoicePdfFromJson: render through the template and embed the XML → validate the XML → store. */
+/**
+ * createInvoicePdfFromJson: render through the template → attach the EN 16931 XML → validate the
+ * whole (PDF/A-3b by veraPDF, Factur-X structure, XML rules, and that the page shows what the XML
+ * says) → store. The rendered PDF already declares PDF/A-3b, so no Ghostscript conversion runs.
+ */
 export async function createInvoicePdf(input: CreateInvoicePdfInput): Promise<CreateInvoicePdfResult> {
   try {
     const { ctx } = input;
-    const rendered = await renderInvoicePdf({ ctx, invoiceBlobKey: input.invoiceBlobKey, templateDir: input.templateDir, templateSource: input.templateSource });
-    const report = await validateInvoiceXml({ ctx, xmlBlobKey: rendered.xmlBlobKey });
+    const rendered = await renderTemplatePdf({ ctx, invoiceBlobKey: input.invoiceBlobKey, templateDir: input.templateDir, templateSource: input.templateSource });
+    const { xmlBlobKey } = await writeZugferdXml({ ctx, invoiceBlobKey: input.invoiceBlobKey, profile: PROFILE });
+    const built = await buildZugferdPdf({ ctx, pdfBlobKey: rendered.pdfBlobKey, xmlBlobKey, convert: 'auto' });
+    const report = await validateZugferdPdf({ ctx, pdfBlobKey: built.pdfBlobKey, compareText: true });
     const errors = report.findings.filter((f) => f.severity === 'error' || f.severity === 'fatal').length;
     const documentId = uuid4();
     const invoiceId = input.passthrough ? null : uuid4();
     await storeDocument({
       ctx,
       documentId,
-      blobKey: rendered.pdfBlobKey,
+      blobKey: built.pdfBlobKey,
       kind: 'zugferd-pdf',
       fileName: input.fileName,
       contentType: 'application/pdf',
-      meta: { templateId: input.templateId, profile: 'EN16931', pages: rendered.pages, valid: report.valid, errors, invoiceId, xmlBlobKey: rendered.xmlBlobKey },
+      meta: { templateId: input.templateId, profile: PROFILE, pages: rendered.pages, converted: built.converted, valid: report.valid, errors, invoiceId },
       usage: { operation: CREATE_INVOICE_PDF, units: 1 },
     });
     if (invoiceId) {
       await storeInvoiceRecord({ ctx, invoiceId, invoiceBlobKey: input.invoiceBlobKey, pdfDocumentId: documentId, fileName: input.fileName, templateId: input.templateId });
     }
     finish(report.valid ? 'valid' : 'invalid', `${rendered.pages}-page invoice PDF, template ${input.templateId}, ${report.valid ? 'valid' : `invalid (${errors} errors)`}, document ${documentId}`);
-    return { documentId, invoiceId, pdfBlobKey: rendered.pdfBlobKey, pages: rendered.pages, report };
+    return { documentId, invoiceId, pdfBlobKey: built.pdfBlobKey, pages: rendered.pages, report };
   } catch (err) {
     // A failed run is findable as such in the UI, not left looking 'running'.
     finish('failed', `failed: ${err instanceof Error ? err.message : String(err)}`);

@@ -61,9 +61,12 @@ const createResponse = z.object({
   filecontentB64: z.string().meta({ description: 'The ZUGFeRD / Factur-X PDF/A-3b (EN 16931 profile), base64' }),
   templateId: z.string(),
   pages: z.int(),
-  valid: z.boolean().meta({ description: 'The embedded XML passed the EN 16931 validation' }),
-  numberOfXInvoiceErrors: z.int(),
-  xInvoiceErrors: z.array(findingSchema),
+  zugferdValid: z.boolean().meta({ description: 'PDF/A-3b (veraPDF), Factur-X attachment and XMP checks passed, and the page shows what the XML says' }),
+  xInvoiceValid: z.boolean().meta({ description: 'The embedded XML passed schema and EN 16931 rules' }),
+  numberOfZugferdErrors: z.int(),
+  numberOfxInvoiceErrors: z.int(),
+  zugferdErrorList: z.array(findingSchema),
+  xInvoiceErrorList: z.array(findingSchema),
 });
 type CreateResponse = z.infer<typeof createResponse>;
 
@@ -207,8 +210,10 @@ async function createPdf(services: Services, loaded: LoadedTemplate, body: z.out
   });
   const pdf = await services.blobs.get(result.pdfBlobKey);
   const errors = result.report.findings.filter((f) => f.severity === 'error' || f.severity === 'fatal');
+  const pdfErrors = errors.filter((f) => f.source === 'pdf');
+  const xmlErrors = errors.filter((f) => f.source !== 'pdf');
   return {
-    message: result.report.valid ? `Invoice PDF created (${result.pages} page(s)); the embedded XML is valid.` : `Invoice PDF created; the embedded XML has ${errors.length} error(s).`,
+    message: result.report.valid ? `Invoice PDF created (${result.pages} page(s)); it is a valid ZUGFeRD / Factur-X EN 16931 invoice.` : `Invoice PDF created; validation found ${errors.length} error(s).`,
     downloadURL: downloadUrl(services, result.documentId),
     resendToken: resendToken(services, result.documentId),
     iqDataId: result.invoiceId,
@@ -220,9 +225,12 @@ async function createPdf(services: Services, loaded: LoadedTemplate, body: z.out
     filecontentB64: pdf.toString('base64'),
     templateId: loaded.template.id,
     pages: result.pages,
-    valid: result.report.valid,
-    numberOfXInvoiceErrors: errors.length,
-    xInvoiceErrors: errors,
+    zugferdValid: result.report.pdfValid,
+    xInvoiceValid: result.report.xmlValid,
+    numberOfZugferdErrors: pdfErrors.length,
+    numberOfxInvoiceErrors: xmlErrors.length,
+    zugferdErrorList: pdfErrors,
+    xInvoiceErrorList: xmlErrors,
   };
 }
 
