@@ -1,6 +1,7 @@
 import { analysisActivities } from './analysis.js';
 import type { ActivityDeps } from './deps.js';
 import { documentActivities } from './documents.js';
+import { mailActivities } from './mail.js';
 import { renderActivities } from './render.js';
 import { xinvoiceActivities } from './xinvoice.js';
 import { zugferdActivities } from './zugferd.js';
@@ -9,7 +10,7 @@ export type { ActivityDeps } from './deps.js';
 
 /** Every activity the worker registers, bound to its dependencies. */
 export function createActivities(deps: ActivityDeps) {
-  return { ...xinvoiceActivities(deps), ...documentActivities(deps), ...zugferdActivities(deps), ...renderActivities(deps), ...analysisActivities(deps) };
+  return { ...xinvoiceActivities(deps), ...documentActivities(deps), ...zugferdActivities(deps), ...mailActivities(deps), ...renderActivities(deps), ...analysisActivities(deps) };
 }
 
 export type Activities = ReturnType<typeof createActivities>;

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { TEST_FAULTS, type TestFault } from './mail/types.js';
 
 /**
  * Configuration comes only from environment variables, validated once at start.
@@ -31,7 +32,46 @@ const envSchema = z.object({
   DOWNLOAD_URL_TTL_SECONDS: z.coerce.number().int().min(60).default(24 * 3600),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   EINVOICE_ROLE: z.enum(['all', 'api', 'worker']).default('all'),
+  SMTP_URL: optionalString.pipe(z.url({ protocol: /^smtps?$/, error: 'must be an smtp:// or smtps:// URL' }).optional()),
+  SMTP_REQUIRE_TLS: z.enum(['true', 'false']).default('true'),
+  SMTP_CA_FILE: optionalString,
+  DKIM_DOMAIN: optionalString,
+  DKIM_SELECTOR: optionalString,
+  DKIM_PRIVATE_KEY_FILE: optionalString,
+  MAIL_OUTBOX_DIR: optionalString,
+  EINVOICE_TEST_FAULTS: optionalString.pipe(
+    z
+      .string()
+      .transform((v) => v.split(',').map((f) => f.trim()))
+      .pipe(z.array(z.enum(TEST_FAULTS)))
+      .optional(),
+  ),
+}).refine((e) => [e.DKIM_DOMAIN, e.DKIM_SELECTOR, e.DKIM_PRIVATE_KEY_FILE].filter(Boolean).length % 3 === 0, {
+  path: ['DKIM_DOMAIN'],
+  message: 'set DKIM_DOMAIN, DKIM_SELECTOR and DKIM_PRIVATE_KEY_FILE together, or none of them',
 });
+
+/** The SMTP server from SMTP_URL: `smtps://` is TLS from the start, `smtp://` upgrades with STARTTLS. */
+export interface SmtpConfig {
+  host: string;
+  port: number;
+  /** Implicit TLS (smtps://). */
+  secure: boolean;
+  /** smtp:// only: refuse to send when the server offers no STARTTLS (SMTP_REQUIRE_TLS, default true). */
+  requireTls: boolean;
+  auth: { user: string; pass: string } | undefined;
+  /** PEM file of an extra CA to trust (a private CA or the server's self-signed certificate). */
+  caFile: string | undefined;
+}
+
+export interface MailConfig {
+  /** Undefined: messages are written to the outbox folder instead of being sent. */
+  smtp: SmtpConfig | undefined;
+  outboxDir: string;
+  dkim: { domainName: string; keySelector: string; privateKeyFile: string } | undefined;
+  /** Test only: faults to inject (EINVOICE_TEST_FAULTS); empty in any real deployment. */
+  testFaults: TestFault[];
+}
 
 export interface Config {
   dataDir: string;
@@ -50,6 +90,7 @@ export interface Config {
   downloadUrlTtlSeconds: number;
   logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
   role: z.infer<typeof envSchema>['EINVOICE_ROLE'];
+  mail: MailConfig;
 }
 
 export class ConfigError extends Error {
@@ -86,5 +127,25 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     downloadUrlTtlSeconds: e.DOWNLOAD_URL_TTL_SECONDS,
     logLevel: e.LOG_LEVEL,
     role: e.EINVOICE_ROLE,
+    mail: {
+      smtp: e.SMTP_URL ? smtpConfig(e.SMTP_URL, e.SMTP_REQUIRE_TLS === 'true', e.SMTP_CA_FILE) : undefined,
+      outboxDir: path.resolve(e.MAIL_OUTBOX_DIR ?? path.join(dataDir, 'outbox')),
+      dkim: e.DKIM_DOMAIN && e.DKIM_SELECTOR && e.DKIM_PRIVATE_KEY_FILE ? { domainName: e.DKIM_DOMAIN, keySelector: e.DKIM_SELECTOR, privateKeyFile: e.DKIM_PRIVATE_KEY_FILE } : undefined,
+      testFaults: e.EINVOICE_TEST_FAULTS ?? [],
+    },
+  };
+}
+
+function smtpConfig(url: string, requireTls: boolean, caFile: string | undefined): SmtpConfig {
+  const u = new URL(url);
+  const secure = u.protocol === 'smtps:';
+  const user = decodeURIComponent(u.username);
+  return {
+    host: u.hostname.replace(/^\[|\]$/g, ''),
+    port: u.port ? Number(u.port) : secure ? 465 : 587,
+    secure,
+    requireTls: !secure && requireTls,
+    auth: user ? { user, pass: decodeURIComponent(u.password) } : undefined,
+    caFile,
   };
 }

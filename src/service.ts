@@ -11,6 +11,7 @@ import type { Services } from './api/services.js';
 import { createAuthenticator } from './api/authenticate.js';
 import type { Config } from './config.js';
 import { loadSigningSecret } from './auth/signed-url.js';
+import { createMailTransport } from './mail/transport.js';
 import { BlobStore } from './storage/blob-store.js';
 import { openStorage } from './storage/index.js';
 import { startDevServer, type DevServer } from './temporal/dev-server.js';
@@ -64,7 +65,7 @@ export async function startService(config: Config, log: Logger): Promise<Running
         address: temporalAddress,
         namespace: config.temporal.namespace,
         taskQueue: config.temporal.taskQueue,
-        activities: createActivities({ blobs, storage, log }),
+        activities: createActivities({ blobs, storage, log, mail: { transport: await createMailTransport(config.mail), testFaults: config.mail.testFaults } }),
       });
       const running = worker.run();
       cleanups.push(async () => {

@@ -1,5 +1,7 @@
 // The worker's workflow bundle: every workflow type the service runs.
 export * from './xinvoice.js';
+// Only the workflow types: deliverIfRequested is a helper that create workflows call.
+export { deliverMail, sendMessage } from './mail.js';
 export * from './zugferd.js';
 export * from './render.js';
 export * from './analysis.js';

@@ -4,6 +4,8 @@ import type { SyntaxId } from '../src/xml/index.js';
 import type { RequestContext } from '../src/temporal/context.js';
 import { OUTCOME, type Outcome } from '../src/temporal/search-attributes.js';
 import type { Activities } from '../activities/index.js';
+import type { MailOutcome, MailRequest } from '../src/mail/types.js';
+import { deliverIfRequested } from './mail.js';
 
 // Building and storing are quick and local; validation runs the official
 // schematron and may be slow on a cold worker. Invalid input fails for good
@@ -22,15 +24,18 @@ export interface CreateXInvoiceInput {
   invoiceBlobKey: string;
   syntax: SyntaxId;
   fileName: string;
+  /** Set when the request asked for the XML to be sent by e-mail. */
+  mail?: MailRequest;
 }
 
 export interface CreateXInvoiceResult {
   documentId: string;
   xmlBlobKey: string;
   report: ValidationReport;
+  mail?: MailOutcome;
 }
 
-/** createXinvoiceFromJson: build → validate → store. */
+/** createXinvoiceFromJson: build → validate → store → (e-mail). */
 export async function createXInvoice(input: CreateXInvoiceInput): Promise<CreateXInvoiceResult> {
   return recordingFailure(async () => {
     const built = await buildInvoiceXml({ ctx: input.ctx, invoiceBlobKey: input.invoiceBlobKey, syntax: input.syntax });
@@ -46,7 +51,8 @@ export async function createXInvoice(input: CreateXInvoiceInput): Promise<Create
       usage: { operation: 'createXinvoiceFromJson', units: 1 },
     });
     finish(report.valid ? 'valid' : 'invalid', `${input.syntax} XML ${report.valid ? 'valid' : `invalid (${countErrors(report)} errors)`}, document ${documentId}`);
-    return { documentId, xmlBlobKey: built.xmlBlobKey, report };
+    const mail = await deliverIfRequested(input.ctx, input.mail, documentId);
+    return { documentId, xmlBlobKey: built.xmlBlobKey, report, ...(mail ? { mail } : {}) };
   });
 }
 

@@ -5,6 +5,8 @@ import { TokenError, issueToken, revokeToken, rotateToken, type IssuedToken } fr
 import { createAccount, getAccount, listAccounts } from '../storage/accounts.js';
 import { listApiTokens, type ApiTokenRecord } from '../storage/api-tokens.js';
 import { openDatabase, type Database } from '../storage/database.js';
+import { addSenderRule, listSenderRules, removeSenderRule } from '../storage/mail-records.js';
+import { parseSenderRule } from '../mail/sender-policy.js';
 
 /**
  * Operator tool for accounts and API tokens, on the database the service is configured with:
@@ -24,6 +26,10 @@ Commands:
   list-tokens --account ID                 list an account's tokens (never their secrets)
   rotate-token --token TOKEN_ID            revoke a token and print its replacement
   revoke-token --token TOKEN_ID            revoke a token
+  allow-sender --account ID --sender S     let the account send e-mail as S: an address (billing@acme.example),
+                                           a domain (acme.example: any address there) or * (any address)
+  list-senders --account ID                list the account's allowed senders (none: it may not send e-mail)
+  remove-sender --account ID --sender S    withdraw an allowed sender
 
 Options:
   --json    machine-readable output
@@ -36,11 +42,12 @@ const OPTIONS = {
   account: { type: 'string' },
   label: { type: 'string' },
   token: { type: 'string' },
+  sender: { type: 'string' },
   json: { type: 'boolean', default: false },
   help: { type: 'boolean', default: false },
 } as const;
 
-type Options = { name?: string; account?: string; label?: string; token?: string; json: boolean };
+type Options = { name?: string; account?: string; label?: string; token?: string; sender?: string; json: boolean };
 
 class UsageError extends Error {}
 
@@ -88,7 +95,39 @@ const COMMANDS: Record<string, Command> = {
     await revokeToken(db, tokenId);
     return { json: { tokenId, revoked: true }, text: `Token ${tokenId} revoked` };
   },
+  'allow-sender': async (db, o) => {
+    const accountId = await existingAccount(db, o.account);
+    const sender = senderRule(o.sender);
+    const added = await addSenderRule(db, accountId, sender);
+    return { json: { accountId, sender, added }, text: added ? `${accountId} may now send as ${sender}` : `${accountId} could already send as ${sender}` };
+  },
+  'list-senders': async (db, o) => {
+    const accountId = await existingAccount(db, o.account);
+    const rules = await listSenderRules(db, accountId);
+    return {
+      json: rules.map((r) => ({ sender: r.rule, createdAt: iso(r.createdAt) })),
+      text: rules.length ? table(['CREATED', 'SENDER'], rules.map((r) => [iso(r.createdAt), r.rule])) : `${accountId} may not send e-mail from any address (no senders allowed)`,
+    };
+  },
+  'remove-sender': async (db, o) => {
+    const accountId = await existingAccount(db, o.account);
+    const sender = senderRule(o.sender);
+    if (!(await removeSenderRule(db, accountId, sender))) throw new Error(`${accountId} has no allowed sender ${sender}`);
+    return { json: { accountId, sender, removed: true }, text: `${accountId} may no longer send as ${sender}` };
+  },
 };
+
+async function existingAccount(db: Database, account: string | undefined): Promise<string> {
+  const accountId = required(account, 'account');
+  if (!(await getAccount(db, accountId))) throw new TokenError('ACCOUNT_NOT_FOUND', `No account ${accountId}`);
+  return accountId;
+}
+
+function senderRule(value: string | undefined): string {
+  const parsed = parseSenderRule(required(value, 'sender'));
+  if (!parsed.ok) throw new UsageError(`--sender: ${parsed.error}`);
+  return parsed.value;
+}
 
 function tokenOutput(issued: IssuedToken): Output {
   return {

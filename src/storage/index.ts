@@ -9,6 +9,19 @@ import {
   lookupIdempotencyKey,
   releaseIdempotencyKey,
 } from './idempotency.js';
+import {
+  addSenderRule,
+  createSendRecord,
+  getSendRecord,
+  listSendRecords,
+  listSenderRules,
+  markAttemptFailed,
+  markFailed,
+  markSending,
+  markSent,
+  originalSendOfDocument,
+  removeSenderRule,
+} from './mail-records.js';
 import { listUsage, recordUsage, sumUsage } from './usage.js';
 
 /**
@@ -22,6 +35,7 @@ export interface Storage {
   documents: Bound<typeof documentFunctions>;
   usage: Bound<typeof usageFunctions>;
   idempotency: Bound<typeof idempotencyFunctions>;
+  mail: Bound<typeof mailFunctions>;
   /**
    * Stores a created document and the usage it costs, in one transaction. Idempotent on
    * `document.id`: when that document exists already (a retried activity), nothing is written
@@ -45,6 +59,19 @@ const idempotencyFunctions = {
   complete: completeIdempotencyKey,
   release: releaseIdempotencyKey,
   deleteExpired: deleteExpiredIdempotencyKeys,
+};
+const mailFunctions = {
+  createSend: createSendRecord,
+  getSend: getSendRecord,
+  listSends: listSendRecords,
+  originalSendOfDocument,
+  markSending,
+  markSent,
+  markAttemptFailed,
+  markFailed,
+  senderRules: listSenderRules,
+  addSenderRule,
+  removeSenderRule,
 };
 
 // `any`: the rest parameters differ per function, and a function type's parameters are contravariant.
@@ -78,6 +105,7 @@ export async function openStorage(config: Pick<Config, 'dataDir' | 'databaseUrl'
     documents: bind(db, documentFunctions),
     usage: bind(db, usageFunctions),
     idempotency: bind(db, idempotencyFunctions),
+    mail: bind(db, mailFunctions),
     recordDocument: (input) => recordDocument(db, input),
     close: () => db.close(),
   };

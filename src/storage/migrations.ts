@@ -66,4 +66,43 @@ export const MIGRATIONS: readonly Migration[] = [
       `CREATE INDEX idempotency_keys_expires_idx ON idempotency_keys (expires_at)`,
     ],
   },
+  {
+    version: 2,
+    name: 'e-mail sends and sender rules',
+    statements: [
+      // recipients, accepted and rejected are JSON arrays; the message itself is a blob (draft_key).
+      `CREATE TABLE mail_sends (
+        id TEXT PRIMARY KEY,
+        account_id TEXT NOT NULL REFERENCES accounts (id),
+        document_id TEXT REFERENCES documents (id) ON DELETE SET NULL,
+        resend_of TEXT REFERENCES mail_sends (id),
+        request_id TEXT NOT NULL,
+        draft_key TEXT NOT NULL,
+        via TEXT NOT NULL CHECK (via IN ('smtp', 'outbox')),
+        message_id TEXT NOT NULL,
+        sender TEXT NOT NULL,
+        recipients TEXT NOT NULL,
+        subject TEXT NOT NULL,
+        status TEXT NOT NULL CHECK (status IN ('queued', 'sending', 'sent', 'failed')),
+        attempts INTEGER NOT NULL,
+        response TEXT,
+        accepted TEXT NOT NULL,
+        rejected TEXT NOT NULL,
+        error_code TEXT,
+        error_message TEXT,
+        created_at BIGINT NOT NULL,
+        updated_at BIGINT NOT NULL,
+        sent_at BIGINT
+      )`,
+      `CREATE INDEX mail_sends_account_created_idx ON mail_sends (account_id, created_at DESC, id DESC)`,
+      `CREATE INDEX mail_sends_document_idx ON mail_sends (document_id, created_at)`,
+      // No row for an account: it may use no sender address (src/mail/sender-policy.ts).
+      `CREATE TABLE mail_sender_rules (
+        account_id TEXT NOT NULL REFERENCES accounts (id),
+        rule TEXT NOT NULL,
+        created_at BIGINT NOT NULL,
+        PRIMARY KEY (account_id, rule)
+      )`,
+    ],
+  },
 ];

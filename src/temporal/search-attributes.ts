@@ -10,4 +10,5 @@ export const OUTCOME = defineSearchAttributeKey('EinvoiceOutcome', SearchAttribu
 
 export const SEARCH_ATTRIBUTES = [OPERATION, ACCOUNT, OUTCOME] as const;
 
-export type Outcome = 'running' | 'valid' | 'invalid' | 'failed';
+/** `sent` and `queued` are the outcomes of the e-mail workflows (queued: still retrying). */
+export type Outcome = 'running' | 'valid' | 'invalid' | 'failed' | 'sent' | 'queued';

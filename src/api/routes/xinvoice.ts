@@ -1,10 +1,13 @@
 import { z } from 'zod';
 import { invoiceSchema } from '../../invoice/model.js';
+import { invoicePlaceholders } from '../../mail/placeholders.js';
+import { mailResultSchema, transportSchema } from '../../mail/schema.js';
 import type { Finding, ValidationReport } from '../../validation/index.js';
 import { createXInvoice, validateXInvoice } from '../../../workflows/xinvoice.js';
 import { errorResponses } from '../common-responses.js';
 import { downloadUrl, resendToken } from '../links.js';
 import { defineRoute } from '../route.js';
+import { prepareMail } from './delivery.js';
 import { runWorkflow } from '../run-workflow.js';
 import type { Services } from '../services.js';
 
@@ -38,6 +41,7 @@ export function xinvoiceRoutes(services: Services) {
         invoice: invoiceSchema,
         syntax: z.enum(['CII', 'UBL']).default('CII').meta({ description: 'XML syntax of the XRechnung; CII by default' }),
         fileName: z.string().trim().min(1).max(200).regex(/^[^/\\\u0000-\u001f"]+$/, 'no paths, quotes or control characters').optional().meta({ description: 'File name of the stored XML; default <invoiceNumber>.xml' }),
+        transport: transportSchema.optional(),
       })
       .strict(),
     responses: {
@@ -54,11 +58,13 @@ export function xinvoiceRoutes(services: Services) {
           xInvoiceWarnings: z.array(findingSchema),
           validationArtefacts: artefactsSchema,
           xInvoice: z.string().meta({ description: 'The XML' }),
+          transport: mailResultSchema.optional().meta({ description: 'What happened to the e-mail, when the request had a transport' }),
         }),
       },
       ...errorResponses(400, 401, 403, 413, 415, 422, 503, 504),
     },
     async handle({ body, principal, request }) {
+      const mail = await prepareMail(services, principal, body.transport, invoicePlaceholders(body.invoice));
       const { key } = await services.blobs.put(Buffer.from(JSON.stringify(body.invoice), 'utf8'));
       const fileName = body.fileName ?? `${safeName(body.invoice.invoiceNumber) ?? 'xrechnung'}.xml`;
       const result = await runWorkflow(createXInvoice, {
@@ -67,7 +73,7 @@ export function xinvoiceRoutes(services: Services) {
         operation: 'createXinvoiceFromJson',
         principal,
         request,
-        args: [{ ctx: { requestId: request.requestId, accountId: principal.accountId }, invoiceBlobKey: key, syntax: body.syntax, fileName }],
+        args: [{ ctx: { requestId: request.requestId, accountId: principal.accountId }, invoiceBlobKey: key, syntax: body.syntax, fileName, mail: mail.request }],
         summary: `XRechnung ${body.syntax} from JSON`,
       });
       const xml = (await services.blobs.get(result.xmlBlobKey)).toString('utf8');
@@ -84,6 +90,7 @@ export function xinvoiceRoutes(services: Services) {
           xInvoiceWarnings: result.report.findings.filter((f) => !isError(f)),
           validationArtefacts: result.report.artefacts,
           xInvoice: xml,
+          transport: await mail.result(result.mail),
         },
       };
     },

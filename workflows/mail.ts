@@ -1,0 +1,115 @@
+import {
+  ActivityFailure,
+  ApplicationFailure,
+  ParentClosePolicy,
+  TimeoutFailure,
+  proxyActivities,
+  setCurrentDetails,
+  sleep,
+  startChild,
+  upsertSearchAttributes,
+  uuid4,
+  workflowInfo,
+} from '@temporalio/workflow';
+import type { Activities } from '../activities/index.js';
+import type { MailOutcome, MailRequest, SendError } from '../src/mail/types.js';
+import type { RequestContext } from '../src/temporal/context.js';
+import { ACCOUNT, OPERATION, OUTCOME, type Outcome } from '../src/temporal/search-attributes.js';
+
+/**
+ * E-mail delivery. Each send is its own child workflow (`deliverMail`), abandoned by its parent
+ * when the parent finishes: the request that asked for the mail waits for it a short while
+ * (WAIT_FOR_MAIL) and then answers, while temporary SMTP failures go on being retried for up
+ * to a day. Nothing here can fail the parent: a created document is never lost to a mail.
+ */
+
+// Recording is quick local I/O.
+const { recordMailSend, failMailSend } = proxyActivities<Activities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { maximumAttempts: 5, initialInterval: '200 milliseconds', backoffCoefficient: 2 },
+});
+// Temporary failures (4xx, greylisting, a server restarting) are retried with growing pauses
+// for up to 24 hours; permanent ones are thrown non-retryable by the activity.
+const { sendMail } = proxyActivities<Activities>({
+  startToCloseTimeout: '3 minutes',
+  scheduleToCloseTimeout: '24 hours',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '10 minutes' },
+});
+
+/** How long a request waits for its e-mail before answering `queued`. */
+const WAIT_FOR_MAIL = '15 seconds';
+
+export interface DeliverMailInput {
+  ctx: RequestContext;
+  sendId: string;
+  request: MailRequest;
+  /** The document to attach (create endpoints, resend). */
+  documentId: string | undefined;
+}
+
+/** One send: record it, send it (with retries), record a final failure. */
+export async function deliverMail(input: DeliverMailInput): Promise<MailOutcome> {
+  await recordMailSend(input);
+  try {
+    await sendMail({ ctx: input.ctx, sendId: input.sendId });
+    finish('sent', 'e-mail accepted');
+    return { sendId: input.sendId, status: 'sent' };
+  } catch (err) {
+    const error = sendError(err);
+    await failMailSend({ ctx: input.ctx, sendId: input.sendId, error });
+    finish('failed', `e-mail failed: ${error.code}`);
+    return { sendId: input.sendId, status: 'failed' };
+  }
+}
+
+function sendError(err: unknown): SendError {
+  const cause = err instanceof ActivityFailure ? err.cause : err;
+  // Retries ran out (the schedule-to-close timeout): the last failure was a temporary one.
+  if (cause instanceof TimeoutFailure || (cause instanceof ApplicationFailure && cause.type === 'SMTP_TEMPORARY')) {
+    return { code: 'SMTP_UNAVAILABLE', message: 'The mail server did not accept the message in 24 hours of retrying; the response shows its last reply.' };
+  }
+  if (cause instanceof ApplicationFailure && cause.type) return { code: cause.type, message: cause.message };
+  return { code: 'INTERNAL_ERROR', message: cause instanceof Error ? cause.message : String(cause) };
+}
+
+/**
+ * Sends the e-mail a create workflow was asked for, with `documentId` attached; call it after
+ * the document is stored. Returns undefined when no e-mail was requested. Never throws.
+ */
+export async function deliverIfRequested(ctx: RequestContext, request: MailRequest | undefined, documentId?: string): Promise<MailOutcome | undefined> {
+  return request ? deliver(ctx, request, documentId) : undefined;
+}
+
+/** The delivery endpoint and the resend operation: a workflow that only sends. */
+export async function sendMessage(input: { ctx: RequestContext; mail: MailRequest; documentId?: string }): Promise<MailOutcome> {
+  const outcome = await deliver(input.ctx, input.mail, input.documentId);
+  finish(outcome.status, `e-mail ${outcome.status}`);
+  return outcome;
+}
+
+async function deliver(ctx: RequestContext, request: MailRequest, documentId: string | undefined): Promise<MailOutcome> {
+  const sendId = uuid4();
+  try {
+    const child = await startChild(deliverMail, {
+      workflowId: `${workflowInfo().workflowId}-mail`,
+      args: [{ ctx, sendId, request, documentId }],
+      parentClosePolicy: ParentClosePolicy.ABANDON,
+      typedSearchAttributes: [
+        { key: OPERATION, value: 'deliverMail' },
+        { key: ACCOUNT, value: ctx.accountId },
+        { key: OUTCOME, value: 'running' },
+      ],
+      staticSummary: request.resendOf ? 'Resend e-mail' : 'Send e-mail',
+    });
+    const outcome = await Promise.race([child.result(), sleep(WAIT_FOR_MAIL).then(() => undefined)]);
+    return outcome ?? { sendId, status: 'queued' };
+  } catch {
+    // The child itself failed (not the mail: that is a result). Its record, if any, tells the rest.
+    return { sendId, status: 'failed' };
+  }
+}
+
+function finish(outcome: Outcome, details: string): void {
+  upsertSearchAttributes([{ key: OUTCOME, value: outcome }]);
+  setCurrentDetails(details);
+}
