@@ -223,9 +223,10 @@ function drawTotals(ctx: RenderContext): void {
       flow.rule(x, flow.geo.right, flow.y + 1);
       flow.gap(3);
     }
-    const style = row.strong ? styles.bold : styles.body;
-    flow.drawLines([{ text: fmt.money(row.amount), style }], flow.geo.right - valueWidth, flow.y, valueWidth, 'right');
-    flow.write(row.lines, x, width - valueWidth - 4);
+    // Label before amount, so that text extraction (and screen readers) read them in that order.
+    const height = flow.drawLines(row.lines, x, flow.y, width - valueWidth - 4);
+    flow.drawLines([{ text: fmt.money(row.amount), style: row.strong ? styles.bold : styles.body }], flow.geo.right - valueWidth, flow.y, valueWidth, 'right');
+    flow.gap(height);
   }
   flow.gap(GAP);
 }
