@@ -124,11 +124,24 @@ export function vatCategoryOf(rate: string | undefined, context: string): string
   return Number(rate) > 0 ? 'S' : 'Z';
 }
 
-/** Title words → UNTDID 1001. Only the kinds a reader can tell apart on the page. */
+/**
+ * Title words → UNTDID 1001, most specific first. Only the kinds a reader can tell apart on
+ * the page by their printed name.
+ */
+const DOCUMENT_TYPES: ReadonlyArray<[string, RegExp]> = [
+  ['751', /buchungshilfe|keine rechnung|not an invoice|invoice information for accounting/],
+  ['389', /selbst ?ausgestellte rechnung|self-?billed|autofacturation|gutschriftsverfahren/],
+  ['575', /rechnung des versicherers|versicherungsrechnung|insurer'?s invoice|facture d'assureur/],
+  ['387', /mietrechnung|hire invoice|rental invoice|facture de location/],
+  ['386', /vorauszahlungsrechnung|anzahlungsrechnung|prepayment invoice|facture d'acompte/],
+  ['384', /korrektur|corrected invoice|facture rectificative|stornorechnung/],
+  ['381', /gutschrift|credit ?note|avoir|creditnota|credit memo/],
+  ['380', /rechnung|invoice|facture|factuur|faktura/],
+];
+
 export function documentTypeOf(title: string): string | undefined {
   const t = fold(title);
-  if (/gutschrift|credit ?note|avoir|creditnota|credit memo/.test(t)) return '381';
-  if (/korrektur|corrected|rectificati|stornorechnung/.test(t)) return '384';
-  if (/rechnung|invoice|facture|factuur|faktura/.test(t)) return '380';
-  return undefined;
+  // Some writers space letters apart inside words ("Rechnungskor rektur"): try both forms.
+  const squeezed = t.replace(/\s+/g, '');
+  return DOCUMENT_TYPES.find(([, re]) => re.test(t) || re.test(squeezed))?.[0];
 }

@@ -10,14 +10,14 @@ import { fold } from './text.js';
  * text, in the next cell to the right, or in the cell below (forms with the label on top).
  */
 
-type Kind = 'id' | 'date' | 'taxNumber' | 'currency';
+type Kind = 'id' | 'ref' | 'date' | 'taxNumber' | 'currency';
 
 const KIND: Readonly<Record<HeaderField, Kind>> = {
   invoiceNumber: 'id',
   issueDate: 'date',
   dueDate: 'date',
   deliveryDate: 'date',
-  buyerReference: 'id',
+  buyerReference: 'ref',
   orderReference: 'id',
   contractReference: 'id',
   customerNumber: 'id',
@@ -45,6 +45,11 @@ export function parseValue(kind: Kind, text: string, doc: Doc, strictId: boolean
     }
     case 'currency':
       return currenciesIn(t)[0];
+    case 'ref': {
+      // Buyer references may be names or spaced numbers ("05 158 004 - 11023 - 45"): the whole short value.
+      const v = t.replace(/^[(#:.\s]+/, '').trim();
+      return v.length >= 2 && v.length <= 60 && !NOT_AN_ID.test(v) ? v : undefined;
+    }
     case 'taxNumber':
       return /^(\d{2,3}\/\d{3,4}\/\d{4,5}|\d{10,13})(?![\d/])/.exec(t)?.[1];
     case 'id': {
@@ -73,12 +78,14 @@ export function findHeaderFields(doc: Doc): Map<HeaderField, Array<Found>> {
     const folded = fold(seg.text);
     const hits = HEADER_LABELS.map((r) => ({ r, m: r.pattern.exec(folded) })).filter((h) => h.m !== null);
     // The most specific label wins: "Date of delivery" is a delivery date, not a bare "Date".
-    const longest = Math.max(0, ...hits.map((h) => h.m![0].trimEnd().length));
+    const longest = Math.max(0, ...hits.filter((h) => !h.r.inline).map((h) => h.m![0].trimEnd().length));
     for (const { r, m } of hits) {
-      if (m![0].trimEnd().length < longest) continue;
-      const cut = originalOffset(seg.text, m![0].length);
+      if (!r.inline && m![0].trimEnd().length < longest) continue;
+      const cut = originalOffset(seg.text, m!.index + m![0].length);
       const kind = KIND[r.field];
       for (const [place, factor] of PLACES) {
+        // Inside running text the value follows the label directly.
+        if (r.inline && place !== 'same') break;
         const source = valueSource(doc, seg, cut, place);
         if (!source) continue;
         const value = parseValue(kind, source.text, doc, STRICT.has(r.field));

@@ -141,10 +141,14 @@ function issueDateFallback(doc: Doc, number: Found | undefined): Found | undefin
   // "Rechnung Nr. 471102 vom 05.03.2018": the date printed with the number.
   const first = doc.pages[0]!;
   if (number) {
-    const line = doc.pages.find((p) => p.page === number.page)?.lines.find((l) => Math.abs(l.top - number.y) < 2 * l.height);
-    const text = line?.segments.map((s) => s.text).join(' ') ?? '';
-    const d = scanDates(text, doc.order)[0];
-    if (d) return { value: d.iso, score: 0.7, page: number.page, y: number.y, via: 'beside-number' };
+    // On the number's line, or on the next one when the title wraps before the date ("… Nr. 471102 vom / 05.03.2018").
+    const lines = doc.pages.find((p) => p.page === number.page)?.lines ?? [];
+    const at = lines.findIndex((l) => Math.abs(l.top - number.y) < 2 * l.height);
+    for (const line of [lines[at], lines[at + 1]]) {
+      if (!line || line.top - number.y > 3 * line.height) continue;
+      const d = scanDates(line.segments.map((s) => s.text).join(' '), doc.order)[0];
+      if (d) return { value: d.iso, score: 0.7, page: number.page, y: number.y, via: 'beside-number' };
+    }
   }
   // Otherwise the first date in the upper part of the first page.
   for (const line of first.lines) {

@@ -19,16 +19,19 @@ export type HeaderField =
 
 export interface LabelRule<F extends string> {
   field: F;
-  /** Matched at the start of a segment's folded text. */
+  /** Matched at the start of a segment's folded text (or anywhere, for inline rules). */
   pattern: RegExp;
   weight: number;
+  /** Also found inside running text ("… gemäß Bestellung Nr. 4711 vom …"). */
+  inline: boolean;
 }
 
-const rule = <F extends string>(field: F, weight: number, source: string): LabelRule<F> => ({
+const rule = <F extends string>(field: F, weight: number, source: string, inline = false): LabelRule<F> => ({
   field,
   weight,
+  inline,
   // The label must end at a word boundary: "datum" must not eat the start of "datumsangabe".
-  pattern: new RegExp(`^(?:${source})(?![\\p{L}\\p{N}])\\s*[:#.]?\\s*(?:[:#]\\s*)?`, 'u'),
+  pattern: new RegExp(`${inline ? '(?<![\\p{L}\\p{N}])' : '^'}(?:${source})(?![\\p{L}\\p{N}])\\s*[:#.]?\\s*(?:[:#]\\s*)?`, 'u'),
 });
 
 const NO = String.raw`(?:nummer|nr\.?|no\.?|n°|nº|no°|num(?:ero|\.)?|number|#|id)`;
@@ -40,6 +43,8 @@ export const HEADER_LABELS: ReadonlyArray<LabelRule<HeaderField>> = [
   rule('invoiceNumber', 1, String.raw`(?:factuur|facture|avoir)[- ]?${NO}`),
   // Titles followed by the number: "Rechnung RE-2024-17", "Invoice FA-2017-0008", "Handelsrechnung Nr. 471102".
   rule('invoiceNumber', 0.75, String.raw`(?:[a-z]*rechnung|gutschrift|invoice|tax invoice|credit note|facture|avoir|factuur)(?: ${NO})?`),
+  // Longer titles with the number after "Nr.": "Gutschrift (Selbst ausgestellte Rechnung) Nr. 471102".
+  rule('invoiceNumber', 0.75, String.raw`(?:[a-z]*rechnung|[a-z]*rechnungs? ?kor ?rektur|gutschrift|invoice|credit note|facture|avoir)[^:]{0,50}? (?:nr\.?|no\.?|n°|nº|nummer|number|#)`),
 
   rule('issueDate', 1, String.raw`(?:rechnungs|gutschrifts|beleg|ausstellungs|factuur)[- ]?datum`),
   rule('issueDate', 1, String.raw`(?:invoice|issue|billing|credit note|document) date|date of (?:issue|invoice)|issued?(?: on| at)?`),
@@ -48,6 +53,7 @@ export const HEADER_LABELS: ReadonlyArray<LabelRule<HeaderField>> = [
 
   rule('dueDate', 1, String.raw`falligkeit(?:sdatum)?|fallig(?: am| bis| zum)?|zahlbar bis(?: zum)?|zahlungsziel|zahlungstermin`),
   rule('dueDate', 1, String.raw`(?:payment )?due(?: date| on| by)?|payable (?:by|until|on)|pay by|date d'echeance|echeance|a payer avant le|vervaldatum|te betalen voor`),
+  rule('dueDate', 0.8, String.raw`(?:bitte )?(?:uberweisen|zahlen|begleichen) sie (?:den betrag )?(?:bis )?(?:zum|spatestens)?|please (?:pay|remit)(?: until| by| before)?|zahlbar (?:innerhalb \d+ tagen )?(?:netto )?bis(?: zum)?|netto bis(?: zum)?`, true),
 
   rule('deliveryDate', 1, String.raw`(?:liefer|leistungs|liefer- und leistungs|liefer-/leistungs)[- ]?datum|liefertag|leistungstag`),
   rule('deliveryDate', 1, String.raw`(?:delivery|service|shipping|supply) date|date of (?:delivery|service|supply)|date de (?:livraison|prestation)|leverdatum`),
@@ -55,8 +61,9 @@ export const HEADER_LABELS: ReadonlyArray<LabelRule<HeaderField>> = [
   rule('orderReference', 1, String.raw`(?:ihre )?bestell(?:ung)?[- ]?${NO}|ihre bestellung(?: vom)?|bestellnummer`),
   rule('orderReference', 1, String.raw`(?:your |purchase |customer )?order(?: ${NO}| reference| ref\.?)|your order|purchase order|p\.?o\.?(?: ${NO})`),
   rule('orderReference', 1, String.raw`(?:${NO}|ref(?:erence)?\.?) (?:de )?commande|bon de commande|votre commande|commande|order ?nummer|inkoopordernummer`),
+  rule('orderReference', 0.8, String.raw`bestellung ${NO}|bestellnummer|order ${NO}|purchase order(?: ${NO})?|(?:${NO}) de commande|commande ${NO}`, true),
 
-  rule('buyerReference', 1, String.raw`ihr zeichen|ihre referenz|ihre zeichen|kauferreferenz|leitweg-?id|buyer reference|your ref(?:erence|\.)?|votre reference|reference client|uw referentie`),
+  rule('buyerReference', 1, String.raw`ihr zeichen|ihre referenz|ihre zeichen|kauferreferenz|referenz des kaufers|leitweg-?id|buyer reference|your ref(?:erence|\.)?|votre reference|reference client|uw referentie`),
   rule('contractReference', 1, String.raw`vertrags?(?:nummer|[- ]?nr\.?)?|contract(?: ${NO}| reference)?|agreement(?: ref\.?| ${NO})?|(?:${NO} de )?contrat`),
   rule('customerNumber', 1, String.raw`kunden[- ]?${NO}|kundennummer|customer(?: ${NO}| account)|account ${NO}|(?:${NO}|code) client|client ${NO}|klant ?nummer|debitor(?:en)?[- ]?${NO}`),
   rule('taxNumber', 1, String.raw`steuer[- ]?${NO}|st\.?[- ]?nr\.?|tax (?:${NO}|reference)|steuernummer`),

@@ -117,14 +117,17 @@ function labelRole(seg: Segment): { role: PartyRole; rest: string } | undefined 
   return undefined;
 }
 
-/** The block printed under a label: the label's own block if it continues, else the block starting just below. */
+/**
+ * The block printed under a label: the label's own block if it continues, else the block
+ * starting just below. Loose blocks (blank lines inside the address) are cut at the city line.
+ */
 function blockUnder(label: Segment, blocks: Block[]): Segment[] {
   const own = blocks.find((b) => b.segments.includes(label));
-  if (own && own.segments.length > 1) return own.segments.slice(own.segments.indexOf(label) + 1);
+  if (own && own.segments.length > 1) return cutAtAddressEnd({ ...own, segments: own.segments.slice(own.segments.indexOf(label) + 1) }).segments;
   const below = blocks
     .filter((b) => b.top > label.top && b.top - label.bottom < 2.5 * label.height && b.x0 < label.x1 + 2 * label.height && b.x1 > label.x0 - label.height)
     .sort((a, b) => a.top - b.top)[0];
-  return below?.segments ?? [];
+  return below ? cutAtAddressEnd(below).segments : [];
 }
 
 const SEPARATORS = /\s+[·•●|\u2022\u25cf–-]\s+|\s*[·•●|\u2022\u25cf]\s*/u;
@@ -152,6 +155,8 @@ function boxOf(segs: Segment[]) {
 export function findParties(doc: Doc): Parties {
   const page = pageOf(doc, doc.pages[0]!.page);
   const blocks = buildBlocks(page);
+  // Addresses are sometimes set with blank lines between their lines.
+  const loose = buildBlocks(page, 3).flatMap(splitAtAddressEnds);
   const found: Parties = {};
   const used = new Set<Block>();
   const keep = (role: PartyRole, p: Party | undefined) => {
@@ -163,11 +168,11 @@ export function findParties(doc: Doc): Parties {
     for (const seg of line.segments) {
       const hit = labelRole(seg);
       if (!hit) continue;
-      const below = blockUnder(seg, blocks);
-      const lines = [...(hit.rest ? [hit.rest] : []), ...below.map((s) => s.text)];
+      const below = blockUnder(seg, loose);
+      const lines = [...(hit.rest ? [hit.rest] : []), ...below.map((s) => withValue(page, s))];
       const segs = below.length ? below : [seg];
       keep(hit.role, partyOf(lines, boxOf(segs), 0.9, 'label'));
-      for (const b of blocks) if (below.some((s) => b.segments.includes(s))) used.add(b);
+      for (const b of [...blocks, ...loose]) if (below.some((s) => b.segments.includes(s))) used.add(b);
     }
   }
 
@@ -183,15 +188,16 @@ export function findParties(doc: Doc): Parties {
     }
   }
 
-  // 3. The address window: the buyer. Windows are often set with blank lines between the lines.
-  const loose = buildBlocks(page, 3).map(cutAtAddressEnd);
+  // 3. The address window: the buyer. A tightly set block is preferred; loose ones may swallow a letterhead above.
   if (!found.buyer) {
-    const window = addressBlocks(page, [...blocks, ...loose], used)
-      .filter((b) => b.top > 0.08 * page.height && b.top < 0.45 * page.height && b.x0 < 0.5 * page.width)
-      .filter((b) => !found.seller || !sameParty(b, found.seller))
-      .sort((a, b) => a.top - b.top || b.segments.length - a.segments.length)[0];
+    const inWindow = (list: Block[]) =>
+      addressBlocks(page, list, used)
+        .filter((b) => b.top > 0.08 * page.height && b.top < 0.45 * page.height && b.x0 < 0.5 * page.width)
+        .filter((b) => !found.seller || !sameParty(b, found.seller))
+        .sort((a, b) => a.top - b.top)[0];
+    const window = inWindow(blocks) ?? inWindow(loose);
     if (window) {
-      keep('buyer', partyOf(linesOf(window), boxOf(window.segments), 0.75, 'address-window'));
+      keep('buyer', partyOf(linesOf(page, window), boxOf(window.segments), 0.75, 'address-window'));
       used.add(window);
     }
   }
@@ -202,7 +208,7 @@ export function findParties(doc: Doc): Parties {
     const head = candidates.filter((b) => b.top < 0.3 * page.height).sort((a, b) => a.top - b.top)[0];
     const foot = candidates.filter((b) => b.top > 0.75 * page.height).sort((a, b) => a.top - b.top)[0];
     const pick = head ?? foot;
-    if (pick) keep('seller', partyOf(linesOf(pick), boxOf(pick.segments), head ? 0.6 : 0.5, head ? 'letterhead' : 'footer'));
+    if (pick) keep('seller', partyOf(linesOf(page, pick), boxOf(pick.segments), head ? 0.6 : 0.5, head ? 'letterhead' : 'footer'));
   }
   return found;
 }
@@ -217,8 +223,24 @@ function cutAtAddressEnd(b: Block): Block {
   return { ...b, segments, x1: Math.max(...segments.map((s) => s.x1)), bottom: segments.at(-1)!.bottom };
 }
 
-function linesOf(b: Block): string[] {
-  return b.segments.map((s) => s.text);
+/** A block line with the value printed apart after its colon ("Nummer   : 549910"). */
+function withValue(page: PageLayout, s: Segment): string {
+  const line = page.lines[s.line]!;
+  const next = line.segments.find((o) => o.x0 > s.x1);
+  return next && (/:\s*$/.test(s.text) || /^:/.test(next.text)) && next.x0 - s.x1 < 15 * s.height ? `${s.text} ${next.text}` : s.text;
+}
+
+/** A loose block may stack several addresses (seller over buyer): one block per address. */
+function splitAtAddressEnds(b: Block): Block[] {
+  const head = cutAtAddressEnd(b);
+  if (head.segments.length === b.segments.length) return [b];
+  const rest = b.segments.slice(head.segments.length);
+  const tail: Block = { ...b, segments: rest, top: rest[0]!.top, x0: Math.min(...rest.map((s) => s.x0)), x1: Math.max(...rest.map((s) => s.x1)) };
+  return [head, ...splitAtAddressEnds(tail)];
+}
+
+function linesOf(page: PageLayout, b: Block): string[] {
+  return b.segments.map((s) => withValue(page, s));
 }
 
 /** Blocks that look like postal addresses: 2–8 lines, one of them (not the first) a post code line. */
