@@ -2,11 +2,12 @@
 # Installs what the PDF side (src/pdf) needs from Debian: Ghostscript, which
 # converts input PDFs that are not PDF/A into PDF/A-3b, with the URW base-35
 # fonts it embeds in place of unembedded standard fonts and the sRGB ICC profile
-# it ships (/usr/share/color/icc/ghostscript/srgb.icc), used as OutputIntent.
+# it ships (/usr/share/color/icc/ghostscript/srgb.icc), used as OutputIntent; and, for
+# the tests only, Poppler's pdfdetach, an independent reader of embedded files.
 # Idempotent and quick: nothing happens when everything is installed.
 set -euo pipefail
 
-PACKAGES=(ghostscript fonts-urw-base35)
+PACKAGES=(ghostscript fonts-urw-base35 poppler-utils)
 
 missing=()
 for pkg in "${PACKAGES[@]}"; do

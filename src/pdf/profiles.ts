@@ -57,16 +57,18 @@ const KNOWN_GUIDELINES: ReadonlyArray<[string, ZugferdProfile, ZugferdGeneration
 
 /** XRechnung CIUS identifiers of every version, with or without the XRechnung extension suffix. */
 const XRECHNUNG_GUIDELINE = /^urn:cen\.eu:en16931:2017#compliant#urn:(xeinkauf\.de:kosit|xoev-de:kosit:standard):xrechnung_\d/;
-const ZF1_GUIDELINE = /^urn:ferd:CrossIndustryDocument:invoice:1p0:(basic|comfort|extended)$/;
-
 /**
  * Reads the profile from the specification identifier. Identifiers are compared exactly, as the
  * official validators do: a near miss (`…:2017:compliant:…` for `…#compliant#…`) names no profile.
+ * ZUGFeRD 1.0 documents (recognised by their root namespace) name their profile at the end
+ * (`urn:ferd:CrossIndustryDocument:invoice:1p0:comfort`, release candidates `urn:ferd:invoice:rc:comfort`).
  */
-export function profileFromGuideline(guideline: string | undefined): DetectedProfile {
+export function profileFromGuideline(guideline: string | undefined, zugferd1 = false): DetectedProfile {
   const id = (guideline ?? '').trim();
-  const zf1 = ZF1_GUIDELINE.exec(id);
-  if (zf1) return { guideline: id, generation: 'ZUGFeRD 1.0', profile: zf1[1]!.toUpperCase() as 'BASIC' | 'COMFORT' | 'EXTENDED' };
+  if (zugferd1) {
+    const level = /(basic|comfort|extended)$/i.exec(id)?.[1]?.toUpperCase() as 'BASIC' | 'COMFORT' | 'EXTENDED' | undefined;
+    return { guideline: id, generation: 'ZUGFeRD 1.0', ...(level ? { profile: level } : {}) };
+  }
   if (XRECHNUNG_GUIDELINE.test(id)) return { guideline: id, generation: 'Factur-X 1.0 / ZUGFeRD 2.x', profile: 'XRECHNUNG' };
   const known = KNOWN_GUIDELINES.find(([value]) => value === id);
   return known ? { guideline: id, generation: known[2], profile: known[1] } : { guideline: id, generation: 'Factur-X 1.0 / ZUGFeRD 2.x' };

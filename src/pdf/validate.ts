@@ -109,6 +109,8 @@ export interface ReportParts {
   /** Findings of veraPDF; undefined when it is not installed. */
   pdfa?: VeraPdfResult;
   xml?: ValidationReport;
+  /** Business terms the profile does not allow. */
+  profileContent?: Finding[];
   /** Findings of the visible-text comparison, when it was asked for. */
   comparison?: Finding[];
 }
@@ -119,6 +121,7 @@ export function assembleReport(parts: ReportParts): ZugferdReport {
     ...structureFindings(parts.facts, parts.attachment, parts.detected),
     ...(parts.comparison ?? []),
     ...(parts.xml ? applyProfileScope(parts.xml, parts.detected?.profile) : []),
+    ...(parts.profileContent ?? []),
   ];
   const pdfValid = !findings.some((f) => f.source === 'pdf' && isBlocking(f));
   const xmlValid = parts.xml !== undefined && !findings.some((f) => f.source !== 'pdf' && isBlocking(f));

@@ -4,9 +4,10 @@ import { parseInvoiceXml, type SyntaxId } from '../xml/index.js';
 import { inspectPdf, type PdfInspection } from './inspect.js';
 import { profileFromGuideline, ZUGFERD_PROFILES, type DetectedProfile, type ZugferdProfile } from './profiles.js';
 import { assembleReport, type ZugferdReport } from './validate.js';
+import { profileContentFindings } from './profile-content.js';
 import { checkPdfA3b } from './verapdf.js';
 import { compareVisibleText } from './visible-text.js';
-import { guidelineOf, migrateZugferd1 } from './zugferd1.js';
+import { guidelineOf, isZugferd1, migrateZugferd1 } from './zugferd1.js';
 
 /**
  * The ZUGFeRD operations on bytes: validate a PDF, extract its invoice, and check that an XML can
@@ -23,15 +24,27 @@ export async function validateZugferdPdf(bytes: Uint8Array, opts: { compareText:
   const pdfa = await checkPdfA3b(bytes);
   const xml = inspection.invoice?.xml;
   const xmlReport = xml !== undefined ? await validateInvoiceXml(xml) : undefined;
-  const detected = xml !== undefined ? profileFromGuideline(xmlReport?.customization ?? guidelineOf(xml)) : undefined;
+  const detected = xml !== undefined ? detectProfile(xml) : undefined;
+  const invoice = xml !== undefined ? tryReadInvoice(xml, detected!) : undefined;
+  const profile = ZUGFERD_PROFILES.find((p) => p === detected?.profile && detected.generation !== 'ZUGFeRD 1.0');
   return assembleReport({
     facts: inspection.facts,
     attachment: inspection.invoice?.attachment,
     detected,
     pdfa,
     xml: xmlReport,
-    comparison: opts.compareText && xml !== undefined ? comparison(inspection.text ?? '', xml, detected!) : undefined,
+    profileContent: invoice?.invoice && profile ? profileContentFindings(invoice.invoice, profile) : undefined,
+    comparison: opts.compareText && invoice ? comparison(inspection.text ?? '', invoice) : undefined,
   });
+}
+
+/** The invoice of the XML, or why there is none. */
+function tryReadInvoice(xml: string, detected: DetectedProfile): { invoice?: Invoice; problem?: string } {
+  try {
+    return { invoice: readInvoice(xml, detected).invoice };
+  } catch (err) {
+    return { problem: (err as Error).message };
+  }
 }
 
 export interface ExtractedInvoice {
@@ -48,7 +61,7 @@ export interface ExtractedInvoice {
 export async function extractZugferdInvoice(bytes: Uint8Array, opts: { inspect?: Inspect } = {}): Promise<ExtractedInvoice | undefined> {
   const { invoice: found } = await (opts.inspect ?? inProcess)(bytes, false);
   if (!found) return undefined;
-  const detected = profileFromGuideline(guidelineOf(found.xml));
+  const detected = detectProfile(found.xml);
   const base = { xml: found.xml, fileName: found.attachment.name, detected };
   try {
     const parsed = readInvoice(found.xml, detected);
@@ -58,18 +71,19 @@ export async function extractZugferdInvoice(bytes: Uint8Array, opts: { inspect?:
   }
 }
 
+export function detectProfile(xml: string): DetectedProfile {
+  return profileFromGuideline(guidelineOf(xml), isZugferd1(xml));
+}
+
 /** ZUGFeRD 1.0 is migrated to CII D16B first; everything else is read as it is. */
 function readInvoice(xml: string, detected: DetectedProfile): ReturnType<typeof parseInvoiceXml> {
   return parseInvoiceXml(detected.generation === 'ZUGFeRD 1.0' ? migrateZugferd1(xml) : xml);
 }
 
 /** comparePDF2XML: the visible text against the invoice the XML describes. */
-function comparison(text: string, xml: string, detected: DetectedProfile): Finding[] {
-  try {
-    return compareVisibleText(text, readInvoice(xml, detected).invoice);
-  } catch (err) {
-    return [{ ruleId: 'PDF2XML-SKIPPED', severity: 'warning', message: `The PDF text was not compared: the XML does not map onto the invoice model (${(err as Error).message}).`, source: 'pdf' }];
-  }
+function comparison(text: string, read: { invoice?: Invoice; problem?: string }): Finding[] {
+  if (read.invoice) return compareVisibleText(text, read.invoice);
+  return [{ ruleId: 'PDF2XML-SKIPPED', severity: 'warning', message: `The PDF text was not compared: the XML does not map onto the invoice model (${read.problem}).`, source: 'pdf' }];
 }
 
 /** Why an XML cannot be embedded; thrown by embeddableXml. */
@@ -79,7 +93,7 @@ export class NotEmbeddableError extends Error {
 
 /** The XML must be CII naming a Factur-X / ZUGFeRD 2.x profile or XRechnung; its invoice titles the PDF. */
 export function embeddableXml(xml: string): { profile: ZugferdProfile; invoice: Invoice } {
-  const detected = profileFromGuideline(guidelineOf(xml));
+  const detected = detectProfile(xml);
   const profile = ZUGFERD_PROFILES.find((p) => p === detected.profile);
   if (!profile || detected.generation === 'ZUGFeRD 1.0') {
     const named = detected.guideline ? `specification identifier (BT-24) "${detected.guideline}"` : 'no specification identifier (BT-24)';

@@ -58,9 +58,12 @@ export function migrateZugferd1(xml: string): string {
   return `<?xml version="1.0" encoding="UTF-8"?>\n${emit(root, declarations)}`;
 }
 
+/** ZUGFeRD 1.0 also allowed month (610) and week (616) dates; EN 16931 has only days, so they are left out. */
+const isNonDayDate = (el: Element) => el.localName === 'DateTimeString' && (el.getAttribute('format') ?? '102') !== '102';
+
 function emit(el: Element, declarations = ''): string {
   const prefix = PREFIX_OF[el.namespaceURI ?? ''];
-  if (!prefix) return '';
+  if (!prefix || isNonDayDate(el)) return '';
   const tag = `${prefix}:${renamed(el)}`;
   const attrs = Array.from(el.attributes)
     .filter((a) => !a.name.startsWith('xmlns') && !a.namespaceURI)
@@ -74,6 +77,15 @@ function emit(el: Element, declarations = ''): string {
 
 function escape(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+}
+
+/** ZUGFeRD 1.0 (and its release candidates) is recognised by its root namespace; its BT-24 values varied. */
+export function isZugferd1(xml: string): boolean {
+  try {
+    return parseUntrustedXml(xml).namespaceURI === ZF1.rsm;
+  } catch {
+    return false;
+  }
 }
 
 /** BT-24 of CII (any generation) or UBL, read without knowing which it is; undefined when absent or unreadable. */
