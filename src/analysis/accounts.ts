@@ -40,7 +40,7 @@ export function findAccounts(doc: Doc): Accounts {
           ibans.push({ value: m.value, score: m.checked ? 1 : 0.5, page: seg.page, y: seg.top, via: m.checked ? 'iban:checked' : 'iban:shape' });
         }
         // A labelled account that fails the IBAN rules (wrong length, typo) is still what the page says.
-        const labelled = found.length === 0 ? /(?:^|\s)iban\s*(?:-?nr\.?)?\s*:?\s*([A-Z]{2}\d{2}(?:\s?[A-Z0-9]{2,4}){2,8})(?![A-Za-z0-9])/i.exec(prefix.slice(-12) + seg.text) : null;
+        const labelled = found.length === 0 ? /(?<![a-z])iban\s*(?:-?nr\.?)?\s*:?\s*([A-Z]{2}\d{2}(?:\s?[A-Z0-9]{2,4}){2,8})(?![A-Za-z0-9])/i.exec(prefix.slice(-12) + seg.text) : null;
         if (labelled) ibans.push({ value: labelled[1]!.replace(/\s+/g, '').toUpperCase(), score: 0.4, page: seg.page, y: seg.top, via: 'iban:label' });
         for (const m of scanBics(seg.text)) {
           // Upper-case words of 8 or 11 letters are common ("DUESSELDORF"); a BIC needs its label or an IBAN beside it.

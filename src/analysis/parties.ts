@@ -2,7 +2,7 @@ import { countryOfLine, countryOfPostcodePrefix } from './codes.js';
 import { pageOf, type Doc } from './document.js';
 import { buildBlocks, type Block, type PageLayout, type Segment } from './layout.js';
 import { PARTY_LABELS, type PartyRole } from './lexicon.js';
-import { clean, fold } from './text.js';
+import { clean, fold, textKey } from './text.js';
 
 /**
  * Seller and buyer by layout. In order of trust:
@@ -56,10 +56,13 @@ interface CityLine {
   country?: string;
 }
 
+/** Street words: "1242 chemin de l'olive" and "4557 De Silva St" start with a number but are streets. */
+const STREET_WORD = /\b(?:rue|chemin|avenue|av|boulevard|bd|allee|impasse|place|quai|route|cours|street|st|road|rd|lane|ln|way|drive|dr|avenue|ave|strasse|str|weg|gasse|platz|ring|damm|ufer|chaussee|straat|laan|plein)\b\.?/;
+
 export function parseCityLine(text: string): CityLine | undefined {
   const t = clean(text);
   const m = POSTCODE_LINE.exec(t);
-  if (m) {
+  if (m && !STREET_WORD.test(fold(m[3]!))) {
     const country = (m[1] && countryOfPostcodePrefix(m[1])) || (m[4] && countryOfLine(m[4])) || undefined;
     // "80333 München - Deutschland": the tail is a country; "Frankfurt am Main" stays whole.
     const city = m[4] && !countryOfLine(m[4]) ? `${m[3]} - ${m[4]}` : m[3]!;
@@ -132,9 +135,23 @@ function blockUnder(label: Segment, blocks: Block[]): Segment[] {
 
 const SEPARATORS = /\s+[·•●|\u2022\u25cf–-]\s+|\s*[·•●|\u2022\u25cf]\s*/u;
 
+const SEPARATOR_ONLY = /^[·•●|\u2022\u25cf–-]$/u;
+
+/** Segments joined where a separator stands between them (widely spaced bullets split a sender line into segments). */
+function separatedRuns(segments: Segment[]): Segment[][] {
+  const runs: Segment[][] = [];
+  for (const s of segments) {
+    const run = runs.at(-1);
+    const last = run?.at(-1);
+    if (run && last && (SEPARATOR_ONLY.test(s.text.trim()) || SEPARATOR_ONLY.test(last.text.trim()))) run.push(s);
+    else runs.push([s]);
+  }
+  return runs;
+}
+
 /** "ACME GmbH · Hauptstr. 1 · 12345 Ort": the one-line sender above the address window. */
-function senderLine(seg: Segment): string[] | undefined {
-  const parts = seg.text.split(SEPARATORS).map(clean).filter(Boolean);
+function senderLine(text: string): string[] | undefined {
+  const parts = text.split(SEPARATORS).map(clean).filter(Boolean);
   if (parts.length < 3) return undefined;
   const cityAt = parts.findIndex((p) => parseCityLine(p) !== undefined);
   if (cityAt < 1) return undefined;
@@ -180,9 +197,9 @@ export function findParties(doc: Doc): Parties {
   if (!found.seller) {
     for (const line of page.lines) {
       if (line.top > 0.45 * page.height) break;
-      for (const seg of line.segments) {
-        const parts = senderLine(seg);
-        if (parts) keep('seller', partyOf(parts, boxOf([seg]), 0.8, 'sender-line'));
+      for (const run of separatedRuns(line.segments)) {
+        const parts = senderLine(run.map((s) => s.text).join(' '));
+        if (parts) keep('seller', partyOf(parts, boxOf(run), 0.8, 'sender-line'));
       }
       if (found.seller) break;
     }
@@ -190,11 +207,12 @@ export function findParties(doc: Doc): Parties {
 
   // 3. The address window: the buyer. A tightly set block is preferred; loose ones may swallow a letterhead above.
   if (!found.buyer) {
+    // German windows sit on the left, French and Swiss ones on the right: left first, then right.
     const inWindow = (list: Block[]) =>
       addressBlocks(page, list, used)
-        .filter((b) => b.top > 0.08 * page.height && b.top < 0.45 * page.height && b.x0 < 0.5 * page.width)
+        .filter((b) => b.top > 0.08 * page.height && b.top < 0.45 * page.height)
         .filter((b) => !found.seller || !sameParty(b, found.seller))
-        .sort((a, b) => a.top - b.top)[0];
+        .sort((a, b) => Number(a.x0 > 0.5 * page.width) - Number(b.x0 > 0.5 * page.width) || a.top - b.top)[0];
     const window = inWindow(blocks) ?? inWindow(loose);
     if (window) {
       keep('buyer', partyOf(linesOf(page, window), boxOf(window.segments), 0.75, 'address-window'));
@@ -255,6 +273,8 @@ function addressBlocks(page: PageLayout, blocks: Block[], used: Set<Block>): Blo
   );
 }
 
+/** The block is where the party was read, or repeats its name (letterheads print the seller twice). */
 function sameParty(b: Block, p: Party): boolean {
-  return b.page === p.page && b.top < p.bottom && p.top < b.bottom && b.x0 < p.x1 && p.x0 < b.x1;
+  const overlaps = b.page === p.page && b.top < p.bottom && p.top < b.bottom && b.x0 < p.x1 && p.x0 < b.x1;
+  return overlaps || (p.name !== undefined && textKey(b.segments[0]!.text) === textKey(p.name.split('\n')[0]!));
 }

@@ -68,7 +68,13 @@ export function solveTotals(fields: Map<TotalField, Found[]>, vatRows: VatRow[],
   // The score splits into independent parts once net and gross are fixed, so each part is
   // maximised on its own instead of walking the full product of all candidate lists.
   const bestDue = new Map<Option, Choice>();
-  for (const g of gross) bestDue.set(g, pickBest(paid, due, (p, u) => scoreEquation([g, p], u, (x, y) => x.minus(y), true)));
+  for (const g of gross) {
+    // A payment list without a "paid" label still shows in the difference between gross and a labelled balance.
+    const implied = due
+      .filter((u) => u.value !== undefined && g.value !== undefined && new Decimal(g.value).minus(u.value).gt(0))
+      .map((u) => ({ value: new Decimal(g.value!).minus(u.value!).toFixed(2), score: 0.1, derived: true }));
+    bestDue.set(g, pickBest([...paid, ...implied], due, (p, u) => scoreEquation([g, p], u, (x, y) => x.minus(y), true)));
+  }
   const bestLine = new Map<Option, Choice>();
   for (const n of net) bestLine.set(n, pickBestLine(line, allow, charge, n));
 
@@ -176,7 +182,7 @@ function complete(pick: Record<TotalField, Option>, rows: VatRow[], rowBase: str
     if (o.value === undefined) continue;
     totals[field] = new Decimal(o.value).abs().toFixed(2);
     const results = held.get(field) ?? [];
-    support[field] = results.includes(1) ? 'label' : results.includes(-1) ? 'conflict' : 'unchecked';
+    support[field] = o.derived ? 'derived' : results.includes(1) ? 'label' : results.includes(-1) ? 'conflict' : 'unchecked';
     labelScore[field] = o.score;
   }
   const derive = (field: TotalField, value: Decimal | undefined) => {
