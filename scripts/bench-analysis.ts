@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { PDFArray, PDFDict, PDFDocument, PDFName, PDFRawStream, decodePDFRawStream, type PDFHexString, type PDFString } from 'pdf-lib';
 import { analyseInvoice, extractTextLayer, type AnalysisResult, type PageText } from '../src/analysis/index.js';
-import { countryOfLine, currenciesIn } from '../src/analysis/codes.js';
+import { countryOfLine, currenciesIn, unitCode } from '../src/analysis/codes.js';
 import { scanDates } from '../src/analysis/dates.js';
 import { scanNumbers } from '../src/analysis/numbers.js';
 import { textKey } from '../src/analysis/text.js';
@@ -126,7 +126,7 @@ function truthOf(xml: string): Invoice | undefined {
 
 // ---------------------------------------------------------------- fields compared
 
-type Kind = 'text' | 'id' | 'date' | 'amount' | 'code' | 'country' | 'currency';
+type Kind = 'text' | 'id' | 'date' | 'amount' | 'code' | 'country' | 'currency' | 'unit';
 interface FieldDef {
   key: string;
   bt: string;
@@ -183,7 +183,7 @@ type Line = NonNullable<Invoice['invoiceLine']>[number];
 const LINE_FIELDS: Array<{ key: string; bt: string; kind: Kind; get: (l: Line) => string | undefined }> = [
   { key: 'itemName', bt: 'BT-153', kind: 'text', get: (l) => l.itemInformation?.itemName },
   { key: 'invoicedQuantity', bt: 'BT-129', kind: 'amount', get: (l) => l.invoicedQuantity },
-  { key: 'unitCode', bt: 'BT-130', kind: 'code', get: (l) => l.invoicedQuantityUnitOfMeasureCode },
+  { key: 'unitCode', bt: 'BT-130', kind: 'unit', get: (l) => l.invoicedQuantityUnitOfMeasureCode },
   { key: 'itemNetPrice', bt: 'BT-146', kind: 'amount', get: (l) => l.priceDetails?.itemNetPrice },
   { key: 'lineNetAmount', bt: 'BT-131', kind: 'amount', get: (l) => l.invoiceLineNetAmount },
   { key: 'vatRate', bt: 'BT-152', kind: 'amount', get: (l) => l.lineVatInformation?.[0]?.invoicedItemVatRate },
@@ -214,6 +214,8 @@ interface Visible {
   dates: Set<string>;
   currencies: Set<string>;
   countries: Set<string>;
+  /** Unit codes some printed word stands for ("Stk" → C62). */
+  units: Set<string>;
 }
 
 function visibleOf(pages: PageText[]): Visible {
@@ -231,7 +233,12 @@ function visibleOf(pages: PageText[]): Visible {
     }
     for (const m of l.matchAll(/(?<![A-Za-z])([A-Z]{1,2})[- ]\d{4,5}\b/g)) countries.add(m[1]!.length === 1 ? ({ D: 'DE', A: 'AT', F: 'FR', B: 'BE', L: 'LU' } as Record<string, string>)[m[1]!] ?? '' : m[1]!);
   }
-  return { key: textKey(all), compact: all.replace(/\s+/g, '').toUpperCase(), amounts, dates, currencies: new Set(currenciesIn(all)), countries };
+  const units = new Set<string>();
+  for (const w of pages.flatMap((p) => p.words)) {
+    const u = unitCode(w.text);
+    if (u) units.add(u);
+  }
+  return { key: textKey(all), compact: all.replace(/\s+/g, '').toUpperCase(), amounts, dates, currencies: new Set(currenciesIn(all)), countries, units };
 }
 
 /** Words of a page as rough lines (for the visibility check only; the analysis has its own layout). */
@@ -263,6 +270,8 @@ function isVisible(kind: Kind, truth: string, v: Visible): boolean {
       return v.currencies.has(truth);
     case 'country':
       return v.countries.has(truth);
+    case 'unit':
+      return v.units.has(truth);
     case 'code':
       return true;
   }

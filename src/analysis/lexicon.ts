@@ -51,7 +51,7 @@ export const HEADER_LABELS: ReadonlyArray<LabelRule<HeaderField>> = [
   rule('issueDate', 1, String.raw`date (?:de (?:la )?)?(?:facture|facturation|d'emission|emission|de l'avoir)|fait le|emise? le`),
   rule('issueDate', 0.7, String.raw`datum|date|dated|le`),
 
-  rule('dueDate', 1, String.raw`falligkeit(?:sdatum)?|fallig(?: am| bis| zum)?|zahlbar bis(?: zum)?|zahlungsziel|zahlungstermin`),
+  rule('dueDate', 1, String.raw`falligkeit(?:sdatum|stag|stermin)?|fallig(?: am| bis| zum)?|zahlbar bis(?: zum)?|zahlungsziel|zahlungstermin`),
   rule('dueDate', 1, String.raw`(?:payment )?due(?: date| on| by)?|payable (?:by|until|on)|pay by|date d'echeance|echeance|a payer avant le|vervaldatum|te betalen voor`),
   rule('dueDate', 0.8, String.raw`(?:bitte )?(?:uberweisen|zahlen|begleichen) sie (?:den betrag )?(?:bis )?(?:zum|spatestens)?|please (?:pay|remit)(?: until| by| before)?|zahlbar (?:innerhalb \d+ tagen )?(?:netto )?bis(?: zum)?|netto bis(?: zum)?`, true),
 

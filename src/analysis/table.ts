@@ -124,20 +124,37 @@ function headerBand(doc: Doc, page: PageLayout, at: number): { columns: Column[]
   return { columns: columns.filter((c) => c.kinds.size > 0), first, last };
 }
 
-/** Splits the page width between columns: each word belongs to the column whose band holds its anchor edge. */
+/**
+ * The column a word belongs to. Text is left-aligned: the rightmost column starting at or
+ * before the word. Numbers are right-aligned: the column they overlap most, else the band
+ * (between neighbouring headers) holding their right edge.
+ */
 function columnOf(columns: Column[], w: Word, numeric: boolean): Column | undefined {
-  // Numbers are right-aligned under their header, text is left-aligned.
-  const x = numeric ? w.x + w.width : w.x;
+  if (!numeric) {
+    let best: Column | undefined;
+    for (const c of columns) if (c.x0 <= w.x + w.height) best = c;
+    return best ?? columns[0];
+  }
   let best: Column | undefined;
+  let overlap = 0;
+  for (const c of columns) {
+    const o = Math.min(c.x1, w.x + w.width) - Math.max(c.x0, w.x);
+    if (o > overlap) {
+      overlap = o;
+      best = c;
+    }
+  }
+  if (best) return best;
+  const x = w.x + w.width;
   for (let i = 0; i < columns.length; i++) {
     const c = columns[i]!;
     const prev = columns[i - 1];
     const next = columns[i + 1];
     const left = prev ? (prev.x1 + c.x0) / 2 : -Infinity;
     const right = next ? (c.x1 + next.x0) / 2 : Infinity;
-    if (x >= left && x < right) best = c;
+    if (x >= left && x < right) return c;
   }
-  return best;
+  return undefined;
 }
 
 const isNumberWord = (t: string) => /^[-+(]?[€$£]?\d[\d.,'’]*[€$£%)]?-?$/.test(t) || t === '%' || /^[€$£]$/.test(t);
@@ -147,11 +164,23 @@ interface Parsed {
   words: number;
 }
 
+/** "19" + "%" and "9,90" + "€" printed as two words are one cell value. */
+function joinUnits(words: Word[]): Word[] {
+  const out: Word[] = [];
+  for (const w of words) {
+    const prev = out.at(-1);
+    if (prev && /^[%€$£]$/.test(w.text) && /\d$/.test(prev.text) && w.x - (prev.x + prev.width) < w.height) {
+      out[out.length - 1] = { ...prev, text: `${prev.text}${w.text}`, width: w.x + w.width - prev.x };
+    } else out.push(w);
+  }
+  return out;
+}
+
 function readLine(columns: Column[], line: Line): Parsed {
   const byKind = new Map<ColumnKind, string[]>();
   let words = 0;
   for (const seg of line.segments) {
-    for (const w of seg.words) {
+    for (const w of joinUnits(seg.words)) {
       const col = columnOf(columns, w, isNumberWord(w.text));
       if (!col) continue;
       const list = byKind.get(col.kind) ?? [];
@@ -277,7 +306,33 @@ function rowOf(doc: Doc, page: number, parsed: Parsed, columns: Column[]): ItemR
   const rate = firstNumber(doc, get('vatRate'));
   if (rate && new Decimal(rate.value).gte(0) && new Decimal(rate.value).lt(30)) row.vatRate = new Decimal(rate.value).toString();
   row.arithmetic = checkArithmetic(row);
+  if (row.arithmetic !== true && row.amount !== undefined) repairByArithmetic(doc, row, parsed);
   return row;
+}
+
+/**
+ * When the columns do not multiply out (a "#" header over the quantities, a price in the
+ * wrong band), the numbers of the line decide: the pair whose product is the amount is
+ * quantity and price, the price being the one with money decimals.
+ */
+function repairByArithmetic(doc: Doc, row: ItemRow, parsed: Parsed): void {
+  const numbers: string[] = [];
+  for (const kind of ['position', 'quantity', 'unitPrice', 'discount'] as ColumnKind[]) {
+    for (const n of scanNumbers((parsed.byKind.get(kind) ?? []).join(' '), doc.mark)) if (!n.percent) numbers.push(n.value);
+  }
+  const amount = new Decimal(row.amount!);
+  for (let i = 0; i < numbers.length; i++) {
+    for (let j = 0; j < numbers.length; j++) {
+      if (i === j) continue;
+      const q = new Decimal(numbers[i]!);
+      const p = new Decimal(numbers[j]!);
+      if (q.isZero() || !near(q.times(p), amount)) continue;
+      row.quantity = numbers[i];
+      row.unitPrice = numbers[j];
+      row.arithmetic = true;
+      return;
+    }
+  }
 }
 
 /** quantity × price = amount, allowing a price per 100 or 1000 units and a line discount the table does not show separately. */
