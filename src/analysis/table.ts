@@ -48,7 +48,7 @@ export interface ItemTable {
 }
 
 /** Which kind a column header speaks for when several stacked labels share a column ("Preis / Einheit" is a price). */
-const PRIORITY: ColumnKind[] = ['lineAmount', 'unitPrice', 'quantity', 'vatRate', 'discount', 'unit', 'description', 'itemId', 'position'];
+const PRIORITY: ColumnKind[] = ['lineAmount', 'unitPrice', 'quantity', 'discount', 'vatRate', 'unit', 'description', 'itemId', 'position'];
 const NUMERIC: ReadonlySet<ColumnKind> = new Set(['quantity', 'unitPrice', 'vatRate', 'lineAmount', 'discount', 'position']);
 
 /** Lines inside a table that are not items: discounts and surcharges on the item above, subtotals. */
@@ -78,14 +78,16 @@ function headerCells(line: Line): Cell[] {
       cells.push({ text: seg.text, x0: seg.x0, x1: seg.x1, kinds: whole.length ? whole : labelled[0]?.kinds ?? [] });
       continue;
     }
-    // Several labelled words: each starts a cell; unlabelled words join the cell before them.
-    for (const { w, kinds } of words) {
+    // Several labelled words: each starts a cell; unlabelled words join the cell before them, and
+    // so does a tax word qualifying a price ("Prijs incl. BTW", "Preis ohne MwSt.").
+    words.forEach(({ w, kinds }, i) => {
       const last = cells.at(-1);
-      if (kinds.length === 0 && last && last.x1 <= w.x && w.x - last.x1 < 2 * w.height) {
+      const qualifier = i > 0 && /^(?:incl|inkl|excl|exkl|ohne|w\/o|hors|avec|zzgl|plus|excluding|including|with|without)\.?$/.test(fold(words[i - 1]!.w.text));
+      if ((kinds.length === 0 || qualifier) && last && last.x1 <= w.x && w.x - last.x1 < 2 * w.height) {
         last.text += ` ${w.text}`;
         last.x1 = w.x + w.width;
       } else cells.push({ text: w.text, x0: w.x, x1: w.x + w.width, kinds });
-    }
+    });
   }
   return cells;
 }
@@ -121,7 +123,13 @@ function headerBand(doc: Doc, page: PageLayout, at: number): { columns: Column[]
     } else columns.push({ kinds: new Set(c.kinds), kind: 'description', x0: c.x0, x1: c.x1 });
   }
   for (const col of columns) col.kind = PRIORITY.find((k) => col.kinds.has(k)) ?? 'description';
-  return { columns: columns.filter((c) => c.kinds.size > 0), first, last };
+  const named = columns.filter((c) => c.kinds.size > 0);
+  // Without an amount header ("Prijs incl. BTW", "Prix HT") the rightmost price column holds the line amounts.
+  if (!named.some((c) => c.kind === 'lineAmount')) {
+    const last = named.filter((c) => c.kind === 'unitPrice').at(-1);
+    if (last && last === named.at(-1)) last.kind = 'lineAmount';
+  }
+  return { columns: named, first, last };
 }
 
 /**
@@ -180,9 +188,14 @@ function readLine(columns: Column[], line: Line): Parsed {
   const byKind = new Map<ColumnKind, string[]>();
   let words = 0;
   for (const seg of line.segments) {
+    let prev: { w: Word; col: Column } | undefined;
     for (const w of joinUnits(seg.words)) {
-      const col = columnOf(columns, w, isNumberWord(w.text));
+      const numeric = isNumberWord(w.text);
+      // A number set as closely as a word space after description text is part of it ("Karton 3 x 20").
+      const inText = numeric && prev?.col.kind === 'description' && w.x - (prev.w.x + prev.w.width) < 0.4 * w.height;
+      const col = inText ? prev!.col : columnOf(columns, w, numeric);
       if (!col) continue;
+      prev = { w, col };
       const list = byKind.get(col.kind) ?? [];
       list.push(w.text);
       byKind.set(col.kind, list);
@@ -283,8 +296,14 @@ function rowOf(doc: Doc, page: number, parsed: Parsed, columns: Column[]): ItemR
   const pos = get('position')?.join(' ').trim();
   if (pos && /^\d{1,4}\.?$/.test(pos)) row.position = pos.replace(/\.$/, '');
   const id = get('itemId')?.join(' ').trim();
-  const desc = clean((get('description') ?? []).join(' '));
+  let desc = clean((get('description') ?? []).join(' '));
   const stacked = columns.some((c) => c.kinds.has('itemId') && c.kinds.has('description') && c.kind === 'description');
+  // An article number printed in front of the name: "[17589684] Beeswax XL", "0815 Stahlcoil".
+  const code = /^(\[[^\]]+\]|\*[^*]+\*|\d{4,}\.?|[A-Z0-9]*\d[A-Z0-9]*[-/_][A-Z0-9-/_]+)\s+(?=\p{L})/u.exec(desc);
+  if (code) {
+    row.itemId = code[1]!.replace(/^[[*]|[\]*.]$/g, '');
+    desc = desc.slice(code[0].length);
+  }
   if (stacked && desc && !/\s/.test(desc) && /\d/.test(desc)) row.itemId = desc;
   else if (desc) {
     row.name = nameOf(desc);
@@ -317,20 +336,38 @@ function rowOf(doc: Doc, page: number, parsed: Parsed, columns: Column[]): ItemR
  */
 function repairByArithmetic(doc: Doc, row: ItemRow, parsed: Parsed): void {
   const numbers: string[] = [];
-  for (const kind of ['position', 'quantity', 'unitPrice', 'discount'] as ColumnKind[]) {
-    for (const n of scanNumbers((parsed.byKind.get(kind) ?? []).join(' '), doc.mark)) if (!n.percent) numbers.push(n.value);
+  let discount: Decimal | undefined;
+  for (const kind of ['position', 'quantity', 'unitPrice', 'discount', 'lineAmount', 'vatRate'] as ColumnKind[]) {
+    const found = scanNumbers((parsed.byKind.get(kind) ?? []).join(' '), doc.mark);
+    // The amount itself is the last number of its column; a percentage outside the VAT column is a discount.
+    const plain = found.filter((n) => !n.percent);
+    numbers.push(...(kind === 'lineAmount' ? plain.slice(0, -1) : plain).map((n) => n.value));
+    const pct = found.find((n) => n.percent);
+    if (pct && kind !== 'vatRate' && discount === undefined) discount = new Decimal(pct.value);
   }
-  const amount = new Decimal(row.amount!);
-  for (let i = 0; i < numbers.length; i++) {
-    for (let j = 0; j < numbers.length; j++) {
-      if (i === j) continue;
-      const q = new Decimal(numbers[i]!);
-      const p = new Decimal(numbers[j]!);
-      if (q.isZero() || !near(q.times(p), amount)) continue;
-      row.quantity = numbers[i];
-      row.unitPrice = numbers[j];
-      row.arithmetic = true;
-      return;
+  const amount = new Decimal(row.amount!).abs();
+  const factors = [new Decimal(1), ...(discount ? [new Decimal(1).minus(discount.dividedBy(100))] : [])];
+  // What the columns said is kept where it fits: a printed price first, then a printed quantity, then any pair.
+  const tries: Array<[string[], string[]]> = [
+    ...(row.unitPrice ? [[numbers, [row.unitPrice]] as [string[], string[]]] : []),
+    ...(row.quantity ? [[[row.quantity], numbers] as [string[], string[]]] : []),
+    [numbers, numbers],
+  ];
+  for (const factor of factors) {
+    for (const [qs, ps] of tries) {
+      for (const qv of qs) {
+        for (const pv of ps) {
+          const q = new Decimal(qv);
+          const p = new Decimal(pv);
+          if (qv === pv && qs !== ps) continue;
+          if (q.isZero() || !near(q.times(p).times(factor), amount)) continue;
+          row.quantity = qv;
+          // With a discount the net price is the discounted one (BT-146); the printed one is the gross price.
+          row.unitPrice = factor.eq(1) ? pv : p.times(factor).toDecimalPlaces(2).toFixed(2);
+          row.arithmetic = true;
+          return;
+        }
+      }
     }
   }
 }
