@@ -1,9 +1,11 @@
 import { proxyActivities, setCurrentDetails, upsertSearchAttributes, uuid4 } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
+import type { MailOutcome, MailRequest } from '../src/mail/types.js';
 import type { ZugferdReport } from '../src/pdf/validate.js';
 import type { TemplateSource } from '../src/render/registry.js';
 import type { RequestContext } from '../src/temporal/context.js';
 import { OUTCOME, type Outcome } from '../src/temporal/search-attributes.js';
+import { deliverIfRequested } from './mail.js';
 
 // Rendering, writing XML and storing are local and quick; embedding and validation (veraPDF in a
 // JVM, the official schematron) take longer. Broken input or templates fail for good
@@ -31,6 +33,8 @@ export interface CreateInvoicePdfInput {
   fileName: string;
   /** SPEC's invoicePassthrough: true returns the PDF without adding the invoice to the account's invoice list. */
   passthrough: boolean;
+  /** Set when the request asked for the PDF to be sent by e-mail. */
+  mail?: MailRequest;
 }
 
 export interface CreateInvoicePdfResult {
@@ -41,12 +45,13 @@ export interface CreateInvoicePdfResult {
   pdfBlobKey: string;
   pages: number;
   report: ZugferdReport;
+  mail?: MailOutcome;
 }
 
 /**
  * createInvoicePdfFromJson: render through the template → attach the EN 16931 XML → validate the
  * whole (PDF/A-3b by veraPDF, Factur-X structure, XML rules, and that the page shows what the XML
- * says) → store. The rendered PDF already declares PDF/A-3b, so no Ghostscript conversion runs.
+ * says) → store → (e-mail). The rendered PDF already declares PDF/A-3b, so no Ghostscript conversion runs.
  */
 export async function createInvoicePdf(input: CreateInvoicePdfInput): Promise<CreateInvoicePdfResult> {
   try {
@@ -72,7 +77,8 @@ export async function createInvoicePdf(input: CreateInvoicePdfInput): Promise<Cr
       await storeInvoiceRecord({ ctx, invoiceId, invoiceBlobKey: input.invoiceBlobKey, pdfDocumentId: documentId, fileName: input.fileName, templateId: input.templateId });
     }
     finish(report.valid ? 'valid' : 'invalid', `${rendered.pages}-page invoice PDF, template ${input.templateId}, ${report.valid ? 'valid' : `invalid (${errors} errors)`}, document ${documentId}`);
-    return { documentId, invoiceId, pdfBlobKey: built.pdfBlobKey, pages: rendered.pages, report };
+    const mail = await deliverIfRequested(ctx, input.mail, documentId);
+    return { documentId, invoiceId, pdfBlobKey: built.pdfBlobKey, pages: rendered.pages, report, ...(mail ? { mail } : {}) };
   } catch (err) {
     // A failed run is findable as such in the UI, not left looking 'running'.
     finish('failed', `failed: ${err instanceof Error ? err.message : String(err)}`);

@@ -1,8 +1,12 @@
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
+import PostalMime from 'postal-mime';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { invoiceWithLines } from '../../scripts/lib/sample-invoices.js';
+import { repoRoot } from '../../scripts/lib/spawn-service.js';
 import { openStorage, type Storage } from '../../src/storage/index.js';
 import { mustangAvailable, runMustang, runVeraPdf, veraPdfAvailable } from '../support/java-validators.js';
 import { alphaPng } from '../render/png.js';
@@ -62,8 +66,8 @@ describe.each(services)('template invoices ($name)', (service) => {
     keep(`${service.name}-${templateId}`, b.filecontentB64);
   });
 
-  it('renders a 20-page invoice with both templates', async () => {
-    const invoice = invoiceWithLines(fixture, 260);
+  it('renders invoices of about 20 pages with both templates', async () => {
+    const invoice = invoiceWithLines(fixture, 300);
     for (const templateId of ['de-standard', 'en-standard']) {
       const r = await call(service, CREATE, { body: { invoice, templateId, invoiceFilename: `long-${templateId}` } });
       expect(r.status, r.text).toBe(200);
@@ -212,6 +216,35 @@ describe('operator templates (sqlite)', () => {
     const broken = await call(service, CREATE, { body: { invoice: fixture, templateId: 'broken' } });
     expectEnvelope(broken, 422, 'TEMPLATE_INVALID');
     expect(broken.json.error.detail).toContain('labels.amountDue');
+  });
+});
+
+describe('e-mail with the created PDF (sqlite)', () => {
+  const service = byName('sqlite');
+  const outbox = () => readdirSync(path.join(service.dataDir, 'outbox'), { withFileTypes: true }).filter((e) => e.isFile()).map((e) => e.name);
+  const transport = { type: 'email', useTransport: true, sender: 'rechnung@templates.example', senderName: 'Rechnungen', receiver: 'einkauf@customer.example', subject: 'Rechnung {invoicenumber}', message: 'Guten Tag, anbei die Rechnung {invoicenumber}.' };
+
+  beforeAll(async () => {
+    await promisify(execFile)(process.execPath, [path.join(repoRoot, 'dist/src/cli/accounts.js'), 'allow-sender', '--account', service.accountId, '--sender', 'templates.example'], { cwd: repoRoot, env: service.env });
+  });
+
+  it('attaches the PDF under invoiceFilename, and a replayed request sends nothing again', async () => {
+    const body = { invoice: fixture, templateId: 'de-standard', invoiceFilename: 'Rechnung März', transport };
+    const key = `mail-${Date.now()}`;
+    const r = await call(service, CREATE, { body, headers: { 'idempotency-key': key } });
+    expect(r.status, r.text).toBe(200);
+    expect(r.json.transport).toMatchObject({ status: 'sent', send: { via: 'outbox', documentId: r.json.documentId } });
+    const name = /written to the outbox as (\S+\.eml)/.exec(r.json.transport.send.response)![1]!;
+    const mail = await PostalMime.parse(readFileSync(path.join(service.dataDir, 'outbox', name)));
+    expect(mail.subject).toBe('Rechnung RE-2025-00101');
+    const pdf = mail.attachments.find((a) => a.filename === 'Rechnung März.pdf');
+    expect(Buffer.from(pdf!.content as ArrayBuffer).toString('base64')).toBe(r.json.filecontentB64);
+
+    const sent = outbox().length;
+    const replay = await call(service, CREATE, { body, headers: { 'idempotency-key': key } });
+    expect(replay.headers.get('x-idempotency-key-reused')).toBe('true');
+    expect(replay.json).toEqual(r.json);
+    expect(outbox().length).toBe(sent);
   });
 });
 

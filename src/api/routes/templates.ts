@@ -2,6 +2,8 @@ import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
 import { invoiceSchema } from '../../invoice/model.js';
+import { invoicePlaceholders } from '../../mail/placeholders.js';
+import { mailResultSchema, transportSchema } from '../../mail/schema.js';
 import { listTemplates, loadTemplate, templateRoots, TemplateInvalidError, TemplateNotFoundError, type LoadedTemplate } from '../../render/index.js';
 import { STORED_INVOICE_KIND, type StoredInvoiceMeta } from '../../render/stored-invoice.js';
 import { InvalidCursorError, type DocumentRecord } from '../../storage/documents.js';
@@ -11,6 +13,7 @@ import { ApiError } from '../errors.js';
 import { downloadUrl, resendToken } from '../links.js';
 import { defineRoute, type Principal, type RequestInfo, type RouteResult } from '../route.js';
 import { runWorkflow } from '../run-workflow.js';
+import { prepareMail } from './delivery.js';
 import type { Services } from '../services.js';
 
 /**
@@ -45,6 +48,7 @@ const createBody = z
     templateId: z.string({ error: 'templateId is required: GET /api/v1/templates lists the templates' }).min(1, 'templateId is required: GET /api/v1/templates lists the templates').max(64),
     invoiceFilename: fileNameSchema.optional().meta({ description: 'File name of the PDF (".pdf" is appended when missing); default <invoiceNumber>.pdf' }),
     invoicePassthrough: z.boolean().default(true).meta({ description: 'true (default): create and return only; false: also store the invoice in the account\'s invoice list (GET /api/v1/invoices)' }),
+    transport: transportSchema.optional(),
   })
   .strict();
 
@@ -67,6 +71,7 @@ const createResponse = z.object({
   numberOfxInvoiceErrors: z.int(),
   zugferdErrorList: z.array(findingSchema),
   xInvoiceErrorList: z.array(findingSchema),
+  transport: mailResultSchema.optional().meta({ description: 'What happened to the e-mail, when the request had a transport; the PDF is attached under fileName' }),
 });
 type CreateResponse = z.infer<typeof createResponse>;
 
@@ -187,6 +192,8 @@ async function resolveTemplate(roots: ReturnType<typeof templateRoots>, id: stri
 }
 
 async function createPdf(services: Services, loaded: LoadedTemplate, body: z.output<typeof createBody>, principal: Principal, request: RequestInfo): Promise<CreateResponse> {
+  // Inside the idempotent part: a replayed request neither stores a draft nor sends again.
+  const mail = await prepareMail(services, principal, body.transport, invoicePlaceholders(body.invoice));
   const { key } = await services.blobs.put(Buffer.from(JSON.stringify(body.invoice), 'utf8'));
   const fileName = body.invoiceFilename ?? `${body.invoice.invoiceNumber?.replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 100) || 'invoice'}.pdf`;
   const result = await runWorkflow(createInvoicePdf, {
@@ -204,6 +211,7 @@ async function createPdf(services: Services, loaded: LoadedTemplate, body: z.out
         templateSource: loaded.source,
         fileName,
         passthrough: body.invoicePassthrough,
+        ...(mail.request ? { mail: mail.request } : {}),
       },
     ],
     summary: `Invoice PDF from JSON, template ${loaded.template.id}`,
@@ -231,6 +239,7 @@ async function createPdf(services: Services, loaded: LoadedTemplate, body: z.out
     numberOfxInvoiceErrors: xmlErrors.length,
     zugferdErrorList: pdfErrors,
     xInvoiceErrorList: xmlErrors,
+    transport: await mail.result(result.mail),
   };
 }
 
