@@ -379,6 +379,7 @@ function scoreLines(truthLines: Line[], got: Line[], vis: Visible, doc: DocScore
   got.forEach((g, j) => {
     if (gi.has(j)) return;
     for (const f of LINE_FIELDS) if (f.get(g) !== undefined) doc.line.fp++;
+    doc.misses.push(`extra row ${j + 1}: ${g.itemInformation?.itemName ?? '—'} ${g.invoiceLineNetAmount ?? ''}`);
   });
 }
 

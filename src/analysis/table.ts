@@ -96,12 +96,22 @@ function hasMoney(doc: Doc, line: Line): boolean {
   return line.segments.some((s) => scanNumbers(s.text, doc.mark).some((n) => !n.percent && n.decimals >= 2));
 }
 
-/** A header line names at least three different columns, or a description and a number column. */
+/** A line that may be (part of) a table header: two or more column labels and no amounts. */
 function isHeaderLine(doc: Doc, line: Line): boolean {
   if (hasMoney(doc, line) || line.segments.length > 14) return false;
-  const kinds = new Set(headerCells(line).flatMap((c) => c.kinds.slice(0, 1)));
-  const numeric = [...kinds].filter((k) => k === 'quantity' || k === 'unitPrice' || k === 'lineAmount').length;
-  return (kinds.size >= 3 && numeric >= 1) || (kinds.has('description') && numeric >= 2);
+  return new Set(headerCells(line).flatMap((c) => c.kinds)).size >= 2;
+}
+
+/**
+ * A header band names what an item needs: something naming it, a quantity or price, and an
+ * amount or price. (A VAT breakdown header has amounts and rates but neither quantity nor price.)
+ */
+function isItemHeader(columns: Column[]): boolean {
+  const kinds = new Set(columns.flatMap((c) => [...c.kinds]));
+  const names = kinds.has('description') || kinds.has('itemId');
+  const counts = kinds.has('quantity') || kinds.has('unitPrice');
+  const sums = kinds.has('lineAmount') || kinds.has('unitPrice');
+  return names && counts && sums && kinds.size >= 3;
 }
 
 /** The header band: the header line with labelled lines stacked right above or below it. */
@@ -212,9 +222,10 @@ function firstNumber(doc: Doc, texts: string[] | undefined, money = false): Numb
   return scanNumbers(t, doc.mark).find((n) => !dates.some((d) => d.start < n.end && n.start < d.end) && (!money || !n.percent));
 }
 
+/** The last amount of a cell: money form only (two decimals or a currency sign), so a stray integer is not an amount. */
 function lastMoney(doc: Doc, texts: string[] | undefined): NumberMatch | undefined {
   if (!texts) return undefined;
-  return scanNumbers(texts.join(' '), doc.mark).filter((n) => !n.percent).at(-1);
+  return scanNumbers(texts.join(' '), doc.mark).filter((n) => !n.percent && (n.decimals >= 2 || n.symbol !== undefined)).at(-1);
 }
 
 const near = (a: Decimal, b: Decimal) => a.minus(b).abs().lte(Decimal.max(0.011, b.abs().times(0.005)));
@@ -233,7 +244,7 @@ export function findLineItems(doc: Doc): ItemTable {
       const line = page.lines[i]!;
       if (isHeaderLine(doc, line)) {
         const band = headerBand(doc, page, i);
-        if (band.columns.some((c) => c.kind === 'lineAmount' || c.kind === 'unitPrice')) {
+        if (isItemHeader(band.columns)) {
           columns = band.columns;
           open = true;
           current = undefined;
@@ -247,7 +258,7 @@ export function findLineItems(doc: Doc): ItemTable {
       const parsed = readLine(columns, line);
       const amount = lastMoney(doc, parsed.byKind.get('lineAmount'));
       const desc = clean((parsed.byKind.get('description') ?? []).join(' '));
-      const qty = firstNumber(doc, parsed.byKind.get('quantity'));
+      const qty = firstNumber(doc, parsed.byKind.get('quantity'), true);
       const price = firstNumber(doc, parsed.byKind.get('unitPrice'), true);
       // An item has an amount and either a description with a quantity or price, or both quantity and price.
       const described = /\p{L}{2}/u.test(desc) && (qty !== undefined || price !== undefined);
@@ -313,7 +324,7 @@ function rowOf(doc: Doc, page: number, parsed: Parsed, columns: Column[]): ItemR
   if (id && /\d/.test(id)) row.itemId = id.split(/\s+/)[0];
 
   const qtyTexts = get('quantity');
-  const qty = firstNumber(doc, qtyTexts);
+  const qty = firstNumber(doc, qtyTexts, true);
   if (qty) row.quantity = qty.value;
   // The unit: a word beside the quantity, or its own column.
   const unitWord = [...(qtyTexts ?? []).filter((t) => !isNumberWord(t)), ...(get('unit') ?? [])].map(unitCode).find((u) => u !== undefined);
