@@ -252,6 +252,14 @@ export function findLineItems(doc: Doc): ItemTable {
           i = band.last;
           continue;
         }
+        // Another table (a VAT breakdown) starts: the items are over.
+        if (band.columns.length >= 3 && rows.length > 0) {
+          open = false;
+          columns = undefined;
+          current = undefined;
+          i = band.last;
+          continue;
+        }
       }
       if (!open || !columns) continue;
       const first = fold(line.segments[0]?.text ?? '');

@@ -71,7 +71,11 @@ function labelOf(line: Line, cell: Cell): string {
   return words.join(' ');
 }
 
+/** Unit prices ("Bruttopreis", "Einzelpreis", "unit price") are never document totals. */
+const UNIT_PRICE = /preis\b|price\b|prix\b|einzel|per unit|pro stuck|\/stk/;
+
 export function classifyTotal(label: string): TotalField[] {
+  if (UNIT_PRICE.test(label)) return [];
   for (const r of TOTAL_LABELS) if (r.pattern.test(label)) return r.fields;
   return [];
 }
@@ -122,8 +126,8 @@ function vatRowsOf(line: Line, cells: Cell[], folded: string): VatRow[] {
   const labelled = VAT_WORD.test(folded);
   for (const r of rates) {
     const rate = new Decimal(r.num.value).abs().toString();
-    // An unmarked zero is not a rate; "0 %" is.
-    if (rate === '0' && !r.num.percent) continue;
+    // An unmarked zero is a rate only on a line that speaks of VAT; "0 %" always is.
+    if (rate === '0' && !r.num.percent && !labelled) continue;
     for (const b of amounts) {
       for (const t of amounts) {
         if (b === t || b === r || t === r) continue;
@@ -133,7 +137,9 @@ function vatRowsOf(line: Line, cells: Cell[], folded: string): VatRow[] {
         const tax = new Decimal(t.num.value).abs();
         if (rate === '0' ? !(tax.isZero() && !base.isZero() && labelled) : !taxMatches(base.toString(), rate, tax.toString())) continue;
         // A rate 0 row without context is anyone's guess; keep those printed with a VAT word only.
-        const category = vatCategoryOf(rate, folded);
+        // A category code printed in brackets ("VAT (E)", "TVA (AE)") says it outright.
+        const printed = /\((S|Z|E|AE|K|G|O|L|M)\)/.exec(lineText(line))?.[1];
+        const category = printed ?? vatCategoryOf(rate, folded);
         rows.push({ rate, base: base.toFixed(2), tax: tax.toFixed(2), ...(category ? { category } : {}), page: line.page, y: line.top, labelled });
       }
     }
