@@ -98,7 +98,7 @@ export const TOTAL_LABELS: ReadonlyArray<{ fields: TotalField[]; pattern: RegExp
   { fields: ['netTotal'], pattern: /netto|\bnet\b|\bexcl|\bexkl|ohne (?:ust|mwst|umsatzsteuer|steuer)|w\/o|hors tax|\bht\b|steuerbasis|taxable|exclusief|before tax|pre-tax|zu versteuern|bemessungsgrundlage|base imposable/ },
   { fields: ['allowances'], pattern: /rabatt|nachlass|abschlag|skonto|discount|allowance|remise|reduction|abzgl|korting/ },
   { fields: ['charges'], pattern: /zuschlag|fracht|versand|porto|verpackung|transport|shipping|freight|frais|surcharge|handling|verzendkosten/ },
-  { fields: ['vatTotal'], pattern: /^(?!.*(?:inkl|incl|ttc|brutto|gross|with|including|y compris))(?:.*(?:\bust\b|ust\.|mwst|umsatzsteuer|mehrwertsteuer|\bvat\b|\btax\b|\btva\b|\bbtw\b|steuer|iva\b))/ },
+  { fields: ['vatTotal'], pattern: /^(?!.*(?:inkl|incl|ttc|brutto|gross|with|including|y compris))(?:.*(?:\bust\b|ust\.|mwst|umsatzsteuer|mehrwertsteuer|\bvat\b|\btax(?:es)?\b|\btaxe?s?\b|\btva\b|\bbtw\b|steuer|iva\b))/ },
   { fields: ['grossTotal'], pattern: /brutto|gesamt|rechnungsbetrag|rechnungssumme|endbetrag|endsumme|\bsumme\b|grand total|\btotal\b|invoice amount|inkl|incl|\bttc\b|totaal|montant|amount/ },
 ];
 
@@ -119,6 +119,3 @@ export const COLUMN_LABELS: ReadonlyArray<[ColumnKind, RegExp]> = [
 
 /** Lines that end a line-item table: the totals box starts. */
 export const TABLE_END = /^(?:zwischensumme|summe|gesamt|total|sub-?total|sous-?total|nettobetrag|rechnungssumme|positionssumme|net total|total net|montant|gesamtbetrag|warenwert|ubertrag|carried forward|a reporter|endsumme|netto|invoice total|totaal|subtotaal)/;
-
-/** Lines that announce a continuation on the next page; they are not items. */
-export const CARRY_OVER = /ubertrag|carried forward|brought forward|a reporter|report|transport|seite \d|page \d|fortsetzung|continued/;

@@ -1,7 +1,8 @@
 import { Decimal } from '../invoice/decimal.js';
 import { unitCode } from './codes.js';
 import { scanDates } from './dates.js';
-import type { Doc } from './document.js';
+import { lineText, type Doc } from './document.js';
+import { classifyTotal } from './totals.js';
 import type { Line, PageLayout } from './layout.js';
 import { COLUMN_LABELS, TABLE_END, type ColumnKind } from './lexicon.js';
 import { scanNumbers, type NumberMatch } from './numbers.js';
@@ -271,6 +272,13 @@ export function findLineItems(doc: Doc): ItemTable {
       // An item has an amount and either a description with a quantity or price, or both quantity and price.
       const described = /\p{L}{2}/u.test(desc) && (qty !== undefined || price !== undefined);
       const isItem = amount !== undefined && (described || (qty !== undefined && price !== undefined)) && !TABLE_END.test(first) && !NOT_AN_ITEM.test(fold(desc));
+      // The totals box ends the items ("Total HT", "Gesamtbetrag"); a subtotal between sections does not.
+      if (!isItem && rows.length > 0 && hasMoney(doc, line) && !NOT_AN_ITEM.test(fold(desc)) && closesTable(lineText(line))) {
+        open = false;
+        columns = undefined;
+        current = undefined;
+        continue;
+      }
       if (isItem) {
         current = rowOf(doc, page.page, parsed, columns);
         rows.push(current);
@@ -301,6 +309,12 @@ export function findLineItems(doc: Doc): ItemTable {
   const amounts = rows.map((r) => r.amount);
   const lineSum = rows.length > 0 && amounts.every((a) => a !== undefined) ? amounts.reduce((s, a) => s.plus(a!), new Decimal(0)).toFixed(2) : undefined;
   return { rows, lines: used, ...(lineSum ? { lineSum } : {}) };
+}
+
+function closesTable(text: string): boolean {
+  const label = fold(text).replace(/[-+]?[\d.,]+\s*(?:%|€|\$|£)?/g, ' ').trim();
+  const kinds = classifyTotal(label);
+  return kinds.some((k) => k === 'netTotal' || k === 'grossTotal' || k === 'vatTotal' || k === 'due') && !kinds.includes('lineTotal');
 }
 
 /** "Luftballon: Bunt, ca. 500ml" → the name before the colon; the rest is description. */

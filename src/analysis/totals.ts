@@ -57,18 +57,25 @@ export function numbersOfLine(doc: Doc, line: Line): Cell[] {
   return cells;
 }
 
-/** The words printed before an amount: its own segment's text up to it, else the nearest text segments to its left. */
-function labelOf(line: Line, cell: Cell): string {
+/**
+ * The words printed before an amount: its own segment's text up to it, else the nearest text
+ * segments to its left. Only the last clause counts ("TVA : FR… - SIRET : … - capital de"
+ * is about capital, not VAT).
+ */
+function labelOf(line: Line, cell: Cell, since: number): string {
   const own = cell.seg.text.slice(0, cell.num.start).replace(/[-+\d.,%€$£\s]+$/, '');
   const ownLabel = fold(own).replace(/[\d.,%€$£]+/g, ' ').trim();
-  if (/\p{L}{2}/u.test(ownLabel)) return ownLabel;
-  const left = line.segments.filter((s) => s.x1 <= cell.seg.x0 + 1);
-  const words: string[] = [];
-  for (let i = left.length - 1; i >= 0 && words.length < 2; i--) {
-    const t = fold(left[i]!.text).replace(/[-+]?[\d.,]+\s*(?:%|€|\$|£)?/g, ' ').trim();
-    if (/\p{L}{2}/u.test(t)) words.unshift(t);
+  let label = ownLabel;
+  if (!/\p{L}{2}/u.test(ownLabel)) {
+    const left = line.segments.filter((s) => s.x1 <= cell.seg.x0 + 1 && s.x0 >= since);
+    const words: string[] = [];
+    for (let i = left.length - 1; i >= 0 && words.length < 2; i--) {
+      const t = fold(left[i]!.text).replace(/[-+]?[\d.,]+\s*(?:%|€|\$|£)?/g, ' ').trim();
+      if (/\p{L}{2}/u.test(t)) words.unshift(t);
+    }
+    label = words.join(' ');
   }
-  return words.join(' ');
+  return (label.split(/\s[-|•·]\s|;/).at(-1) ?? '').slice(-40).trim();
 }
 
 /** Unit prices ("Bruttopreis", "Einzelpreis", "unit price") are never document totals. */
@@ -96,18 +103,25 @@ export function findTotals(doc: Doc, tableLines: ReadonlySet<string>): TotalsCan
       const money = cells.filter((c) => isMoney(c.num));
       if (money.length === 0) continue;
       const folded = fold(text);
-      vatRows.push(...vatRowsOf(line, cells, folded));
-      // The rightmost amount of a line is its value; amounts further left are bases and rates.
-      const value = money.at(-1)!;
-      const label = labelOf(line, value);
-      const kinds = classifyTotal(label);
+      const rows = vatRowsOf(line, cells, folded);
+      vatRows.push(...rows);
       // Totals sit on the last pages more often than not; a summary at the top of page 1 happens too.
       const where = page.page === lastPage ? 1 : 0.9;
-      for (const field of kinds) {
-        const list = fields.get(field) ?? [];
-        list.push({ value: new Decimal(value.num.value).toFixed(2), score: 0.9 * where, page: page.page, y: line.top, via: `label:${label.slice(0, 30)}` });
-        fields.set(field, list);
-      }
+      // The rightmost amount is labelled by the words before it; an amount further left only by
+      // words of its own (two-column totals: "Exclusief BTW 593,36   Subtotaal 717,97"), and never
+      // when it is a VAT row's base or tax.
+      money.forEach((cell, k) => {
+        const last = k === money.length - 1;
+        const prev = money[k - 1];
+        const since = last || !prev ? -Infinity : prev.seg.x1;
+        if (!last && rows.length > 0) return;
+        const label = labelOf(line, cell, since);
+        for (const field of classifyTotal(label)) {
+          const list = fields.get(field) ?? [];
+          list.push({ value: new Decimal(cell.num.value).toFixed(2), score: 0.9 * where, page: page.page, y: line.top, via: `label:${label.slice(0, 30)}` });
+          fields.set(field, list);
+        }
+      });
     }
   }
   return { fields, vatRows: dedupeRows(vatRows), currencies };
