@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { PDFDict, PDFHexString, PDFName, PDFRef, PDFString, type PDFContext, type PDFObject } from 'pdf-lib';
 import { SRGB_ICC_PROFILE, SRGB_OUTPUT_CONDITION } from './ghostscript.js';
 import { INVOICE_FILE_NAMES, PROFILE_FACTS, type ZugferdProfile } from './profiles.js';
-import { loadPdf, lookupArray, lookupDict, nameTreeEntries, type NameTreeEntry } from './structure.js';
+import { loadPdf, lookupArray, lookupDict, nameTreeEntries, readingUntrusted, type NameTreeEntry } from './structure.js';
 import { buildXmp, type DocumentInfo } from './xmp.js';
 
 /**
@@ -29,7 +29,11 @@ export interface EmbedInput {
 
 export const PRODUCER = 'einvoice-service (pdf-lib)';
 
-export async function embedInvoiceXml(input: EmbedInput): Promise<Uint8Array> {
+export function embedInvoiceXml(input: EmbedInput): Promise<Uint8Array> {
+  return readingUntrusted(() => embed(input));
+}
+
+async function embed(input: EmbedInput): Promise<Uint8Array> {
   const doc = await loadPdf(input.pdf);
   const { context, catalog } = doc;
   const facts = PROFILE_FACTS[input.profile];

@@ -1,6 +1,6 @@
 import { PDFDict, PDFName, PDFRef, type PDFContext, type PDFDocument, type PDFObject, type PDFStream } from 'pdf-lib';
 import { INVOICE_FILE_NAMES } from './profiles.js';
-import { loadPdf, lookupArray, lookupDict, lookupStream, nameOf, nameTreeEntries, streamBytes, StreamTooLargeError, textOf } from './structure.js';
+import { loadPdf, lookupArray, readingUntrusted, lookupDict, lookupStream, nameOf, nameTreeEntries, streamBytes, StreamTooLargeError, textOf } from './structure.js';
 import { parseXmp, type XmpFacts } from './xmp.js';
 
 /**
@@ -50,7 +50,11 @@ function readPacket(stream: PDFStream): string | undefined {
   }
 }
 
-export async function readPdf(bytes: Uint8Array): Promise<PdfFacts> {
+export function readPdf(bytes: Uint8Array): Promise<PdfFacts> {
+  return readingUntrusted(() => facts(bytes));
+}
+
+async function facts(bytes: Uint8Array): Promise<PdfFacts> {
   const doc = await loadPdf(bytes);
   const { context, catalog } = doc;
   const metadata = lookupStream(context, catalog.get(PDFName.of('Metadata')));

@@ -22,6 +22,19 @@ export async function loadPdf(bytes: Uint8Array): Promise<PDFDocument> {
   }
 }
 
+/**
+ * pdf-lib assumes well-formed structures and fails with TypeErrors deep inside on broken ones;
+ * for an untrusted file that is a property of the file, so it becomes a PdfInputError.
+ */
+export async function readingUntrusted<T>(body: () => Promise<T>): Promise<T> {
+  try {
+    return await body();
+  } catch (err) {
+    if (err instanceof PdfInputError || err instanceof StreamTooLargeError) throw err;
+    throw new PdfInputError(`The PDF structure is broken: ${(err as Error).message}`);
+  }
+}
+
 /** Decodes a text string (PDFDocEncoding or UTF-16BE with BOM); undefined for anything else. */
 export function textOf(obj: PDFObject | undefined): string | undefined {
   return obj instanceof PDFString || obj instanceof PDFHexString ? obj.decodeText() : undefined;

@@ -1,0 +1,141 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { PDFDocument, PDFName, PDFString } from 'pdf-lib';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ZUGFERD_PROFILES } from '../../src/pdf/profiles.js';
+import { mustangAvailable, runMustang, runVeraPdf, veraPdfAvailable } from '../support/java-validators.js';
+import { samplePdf } from '../pdf/sample-pdf.js';
+import { invoiceFixture } from '../xml/fixtures.js';
+import { call, expectEnvelope, services } from './client.js';
+
+/**
+ * The ZUGFeRD endpoints end to end, against the built service and its workflows. Every PDF the
+ * service creates here is written out and, at the end, judged by veraPDF (PDF/A-3b) and the
+ * Mustang CLI; the verdicts are asserted, not just run.
+ */
+
+const FROM_JSON = '/api/v1/zugferd/createZugferdFromJson';
+const FROM_XML = '/api/v1/zugferd/createZugferdPdfFromXinvoice';
+const VALIDATE = '/api/v1/zugferd/validateZugferdPdf';
+const EXTRACT = '/api/v1/zugferd/extractXinvoiceFromZugferdToJson';
+
+const fixture = JSON.parse(readFileSync(path.resolve(import.meta.dirname, '../fixtures/invoices/01-standard-19.json'), 'utf8'));
+const invoice = invoiceFixture('01-standard-19');
+const b64 = (bytes: Uint8Array) => Buffer.from(bytes).toString('base64');
+
+const outDir = mkdtempSync(path.join(tmpdir(), 'zugferd-api-'));
+const created: string[] = [];
+const keep = (name: string, base64: string) => {
+  const file = path.join(outDir, `${name}.pdf`);
+  writeFileSync(file, Buffer.from(base64, 'base64'));
+  created.push(file);
+  return file;
+};
+afterAll(() => rmSync(outDir, { recursive: true, force: true }));
+
+const plain = b64(await samplePdf(invoice));
+const withEmbeddedFont = b64(await samplePdf(invoice, { font: 'embedded' }));
+const twentyPages = b64(await samplePdf(invoice, { pages: 20 }));
+
+describe.each(services)('ZUGFeRD endpoints ($name)', (service) => {
+  it.each(ZUGFERD_PROFILES)('createZugferdFromJson %s: converts a non-PDF/A input and embeds the profile XML', { timeout: 120_000 }, async (profile) => {
+    const r = await call(service, FROM_JSON, { body: { invoice: fixture, invoicePdf64: plain, profile } });
+    expect(r.status, r.text).toBe(200);
+    expect(r.json, JSON.stringify([r.json.zugferdErrorList, r.json.xInvoiceErrorList])).toMatchObject({ zugferdValid: true, xInvoiceValid: true, numberOfZugferdErrors: 0, numberOfxInvoiceErrors: 0, profile, convertedToPdfA: true });
+    expect(r.json.xInvoice).toContain('CrossIndustryInvoice');
+    expect(r.json.validationArtefacts.map((a: { name: string }) => a.name)).toContain('veraPDF PDF/A-3B');
+    keep(`${service.name}-json-${profile}`, r.json.zugferd);
+
+    const download = await fetch(r.json.downloadURL);
+    expect(download.status).toBe(200);
+    expect(download.headers.get('content-type')).toBe('application/pdf');
+    expect(Buffer.from(await download.arrayBuffer()).toString('base64')).toBe(r.json.zugferd);
+    expect(r.json.resendToken).toMatch(/^[0-9a-f-]{36}\.\S+$/);
+  });
+
+  it('createZugferdPdfFromXinvoice embeds the caller’s XRechnung CII unchanged', { timeout: 120_000 }, async () => {
+    const xml = (await call(service, '/api/v1/zugferd/createXinvoiceFromJson', { body: { invoice: fixture } })).json.xInvoice as string;
+    const r = await call(service, FROM_XML, { body: { xInvoiceXml: xml, invoicePdf64: withEmbeddedFont, fileName: 'rechnung.pdf' } });
+    expect(r.status, r.text).toBe(200);
+    expect(r.json, JSON.stringify(r.json.zugferdErrors)).toMatchObject({ valid: true, numberOfZugferdErrors: 0, profile: 'XRECHNUNG' });
+    keep(`${service.name}-xml-xrechnung`, r.json.zugferdFile);
+    const download = await fetch(r.json.downloadURL);
+    expect(download.headers.get('content-disposition')).toContain('rechnung.pdf');
+
+    const extracted = await call(service, EXTRACT, { body: { zugferd64: r.json.zugferdFile } });
+    expect(extracted.status, extracted.text).toBe(200);
+    expect(extracted.json).toMatchObject({ xInvoice: xml, fileName: 'xrechnung.xml', profile: 'XRECHNUNG', syntax: 'CII' });
+    expect(extracted.json.invoice).toMatchObject({ invoiceNumber: fixture.invoiceNumber, documentTotals: { invoiceTotalAmountWithVat: fixture.documentTotals.invoiceTotalAmountWithVat } });
+  });
+
+  it('keeps a PDF/A input as it is, and builds a 20-page invoice', { timeout: 180_000 }, async () => {
+    const first = await call(service, FROM_JSON, { body: { invoice: fixture, invoicePdf64: twentyPages } });
+    expect(first.status, first.text).toBe(200);
+    keep(`${service.name}-json-20-pages`, first.json.zugferd);
+    const again = await call(service, FROM_JSON, { body: { invoice: fixture, invoicePdf64: first.json.zugferd, profile: 'BASIC' } });
+    expect(again.status, again.text).toBe(200);
+    expect(again.json).toMatchObject({ zugferdValid: true, convertedToPdfA: false, profile: 'BASIC' });
+    const doc = await PDFDocument.load(Buffer.from(again.json.zugferd, 'base64'));
+    expect(doc.getPageCount()).toBe(20);
+    keep(`${service.name}-json-pdfa-input`, again.json.zugferd);
+  });
+
+  it('validateZugferdPdf: a created file is valid, printout included; a plain PDF is not', { timeout: 120_000 }, async () => {
+    const made = await call(service, FROM_JSON, { body: { invoice: fixture, invoicePdf64: plain } });
+    const ok = await call(service, VALIDATE, { body: { zugferdFile64: made.json.zugferd, comparePDF2XML: true } });
+    expect(ok.status, ok.text).toBe(200);
+    expect(ok.json, JSON.stringify(ok.json.findings)).toMatchObject({ isValid: true, pdfValid: true, xmlValid: true, numberOfErrors: 0, profile: 'EN16931', xmlFileName: 'factur-x.xml' });
+
+    const bad = await call(service, VALIDATE, { body: { zugferdFile64: plain } });
+    expect(bad.status, bad.text).toBe(200);
+    expect(bad.json.isValid).toBe(false);
+    const ruleIds = (bad.json.findings as Array<{ ruleId: string; source: string }>).map((f) => f.ruleId);
+    expect(ruleIds).toEqual(expect.arrayContaining(['ZF-XML-MISSING', 'PDF-FONT-NOT-EMBEDDED']));
+    expect(bad.json.numberOfErrors).toBeGreaterThan(0);
+  });
+
+  it('extraction round-trips the invoice of a created file', { timeout: 120_000 }, async () => {
+    const made = await call(service, FROM_JSON, { body: { invoice: fixture, invoicePdf64: plain, profile: 'EXTENDED' } });
+    const r = await call(service, EXTRACT, { body: { zugferd64: made.json.zugferd } });
+    expect(r.status, r.text).toBe(200);
+    expect(r.json).toMatchObject({ profile: 'EXTENDED', fileName: 'factur-x.xml', xInvoice: made.json.xInvoice, generation: 'Factur-X 1.0 / ZUGFeRD 2.x' });
+    expect(r.json.invoice.invoiceNumber).toBe(fixture.invoiceNumber);
+    expect(r.json.invoice.invoiceLine).toHaveLength(fixture.invoiceLine.length);
+  });
+
+  it('refuses what it cannot use, with the error envelope', { timeout: 120_000 }, async () => {
+    expectEnvelope(await call(service, EXTRACT, { body: { zugferd64: plain } }), 422, 'INVOICE_XML_MISSING');
+    const ubl = (await call(service, '/api/v1/zugferd/createXinvoiceFromJson', { body: { invoice: fixture, syntax: 'UBL' } })).json.xInvoice as string;
+    expectEnvelope(await call(service, FROM_XML, { body: { xInvoiceXml: ubl, invoicePdf64: plain } }), 422, 'XML_NOT_ZUGFERD');
+    expectEnvelope(await call(service, FROM_JSON, { body: { invoice: fixture, invoicePdf64: b64(Buffer.from('%PDF-1.7\nthis is not a PDF\n%%EOF')) } }), 422, 'PDF_UNREADABLE');
+    expectEnvelope(await call(service, FROM_JSON, { body: { invoice: fixture, invoicePdf64: b64(Buffer.from('GIF89a')) } }), 415, 'UNSUPPORTED_FILE_TYPE');
+    expectEnvelope(await call(service, FROM_JSON, { body: { invoice: fixture, invoicePdf64: plain, profile: 'COMFORT' } }), 400, 'VALIDATION_ERROR');
+  });
+
+  it('survives a decompression bomb posing as the invoice XML, and keeps serving', { timeout: 120_000 }, async () => {
+    const doc = await PDFDocument.load(await samplePdf(invoice));
+    // 200 MB of zeros compress to about 200 KB.
+    const bomb = doc.context.register(doc.context.flateStream(new Uint8Array(200 * 1024 * 1024), { Type: 'EmbeddedFile', Subtype: 'text/xml' }));
+    const spec = doc.context.register(doc.context.obj({ Type: 'Filespec', F: PDFString.of('factur-x.xml'), EF: { F: bomb } }));
+    doc.catalog.set(PDFName.of('Names'), doc.context.obj({ EmbeddedFiles: { Names: [PDFString.of('factur-x.xml'), spec] } }));
+    const r = await call(service, VALIDATE, { body: { zugferdFile64: b64(await doc.save()) } });
+    expect(r.status, r.text).toBe(200);
+    expect((r.json.findings as Array<{ ruleId: string; message: string }>).find((f) => f.ruleId === 'ZF-XML-MISSING')?.message).toContain('exceeds');
+    expect((await call(service, EXTRACT, { body: { zugferd64: plain } })).status).toBe(422);
+  });
+});
+
+describe.runIf(veraPdfAvailable() && mustangAvailable())('every PDF the service created above', () => {
+  it('passes veraPDF PDF/A-3b and the Mustang validation', { timeout: 900_000 }, async () => {
+    expect(created.length).toBe(services.length * (ZUGFERD_PROFILES.length + 3));
+    const vera = await runVeraPdf(created);
+    expect(vera.filter((v) => !v.compliant).map((v) => `${path.basename(v.file)}: ${JSON.stringify(v.failedRules)}`)).toEqual([]);
+    const rejected: string[] = [];
+    for (const file of created) {
+      const verdict = await runMustang(file);
+      if (!verdict.valid || verdict.pdf !== 'valid') rejected.push(`${path.basename(file)}: ${JSON.stringify(verdict.messages.filter((m) => m.severity !== 'warning'))}`);
+    }
+    expect(rejected).toEqual([]);
+  });
+});
