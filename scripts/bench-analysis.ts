@@ -1,13 +1,14 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { PDFArray, PDFDict, PDFDocument, PDFName, PDFRawStream, decodePDFRawStream, type PDFHexString, type PDFString } from 'pdf-lib';
-import { analyseInvoice, extractTextLayer, type AnalysisResult, type PageText } from '../src/analysis/index.js';
+import { analyseWithEvidence, extractTextLayer, type EvidencedResult, type PageText } from '../src/analysis/index.js';
 import { countryOfLine, currenciesIn, unitCode } from '../src/analysis/codes.js';
 import { scanDates } from '../src/analysis/dates.js';
 import { scanNumbers } from '../src/analysis/numbers.js';
 import { textKey } from '../src/analysis/text.js';
+import { documentConfidence, fieldConfidence, fitCalibration } from '../src/analysis/confidence.js';
 import { Decimal } from '../src/invoice/decimal.js';
 import { invoiceSchema, type Invoice } from '../src/invoice/model.js';
 import { ciiDocument } from '../src/xml/cii.js';
@@ -45,6 +46,7 @@ const { values: args } = parseArgs({
     mode: { type: 'string', default: 'text-layer' },
     verbose: { type: 'boolean', default: false },
     only: { type: 'string' },
+    'write-calibration': { type: 'boolean', default: false },
   },
 });
 
@@ -131,62 +133,76 @@ interface FieldDef {
   key: string;
   bt: string;
   kind: Kind;
-  get: (i: Invoice) => string | undefined;
+  /** Path in the invoice, as the analysis reports evidence for it. */
+  path: string;
   required?: boolean;
 }
 
+/** Reads `a.b[0].c` from an object. */
+function getPath(target: unknown, path: string): string | undefined {
+  let node = target as Record<string, unknown> | undefined;
+  for (const part of path.split('.')) {
+    const m = /^(\w+)\[(\d+)\]$/.exec(part);
+    node = (m ? (node?.[m[1]!] as unknown[] | undefined)?.[Number(m[2])] : node?.[part]) as Record<string, unknown> | undefined;
+  }
+  return typeof node === 'string' ? node : undefined;
+}
+
+const field = (key: string, bt: string, kind: Kind, path: string, required = false): FieldDef => ({ key, bt, kind, path, required });
+
 const HEADER: FieldDef[] = [
-  { key: 'invoiceNumber', bt: 'BT-1', kind: 'id', get: (i) => i.invoiceNumber, required: true },
-  { key: 'invoiceIssueDate', bt: 'BT-2', kind: 'date', get: (i) => i.invoiceIssueDate, required: true },
-  { key: 'invoiceTypeCode', bt: 'BT-3', kind: 'code', get: (i) => i.invoiceTypeCode, required: true },
-  { key: 'invoiceCurrencyCode', bt: 'BT-5', kind: 'currency', get: (i) => i.invoiceCurrencyCode, required: true },
-  { key: 'paymentDueDate', bt: 'BT-9', kind: 'date', get: (i) => i.paymentDueDate },
-  { key: 'buyerReference', bt: 'BT-10', kind: 'id', get: (i) => i.buyerReference },
-  { key: 'contractReference', bt: 'BT-12', kind: 'id', get: (i) => i.contractReference },
-  { key: 'purchaseOrderReference', bt: 'BT-13', kind: 'id', get: (i) => i.purchaseOrderReference },
-  { key: 'actualDeliveryDate', bt: 'BT-72', kind: 'date', get: (i) => i.deliveryInformation?.actualDeliveryDate },
-  { key: 'sellerName', bt: 'BT-27', kind: 'text', get: (i) => i.seller?.sellerName, required: true },
-  { key: 'sellerVatIdentifier', bt: 'BT-31', kind: 'id', get: (i) => i.seller?.sellerVatIdentifier },
-  { key: 'sellerTaxRegistrationIdentifier', bt: 'BT-32', kind: 'id', get: (i) => i.seller?.sellerTaxRegistrationIdentifier },
-  { key: 'sellerAddressLine1', bt: 'BT-35', kind: 'text', get: (i) => i.seller?.sellerPostalAddress?.sellerAddressLine1 },
-  { key: 'sellerCity', bt: 'BT-37', kind: 'text', get: (i) => i.seller?.sellerPostalAddress?.sellerCity },
-  { key: 'sellerPostCode', bt: 'BT-38', kind: 'id', get: (i) => i.seller?.sellerPostalAddress?.sellerPostCode },
-  { key: 'sellerCountryCode', bt: 'BT-40', kind: 'country', get: (i) => i.seller?.sellerPostalAddress?.sellerCountryCode },
-  { key: 'buyerName', bt: 'BT-44', kind: 'text', get: (i) => i.buyer?.buyerName, required: true },
-  { key: 'buyerIdentifier', bt: 'BT-46', kind: 'id', get: (i) => i.buyer?.buyerIdentifier },
-  { key: 'buyerVatIdentifier', bt: 'BT-48', kind: 'id', get: (i) => i.buyer?.buyerVatIdentifier },
-  { key: 'buyerAddressLine1', bt: 'BT-50', kind: 'text', get: (i) => i.buyer?.buyerPostalAddress?.buyerAddressLine1 },
-  { key: 'buyerCity', bt: 'BT-52', kind: 'text', get: (i) => i.buyer?.buyerPostalAddress?.buyerCity },
-  { key: 'buyerPostCode', bt: 'BT-53', kind: 'id', get: (i) => i.buyer?.buyerPostalAddress?.buyerPostCode },
-  { key: 'buyerCountryCode', bt: 'BT-55', kind: 'country', get: (i) => i.buyer?.buyerPostalAddress?.buyerCountryCode },
-  { key: 'iban', bt: 'BT-84', kind: 'id', get: (i) => i.paymentInstructions?.creditTransfer?.[0]?.paymentAccountIdentifier },
-  { key: 'bic', bt: 'BT-86', kind: 'id', get: (i) => i.paymentInstructions?.creditTransfer?.[0]?.paymentServiceProviderIdentifier },
-  { key: 'sumOfInvoiceLineNetAmount', bt: 'BT-106', kind: 'amount', get: (i) => i.documentTotals?.sumOfInvoiceLineNetAmount },
-  { key: 'sumOfAllowancesOnDocumentLevel', bt: 'BT-107', kind: 'amount', get: (i) => i.documentTotals?.sumOfAllowancesOnDocumentLevel },
-  { key: 'sumOfChargesOnDocumentLevel', bt: 'BT-108', kind: 'amount', get: (i) => i.documentTotals?.sumOfChargesOnDocumentLevel },
-  { key: 'invoiceTotalAmountWithoutVat', bt: 'BT-109', kind: 'amount', get: (i) => i.documentTotals?.invoiceTotalAmountWithoutVat, required: true },
-  { key: 'invoiceTotalVatAmount', bt: 'BT-110', kind: 'amount', get: (i) => i.documentTotals?.invoiceTotalVatAmount, required: true },
-  { key: 'invoiceTotalAmountWithVat', bt: 'BT-112', kind: 'amount', get: (i) => i.documentTotals?.invoiceTotalAmountWithVat, required: true },
-  { key: 'paidAmount', bt: 'BT-113', kind: 'amount', get: (i) => i.documentTotals?.paidAmount },
-  { key: 'amountDueForPayment', bt: 'BT-115', kind: 'amount', get: (i) => i.documentTotals?.amountDueForPayment, required: true },
+  field('invoiceNumber', 'BT-1', 'id', 'invoiceNumber', true),
+  field('invoiceIssueDate', 'BT-2', 'date', 'invoiceIssueDate', true),
+  field('invoiceTypeCode', 'BT-3', 'code', 'invoiceTypeCode', true),
+  field('invoiceCurrencyCode', 'BT-5', 'currency', 'invoiceCurrencyCode', true),
+  field('paymentDueDate', 'BT-9', 'date', 'paymentDueDate'),
+  field('buyerReference', 'BT-10', 'id', 'buyerReference'),
+  field('contractReference', 'BT-12', 'id', 'contractReference'),
+  field('purchaseOrderReference', 'BT-13', 'id', 'purchaseOrderReference'),
+  field('actualDeliveryDate', 'BT-72', 'date', 'deliveryInformation.actualDeliveryDate'),
+  field('sellerName', 'BT-27', 'text', 'seller.sellerName', true),
+  field('sellerVatIdentifier', 'BT-31', 'id', 'seller.sellerVatIdentifier'),
+  field('sellerTaxRegistrationIdentifier', 'BT-32', 'id', 'seller.sellerTaxRegistrationIdentifier'),
+  field('sellerAddressLine1', 'BT-35', 'text', 'seller.sellerPostalAddress.sellerAddressLine1'),
+  field('sellerCity', 'BT-37', 'text', 'seller.sellerPostalAddress.sellerCity'),
+  field('sellerPostCode', 'BT-38', 'id', 'seller.sellerPostalAddress.sellerPostCode'),
+  field('sellerCountryCode', 'BT-40', 'country', 'seller.sellerPostalAddress.sellerCountryCode'),
+  field('buyerName', 'BT-44', 'text', 'buyer.buyerName', true),
+  field('buyerIdentifier', 'BT-46', 'id', 'buyer.buyerIdentifier'),
+  field('buyerVatIdentifier', 'BT-48', 'id', 'buyer.buyerVatIdentifier'),
+  field('buyerAddressLine1', 'BT-50', 'text', 'buyer.buyerPostalAddress.buyerAddressLine1'),
+  field('buyerCity', 'BT-52', 'text', 'buyer.buyerPostalAddress.buyerCity'),
+  field('buyerPostCode', 'BT-53', 'id', 'buyer.buyerPostalAddress.buyerPostCode'),
+  field('buyerCountryCode', 'BT-55', 'country', 'buyer.buyerPostalAddress.buyerCountryCode'),
+  field('iban', 'BT-84', 'id', 'paymentInstructions.creditTransfer[0].paymentAccountIdentifier'),
+  field('bic', 'BT-86', 'id', 'paymentInstructions.creditTransfer[0].paymentServiceProviderIdentifier'),
+  field('sumOfInvoiceLineNetAmount', 'BT-106', 'amount', 'documentTotals.sumOfInvoiceLineNetAmount'),
+  field('sumOfAllowancesOnDocumentLevel', 'BT-107', 'amount', 'documentTotals.sumOfAllowancesOnDocumentLevel'),
+  field('sumOfChargesOnDocumentLevel', 'BT-108', 'amount', 'documentTotals.sumOfChargesOnDocumentLevel'),
+  field('invoiceTotalAmountWithoutVat', 'BT-109', 'amount', 'documentTotals.invoiceTotalAmountWithoutVat', true),
+  field('invoiceTotalVatAmount', 'BT-110', 'amount', 'documentTotals.invoiceTotalVatAmount', true),
+  field('invoiceTotalAmountWithVat', 'BT-112', 'amount', 'documentTotals.invoiceTotalAmountWithVat', true),
+  field('paidAmount', 'BT-113', 'amount', 'documentTotals.paidAmount'),
+  field('amountDueForPayment', 'BT-115', 'amount', 'documentTotals.amountDueForPayment', true),
 ];
 
-/** VAT breakdown rows are matched by rate, then compared field by field. */
-const VAT_FIELDS: Array<{ key: string; bt: string; kind: Kind; get: (r: NonNullable<Invoice['vatBreakdown']>[number]) => string | undefined }> = [
-  { key: 'vatCategoryTaxableAmount', bt: 'BT-116', kind: 'amount', get: (r) => r.vatCategoryTaxableAmount },
-  { key: 'vatCategoryTaxAmount', bt: 'BT-117', kind: 'amount', get: (r) => r.vatCategoryTaxAmount },
-  { key: 'vatCategoryCode', bt: 'BT-118', kind: 'code', get: (r) => r.vatCategoryCode },
-  { key: 'vatCategoryRate', bt: 'BT-119', kind: 'amount', get: (r) => r.vatCategoryRate },
+/** VAT breakdown rows are matched by rate, then compared field by field (paths relative to the row). */
+const VAT_FIELDS: FieldDef[] = [
+  field('vatCategoryTaxableAmount', 'BT-116', 'amount', 'vatCategoryTaxableAmount'),
+  field('vatCategoryTaxAmount', 'BT-117', 'amount', 'vatCategoryTaxAmount'),
+  field('vatCategoryCode', 'BT-118', 'code', 'vatCategoryCode'),
+  field('vatCategoryRate', 'BT-119', 'amount', 'vatCategoryRate'),
 ];
 
 type Line = NonNullable<Invoice['invoiceLine']>[number];
-const LINE_FIELDS: Array<{ key: string; bt: string; kind: Kind; get: (l: Line) => string | undefined }> = [
-  { key: 'itemName', bt: 'BT-153', kind: 'text', get: (l) => l.itemInformation?.itemName },
-  { key: 'invoicedQuantity', bt: 'BT-129', kind: 'amount', get: (l) => l.invoicedQuantity },
-  { key: 'unitCode', bt: 'BT-130', kind: 'unit', get: (l) => l.invoicedQuantityUnitOfMeasureCode },
-  { key: 'itemNetPrice', bt: 'BT-146', kind: 'amount', get: (l) => l.priceDetails?.itemNetPrice },
-  { key: 'lineNetAmount', bt: 'BT-131', kind: 'amount', get: (l) => l.invoiceLineNetAmount },
-  { key: 'vatRate', bt: 'BT-152', kind: 'amount', get: (l) => l.lineVatInformation?.[0]?.invoicedItemVatRate },
+/** Line fields, paths relative to the line. */
+const LINE_FIELDS: FieldDef[] = [
+  field('itemName', 'BT-153', 'text', 'itemInformation.itemName'),
+  field('invoicedQuantity', 'BT-129', 'amount', 'invoicedQuantity'),
+  field('unitCode', 'BT-130', 'unit', 'invoicedQuantityUnitOfMeasureCode'),
+  field('itemNetPrice', 'BT-146', 'amount', 'priceDetails.itemNetPrice'),
+  field('lineNetAmount', 'BT-131', 'amount', 'invoiceLineNetAmount'),
+  field('vatRate', 'BT-152', 'amount', 'lineVatInformation[0].invoicedItemVatRate'),
 ];
 
 // ---------------------------------------------------------------- comparison
@@ -304,25 +320,30 @@ interface DocScore {
   requiredAll: boolean | undefined;
   line: { tp: number; fp: number; fn: number };
   misses: string[];
+  /** Judged returned fields: path and whether right; with the evidence, what calibration counts. */
+  verdicts: Array<{ path: string; right: boolean }>;
+  evidence: Record<string, string>;
 }
 
 const perField = new Map<string, Tally & { bt: string }>();
 const perGroup = new Map<string, { truth: number; correct: number; docs: number; required: number; requiredOk: number; line: { tp: number; fp: number; fn: number } }>();
 const docs: DocScore[] = [];
 
-function score(field: string, bt: string, kind: Kind, truth: string | undefined, got: string | undefined, vis: Visible, doc: DocScore): void {
-  const t = perField.get(field) ?? { ...tally(), bt };
-  perField.set(field, t);
+function score(f: FieldDef, prefix: string, truth: string | undefined, got: string | undefined, vis: Visible, doc: DocScore, path: string): void {
+  const key = `${prefix}${f.key}`;
+  const t = perField.get(key) ?? { ...tally(), bt: f.bt };
+  perField.set(key, t);
   if (truth === undefined) {
     if (got !== undefined) t.unjudged++;
     return;
   }
-  const ok = same(kind, truth, got);
+  const ok = same(f.kind, truth, got);
   if (got !== undefined) {
     doc.judged++;
     if (ok) doc.right++;
+    doc.verdicts.push({ path, right: ok });
   }
-  if (!isVisible(kind, truth, vis)) {
+  if (!isVisible(f.kind, truth, vis)) {
     t.hidden++;
     if (got !== undefined) {
       if (ok) t.hiddenRight++;
@@ -335,13 +356,13 @@ function score(field: string, bt: string, kind: Kind, truth: string | undefined,
   else {
     if (got !== undefined) t.wrong++;
     else t.missing++;
-    doc.misses.push(`${field}: want ${truth} got ${got ?? '—'}`);
+    doc.misses.push(`${key}: want ${truth} got ${got ?? '—'}`);
   }
 }
 
 function scoreLines(truthLines: Line[], got: Line[], vis: Visible, doc: DocScore): void {
-  const visibleFields = (l: Line) => LINE_FIELDS.filter((f) => f.get(l) !== undefined && isVisible(f.kind, f.get(l)!, vis));
-  const agree = (t: Line, g: Line) => LINE_FIELDS.filter((f) => f.get(t) !== undefined && same(f.kind, f.get(t)!, f.get(g))).length;
+  const visibleFields = (l: Line) => LINE_FIELDS.filter((f) => getPath(l, f.path) !== undefined && isVisible(f.kind, getPath(l, f.path)!, vis));
+  const agree = (t: Line, g: Line) => LINE_FIELDS.filter((f) => getPath(t, f.path) !== undefined && same(f.kind, getPath(t, f.path)!, getPath(g, f.path))).length;
   // Rows are matched greedily by the number of agreeing fields, in page order on ties.
   const pairs: Array<[number, number, number]> = [];
   truthLines.forEach((t, i) => got.forEach((g, j) => pairs.push([agree(t, g), i, j])));
@@ -358,8 +379,15 @@ function scoreLines(truthLines: Line[], got: Line[], vis: Visible, doc: DocScore
   truthLines.forEach((t, i) => {
     const j = match.get(i);
     const g = j === undefined ? undefined : got[j];
+    for (const f of LINE_FIELDS) {
+      const tv = getPath(t, f.path);
+      const gv = g ? getPath(g, f.path) : undefined;
+      if (tv !== undefined && gv !== undefined) doc.verdicts.push({ path: `invoiceLine[${j}].${f.path}`, right: same(f.kind, tv, gv) });
+    }
     for (const f of visibleFields(t)) {
-      const ok = g !== undefined && same(f.kind, f.get(t)!, f.get(g));
+      const tv = getPath(t, f.path)!;
+      const gv = g ? getPath(g, f.path) : undefined;
+      const ok = same(f.kind, tv, gv);
       const lt = perField.get(`line.${f.key}`) ?? { ...tally(), bt: f.bt };
       perField.set(`line.${f.key}`, lt);
       lt.truth++;
@@ -368,17 +396,21 @@ function scoreLines(truthLines: Line[], got: Line[], vis: Visible, doc: DocScore
         doc.line.tp++;
       } else {
         doc.line.fn++;
-        if (g && f.get(g) !== undefined) {
+        if (gv !== undefined) {
           lt.wrong++;
           doc.line.fp++;
         } else lt.missing++;
-        doc.misses.push(`line ${i + 1} ${f.key}: want ${f.get(t)} got ${g ? f.get(g) ?? '—' : 'no row'}`);
+        doc.misses.push(`line ${i + 1} ${f.key}: want ${tv} got ${g ? gv ?? '—' : 'no row'}`);
       }
     }
   });
   got.forEach((g, j) => {
     if (gi.has(j)) return;
-    for (const f of LINE_FIELDS) if (f.get(g) !== undefined) doc.line.fp++;
+    for (const f of LINE_FIELDS) {
+      if (getPath(g, f.path) === undefined) continue;
+      doc.line.fp++;
+      doc.verdicts.push({ path: `invoiceLine[${j}].${f.path}`, right: false });
+    }
     doc.misses.push(`extra row ${j + 1}: ${g.itemInformation?.itemName ?? '—'} ${g.invoiceLineNetAmount ?? ''}`);
   });
 }
@@ -386,8 +418,9 @@ function scoreLines(truthLines: Line[], got: Line[], vis: Visible, doc: DocScore
 function scoreVat(truth: Invoice, got: Invoice, vis: Visible, doc: DocScore): void {
   for (const row of truth.vatBreakdown ?? []) {
     const rate = row.vatCategoryRate;
-    const match = (got.vatBreakdown ?? []).find((g) => rate !== undefined && g.vatCategoryRate !== undefined && new Decimal(g.vatCategoryRate).eq(rate));
-    for (const f of VAT_FIELDS) score(`vat.${f.key}`, f.bt, f.kind, f.get(row), match ? f.get(match) : undefined, vis, doc);
+    const at = (got.vatBreakdown ?? []).findIndex((g) => rate !== undefined && g.vatCategoryRate !== undefined && new Decimal(g.vatCategoryRate).eq(rate));
+    const match = at >= 0 ? got.vatBreakdown![at] : undefined;
+    for (const f of VAT_FIELDS) score(f, 'vat.', getPath(row, f.path), match ? getPath(match, f.path) : undefined, vis, doc, `vatBreakdown[${at}].${f.path}`);
   }
 }
 
@@ -494,11 +527,11 @@ async function run(): Promise<void> {
     const bytes = readFileSync(item.file);
     const started = performance.now();
     const pages = await source!(bytes, item.file);
-    let result: AnalysisResult;
+    let result: EvidencedResult;
     try {
-      result = analyseInvoice(pages, { withLineItems: true });
+      result = analyseWithEvidence(pages, { withLineItems: true });
     } catch (e) {
-      result = { invoice: {}, extractionConfidence: 0, fieldConfidence: {} };
+      result = { invoice: {}, extractionConfidence: 0, fieldConfidence: {}, evidence: {} };
       console.log(`  ${path.relative(corpus, item.file)}: ${(e as Error).message}`);
     }
     const seconds = (performance.now() - started) / 1000;
@@ -515,16 +548,18 @@ async function run(): Promise<void> {
       requiredAll: undefined,
       line: { tp: 0, fp: 0, fn: 0 },
       misses: [],
+      verdicts: [],
+      evidence: result.evidence,
     };
-    const fields = item.golden ? HEADER.filter((f) => f.get(truth) !== undefined) : HEADER;
+    const fields = item.golden ? HEADER.filter((f) => getPath(truth, f.path) !== undefined) : HEADER;
     let required = 0;
     let requiredOk = 0;
     for (const f of fields) {
-      const t = f.get(truth);
-      const g = f.get(result.invoice);
+      const t = getPath(truth, f.path);
+      const g = getPath(result.invoice, f.path);
       // The golden issuer may be spelt as the company's full name.
       const gt = f.key === 'sellerName' && item.golden?.partner_name && g && textKey(g) === textKey(item.golden.partner_name) ? g : t;
-      score(f.key, f.bt, f.kind, gt, g, vis, doc);
+      score(f, '', gt, g, vis, doc, f.path);
       if (f.required && gt !== undefined && isVisible(f.kind, gt, vis)) {
         required++;
         if (same(f.kind, gt, g)) requiredOk++;
@@ -561,6 +596,26 @@ function quantile(values: number[], q: number): number {
   return s.length ? s[Math.min(s.length - 1, Math.floor(q * s.length))]! : NaN;
 }
 
+function judgedOf(d: DocScore): Array<{ path: string; evidence: string; right: boolean }> {
+  return d.verdicts.filter((v) => d.evidence[v.path] !== undefined).map((v) => ({ ...v, evidence: d.evidence[v.path]! }));
+}
+
+function calibrationTable(scored: Array<{ doc: DocScore; score: number }>): void {
+  console.log(`${'confidence'.padEnd(14)}${'docs'.padStart(6)}${'mean conf'.padStart(11)}${'fields'.padStart(8)}${'precision'.padStart(11)}`);
+  const bins: Array<[number, number]> = [[0, 0.5], [0.5, 0.7], [0.7, 0.8], [0.8, 0.9], [0.9, 0.95], [0.95, 1.01]];
+  for (const [lo, hi] of bins) {
+    const ds = scored.filter((d) => d.score >= lo && d.score < hi);
+    const judged = ds.reduce((s, d) => s + d.doc.judged, 0);
+    const right = ds.reduce((s, d) => s + d.doc.right, 0);
+    const mean = ds.length ? ds.reduce((s, d) => s + d.score, 0) / ds.length : NaN;
+    console.log(`${`[${lo.toFixed(2)}, ${Math.min(hi, 1).toFixed(2)})`.padEnd(14)}${String(ds.length).padStart(6)}${(Number.isNaN(mean) ? '—' : mean.toFixed(3)).padStart(11)}${String(judged).padStart(8)}   ${pct(right, judged)}`);
+  }
+  const high = scored.filter((d) => d.score >= 0.9);
+  const hj = high.reduce((s, d) => s + d.doc.judged, 0);
+  const hr = high.reduce((s, d) => s + d.doc.right, 0);
+  console.log(`  documents scored >= 0.9: ${high.length}/${scored.length}; their returned fields right: ${pct(hr, hj)} (${hr}/${hj})`);
+}
+
 function report(skipped: number): void {
   console.log(`\nDocuments: ${docs.length} analysed, ${skipped} skipped`);
   console.log('\nPer field (truth = values the page shows; accuracy = right / truth; precision = right / returned, hidden values included)');
@@ -592,19 +647,30 @@ function report(skipped: number): void {
   console.log(`  line items: F1 ${(100 * f1(lt)).toFixed(1)}%  (tp ${lt.tp}, fp ${lt.fp}, fn ${lt.fn}; precision ${pct(lt.tp, lt.tp + lt.fp)}, recall ${pct(lt.tp, lt.tp + lt.fn)})`);
 
   console.log('\nCalibration of extractionConfidence (precision = right / judged returned fields)');
-  console.log(`${'confidence'.padEnd(14)}${'docs'.padStart(6)}${'mean conf'.padStart(11)}${'fields'.padStart(8)}${'precision'.padStart(11)}`);
-  const bins: Array<[number, number]> = [[0, 0.5], [0.5, 0.7], [0.7, 0.8], [0.8, 0.9], [0.9, 0.95], [0.95, 1.01]];
-  for (const [lo, hi] of bins) {
-    const ds = docs.filter((d) => d.confidence >= lo && d.confidence < hi);
-    const judged = ds.reduce((s, d) => s + d.judged, 0);
-    const right = ds.reduce((s, d) => s + d.right, 0);
-    const mean = ds.length ? ds.reduce((s, d) => s + d.confidence, 0) / ds.length : NaN;
-    console.log(`${`[${lo.toFixed(2)}, ${Math.min(hi, 1).toFixed(2)})`.padEnd(14)}${String(ds.length).padStart(6)}${(Number.isNaN(mean) ? '—' : mean.toFixed(3)).padStart(11)}${String(judged).padStart(8)}   ${pct(right, judged)}`);
+  calibrationTable(docs.map((d) => ({ doc: d, score: d.confidence })));
+
+  // The calibration procedure itself, judged on documents it was not fitted on (two folds).
+  const folds = [0, 1].map((k) => docs.filter((_, i) => i % 2 === k));
+  const crossScored = folds.flatMap((test, k) => {
+    const table = fitCalibration(folds[1 - k]!.flatMap(judgedOf));
+    return test.map((d) => {
+      const values = Object.fromEntries(Object.entries(d.evidence).map(([p, e]) => [p, fieldConfidence(p, e, table)]));
+      return { doc: d, score: documentConfidence(values) };
+    });
+  });
+  console.log('\nSame, with the calibration fitted on the other half of the documents (two-fold cross-validation)');
+  calibrationTable(crossScored);
+
+  const fitted = fitCalibration(docs.flatMap(judgedOf));
+  if (args['write-calibration']) {
+    const target = path.join(repoRoot, 'src/analysis/calibration.ts');
+    const entries = Object.entries(fitted).sort(([a], [b]) => a.localeCompare(b)).map(([k, [r, n]]) => `  ${JSON.stringify(k)}: [${r}, ${n}],`);
+    writeFileSync(
+      target,
+      `/**\n * Generated by \`node dist/scripts/bench-analysis.js --write-calibration\` from the benchmark\n * corpus: per \`fieldGroup|evidence\` (and \`*|evidence\`, \`*|*\`), [right, judged] counts of the\n * values the analysis returned. Do not edit by hand; rerun the benchmark.\n */\nexport const CALIBRATION: Readonly<Record<string, readonly [number, number]>> = {\n${entries.join('\n')}\n};\n`,
+    );
+    console.log(`\nWrote ${Object.keys(fitted).length} calibration counts to ${path.relative(repoRoot, target)} (rebuild to use them).`);
   }
-  const high = docs.filter((d) => d.confidence >= 0.9);
-  const hj = high.reduce((s, d) => s + d.judged, 0);
-  const hr = high.reduce((s, d) => s + d.right, 0);
-  console.log(`  documents scored >= 0.9: ${high.length}/${docs.length}; their returned fields right: ${pct(hr, hj)} (${hr}/${hj})`);
 
   const perPage = docs.map((d) => d.seconds / d.pages);
   console.log(`\nTiming (text extraction + analysis, per page): median ${quantile(perPage, 0.5).toFixed(3)} s, p95 ${quantile(perPage, 0.95).toFixed(3)} s, max ${Math.max(...perPage).toFixed(3)} s over ${docs.length} documents / ${docs.reduce((s, d) => s + d.pages, 0)} pages`);

@@ -91,7 +91,8 @@ export function findHeaderFields(doc: Doc): Map<HeaderField, Array<Found>> {
         const value = parseValue(kind, source.text, doc, STRICT.has(r.field));
         if (value === undefined) continue;
         const pageFactor = seg.page === 1 ? 1 : 0.9;
-        add(r.field, { value, score: r.weight * factor * pageFactor, page: seg.page, y: source.top, via: `label:${place}` });
+        const via = `${r.weight < 1 ? 'weak-' : ''}${r.inline ? 'inline' : `label:${place}`}`;
+        add(r.field, { value, score: r.weight * factor * pageFactor, page: seg.page, y: source.top, via });
         break;
       }
     }

@@ -4,7 +4,9 @@ import { documentTypeOf } from './codes.js';
 import { scanDates } from './dates.js';
 import { buildDoc, type Doc, type Found } from './document.js';
 import { findHeaderFields } from './header-fields.js';
-import type { HeaderField } from './lexicon.js';
+import type { HeaderField, TotalField } from './lexicon.js';
+import { documentConfidence, fieldConfidence } from './confidence.js';
+import { Decimal } from '../invoice/decimal.js';
 import { AnalysisError, type AnalyseOptions, type AnalysisResult, type PageText } from './page-text.js';
 import { findParties, type Party } from './parties.js';
 import { solveTotals } from './solver.js';
@@ -16,125 +18,143 @@ export { AnalysisError } from './page-text.js';
 export type { AnalyseOptions, AnalysisResult, PageText, Word } from './page-text.js';
 export { extractTextLayer } from './text-layer.js';
 
-/** The best candidate: highest score, then the earliest on the page. */
-function best<T>(list: Array<Found<T>> | undefined): Found<T> | undefined {
-  return list?.slice().sort((a, b) => b.score - a.score || a.page - b.page || a.y - b.y)[0];
+/**
+ * The best candidate: highest score, then the earliest on the page. It is contested when a
+ * different value scored (almost) as well: two labels disagreeing is worth knowing.
+ */
+function best<T>(list: Array<Found<T>> | undefined): (Found<T> & { contested: boolean }) | undefined {
+  const sorted = list?.slice().sort((a, b) => b.score - a.score || a.page - b.page || a.y - b.y);
+  const top = sorted?.[0];
+  if (!top) return undefined;
+  const contested = sorted!.some((o) => o.value !== top.value && o.score >= top.score - 0.05);
+  return { ...top, contested };
+}
+
+/** The result with the evidence behind each field, for the benchmark that calibrates the confidences. */
+export interface EvidencedResult extends AnalysisResult {
+  evidence: Record<string, string>;
 }
 
 export function analyseInvoice(pages: PageText[], opts: AnalyseOptions): AnalysisResult {
+  const { evidence: _evidence, ...result } = analyseWithEvidence(pages, opts);
+  return result;
+}
+
+export function analyseWithEvidence(pages: PageText[], opts: AnalyseOptions): EvidencedResult {
   if (!pages.some((p) => p.words.some((w) => w.text.trim() !== ''))) {
     throw new AnalysisError('PDF_NO_TEXT', 'No readable text on any page');
   }
   const doc = buildDoc(pages);
-  const conf: Record<string, number> = {};
+  const evidence: Record<string, string> = {};
   const invoice: Record<string, unknown> = {};
-  const set = (path: string, value: string | undefined, confidence: number) => {
+  const set = (path: string, value: string | undefined, via: string) => {
     if (value === undefined || value === '') return;
     setPath(invoice, path, value);
-    conf[path] = Math.max(0, Math.min(1, confidence));
+    evidence[path] = via;
   };
+  const setFound = (path: string, f: (Found & { contested?: boolean }) | undefined) => set(path, f?.value, f ? `${f.via}${f.contested ? ':contested' : ''}` : '');
 
   const header = findHeaderFields(doc);
   const pick = (f: HeaderField) => best(header.get(f));
 
   const number = pick('invoiceNumber');
-  set('invoiceNumber', number?.value, number?.score ?? 0);
-  const issue = pick('issueDate') ?? issueDateFallback(doc, number);
-  set('invoiceIssueDate', issue?.value, issue?.score ?? 0);
+  setFound('invoiceNumber', number);
+  setFound('invoiceIssueDate', pick('issueDate') ?? issueDateFallback(doc, number));
   const type = documentType(doc);
-  set('invoiceTypeCode', type, 0.8);
-  const due = pick('dueDate');
-  set('paymentDueDate', due?.value, due?.score ?? 0);
-  const delivery = pick('deliveryDate');
-  set('deliveryInformation.actualDeliveryDate', delivery?.value, delivery?.score ?? 0);
-  const buyerRef = pick('buyerReference');
-  set('buyerReference', buyerRef?.value, buyerRef?.score ?? 0);
-  const order = pick('orderReference');
-  set('purchaseOrderReference', order?.value, order?.score ?? 0);
-  const contract = pick('contractReference');
-  set('contractReference', contract?.value, contract?.score ?? 0);
+  set('invoiceTypeCode', type?.code, type?.via ?? '');
+  setFound('paymentDueDate', pick('dueDate'));
+  setFound('deliveryInformation.actualDeliveryDate', pick('deliveryDate'));
+  setFound('buyerReference', pick('buyerReference'));
+  setFound('purchaseOrderReference', pick('orderReference'));
+  setFound('contractReference', pick('contractReference'));
   const customer = pick('customerNumber');
-  set('buyer.buyerIdentifier', customer?.value, customer?.score ?? 0);
-  const taxNo = pick('taxNumber');
-  set('seller.sellerTaxRegistrationIdentifier', taxNo?.value, taxNo?.score ?? 0);
+  setFound('buyer.buyerIdentifier', customer);
+  setFound('seller.sellerTaxRegistrationIdentifier', pick('taxNumber'));
 
   const parties = findParties(doc);
   setParty(set, 'seller', parties.seller);
   setParty(set, 'buyer', parties.buyer);
-  if (!customer && parties.buyer?.identifier) set('buyer.buyerIdentifier', parties.buyer.identifier, parties.buyer.score * 0.9);
+  if (!customer && parties.buyer?.identifier) set('buyer.buyerIdentifier', parties.buyer.identifier, `party:${parties.buyer.via}`);
 
   const accounts = findAccounts(doc);
-  const iban = best(accounts.ibans);
-  if (iban) set('paymentInstructions.creditTransfer[0].paymentAccountIdentifier', iban.value, iban.score);
-  const bic = best(accounts.bics);
-  if (bic) set('paymentInstructions.creditTransfer[0].paymentServiceProviderIdentifier', bic.value, bic.score);
+  setFound('paymentInstructions.creditTransfer[0].paymentAccountIdentifier', best(accounts.ibans));
+  setFound('paymentInstructions.creditTransfer[0].paymentServiceProviderIdentifier', best(accounts.bics));
   const inside = (p: Party | undefined, f: Found) => p !== undefined && f.page === p.page && f.y >= p.top - 2 && f.y <= p.bottom + 2;
   const buyerVat = best(accounts.vatIds.filter((v) => v.role === 'buyer' || inside(parties.buyer, v)));
   const sellerVat = best(accounts.vatIds.filter((v) => v.value !== buyerVat?.value && v.role === 'seller' && !inside(parties.buyer, v)));
-  set('seller.sellerVatIdentifier', sellerVat?.value, sellerVat?.score ?? 0);
-  set('buyer.buyerVatIdentifier', buyerVat?.value, buyerVat?.score ?? 0);
+  setFound('seller.sellerVatIdentifier', sellerVat);
+  setFound('buyer.buyerVatIdentifier', buyerVat);
 
   // The table is read even without line items asked for: its lines are not totals, and its sum is BT-106.
   const table = findLineItems(doc);
   const totals = findTotals(doc, table.lines);
   const solved = solveTotals(totals.fields, totals.vatRows, table.lineSum);
+  for (const [field, value] of Object.entries(solved.totals) as Array<[TotalField, string]>) {
+    set(TOTAL_PATHS[field], value, `totals:${solved.support[field]}`);
+  }
+  const rowsVia = `vatrow:${solved.consistency === 1 ? 'consistent' : solved.consistency === undefined ? 'unchecked' : 'inconsistent'}`;
+  solved.vatRows.forEach((r, i) => {
+    set(`vatBreakdown[${i}].vatCategoryTaxableAmount`, r.base, rowsVia);
+    set(`vatBreakdown[${i}].vatCategoryTaxAmount`, r.tax, rowsVia);
+    set(`vatBreakdown[${i}].vatCategoryRate`, r.rate, rowsVia);
+    set(`vatBreakdown[${i}].vatCategoryCode`, r.category, rowsVia);
+  });
   if (opts.withLineItems) {
     table.rows.forEach((r, i) => {
       const p = `invoiceLine[${i}]`;
-      const c = r.arithmetic === true ? 0.95 : r.arithmetic === false ? 0.5 : 0.7;
-      set(`${p}.invoiceLineIdentifier`, r.position ?? String(i + 1), r.position ? c : 0.5);
-      set(`${p}.invoicedQuantity`, r.quantity, c);
-      set(`${p}.invoicedQuantityUnitOfMeasureCode`, r.unit, c * 0.9);
-      set(`${p}.invoiceLineNetAmount`, r.amount, c);
-      set(`${p}.priceDetails.itemNetPrice`, r.unitPrice, c);
-      set(`${p}.lineVatInformation[0].invoicedItemVatRate`, r.vatRate, c * 0.9);
-      set(`${p}.lineVatInformation[0].invoicedItemVatCategoryCode`, r.vatRate === undefined ? undefined : Number(r.vatRate) > 0 ? 'S' : undefined, c * 0.8);
-      set(`${p}.itemInformation.itemName`, r.name, c * 0.9);
-      set(`${p}.itemInformation.itemDescription`, r.description, c * 0.7);
-      set(`${p}.itemInformation.itemSellersIdentifier`, r.itemId, c * 0.8);
+      const via = `line:${r.arithmetic === true ? 'arithmetic' : r.arithmetic === false ? 'inconsistent' : 'unchecked'}`;
+      set(`${p}.invoiceLineIdentifier`, r.position ?? String(i + 1), r.position ? via : 'line:numbered');
+      set(`${p}.invoicedQuantity`, r.quantity, via);
+      set(`${p}.invoicedQuantityUnitOfMeasureCode`, r.unit, via);
+      set(`${p}.invoiceLineNetAmount`, r.amount === undefined ? undefined : new Decimal(r.amount).abs().toFixed(2), via);
+      set(`${p}.priceDetails.itemNetPrice`, r.unitPrice, via);
+      set(`${p}.lineVatInformation[0].invoicedItemVatRate`, r.vatRate, via);
+      set(`${p}.lineVatInformation[0].invoicedItemVatCategoryCode`, r.vatRate === undefined ? undefined : Number(r.vatRate) > 0 ? 'S' : undefined, via);
+      set(`${p}.itemInformation.itemName`, r.name, via);
+      set(`${p}.itemInformation.itemDescription`, r.description, via);
+      set(`${p}.itemInformation.itemSellersIdentifier`, r.itemId, via);
     });
   }
-  const totalPaths: Record<string, string> = {
-    lineTotal: 'documentTotals.sumOfInvoiceLineNetAmount',
-    allowances: 'documentTotals.sumOfAllowancesOnDocumentLevel',
-    charges: 'documentTotals.sumOfChargesOnDocumentLevel',
-    netTotal: 'documentTotals.invoiceTotalAmountWithoutVat',
-    vatTotal: 'documentTotals.invoiceTotalVatAmount',
-    grossTotal: 'documentTotals.invoiceTotalAmountWithVat',
-    paid: 'documentTotals.paidAmount',
-    due: 'documentTotals.amountDueForPayment',
-  };
-  for (const [field, value] of Object.entries(solved.totals)) {
-    const support = solved.support[field as keyof typeof solved.support];
-    const c = support === 'label' ? 0.95 : support === 'derived' ? 0.7 : support === 'unchecked' ? 0.6 : 0.3;
-    set(totalPaths[field]!, value, c);
-  }
-  solved.vatRows.forEach((r, i) => {
-    const c = solved.consistency === 1 ? 0.9 : 0.5;
-    set(`vatBreakdown[${i}].vatCategoryTaxableAmount`, r.base, c);
-    set(`vatBreakdown[${i}].vatCategoryTaxAmount`, r.tax, c);
-    set(`vatBreakdown[${i}].vatCategoryRate`, r.rate, c);
-    set(`vatBreakdown[${i}].vatCategoryCode`, r.category, c * 0.8);
-  });
 
   const currencyLabel = pick('currency');
-  const currency = currencyLabel?.value ?? majority(totals.currencies);
-  set('invoiceCurrencyCode', currency, currencyLabel ? currencyLabel.score : 0.7);
+  const printed = majority(totals.currencies);
+  set('invoiceCurrencyCode', currencyLabel?.value ?? printed, currencyLabel ? 'label' : 'printed-majority');
 
-  const parsed = conform(invoice, conf);
-  const values = Object.values(conf);
-  const extractionConfidence = values.length ? values.reduce((a, b) => a + b, 0) / values.length : 0;
-  return { invoice: parsed, extractionConfidence, fieldConfidence: conf };
+  const parsed = conform(invoice, evidence);
+  // OCR readings are calibrated apart from text-layer ones: the same layout evidence is weaker when the letters are guessed.
+  if (doc.source === 'ocr') for (const path of Object.keys(evidence)) evidence[path] = `ocr:${evidence[path]}`;
+  const quality = ocrQuality(pages);
+  const fieldConf: Record<string, number> = {};
+  for (const [path, via] of Object.entries(evidence)) fieldConf[path] = fieldConfidence(path, via, undefined, quality);
+  return { invoice: parsed, extractionConfidence: documentConfidence(fieldConf), fieldConfidence: fieldConf, evidence };
 }
 
-function setParty(set: (path: string, v: string | undefined, c: number) => void, role: 'seller' | 'buyer', p: Party | undefined) {
+/** Mean OCR word confidence over all pages (1 for text layers, which have none). */
+function ocrQuality(pages: PageText[]): number {
+  const values = pages.flatMap((p) => p.words.map((w) => w.confidence)).filter((c): c is number => c !== undefined);
+  return values.length ? values.reduce((a, b) => a + b, 0) / values.length : 1;
+}
+
+const TOTAL_PATHS: Readonly<Record<TotalField, string>> = {
+  lineTotal: 'documentTotals.sumOfInvoiceLineNetAmount',
+  allowances: 'documentTotals.sumOfAllowancesOnDocumentLevel',
+  charges: 'documentTotals.sumOfChargesOnDocumentLevel',
+  netTotal: 'documentTotals.invoiceTotalAmountWithoutVat',
+  vatTotal: 'documentTotals.invoiceTotalVatAmount',
+  grossTotal: 'documentTotals.invoiceTotalAmountWithVat',
+  paid: 'documentTotals.paidAmount',
+  due: 'documentTotals.amountDueForPayment',
+};
+
+function setParty(set: (path: string, v: string | undefined, via: string) => void, role: 'seller' | 'buyer', p: Party | undefined) {
   if (!p) return;
-  set(`${role}.${role}Name`, p.name, p.score);
+  const via = `party:${p.via}`;
+  set(`${role}.${role}Name`, p.name, via);
   const a = `${role}.${role}PostalAddress.${role}`;
-  set(`${a}AddressLine1`, p.line1, p.score * 0.9);
-  set(`${a}City`, p.city, p.score);
-  set(`${a}PostCode`, p.postcode, p.score);
-  set(`${a}CountryCode`, p.country, p.score * 0.9);
+  set(`${a}AddressLine1`, p.line1, via);
+  set(`${a}City`, p.city, via);
+  set(`${a}PostCode`, p.postcode, via);
+  set(`${a}CountryCode`, p.country, via);
 }
 
 function issueDateFallback(doc: Doc, number: Found | undefined): Found | undefined {
@@ -161,13 +181,14 @@ function issueDateFallback(doc: Doc, number: Found | undefined): Found | undefin
   return undefined;
 }
 
-/** The title: the document-type word printed largest on the first page's upper half. */
-function documentType(doc: Doc): string | undefined {
+/** The title: the document-type word printed largest on the first page's upper half; an invoice when none is. */
+function documentType(doc: Doc): { code: string; via: string } {
   const first = doc.pages[0]!;
   const segs = first.lines.filter((l) => l.top < 0.5 * first.height).flatMap((l) => l.segments);
   const typed = segs.map((s) => ({ s, t: documentTypeOf(s.text) })).filter((x) => x.t !== undefined && fold(x.s.text).length < 60);
   typed.sort((a, b) => b.s.height - a.s.height);
-  return typed[0]?.t ?? (segs.length ? '380' : undefined);
+  const title = typed[0]?.t;
+  return title ? { code: title, via: `title:${title}` } : { code: '380', via: 'default' };
 }
 
 function majority(values: string[]): string | undefined {
@@ -198,7 +219,7 @@ function setPath(target: Record<string, unknown>, path: string, value: string): 
  * Runs the result through the invoice model, dropping any value the model refuses (and its
  * confidence) instead of failing: the analysis returns what it can vouch for.
  */
-function conform(raw: Record<string, unknown>, conf: Record<string, number>): Invoice {
+function conform(raw: Record<string, unknown>, evidence: Record<string, string>): Invoice {
   for (let attempt = 0; attempt < 20; attempt++) {
     const r = invoiceSchema.safeParse(raw);
     if (r.success) return r.data;
@@ -209,7 +230,7 @@ function conform(raw: Record<string, unknown>, conf: Record<string, number>): In
       const last = path.at(-1);
       if (node && last !== undefined) delete node[last as string];
       const key = path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('').replace(/^\./, '').replace(/\.\[/g, '[');
-      delete conf[key];
+      delete evidence[key];
     }
   }
   return {};
