@@ -1,10 +1,12 @@
-import { ApplicationFailure, proxyActivities, setCurrentDetails, upsertSearchAttributes, uuid4 } from '@temporalio/workflow';
+import { ApplicationFailure, proxyActivities, uuid4 } from '@temporalio/workflow';
 import type { BuildZugferdResult, ExtractZugferdResult } from '../activities/zugferd.js';
 import type { Activities } from '../activities/index.js';
+import type { MailOutcome, MailRequest } from '../src/mail/types.js';
 import type { ZugferdProfile } from '../src/pdf/profiles.js';
 import type { ZugferdReport } from '../src/pdf/validate.js';
 import type { RequestContext } from '../src/temporal/context.js';
-import { OUTCOME, type Outcome } from '../src/temporal/search-attributes.js';
+import { deliverIfRequested } from './mail.js';
+import { finish, recordingFailure } from './outcome.js';
 
 // Writing XML and storing are quick; building may run Ghostscript (up to a minute on a large
 // input) and validation runs veraPDF in a JVM. Bad input fails for good (non-retryable
@@ -29,6 +31,7 @@ export interface CreateZugferdResult {
   profile: ZugferdProfile;
   converted: boolean;
   report: ZugferdReport;
+  mail?: MailOutcome;
 }
 
 interface BuildInput {
@@ -37,10 +40,12 @@ interface BuildInput {
   pdfBlobKey: string;
   xmlBlobKey: string;
   fileName: string;
+  /** Set when the request asked for the PDF to be sent by e-mail. */
+  mail?: MailRequest;
 }
 
 /**
- * build → validate → store. An input that claims PDF/A but whose result fails the PDF/A check is
+ * build → validate → store → (e-mail). An input that claims PDF/A but whose result fails the PDF/A check is
  * converted with Ghostscript and built again; a result that still fails is refused, so no file
  * ever claims a conformance it lacks.
  */
@@ -73,7 +78,8 @@ async function buildValidateStore(input: BuildInput): Promise<CreateZugferdResul
     usage: { operation: input.operation, units: 1 },
   });
   finish(report.valid ? 'valid' : 'invalid', `ZUGFeRD ${built.profile} ${report.valid ? 'valid' : `invalid (${countErrors(report)} errors)`}, document ${documentId}`);
-  return { documentId, pdfBlobKey: built.pdfBlobKey, xmlBlobKey: input.xmlBlobKey, profile: built.profile, converted: built.converted, report };
+  const mail = await deliverIfRequested(input.ctx, input.mail, documentId);
+  return { documentId, pdfBlobKey: built.pdfBlobKey, xmlBlobKey: input.xmlBlobKey, profile: built.profile, converted: built.converted, report, ...(mail ? { mail } : {}) };
 }
 
 export interface CreateZugferdFromJsonInput {
@@ -82,13 +88,14 @@ export interface CreateZugferdFromJsonInput {
   pdfBlobKey: string;
   profile: ZugferdProfile;
   fileName: string;
+  mail?: MailRequest;
 }
 
 /** createZugferdFromJson: invoice JSON → CII of the profile → embedded in the PDF. */
 export async function createZugferdFromJson(input: CreateZugferdFromJsonInput): Promise<CreateZugferdResult> {
   return recordingFailure(async () => {
     const { xmlBlobKey } = await writeZugferdXml({ ctx: input.ctx, invoiceBlobKey: input.invoiceBlobKey, profile: input.profile });
-    return buildValidateStore({ ctx: input.ctx, operation: 'createZugferdFromJson', pdfBlobKey: input.pdfBlobKey, xmlBlobKey, fileName: input.fileName });
+    return buildValidateStore({ ctx: input.ctx, operation: 'createZugferdFromJson', pdfBlobKey: input.pdfBlobKey, xmlBlobKey, fileName: input.fileName, mail: input.mail });
   });
 }
 
@@ -97,6 +104,7 @@ export interface CreateZugferdFromXmlInput {
   xmlBlobKey: string;
   pdfBlobKey: string;
   fileName: string;
+  mail?: MailRequest;
 }
 
 /** createZugferdPdfFromXinvoice: the caller's CII, unchanged, embedded in the PDF. */
@@ -124,19 +132,4 @@ export async function extractZugferd(input: { ctx: RequestContext; pdfBlobKey: s
 
 function countErrors(report: ZugferdReport): number {
   return report.findings.filter((f) => f.severity === 'error' || f.severity === 'fatal').length;
-}
-
-/** A failed run is findable as such in the UI, not left looking 'running'. */
-async function recordingFailure<T>(body: () => Promise<T>): Promise<T> {
-  try {
-    return await body();
-  } catch (err) {
-    finish('failed', `failed: ${err instanceof Error ? err.message : String(err)}`);
-    throw err;
-  }
-}
-
-function finish(outcome: Outcome, details: string): void {
-  upsertSearchAttributes([{ key: OUTCOME, value: outcome }]);
-  setCurrentDetails(details);
 }

@@ -1,7 +1,12 @@
+import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { PDFDocument, PDFName, PDFString } from 'pdf-lib';
+import PostalMime from 'postal-mime';
+import { repoRoot } from '../../scripts/lib/spawn-service.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ZUGFERD_PROFILES } from '../../src/pdf/profiles.js';
 import { mustangAvailable, runMustang, runVeraPdf, veraPdfAvailable } from '../support/java-validators.js';
@@ -102,6 +107,21 @@ describe.each(services)('ZUGFeRD endpoints ($name)', (service) => {
     expect(r.json).toMatchObject({ profile: 'EXTENDED', fileName: 'factur-x.xml', xInvoice: made.json.xInvoice, generation: 'Factur-X 1.0 / ZUGFeRD 2.x' });
     expect(r.json.invoice.invoiceNumber).toBe(fixture.invoiceNumber);
     expect(r.json.invoice.invoiceLine).toHaveLength(fixture.invoiceLine.length);
+  });
+
+  it('sends the created PDF by e-mail in the same call (transport), or says it sent nothing', { timeout: 120_000 }, async () => {
+    await promisify(execFile)(process.execPath, [path.join(repoRoot, 'dist/src/cli/accounts.js'), 'allow-sender', '--account', service.accountId, '--sender', 'zugferd.example', '--json'], { cwd: repoRoot, env: service.env });
+    const transport = { type: 'email', useTransport: true, sender: 'rechnung@zugferd.example', senderName: 'Rechnungen', receiver: 'kunde@customer.example', subject: 'Rechnung {invoicenumber}', message: 'Anbei Rechnung {invoicenumber}.' };
+    const r = await call(service, FROM_JSON, { body: { invoice: fixture, invoicePdf64: plain, transport } });
+    expect(r.status, r.text).toBe(200);
+    expect(r.json.transport).toMatchObject({ status: 'sent', send: { documentId: r.json.documentId, subject: `Rechnung ${fixture.invoiceNumber}` } });
+    const eml = /written to the outbox as (\S+\.eml)/.exec(r.json.transport.send.response)![1]!;
+    const mail = await PostalMime.parse(await readFile(path.join(service.dataDir, 'outbox', eml)));
+    expect(mail.attachments.map((a) => a.mimeType)).toEqual(['application/pdf']);
+    expect(Buffer.from(mail.attachments[0]!.content as ArrayBuffer).toString('base64')).toBe(r.json.zugferd);
+
+    const skipped = await call(service, FROM_JSON, { body: { invoice: fixture, invoicePdf64: plain, transport: { type: 'email', useTransport: false } } });
+    expect(skipped.json.transport).toMatchObject({ status: 'skipped' });
   });
 
   it('refuses what it cannot use, with the error envelope', { timeout: 120_000 }, async () => {

@@ -1,15 +1,18 @@
 import { z } from 'zod';
-import { invoiceSchema } from '../../invoice/model.js';
+import { invoiceSchema, type Invoice } from '../../invoice/model.js';
+import { invoicePlaceholders } from '../../mail/placeholders.js';
+import { mailResultSchema, transportSchema } from '../../mail/schema.js';
 import { ZUGFERD_PROFILES } from '../../pdf/profiles.js';
 import type { ZugferdReport } from '../../pdf/validate.js';
 import type { Finding } from '../../validation/index.js';
-import { MAX_XML_BYTES } from '../../xml/index.js';
+import { MAX_XML_BYTES, parseInvoiceXml } from '../../xml/index.js';
 import { createZugferdFromJson, createZugferdFromXml, extractZugferd, validateZugferd, type CreateZugferdResult } from '../../../workflows/zugferd.js';
 import { errorResponses } from '../common-responses.js';
 import { readFileField, MAX_FILE_BYTES } from '../file-input.js';
 import { downloadUrl, resendToken } from '../links.js';
 import { defineRoute, type Principal, type RequestInfo } from '../route.js';
 import { runWorkflow } from '../run-workflow.js';
+import { prepareMail } from './delivery.js';
 import type { Services } from '../services.js';
 
 const findingSchema = z.object({
@@ -72,7 +75,9 @@ export function zugferdRoutes(services: Services) {
     profile: profileSchema,
     convertedToPdfA: z.boolean().meta({ description: 'Whether the input PDF was converted to PDF/A-3b (Ghostscript) before embedding' }),
     validationArtefacts: artefactsSchema,
+    transport: mailResultSchema.optional().meta({ description: 'What happened to the e-mail, when the request had a transport' }),
   };
+  const transport = transportSchema.optional().meta({ description: 'Send the created PDF by e-mail in the same call' });
 
   const fromJson = defineRoute({
     method: 'POST',
@@ -89,6 +94,7 @@ export function zugferdRoutes(services: Services) {
         invoicePdf64: base64Pdf('The visible invoice as PDF'),
         profile: profileSchema.default('EN16931'),
         fileName,
+        transport,
       })
       .strict(),
     responses: {
@@ -112,8 +118,10 @@ export function zugferdRoutes(services: Services) {
     },
     async handle({ body, principal, request }) {
       const pdfBlobKey = await storePdf(body, 'invoicePdf64');
+      const mail = await prepareMail(services, principal, body.transport, invoicePlaceholders(body.invoice));
       const invoiceBlobKey = (await services.blobs.put(Buffer.from(JSON.stringify(body.invoice), 'utf8'))).key;
-      const result = await run(createZugferdFromJson, 'createZugferdFromJson', principal, request, { invoiceBlobKey, pdfBlobKey, profile: body.profile, fileName: body.fileName ?? defaultName(body.invoice.invoiceNumber) }, `ZUGFeRD ${body.profile} from JSON`);
+      const input = { invoiceBlobKey, pdfBlobKey, profile: body.profile, fileName: body.fileName ?? defaultName(body.invoice.invoiceNumber), mail: mail.request };
+      const result = await run(createZugferdFromJson, 'createZugferdFromJson', principal, request, input, `ZUGFeRD ${body.profile} from JSON`);
       const { report } = result;
       const pdfErrors = report.findings.filter((f) => fromPdf(f) && isError(f));
       const xmlErrors = report.findings.filter((f) => !fromPdf(f) && isError(f));
@@ -130,6 +138,7 @@ export function zugferdRoutes(services: Services) {
           xInvoice: (await services.blobs.get(result.xmlBlobKey)).toString('utf8'),
           xInvoiceErrorList: xmlErrors,
           warnings: report.findings.filter((f) => !isError(f)),
+          transport: await mail.result(result.mail),
         },
       };
     },
@@ -149,6 +158,7 @@ export function zugferdRoutes(services: Services) {
         xInvoiceXml: z.string().min(1, 'must not be empty').max(MAX_XML_BYTES).meta({ description: 'UN/CEFACT CII XML' }),
         invoicePdf64: base64Pdf('The visible invoice as PDF'),
         fileName,
+        transport,
       })
       .strict(),
     responses: {
@@ -168,8 +178,11 @@ export function zugferdRoutes(services: Services) {
     },
     async handle({ body, principal, request }) {
       const pdfBlobKey = await storePdf(body, 'invoicePdf64');
+      const invoice = invoiceOf(body.xInvoiceXml);
+      const mail = await prepareMail(services, principal, body.transport, invoice ? invoicePlaceholders(invoice) : {});
       const xmlBlobKey = (await services.blobs.put(Buffer.from(body.xInvoiceXml, 'utf8'))).key;
-      const result = await run(createZugferdFromXml, 'createZugferdPdfFromXinvoice', principal, request, { xmlBlobKey, pdfBlobKey, fileName: body.fileName ?? defaultName(undefined) }, 'ZUGFeRD from XML');
+      const input = { xmlBlobKey, pdfBlobKey, fileName: body.fileName ?? defaultName(invoice?.invoiceNumber), mail: mail.request };
+      const result = await run(createZugferdFromXml, 'createZugferdPdfFromXinvoice', principal, request, input, 'ZUGFeRD from XML');
       const errors = result.report.findings.filter(isError);
       return {
         body: {
@@ -180,6 +193,7 @@ export function zugferdRoutes(services: Services) {
           zugferdFile: await pdfBase64(result),
           zugferdErrors: errors,
           warnings: result.report.findings.filter((f) => !isError(f)),
+          transport: await mail.result(result.mail),
         },
       };
     },
@@ -292,6 +306,15 @@ export function zugferdRoutes(services: Services) {
 function summary(report: ZugferdReport): string {
   const errors = report.findings.filter(isError).length;
   return report.valid ? `ZUGFeRD ${report.profile ?? ''} PDF created; it is valid.` : `ZUGFeRD ${report.profile ?? ''} PDF created; validation found ${errors} error(s).`;
+}
+
+/** The invoice of the caller's XML, for placeholders and the file name; the workflow judges the XML itself. */
+function invoiceOf(xml: string): Invoice | undefined {
+  try {
+    return parseInvoiceXml(xml).invoice;
+  } catch {
+    return undefined;
+  }
 }
 
 function defaultName(invoiceNumber: string | undefined): string {
