@@ -13,7 +13,7 @@ const CURRENCY_SYMBOLS: Readonly<Record<string, string>> = { '€': 'EUR', '$': 
 /** Currency codes and symbols in a text, in order; "Euro" counts as EUR. */
 export function currenciesIn(text: string): string[] {
   const out: string[] = [];
-  for (const m of text.matchAll(/(?<![A-Za-z])([A-Z]{3})(?![A-Za-z])|([€$£¥])|(?<![\p{L}])(euro?s?)(?![\p{L}])/gu)) {
+  for (const m of text.matchAll(/(?<![A-Za-z])([A-Z]{3})(?![A-Za-z])|([€$£¥])|(?<![\p{L}])([Ee]uros?)(?![\p{L}])/gu)) {
     if (m[1] && ISO_CURRENCIES.has(m[1])) out.push(m[1]);
     else if (m[2]) out.push(CURRENCY_SYMBOLS[m[2]]!);
     else if (m[3]) out.push('EUR');

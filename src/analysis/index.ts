@@ -9,9 +9,9 @@ import { documentConfidence, fieldConfidence } from './confidence.js';
 import { Decimal } from '../invoice/decimal.js';
 import { AnalysisError, type AnalyseOptions, type AnalysisResult, type PageText } from './page-text.js';
 import { findParties, type Party } from './parties.js';
-import { solveTotals } from './solver.js';
+import { solveTotals, type Totals } from './solver.js';
 import { findLineItems } from './table.js';
-import { findTotals } from './totals.js';
+import { findTotals, taxMatches, type RateTax } from './totals.js';
 import { fold } from './text.js';
 
 export { AnalysisError } from './page-text.js';
@@ -93,7 +93,8 @@ export function analyseWithEvidence(pages: PageText[], opts: AnalyseOptions): Ev
     set(TOTAL_PATHS[field], value, `totals:${solved.support[field]}`);
   }
   const rowsVia = `vatrow:${solved.consistency === 1 ? 'consistent' : solved.consistency === undefined ? 'unchecked' : 'inconsistent'}`;
-  solved.vatRows.forEach((r, i) => {
+  const vatRows = solved.vatRows.length ? solved.vatRows : singleRateRow(totals.rateTaxes, solved.totals);
+  vatRows.forEach((r, i) => {
     set(`vatBreakdown[${i}].vatCategoryTaxableAmount`, r.base, rowsVia);
     set(`vatBreakdown[${i}].vatCategoryTaxAmount`, r.tax, rowsVia);
     set(`vatBreakdown[${i}].vatCategoryRate`, r.rate, rowsVia);
@@ -127,6 +128,18 @@ export function analyseWithEvidence(pages: PageText[], opts: AnalyseOptions): Ev
   const fieldConf: Record<string, number> = {};
   for (const [path, via] of Object.entries(evidence)) fieldConf[path] = fieldConfidence(path, via, undefined, quality);
   return { invoice: parsed, extractionConfidence: documentConfidence(fieldConf), fieldConfidence: fieldConf, evidence };
+}
+
+/**
+ * One rate printed with its tax but not its base ("TVA 20 % 370,92"): the base is the net total
+ * when net × rate = tax, and the tax is the VAT total.
+ */
+function singleRateRow(rateTaxes: RateTax[], totals: Totals): Array<{ rate: string; base: string; tax: string; category?: string }> {
+  const distinct = new Map(rateTaxes.map((r) => [`${r.rate}|${r.tax}`, r]));
+  if (distinct.size !== 1 || totals.netTotal === undefined || totals.vatTotal === undefined) return [];
+  const only = [...distinct.values()][0]!;
+  if (!new Decimal(only.tax).eq(totals.vatTotal) || !taxMatches(totals.netTotal, only.rate, only.tax)) return [];
+  return [{ rate: only.rate, base: totals.netTotal, tax: only.tax, ...(only.category ? { category: only.category } : {}) }];
 }
 
 /** Mean OCR word confidence over all pages (1 for text layers, which have none). */

@@ -178,11 +178,13 @@ export function buildBlocks(page: PageLayout, maxGap = 1.0): Block[] {
   const open: Block[] = [];
   for (const line of page.lines) {
     for (const seg of line.segments) {
-      const unit = seg.height;
       const home = open.find((b) => {
         const last = b.segments.at(-1)!;
+        const unit = Math.min(seg.height, last.height);
         const gap = seg.top - last.bottom;
-        return last.line < seg.line && gap < maxGap * unit && gap > -0.5 * unit && Math.abs(last.x0 - seg.x0) < 1.5 * unit;
+        // Small print (a sender line) over an address is not part of it; a large name over its address is.
+        const notSmaller = last.height > 0.77 * seg.height;
+        return last.line < seg.line && notSmaller && gap < maxGap * unit && gap > -0.5 * unit && Math.abs(last.x0 - seg.x0) < 1.5 * unit;
       });
       if (home) {
         home.segments.push(seg);

@@ -107,7 +107,7 @@ export type ColumnKind = 'position' | 'itemId' | 'description' | 'quantity' | 'u
 /** Table header words, per column kind. Tested on each header cell's folded text. */
 export const COLUMN_LABELS: ReadonlyArray<[ColumnKind, RegExp]> = [
   ['position', /^(?:pos\.?|position|pos\.?-?nr\.?|nr\.?|no\.?|#|lfd\.? ?nr\.?|item|ligne|n°)$/],
-  ['itemId', /art(?:ikel)?[- .]?(?:nr|nummer|no)|artikelnummer|item (?:no|number|code|id)|product (?:code|no|id)|sku|reference|ref\.?$|code|gtin|ean|art\.nr|mat(?:erial)?[- .]?nr/],
+  ['itemId', /art(?:ikel)?\.?[- ]?(?:nr|nummer|no)|artikelnummer|item (?:no|number|code|id)|product (?:code|no|id)|sku|reference|ref\.?$|code|gtin|ean|art\.nr|mat(?:erial)?[- .]?nr/],
   ['description', /bezeichnung|beschreibung|artikel(?!nr|nummer|-nr)|leistung|produkt|product|description|designation|libelle|article|omschrijving|text|item(?! no| number| code)|service|details?|dienst/],
   ['quantity', /menge|anzahl|\bqty\b|quantity|quantite|qte|aantal|stuck|^anz\.?$|^units?$|^hours?$/],
   ['unit', /^(?:einheit|me|meng\.?-? ?einheit|mengeneinheit|unit|uom|unite|eenheid|vke\/geb|vke)$|^meng\.?-?$/],

@@ -25,9 +25,17 @@ export interface VatRow {
   labelled: boolean;
 }
 
+/** "TVA 20 % 370,92": a rate with its tax but no base printed (single-rate invoices). */
+export interface RateTax {
+  rate: string;
+  tax: string;
+  category?: string;
+}
+
 export interface TotalsCandidates {
   fields: Map<TotalField, Found[]>;
   vatRows: VatRow[];
+  rateTaxes: RateTax[];
   /** Currency codes or symbols printed beside amounts, in order. */
   currencies: string[];
 }
@@ -92,6 +100,7 @@ const VAT_WORD = /ust|mwst|umsatzsteuer|mehrwertsteuer|vat|tax|tva|btw|steuer|iv
 export function findTotals(doc: Doc, tableLines: ReadonlySet<string>): TotalsCandidates {
   const fields = new Map<TotalField, Found[]>();
   const vatRows: VatRow[] = [];
+  const rateTaxes: RateTax[] = [];
   const currencies: string[] = [];
   const lastPage = doc.pages.at(-1)!.page;
   for (const page of doc.pages) {
@@ -105,6 +114,12 @@ export function findTotals(doc: Doc, tableLines: ReadonlySet<string>): TotalsCan
       const folded = fold(text);
       const rows = vatRowsOf(line, cells, folded);
       vatRows.push(...rows);
+      const percents = cells.filter((c) => c.num.percent);
+      if (rows.length === 0 && money.length === 1 && percents.length === 1 && VAT_WORD.test(folded)) {
+        const rate = new Decimal(percents[0]!.num.value).abs().toString();
+        const category = vatCategoryOf(rate, folded);
+        rateTaxes.push({ rate, tax: new Decimal(money[0]!.num.value).abs().toFixed(2), ...(category ? { category } : {}) });
+      }
       // Totals sit on the last pages more often than not; a summary at the top of page 1 happens too.
       const where = page.page === lastPage ? 1 : 0.9;
       // The rightmost amount is labelled by the words before it; an amount further left only by
@@ -124,7 +139,7 @@ export function findTotals(doc: Doc, tableLines: ReadonlySet<string>): TotalsCan
       });
     }
   }
-  return { fields, vatRows: dedupeRows(vatRows), currencies };
+  return { fields, vatRows: dedupeRows(vatRows), rateTaxes, currencies };
 }
 
 /** base × rate / 100 = tax, to the cent (tax authorities round each category once). */

@@ -1,0 +1,161 @@
+import { describe, expect, it } from 'vitest';
+import { analyseInvoice, AnalysisError, extractTextLayer } from '../../src/analysis/index.js';
+import { englishInvoice, frenchInvoice, germanInvoice, longGermanInvoice, pdfOf, pdfWithoutText } from './fixtures.js';
+
+async function analyse(pages: Parameters<typeof pdfOf>[0]) {
+  const text = await extractTextLayer(await pdfOf(pages));
+  return analyseInvoice(text, { withLineItems: true });
+}
+
+describe('analyseInvoice on generated PDFs', () => {
+  it('reads a German DIN 5008 letter: info block, address window, sender line, table, VAT per rate, footer', async () => {
+    const { invoice, fieldConfidence, extractionConfidence } = await analyse(germanInvoice());
+    expect(invoice).toMatchObject({
+      invoiceNumber: 'RE-2024-0815',
+      invoiceIssueDate: '2024-03-14',
+      invoiceTypeCode: '380',
+      invoiceCurrencyCode: 'EUR',
+      paymentDueDate: '2024-04-13',
+      purchaseOrderReference: 'PO-9981',
+      deliveryInformation: { actualDeliveryDate: '2024-03-12' },
+      seller: {
+        sellerName: 'Musterbau GmbH',
+        sellerVatIdentifier: 'DE123456788',
+        sellerTaxRegistrationIdentifier: '22/123/45678',
+        sellerPostalAddress: { sellerAddressLine1: 'Hafenstraße 7', sellerPostCode: '20457', sellerCity: 'Hamburg' },
+      },
+      buyer: {
+        buyerName: 'Beispiel AG',
+        buyerIdentifier: 'K-4711',
+        buyerPostalAddress: { buyerAddressLine1: 'Lindenweg 12', buyerPostCode: '50667', buyerCity: 'Köln' },
+      },
+      paymentInstructions: { creditTransfer: [{ paymentAccountIdentifier: 'DE89370400440532013000', paymentServiceProviderIdentifier: 'COBADEFFXXX' }] },
+      documentTotals: {
+        sumOfInvoiceLineNetAmount: '1405.50',
+        invoiceTotalAmountWithoutVat: '1405.50',
+        invoiceTotalVatAmount: '209.45',
+        invoiceTotalAmountWithVat: '1614.95',
+        amountDueForPayment: '1614.95',
+      },
+    });
+    expect(invoice.vatBreakdown).toEqual([
+      { vatCategoryTaxableAmount: '925.50', vatCategoryTaxAmount: '175.85', vatCategoryCode: 'S', vatCategoryRate: '19' },
+      { vatCategoryTaxableAmount: '480.00', vatCategoryTaxAmount: '33.60', vatCategoryCode: 'S', vatCategoryRate: '7' },
+    ]);
+    expect(invoice.invoiceLine?.map((l) => [l.itemInformation?.itemName, l.itemInformation?.itemSellersIdentifier, l.invoicedQuantity, l.invoicedQuantityUnitOfMeasureCode, l.priceDetails?.itemNetPrice, l.invoiceLineNetAmount, l.lineVatInformation?.[0]?.invoicedItemVatRate])).toEqual([
+      ['Betonmischer 120 l', 'A-100', '2', 'C62', '349.00', '698.00', '19'],
+      ['Montage vor Ort', 'B-220', '3.5', 'HUR', '65.00', '227.50', '19'],
+      ['Kies 0/16', 'C-7', '12.5', 'TNE', '38.40', '480.00', '7'],
+    ]);
+    expect(invoice.invoiceLine?.[0]?.itemInformation?.itemDescription).toBe('inkl. Zubehörpaket');
+    // Totals that satisfy every EN 16931 sum are trusted more than a lone label would be.
+    expect(fieldConfidence['documentTotals.invoiceTotalAmountWithVat']).toBeGreaterThan(0.9);
+    expect(extractionConfidence).toBeGreaterThan(0.8);
+  });
+
+  it('reads an English invoice: "Bill to", written-out dates, amounts with € and thousands commas, paid and balance', async () => {
+    const { invoice } = await analyse(englishInvoice());
+    expect(invoice).toMatchObject({
+      invoiceNumber: 'INV-2024-0042',
+      invoiceIssueDate: '2024-03-05',
+      paymentDueDate: '2024-04-04',
+      purchaseOrderReference: 'PO-77',
+      invoiceCurrencyCode: 'EUR',
+      seller: { sellerName: 'Northwind Traders B.V.', sellerVatIdentifier: 'NL810433941B01', sellerPostalAddress: { sellerCity: 'Amsterdam', sellerPostCode: '1015 CS', sellerCountryCode: 'NL' } },
+      buyer: { buyerName: 'Acme Corporation', buyerVatIdentifier: 'BE0403170701', buyerPostalAddress: { buyerAddressLine1: 'Rue de la Loi 200', buyerCity: 'Brussels', buyerCountryCode: 'BE' } },
+      paymentInstructions: { creditTransfer: [{ paymentAccountIdentifier: 'NL91ABNA0417164300', paymentServiceProviderIdentifier: 'ABNANL2A' }] },
+      documentTotals: {
+        invoiceTotalAmountWithoutVat: '2182.50',
+        invoiceTotalVatAmount: '458.33',
+        invoiceTotalAmountWithVat: '2640.83',
+        paidAmount: '500.00',
+        amountDueForPayment: '2140.83',
+      },
+    });
+    expect(invoice.invoiceLine?.map((l) => [l.itemInformation?.itemName, l.invoicedQuantity, l.priceDetails?.itemNetPrice, l.invoiceLineNetAmount])).toEqual([
+      ['Consulting services', '10', '120.00', '1200.00'],
+      ['Travel expenses', '1', '85.50', '85.50'],
+      ['Software licence (annual)', '3', '299.00', '897.00'],
+    ]);
+  });
+
+  it('reads a French invoice: sender line, "Facturé à" on the right, 1 234,56 € amounts, HT/TVA/TTC', async () => {
+    const { invoice } = await analyse(frenchInvoice());
+    expect(invoice).toMatchObject({
+      invoiceNumber: 'F-2024-117',
+      invoiceIssueDate: '2024-04-02',
+      paymentDueDate: '2024-05-02',
+      invoiceCurrencyCode: 'EUR',
+      seller: { sellerName: 'Atelier Lumière SAS', sellerVatIdentifier: 'FR32123456789', sellerPostalAddress: { sellerAddressLine1: '14 rue des Lilas', sellerPostCode: '69003', sellerCity: 'Lyon', sellerCountryCode: 'FR' } },
+      buyer: { buyerName: 'Boulangerie Dupont', buyerPostalAddress: { buyerAddressLine1: '8 place du Marché', buyerPostCode: '13001', buyerCity: 'Marseille' } },
+      paymentInstructions: { creditTransfer: [{ paymentAccountIdentifier: 'FR7630006000011234567890189' }] },
+      documentTotals: { invoiceTotalAmountWithoutVat: '1854.60', invoiceTotalVatAmount: '370.92', invoiceTotalAmountWithVat: '2225.52', amountDueForPayment: '2225.52' },
+      vatBreakdown: [{ vatCategoryTaxableAmount: '1854.60', vatCategoryTaxAmount: '370.92', vatCategoryRate: '20', vatCategoryCode: 'S' }],
+    });
+    expect(invoice.invoiceLine?.map((l) => [l.itemInformation?.itemName, l.invoicedQuantity, l.priceDetails?.itemNetPrice, l.invoiceLineNetAmount, l.lineVatInformation?.[0]?.invoicedItemVatRate])).toEqual([
+      ['Lampe de bureau', '4', '89.90', '359.60', '20'],
+      ['Abat-jour lin', '10', '24.50', '245.00', '20'],
+      ['Installation atelier', '1', '1250.00', '1250.00', '20'],
+    ]);
+  });
+
+  it('follows a table across a page break, with the header repeated and a carry-over line', async () => {
+    const { pages, net, rows } = longGermanInvoice();
+    const { invoice } = await analyse(pages);
+    expect(invoice.invoiceNumber).toBe('2024/771');
+    expect(invoice.invoiceIssueDate).toBe('2024-06-30');
+    expect(invoice.invoiceLine).toHaveLength(rows.length);
+    expect(invoice.invoiceLine?.map((l) => [l.itemInformation?.itemName, l.invoicedQuantity, l.priceDetails?.itemNetPrice, l.invoiceLineNetAmount])).toEqual(rows.map((r) => [r.name, r.qty, r.price, r.amount]));
+    expect(invoice.documentTotals?.sumOfInvoiceLineNetAmount).toBe(net);
+    expect(invoice.documentTotals?.invoiceTotalAmountWithoutVat).toBe(net);
+    expect(invoice.buyer?.buyerName).toBe('Werkstatt Süd GmbH');
+    expect(invoice.seller?.sellerName).toBe('Teilehandel Nord KG');
+  });
+
+  it('leaves line items out unless asked for, but still uses them for the totals', async () => {
+    const text = await extractTextLayer(await pdfOf(germanInvoice()));
+    const { invoice } = analyseInvoice(text, { withLineItems: false });
+    expect(invoice.invoiceLine).toBeUndefined();
+    expect(invoice.documentTotals?.invoiceTotalAmountWithoutVat).toBe('1405.50');
+  });
+
+  it('gives every returned field a confidence between 0 and 1, and nothing for fields not returned', async () => {
+    const { invoice, fieldConfidence, extractionConfidence } = await analyse(englishInvoice());
+    for (const v of Object.values(fieldConfidence)) expect(v).toBeGreaterThanOrEqual(0), expect(v).toBeLessThanOrEqual(1);
+    expect(fieldConfidence.invoiceNumber).toBeDefined();
+    expect(invoice.contractReference).toBeUndefined();
+    expect(fieldConfidence.contractReference).toBeUndefined();
+    expect(extractionConfidence).toBeGreaterThan(0);
+  });
+
+  it('reports PDF_NO_TEXT for a PDF without any text', async () => {
+    const text = await extractTextLayer(await pdfWithoutText());
+    expect(text).toHaveLength(1);
+    expect(text[0]!.words).toEqual([]);
+    expect(() => analyseInvoice(text, { withLineItems: true })).toThrow(AnalysisError);
+    try {
+      analyseInvoice(text, { withLineItems: true });
+    } catch (e) {
+      expect((e as AnalysisError).code).toBe('PDF_NO_TEXT');
+    }
+  });
+
+  it('accepts OCR words in pixels and discounts their confidence by the recogniser’s certainty', async () => {
+    const text = await extractTextLayer(await pdfOf(englishInvoice()));
+    // The same page as an OCR engine at 200 dpi would report it: pixel coordinates, word confidences.
+    const scale = 200 / 72;
+    const ocr = text.map((p) => ({
+      ...p,
+      width: p.width * scale,
+      height: p.height * scale,
+      source: 'ocr' as const,
+      words: p.words.map((w) => ({ text: w.text, x: w.x * scale, y: w.y * scale, width: w.width * scale, height: w.height * 0.75 * scale, confidence: 0.8 })),
+    }));
+    const fromText = analyseInvoice(text, { withLineItems: true });
+    const fromOcr = analyseInvoice(ocr, { withLineItems: true });
+    expect(fromOcr.invoice.invoiceNumber).toBe('INV-2024-0042');
+    expect(fromOcr.invoice.documentTotals).toEqual(fromText.invoice.documentTotals);
+    expect(fromOcr.invoice.invoiceLine).toEqual(fromText.invoice.invoiceLine);
+    expect(fromOcr.fieldConfidence.invoiceNumber!).toBeLessThan(fromText.fieldConfidence.invoiceNumber!);
+  });
+});

@@ -1,0 +1,127 @@
+import { describe, expect, it } from 'vitest';
+import { countryOfLine, currenciesIn, documentTypeOf, unitCode, vatCategoryOf } from '../../src/analysis/codes.js';
+import { inferDayMonthOrder, scanDates } from '../../src/analysis/dates.js';
+import { ibanValid, scanBics, scanIbans, scanVatIds, vatIdChecked } from '../../src/analysis/identifiers.js';
+import { inferDecimalMark, parseDigits, scanNumbers } from '../../src/analysis/numbers.js';
+import { parseAddress, parseCityLine } from '../../src/analysis/parties.js';
+
+const values = (text: string, mark: ',' | '.') => scanNumbers(text, mark).map((n) => (n.percent ? `${n.value}%` : n.value));
+
+describe('amounts', () => {
+  it('reads German, English, French and Swiss notation', () => {
+    expect(values('1.234,56', ',')).toEqual(['1234.56']);
+    expect(values('1,234.56', '.')).toEqual(['1234.56']);
+    expect(values('1 234,56 €', ',')).toEqual(['1234.56']);
+    expect(values("1'234.50", '.')).toEqual(['1234.50']);
+    expect(values('12.345.678,90', ',')).toEqual(['12345678.90']);
+  });
+
+  it('reads signs in front, behind and as parentheses, and keeps percentages apart', () => {
+    expect(values('-2,00 2,00- (3.50) 19 % 16,7%', ',')).toEqual(['-2.00', '-2.00', '-3.50', '19%', '16.7%']);
+  });
+
+  it('decides a lone separator before three digits by the document’s decimal mark', () => {
+    expect(parseDigits('1.234', ',')?.value).toBe('1234');
+    expect(parseDigits('1.234', '.')?.value).toBe('1.234');
+    expect(parseDigits('1,5', '.')?.value).toBe('1.5');
+    expect(parseDigits('1.23.45', ',')).toBeUndefined();
+  });
+
+  it('leaves dates, identifiers and words alone', () => {
+    expect(values('05.03.2018 DE123456789 3m 100ml', ',')).toEqual([]);
+  });
+
+  it('infers the decimal mark from how money is printed', () => {
+    expect(inferDecimalMark(['Summe 1.234,56', 'USt 19,00'])).toBe(',');
+    expect(inferDecimalMark(['Total 1,234.56', 'VAT 19.00'])).toBe('.');
+  });
+});
+
+describe('dates', () => {
+  const iso = (text: string, order: 'DMY' | 'MDY' = 'DMY') => scanDates(text, order).map((d) => d.iso);
+
+  it('reads numeric, ISO and written-out dates in German, English, French and Dutch', () => {
+    expect(iso('05.03.2018')).toEqual(['2018-03-05']);
+    expect(iso('5.3.18')).toEqual(['2018-03-05']);
+    expect(iso('2018-03-05')).toEqual(['2018-03-05']);
+    expect(iso('5. März 2018')).toEqual(['2018-03-05']);
+    expect(iso('5 mars 2018')).toEqual(['2018-03-05']);
+    expect(iso('March 5, 2018')).toEqual(['2018-03-05']);
+    expect(iso('August 3 , 2014')).toEqual(['2014-08-03']);
+    expect(iso('19 april 2014')).toEqual(['2014-04-19']);
+  });
+
+  it('reads slash dates in the document’s order and refuses impossible ones', () => {
+    expect(iso('03/11/2017', 'DMY')).toEqual(['2017-11-03']);
+    expect(iso('03/11/2017', 'MDY')).toEqual(['2017-03-11']);
+    expect(iso('31.02.2018')).toEqual([]);
+    expect(inferDayMonthOrder(['11/03/2017', 'paid 11/17/2017'])).toBe('MDY');
+    expect(inferDayMonthOrder(['13/03/2017'])).toBe('DMY');
+  });
+});
+
+describe('identifiers', () => {
+  it('finds IBANs printed in groups and checks their digits', () => {
+    expect(scanIbans('IBAN DE89 3704 0044 0532 0130 00 BIC COBADEFFXXX').map((m) => [m.value, m.checked])).toEqual([['DE89370400440532013000', true]]);
+    expect(ibanValid('DE89370400440532013001')).toBe(false);
+    expect(scanIbans('NL91ABNA0417164300')[0]?.value).toBe('NL91ABNA0417164300');
+  });
+
+  it('finds BICs with a valid country', () => {
+    expect(scanBics('BIC: GENODEF1M04').map((m) => m.value)).toEqual(['GENODEF1M04']);
+    expect(scanBics('ABCDXYZZ')).toEqual([]);
+  });
+
+  it('checks VAT identifiers where the scheme has check digits', () => {
+    expect(vatIdChecked('DE123456788')).toBe(true);
+    expect(vatIdChecked('DE123456789')).toBe(false);
+    expect(vatIdChecked('FR32123456789')).toBe(true);
+    expect(vatIdChecked('ATU12345675')).toBe(true);
+    expect(vatIdChecked('NL810433941B01')).toBe(true);
+    expect(vatIdChecked('BE0403170701')).toBe(true);
+    expect(scanVatIds('USt-IdNr.: DE 123 456 788').map((m) => m.value)).toEqual(['DE123456788']);
+    expect(scanVatIds('CHE-123.456.789 MWST').map((m) => m.value)).toEqual(['CHE123456789MWST']);
+  });
+});
+
+describe('codes', () => {
+  it('normalises currencies, countries, units, VAT categories and document types', () => {
+    expect(currenciesIn('1.234,56 € / USD 12.00 / 3 Euro')).toEqual(['EUR', 'USD', 'EUR']);
+    expect(countryOfLine('Deutschland')).toBe('DE');
+    expect(countryOfLine('Deutschland / Germany')).toBe('DE');
+    expect(countryOfLine('Pays-Bas')).toBe('NL');
+    expect(['Stk.', 'Std', 'kg', 'm²', 'Liter(s)', 'pauschal'].map(unitCode)).toEqual(['C62', 'HUR', 'KGM', 'MTK', 'LTR', 'LS']);
+    expect(vatCategoryOf('0', 'Steuerschuldnerschaft des Leistungsempfängers')).toBe('AE');
+    expect(vatCategoryOf('0', 'livraison intracommunautaire')).toBe('K');
+    expect(vatCategoryOf('19', '')).toBe('S');
+    expect(documentTypeOf('Gutschrift')).toBe('381');
+    expect(documentTypeOf('Rechnungskor rektur')).toBe('384');
+    expect(documentTypeOf('Facture')).toBe('380');
+  });
+});
+
+describe('addresses', () => {
+  it('reads post code lines of several countries and tells streets from cities', () => {
+    expect(parseCityLine('D-63571 Gelnhausen')).toEqual({ postcode: '63571', city: 'Gelnhausen', country: 'DE' });
+    expect(parseCityLine('3012 CN Rotterdam')).toEqual({ postcode: '3012 CN', city: 'Rotterdam' });
+    expect(parseCityLine('Fremont, CA 94538')).toEqual({ postcode: '94538', city: 'Fremont', country: 'US' });
+    expect(parseCityLine('1242 chemin de l’olive')).toBeUndefined();
+  });
+
+  it('splits an address block into name, street, post code, city and country', () => {
+    expect(parseAddress(['Herrn', 'Max Mustermann', 'Musterstr. 11', '12346 Bad Musterhausen', 'Deutschland'])).toEqual({
+      name: 'Herrn\nMax Mustermann',
+      line1: 'Musterstr. 11',
+      postcode: '12346',
+      city: 'Bad Musterhausen',
+      country: 'DE',
+    });
+    expect(parseAddress(['Kunde GmbH', 'Kunden-Nr.: 4711', 'Tel. 0123 456', 'Hauptweg 1', '10115 Berlin'])).toEqual({
+      name: 'Kunde GmbH',
+      identifier: '4711',
+      line1: 'Hauptweg 1',
+      postcode: '10115',
+      city: 'Berlin',
+    });
+  });
+});
