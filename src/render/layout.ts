@@ -63,8 +63,18 @@ export class Typesetter {
     return lines.reduce((h, l) => h + this.lineHeight(l.style), 0);
   }
 
+  /** Shaping text (fontkit) is the renderer's main cost, and invoices repeat their words: widths are remembered. */
+  private readonly widths = new Map<string, number>();
+
   measure(text: string, style: TextStyle): number {
-    return (style.bold ? this.fonts.bold : this.fonts.regular).widthOfTextAtSize(text, this.size(style));
+    const size = this.size(style);
+    const key = `${style.bold ? 'b' : 'r'}${size}|${text}`;
+    let width = this.widths.get(key);
+    if (width === undefined) {
+      width = (style.bold ? this.fonts.bold : this.fonts.regular).widthOfTextAtSize(text, size);
+      this.widths.set(key, width);
+    }
+    return width;
   }
 
   /** Paragraph → lines no wider than `width`: breaks at spaces, and inside words only when a word alone is too wide. */
@@ -72,10 +82,15 @@ export class Typesetter {
     const lines: TextLine[] = [];
     for (const paragraph of text.split(/\r?\n/)) {
       let current = '';
+      let currentWidth = 0;
+      // Line width = sum of word widths and spaces (kerning across a space is negligible).
+      const space = this.measure(' ', style);
       for (const word of this.fonts.printable(paragraph).split(/ +/).filter(Boolean)) {
-        const candidate = current ? `${current} ${word}` : word;
-        if (this.measure(candidate, style) <= width) {
-          current = candidate;
+        const wordWidth = this.measure(word, style);
+        const candidateWidth = current ? currentWidth + space + wordWidth : wordWidth;
+        if (candidateWidth <= width) {
+          current = current ? `${current} ${word}` : word;
+          currentWidth = candidateWidth;
           continue;
         }
         if (current) lines.push({ text: current, style });
@@ -84,6 +99,7 @@ export class Typesetter {
           if (current) lines.push({ text: current, style });
           current = piece;
         }
+        currentWidth = this.measure(current, style);
       }
       lines.push({ text: current, style });
     }
@@ -168,7 +184,7 @@ export class Flow extends Typesetter {
     for (const line of lines) {
       const size = this.size(line.style);
       const font = line.style.bold ? this.fonts.bold : this.fonts.regular;
-      const textWidth = font.widthOfTextAtSize(line.text, size);
+      const textWidth = align === 'left' ? 0 : this.measure(line.text, line.style);
       const dx = align === 'right' ? width - textWidth : align === 'center' ? (width - textWidth) / 2 : 0;
       // Baseline: the ascent of DejaVu is about 0.93 em; the rest of the leading goes below.
       if (line.text) this.page.drawText(line.text, { x: x + dx, y: this.geo.pageHeight - (y + size * 0.95), size, font, color: this.palette[line.style.color ?? 'text'] });
