@@ -177,6 +177,20 @@ describe.each(services)('e-mail delivery through the outbox ($name)', (service) 
     expect((await call(service, DELIVERY, { token, body: { transport: { type: 'email', useTransport: true, email } } })).status).toBe(403);
   });
 
+  it('manages sender rules with the accounts CLI, refusing what is not an address, a domain or *', async () => {
+    const cli = (...args: string[]) =>
+      exec(process.execPath, [path.join(repoRoot, 'dist/src/cli/accounts.js'), ...args], { cwd: repoRoot, env: service.env }).then(
+        (r) => ({ code: 0, ...r }),
+        (e: { code: number; stdout: string; stderr: string }) => e,
+      );
+    expect(await cli('allow-sender', '--account', service.accountId, '--sender', 'acme.example')).toMatchObject({ code: 0, stdout: `${service.accountId} could already send as acme.example\n` });
+    expect((await cli('list-senders', '--account', service.accountId)).stdout).toMatch(/^CREATED\s+SENDER\n\S+\s+acme\.example\n$/);
+    expect(await cli('allow-sender', '--account', service.accountId, '--sender', '*.acme.example')).toMatchObject({ code: 2, stderr: expect.stringContaining('neither an e-mail address, a domain nor *') });
+    expect(await cli('allow-sender', '--account', service.accountId)).toMatchObject({ code: 2, stderr: expect.stringContaining('--sender is required') });
+    expect(await cli('allow-sender', '--account', 'acc_missing', '--sender', 'acme.example')).toMatchObject({ code: 1, stderr: expect.stringContaining('No account acc_missing') });
+    expect(await cli('remove-sender', '--account', service.accountId, '--sender', 'other.example')).toMatchObject({ code: 1, stderr: expect.stringContaining('has no allowed sender other.example') });
+  });
+
   it('resends the same message with the resendToken, to the original or to other receivers, and lists every send', async () => {
     const created = await call(service, CREATE, { body: { invoice, transport } });
     const original = created.json.transport.send;

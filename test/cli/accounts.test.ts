@@ -6,6 +6,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyToken } from '../../src/auth/tokens.js';
 import { openDatabase, type Database } from '../../src/storage/database.js';
+import { MIGRATIONS } from '../../src/storage/migrations.js';
 import { BACKENDS, REPO_ROOT, SETUP_TIMEOUT_MS, createTestEnv, type TestEnv } from '../storage/helpers.js';
 
 const exec = promisify(execFile);
@@ -110,7 +111,7 @@ describe.each(BACKENDS)('accounts CLI on %s', (backend) => {
     for (const r of results) expect(r, r.stderr).toMatchObject({ code: 0, stdout: expect.stringMatching(/^acc_[0-9a-f]{32}\n$/) });
     const freshDb = await openDatabase(fresh.config);
     try {
-      expect((await freshDb.query('SELECT version FROM schema_migrations')).rowCount).toBe(1);
+      expect((await freshDb.query('SELECT version FROM schema_migrations')).rowCount).toBe(MIGRATIONS.length);
       expect((await freshDb.query('SELECT id FROM accounts')).rowCount).toBe(8);
     } finally {
       await freshDb.close();
