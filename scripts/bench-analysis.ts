@@ -343,7 +343,9 @@ function score(f: FieldDef, prefix: string, truth: string | undefined, got: stri
     if (ok) doc.right++;
     doc.verdicts.push({ path, right: ok });
   }
-  if (!isVisible(f.kind, truth, vis)) {
+  // A zero allowance, charge or prepayment is what the absence of such a line means, not something printed.
+  const impliedZero = /^(sumOfAllowances|sumOfCharges|paidAmount)/.test(f.key) && new Decimal(truth).isZero();
+  if (impliedZero || !isVisible(f.kind, truth, vis)) {
     t.hidden++;
     if (got !== undefined) {
       if (ok) t.hiddenRight++;

@@ -54,7 +54,8 @@ export function parseValue(kind: Kind, text: string, doc: Doc, strictId: boolean
       return /^(\d{2,3}\/\d{3,4}\/\d{4,5}|\d{10,13})(?![\d/])/.exec(t)?.[1];
     case 'id': {
       const token = t.replace(/^[(#:.\s]+/, '').split(/\s+/)[0]?.replace(/[.,;:)]+$/, '');
-      if (!token || token.length < 2 || NOT_AN_ID.test(token)) return undefined;
+      // A one-character value is only an identifier when it is a digit ("Kundennummer:2").
+      if (!token || (token.length < 2 && !/^\d$/.test(token)) || NOT_AN_ID.test(token)) return undefined;
       // A date is never the number it follows; "05.03.2018" after "Rechnung" is the date.
       if (scanDates(token, doc.order).some((d) => d.start === 0 && d.end === token.length)) return undefined;
       if (strictId && !/\d/.test(token)) return undefined;

@@ -1,5 +1,5 @@
 import { invoiceSchema, type Invoice } from '../invoice/model.js';
-import { findAccounts } from './accounts.js';
+import { findAccounts, type VatIdFound } from './accounts.js';
 import { documentTypeOf } from './codes.js';
 import { scanDates } from './dates.js';
 import { buildDoc, type Doc, type Found } from './document.js';
@@ -79,9 +79,11 @@ export function analyseWithEvidence(pages: PageText[], opts: AnalyseOptions): Ev
   const accounts = findAccounts(doc);
   setFound('paymentInstructions.creditTransfer[0].paymentAccountIdentifier', best(accounts.ibans));
   setFound('paymentInstructions.creditTransfer[0].paymentServiceProviderIdentifier', best(accounts.bics));
-  const inside = (p: Party | undefined, f: Found) => p !== undefined && f.page === p.page && f.y >= p.top - 2 && f.y <= p.bottom + 2;
-  const buyerVat = best(accounts.vatIds.filter((v) => v.role === 'buyer' || inside(parties.buyer, v)));
-  const sellerVat = best(accounts.vatIds.filter((v) => v.value !== buyerVat?.value && v.role === 'seller' && !inside(parties.buyer, v)));
+  // A VAT id inside a party's block, or printed right under it, is that party's.
+  const belongs = (p: Party | undefined, v: VatIdFound) =>
+    p !== undefined && v.page === p.page && v.y >= p.top - 2 && v.y <= p.bottom + 3 * v.segment.height && v.segment.x0 >= p.x0 - v.segment.height && v.segment.x0 < p.x1;
+  const buyerVat = best(accounts.vatIds.filter((v) => v.role === 'buyer' || belongs(parties.buyer, v)));
+  const sellerVat = best(accounts.vatIds.filter((v) => v.value !== buyerVat?.value && v.role === 'seller' && !belongs(parties.buyer, v)));
   setFound('seller.sellerVatIdentifier', sellerVat);
   setFound('buyer.buyerVatIdentifier', buyerVat);
 
@@ -89,14 +91,16 @@ export function analyseWithEvidence(pages: PageText[], opts: AnalyseOptions): Ev
   const table = findLineItems(doc);
   const totals = findTotals(doc, table.lines);
   const solved = solveTotals(totals.fields, totals.vatRows, table.lineSum);
+  // A credit note states positive amounts (EN 16931); a corrective invoice keeps the signs it prints.
+  const signed = (v: string) => (type.code === '381' ? new Decimal(v).abs().toFixed(2) : v);
   for (const [field, value] of Object.entries(solved.totals) as Array<[TotalField, string]>) {
-    set(TOTAL_PATHS[field], value, `totals:${solved.support[field]}`);
+    set(TOTAL_PATHS[field], signed(value), `totals:${solved.support[field]}`);
   }
   const rowsVia = `vatrow:${solved.consistency === 1 ? 'consistent' : solved.consistency === undefined ? 'unchecked' : 'inconsistent'}`;
   const vatRows = solved.vatRows.length ? solved.vatRows : singleRateRow(totals.rateTaxes, solved.totals);
   vatRows.forEach((r, i) => {
-    set(`vatBreakdown[${i}].vatCategoryTaxableAmount`, r.base, rowsVia);
-    set(`vatBreakdown[${i}].vatCategoryTaxAmount`, r.tax, rowsVia);
+    set(`vatBreakdown[${i}].vatCategoryTaxableAmount`, signed(r.base), rowsVia);
+    set(`vatBreakdown[${i}].vatCategoryTaxAmount`, signed(r.tax), rowsVia);
     set(`vatBreakdown[${i}].vatCategoryRate`, r.rate, rowsVia);
     set(`vatBreakdown[${i}].vatCategoryCode`, r.category, rowsVia);
   });
@@ -107,7 +111,7 @@ export function analyseWithEvidence(pages: PageText[], opts: AnalyseOptions): Ev
       set(`${p}.invoiceLineIdentifier`, r.position ?? String(i + 1), r.position ? via : 'line:numbered');
       set(`${p}.invoicedQuantity`, r.quantity, via);
       set(`${p}.invoicedQuantityUnitOfMeasureCode`, r.unit, via);
-      set(`${p}.invoiceLineNetAmount`, r.amount === undefined ? undefined : new Decimal(r.amount).abs().toFixed(2), via);
+      set(`${p}.invoiceLineNetAmount`, r.amount === undefined ? undefined : signed(r.amount), via);
       set(`${p}.priceDetails.itemNetPrice`, r.unitPrice, via);
       set(`${p}.lineVatInformation[0].invoicedItemVatRate`, r.vatRate, via);
       set(`${p}.lineVatInformation[0].invoicedItemVatCategoryCode`, r.vatRate === undefined ? undefined : Number(r.vatRate) > 0 ? 'S' : undefined, via);

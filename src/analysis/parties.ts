@@ -90,9 +90,11 @@ export function parseAddress(lines: string[]): Omit<Party, 'score' | 'via' | 'pa
   const after = rows[cityAt + 1];
   const country = cityLine.country ?? (after ? countryOfLine(after) : undefined);
   const out: ReturnType<typeof parseAddress> = { name, postcode: cityLine.postcode, city: cityLine.city, ...withId };
-  // The street is the line right above the city; anything between name and street is a second line (department, c/o).
-  if (between.length > 0) out.line1 = between.at(-1);
-  if (between.length > 1) out.line2 = between.slice(0, -1).join(', ');
+  // The main address line is the first that looks like a street (a house number or a street word);
+  // lines before it are contact persons, lines after it (building, floor) the second line.
+  const street = Math.max(0, between.findIndex((l) => /\d/.test(l) || STREET_WORD.test(fold(l))));
+  if (between.length > 0) out.line1 = between[street];
+  if (between.length > street + 1) out.line2 = between.slice(street + 1).join(', ');
   if (country) out.country = country;
   return out;
 }

@@ -180,13 +180,14 @@ function complete(pick: Record<TotalField, Option>, rows: VatRow[], rowBase: str
   const held = checks(pick, rowBase, rowTax);
   for (const [field, o] of Object.entries(pick) as Array<[TotalField, Option]>) {
     if (o.value === undefined) continue;
-    totals[field] = new Decimal(o.value).abs().toFixed(2);
+    // Allowances are printed with a minus or without; the model wants their amount.
+    totals[field] = field === 'allowances' ? new Decimal(o.value).abs().toFixed(2) : new Decimal(o.value).toFixed(2);
     const results = held.get(field) ?? [];
     support[field] = o.derived ? 'derived' : results.includes(1) ? 'label' : results.includes(-1) ? 'conflict' : 'unchecked';
     labelScore[field] = o.score;
   }
   const derive = (field: TotalField, value: Decimal | undefined) => {
-    if (totals[field] !== undefined || value === undefined || value.isNeg()) return;
+    if (totals[field] !== undefined || value === undefined) return;
     totals[field] = value.toFixed(2);
     support[field] = 'derived';
     labelScore[field] = 0;

@@ -92,6 +92,9 @@ const UNIT_PRICE = /preis\b|price\b|prix\b|einzel|per unit|pro stuck|\/stk/;
 export function classifyTotal(label: string): TotalField[] {
   if (UNIT_PRICE.test(label)) return [];
   for (const r of TOTAL_LABELS) if (r.pattern.test(label)) return r.fields;
+  // Some PDF writers space letters apart inside words ("Br uttosumme"): try the label without spaces.
+  const squeezed = label.replace(/\s+/g, '');
+  if (squeezed !== label) for (const r of TOTAL_LABELS) if (r.pattern.test(squeezed)) return r.fields;
   return [];
 }
 
@@ -149,7 +152,7 @@ export function taxMatches(base: string, rate: string, tax: string): boolean {
 }
 
 function vatRowsOf(line: Line, cells: Cell[], folded: string): VatRow[] {
-  const rows: VatRow[] = [];
+  const rows: Array<VatRow & { baseX: number }> = [];
   const rates = cells.filter((c) => c.num.percent || (c.num.decimals <= 2 && KNOWN_RATES.has(new Decimal(c.num.value).toString())));
   const amounts = cells.filter((c) => isMoney(c.num));
   const labelled = VAT_WORD.test(folded);
@@ -169,13 +172,23 @@ function vatRowsOf(line: Line, cells: Cell[], folded: string): VatRow[] {
         // A category code printed in brackets ("VAT (E)", "TVA (AE)") says it outright.
         const printed = /\((S|Z|E|AE|K|G|O|L|M)\)/.exec(lineText(line))?.[1];
         const category = printed ?? vatCategoryOf(rate, folded);
-        rows.push({ rate, base: base.toFixed(2), tax: tax.toFixed(2), ...(category ? { category } : {}), page: line.page, y: line.top, labelled });
+        const sign = (n: NumberMatch) => (n.value.startsWith('-') ? '-' : '');
+        rows.push({
+          rate,
+          base: `${sign(b.num)}${base.toFixed(2)}`,
+          tax: `${sign(t.num)}${tax.toFixed(2)}`,
+          ...(category ? { category } : {}),
+          page: line.page,
+          y: line.top,
+          labelled,
+          baseX: b.seg.x0 + b.num.start,
+        });
       }
     }
   }
-  // One row per line: the widest base is the category's base; smaller ones are prices or unit amounts.
-  rows.sort((a, b) => new Decimal(b.base).cmp(a.base));
-  return rows.slice(0, 1);
+  // One row per line: the base printed nearest before the tax (a taxable amount after a goods value and allowances).
+  rows.sort((a, b) => b.baseX - a.baseX);
+  return rows.slice(0, 1).map(({ baseX: _x, ...row }) => row);
 }
 
 /** The breakdown is often printed twice (table and summary); a rate's row counts once. */
