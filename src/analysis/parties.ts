@@ -1,4 +1,4 @@
-import { countryOfLine, countryOfPostcodePrefix } from './codes.js';
+import { countryOfLine, countryOfPostcodePrefix, documentTypeOf } from './codes.js';
 import { pageOf, type Doc } from './document.js';
 import { buildBlocks, type Block, type PageLayout, type Segment } from './layout.js';
 import { PARTY_LABELS, type PartyRole } from './lexicon.js';
@@ -229,6 +229,18 @@ export function findParties(doc: Doc): Parties {
     const foot = candidates.filter((b) => b.top > 0.75 * page.height).sort((a, b) => a.top - b.top)[0];
     const pick = head ?? foot;
     if (pick) keep('seller', partyOf(linesOf(page, pick), boxOf(pick.segments), head ? 0.6 : 0.5, head ? 'letterhead' : 'footer'));
+  }
+
+  // 5. A company name alone at the top of the page (no address beside it) names the seller
+  //    better than a branch office's address block does.
+  const top = blocks.filter((b) => b.top < 0.15 * page.height && b.segments.length <= 3).sort((a, b) => a.top - b.top)[0];
+  if (top && (!found.seller || found.seller.score < 0.8) && !top.segments.some((s) => parseCityLine(s.text))) {
+    const lines = top.segments.map((s) => clean(s.text));
+    const at = lines.findIndex((l) => LEGAL_FORM.test(l));
+    if (at >= 0 && at <= 1 && !documentTypeOf(lines.join(' '))) {
+      const name = lines.slice(0, at + 1).join('\n');
+      found.seller = found.seller ? { ...found.seller, name, via: `${found.seller.via}+name` } : { name, score: 0.5, via: 'letterhead-name', ...boxOf(top.segments) };
+    }
   }
   return found;
 }
