@@ -30,8 +30,9 @@ const rule = <F extends string>(field: F, weight: number, source: string, inline
   field,
   weight,
   inline,
-  // The label must end at a word boundary: "datum" must not eat the start of "datumsangabe".
-  pattern: new RegExp(`${inline ? '(?<![\\p{L}\\p{N}])' : '^'}(?:${source})(?![\\p{L}\\p{N}])\\s*[:#.]?\\s*(?:[:#]\\s*)?`, 'u'),
+  // A label ending in a letter must end at a word boundary ("datum" must not eat "datumsangabe");
+  // one ending in a sign may have its value glued on ("n°562044387", "Nr.4711").
+  pattern: new RegExp(`${inline ? '(?<![\\p{L}\\p{N}])' : '^'}(?:${source})(?:(?<!\\p{L})|(?![\\p{L}\\p{N}]))\\s*[:#.]?\\s*(?:[:#]\\s*)?`, 'u'),
 });
 
 const NO = String.raw`(?:nummer|nr\.?|no\.?|n°|nº|no°|num(?:ero|\.)?|number|#|id)`;
@@ -52,7 +53,7 @@ export const HEADER_LABELS: ReadonlyArray<LabelRule<HeaderField>> = [
   rule('issueDate', 0.7, String.raw`datum|date|dated|le`),
 
   rule('dueDate', 1, String.raw`falligkeit(?:sdatum|stag|stermin)?|fallig(?: am| bis| zum)?|zahlbar bis(?: zum)?|zahlungsziel|zahlungstermin`),
-  rule('dueDate', 1, String.raw`(?:payment )?due(?: date| on| by)?|payable (?:by|until|on)|pay by|date d'echeance|echeance|a payer avant le|vervaldatum|te betalen voor`),
+  rule('dueDate', 1, String.raw`(?:payment )?due(?: date| on| by)?|payable (?:by|until|on)|pay by|date d'echeance|echeance|a payer avant le|date limite de (?:paiement|reglement)(?: le)?|vervaldatum|te betalen voor`),
   rule('dueDate', 0.8, String.raw`(?:bitte )?(?:uberweisen|zahlen|begleichen) sie (?:den betrag )?(?:bis )?(?:zum|spatestens)?|please (?:pay|remit)(?: until| by| before)?|zahlbar (?:innerhalb \d+ tagen )?(?:netto )?bis(?: zum)?|netto bis(?: zum)?`, true),
 
   rule('deliveryDate', 1, String.raw`(?:liefer|leistungs|liefer- und leistungs|liefer-/leistungs)[- ]?datum|liefertag|leistungstag`),
@@ -66,7 +67,7 @@ export const HEADER_LABELS: ReadonlyArray<LabelRule<HeaderField>> = [
   rule('buyerReference', 1, String.raw`ihr zeichen|ihre referenz|ihre zeichen|kauferreferenz|referenz des kaufers|leitweg-?id|buyer reference|reference client|uw referentie`),
   // "Your reference" on an English or French invoice is the customer's order reference.
   rule('orderReference', 0.9, String.raw`your ref(?:erence|\.)?|votre reference|votre ref\.?`),
-  rule('contractReference', 1, String.raw`vertrags?(?:nummer|[- ]?nr\.?)?|contract(?: ${NO}| reference)?|agreement(?: ref\.?| ${NO})?|(?:${NO} de )?contrat`),
+  rule('contractReference', 1, String.raw`vertrags?(?:nummer|[- ]?nr\.?)?|contract(?: ${NO}| reference)?|agreement(?: ref\.?| ${NO})?|(?:${NO} de )?contrat|ref(?:erence)?\.? (?:du )?marche|marche`),
   rule('customerNumber', 1, String.raw`kunden[- ]?${NO}|kundennummer|customer(?: ${NO}| account)|account ${NO}|(?:${NO}|code) client|client ${NO}|klant ?nummer|debitor(?:en)?[- ]?${NO}`),
   rule('taxNumber', 1, String.raw`steuer[- ]?${NO}|st\.?[- ]?nr\.?|tax (?:${NO}|reference)|steuernummer`),
   rule('currency', 1, String.raw`wahrung|currency|devise|betrage in|amounts in|montants en|valuta`),

@@ -212,7 +212,8 @@ export function findParties(doc: Doc): Parties {
     // German windows sit on the left, French and Swiss ones on the right: left first, then right.
     const inWindow = (list: Block[]) =>
       addressBlocks(page, list, used)
-        .filter((b) => b.top > 0.08 * page.height && b.top < 0.45 * page.height)
+        // Windows start a good way down the page (45 mm on DIN 5008, more on French letters); higher up is the letterhead.
+        .filter((b) => b.top > 0.115 * page.height && b.top < 0.45 * page.height)
         .filter((b) => !found.seller || !sameParty(b, found.seller))
         .sort((a, b) => Number(a.x0 > 0.5 * page.width) - Number(b.x0 > 0.5 * page.width) || a.top - b.top)[0];
     const window = inWindow(blocks) ?? inWindow(loose);
