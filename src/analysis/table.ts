@@ -144,16 +144,12 @@ function headerBand(doc: Doc, page: PageLayout, at: number): { columns: Column[]
 }
 
 /**
- * The column a word belongs to. Text is left-aligned: the rightmost column starting at or
- * before the word. Numbers are right-aligned: the column they overlap most, else the band
- * (between neighbouring headers) holding their right edge.
+ * The column a word belongs to: the header it overlaps most. Otherwise text is taken as
+ * left-aligned (the rightmost column starting at or before it) and numbers as right-aligned
+ * (the band between neighbouring headers holding their right edge).
  */
 function columnOf(columns: Column[], w: Word, numeric: boolean): Column | undefined {
-  if (!numeric) {
-    let best: Column | undefined;
-    for (const c of columns) if (c.x0 <= w.x + w.height) best = c;
-    return best ?? columns[0];
-  }
+  // A word under a header belongs to it; the header it overlaps most.
   let best: Column | undefined;
   let overlap = 0;
   for (const c of columns) {
@@ -164,6 +160,10 @@ function columnOf(columns: Column[], w: Word, numeric: boolean): Column | undefi
     }
   }
   if (best) return best;
+  if (!numeric) {
+    for (const c of columns) if (c.x0 <= w.x + w.height) best = c;
+    return best ?? columns[0];
+  }
   const x = w.x + w.width;
   for (let i = 0; i < columns.length; i++) {
     const c = columns[i]!;
