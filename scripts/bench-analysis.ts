@@ -14,7 +14,6 @@ import { invoiceSchema, type Invoice } from '../src/invoice/model.js';
 import { ciiDocument } from '../src/xml/cii.js';
 import { parseUntrustedXml } from '../src/xml/dom.js';
 import { describesRoot, parseXml } from '../src/xml/engine.js';
-import type { ModelObject } from '../src/xml/mapping.js';
 import { ublCreditNoteDocument, ublInvoiceDocument } from '../src/xml/ubl.js';
 import { degradedScanPages } from './lib/degraded-scans.js';
 

@@ -139,21 +139,6 @@ export function makeSegment(page: number, line: number, words: Word[]): Segment 
   };
 }
 
-/** Horizontal extent of the characters [start, end) of a segment's text: the words they touch. */
-export function spanOf(segment: Segment, start: number, end: number): { x0: number; x1: number } {
-  let x0 = Infinity;
-  let x1 = -Infinity;
-  segment.words.forEach((w, i) => {
-    const ws = segment.offsets[i]!;
-    const we = ws + w.text.length;
-    if (ws < end && start < we) {
-      x0 = Math.min(x0, w.x);
-      x1 = Math.max(x1, w.x + w.width);
-    }
-  });
-  return Number.isFinite(x0) ? { x0, x1 } : { x0: segment.x0, x1: segment.x1 };
-}
-
 /** The segment's words from character offset `start` on, as a new segment (a value that follows a label in the same run). */
 export function tailOf(segment: Segment, start: number): Segment | undefined {
   const words = segment.words.filter((w, i) => segment.offsets[i]! + w.text.length > start);

@@ -87,8 +87,3 @@ export function inferDecimalMark(texts: Iterable<string>): DecimalMark {
   }
   return point > comma ? '.' : ',';
 }
-
-/** Money to the cent for comparisons: "12.3" and "12.300" are the same amount. */
-export function sameAmount(a: string, b: string): boolean {
-  return new Decimal(a).eq(b);
-}

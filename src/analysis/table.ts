@@ -50,7 +50,6 @@ export interface ItemTable {
 
 /** Which kind a column header speaks for when several stacked labels share a column ("Preis / Einheit" is a price). */
 const PRIORITY: ColumnKind[] = ['lineAmount', 'unitPrice', 'quantity', 'discount', 'vatRate', 'unit', 'description', 'itemId', 'position'];
-const NUMERIC: ReadonlySet<ColumnKind> = new Set(['quantity', 'unitPrice', 'vatRate', 'lineAmount', 'discount', 'position']);
 
 /** Lines inside a table that are not items: discounts and surcharges on the item above, subtotals. */
 const NOT_AN_ITEM = /^(?:abzgl|abzuglich|zzgl|zuzuglich|rabatt|nachlass|skonto|discount|allowance|remise|reduction|korting|bruttopreis|gross price|prix brut|basis|artikelrabatt|artikelgesamtrabatt|ubertrag|carried|brought|a reporter|report)/;
@@ -306,9 +305,48 @@ export function findLineItems(doc: Doc): ItemTable {
       } else current.description = current.description ? `${current.description}\n${desc}` : desc;
     }
   }
+  if (rows.length === 0) return headerlessItems(doc);
   const amounts = rows.map((r) => r.amount);
   const lineSum = rows.length > 0 && amounts.every((a) => a !== undefined) ? amounts.reduce((s, a) => s.plus(a!), new Decimal(0)).toFixed(2) : undefined;
   return { rows, lines: used, ...(lineSum ? { lineSum } : {}) };
+}
+
+/**
+ * Items without a table header ("Kfz-Haftpflicht … 80,00 €" / "Vollkasko … 140,00 €" /
+ * "Beitrag 220,00 €"): consecutive lines of text with one amount each, right-aligned, that are
+ * items only if the arithmetic says so — their amounts add up to an amount printed just below.
+ */
+function headerlessItems(doc: Doc): ItemTable {
+  for (const page of doc.pages) {
+    let run: Array<{ line: Line; name: string; amount: NumberMatch; x1: number }> = [];
+    for (const line of page.lines) {
+      // The amount stands alone in the line's last segment; numbers inside the text are part of the name.
+      const lastSeg = line.segments.at(-1);
+      const alone = lastSeg && line.segments.length > 1 && /^[-+]?[€$£]?\s?\d[\d.,' ]*\s?(?:[€$£]|EUR)?-?$/.test(lastSeg.text);
+      const amount = alone ? scanNumbers(lastSeg.text, doc.mark).find((n) => n.decimals === 2) : undefined;
+      const name = clean(line.segments.slice(0, -1).map((seg) => seg.text).join(' '));
+      const last = amount ? { seg: lastSeg!, n: amount } : undefined;
+      if (run.length >= 2 && last) {
+        const sum = run.reduce((s, r) => s.plus(r.amount.value), new Decimal(0));
+        // The total must follow directly: it is what turns a list of amounts into items.
+        if (new Decimal(last.n.value).eq(sum) && Math.abs(last.seg.x1 - run.at(-1)!.x1) < 2 * line.height) {
+          return {
+            rows: run.map((r) => ({ page: page.page, name: r.name, amount: r.amount.value })),
+            lines: new Set(run.map((r) => `${page.page}:${r.line.index}`)),
+            lineSum: sum.toFixed(2),
+          };
+        }
+      }
+      if (last && /\p{L}{3}/u.test(name) && classifyTotal(fold(name)).length === 0) {
+        const aligned = run.length === 0 || Math.abs(run.at(-1)!.x1 - last.seg.x1) < 2 * line.height;
+        if (!aligned) run = [];
+        run.push({ line, name, amount: last.n, x1: last.seg.x1 });
+        continue;
+      }
+      run = [];
+    }
+  }
+  return { rows: [], lines: new Set() };
 }
 
 function closesTable(text: string): boolean {

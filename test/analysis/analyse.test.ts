@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { analyseInvoice, AnalysisError, extractTextLayer } from '../../src/analysis/index.js';
-import { englishInvoice, frenchInvoice, germanInvoice, longGermanInvoice, pdfOf, pdfWithoutText } from './fixtures.js';
+import { englishInvoice, frenchInvoice, germanInvoice, longGermanInvoice, pdfOf, pdfWithoutText, premiumNotice } from './fixtures.js';
 
 async function analyse(pages: Parameters<typeof pdfOf>[0]) {
   const text = await extractTextLayer(await pdfOf(pages));
@@ -110,6 +110,18 @@ describe('analyseInvoice on generated PDFs', () => {
     expect(invoice.documentTotals?.invoiceTotalAmountWithoutVat).toBe(net);
     expect(invoice.buyer?.buyerName).toBe('Werkstatt Süd GmbH');
     expect(invoice.seller?.sellerName).toBe('Teilehandel Nord KG');
+  });
+
+  it('takes text lines with one amount each as items when their sum is printed below them', async () => {
+    const { invoice } = await analyse(premiumNotice());
+    expect(invoice.invoiceNumber).toBe('BR-2024-0042');
+    expect(invoice.buyer?.buyerName).toBe('Frau\nPetra Beispiel');
+    expect(invoice.invoiceLine?.map((l) => [l.itemInformation?.itemName, l.invoiceLineNetAmount])).toEqual([
+      ['Hausratversicherung Tarif Komfort', '84.00'],
+      ['Glasbruch-Zusatz', '12.50'],
+      ['Fahrradschutz bis 1.500 €', '23.50'],
+    ]);
+    expect(invoice.documentTotals?.sumOfInvoiceLineNetAmount).toBe('120.00');
   });
 
   it('leaves line items out unless asked for, but still uses them for the totals', async () => {

@@ -274,3 +274,27 @@ export function longGermanInvoice(items = 40): { pages: Text[][]; net: string; r
   );
   return { pages, net: money(net), rows };
 }
+
+/** Items without a table header: a premium notice listing covers with their amounts and the sum below. */
+export function premiumNotice(): Text[][] {
+  return [
+    [
+      { s: 'Hanse Versicherung AG', x: 60, y: 50, size: 13, bold: true },
+      { s: 'Hanse Versicherung AG · Wallring 5 · 20095 Hamburg', x: 60, y: 120, size: 6.5 },
+      { s: 'Frau', x: 60, y: 135, size: 10 },
+      { s: 'Petra Beispiel', x: 60, y: 148, size: 10 },
+      { s: 'Ahornweg 3', x: 60, y: 161, size: 10 },
+      { s: '24103 Kiel', x: 60, y: 174, size: 10 },
+      { s: 'Beitragsrechnung Nr. BR-2024-0042', x: 60, y: 250, size: 12, bold: true },
+      { s: 'Datum: 02.01.2024', x: 400, y: 250 },
+      { s: 'Hausratversicherung Tarif Komfort', x: 60, y: 300 },
+      { s: '84,00 €', x: 520, y: 300, right: true },
+      { s: 'Glasbruch-Zusatz', x: 60, y: 313 },
+      { s: '12,50 €', x: 520, y: 313, right: true },
+      { s: 'Fahrradschutz bis 1.500 €', x: 60, y: 326 },
+      { s: '23,50 €', x: 520, y: 326, right: true },
+      { s: 'Jahresbeitrag', x: 60, y: 345, bold: true },
+      { s: '120,00 €', x: 520, y: 345, right: true, bold: true },
+    ],
+  ];
+}
