@@ -322,6 +322,8 @@ interface DocScore {
   /** Judged returned fields: path and whether right; with the evidence, what calibration counts. */
   verdicts: Array<{ path: string; right: boolean }>;
   evidence: Record<string, string>;
+  /** Header fields (not lines) the page shows, and how many of them were read right. */
+  header: { truth: number; right: number };
 }
 
 const perField = new Map<string, Tally & { bt: string }>();
@@ -353,8 +355,11 @@ function score(f: FieldDef, prefix: string, truth: string | undefined, got: stri
     return;
   }
   t.truth++;
-  if (ok) t.right++;
-  else {
+  doc.header.truth++;
+  if (ok) {
+    t.right++;
+    doc.header.right++;
+  } else {
     if (got !== undefined) t.wrong++;
     else t.missing++;
     doc.misses.push(`${key}: want ${truth} got ${got ?? '—'}`);
@@ -551,6 +556,7 @@ async function run(): Promise<void> {
       misses: [],
       verdicts: [],
       evidence: result.evidence,
+      header: { truth: 0, right: 0 },
     };
     const fields = item.golden ? HEADER.filter((f) => getPath(truth, f.path) !== undefined) : HEADER;
     let required = 0;
@@ -637,8 +643,13 @@ function report(skipped: number): void {
   const lt = docs.reduce((s, d) => ({ tp: s.tp + d.line.tp, fp: s.fp + d.line.fp, fn: s.fn + d.line.fn }), { tp: 0, fp: 0, fn: 0 });
   const f1 = (l: { tp: number; fp: number; fn: number }) => (l.tp === 0 ? 0 : (2 * l.tp) / (2 * l.tp + l.fp + l.fn));
   console.log('\nPer group');
-  console.log(`${'group'.padEnd(20)}${'docs'.padStart(6)}  all-required-right   line F1`);
-  for (const [g, s] of perGroup) console.log(`${g.padEnd(20)}${String(s.docs).padStart(6)}  ${`${s.requiredOk}/${s.required}`.padStart(8)} ${pct(s.requiredOk, s.required)}     ${(100 * f1(s.line)).toFixed(1)}%`);
+  console.log(`${'group'.padEnd(20)}${'docs'.padStart(6)}  header fields          all-required-right   line F1`);
+  for (const [g, s] of perGroup) {
+    const ds = docs.filter((d) => d.group === g);
+    const ht = ds.reduce((a, d) => a + d.header.truth, 0);
+    const hr = ds.reduce((a, d) => a + d.header.right, 0);
+    console.log(`${g.padEnd(20)}${String(s.docs).padStart(6)}  ${pct(hr, ht)} ${`(${hr}/${ht})`.padEnd(12)}  ${`${s.requiredOk}/${s.required}`.padStart(8)} ${pct(s.requiredOk, s.required)}     ${(100 * f1(s.line)).toFixed(1)}%`);
+  }
 
   const withRequired = docs.filter((d) => d.requiredAll !== undefined);
   console.log('\nSummary');

@@ -86,6 +86,11 @@ export function analyseWithEvidence(pages: PageText[], opts: AnalyseOptions): Ev
   const sellerVat = best(accounts.vatIds.filter((v) => v.value !== buyerVat?.value && v.role === 'seller' && !belongs(parties.buyer, v)));
   setFound('seller.sellerVatIdentifier', sellerVat);
   setFound('buyer.buyerVatIdentifier', buyerVat);
+  // Without a printed country, a VAT identifier's prefix tells where the party is registered.
+  for (const [role, vat] of [['seller', sellerVat], ['buyer', buyerVat]] as const) {
+    const path = `${role}.${role}PostalAddress.${role}CountryCode`;
+    if (vat && evidence[path] === undefined && (role === 'seller' ? parties.seller : parties.buyer)) set(path, vat.value.slice(0, 2).replace('EL', 'GR'), 'vat-prefix');
+  }
 
   // The table is read even without line items asked for: its lines are not totals, and its sum is BT-106.
   const table = findLineItems(doc);

@@ -47,8 +47,8 @@ const LEGAL_FORM = /\b(?:gmbh|ag|kg|ohg|e\.?\s?k\.?|e\.?\s?v\.?|a\.?\s?g\.?|ug|s
 
 /** "12345 City", "D-12345 City", "DE 12345 City", "3012 CN City", "75001 Paris Cedex". */
 const POSTCODE_LINE = /^(?:([A-Z]{1,3})\s?[-\u2013 ]\s?)?(\d{4}\s?[A-Z]{2}(?=\s)|\d{4,5})\s+(\p{L}[\p{L}\p{M} .'()/-]*?)(?:\s*[,/-]\s*(\p{L}[\p{L} .-]+))?$/u;
-/** "Fremont, CA 94538" (US style). */
-const US_CITY_LINE = /^(\p{L}[\p{L} .'-]+),\s*([A-Z]{2})\s+(\d{5}(?:-\d{4})?)$/u;
+/** "Fremont, CA 94538" (US style; the comma is often left out). */
+const US_CITY_LINE = /^(\p{L}[\p{L} .'-]+?),?\s+([A-Z]{2})\s+(\d{5}(?:-\d{4})?)$/u;
 
 interface CityLine {
   postcode: string;
