@@ -41,7 +41,8 @@ export function analyseInvoice(pages: PageText[], opts: AnalyseOptions): Analysi
 }
 
 export function analyseWithEvidence(pages: PageText[], opts: AnalyseOptions): EvidencedResult {
-  if (!pages.some((p) => p.words.some((w) => w.text.trim() !== ''))) {
+  // Text layers of fonts without a character map come out as symbols only: that is no text either.
+  if (!pages.some((p) => p.words.some((w) => /[\p{L}\p{N}]/u.test(w.text)))) {
     throw new AnalysisError('PDF_NO_TEXT', 'No readable text on any page');
   }
   const doc = buildDoc(pages);
