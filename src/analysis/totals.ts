@@ -115,7 +115,9 @@ export function findTotals(doc: Doc, tableLines: ReadonlySet<string>): TotalsCan
       const money = cells.filter((c) => isMoney(c.num));
       if (money.length === 0) continue;
       const folded = fold(text);
-      const rows = vatRowsOf(line, cells, folded);
+      // Breakdown tables print a row's category and exemption text on lines of their own, above or below the numbers.
+      const nearby = page.lines.slice(Math.max(0, line.index - 4), line.index + 4).map(lineText).join('\n');
+      const rows = vatRowsOf(line, cells, folded, nearby);
       vatRows.push(...rows);
       const percents = cells.filter((c) => c.num.percent);
       if (rows.length === 0 && money.length === 1 && percents.length === 1 && VAT_WORD.test(folded)) {
@@ -151,15 +153,16 @@ export function taxMatches(base: string, rate: string, tax: string): boolean {
   return expected.minus(tax).abs().lte(0.011) && !(new Decimal(base).isZero() && new Decimal(tax).isZero());
 }
 
-function vatRowsOf(line: Line, cells: Cell[], folded: string): VatRow[] {
+function vatRowsOf(line: Line, cells: Cell[], folded: string, nearby: string): VatRow[] {
   const rows: Array<VatRow & { baseX: number }> = [];
   const rates = cells.filter((c) => c.num.percent || (c.num.decimals <= 2 && KNOWN_RATES.has(new Decimal(c.num.value).toString())));
   const amounts = cells.filter((c) => isMoney(c.num));
   const labelled = VAT_WORD.test(folded);
+  const inBreakdown = labelled || VAT_WORD.test(fold(nearby));
   for (const r of rates) {
     const rate = new Decimal(r.num.value).abs().toString();
-    // An unmarked zero is a rate only on a line that speaks of VAT; "0 %" always is.
-    if (rate === '0' && !r.num.percent && !labelled) continue;
+    // An unmarked zero is a rate only where the lines speak of VAT; "0 %" always is.
+    if (rate === '0' && !r.num.percent && !inBreakdown) continue;
     for (const b of amounts) {
       for (const t of amounts) {
         if (b === t || b === r || t === r) continue;
@@ -167,11 +170,11 @@ function vatRowsOf(line: Line, cells: Cell[], folded: string): VatRow[] {
         if (b.seg.x0 + b.num.start > t.seg.x0 + t.num.start) continue;
         const base = new Decimal(b.num.value).abs();
         const tax = new Decimal(t.num.value).abs();
-        if (rate === '0' ? !(tax.isZero() && !base.isZero() && labelled) : !taxMatches(base.toString(), rate, tax.toString())) continue;
+        if (rate === '0' ? !(tax.isZero() && !base.isZero() && inBreakdown) : !taxMatches(base.toString(), rate, tax.toString())) continue;
         // A rate 0 row without context is anyone's guess; keep those printed with a VAT word only.
         // A category code printed in brackets ("VAT (E)", "TVA (AE)") says it outright.
-        const printed = /\((S|Z|E|AE|K|G|O|L|M)\)/.exec(lineText(line))?.[1];
-        const category = printed ?? vatCategoryOf(rate, folded);
+        const printed = /\((S|Z|E|AE|K|G|O|L|M)\)/.exec(lineText(line))?.[1] ?? (rate === '0' ? /\((Z|E|AE|K|G|O)\)/.exec(nearby)?.[1] : undefined);
+        const category = printed ?? vatCategoryOf(rate, rate === '0' ? fold(nearby) : folded);
         const sign = (n: NumberMatch) => (n.value.startsWith('-') ? '-' : '');
         rows.push({
           rate,
