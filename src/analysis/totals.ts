@@ -144,7 +144,43 @@ export function findTotals(doc: Doc, tableLines: ReadonlySet<string>): TotalsCan
       });
     }
   }
+  if (vatRows.length === 0) vatRows.push(...inclusiveRows(doc, tableLines));
   return { fields, vatRows: dedupeRows(vatRows), rateTaxes, currencies };
+}
+
+const INCLUSIVE = /inkl|inklusive|incl|including|enthalten|included|ttc|dont|y compris/;
+
+/**
+ * Gross prices with the tax inside ("Beitrag inklusive 19 % Versicherungsteuer 220,00 €" and,
+ * a line below, "enthaltene Versicherungsteuer 35,13 €"): gross × rate / (100 + rate) = tax
+ * makes it a breakdown row with base gross − tax.
+ */
+function inclusiveRows(doc: Doc, tableLines: ReadonlySet<string>): VatRow[] {
+  const rows: VatRow[] = [];
+  for (const page of doc.pages) {
+    page.lines.forEach((line, i) => {
+      if (tableLines.has(`${line.page}:${line.index}`)) return;
+      const folded = fold(lineText(line));
+      if (!INCLUSIVE.test(folded)) return;
+      const cells = numbersOfLine(doc, line);
+      const rate = cells.find((c) => c.num.percent);
+      const gross = cells.filter((c) => isMoney(c.num)).at(-1);
+      if (!rate || !gross) return;
+      const r = new Decimal(rate.num.value).abs();
+      const g = new Decimal(gross.num.value).abs();
+      for (const next of page.lines.slice(i, i + 3)) {
+        if (!VAT_WORD.test(fold(lineText(next)))) continue;
+        for (const c of numbersOfLine(doc, next).filter((n) => isMoney(n.num) && n !== gross)) {
+          const tax = new Decimal(c.num.value).abs();
+          if (g.times(r).dividedBy(r.plus(100)).minus(tax).abs().gt(0.011)) continue;
+          const category = vatCategoryOf(r.toString(), folded);
+          rows.push({ rate: r.toString(), base: g.minus(tax).toFixed(2), tax: tax.toFixed(2), ...(category ? { category } : {}), page: page.page, y: line.top, labelled: true });
+          return;
+        }
+      }
+    });
+  }
+  return rows;
 }
 
 /** base × rate / 100 = tax, to the cent (tax authorities round each category once). */
