@@ -145,7 +145,10 @@ function scoreLineToNet(l: Option, a: Option, c: Option, n: Option): number {
   const line = d(l.value);
   const net = d(n.value);
   if (line === undefined || net === undefined) return 0;
-  const computed = line.minus(d(a.value)?.abs() ?? 0).plus(d(c.value) ?? 0);
+  const allowance = d(a.value)?.abs() ?? new Decimal(0);
+  const charge = d(c.value) ?? new Decimal(0);
+  // On a negative (corrective) document the allowance moves the total towards zero.
+  const computed = line.isNeg() ? line.plus(allowance).minus(charge.abs()) : line.minus(allowance).plus(charge);
   return eq(computed, net) ? 1 : -1;
 }
 
