@@ -72,11 +72,11 @@ export function renderActivities({ blobs, storage, log }: ActivityDeps) {
         accountId: input.ctx.accountId,
         kind: STORED_INVOICE_KIND,
         blobKey: input.invoiceBlobKey,
-        fileName: input.fileName.replace(/\.pdf$/i, '.json'),
+        fileName: `${input.fileName.replace(/\.pdf$/i, '')}.json`,
         contentType: 'application/json',
         size,
         sha256,
-        meta: { ...storedInvoiceMeta(invoice, input.templateId, input.pdfDocumentId) },
+        meta: { ...storedInvoiceMeta(invoice, input.templateId, { documentId: input.pdfDocumentId, fileName: input.fileName }) },
       });
     },
   };

@@ -1,11 +1,11 @@
-import { proxyActivities, setCurrentDetails, upsertSearchAttributes, uuid4 } from '@temporalio/workflow';
+import { proxyActivities, uuid4 } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
 import type { MailOutcome, MailRequest } from '../src/mail/types.js';
 import type { ZugferdReport } from '../src/pdf/validate.js';
 import type { TemplateSource } from '../src/render/registry.js';
 import type { RequestContext } from '../src/temporal/context.js';
-import { OUTCOME, type Outcome } from '../src/temporal/search-attributes.js';
 import { deliverIfRequested } from './mail.js';
+import { finish, recordingFailure } from './outcome.js';
 
 // Rendering, writing XML and storing are local and quick; embedding and validation (veraPDF in a
 // JVM, the official schematron) take longer. Broken input or templates fail for good
@@ -54,7 +54,7 @@ export interface CreateInvoicePdfResult {
  * says) → store → (e-mail). The rendered PDF already declares PDF/A-3b, so no Ghostscript conversion runs.
  */
 export async function createInvoicePdf(input: CreateInvoicePdfInput): Promise<CreateInvoicePdfResult> {
-  try {
+  return recordingFailure(async () => {
     const { ctx } = input;
     const rendered = await renderTemplatePdf({ ctx, invoiceBlobKey: input.invoiceBlobKey, templateDir: input.templateDir, templateSource: input.templateSource });
     const { xmlBlobKey } = await writeZugferdXml({ ctx, invoiceBlobKey: input.invoiceBlobKey, profile: PROFILE });
@@ -79,14 +79,5 @@ export async function createInvoicePdf(input: CreateInvoicePdfInput): Promise<Cr
     finish(report.valid ? 'valid' : 'invalid', `${rendered.pages}-page invoice PDF, template ${input.templateId}, ${report.valid ? 'valid' : `invalid (${errors} errors)`}, document ${documentId}`);
     const mail = await deliverIfRequested(ctx, input.mail, documentId);
     return { documentId, invoiceId, pdfBlobKey: built.pdfBlobKey, pages: rendered.pages, report, ...(mail ? { mail } : {}) };
-  } catch (err) {
-    // A failed run is findable as such in the UI, not left looking 'running'.
-    finish('failed', `failed: ${err instanceof Error ? err.message : String(err)}`);
-    throw err;
-  }
-}
-
-function finish(outcome: Outcome, details: string): void {
-  upsertSearchAttributes([{ key: OUTCOME, value: outcome }]);
-  setCurrentDetails(details);
+  });
 }

@@ -16,11 +16,12 @@ export interface StoredInvoiceMeta {
   totalAmountWithVat: string | null;
   amountDueForPayment: string | null;
   templateId: string;
-  /** The ZUGFeRD PDF document created with it. */
+  /** The ZUGFeRD PDF document created with it, and its file name. */
   pdfDocumentId: string;
+  pdfFileName: string;
 }
 
-export function storedInvoiceMeta(invoice: Invoice, templateId: string, pdfDocumentId: string): StoredInvoiceMeta {
+export function storedInvoiceMeta(invoice: Invoice, templateId: string, pdf: { documentId: string; fileName: string }): StoredInvoiceMeta {
   return {
     invoiceNumber: invoice.invoiceNumber ?? null,
     invoiceIssueDate: invoice.invoiceIssueDate ?? null,
@@ -30,6 +31,7 @@ export function storedInvoiceMeta(invoice: Invoice, templateId: string, pdfDocum
     totalAmountWithVat: invoice.documentTotals?.invoiceTotalAmountWithVat ?? null,
     amountDueForPayment: invoice.documentTotals?.amountDueForPayment ?? null,
     templateId,
-    pdfDocumentId,
+    pdfDocumentId: pdf.documentId,
+    pdfFileName: pdf.fileName,
   };
 }

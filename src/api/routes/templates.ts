@@ -170,7 +170,7 @@ export function templateRoutes(services: Services) {
           ...summary,
           invoice: JSON.parse((await services.blobs.get(record.blobKey)).toString('utf8')) as Record<string, unknown>,
           downloadURL: downloadUrl(services, summary.documentId),
-          fileName: record.fileName.replace(/\.json$/, '.pdf'),
+          fileName: (record.meta as unknown as StoredInvoiceMeta).pdfFileName,
         },
       };
     },
