@@ -45,7 +45,11 @@ export interface AnalysisResult {
    * returned fields are right.
    */
   extractionConfidence: number;
-  /** Per returned field, keyed by the catalogue path (`documentTotals.invoiceTotalAmountWithVat`, `invoiceLine[].invoicedQuantity`). */
+  /**
+   * Per returned field, 0..1: the measured share of right values among fields read the same way.
+   * Keyed by the field's path in `invoice`, with array indices (`documentTotals.invoiceTotalAmountWithVat`,
+   * `invoiceLine[2].invoicedQuantity`, `vatBreakdown[0].vatCategoryRate`).
+   */
   fieldConfidence: Record<string, number>;
 }
 
