@@ -1,12 +1,12 @@
+import { Decimal } from '../invoice/decimal.js';
 import { invoiceSchema, type Invoice } from '../invoice/model.js';
 import { findAccounts, type VatIdFound } from './accounts.js';
 import { documentTypeOf } from './codes.js';
+import { documentConfidence, fieldConfidence } from './confidence.js';
 import { scanDates } from './dates.js';
 import { buildDoc, type Doc, type Found } from './document.js';
 import { findHeaderFields } from './header-fields.js';
 import type { HeaderField, TotalField } from './lexicon.js';
-import { documentConfidence, fieldConfidence } from './confidence.js';
-import { Decimal } from '../invoice/decimal.js';
 import { AnalysisError, type AnalyseOptions, type AnalysisResult, type PageText } from './page-text.js';
 import { findParties, type Party } from './parties.js';
 import { solveTotals, type Totals } from './solver.js';
@@ -62,7 +62,7 @@ export function analyseWithEvidence(pages: PageText[], opts: AnalyseOptions): Ev
   setFound('invoiceNumber', number);
   setFound('invoiceIssueDate', pick('issueDate') ?? issueDateFallback(doc, number));
   const type = documentType(doc);
-  set('invoiceTypeCode', type?.code, type?.via ?? '');
+  set('invoiceTypeCode', type.code, type.via);
   setFound('paymentDueDate', pick('dueDate'));
   setFound('deliveryInformation.actualDeliveryDate', pick('deliveryDate'));
   setFound('buyerReference', pick('buyerReference'));
