@@ -4,7 +4,7 @@ import type { FileType } from '../files/file-type.js';
 import type { Invoice } from '../invoice/model.js';
 import { inspectPdf } from '../pdf/inspect.js';
 import { parseInvoiceXml } from '../xml/index.js';
-import type { GrayBitmap } from './bitmap.js';
+import { despeckle, type GrayBitmap } from './bitmap.js';
 import { openImage } from './decode-image.js';
 import { openPdf, rasterisePage } from './rasterise-pdf.js';
 import { isReadable } from './readable.js';
@@ -35,7 +35,7 @@ export async function openDocument(bytes: Uint8Array, type: FileType): Promise<D
   if (type !== 'pdf') {
     const image = await openImage(bytes, type);
     const scanPages = Array.from({ length: image.pageCount }, (_, i) => i + 1);
-    return { outline: { pageCount: image.pageCount, textPages: [], scanPages }, render: (page) => image.decodePage(page - 1) };
+    return { outline: { pageCount: image.pageCount, textPages: [], scanPages }, render: async (page) => despeckle(await image.decodePage(page - 1)) };
   }
   const embedded = await embeddedInvoice(bytes);
   if (embedded) return { outline: { ...embedded, textPages: [], scanPages: [] }, render: notToRender };
@@ -46,7 +46,7 @@ export async function openDocument(bytes: Uint8Array, type: FileType): Promise<D
   const doc = scanPages.length > 0 ? await openPdf(bytes) : undefined;
   return {
     outline: { pageCount: layer.length, textPages, scanPages },
-    render: (page) => (doc && scanPages.includes(page) ? rasterisePage(doc, page) : notToRender(page)),
+    render: async (page) => (doc && scanPages.includes(page) ? despeckle(await rasterisePage(doc, page)) : notToRender(page)),
   };
 }
 

@@ -1,6 +1,7 @@
 import type { PageText } from '../analysis/page-text.js';
 import type { FileType } from '../files/file-type.js';
 import type { Invoice } from '../invoice/model.js';
+import { isBlank } from './bitmap.js';
 import { UnreadableFileError } from './decode-image.js';
 import { isReadable } from './readable.js';
 import { DEFAULT_SANDBOX_LIMITS, SandboxedDocument, type SandboxLimits } from './sandbox.js';
@@ -58,7 +59,7 @@ export async function readDocument(bytes: Uint8Array, type: FileType, opts: Read
     const ocrPages = await mapConcurrently(scanPages, opts.pool.size, async (page): Promise<PageText> => {
       signal.throwIfAborted();
       const bitmap = await doc.render(page);
-      const words = await opts.pool.recognise(bitmap, signal);
+      const words = isBlank(bitmap) ? [] : await opts.pool.recognise(bitmap, signal);
       opts.onPage?.(++done, scanPages.length);
       return { page, width: bitmap.width, height: bitmap.height, words, source: 'ocr' };
     });

@@ -27,12 +27,12 @@ export async function openPdf(bytes: Uint8Array): Promise<PDFDocumentProxy> {
   }
 }
 
-/** One page rendered as it prints (annotations included) at OCR resolution, within the pixel budget. */
-export async function rasterisePage(doc: PDFDocumentProxy, pageNumber: number): Promise<GrayBitmap> {
+/** One page rendered as it prints (annotations included), by default at OCR resolution; always within the pixel budget. */
+export async function rasterisePage(doc: PDFDocumentProxy, pageNumber: number, dpi = OCR_DPI): Promise<GrayBitmap> {
   const page = await doc.getPage(pageNumber);
   try {
     const unit = page.getViewport({ scale: 1 });
-    const scale = Math.min(OCR_DPI / PDF_POINTS_PER_INCH, Math.sqrt(MAX_OCR_PIXELS / (unit.width * unit.height)));
+    const scale = Math.min(dpi / PDF_POINTS_PER_INCH, Math.sqrt(MAX_OCR_PIXELS / (unit.width * unit.height)));
     const viewport = page.getViewport({ scale });
     const width = Math.max(1, Math.floor(viewport.width));
     const height = Math.max(1, Math.floor(viewport.height));

@@ -63,6 +63,7 @@ export class OcrPool {
   private readonly queue: Job[] = [];
   private readonly langDir: string;
   private closed = false;
+  private started = 0;
 
   constructor(private readonly opts: OcrPoolOptions) {
     if (!(opts.size >= 1)) throw new RangeError('An OCR pool needs at least one worker');
@@ -109,6 +110,11 @@ export class OcrPool {
   /** Pages waiting for a worker. */
   get waiting(): number {
     return this.queue.length;
+  }
+
+  /** Workers started so far: the pool size once warm, one more for every worker replaced. */
+  get workersStarted(): number {
+    return this.started;
   }
 
   async close(): Promise<void> {
@@ -171,6 +177,7 @@ export class OcrPool {
   }
 
   private async createEngine(): Promise<Engine> {
+    this.started++;
     const tesseract = await Tesseract.createWorker(
       [...LANGUAGES],
       Tesseract.OEM.LSTM_ONLY,
