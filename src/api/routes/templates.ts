@@ -15,6 +15,7 @@ import { defineRoute, type Principal, type RequestInfo, type RouteResult } from 
 import { runWorkflow } from '../run-workflow.js';
 import { prepareMail } from './delivery.js';
 import type { Services } from '../services.js';
+import { findingSchema } from '../validation-schemas.js';
 
 /**
  * Template invoices: createInvoicePdfFromJson (with Idempotency-Key), the template list, and
@@ -26,13 +27,6 @@ const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 const IDEMPOTENCY_WAIT_MS = 150_000;
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
 
-const findingSchema = z.object({
-  ruleId: z.string(),
-  severity: z.enum(['fatal', 'error', 'warning', 'information']),
-  message: z.string(),
-  location: z.string().optional(),
-  source: z.string(),
-});
 
 const fileNameSchema = z
   .string()

@@ -10,16 +10,9 @@ import { defineRoute } from '../route.js';
 import { prepareMail } from './delivery.js';
 import { runWorkflow } from '../run-workflow.js';
 import type { Services } from '../services.js';
+import { findingSchema, artefactsSchema } from '../validation-schemas.js';
 
-const findingSchema = z.object({
-  ruleId: z.string(),
-  severity: z.enum(['fatal', 'error', 'warning', 'information']),
-  message: z.string(),
-  location: z.string().optional(),
-  source: z.string(),
-});
 
-const artefactsSchema = z.array(z.object({ name: z.string(), version: z.string() })).meta({ description: 'Pinned rule artefacts that judged the document' });
 
 const MAX_XML_CHARS = 20 * 1024 * 1024;
 

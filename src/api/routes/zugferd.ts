@@ -14,16 +14,9 @@ import { defineRoute, type Principal, type RequestInfo } from '../route.js';
 import { runWorkflow } from '../run-workflow.js';
 import { prepareMail } from './delivery.js';
 import type { Services } from '../services.js';
+import { findingSchema, artefactsSchema } from '../validation-schemas.js';
 
-const findingSchema = z.object({
-  ruleId: z.string(),
-  severity: z.enum(['fatal', 'error', 'warning', 'information']),
-  message: z.string(),
-  location: z.string().optional(),
-  source: z.string().meta({ description: "'pdf' for PDF/A, attachment, XMP and visible-text findings; xsd, en16931, xrechnung, xml, input for the XML's" }),
-});
 const findings = (description: string) => z.array(findingSchema).meta({ description });
-const artefactsSchema = z.array(z.object({ name: z.string(), version: z.string() })).meta({ description: 'Validators and rule versions that judged the document (veraPDF, XSD, schematrons)' });
 const base64Pdf = (description: string) => z.string().meta({ description: `${description}; base64, a data: prefix and line breaks are tolerated, up to 11 MB decoded` });
 const fileName = z
   .string()
