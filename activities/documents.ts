@@ -1,4 +1,5 @@
 import { Context } from '@temporalio/activity';
+import type { UsageEntry } from '../src/storage/index.js';
 import type { RequestContext } from '../src/temporal/context.js';
 import type { ActivityDeps } from './deps.js';
 
@@ -11,7 +12,7 @@ export interface StoreDocumentInput {
   fileName: string;
   contentType: string;
   meta: Record<string, unknown>;
-  usage: { operation: string; units: number };
+  usage: UsageEntry | UsageEntry[];
 }
 
 export function documentActivities({ blobs, storage }: ActivityDeps) {

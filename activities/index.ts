@@ -1,4 +1,5 @@
 import { analysisActivities } from './analysis.js';
+import { convertActivities } from './convert.js';
 import type { ActivityDeps } from './deps.js';
 import { documentActivities } from './documents.js';
 import { mailActivities } from './mail.js';
@@ -10,7 +11,7 @@ export type { ActivityDeps } from './deps.js';
 
 /** Every activity the worker registers, bound to its dependencies. */
 export function createActivities(deps: ActivityDeps) {
-  return { ...xinvoiceActivities(deps), ...documentActivities(deps), ...zugferdActivities(deps), ...mailActivities(deps), ...renderActivities(deps), ...analysisActivities(deps) };
+  return { ...xinvoiceActivities(deps), ...documentActivities(deps), ...zugferdActivities(deps), ...mailActivities(deps), ...renderActivities(deps), ...analysisActivities(deps), ...convertActivities(deps) };
 }
 
 export type Activities = ReturnType<typeof createActivities>;

@@ -5,3 +5,4 @@ export { deliverMail, sendMessage } from './mail.js';
 export * from './zugferd.js';
 export * from './render.js';
 export * from './analysis.js';
+export { convertToZugferd } from './convert.js';

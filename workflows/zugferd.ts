@@ -1,5 +1,5 @@
-import { ApplicationFailure, proxyActivities, uuid4 } from '@temporalio/workflow';
-import type { BuildZugferdResult, ExtractZugferdResult } from '../activities/zugferd.js';
+import { proxyActivities, uuid4 } from '@temporalio/workflow';
+import type { ExtractZugferdResult } from '../activities/zugferd.js';
 import type { Activities } from '../activities/index.js';
 import type { MailOutcome, MailRequest } from '../src/mail/types.js';
 import type { ZugferdProfile } from '../src/pdf/profiles.js';
@@ -7,15 +7,16 @@ import type { ZugferdReport } from '../src/pdf/validate.js';
 import type { RequestContext } from '../src/temporal/context.js';
 import { deliverIfRequested } from './mail.js';
 import { finish, recordingFailure } from './outcome.js';
+import { buildValidated, countErrors } from './zugferd-build.js';
 
-// Writing XML and storing are quick; building may run Ghostscript (up to a minute on a large
-// input) and validation runs veraPDF in a JVM. Bad input fails for good (non-retryable
-// ApplicationFailure from the activity); I/O hiccups and a crashed worker retry.
+// Writing XML and storing are quick; extraction reads the PDF in an isolated worker and
+// validation runs veraPDF in a JVM (building: zugferd-build.ts). Bad input fails for good
+// (non-retryable ApplicationFailure from the activity); I/O hiccups and a crashed worker retry.
 const { writeZugferdXml, storeDocument } = proxyActivities<Activities>({
   startToCloseTimeout: '30 seconds',
   retry: { maximumAttempts: 5, initialInterval: '200 milliseconds', backoffCoefficient: 2 },
 });
-const { buildZugferdPdf, extractZugferdInvoice } = proxyActivities<Activities>({
+const { extractZugferdInvoice } = proxyActivities<Activities>({
   startToCloseTimeout: '3 minutes',
   retry: { maximumAttempts: 3, initialInterval: '1 second' },
 });
@@ -44,29 +45,9 @@ interface BuildInput {
   mail?: MailRequest;
 }
 
-/**
- * build → validate → store → (e-mail). An input that claims PDF/A but whose result fails the PDF/A check is
- * converted with Ghostscript and built again; a result that still fails is refused, so no file
- * ever claims a conformance it lacks.
- */
+/** build → validate (zugferd-build.ts) → store → (e-mail). An invalid XML is stored and reported, not refused. */
 async function buildValidateStore(input: BuildInput): Promise<CreateZugferdResult> {
-  const base = { ctx: input.ctx, pdfBlobKey: input.pdfBlobKey, xmlBlobKey: input.xmlBlobKey };
-  let built: BuildZugferdResult = await buildZugferdPdf({ ...base, convert: 'auto' });
-  let report = await validateZugferdPdf({ ctx: input.ctx, pdfBlobKey: built.pdfBlobKey, compareText: false });
-  if (!report.pdfValid && !built.converted) {
-    built = await buildZugferdPdf({ ...base, convert: 'always' });
-    report = await validateZugferdPdf({ ctx: input.ctx, pdfBlobKey: built.pdfBlobKey, compareText: false });
-  }
-  if (!report.pdfValid) {
-    const problems = report.findings.filter((f) => f.source === 'pdf' && (f.severity === 'error' || f.severity === 'fatal'));
-    throw ApplicationFailure.nonRetryable(
-      `Even after conversion the PDF is not PDF/A-3b conformant: ${problems
-        .slice(0, 5)
-        .map((f) => `${f.ruleId}: ${f.message}`)
-        .join('; ')}`,
-      'PDF_NOT_CONVERTIBLE',
-    );
-  }
+  const { built, report } = await buildValidated({ ctx: input.ctx, pdfBlobKey: input.pdfBlobKey, xmlBlobKey: input.xmlBlobKey });
   const { documentId } = await storeDocument({
     ctx: input.ctx,
     documentId: uuid4(),
@@ -128,8 +109,4 @@ export async function extractZugferd(input: { ctx: RequestContext; pdfBlobKey: s
     finish('valid', `extracted ${result.fileName} (${result.detected.profile ?? 'unknown profile'})`);
     return result;
   });
-}
-
-function countErrors(report: ZugferdReport): number {
-  return report.findings.filter((f) => f.severity === 'error' || f.severity === 'fatal').length;
 }

@@ -4,7 +4,7 @@ import Koa from 'koa';
 import type { Logger } from 'pino';
 import { ApiError, toEnvelope } from './errors.js';
 import { readJsonBody } from './json-body.js';
-import { parseWith, type Principal, type RouteResult, type RouteSpec } from './route.js';
+import { parseWith, type Principal, type RequestInfo, type RouteResult, type RouteSpec } from './route.js';
 
 export interface AppOptions {
   routes: RouteSpec[];
@@ -41,17 +41,20 @@ export function createApp(opts: AppOptions): Koa {
 
   for (const route of opts.routes) {
     router.register(route.path, [route.method], async (ctx) => {
-      // Authenticate before reading the body: a bad token is refused without touching 16 MB of upload.
-      const principal = route.auth === 'bearer' ? await opts.authenticate(ctx.headers) : undefined;
-      const body = route.body ? parseWith(route.body, await readJsonBody(ctx.req, route.bodyLimit), 'body') : undefined;
-      const query = route.query ? parseWith(route.query, ctx.query, 'query') : undefined;
-      const result = await route.handle({
-        body,
-        query,
-        principal,
-        request: { requestId: ctx.state.requestId as string, log: ctx.state.log as Logger, headers: ctx.headers, params: ctx.params },
-      } as Parameters<RouteSpec['handle']>[0]);
-      send(ctx, result);
+      const request: RequestInfo = { requestId: ctx.state.requestId as string, log: ctx.state.log as Logger, headers: ctx.headers, params: ctx.params };
+      let body: unknown;
+      try {
+        // Authenticate before reading the body: a bad token is refused without touching 16 MB of upload.
+        const principal = route.auth === 'bearer' ? await opts.authenticate(ctx.headers) : undefined;
+        body = route.body ? parseWith(route.body, await readJsonBody(ctx.req, route.bodyLimit), 'body') : undefined;
+        const query = route.query ? parseWith(route.query, ctx.query, 'query') : undefined;
+        send(ctx, await route.handle({ body, query, principal, request } as Parameters<RouteSpec['handle']>[0]));
+      } catch (err) {
+        if (!route.failure) throw err;
+        const apiError = asApiError(err);
+        if (apiError.status >= 500) request.log.error({ err }, 'request failed');
+        send(ctx, await route.failure(apiError, { request, body }));
+      }
     });
   }
 

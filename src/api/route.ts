@@ -52,6 +52,11 @@ interface RouteBase<A extends Auth, B extends z.ZodType | undefined, Q extends z
   responses: Record<number, ResponseSpec>;
   /** Left out of the OpenAPI document (the documentation pages themselves). */
   hidden?: boolean;
+  /**
+   * Shapes this route's error responses, from authentication on; without it they are the
+   * envelope of errors.ts. `body` is the parsed body when parsing got that far.
+   */
+  failure?: (err: ApiError, context: { request: RequestInfo; body: unknown }) => RouteResult | Promise<RouteResult>;
 }
 
 type Out<S> = S extends z.ZodType ? z.output<S> : undefined;

@@ -41,6 +41,7 @@ const require = createRequire(import.meta.url);
 
 interface Job {
   image: Uint8Array;
+  size: { width: number; height: number };
   resolve(words: Word[]): void;
   reject(err: unknown): void;
   signal: AbortSignal | undefined;
@@ -80,13 +81,14 @@ export class OcrPool {
     }
   }
 
-  /** Recognises one page; words in the bitmap's pixel coordinates. */
+  /** Recognises one page; words in the bitmap's pixel coordinates, turned upright when the page was askew. */
   recognise(bitmap: GrayBitmap, signal?: AbortSignal): Promise<Word[]> {
     if (this.closed) return Promise.reject(new OcrPoolClosedError('The OCR pool is closed'));
     if (signal?.aborted) return Promise.reject(signal.reason);
     return new Promise<Word[]>((resolve, reject) => {
       const job: Job = {
         image: toPgm(bitmap),
+        size: { width: bitmap.width, height: bitmap.height },
         resolve,
         reject,
         signal,
@@ -148,7 +150,7 @@ export class OcrPool {
         timer = setTimeout(() => reject(new OcrTimeoutError(`OCR of a page took longer than ${this.opts.pageTimeoutMs / 1000} s`)), this.opts.pageTimeoutMs);
       });
       const result = await Promise.race([engine.tesseract.recognize(job.image, {}, { text: false, tsv: true }), timeout, engine.exited]);
-      job.resolve(wordsFromTsv(result.data.tsv ?? ''));
+      job.resolve(wordsFromTsv(result.data.tsv ?? '', job.size));
     } catch (err) {
       // Whatever went wrong, this worker's state is unknown: the next page gets a fresh one.
       await this.retire(slot);

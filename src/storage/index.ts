@@ -45,9 +45,15 @@ export interface Storage {
   close(): Promise<void>;
 }
 
+export interface UsageEntry {
+  operation: string;
+  units: number;
+}
+
 export interface DocumentWithUsage {
   document: NewDocument & { id: string };
-  usage: { operation: string; units: number };
+  /** One usage record, or several (e.g. one per page and step of a conversion). */
+  usage: UsageEntry | UsageEntry[];
 }
 
 const accountFunctions = { create: createAccount, get: getAccount, list: listAccounts };
@@ -91,7 +97,7 @@ export async function recordDocument(db: Database, input: DocumentWithUsage, now
     const existing = await getDocument(tx, input.document.id, input.document.accountId);
     if (existing) return existing;
     const document = await createDocument(tx, input.document, now);
-    await recordUsage(tx, { ...input.usage, accountId: document.accountId, documentId: document.id }, now);
+    for (const usage of [input.usage].flat()) await recordUsage(tx, { ...usage, accountId: document.accountId, documentId: document.id }, now);
     return document;
   });
 }

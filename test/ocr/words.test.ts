@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Word } from '../../src/analysis/page-text.js';
 import { isReadable } from '../../src/ocr/readable.js';
-import { wordsFromTsv } from '../../src/ocr/tsv.js';
+import { deskew, skewAngle, wordsFromTsv } from '../../src/ocr/tsv.js';
 
 const TSV = [
   'level\tpage_num\tblock_num\tpar_num\tline_num\tword_num\tleft\ttop\twidth\theight\tconf\ttext',
@@ -15,10 +15,42 @@ const TSV = [
 
 describe('tesseract TSV', () => {
   it('keeps words with their boxes and a 0..1 confidence, drops empty and non-word rows', () => {
-    expect(wordsFromTsv(TSV)).toEqual([
+    expect(wordsFromTsv(TSV, { width: 2480, height: 3508 })).toEqual([
       { text: 'Rechnung', x: 100, y: 200, width: 300, height: 40, confidence: 0.965 },
       { text: 'RE-2025-0312', x: 420, y: 202, width: 200, height: 38, confidence: 0.91 },
     ]);
+  });
+});
+
+describe('deskewing word boxes', () => {
+  // Three table rows of five cells on a page fed 1° askew: each row falls 38 px across 2200 px.
+  const angle = Math.PI / 180;
+  const page = { width: 2480, height: 3508 };
+  const rows = [1000, 1100, 1200].flatMap((y, row) =>
+    [0, 1, 2, 3, 4].map((col) => {
+      const x = 100 + col * 500;
+      return { text: `r${row}c${col}`, x, y: y + Math.tan(angle) * x, width: 120, height: 30, line: `1/1/${row}` };
+    }),
+  );
+
+  it('measures the slant from the lines tesseract found', () => {
+    expect(skewAngle(rows)).toBeCloseTo(angle, 5);
+    expect(skewAngle(rows.map((w) => ({ ...w, y: 1000 })))).toBe(0);
+  });
+
+  it('puts each row back on one level, so a table row stays one row', () => {
+    const upright = deskew(rows, page);
+    for (const row of [0, 1, 2]) {
+      const ys = upright.filter((w) => w.line === `1/1/${row}`).map((w) => w.y);
+      expect(Math.max(...ys) - Math.min(...ys)).toBeLessThan(1);
+    }
+    expect(upright.every((w) => w.x >= 0 && w.y >= 0 && w.x + w.width <= page.width && w.y + w.height <= page.height)).toBe(true);
+  });
+
+  it('ignores short lines and implausibly steep ones', () => {
+    const steep = [0, 1, 2].map((i) => ({ text: 'x', x: i * 100, y: i * 100, width: 10, height: 10, line: 'a' }));
+    const short = [0, 1].map((i) => ({ text: 'y', x: i * 100, y: i * 3, width: 10, height: 10, line: 'b' }));
+    expect(skewAngle([...steep, ...short])).toBe(0);
   });
 });
 

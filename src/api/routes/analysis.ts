@@ -32,7 +32,8 @@ const SYNC_TIMEOUT_MS = 300_000;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const base64Field = (description: string) => z.string().optional().meta({ description });
-const fileFields = {
+/** The V2 file field and its aliases (SPEC.md), shared with createZugferdFromPdf. */
+export const fileFields = {
   pdfInvoiceBase64: base64Field('The invoice file as base64. The type is detected from the content; a data:…;base64, prefix and line breaks are accepted. At most 11 MB decoded.'),
   invoiceBase64: base64Field('Alias of pdfInvoiceBase64 (used when pdfInvoiceBase64 is absent)'),
   fileBase64: base64Field('Alias of pdfInvoiceBase64 (used when the other two are absent)'),

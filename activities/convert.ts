@@ -1,0 +1,48 @@
+import { ApplicationFailure } from '@temporalio/activity';
+import { ConversionRefusal, prepareForZugferd, type ConversionProfile } from '../src/analysis-api/convertible.js';
+import type { Invoice } from '../src/invoice/model.js';
+import { runIsolated } from '../src/pdf/isolate.js';
+import { PdfInputError } from '../src/pdf/structure.js';
+import type { RequestContext } from '../src/temporal/context.js';
+import type { ActivityDeps } from './deps.js';
+
+/** What a refusal carries to the API, beyond its code and message (ApplicationFailure details). */
+export interface RefusalDetails {
+  fields?: Array<{ field: string; bt?: string; message: string }>;
+  ruleCodes?: string[];
+  /** For refusals a workflow raises itself (no activity to name). */
+  stage?: string;
+}
+
+export function convertActivities({ blobs, log }: ActivityDeps) {
+  return {
+    /**
+     * createZugferdFromPdf between analysis and build: completes the analysed
+     * invoice, refuses missing mandatory fields and totals that disagree with the
+     * lines, and stores the invoice JSON for the XML writer.
+     */
+    async prepareZugferdInvoice(input: { ctx: RequestContext; invoice: Invoice }): Promise<{ invoiceBlobKey: string; profile: ConversionProfile }> {
+      let prepared: ReturnType<typeof prepareForZugferd>;
+      try {
+        prepared = prepareForZugferd(input.invoice);
+      } catch (err) {
+        if (!(err instanceof ConversionRefusal)) throw err;
+        throw ApplicationFailure.create({ nonRetryable: true, type: err.code, message: err.message, details: [{ fields: err.fields } satisfies RefusalDetails] });
+      }
+      const { key } = await blobs.put(Buffer.from(JSON.stringify(prepared.invoice), 'utf8'));
+      log.debug({ requestId: input.ctx.requestId, profile: prepared.profile }, 'invoice prepared for ZUGFeRD');
+      return { invoiceBlobKey: key, profile: prepared.profile };
+    },
+
+    /** A scan sent as PNG, JPEG or TIFF becomes the PDF the XML is embedded in: one page per image. */
+    async imagesToPdfDocument(input: { ctx: RequestContext; fileBlobKey: string; fileType: 'png' | 'jpeg' | 'tiff' }): Promise<{ pdfBlobKey: string }> {
+      try {
+        const pdf = await runIsolated('images', { bytes: new Uint8Array(await blobs.get(input.fileBlobKey)), type: input.fileType });
+        return { pdfBlobKey: (await blobs.put(pdf)).key };
+      } catch (err) {
+        if (err instanceof PdfInputError) throw ApplicationFailure.nonRetryable(err.message, 'FILE_UNREADABLE');
+        throw err;
+      }
+    },
+  };
+}

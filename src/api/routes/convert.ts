@@ -1,0 +1,120 @@
+import { ApplicationFailure } from '@temporalio/client';
+import { z } from 'zod';
+import type { RefusalDetails } from '../../../activities/convert.js';
+import { CONVERT_OPERATION, convertToZugferd } from '../../../workflows/convert.js';
+import { failureEmail } from '../../analysis-api/failure-mail.js';
+import { attachmentDisposition, DEFAULT_FILE_NAME, sanitiseFileName, zugferdFileName } from '../../analysis-api/file-name.js';
+import { ERROR_CODES, type ApiError } from '../errors.js';
+import { FILE_FIELD_ALIASES, MAX_CONVERT_FILE_BYTES, readFileField } from '../file-input.js';
+import { defineRoute, type RouteResult } from '../route.js';
+import { runWorkflow } from '../run-workflow.js';
+import type { Services } from '../services.js';
+import { fileFields } from './analysis.js';
+
+/** SPEC.md: clients and proxies wait at least 600 s; we answer before they give up. */
+const CONVERT_TIMEOUT_MS = 590_000;
+
+const failureSchema = z
+  .object({
+    success: z.literal(false),
+    error: z.object({
+      code: z.string().meta({ description: 'Machine-readable code, see the catalogue in README.md' }),
+      stage: z.string().meta({ description: '"request" for input problems, else the workflow step that refused: analyseDocument, prepareZugferdInvoice, buildZugferdPdf, validateZugferdPdf, …' }),
+      httpStatus: z.int(),
+      retryable: z.boolean(),
+      userMessage: z.string(),
+      detail: z.string().optional(),
+      reference: z.string().meta({ description: 'Request id; also in logs and the Temporal workflow id' }),
+      fields: z.array(z.object({ field: z.string(), bt: z.string().optional(), message: z.string() })).optional().meta({ description: 'Fields missing, or totals that disagree with the lines' }),
+      ruleCodes: z.array(z.string()).optional().meta({ description: 'Validation rules the built document broke (EN 16931, XRechnung, PDF/A)' }),
+    }),
+    email: z.object({ subject: z.string(), text: z.string(), html: z.string() }).meta({ description: 'A message for the owner of the invoice, ready to send' }),
+  })
+  .meta({ id: 'ConversionFailure' });
+
+export function convertRoutes(services: Services) {
+  const { config } = services;
+  return [
+    defineRoute({
+      method: 'POST',
+      path: '/createZugferdFromPdf',
+      operationId: 'createZugferdFromPdf',
+      summary: 'Turn an invoice PDF or scan into a validated ZUGFeRD PDF/A-3 in one call',
+      description:
+        'Analyses the file (text layer or OCR), completes what the page leaves implicit, refuses when mandatory fields are missing or the printed totals differ from the lines, ' +
+        'embeds EN 16931 CII (profile EN16931; XRECHNUNG when the buyer reference is a Leitweg-ID) into the original pages as PDF/A-3 and validates the result. ' +
+        'Success: the PDF itself. Failure: JSON with the reason and an e-mail for the invoice owner. Set client timeouts to 600 s. Usage: one record per page for the analysis and one per page for the build, on success only.',
+      tags: ['ZUGFeRD'],
+      auth: 'bearer',
+      body: z.object({ ...fileFields, fileName: z.string().max(10_000).optional().meta({ description: `Original file name; names the result <name>-zugferd.pdf and the e-mail. Default ${DEFAULT_FILE_NAME}.` }) }).strict(),
+      responses: {
+        200: { description: 'The ZUGFeRD PDF (headers X-Zugferd-Status: success, X-Zugferd-Reference, X-Zugferd-Profile)', contentType: 'application/pdf' },
+        ...Object.fromEntries([400, 401, 403, 413, 415, 422, 500, 503, 504].map((s) => [s, { description: `Refused (${codesOf(s).join(', ')})`, schema: failureSchema }])),
+      },
+      async handle({ body, principal, request }) {
+        const fileName = sanitiseFileName(body.fileName);
+        const file = readFileField(body, { fields: FILE_FIELD_ALIASES, maxBytes: MAX_CONVERT_FILE_BYTES, accept: ['pdf', 'png', 'jpeg', 'tiff'] });
+        const { key } = await services.blobs.put(file.bytes);
+        const output = zugferdFileName(fileName);
+        const result = await runWorkflow(convertToZugferd, {
+          client: services.temporal,
+          taskQueue: config.temporal.taskQueue,
+          operation: CONVERT_OPERATION,
+          principal,
+          request,
+          args: [{ ctx: { requestId: request.requestId, accountId: principal.accountId }, fileBlobKey: key, fileType: file.type, fileName: output }],
+          summary: `ZUGFeRD from ${file.type.toUpperCase()}`,
+          timeoutMs: CONVERT_TIMEOUT_MS,
+        });
+        return {
+          body: await services.blobs.get(result.pdfBlobKey),
+          contentType: 'application/pdf',
+          headers: {
+            'Content-Disposition': attachmentDisposition(output),
+            'X-Zugferd-Status': 'success',
+            'X-Zugferd-Reference': request.requestId,
+            'X-Zugferd-Profile': result.profile,
+            'Cache-Control': 'private, no-store',
+          },
+        };
+      },
+      failure: (err, { request, body }) => conversionFailure(err, request.requestId, sanitiseFileName((body as { fileName?: unknown } | undefined)?.fileName)),
+    }),
+  ];
+}
+
+/** SPEC.md's failure answer: the error with stage, status, fields and rule codes, and the e-mail. */
+function conversionFailure(err: ApiError, reference: string, fileName: string): RouteResult {
+  const details = refusalDetails(err);
+  const fields = err.options.fields ?? details.fields;
+  const error = {
+    code: err.code,
+    stage: err.options.stage ?? details.stage ?? (err.status < 500 ? 'request' : 'service'),
+    httpStatus: err.status,
+    retryable: err.retryable,
+    userMessage: err.userMessage,
+    ...(err.options.detail ? { detail: err.options.detail } : {}),
+    reference,
+    ...(fields?.length ? { fields } : {}),
+    ...(details.ruleCodes?.length ? { ruleCodes: details.ruleCodes } : {}),
+  };
+  // Internal details (stack-like messages) stay out of a mail meant for a bookkeeper.
+  const email = failureEmail(fileName, { ...error, ...(err.status >= 500 ? { detail: undefined } : {}) });
+  return { status: err.status, body: { success: false, error, email } };
+}
+
+/** The details a workflow or activity attached to the failure that ended it. */
+function refusalDetails(err: ApiError): RefusalDetails {
+  let cause: unknown = err.cause;
+  while (cause) {
+    if (cause instanceof ApplicationFailure && cause.details?.[0] && typeof cause.details[0] === 'object') return cause.details[0] as RefusalDetails;
+    cause = (cause as { cause?: unknown }).cause;
+  }
+  return {};
+}
+
+function codesOf(status: number): string[] {
+  return Object.entries(ERROR_CODES)
+    .filter(([, kind]) => kind.status === status)
+    .map(([code]) => code);
+}

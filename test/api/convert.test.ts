@@ -1,0 +1,158 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { MAX_CONVERT_FILE_BYTES } from '../../src/api/file-input.js';
+import type { Invoice } from '../../src/invoice/model.js';
+import { findInvoiceAttachment, readPdf } from '../../src/pdf/read.js';
+import { openStorage, type Storage } from '../../src/storage/index.js';
+import { parseInvoiceXml } from '../../src/xml/index.js';
+import { blankScan, fixtureInvoice, invoicePdf, scannedJpegs } from '../ocr/fixtures.js';
+import { byName, call, services, type CallResult } from './client.js';
+
+/**
+ * createZugferdFromPdf over HTTP against the built service: analysis → checks →
+ * PDF/A-3 build → validation, answered as the raw PDF with its headers, or as
+ * the JSON failure with an e-mail for the invoice owner.
+ */
+
+const CONVERT = '/createZugferdFromPdf';
+const b64 = (bytes: Uint8Array) => Buffer.from(bytes).toString('base64');
+const invoice = fixtureInvoice('01-standard-19.json');
+const pdf = b64(await invoicePdf(invoice));
+
+const storages = new Map<string, Storage>();
+async function storageOf(service: (typeof services)[number]): Promise<Storage> {
+  let storage = storages.get(service.name);
+  if (!storage) storages.set(service.name, (storage = await openStorage({ dataDir: service.dataDir, databaseUrl: service.env.DATABASE_URL })));
+  return storage;
+}
+async function usageOf(service: (typeof services)[number]) {
+  const all = await (await storageOf(service)).usage.list(service.accountId, { limit: 1000 });
+  return all.filter((u) => u.operation.startsWith('createZugferdFromPdf'));
+}
+afterAll(async () => {
+  for (const s of storages.values()) await s.close();
+});
+
+/** The failure answer of SPEC.md, with the e-mail, whatever went wrong. */
+function expectFailure(r: CallResult, status: number, code: string): void {
+  expect(r.status, r.text).toBe(status);
+  expect(r.headers.get('content-type')).toContain('application/json');
+  const { error, email } = r.json;
+  expect(r.json.success).toBe(false);
+  expect(error).toMatchObject({ code, httpStatus: status, retryable: expect.any(Boolean), userMessage: expect.any(String), reference: r.headers.get('x-request-id'), stage: expect.any(String) });
+  expect(email.subject).toMatch(/not created/);
+  expect(email.text).toContain(error.reference);
+  expect(email.html).toContain('<p>');
+  expect(r.headers.get('x-zugferd-status')).toBeNull();
+}
+
+async function embeddedInvoice(bytes: Buffer): Promise<Invoice> {
+  const attachment = findInvoiceAttachment((await readPdf(bytes)).attachments);
+  return parseInvoiceXml(Buffer.from(attachment!.bytes!).toString('utf8')).invoice;
+}
+
+describe.each(services)('createZugferdFromPdf ($name)', (service) => {
+  it('turns an invoice PDF into a validated ZUGFeRD PDF, answered raw with its headers; usage per page for analysis and build', { timeout: 180_000 }, async () => {
+    const r = await fetch(`${service.url}${CONVERT}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${service.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ pdfInvoiceBase64: pdf, fileName: 'Rechnung RE-2025-00101.pdf' }),
+    });
+    const bytes = Buffer.from(await r.arrayBuffer());
+    expect(r.status, bytes.subarray(0, 2000).toString()).toBe(200);
+    expect(r.headers.get('content-type')).toBe('application/pdf');
+    expect(r.headers.get('content-disposition')).toContain('filename="Rechnung RE-2025-00101-zugferd.pdf"');
+    expect(r.headers.get('x-zugferd-status')).toBe('success');
+    expect(r.headers.get('x-zugferd-reference')).toBe(r.headers.get('x-request-id'));
+    expect(r.headers.get('x-zugferd-profile')).toBe('EN16931');
+    expect(bytes.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+
+    const facts = await readPdf(bytes);
+    expect(facts.pageCount).toBe(1);
+    expect(facts.xmp?.facts?.pdfaPart).toBe('3');
+    const embedded = await embeddedInvoice(bytes);
+    expect(embedded.invoiceNumber).toBe(invoice.invoiceNumber);
+    expect(embedded.documentTotals?.invoiceTotalAmountWithVat).toBe(invoice.documentTotals!.invoiceTotalAmountWithVat);
+    expect(embedded.invoiceLine).toHaveLength(invoice.invoiceLine!.length);
+
+    // The stored document is the one this request's workflow made; its usage is what was billed.
+    const { documents } = await (await storageOf(service)).documents.list(service.accountId, { limit: 100 });
+    const document = documents.find((d) => d.workflowId === `createZugferdFromPdf-${r.headers.get('x-zugferd-reference')}`);
+    expect(document).toMatchObject({ kind: 'zugferd-pdf', fileName: 'Rechnung RE-2025-00101-zugferd.pdf', size: bytes.length });
+    const mine = (await usageOf(service)).filter((u) => u.documentId === document!.id);
+    expect(mine.map((u) => [u.operation, u.units]).sort()).toEqual([
+      ['createZugferdFromPdf.analysis', 1],
+      ['createZugferdFromPdf.build', 1],
+    ]);
+  });
+});
+
+describe('createZugferdFromPdf refusals', () => {
+  const service = byName('sqlite');
+
+  it('turns a scanned JPEG into a PDF page with the ZUGFeRD XML', { timeout: 240_000 }, async () => {
+    const [scan] = await scannedJpegs(await invoicePdf(invoice));
+    const r = await fetch(`${service.url}${CONVERT}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${service.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ fileBase64: b64(scan!), fileName: 'scan.jpg' }),
+    });
+    const bytes = Buffer.from(await r.arrayBuffer());
+    expect(r.status, bytes.subarray(0, 3000).toString()).toBe(200);
+    expect(r.headers.get('content-disposition')).toContain('filename="scan-zugferd.pdf"');
+    expect((await readPdf(bytes)).pageCount).toBe(1);
+    expect((await embeddedInvoice(bytes)).documentTotals?.invoiceTotalAmountWithVat).toBe(invoice.documentTotals!.invoiceTotalAmountWithVat);
+  });
+
+  it('refuses when the printed total does not match the lines, and bills nothing', { timeout: 120_000 }, async () => {
+    const wrong = structuredClone(invoice);
+    wrong.documentTotals = { ...wrong.documentTotals, invoiceTotalAmountWithVat: '592.75', amountDueForPayment: '592.75' };
+    const before = await usageOf(service);
+    const r = await call(service, CONVERT, { body: { pdfInvoiceBase64: b64(await invoicePdf(wrong)), fileName: 'Rechnung 4711.pdf' } });
+    expectFailure(r, 422, 'TOTALS_MISMATCH');
+    expect(r.json.error.stage).toBe('prepareZugferdInvoice');
+    expect(r.json.error.fields).toEqual(expect.arrayContaining([expect.objectContaining({ bt: 'BT-112', message: expect.stringContaining('592.75') })]));
+    expect(r.json.email.subject).toBe('E-invoice not created: Rechnung 4711.pdf');
+    expect(r.json.email.text).toContain('BT-112');
+    expect(await usageOf(service)).toEqual(before);
+  });
+
+  it('refuses when a mandatory field is not on the page, naming it and its business term', { timeout: 120_000 }, async () => {
+    const noTaxId = structuredClone(invoice);
+    delete noTaxId.seller!.sellerVatIdentifier;
+    delete noTaxId.seller!.sellerTaxRegistrationIdentifier;
+    const r = await call(service, CONVERT, { body: { pdfInvoiceBase64: b64(await invoicePdf(noTaxId)) } });
+    expectFailure(r, 422, 'FIELDS_MISSING');
+    expect(r.json.error.fields).toEqual(expect.arrayContaining([expect.objectContaining({ field: 'invoice.seller.sellerVatIdentifier', bt: 'BT-31' })]));
+    expect(r.json.email.subject).toBe('E-invoice not created: invoice.pdf');
+    expect(r.json.email.html).toContain('BT-31');
+  });
+
+  it('refuses a blank scan with PDF_NO_TEXT from the analysis step', { timeout: 120_000 }, async () => {
+    const r = await call(service, CONVERT, { body: { pdfInvoiceBase64: b64(await blankScan()), fileName: 'leer.jpg' } });
+    expectFailure(r, 422, 'PDF_NO_TEXT');
+    expect(r.json.error.stage).toBe('analyseDocument');
+  });
+
+  it('answers input problems in the same shape, e-mail included, at once', async () => {
+    const big = b64(Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.alloc(MAX_CONVERT_FILE_BYTES)]));
+    const tooLarge = await call(service, CONVERT, { body: { pdfInvoiceBase64: big } });
+    expectFailure(tooLarge, 413, 'FILE_TOO_LARGE');
+    expect(tooLarge.json.error.stage).toBe('request');
+    expect(tooLarge.ms).toBeLessThan(1500);
+
+    const gif = await call(service, CONVERT, { body: { invoiceBase64: b64(Buffer.concat([Buffer.from('GIF89a'), Buffer.alloc(32)])) } });
+    expectFailure(gif, 415, 'UNSUPPORTED_FILE_TYPE');
+    expectFailure(await call(service, CONVERT, { body: { fileName: 'x.pdf' } }), 400, 'FILE_MISSING');
+    const typo = await call(service, CONVERT, { body: { pdfInvoiceBase64: pdf, filename: 'x.pdf' } });
+    expectFailure(typo, 400, 'VALIDATION_ERROR');
+    expect(typo.json.error.fields[0].field).toContain('filename');
+  });
+
+  it('sanitises the file name: control characters, quotes and backslashes to spaces, "/" to "_", 200 characters', async () => {
+    const gif = b64(Buffer.concat([Buffer.from('GIF89a'), Buffer.alloc(32)]));
+    const odd = await call(service, CONVERT, { body: { pdfInvoiceBase64: gif, fileName: 'a/b\\c"d\u0001e.pdf' } });
+    expect(odd.json.email.subject).toBe('E-invoice not created: a_b c d e.pdf');
+    const long = await call(service, CONVERT, { body: { pdfInvoiceBase64: gif, fileName: `${'x'.repeat(300)}.pdf` } });
+    expect(long.json.email.subject).toBe(`E-invoice not created: ${'x'.repeat(200)}`);
+  });
+});

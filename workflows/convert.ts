@@ -1,0 +1,91 @@
+import { ApplicationFailure, CancellationScope, proxyActivities, uuid4 } from '@temporalio/workflow';
+import type { AnalyseDocumentInput } from '../activities/analysis.js';
+import type { RefusalDetails } from '../activities/convert.js';
+import type { Activities } from '../activities/index.js';
+import type { ConversionProfile } from '../src/analysis-api/convertible.js';
+import { finish, recordingFailure } from './outcome.js';
+import { buildValidated, isBlocking } from './zugferd-build.js';
+
+// Analysis: see analysis.ts. The rest is local work (images → PDF runs in the PDF worker).
+const { analyseDocument } = proxyActivities<Activities>({
+  startToCloseTimeout: '15 minutes',
+  heartbeatTimeout: '1 minute',
+  retry: { maximumAttempts: 2, initialInterval: '1 second' },
+});
+const { prepareZugferdInvoice, writeZugferdXml, storeDocument, discardBlobs } = proxyActivities<Activities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { maximumAttempts: 5, initialInterval: '200 milliseconds', backoffCoefficient: 2 },
+});
+const { imagesToPdfDocument } = proxyActivities<Activities>({
+  startToCloseTimeout: '2 minutes',
+  retry: { maximumAttempts: 3, initialInterval: '1 second' },
+});
+
+export const CONVERT_OPERATION = 'createZugferdFromPdf';
+
+export interface ConvertToZugferdInput extends Omit<AnalyseDocumentInput, 'withLineItems'> {
+  /** Name of the stored result, `<name>-zugferd.pdf`. */
+  fileName: string;
+}
+
+export interface ConvertToZugferdResult {
+  documentId: string;
+  pdfBlobKey: string;
+  profile: ConversionProfile;
+  pageCount: number;
+}
+
+/**
+ * createZugferdFromPdf: analyse (lines included) → complete and check (mandatory
+ * fields, totals against the lines) → the original pages as PDF → CII of the
+ * profile → build and validate → store. Anything short of a document that passes
+ * every check is refused, with the reason as a non-retryable failure; usage is
+ * recorded with the stored document, so only a delivered document costs.
+ */
+export async function convertToZugferd(input: ConvertToZugferdInput): Promise<ConvertToZugferdResult> {
+  const { ctx } = input;
+  const temporary = [input.fileBlobKey];
+  try {
+    return await recordingFailure(async () => {
+      const analysis = await analyseDocument({ ctx, fileBlobKey: input.fileBlobKey, fileType: input.fileType, withLineItems: true });
+      const { invoiceBlobKey, profile } = await prepareZugferdInvoice({ ctx, invoice: analysis.invoice });
+      temporary.push(invoiceBlobKey);
+      const pdfBlobKey = input.fileType === 'pdf' ? input.fileBlobKey : (await imagesToPdfDocument({ ctx, fileBlobKey: input.fileBlobKey, fileType: input.fileType })).pdfBlobKey;
+      temporary.push(pdfBlobKey);
+      const { xmlBlobKey } = await writeZugferdXml({ ctx, invoiceBlobKey, profile });
+      temporary.push(xmlBlobKey);
+
+      const { built, report } = await buildValidated({ ctx, pdfBlobKey, xmlBlobKey });
+      if (!report.valid) {
+        temporary.push(built.pdfBlobKey);
+        const rules = report.findings.filter(isBlocking);
+        throw ApplicationFailure.create({
+          nonRetryable: true,
+          type: 'ZUGFERD_INVALID',
+          message: `The built document fails validation: ${rules
+            .slice(0, 5)
+            .map((f) => `${f.ruleId}: ${f.message}`)
+            .join('; ')}`,
+          details: [{ ruleCodes: [...new Set(rules.map((f) => f.ruleId))], stage: 'validateZugferdPdf' } satisfies RefusalDetails],
+        });
+      }
+
+      // One usage record per page for the analysis and one per page for the build.
+      const perPage = (step: string) => Array.from({ length: analysis.pageCount }, () => ({ operation: `${CONVERT_OPERATION}.${step}`, units: 1 }));
+      const { documentId } = await storeDocument({
+        ctx,
+        documentId: uuid4(),
+        blobKey: built.pdfBlobKey,
+        kind: 'zugferd-pdf',
+        fileName: input.fileName,
+        contentType: 'application/pdf',
+        meta: { profile, source: analysis.source, pages: analysis.pageCount, extractionConfidence: analysis.extractionConfidence, converted: built.converted },
+        usage: [...perPage('analysis'), ...perPage('build')],
+      });
+      finish('valid', `ZUGFeRD ${profile} from ${analysis.pageCount} page(s) (${analysis.source}), document ${documentId}`);
+      return { documentId, pdfBlobKey: built.pdfBlobKey, profile, pageCount: analysis.pageCount };
+    });
+  } finally {
+    await CancellationScope.nonCancellable(() => discardBlobs({ ctx, keys: [...new Set(temporary)] }));
+  }
+}

@@ -1,0 +1,52 @@
+import { ApplicationFailure, proxyActivities } from '@temporalio/workflow';
+import type { RefusalDetails } from '../activities/convert.js';
+import type { BuildZugferdResult } from '../activities/zugferd.js';
+import type { Activities } from '../activities/index.js';
+import type { ZugferdReport } from '../src/pdf/validate.js';
+import type { RequestContext } from '../src/temporal/context.js';
+
+// Building may run Ghostscript (up to a minute on a large input) and validation runs veraPDF in
+// a JVM. Bad input fails for good (non-retryable ApplicationFailure from the activity); I/O
+// hiccups and a crashed worker retry. Helpers, not workflow types: index.ts does not re-export
+// this module.
+const { buildZugferdPdf } = proxyActivities<Activities>({
+  startToCloseTimeout: '3 minutes',
+  retry: { maximumAttempts: 3, initialInterval: '1 second' },
+});
+const { validateZugferdPdf } = proxyActivities<Activities>({
+  startToCloseTimeout: '4 minutes',
+  retry: { maximumAttempts: 3, initialInterval: '1 second' },
+});
+
+/**
+ * build → validate. An input that claims PDF/A but whose result fails the PDF/A check is
+ * converted with Ghostscript and built again; a result that still fails is refused, so no file
+ * ever claims a conformance it lacks. The XML's own findings are left to the caller.
+ */
+export async function buildValidated(input: { ctx: RequestContext; pdfBlobKey: string; xmlBlobKey: string }): Promise<{ built: BuildZugferdResult; report: ZugferdReport }> {
+  let built = await buildZugferdPdf({ ...input, convert: 'auto' });
+  let report = await validateZugferdPdf({ ctx: input.ctx, pdfBlobKey: built.pdfBlobKey, compareText: false });
+  if (!report.pdfValid && !built.converted) {
+    built = await buildZugferdPdf({ ...input, convert: 'always' });
+    report = await validateZugferdPdf({ ctx: input.ctx, pdfBlobKey: built.pdfBlobKey, compareText: false });
+  }
+  if (!report.pdfValid) {
+    const problems = report.findings.filter(isBlocking).filter((f) => f.source === 'pdf');
+    throw ApplicationFailure.create({
+      nonRetryable: true,
+      type: 'PDF_NOT_CONVERTIBLE',
+      message: `Even after conversion the PDF is not PDF/A-3b conformant: ${problems
+        .slice(0, 5)
+        .map((f) => `${f.ruleId}: ${f.message}`)
+        .join('; ')}`,
+      details: [{ ruleCodes: problems.map((f) => f.ruleId), stage: 'validateZugferdPdf' } satisfies RefusalDetails],
+    });
+  }
+  return { built, report };
+}
+
+export const isBlocking = (f: ZugferdReport['findings'][number]) => f.severity === 'error' || f.severity === 'fatal';
+
+export function countErrors(report: ZugferdReport): number {
+  return report.findings.filter(isBlocking).length;
+}
