@@ -17,9 +17,11 @@ MUSTANG_VERSION=2.26.0          # org.mustangproject:Mustang-CLI and :validator
 VERAPDF_VERSION=1.28.2          # org.verapdf.apps:greenfield-apps
 KOSIT_VERSION=1.6.2             # org.kosit:validator (classifier standalone)
 PH_CII_D16B_VERSION=4.1.1       # com.helger.cii:ph-cii-d16b (full UN/CEFACT D16B XSD)
+# Factur-X / ZUGFeRD profiles taken from the validator jar's ZF_250 folders.
+FX_PROFILES="MINIMUM BASIC-WL BASIC EN16931 EXTENDED"
 # Bump when the artefact layout or the SEF compilation changes, so existing
 # checkouts rebuild .artefacts on the next run.
-ARTEFACT_LAYOUT=2
+ARTEFACT_LAYOUT=3
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 TOOLS="$ROOT/.tools/java"
@@ -106,26 +108,30 @@ fi
 STAMP="layout=$ARTEFACT_LAYOUT mustang=$MUSTANG_VERSION ph-cii-d16b=$PH_CII_D16B_VERSION"
 if [ "$(cat "$ART/.stamp" 2>/dev/null)" != "$STAMP" ] || [ ! -f "$ART/manifest.json" ]; then
   log "extracting validation artefacts"
-  rm -rf "$ART/xsd" "$ART/xslt" "$ART/sef" "$ART/manifest.json" "$ART/.stamp"
+  # Built in a staging folder and swapped in at the end, so a failed run
+  # leaves the previous artefacts intact and running validators never see a
+  # half-built tree.
+  STAGE="$WORK/artefacts"
+  mkdir -p "$STAGE"
   mvn_copy "org.mustangproject:validator:$MUSTANG_VERSION" "$WORK/jars"
   mvn_copy "com.helger.cii:ph-cii-d16b:$PH_CII_D16B_VERSION" "$WORK/jars"
   MUSTANG_JAR="$WORK/jars/validator-$MUSTANG_VERSION.jar"
   D16B_JAR="$WORK/jars/ph-cii-d16b-$PH_CII_D16B_VERSION.jar"
 
-  unzip -q "$MUSTANG_JAR" 'xslt/en16931schematron/*' 'xslt/XR_30/*' 'schema/UBL_21/*' -d "$WORK/mustang-x"
+  unzip -q "$MUSTANG_JAR" 'xslt/en16931schematron/*' 'xslt/XR_30/*' 'schema/UBL_21/*' 'xslt/ZF_250/*' 'schema/ZF_250/*' -d "$WORK/mustang-x"
   unzip -q "$D16B_JAR" 'external/schemas/d16b/*' -d "$WORK/d16b-x"
 
-  mkdir -p "$ART/xsd/ubl-2.1/maindoc" "$ART/xslt"
+  mkdir -p "$STAGE/xsd/ubl-2.1/maindoc" "$STAGE/xslt"
   # The full D16B schema (not a Factur-X profile subset): XRechnung CII is
   # specified against it, like the KoSIT XRechnung configuration does.
-  cp -r "$WORK/d16b-x/external/schemas/d16b" "$ART/xsd/cii-d16b"
-  cp -r "$WORK/mustang-x/schema/UBL_21/common" "$ART/xsd/ubl-2.1/common"
+  cp -r "$WORK/d16b-x/external/schemas/d16b" "$STAGE/xsd/cii-d16b"
+  cp -r "$WORK/mustang-x/schema/UBL_21/common" "$STAGE/xsd/ubl-2.1/common"
   cp "$WORK/mustang-x/schema/UBL_21/maindoc/UBL-Invoice-2.1.xsd" \
-     "$WORK/mustang-x/schema/UBL_21/maindoc/UBL-CreditNote-2.1.xsd" "$ART/xsd/ubl-2.1/maindoc/"
-  cp "$WORK/mustang-x/xslt/en16931schematron/EN16931-CII-validation.xslt" "$ART/xslt/en16931-cii.xslt"
-  cp "$WORK/mustang-x/xslt/en16931schematron/EN16931-UBL-validation.xslt" "$ART/xslt/en16931-ubl.xslt"
-  cp "$WORK/mustang-x/xslt/XR_30/XRechnung-CII-validation.xslt" "$ART/xslt/xrechnung-cii.xslt"
-  cp "$WORK/mustang-x/xslt/XR_30/XRechnung-UBL-validation.xslt" "$ART/xslt/xrechnung-ubl.xslt"
+     "$WORK/mustang-x/schema/UBL_21/maindoc/UBL-CreditNote-2.1.xsd" "$STAGE/xsd/ubl-2.1/maindoc/"
+  cp "$WORK/mustang-x/xslt/en16931schematron/EN16931-CII-validation.xslt" "$STAGE/xslt/en16931-cii.xslt"
+  cp "$WORK/mustang-x/xslt/en16931schematron/EN16931-UBL-validation.xslt" "$STAGE/xslt/en16931-ubl.xslt"
+  cp "$WORK/mustang-x/xslt/XR_30/XRechnung-CII-validation.xslt" "$STAGE/xslt/xrechnung-cii.xslt"
+  cp "$WORK/mustang-x/xslt/XR_30/XRechnung-UBL-validation.xslt" "$STAGE/xslt/xrechnung-ubl.xslt"
 
   # SaxonJS 2.7 evaluates xs:integer arithmetic in IEEE doubles once values
   # exceed 2^53, while xs:decimal stays exact. The XRechnung IBAN checks
@@ -136,7 +142,7 @@ if [ "$(cat "$ART/.stamp" 2>/dev/null)" != "$STAMP" ] || [ ! -f "$ART/manifest.j
   IBAN_INT='xs:integer(string-join(for $cp in string-to-codepoints'
   IBAN_DEC='xs:decimal(string-join(for $cp in string-to-codepoints'
   for name in xrechnung-cii xrechnung-ubl; do
-    f="$ART/xslt/$name.xslt"
+    f="$STAGE/xslt/$name.xslt"
     n="$(grep -oF "$IBAN_INT" "$f" | wc -l)"
     [ "$n" -ge 1 ] || { echo "setup-validators: IBAN expression not found in $name.xslt; review the SaxonJS patch" >&2; exit 1; }
     sed -i "s/xs:integer(string-join(for \$cp in string-to-codepoints/xs:decimal(string-join(for \$cp in string-to-codepoints/g" "$f"
@@ -144,25 +150,67 @@ if [ "$(cat "$ART/.stamp" 2>/dev/null)" != "$STAMP" ] || [ ! -f "$ART/manifest.j
     grep -qF "$IBAN_DEC" "$f"
   done
 
+  # Factur-X 1.0 / ZUGFeRD 2.x profiles (Mustang's ZF_250 folder): one XSD
+  # and one schematron per profile, applied when BT-24 names the profile.
+  # The schematrons look code lists up with document('<NAME>_codedb.xml')
+  # next to the stylesheet; SEF files are loaded without a base URI, so the
+  # code list is inlined as a variable of the stylesheet instead. The count
+  # check stops the build if a new release changes how the lists are read.
+  FX_DIR="$WORK/mustang-x/xslt/ZF_250"
+  mkdir -p "$STAGE/xsd/factur-x"
+  for profile in $FX_PROFILES; do
+    key="$(echo "$profile" | tr 'A-Z' 'a-z')"
+    cp -r "$WORK/mustang-x/schema/ZF_250/$profile" "$STAGE/xsd/factur-x/$key"
+    node - "$FX_DIR/FACTUR-X_$profile.xslt" "FACTUR-X_${profile}_codedb.xml" "$FX_DIR/FACTUR-X_${profile}_codedb.xml" "$STAGE/xslt/factur-x-$key.xslt" <<'NODE'
+const fs = require('node:fs');
+const [xsltFile, codedbName, codedbFile, out] = process.argv.slice(2);
+let xslt = fs.readFileSync(xsltFile, 'utf8');
+const call = `document('${codedbName}')`;
+const uses = xslt.split(call).length - 1;
+if (uses < 1) throw new Error(`${xsltFile}: no ${call}; review the code list inlining`);
+const codedb = fs.readFileSync(codedbFile, 'utf8').replace(/<\?xml[^>]*\?>/, '').replace(/<!--[\s\S]*?-->/g, '').trim();
+if (!codedb.startsWith('<codedb>') || /[{}]/.test(codedb)) throw new Error(`${codedbFile}: unexpected content; review the code list inlining`);
+xslt = xslt.split(call).join('$fx-codedb');
+const at = xslt.lastIndexOf('</xsl:stylesheet>');
+if (at < 0) throw new Error(`${xsltFile}: no </xsl:stylesheet>`);
+xslt = `${xslt.slice(0, at)}<xsl:variable name="fx-codedb">${codedb}</xsl:variable>\n${xslt.slice(at)}`;
+fs.writeFileSync(out, xslt);
+NODE
+  done
+
   # Versions are read from the artefacts themselves so the manifest cannot
   # drift from what is actually loaded.
-  EN_VERSION="$(grep -o -m1 'Schematron version [0-9][0-9.]*' "$ART/xslt/en16931-cii.xslt" | awk '{print $3}')"
-  EN_UBL_VERSION="$(grep -o -m1 'Schematron version [0-9][0-9.]*' "$ART/xslt/en16931-ubl.xslt" | awk '{print $3}')"
-  XR_VERSION="$(grep -o -m1 'Schematron Version [0-9][0-9.]*' "$ART/xslt/xrechnung-cii.xslt" | awk '{print $3}')"
-  XR_UBL_VERSION="$(grep -o -m1 'Schematron Version [0-9][0-9.]*' "$ART/xslt/xrechnung-ubl.xslt" | awk '{print $3}')"
-  XR_STANDARD="$(grep -o -m1 'XRechnung [0-9][0-9.]* compatible' "$ART/xslt/xrechnung-cii.xslt" | awk '{print $2}')"
-  for v in EN_VERSION EN_UBL_VERSION XR_VERSION XR_UBL_VERSION XR_STANDARD; do
+  EN_VERSION="$(grep -o -m1 'Schematron version [0-9][0-9.]*' "$STAGE/xslt/en16931-cii.xslt" | awk '{print $3}')"
+  EN_UBL_VERSION="$(grep -o -m1 'Schematron version [0-9][0-9.]*' "$STAGE/xslt/en16931-ubl.xslt" | awk '{print $3}')"
+  XR_VERSION="$(grep -o -m1 'Schematron Version [0-9][0-9.]*' "$STAGE/xslt/xrechnung-cii.xslt" | awk '{print $3}')"
+  XR_UBL_VERSION="$(grep -o -m1 'Schematron Version [0-9][0-9.]*' "$STAGE/xslt/xrechnung-ubl.xslt" | awk '{print $3}')"
+  XR_STANDARD="$(grep -o -m1 'XRechnung [0-9][0-9.]* compatible' "$STAGE/xslt/xrechnung-cii.xslt" | awk '{print $2}')"
+  FX_VERSION="$(grep -o -m1 'Schema for Factur-X; [0-9][0-9.]*' "$STAGE/xslt/factur-x-minimum.xslt" | awk '{print $4}')"
+  for v in EN_VERSION EN_UBL_VERSION XR_VERSION XR_UBL_VERSION XR_STANDARD FX_VERSION; do
     [ -n "${!v}" ] || { echo "setup-validators: could not read $v from the artefacts" >&2; exit 1; }
   done
 
-  mkdir -p "$ART/sef"
-  for name in en16931-cii en16931-ubl xrechnung-cii xrechnung-ubl; do
+  mkdir -p "$STAGE/sef"
+  SEF_NAMES="en16931-cii en16931-ubl xrechnung-cii xrechnung-ubl"
+  for profile in $FX_PROFILES; do SEF_NAMES="$SEF_NAMES factur-x-$(echo "$profile" | tr 'A-Z' 'a-z')"; done
+  for name in $SEF_NAMES; do
     log "compiling $name.xslt to SEF (takes a few seconds)"
-    (cd "$ROOT" && npx --no-install xslt3 -xsl:"$ART/xslt/$name.xslt" -export:"$ART/sef/$name.sef.json" -nogo -relocate:on -ns:##html5)
+    (cd "$ROOT" && npx --no-install xslt3 -xsl:"$STAGE/xslt/$name.xslt" -export:"$STAGE/sef/$name.sef.json" -nogo -relocate:on -ns:##html5)
   done
 
   sha() { sha256sum "$1" | awk '{print $1}'; }
-  cat > "$ART/manifest.json" <<EOF
+  FX_ENTRIES=""
+  for profile in $FX_PROFILES; do
+    key="$(echo "$profile" | tr 'A-Z' 'a-z')"
+    label="${profile/-/ }"
+    xsd="$(cd "$STAGE/xsd/factur-x/$key" && ls FACTUR-X_*.xsd | grep -v '_urn_')"
+    v="$(grep -o -m1 'Schema for Factur-X; [0-9][0-9.]*' "$STAGE/xslt/factur-x-$key.xslt" | awk '{print $4}')"
+    [ "$v" = "$FX_VERSION" ] || { echo "setup-validators: factur-x-$key.xslt is version '$v', expected $FX_VERSION" >&2; exit 1; }
+    FX_ENTRIES="$FX_ENTRIES,
+    { \"name\": \"Factur-X $label XSD\", \"version\": \"$FX_VERSION\", \"standard\": \"Factur-X 1.0 / ZUGFeRD 2.x\", \"path\": \"xsd/factur-x/$key/$xsd\", \"source\": \"org.mustangproject:validator:$MUSTANG_VERSION\", \"sha256\": \"$(sha "$STAGE/xsd/factur-x/$key/$xsd")\" },
+    { \"name\": \"Factur-X $label schematron\", \"version\": \"$FX_VERSION\", \"standard\": \"Factur-X 1.0 / ZUGFeRD 2.x\", \"path\": \"sef/factur-x-$key.sef.json\", \"source\": \"org.mustangproject:validator:$MUSTANG_VERSION\", \"sha256\": \"$(sha "$STAGE/xslt/factur-x-$key.xslt")\" }"
+  done
+  cat > "$STAGE/manifest.json" <<EOF
 {
   "generatedBy": "scripts/setup-validators.sh",
   "layout": $ARTEFACT_LAYOUT,
@@ -171,20 +219,23 @@ if [ "$(cat "$ART/.stamp" 2>/dev/null)" != "$STAMP" ] || [ ! -f "$ART/manifest.j
     { "artifact": "com.helger.cii:ph-cii-d16b", "version": "$PH_CII_D16B_VERSION" }
   ],
   "artefacts": [
-    { "name": "UN/CEFACT CII D16B XSD", "version": "D16B", "path": "xsd/cii-d16b/data/standard/CrossIndustryInvoice_100pD16B.xsd", "source": "com.helger.cii:ph-cii-d16b:$PH_CII_D16B_VERSION", "sha256": "$(sha "$ART/xsd/cii-d16b/data/standard/CrossIndustryInvoice_100pD16B.xsd")" },
-    { "name": "OASIS UBL 2.1 Invoice XSD", "version": "2.1", "path": "xsd/ubl-2.1/maindoc/UBL-Invoice-2.1.xsd", "source": "org.mustangproject:validator:$MUSTANG_VERSION", "sha256": "$(sha "$ART/xsd/ubl-2.1/maindoc/UBL-Invoice-2.1.xsd")" },
-    { "name": "OASIS UBL 2.1 CreditNote XSD", "version": "2.1", "path": "xsd/ubl-2.1/maindoc/UBL-CreditNote-2.1.xsd", "source": "org.mustangproject:validator:$MUSTANG_VERSION", "sha256": "$(sha "$ART/xsd/ubl-2.1/maindoc/UBL-CreditNote-2.1.xsd")" },
-    { "name": "CEN EN 16931 schematron (CII)", "version": "$EN_VERSION", "path": "sef/en16931-cii.sef.json", "source": "org.mustangproject:validator:$MUSTANG_VERSION", "sha256": "$(sha "$ART/xslt/en16931-cii.xslt")" },
-    { "name": "CEN EN 16931 schematron (UBL)", "version": "$EN_UBL_VERSION", "path": "sef/en16931-ubl.sef.json", "source": "org.mustangproject:validator:$MUSTANG_VERSION", "sha256": "$(sha "$ART/xslt/en16931-ubl.xslt")" },
-    { "name": "XRechnung schematron (CII)", "version": "$XR_VERSION", "standard": "XRechnung $XR_STANDARD", "path": "sef/xrechnung-cii.sef.json", "source": "org.mustangproject:validator:$MUSTANG_VERSION", "sha256": "$(sha "$ART/xslt/xrechnung-cii.xslt")" },
-    { "name": "XRechnung schematron (UBL)", "version": "$XR_UBL_VERSION", "standard": "XRechnung $XR_STANDARD", "path": "sef/xrechnung-ubl.sef.json", "source": "org.mustangproject:validator:$MUSTANG_VERSION", "sha256": "$(sha "$ART/xslt/xrechnung-ubl.xslt")" }
+    { "name": "UN/CEFACT CII D16B XSD", "version": "D16B", "path": "xsd/cii-d16b/data/standard/CrossIndustryInvoice_100pD16B.xsd", "source": "com.helger.cii:ph-cii-d16b:$PH_CII_D16B_VERSION", "sha256": "$(sha "$STAGE/xsd/cii-d16b/data/standard/CrossIndustryInvoice_100pD16B.xsd")" },
+    { "name": "OASIS UBL 2.1 Invoice XSD", "version": "2.1", "path": "xsd/ubl-2.1/maindoc/UBL-Invoice-2.1.xsd", "source": "org.mustangproject:validator:$MUSTANG_VERSION", "sha256": "$(sha "$STAGE/xsd/ubl-2.1/maindoc/UBL-Invoice-2.1.xsd")" },
+    { "name": "OASIS UBL 2.1 CreditNote XSD", "version": "2.1", "path": "xsd/ubl-2.1/maindoc/UBL-CreditNote-2.1.xsd", "source": "org.mustangproject:validator:$MUSTANG_VERSION", "sha256": "$(sha "$STAGE/xsd/ubl-2.1/maindoc/UBL-CreditNote-2.1.xsd")" },
+    { "name": "CEN EN 16931 schematron (CII)", "version": "$EN_VERSION", "path": "sef/en16931-cii.sef.json", "source": "org.mustangproject:validator:$MUSTANG_VERSION", "sha256": "$(sha "$STAGE/xslt/en16931-cii.xslt")" },
+    { "name": "CEN EN 16931 schematron (UBL)", "version": "$EN_UBL_VERSION", "path": "sef/en16931-ubl.sef.json", "source": "org.mustangproject:validator:$MUSTANG_VERSION", "sha256": "$(sha "$STAGE/xslt/en16931-ubl.xslt")" },
+    { "name": "XRechnung schematron (CII)", "version": "$XR_VERSION", "standard": "XRechnung $XR_STANDARD", "path": "sef/xrechnung-cii.sef.json", "source": "org.mustangproject:validator:$MUSTANG_VERSION", "sha256": "$(sha "$STAGE/xslt/xrechnung-cii.xslt")" },
+    { "name": "XRechnung schematron (UBL)", "version": "$XR_UBL_VERSION", "standard": "XRechnung $XR_STANDARD", "path": "sef/xrechnung-ubl.sef.json", "source": "org.mustangproject:validator:$MUSTANG_VERSION", "sha256": "$(sha "$STAGE/xslt/xrechnung-ubl.xslt")" }$FX_ENTRIES
   ],
   "patches": [
-    { "files": ["xslt/xrechnung-cii.xslt", "xslt/xrechnung-ubl.xslt"], "reason": "IBAN mod-97 checks cast to xs:decimal instead of xs:integer: SaxonJS 2.7 loses precision on xs:integer above 2^53; result identical to Saxon/Java" }
+    { "files": ["xslt/xrechnung-cii.xslt", "xslt/xrechnung-ubl.xslt"], "reason": "IBAN mod-97 checks cast to xs:decimal instead of xs:integer: SaxonJS 2.7 loses precision on xs:integer above 2^53; result identical to Saxon/Java" },
+    { "files": ["xslt/factur-x-*.xslt"], "reason": "the profile's code list (FACTUR-X_<PROFILE>_codedb.xml) inlined as the variable \$fx-codedb instead of read with document() at run time; same lookups" }
   ]
 }
 EOF
-  echo "$STAMP" > "$ART/.stamp"
+  echo "$STAMP" > "$STAGE/.stamp"
+  rm -rf "$ART/xsd" "$ART/xslt" "$ART/sef" "$ART/manifest.json" "$ART/.stamp"
+  mv "$STAGE/xsd" "$STAGE/xslt" "$STAGE/sef" "$STAGE/manifest.json" "$STAGE/.stamp" "$ART/"
 fi
 
 log "ready: Java tools in .tools/java, artefacts in .artefacts/ (see .artefacts/manifest.json)"

@@ -42,7 +42,19 @@ const manifestSchema = z.object({
   ),
 });
 
-export type ArtefactKey = 'cii-xsd' | 'ubl-invoice-xsd' | 'ubl-creditnote-xsd' | 'en16931-cii' | 'en16931-ubl' | 'xrechnung-cii' | 'xrechnung-ubl';
+/** The Factur-X 1.0 / ZUGFeRD 2.x profiles, named like src/xml's profiles. */
+export type FacturXProfile = 'MINIMUM' | 'BASICWL' | 'BASIC' | 'EN16931' | 'EXTENDED';
+
+export type ArtefactKey =
+  | 'cii-xsd'
+  | 'ubl-invoice-xsd'
+  | 'ubl-creditnote-xsd'
+  | 'en16931-cii'
+  | 'en16931-ubl'
+  | 'xrechnung-cii'
+  | 'xrechnung-ubl'
+  | `factur-x-${Lowercase<FacturXProfile>}-xsd`
+  | `factur-x-${Lowercase<FacturXProfile>}`;
 
 export interface Artefact {
   name: string;
@@ -61,6 +73,16 @@ const KEY_PATHS: Record<ArtefactKey, string> = {
   'en16931-ubl': 'sef/en16931-ubl.sef.json',
   'xrechnung-cii': 'sef/xrechnung-cii.sef.json',
   'xrechnung-ubl': 'sef/xrechnung-ubl.sef.json',
+  'factur-x-minimum-xsd': 'xsd/factur-x/minimum/FACTUR-X_MINIMUM.xsd',
+  'factur-x-minimum': 'sef/factur-x-minimum.sef.json',
+  'factur-x-basicwl-xsd': 'xsd/factur-x/basic-wl/FACTUR-X_BASICWL.xsd',
+  'factur-x-basicwl': 'sef/factur-x-basic-wl.sef.json',
+  'factur-x-basic-xsd': 'xsd/factur-x/basic/FACTUR-X_BASIC.xsd',
+  'factur-x-basic': 'sef/factur-x-basic.sef.json',
+  'factur-x-en16931-xsd': 'xsd/factur-x/en16931/FACTUR-X_EN16931.xsd',
+  'factur-x-en16931': 'sef/factur-x-en16931.sef.json',
+  'factur-x-extended-xsd': 'xsd/factur-x/extended/FACTUR-X_EXTENDED.xsd',
+  'factur-x-extended': 'sef/factur-x-extended.sef.json',
 };
 
 export interface ArtefactCatalog {

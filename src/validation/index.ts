@@ -1,12 +1,14 @@
 import { detectDocument, isXRechnungCustomization, type RootKind } from './detect.js';
 import { guardInput } from './input-guard.js';
 import { parseXml } from './parse.js';
+import { checkProfile, FACTURX_PROFILES, facturXProfileOf, preloadProfile } from './profile.js';
 import { preloadRuleSet, ruleSetArtefact, runSchematron, type RuleSet } from './schematron.js';
 import type { Finding, ValidateOptions, ValidationReport, XRechnungMode } from './types.js';
 import { preloadSchema, schemaArtefact, validateAgainstSchema } from './xsd.js';
 
 export type { Finding, FindingSource, Severity, Syntax, ValidateOptions, ValidationReport, XRechnungMode } from './types.js';
-export { ArtefactsMissingError } from './artefacts.js';
+export { ArtefactsMissingError, type FacturXProfile } from './artefacts.js';
+export { facturXProfileOf } from './profile.js';
 export { MAX_INPUT_BYTES } from './input-guard.js';
 
 /**
@@ -61,6 +63,14 @@ export async function validateInvoiceXml(xml: string, opts: ValidateOptions = {}
       findings.push(...runSchematron(xml, ruleSet));
       applied.push(ruleSetArtefact(ruleSet.key));
     }
+    // A CII document that names a Factur-X / ZUGFeRD profile in BT-24 must
+    // also follow that profile's own XSD and schematron.
+    const profile = kind === 'cii' ? facturXProfileOf(identity.customization) : undefined;
+    if (profile) {
+      const checked = checkProfile(doc, xml, profile);
+      findings.push(...checked.findings);
+      applied.push(...checked.artefacts);
+    }
     return { ...report(findings, applied), ...identity };
   } finally {
     doc.dispose();
@@ -76,6 +86,7 @@ export function warmUpValidation(): void {
     preloadSchema(kind);
     for (const ruleSet of ruleSetsFor(kind, 'always', undefined)) preloadRuleSet(ruleSet.key);
   }
+  for (const profile of FACTURX_PROFILES) preloadProfile(profile);
 }
 
 function ruleSetsFor(kind: RootKind, mode: XRechnungMode, customization: string | undefined): RuleSet[] {

@@ -13,7 +13,14 @@ import type { Finding, FindingSource, Severity } from './types.js';
 
 export interface RuleSet {
   key: ArtefactKey;
-  source: Extract<FindingSource, 'en16931' | 'xrechnung'>;
+  source: Extract<FindingSource, 'en16931' | 'xrechnung' | 'profile'>;
+  /**
+   * How an svrl:successful-report without id and flag is reported. The
+   * Factur-X profile schematrons use such reports for "element is marked as
+   * not used in the given context", which Mustang does not count as an
+   * error; absent means such a report is an error like a failed assert.
+   */
+  unflaggedReport?: { ruleId: string; severity: Severity };
 }
 
 const sefCache = new Map<ArtefactKey, unknown>();
@@ -37,6 +44,7 @@ export function ruleSetArtefact(key: ArtefactKey): { name: string; version: stri
 }
 
 interface SvrlEntry {
+  kind: string;
   id: string;
   flag: string;
   location: string;
@@ -47,6 +55,7 @@ interface SvrlEntry {
 // assert and successful report, so no second XML parser is involved.
 const SVRL_QUERY = `for $a in //(svrl:failed-assert | svrl:successful-report)
   return map {
+    'kind': local-name($a),
     'id': string($a/@id),
     'flag': string($a/@flag),
     'location': string($a/@location),
@@ -85,11 +94,15 @@ export function runSchematron(xml: string, ruleSet: RuleSet): Finding[] {
     const message = e instanceof Error ? e.message : String(e);
     return [{ ruleId: 'SCHEMATRON-PROCESSING', severity: 'fatal', message: `The ${ruleSetArtefact(ruleSet.key).name} rules could not be applied: ${message}`, source: ruleSet.source }];
   }
-  return entries.map((entry) => ({
-    ruleId: ruleIdOf(entry),
-    severity: severityOf(entry.flag),
-    message: entry.text,
-    ...(entry.location ? { location: entry.location } : {}),
-    source: ruleSet.source,
-  }));
+  const unflagged = ruleSet.unflaggedReport;
+  return entries.map((entry) => {
+    const asReport = unflagged !== undefined && entry.kind === 'successful-report' && !entry.id && !entry.flag;
+    return {
+      ruleId: asReport ? unflagged.ruleId : ruleIdOf(entry),
+      severity: asReport ? unflagged.severity : severityOf(entry.flag),
+      message: entry.text,
+      ...(entry.location ? { location: entry.location } : {}),
+      source: ruleSet.source,
+    };
+  });
 }

@@ -6,7 +6,8 @@
 
 export type Severity = 'fatal' | 'error' | 'warning' | 'information';
 
-export type FindingSource = 'xml' | 'xsd' | 'en16931' | 'xrechnung' | 'pdf' | 'input';
+/** `profile`: the Factur-X / ZUGFeRD profile's own XSD and schematron, for CII documents whose BT-24 names a profile. */
+export type FindingSource = 'xml' | 'xsd' | 'en16931' | 'xrechnung' | 'profile' | 'pdf' | 'input';
 
 export interface Finding {
   /** Official rule id (e.g. BR-CO-10, BR-DE-15) or one of our own ids for pre-rule checks (INPUT-*, XML-*, XSD). */

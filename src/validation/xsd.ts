@@ -5,7 +5,7 @@ import { ParseOption, XmlDocument, XmlValidateError, XsdValidator, xmlRegisterIn
 import { artefacts, type ArtefactKey } from './artefacts.js';
 import type { RootKind } from './detect.js';
 import { detailLocation } from './parse.js';
-import type { Finding } from './types.js';
+import type { Finding, FindingSource } from './types.js';
 
 /**
  * XML Schema validation with libxml2 (WASM).
@@ -23,6 +23,10 @@ const SCHEMA_FOR: Record<RootKind, ArtefactKey> = {
   'ubl-invoice': 'ubl-invoice-xsd',
   'ubl-creditnote': 'ubl-creditnote-xsd',
 };
+
+function schemaKey(kind: RootKind | ArtefactKey): ArtefactKey {
+  return Object.hasOwn(SCHEMA_FOR, kind) ? SCHEMA_FOR[kind as RootKind] : (kind as ArtefactKey);
+}
 
 let providerRegistered = false;
 
@@ -66,39 +70,44 @@ function registerSchemaProvider(xsdRoot: string): void {
   });
 }
 
-const validators = new Map<RootKind, XsdValidator>();
+const validators = new Map<ArtefactKey, XsdValidator>();
 
-function validatorFor(kind: RootKind): XsdValidator {
-  const cached = validators.get(kind);
+function validatorFor(key: ArtefactKey): XsdValidator {
+  const cached = validators.get(key);
   if (cached) return cached;
   const catalog = artefacts();
   const xsdRoot = realpathSync(path.join(catalog.dir, 'xsd'));
   registerSchemaProvider(xsdRoot);
-  const file = realpathSync(catalog.get(SCHEMA_FOR[kind]).file);
+  const file = realpathSync(catalog.get(key).file);
   // The url makes relative schemaLocation imports resolve next to the entry
   // schema, where the provider serves them.
   const doc = XmlDocument.fromBuffer(readFileSync(file), { url: file, option: ParseOption.XML_PARSE_NONET | ParseOption.XML_PARSE_NO_XXE });
   try {
     const validator = XsdValidator.fromDoc(doc);
-    validators.set(kind, validator);
+    validators.set(key, validator);
     return validator;
   } finally {
     doc.dispose();
   }
 }
 
-export function schemaArtefact(kind: RootKind): { name: string; version: string } {
-  const a = artefacts().get(SCHEMA_FOR[kind]);
+export function schemaArtefact(kind: RootKind | ArtefactKey): { name: string; version: string } {
+  const a = artefacts().get(schemaKey(kind));
   return { name: a.name, version: a.version };
 }
 
-/** Loads the schema for a root kind ahead of the first document. */
-export function preloadSchema(kind: RootKind): void {
-  validatorFor(kind);
+/** Loads the schema for a root kind (or a schema artefact) ahead of the first document. */
+export function preloadSchema(kind: RootKind | ArtefactKey): void {
+  validatorFor(schemaKey(kind));
 }
 
 export function validateAgainstSchema(doc: XmlDocument, kind: RootKind): Finding[] {
-  const validator = validatorFor(kind);
+  return validateWithSchema(doc, SCHEMA_FOR[kind], 'xsd', 'XSD');
+}
+
+/** XML Schema validation against any schema artefact, e.g. a Factur-X profile's XSD. */
+export function validateWithSchema(doc: XmlDocument, key: ArtefactKey, source: FindingSource, ruleId: string): Finding[] {
+  const validator = validatorFor(key);
   try {
     validator.validate(doc);
     return [];
@@ -108,11 +117,11 @@ export function validateAgainstSchema(doc: XmlDocument, kind: RootKind): Finding
     return details.map((d) => {
       const location = detailLocation(d);
       return {
-        ruleId: 'XSD',
+        ruleId,
         severity: d.level === 1 ? ('warning' as const) : ('error' as const),
         message: d.message.trim(),
         ...(location ? { location } : {}),
-        source: 'xsd' as const,
+        source,
       };
     });
   }

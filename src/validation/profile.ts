@@ -1,0 +1,85 @@
+import type { XmlDocument } from 'libxml2-wasm';
+import type { ArtefactKey, FacturXProfile } from './artefacts.js';
+import { preloadRuleSet, ruleSetArtefact, runSchematron } from './schematron.js';
+import type { Finding } from './types.js';
+import { preloadSchema, schemaArtefact, validateWithSchema } from './xsd.js';
+
+/**
+ * The Factur-X 1.0 / ZUGFeRD 2.x profile rules: when BT-24 names a profile,
+ * the document must also follow that profile's own XSD (a subset of CII
+ * D16B) and schematron, as Mustang's validator checks them.
+ *
+ * The identifiers are matched exactly (Factur-X 1.0 and the equivalent
+ * ZUGFeRD 2.0 URNs that the profiles' code lists accept). XRechnung
+ * identifiers are deliberately not mapped: XRechnung documents keep the
+ * EN 16931 + XRechnung pipeline unchanged.
+ */
+
+export type { FacturXProfile } from './artefacts.js';
+
+const PROFILE_IDS: Readonly<Record<string, FacturXProfile>> = {
+  'urn:factur-x.eu:1p0:minimum': 'MINIMUM',
+  'urn:zugferd.de:2p0:minimum': 'MINIMUM',
+  'urn:factur-x.eu:1p0:basicwl': 'BASICWL',
+  'urn:zugferd.de:2p0:basicwl': 'BASICWL',
+  'urn:cen.eu:en16931:2017#compliant#urn:factur-x.eu:1p0:basic': 'BASIC',
+  'urn:cen.eu:en16931:2017#compliant#urn:zugferd.de:2p0:basic': 'BASIC',
+  'urn:cen.eu:en16931:2017': 'EN16931',
+  'urn:cen.eu:en16931:2017:compliant:factur-x.eu:1p0:en16931': 'EN16931',
+  'urn:cen.eu:en16931:2017#conformant#urn:factur-x.eu:1p0:extended': 'EXTENDED',
+  'urn:cen.eu:en16931:2017#conformant#urn:zugferd.de:2p0:extended': 'EXTENDED',
+};
+
+export const FACTURX_PROFILES: readonly FacturXProfile[] = ['MINIMUM', 'BASICWL', 'BASIC', 'EN16931', 'EXTENDED'];
+
+/** The Factur-X / ZUGFeRD profile a CII document's BT-24 names, if any. */
+export function facturXProfileOf(customization: string | undefined): FacturXProfile | undefined {
+  return customization === undefined ? undefined : PROFILE_IDS[customization];
+}
+
+/**
+ * Profiles whose schematron is applied. EXTENDED's is left out: under
+ * SaxonJS 2.7 its compiled stylesheet stops with a type error
+ * ("Required item type of first operand of 'arith' is xs:decimal; supplied
+ * value is xs:double") on valid EXTENDED invoices, which would make every
+ * EXTENDED document fail. Its XSD is still applied.
+ */
+const SCHEMATRON_APPLIED: ReadonlySet<FacturXProfile> = new Set(['MINIMUM', 'BASICWL', 'BASIC', 'EN16931']);
+
+/** Mustang does not count the profiles' "not used in the given context" reports as errors; we keep them as warnings. */
+const NOT_USED = { ruleId: 'PROFILE-NOT-USED', severity: 'warning' } as const;
+
+function keys(profile: FacturXProfile): { xsd: ArtefactKey; rules: ArtefactKey } {
+  const name = profile.toLowerCase() as Lowercase<FacturXProfile>;
+  return { xsd: `factur-x-${name}-xsd`, rules: `factur-x-${name}` };
+}
+
+export function preloadProfile(profile: FacturXProfile): void {
+  const { xsd, rules } = keys(profile);
+  preloadSchema(xsd);
+  if (SCHEMATRON_APPLIED.has(profile)) preloadRuleSet(rules);
+}
+
+/**
+ * Profile XSD, then (only on a schema-valid document, like the other
+ * schematrons) the profile schematron. `doc` is the parsed document, `xml`
+ * its text for SaxonJS.
+ */
+export function checkProfile(doc: XmlDocument, xml: string, profile: FacturXProfile): { findings: Finding[]; artefacts: Array<{ name: string; version: string }> } {
+  const { xsd, rules } = keys(profile);
+  const artefacts = [schemaArtefact(xsd)];
+  const findings = validateWithSchema(doc, xsd, 'profile', 'PROFILE-XSD');
+  if (findings.some((f) => f.severity === 'fatal' || f.severity === 'error')) {
+    findings.push({
+      ruleId: 'PROFILE-SCHEMATRON-SKIPPED',
+      severity: 'information',
+      message: `The Factur-X ${profile} profile rules were not checked because the document does not conform to the profile's XML Schema`,
+      source: 'profile',
+    });
+    return { findings, artefacts };
+  }
+  if (!SCHEMATRON_APPLIED.has(profile)) return { findings, artefacts };
+  findings.push(...runSchematron(xml, { key: rules, source: 'profile', unflaggedReport: NOT_USED }));
+  artefacts.push(ruleSetArtefact(rules));
+  return { findings, artefacts };
+}
