@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Word } from '../../src/analysis/page-text.js';
 import { isReadable } from '../../src/ocr/readable.js';
-import { deskew, skewAngle, wordsFromTsv } from '../../src/ocr/tsv.js';
+import { deskew, emBox, repairText, skewAngle, wordsFromTsv } from '../../src/ocr/tsv.js';
 
 const TSV = [
   'level\tpage_num\tblock_num\tpar_num\tline_num\tword_num\tleft\ttop\twidth\theight\tconf\ttext',
@@ -14,11 +14,31 @@ const TSV = [
 ].join('\n');
 
 describe('tesseract TSV', () => {
-  it('keeps words with their boxes and a 0..1 confidence, drops empty and non-word rows', () => {
-    expect(wordsFromTsv(TSV, { width: 2480, height: 3508 })).toEqual([
-      { text: 'Rechnung', x: 100, y: 200, width: 300, height: 40, confidence: 0.965 },
-      { text: 'RE-2025-0312', x: 420, y: 202, width: 200, height: 38, confidence: 0.91 },
+  it('keeps words with their place and a 0..1 confidence, drops empty and non-word rows', () => {
+    const words = wordsFromTsv(TSV, { width: 2480, height: 3508 });
+    expect(words.map(({ text, x, width, confidence }) => ({ text, x, width, confidence }))).toEqual([
+      { text: 'Rechnung', x: 100, width: 300, confidence: 0.965 },
+      { text: 'RE-2025-0312', x: 420, width: 200, confidence: 0.91 },
     ]);
+  });
+
+  it('sizes words like a text layer does: one em high, the baseline 0.8 em below the top', () => {
+    // Three words of a 50 px font on the baseline y = 100, as tesseract boxes their ink.
+    const ink = [
+      { text: 'ocean', y: 100 - 26, height: 26 },
+      { text: 'Köln', y: 100 - 36, height: 36 },
+      { text: 'Zahlung', y: 100 - 36, height: 46.5 },
+    ];
+    for (const w of ink) {
+      const box = emBox({ ...w, x: 0, width: 10 });
+      expect(box.height, w.text).toBeCloseTo(50, 5);
+      expect(box.y, w.text).toBeCloseTo(60, 5);
+    }
+  });
+
+  it('repairs the "ß" of "straße" that scans lose, and nothing else', () => {
+    expect(['KundenstralRe', 'SpeicherstraRe', 'StraBe', 'Lieferantenstra8e 20'].map(repairText)).toEqual(['Kundenstraße', 'Speicherstraße', 'Straße', 'Lieferantenstraße 20']);
+    expect(['Strasse', 'Straßenbahn', 'Kastrabe'].map(repairText)).toEqual(['Strasse', 'Straßenbahn', 'Kastrabe']);
   });
 });
 
