@@ -51,7 +51,8 @@ export function parseValue(kind: Kind, text: string, doc: Doc, strictId: boolean
       return v.length >= 2 && v.length <= 60 && !NOT_AN_ID.test(v) ? v : undefined;
     }
     case 'taxNumber':
-      return /^(\d{2,3}\/\d{3,4}\/\d{4,5}|\d{10,13})(?![\d/])/.exec(t)?.[1];
+      // The colon may open the value when the label's own segment ends before it ("Steuer-Nr   : 5133081508159").
+      return /^[:\s]*(\d{2,3}\/\d{3,4}\/\d{4,5}|\d{10,13})(?![\d/])/.exec(t)?.[1];
     case 'id': {
       const token = t.replace(/^[(#:.\s]+/, '').split(/\s+/)[0]?.replace(/[.,;:)]+$/, '');
       // A one-character value is only an identifier when it is a digit ("Kundennummer:2").
@@ -89,7 +90,9 @@ export function findHeaderFields(doc: Doc): Map<HeaderField, Array<Found>> {
         if (r.inline && place !== 'same') break;
         const source = valueSource(doc, seg, cut, place);
         if (!source) continue;
-        const value = parseValue(kind, source.text, doc, STRICT.has(r.field));
+        // Inside running text a reference is one word: what follows is the sentence going on.
+        const text = r.inline && kind === 'ref' ? source.text.trim().split(/\s+/)[0]! : source.text;
+        const value = parseValue(kind, text, doc, STRICT.has(r.field));
         if (value === undefined) continue;
         const pageFactor = seg.page === 1 ? 1 : 0.9;
         const via = `${r.weight < 1 ? 'weak-' : ''}${r.inline ? 'inline' : `label:${place}`}`;

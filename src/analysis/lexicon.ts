@@ -47,6 +47,10 @@ export const HEADER_LABELS: ReadonlyArray<LabelRule<HeaderField>> = [
   // Longer titles with the number after "Nr.": "Gutschrift (Selbst ausgestellte Rechnung) Nr. 471102".
   rule('invoiceNumber', 0.75, String.raw`(?:[a-z]*rechnung|[a-z]*rechnungs? ?kor ?rektur|gutschrift|invoice|credit note|facture|avoir)[^:]{0,50}? (?:nr\.?|no\.?|n°|nº|nummer|number|#)`),
 
+  // In running text: "Buchungshilfe – keine Rechnung Nr. 471102 vom 13.11.2019".
+  rule('invoiceNumber', 0.8, String.raw`(?:rechnung|gutschrift|invoice) (?:nr\.?|nummer|no\.?)`, true),
+  rule('issueDate', 0.8, String.raw`(?:rechnung|gutschrift) (?:nr\.?|nummer) \S+ vom`, true),
+
   rule('issueDate', 1, String.raw`(?:rechnungs|gutschrifts|beleg|ausstellungs|factuur)[- ]?datum`),
   rule('issueDate', 1, String.raw`(?:invoice|issue|billing|credit note|document) date|date of (?:issue|invoice)|issued?(?: on| at)?`),
   rule('issueDate', 1, String.raw`date (?:de (?:la )?)?(?:facture|facturation|d'emission|emission|de l'avoir)|fait le|emise? le`),
@@ -55,6 +59,8 @@ export const HEADER_LABELS: ReadonlyArray<LabelRule<HeaderField>> = [
   rule('dueDate', 1, String.raw`falligkeit(?:sdatum|stag|stermin)?|fallig(?: am| bis| zum)?|zahlbar bis(?: zum)?|zahlungsziel|zahlungstermin`),
   rule('dueDate', 1, String.raw`(?:payment )?due(?: date| on| by)?|payable (?:by|until|on)|pay by|date d'echeance|echeance|a payer avant le|date limite de (?:paiement|reglement)(?: le)?|vervaldatum|te betalen voor`),
   rule('dueDate', 0.8, String.raw`(?:bitte )?(?:uberweisen|zahlen|begleichen) sie (?:den betrag )?(?:bis )?(?:zum|spatestens)?|please (?:pay|remit)(?: until| by| before)?|zahlbar (?:innerhalb \d+ tagen )?(?:netto )?bis(?: zum)?|netto bis(?: zum)?`, true),
+  // SEPA pre-notifications name the debit day in a sentence: "Der Betrag in Höhe von EUR 529,87 wird am 20.03.2014 … eingezogen".
+  rule('dueDate', 0.8, String.raw`betrag[^.]{0,40}? wird am|(?:zu der|zur) falligkeit(?: am)?`, true),
 
   rule('deliveryDate', 1, String.raw`(?:liefer|leistungs|liefer- und leistungs|liefer-/leistungs)[- ]?datum|liefertag|leistungstag`),
   rule('deliveryDate', 1, String.raw`(?:delivery|service|shipping|supply) date|date of (?:delivery|service|supply)|date de (?:livraison|prestation)|leverdatum`),
@@ -65,6 +71,8 @@ export const HEADER_LABELS: ReadonlyArray<LabelRule<HeaderField>> = [
   rule('orderReference', 0.8, String.raw`bestellung ${NO}|bestellnummer|order ${NO}|purchase order(?: ${NO})?|(?:${NO}) de commande|commande ${NO}`, true),
 
   rule('buyerReference', 1, String.raw`ihr zeichen|ihre referenz|ihre zeichen|kauferreferenz|referenz des kaufers|leitweg-?id|buyer reference|reference client|uw referentie`),
+  // Insurers' invoices: the policy number the payer must quote ("… VSNR: 01.234.567.8 (bei Zahlung bitte angeben)").
+  rule('buyerReference', 0.8, String.raw`vsnr|versicherungsschein[- ]?(?:nummer|nr\.?)`, true),
   // "Your reference" on an English or French invoice is the customer's order reference.
   rule('orderReference', 0.9, String.raw`your ref(?:erence|\.)?|votre reference|votre ref\.?`),
   rule('contractReference', 1, String.raw`vertrags?(?:nummer|[- ]?nr\.?)?|contract(?: ${NO}| reference)?|agreement(?: ref\.?| ${NO})?|(?:${NO} de )?contrat|ref(?:erence)?\.? (?:du )?marche|marche`),

@@ -1,5 +1,5 @@
 import { countryOfLine, countryOfPostcodePrefix, documentTypeOf } from './codes.js';
-import { pageOf, type Doc } from './document.js';
+import { allSegments, pageOf, type Doc } from './document.js';
 import { buildBlocks, type Block, type PageLayout, type Segment } from './layout.js';
 import { PARTY_LABELS, type PartyRole } from './lexicon.js';
 import { clean, fold, textKey } from './text.js';
@@ -50,6 +50,13 @@ const POSTCODE_LINE = /^(?:([A-Z]{1,3})\s?[-\u2013 ]\s?)?(\d{4}\s?[A-Z]{2}(?=\s)
 /** "Fremont, CA 94538" (US style; the comma is often left out). */
 const US_CITY_LINE = /^(\p{L}[\p{L} .'-]+?),?\s+([A-Z]{2})\s+(\d{5}(?:-\d{4})?)$/u;
 
+/** British post codes come before ("GB SW1B 3BN London") or after the town ("London SW1B 3BN"). */
+const UK_POSTCODE = String.raw`[A-Z]{1,2}\d[A-Z\d]? ?\d[A-Z]{2}`;
+const UK_CITY_LINES = [
+  new RegExp(String.raw`^(?:(?:GB|UK)\s?[-\u2013 ]\s?)?(?<postcode>${UK_POSTCODE})\s+(?<city>\p{L}[\p{L} .'-]*)$`, 'u'),
+  new RegExp(String.raw`^(?<city>\p{L}[\p{L} .'-]*?),?\s+(?<postcode>${UK_POSTCODE})$`, 'u'),
+];
+
 interface CityLine {
   postcode: string;
   city: string;
@@ -70,6 +77,10 @@ export function parseCityLine(text: string): CityLine | undefined {
   }
   const us = US_CITY_LINE.exec(t);
   if (us) return { postcode: us[3]!, city: us[1]!.trim(), country: 'US' };
+  for (const re of UK_CITY_LINES) {
+    const uk = re.exec(t)?.groups;
+    if (uk) return { postcode: uk.postcode!, city: uk.city!.trim(), country: 'GB' };
+  }
   return undefined;
 }
 
@@ -243,7 +254,21 @@ export function findParties(doc: Doc): Parties {
       found.seller = found.seller ? { ...found.seller, name, via: `${found.seller.via}+name` } : { name, score: 0.5, via: 'letterhead-name', ...boxOf(top.segments) };
     }
   }
+
+  // 6. No seller anywhere (its name only in a logo): the holder of the account the invoice is to be paid to.
+  if (!found.seller) found.seller = accountHolder(doc);
   return found;
+}
+
+const ACCOUNT_HOLDER = /(?<!\p{L})(?:kontoinhaber(?:in)?|titulaire(?: du compte)?|account holder|account name|beneficiary|rekeninghouder)\s*:\s*(\p{L}[^,|;]*?)\s*(?:$|[,|;]|\s[-\u2013]\s)/iu;
+
+/** "… – Titulaire du compte : NETPRESSE", "Kontoinhaber: ACME GmbH" in the payment details. */
+function accountHolder(doc: Doc): Party | undefined {
+  for (const s of allSegments(doc)) {
+    const name = ACCOUNT_HOLDER.exec(s.text)?.[1];
+    if (name && /\p{L}{2}/u.test(name)) return { name: clean(name), score: 0.4, via: 'account-holder', ...boxOf([s]) };
+  }
+  return undefined;
 }
 
 /** An address ends with its city line (and the country line after it); what follows is something else. */
