@@ -11,6 +11,7 @@ import { textKey } from '../src/analysis/text.js';
 import { CALIBRATION } from '../src/analysis/calibration.js';
 import { documentConfidence, fieldConfidence, fitCalibration } from '../src/analysis/confidence.js';
 import { Decimal } from '../src/invoice/decimal.js';
+import { migrateZugferd1 } from '../src/pdf/zugferd1.js';
 import { invoiceSchema, type Invoice } from '../src/invoice/model.js';
 import { ciiDocument } from '../src/xml/cii.js';
 import { parseUntrustedXml } from '../src/xml/dom.js';
@@ -85,35 +86,10 @@ async function embeddedFiles(bytes: Uint8Array): Promise<Array<{ name: string; d
   return out;
 }
 
-/** ZUGFeRD 1.0 names the same CII structure differently; renaming makes it CII D16B for the parser. */
-const ZF1_RENAMES: Record<string, string> = {
-  CrossIndustryDocument: 'CrossIndustryInvoice',
-  SpecifiedExchangedDocumentContext: 'ExchangedDocumentContext',
-  HeaderExchangedDocument: 'ExchangedDocument',
-  SpecifiedSupplyChainTradeTransaction: 'SupplyChainTradeTransaction',
-  ApplicableSupplyChainTradeAgreement: 'ApplicableHeaderTradeAgreement',
-  ApplicableSupplyChainTradeDelivery: 'ApplicableHeaderTradeDelivery',
-  ApplicableSupplyChainTradeSettlement: 'ApplicableHeaderTradeSettlement',
-  SpecifiedTradeSettlementMonetarySummation: 'SpecifiedTradeSettlementLineMonetarySummation',
-  SpecifiedSupplyChainTradeSettlementMonetarySummation: 'SpecifiedTradeSettlementHeaderMonetarySummation',
-  SpecifiedSupplyChainTradeAgreement: 'SpecifiedLineTradeAgreement',
-  SpecifiedSupplyChainTradeDelivery: 'SpecifiedLineTradeDelivery',
-  SpecifiedSupplyChainTradeSettlement: 'SpecifiedLineTradeSettlement',
-  ApplicablePercent: 'RateApplicablePercent',
-};
-
-function zf1ToCii(xml: string): string {
-  return xml
-    .replace(/urn:ferd:CrossIndustryDocument:invoice:1p0/g, 'urn:un:unece:uncefact:data:standard:CrossIndustryInvoice:100')
-    .replace(/ReusableAggregateBusinessInformationEntity:12/g, 'ReusableAggregateBusinessInformationEntity:100')
-    .replace(/UnqualifiedDataType:15/g, 'UnqualifiedDataType:100')
-    .replace(/<(\/?)(\w+):(\w+)/g, (m, slash: string, prefix: string, name: string) => (ZF1_RENAMES[name] ? `<${slash}${prefix}:${ZF1_RENAMES[name]}` : m));
-}
-
 /** The invoice of an XML, dropping single values the model refuses (sample files have impossible dates such as 2013-91-02). */
 function truthOf(xml: string): Invoice | undefined {
   const text = xml.replace(/^\uFEFF/, '');
-  const root = parseUntrustedXml(text.includes('urn:ferd:CrossIndustryDocument') ? zf1ToCii(text) : text);
+  const root = parseUntrustedXml(text.includes('urn:ferd:CrossIndustryDocument') ? migrateZugferd1(text) : text);
   const doc = [ciiDocument, ublInvoiceDocument, ublCreditNoteDocument].find((d) => describesRoot(d, root));
   if (!doc) return undefined;
   const model = parseXml(doc, root);

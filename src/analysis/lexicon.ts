@@ -108,7 +108,7 @@ export const TOTAL_LABELS: ReadonlyArray<{ fields: TotalField[]; pattern: RegExp
   { fields: ['allowances'], pattern: /rabatt|nachlass|abschlag|skonto|discount|allowance|remise|reduction|abzgl|korting/ },
   { fields: ['charges'], pattern: /zuschlag|fracht|versand|porto|verpackung|transport|shipping|freight|frais|surcharge|handling|verzendkosten/ },
   { fields: ['vatTotal'], pattern: /^(?!.*(?:inkl|incl|ttc|brutto|gross|with|including|y compris))(?:.*(?:\bust\b|ust\.|mwst|umsatzsteuer|mehrwertsteuer|\bvat\b|\btax(?:es)?\b|\btaxe?s?\b|\btva\b|\bbtw\b|steuer|iva\b))/ },
-  { fields: ['grossTotal'], pattern: /brutto|gesamt|rechnungsbetrag|rechnungssumme|endbetrag|endsumme|\bsumme\b|grand total|\btotal\b|invoice amount|inkl|incl|\bttc\b|totaal|montant|amount/ },
+  { fields: ['grossTotal'], pattern: /brutto|rechnungsbeitrag|gesamt|rechnungsbetrag|rechnungssumme|endbetrag|endsumme|\bsumme\b|grand total|\btotal\b|invoice amount|inkl|incl|\bttc\b|totaal|montant|amount/ },
 ];
 
 export type ColumnKind = 'position' | 'itemId' | 'description' | 'quantity' | 'unit' | 'unitPrice' | 'vatRate' | 'lineAmount' | 'discount';

@@ -36,7 +36,7 @@ interface Option {
 
 const EQUATION_BONUS = 1.2;
 const EQUATION_PENALTY = 1.0;
-const TOP = 5;
+const TOP = 8;
 
 /** The distinct values proposed for a field, best score first, plus "not printed". */
 function options(cands: Found[] | undefined, extra: Option[] = []): Option[] {
@@ -56,7 +56,8 @@ export function solveTotals(fields: Map<TotalField, Found[]>, vatRows: VatRow[],
   const rowBase = rows.length ? rows.reduce((s, r) => s.plus(r.base), new Decimal(0)).toFixed(2) : undefined;
   const rowWeight = rows.every((r) => r.labelled) ? 0.5 : 0.3;
 
-  const net = options(fields.get('netTotal'), rowBase ? [{ value: rowBase, score: rowWeight }] : []);
+  // Without allowances or charges the lines add up to the net total: their sum is a candidate for it too.
+  const net = options(fields.get('netTotal'), [...(rowBase ? [{ value: rowBase, score: rowWeight }] : []), ...(lineSum ? [{ value: lineSum, score: 0.3 }] : [])]);
   const vat = options(fields.get('vatTotal'), rowTax ? [{ value: rowTax, score: rowWeight }] : []);
   const gross = options(fields.get('grossTotal'));
   const due = options(fields.get('due'));
@@ -175,6 +176,12 @@ function checks(pick: Record<TotalField, Option>, rowBase: string | undefined, r
   return out;
 }
 
+function allowanceAmount(printed: string, pick: Record<TotalField, Option>): string {
+  const amount = new Decimal(printed).abs();
+  const reference = d(pick.lineTotal.value) ?? d(pick.netTotal.value);
+  return (reference?.isNeg() ? amount.negated() : amount).toFixed(2);
+}
+
 /** Fills what the equations imply but the page does not print (no VAT line on a net+gross invoice, due = gross). */
 function complete(pick: Record<TotalField, Option>, rows: VatRow[], rowBase: string | undefined, rowTax: string | undefined, consistency: number | undefined): SolvedTotals {
   const totals: Totals = {};
@@ -183,8 +190,9 @@ function complete(pick: Record<TotalField, Option>, rows: VatRow[], rowBase: str
   const held = checks(pick, rowBase, rowTax);
   for (const [field, o] of Object.entries(pick) as Array<[TotalField, Option]>) {
     if (o.value === undefined) continue;
-    // Allowances are printed with a minus or without; the model wants their amount.
-    totals[field] = field === 'allowances' ? new Decimal(o.value).abs().toFixed(2) : new Decimal(o.value).toFixed(2);
+    // Allowances are printed with a minus or without; the model wants their amount, which on a
+    // negative (corrective) document is negative like every other total (BT-106 − BT-107 = BT-109).
+    totals[field] = field === 'allowances' ? allowanceAmount(o.value, pick) : new Decimal(o.value).toFixed(2);
     const results = held.get(field) ?? [];
     support[field] = o.derived ? 'derived' : results.includes(1) ? 'label' : results.includes(-1) ? 'conflict' : 'unchecked';
     labelScore[field] = o.score;

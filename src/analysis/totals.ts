@@ -98,6 +98,8 @@ export function classifyTotal(label: string): TotalField[] {
   return [];
 }
 
+const ARREARS = /ausstehende forderung|ruckstand|alter saldo|saldovortrag|previous balance|balance (?:brought )?forward|arrears|solde (?:precedent|anterieur)/;
+
 const VAT_WORD = /ust|mwst|umsatzsteuer|mehrwertsteuer|vat|tax|tva|btw|steuer|iva/;
 
 export function findTotals(doc: Doc, tableLines: ReadonlySet<string>): TotalsCandidates {
@@ -136,16 +138,76 @@ export function findTotals(doc: Doc, tableLines: ReadonlySet<string>): TotalsCan
         const since = last || !prev ? -Infinity : prev.seg.x1;
         if (!last && rows.length > 0) return;
         const label = labelOf(line, cell, since);
-        for (const field of classifyTotal(label)) {
+        // An earlier balance still open is added to what is due: EN 16931 has it as a negative prepaid amount.
+        const arrears = ARREARS.test(label) || (money.length === 1 && ARREARS.test(folded));
+        for (const field of arrears ? (['paid'] as const) : classifyTotal(label)) {
           const list = fields.get(field) ?? [];
-          list.push({ value: new Decimal(cell.num.value).toFixed(2), score: 0.9 * where, page: page.page, y: line.top, via: `label:${label.slice(0, 30)}` });
+          const value = new Decimal(cell.num.value).abs();
+          list.push({ value: (arrears ? value.negated() : new Decimal(cell.num.value)).toFixed(2), score: 0.9 * where, page: page.page, y: line.top, via: `label:${label.slice(0, 30)}` });
           fields.set(field, list);
         }
       });
     }
   }
+  for (const [field, found] of columnTotals(doc, tableLines)) fields.set(field, [...(fields.get(field) ?? []), found]);
   if (vatRows.length === 0) vatRows.push(...inclusiveRows(doc, tableLines));
   return { fields, vatRows: dedupeRows(vatRows), rateTaxes, currencies };
+}
+
+interface Column {
+  x0: number;
+  x1: number;
+  label: string;
+  fields: TotalField[];
+}
+
+/** How far below the previous one (in text heights) a row of a column-headed totals table may be. */
+const COLUMN_ROW_GAP = 4;
+
+/**
+ * Totals printed as a table: a header of total labels ("Warenwert  Zu-/Abschlag  Nettobetrag
+ * MwSt-Betrag  MwSt-%  Endbetrag"), a row per VAT rate and the sum row last. The amounts carry
+ * no words of their own, so each is labelled by the header above its column; the last row
+ * holds the document's totals.
+ */
+function columnTotals(doc: Doc, tableLines: ReadonlySet<string>): Array<[TotalField, Found]> {
+  const out: Array<[TotalField, Found]> = [];
+  const lastPage = doc.pages.at(-1)!.page;
+  for (const page of doc.pages) {
+    page.lines.forEach((line, i) => {
+      if (tableLines.has(`${line.page}:${line.index}`) || numbersOfLine(doc, line).length > 0) return;
+      const columns: Column[] = line.segments.map((seg) => {
+        const label = fold(seg.text);
+        // "MwSt-%" heads the rates, not an amount.
+        return { x0: seg.x0, x1: seg.x1, label, fields: label.includes('%') ? [] : classifyTotal(label) };
+      });
+      if (columns.filter((c) => c.fields.length > 0).length < 3) return;
+      let rows: Line[] = [];
+      for (let prev = line, k = i + 1; k < page.lines.length; k++) {
+        const next = page.lines[k]!;
+        if (next.top - prev.bottom > COLUMN_ROW_GAP * (next.segments[0]?.height ?? 1)) break;
+        if (numbersOfLine(doc, next).filter((c) => isMoney(c.num)).length < 2) break;
+        rows = [...rows, next];
+        prev = next;
+      }
+      const sum = rows.at(-1);
+      if (!sum) return;
+      for (const cell of numbersOfLine(doc, sum).filter((c) => isMoney(c.num))) {
+        const x = (cell.seg.x0 + cell.seg.x1) / 2;
+        // The header whose extent (widened to its neighbours' gaps) holds the amount's centre.
+        const column = columns.reduce((a, b) => (distance(b, x) < distance(a, x) ? b : a));
+        if (distance(column, x) > cell.seg.height * 3) continue;
+        for (const field of column.fields) {
+          out.push([field, { value: new Decimal(cell.num.value).toFixed(2), score: 0.9 * (page.page === lastPage ? 1 : 0.9), page: page.page, y: sum.top, via: `column:${column.label.slice(0, 30)}` }]);
+        }
+      }
+    });
+  }
+  return out;
+}
+
+function distance(c: Column, x: number): number {
+  return x < c.x0 ? c.x0 - x : x > c.x1 ? x - c.x1 : 0;
 }
 
 const INCLUSIVE = /inkl|inklusive|incl|including|enthalten|included|ttc|dont|y compris/;
@@ -206,6 +268,8 @@ function vatRowsOf(line: Line, cells: Cell[], folded: string, nearby: string): V
         if (b.seg.x0 + b.num.start > t.seg.x0 + t.num.start) continue;
         const base = new Decimal(b.num.value).abs();
         const tax = new Decimal(t.num.value).abs();
+        // Tax has the sign of its base; "Rabatt 2 % von -5,00: 0,10" is a discount, not a VAT row.
+        if (!tax.isZero() && b.num.value.startsWith('-') !== t.num.value.startsWith('-')) continue;
         if (rate === '0' ? !(tax.isZero() && !base.isZero() && inBreakdown) : !taxMatches(base.toString(), rate, tax.toString())) continue;
         // A rate 0 row without context is anyone's guess; keep those printed with a VAT word only.
         // A category code printed in brackets ("VAT (E)", "TVA (AE)") says it outright.

@@ -1,0 +1,95 @@
+import { describe, expect, it } from 'vitest';
+import { analyseInvoice, extractTextLayer } from '../../src/analysis/index.js';
+import { pdfOf, type Text } from './fixtures.js';
+
+async function totalsOf(texts: Text[]) {
+  const { invoice } = analyseInvoice(await extractTextLayer(await pdfOf([texts])), { withLineItems: false });
+  return { totals: invoice.documentTotals, vat: invoice.vatBreakdown };
+}
+
+const letter: Text[] = [
+  { s: 'Getränke Nord GmbH', x: 57, y: 50, size: 14, bold: true },
+  { s: 'Rechnungsnummer: 2024-551', x: 57, y: 200 },
+  { s: 'Rechnungsdatum: 04.03.2024', x: 57, y: 212 },
+];
+
+/** A totals table: one header row of labels, one row per VAT rate, the sum row last; amounts without words of their own. */
+function totalsTable(rows: string[][]): Text[] {
+  const heads = ['Warenwert', 'Zu-/Abschlag', 'Fracht', 'Nettobetrag', 'MwSt-Betrag', 'MwSt-%', 'Endbetrag'];
+  const right = [110, 175, 230, 310, 380, 430, 520];
+  const out: Text[] = heads.map((s, i) => ({ s, x: right[i]!, y: 500, right: true }));
+  rows.forEach((row, r) => row.forEach((s, i) => s && out.push({ s, x: right[i]!, y: 514 + r * 12 + (r === rows.length - 1 ? 8 : 0), right: true })));
+  return out;
+}
+
+describe('totals printed as a table under column headers', () => {
+  it('reads the sum row by its headers; the rows above are the VAT breakdown', async () => {
+    const { totals, vat } = await totalsOf([
+      ...letter,
+      ...totalsTable([
+        ['326,50', '-8,10', '3,00', '321,40', '61,07', '19,0', '382,47'],
+        ['130,70', '-3,11', '', '127,59', '8,93', '7,0', '136,52'],
+        ['457,20', '-11,21', '3,00', '448,99', '70,00', 'EUR', '518,99'],
+      ]),
+    ]);
+    expect(totals).toMatchObject({
+      sumOfInvoiceLineNetAmount: '457.20',
+      sumOfAllowancesOnDocumentLevel: '11.21',
+      sumOfChargesOnDocumentLevel: '3.00',
+      invoiceTotalAmountWithoutVat: '448.99',
+      invoiceTotalVatAmount: '70.00',
+      invoiceTotalAmountWithVat: '518.99',
+    });
+    expect(vat?.map((r) => [r.vatCategoryRate, r.vatCategoryTaxableAmount, r.vatCategoryTaxAmount])).toEqual([
+      ['19', '321.40', '61.07'],
+      ['7', '127.59', '8.93'],
+    ]);
+  });
+
+  it('keeps the signs of a corrective invoice, allowances included, and does not take a discount line for a VAT row', async () => {
+    const { totals, vat } = await totalsOf([
+      ...letter,
+      { s: 'Rechnungsrabatt 2,00% Basisbetrag: -5,00, MwSt.-% 19,0, Rabattbetrag: 0,10', x: 57, y: 470 },
+      ...totalsTable([
+        ['-5,00', '0,15', '', '-4,85', '-0,92', '19,0', '-5,77'],
+        ['-2,90', '0,08', '', '-2,82', '-0,20', '7,0', '-3,02'],
+        ['-7,90', '0,23', '', '-7,67', '-1,12', 'EUR', '-8,79'],
+      ]),
+    ]);
+    expect(totals).toMatchObject({ sumOfInvoiceLineNetAmount: '-7.90', sumOfAllowancesOnDocumentLevel: '-0.23', invoiceTotalAmountWithoutVat: '-7.67', invoiceTotalVatAmount: '-1.12', invoiceTotalAmountWithVat: '-8.79' });
+    expect(vat?.map((r) => r.vatCategoryRate)).toEqual(['19', '7']);
+  });
+});
+
+describe('balances', () => {
+  it('adds an earlier balance still open to what is due, as a negative prepaid amount', async () => {
+    const { totals } = await totalsOf([
+      ...letter,
+      { s: 'Beitrag inklusive 19 % Versicherungsteuer', x: 57, y: 400 },
+      { s: '220,00 €', x: 520, y: 400, right: true },
+      { s: 'Ausstehende Forderung (Stand 04.03.2024)', x: 57, y: 412 },
+      { s: '220,00 €', x: 520, y: 412, right: true },
+      { s: 'zu zahlender Beitrag', x: 57, y: 424 },
+      { s: '440,00 €', x: 520, y: 424, right: true },
+    ]);
+    expect(totals).toMatchObject({ invoiceTotalAmountWithVat: '220.00', paidAmount: '-220.00', amountDueForPayment: '440.00' });
+  });
+
+  it('lets the arithmetic choose the gross total among two labelled sums, with the lines giving the net', async () => {
+    const { totals } = await totalsOf([
+      ...letter,
+      ...[
+        ['Pos.', 'Beschreibung', 'Menge', 'Einzelpreis', 'Betrag'],
+        ['1', 'Privathaftpflicht', '1', '40,00 €', '40,00 €'],
+        ['2', 'Schlüsselverlust', '1', '10,00 €', '10,00 €'],
+      ].flatMap((row, r) => row.map((s, i): Text => ({ s, x: [57, 90, 330, 420, 520][i]!, y: 300 + r * 14, right: i >= 2 }))),
+      { s: 'Gesamtbeitrag', x: 57, y: 400 },
+      { s: '50,00 €', x: 520, y: 400, right: true },
+      { s: 'Versicherungsteuer 19 %', x: 57, y: 412 },
+      { s: '9,50 €', x: 520, y: 412, right: true },
+      { s: 'Rechnungsbeitrag', x: 57, y: 424 },
+      { s: '59,50 €', x: 520, y: 424, right: true },
+    ]);
+    expect(totals).toMatchObject({ invoiceTotalAmountWithoutVat: '50.00', invoiceTotalVatAmount: '9.50', invoiceTotalAmountWithVat: '59.50' });
+  });
+});
