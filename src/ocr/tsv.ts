@@ -11,15 +11,17 @@ interface LinedWord extends Word {
 
 /**
  * Words with their boxes from tesseract's TSV output (the lightest of its
- * outputs that carries positions), turned upright (deskew) and sized like the
- * words of a text layer (emBox).
+ * outputs that carries positions): "ß" repaired where scans lose it, turned
+ * upright (deskew), colons back with their labels, and sized like the words of
+ * a text layer (emBox). Low-confidence words are kept: dropping them, even big
+ * ones in logos, measurably loses more than it saves.
  */
 export function wordsFromTsv(tsv: string, page: { width: number; height: number }): Word[] {
   const words: LinedWord[] = [];
   for (const row of tsv.split('\n')) {
     const cells = row.split('\t');
     if (cells.length < COLUMNS.length || cells[0] !== WORD_LEVEL) continue;
-    const text = repairText(cells.slice(COLUMNS.length - 1).join('\t').trim());
+    const text = cells.slice(COLUMNS.length - 1).join('\t').trim();
     const conf = Number(cells[10]);
     if (!text || !(conf >= 0)) continue;
     words.push({
@@ -32,7 +34,8 @@ export function wordsFromTsv(tsv: string, page: { width: number; height: number 
       line: `${cells[2]}/${cells[3]}/${cells[4]}`,
     });
   }
-  return deskew(words, page).map(({ line: _line, ...word }) => emBox(word));
+  const repaired = words.map((w, i) => ({ ...w, text: repairText(w.text, words[i + 1]?.line === w.line ? words[i + 1]!.text : undefined) }));
+  return attachColons(deskew(repaired, page)).map(({ line: _line, ...word }) => emBox(word));
 }
 
 /**
@@ -65,10 +68,33 @@ const DESCENDING = /[gjpqyµ()[\]{},;]/u;
 /**
  * The one misreading worth repairing by rule: at scan resolutions tesseract's
  * German model reads the "ß" of "straße", in nearly every German address, as
- * "lR", "R" or "B". No German word contains "stralRe" or "straRe".
+ * "lR", "R", "B", "fB", "fi" or "f". No word contains "stralRe" or "straRe";
+ * "…strafe" is a word (a penalty) and is repaired only before a house number.
  */
-export function repairText(text: string): string {
-  return text.replace(/([Ss])tra(?:lR|lB|R|B|8|fS)e(?=$|[\s\d.,])/g, '$1traße');
+export function repairText(text: string, next?: string): string {
+  const repaired = text.replace(/([Ss])tra(?:lR|lB|R|B|8|fS|fB|fi)e(?=$|[\s\d.,])/g, '$1traße');
+  return next !== undefined && /^\d/.test(next) ? repaired.replace(/([Ss])trafe$/, '$1traße') : repaired;
+}
+
+/** How far (in heights of the label) a colon may stand from the label it ends. */
+const COLON_REACH = 2;
+
+/**
+ * "Steuernummer   :  201/113/40209": a label with a spaced-out colon. A text
+ * layer keeps the colon with its label (the gap is a run of spaces inside one
+ * text item); tesseract makes the colon a word of its own, whose ink stands
+ * apart from both, and the label and its value fall into separate runs. The
+ * colon is given back to the word before it on the same line.
+ */
+export function attachColons<W extends LinedWord>(words: W[]): W[] {
+  const out: W[] = [];
+  for (const w of words) {
+    const before = out.at(-1);
+    if (before && /^[:：]$/.test(w.text) && before.line === w.line && w.x - (before.x + before.width) < COLON_REACH * before.height) {
+      out[out.length - 1] = { ...before, text: `${before.text}${w.text}`, width: w.x + w.width - before.x, confidence: Math.min(before.confidence ?? 1, w.confidence ?? 1) };
+    } else out.push(w);
+  }
+  return out;
 }
 
 /** Lines shorter than this (in words) say little about the page's slant. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Word } from '../../src/analysis/page-text.js';
 import { isReadable } from '../../src/ocr/readable.js';
-import { deskew, emBox, repairText, skewAngle, wordsFromTsv } from '../../src/ocr/tsv.js';
+import { attachColons, deskew, emBox, repairText, skewAngle, wordsFromTsv } from '../../src/ocr/tsv.js';
 
 const TSV = [
   'level\tpage_num\tblock_num\tpar_num\tline_num\tword_num\tleft\ttop\twidth\theight\tconf\ttext',
@@ -37,8 +37,28 @@ describe('tesseract TSV', () => {
   });
 
   it('repairs the "ß" of "straße" that scans lose, and nothing else', () => {
-    expect(['KundenstralRe', 'SpeicherstraRe', 'StraBe', 'Lieferantenstra8e 20'].map(repairText)).toEqual(['Kundenstraße', 'Speicherstraße', 'Straße', 'Lieferantenstraße 20']);
-    expect(['Strasse', 'Straßenbahn', 'Kastrabe'].map(repairText)).toEqual(['Strasse', 'Straßenbahn', 'Kastrabe']);
+    expect(['KundenstralRe', 'SpeicherstraRe', 'StraBe', 'KundenstrafBe', 'Lieferantenstrafie'].map((t) => repairText(t))).toEqual(['Kundenstraße', 'Speicherstraße', 'Straße', 'Kundenstraße', 'Lieferantenstraße']);
+    expect(['Strasse', 'Straßenbahn', 'Kastrabe'].map((t) => repairText(t))).toEqual(['Strasse', 'Straßenbahn', 'Kastrabe']);
+    // "Strafe" is a word: only a house number after it makes it a street.
+    expect(repairText('Musterstrafe', '12')).toBe('Musterstraße');
+    expect(repairText('Vertragsstrafe', 'von')).toBe('Vertragsstrafe');
+    expect(repairText('Vertragsstrafe')).toBe('Vertragsstrafe');
+  });
+});
+
+describe('labels and their colons', () => {
+  it('gives a spaced-out colon back to the label before it on the same line', () => {
+    const words = [
+      { text: 'Steuernummer', x: 200, y: 100, width: 290, height: 38, line: 'a' },
+      { text: ':', x: 530, y: 110, width: 8, height: 26, line: 'a' },
+      { text: '201/113/40209', x: 560, y: 100, width: 330, height: 38, line: 'a' },
+      { text: ':', x: 100, y: 200, width: 8, height: 26, line: 'b' },
+    ];
+    expect(attachColons(words).map((w) => [w.text, w.x, w.width])).toEqual([
+      ['Steuernummer:', 200, 338],
+      ['201/113/40209', 560, 330],
+      [':', 100, 8],
+    ]);
   });
 });
 
