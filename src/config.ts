@@ -32,6 +32,7 @@ const envSchema = z.object({
   DOWNLOAD_URL_TTL_SECONDS: z.coerce.number().int().min(60).default(24 * 3600),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   EINVOICE_ROLE: z.enum(['all', 'api', 'worker']).default('all'),
+  VERAPDF_POOL_SIZE: z.coerce.number().int().min(1).max(32).default(1),
   SMTP_URL: optionalString.pipe(z.url({ protocol: /^smtps?$/, error: 'must be an smtp:// or smtps:// URL' }).optional()),
   SMTP_REQUIRE_TLS: z.enum(['true', 'false']).default('true'),
   SMTP_CA_FILE: optionalString,
@@ -90,6 +91,8 @@ export interface Config {
   downloadUrlTtlSeconds: number;
   logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
   role: z.infer<typeof envSchema>['EINVOICE_ROLE'];
+  /** veraPDF processes kept running by the worker (src/pdf/verapdf.ts). */
+  veraPdf: { poolSize: number };
   mail: MailConfig;
 }
 
@@ -127,6 +130,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     downloadUrlTtlSeconds: e.DOWNLOAD_URL_TTL_SECONDS,
     logLevel: e.LOG_LEVEL,
     role: e.EINVOICE_ROLE,
+    veraPdf: { poolSize: e.VERAPDF_POOL_SIZE },
     mail: {
       smtp: e.SMTP_URL ? smtpConfig(e.SMTP_URL, e.SMTP_REQUIRE_TLS === 'true', e.SMTP_CA_FILE) : undefined,
       outboxDir: path.resolve(e.MAIL_OUTBOX_DIR ?? path.join(dataDir, 'outbox')),

@@ -12,6 +12,7 @@ import { createAuthenticator } from './api/authenticate.js';
 import type { Config } from './config.js';
 import { loadSigningSecret } from './auth/signed-url.js';
 import { createMailTransport } from './mail/transport.js';
+import { configureVeraPdf, stopVeraPdf } from './pdf/verapdf.js';
 import { BlobStore } from './storage/blob-store.js';
 import { openStorage } from './storage/index.js';
 import { startDevServer, type DevServer } from './temporal/dev-server.js';
@@ -61,6 +62,9 @@ export async function startService(config: Config, log: Logger): Promise<Running
     const blobs = new BlobStore(config.dataDir);
 
     if (config.role !== 'api') {
+      // The veraPDF processes start with the first check and end after the worker has finished its activities.
+      await configureVeraPdf({ size: config.veraPdf.poolSize });
+      cleanups.push(() => stopVeraPdf());
       const { worker, connection: workerConnection } = await createWorker({
         address: temporalAddress,
         namespace: config.temporal.namespace,
