@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { PageText } from '../../src/analysis/page-text.js';
@@ -19,7 +21,16 @@ const MAX_PAGES = 3;
 let pool: OcrPool | undefined;
 const ocrSeconds: number[] = [];
 
-export async function degradedScanPages(pdf: Uint8Array, file: string): Promise<PageText[]> {
+export async function degradedScanPages(pdf: Uint8Array, file: string, cacheDir?: string): Promise<PageText[]> {
+  // The scan simulation is deterministic per file, so the OCR words of a file can be kept and reused.
+  const cached = cacheDir ? path.join(cacheDir, `${createHash('sha256').update(pdf).digest('hex').slice(0, 24)}.json`) : undefined;
+  if (cached) {
+    try {
+      return JSON.parse(readFileSync(cached, 'utf8')) as PageText[];
+    } catch {
+      // Not there yet: read it below.
+    }
+  }
   if (!pool) {
     pool = new OcrPool({ size: Math.max(1, Math.min(os.availableParallelism(), 4)), pageTimeoutMs: 120_000 });
     pool.warmUp();
@@ -33,6 +44,10 @@ export async function degradedScanPages(pdf: Uint8Array, file: string): Promise<
     const { pages: read } = await readDocument(jpeg, 'jpeg', { pool }).catch(() => ({ pages: [] as PageText[] }));
     ocrSeconds.push((performance.now() - started) / 1000);
     pages.push({ ...(read[0] ?? { width: 1, height: 1, words: [], source: 'ocr' as const }), page: i + 1 });
+  }
+  if (cached) {
+    mkdirSync(cacheDir!, { recursive: true });
+    writeFileSync(cached, JSON.stringify(pages));
   }
   return pages;
 }
