@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { invoiceSchema } from '../invoice/model.js';
 import { errorEnvelopeSchema } from './errors.js';
-import type { RouteSpec } from './route.js';
+import type { ParameterSpec, RouteSpec } from './route.js';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -51,13 +51,14 @@ export function buildOpenApi(allRoutes: RouteSpec[], info: { version: string; se
       ...(r.description ? { description: r.description } : {}),
       tags: r.tags,
       security: r.auth === 'bearer' ? [{ bearerAuth: [] }] : [],
-      parameters: [...pathParameters(r.path), ...queryParameters(r.query)],
+      parameters: [...pathParameters(r.path, r.pathParams), ...queryParameters(r.query), ...headerParameters(r.headers)],
       ...(r.body ? { requestBody: { required: true, content: { 'application/json': { schema: ref(`${cap(r.operationId)}Request`) } } } } : {}),
       responses: Object.fromEntries(
         Object.entries(r.responses).map(([status, spec]) => [
           status,
           {
             description: spec.description,
+            ...(spec.headers ? { headers: Object.fromEntries(Object.entries(spec.headers).map(([name, h]) => [name, { description: h.description, schema: parameterSchema(h) }])) } : {}),
             ...(spec.schema || spec.contentType
               ? { content: { [spec.contentType ?? 'application/json']: { schema: spec.schema ? ref(status.startsWith('2') ? `${cap(r.operationId)}Response` : 'ErrorEnvelope') : { type: 'string', format: 'binary' } } } }
               : {}),
@@ -82,8 +83,22 @@ export function buildOpenApi(allRoutes: RouteSpec[], info: { version: string; se
   };
 }
 
-function pathParameters(path: string) {
-  return [...path.matchAll(/:(\w+)/g)].map((m) => ({ name: m[1], in: 'path', required: true, schema: { type: 'string' } }));
+function pathParameters(path: string, specs: Record<string, ParameterSpec> = {}) {
+  return [...path.matchAll(/:(\w+)/g)].map((m) => {
+    const spec = specs[m[1] ?? ''];
+    return { name: m[1], in: 'path', required: true, ...(spec ? { description: spec.description } : {}), schema: spec ? parameterSchema(spec) : { type: 'string' } };
+  });
+}
+
+function headerParameters(headers: Record<string, ParameterSpec> = {}) {
+  return Object.entries(headers).map(([name, spec]) => ({ name, in: 'header', required: spec.required ?? false, description: spec.description, schema: parameterSchema(spec) }));
+}
+
+function parameterSchema(spec: ParameterSpec): JsonSchema {
+  if (!spec.schema) return { type: 'string' };
+  const schema = z.toJSONSchema(spec.schema, { io: 'input', unrepresentable: 'any' }) as JsonSchema;
+  delete schema.$schema;
+  return schema;
 }
 
 function queryParameters(query: z.ZodType | undefined) {

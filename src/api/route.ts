@@ -32,6 +32,17 @@ export interface ResponseSpec {
   description: string;
   schema?: z.ZodType;
   contentType?: string;
+  /** Response headers worth documenting, by name. */
+  headers?: Record<string, ParameterSpec>;
+}
+
+/** A header or path parameter, for the OpenAPI document (the handler reads and checks it itself). */
+export interface ParameterSpec {
+  description: string;
+  /** Default false; path parameters are always required. */
+  required?: boolean;
+  /** Default: a string. */
+  schema?: z.ZodType;
 }
 
 type Auth = 'bearer' | 'none';
@@ -47,6 +58,10 @@ interface RouteBase<A extends Auth, B extends z.ZodType | undefined, Q extends z
   auth: A;
   body?: B;
   query?: Q;
+  /** Request headers the handler reads from `request.headers`, by name. */
+  headers?: Record<string, ParameterSpec>;
+  /** Descriptions of the path's `:name` parameters; without one a parameter is a plain string. */
+  pathParams?: Record<string, ParameterSpec>;
   /** Largest body read; defaults to the 16 MB platform limit. */
   bodyLimit?: number;
   responses: Record<number, ResponseSpec>;

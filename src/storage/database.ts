@@ -44,6 +44,18 @@ export interface Database extends Queryable {
   close(): Promise<void>;
 }
 
+/**
+ * Runs `fn` atomically: in a new transaction when given the Database, inside the caller's
+ * transaction when given a Transaction (transactions do not nest).
+ */
+export function atomically<T>(db: Queryable, fn: (tx: Queryable) => Promise<T>): Promise<T> {
+  return isDatabase(db) ? db.transaction(fn) : fn(db);
+}
+
+function isDatabase(db: Queryable): db is Database {
+  return typeof (db as Partial<Database>).transaction === 'function';
+}
+
 /** Opens the database chosen by the configuration and brings its schema up to date. */
 export async function openDatabase(config: Pick<Config, 'dataDir' | 'databaseUrl'>): Promise<Database> {
   const db = config.databaseUrl ? openPostgres(config.databaseUrl) : openSqlite(sqlitePath(config.dataDir));

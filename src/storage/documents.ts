@@ -1,9 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import type { Queryable, SqlValue } from './database.js';
+import { nextValue } from './counters.js';
+import { atomically, type Queryable, type SqlValue } from './database.js';
 
 /** A stored file (the bytes live in the blob store under `blobKey`). */
 export interface DocumentRecord {
   id: string;
+  /**
+   * Per-installation integer id, assigned at insert: unique, increasing in insertion (commit)
+   * order, never reused. The API shows it where the SPEC wants an integer id.
+   */
+  number: number;
   accountId: string;
   /** e.g. 'xrechnung-xml', 'zugferd-pdf'. */
   kind: string;
@@ -22,7 +28,7 @@ export interface DocumentRecord {
 }
 
 /** Without `id` a random UUID is used; workflows pass their own so that a retry reuses it. */
-export type NewDocument = Omit<DocumentRecord, 'id' | 'createdAt' | 'workflowId' | 'expiresAt' | 'meta'> &
+export type NewDocument = Omit<DocumentRecord, 'id' | 'number' | 'createdAt' | 'workflowId' | 'expiresAt' | 'meta'> &
   Partial<Pick<DocumentRecord, 'id' | 'workflowId' | 'expiresAt' | 'meta'>>;
 
 export interface DocumentPage {
@@ -39,6 +45,7 @@ export class InvalidCursorError extends Error {
 
 interface DocumentRow {
   id: string;
+  number: number | string;
   account_id: string;
   kind: string;
   blob_key: string;
@@ -52,11 +59,14 @@ interface DocumentRow {
   meta: string;
 }
 
-const COLUMNS = 'id, account_id, kind, blob_key, file_name, content_type, size, sha256, workflow_id, created_at, expires_at, meta';
+const COLUMNS = 'id, number, account_id, kind, blob_key, file_name, content_type, size, sha256, workflow_id, created_at, expires_at, meta';
 const MAX_PAGE_SIZE = 200;
+/** The counter (counters.ts) that numbers documents; migration 3 creates and backfills it. */
+const DOCUMENT_COUNTER = 'documents';
 
 const toDocument = (r: DocumentRow): DocumentRecord => ({
   id: r.id,
+  number: Number(r.number),
   accountId: r.account_id,
   kind: r.kind,
   blobKey: r.blob_key,
@@ -70,30 +80,35 @@ const toDocument = (r: DocumentRow): DocumentRecord => ({
   meta: JSON.parse(r.meta) as Record<string, unknown>,
 });
 
+/** Inserts the document with the next document number; inside `db`'s transaction when `db` is one, else in its own. */
 export async function createDocument(db: Queryable, input: NewDocument, now = Date.now()): Promise<DocumentRecord> {
-  const doc: DocumentRecord = {
-    ...input,
-    id: input.id ?? randomUUID(),
-    createdAt: now,
-    workflowId: input.workflowId ?? null,
-    expiresAt: input.expiresAt ?? null,
-    meta: input.meta ?? {},
-  };
-  await db.query(`INSERT INTO documents (${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`, [
-    doc.id,
-    doc.accountId,
-    doc.kind,
-    doc.blobKey,
-    doc.fileName,
-    doc.contentType,
-    doc.size,
-    doc.sha256,
-    doc.workflowId,
-    doc.createdAt,
-    doc.expiresAt,
-    JSON.stringify(doc.meta),
-  ]);
-  return doc;
+  return atomically(db, async (tx) => {
+    const doc: DocumentRecord = {
+      ...input,
+      id: input.id ?? randomUUID(),
+      number: await nextValue(tx, DOCUMENT_COUNTER),
+      createdAt: now,
+      workflowId: input.workflowId ?? null,
+      expiresAt: input.expiresAt ?? null,
+      meta: input.meta ?? {},
+    };
+    await tx.query(`INSERT INTO documents (${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`, [
+      doc.id,
+      doc.number,
+      doc.accountId,
+      doc.kind,
+      doc.blobKey,
+      doc.fileName,
+      doc.contentType,
+      doc.size,
+      doc.sha256,
+      doc.workflowId,
+      doc.createdAt,
+      doc.expiresAt,
+      JSON.stringify(doc.meta),
+    ]);
+    return doc;
+  });
 }
 
 /**
@@ -107,21 +122,50 @@ export async function getDocument(db: Queryable, id: string, accountId?: string)
   return rows[0] && toDocument(rows[0]);
 }
 
+/** By its integer number; `accountId` scopes it as in getDocument. */
+export async function getDocumentByNumber(db: Queryable, number: number, accountId?: string): Promise<DocumentRecord | undefined> {
+  if (!Number.isSafeInteger(number) || number < 1) return undefined;
+  const params: SqlValue[] = accountId === undefined ? [number] : [number, accountId];
+  const scope = accountId === undefined ? '' : ' AND account_id = $2';
+  const { rows } = await db.query<DocumentRow>(`SELECT ${COLUMNS} FROM documents WHERE number = $1${scope}`, params);
+  return rows[0] && toDocument(rows[0]);
+}
+
+/** The numbers of the given documents (by id) that exist; one query. */
+export async function documentNumbers(db: Queryable, ids: readonly string[], accountId: string): Promise<Map<string, number>> {
+  const unique = [...new Set(ids)];
+  if (unique.length === 0) return new Map();
+  const list = unique.map((_, i) => `$${i + 2}`).join(', ');
+  const { rows } = await db.query<{ id: string; number: number | string }>(`SELECT id, number FROM documents WHERE account_id = $1 AND id IN (${list})`, [accountId, ...unique]);
+  return new Map(rows.map((r) => [r.id, Number(r.number)]));
+}
+
 /**
- * Newest first. Keyset pagination on (created_at, id): pages stay stable while new
- * documents arrive, and the cost does not grow with the page number.
+ * Newest first, optionally only documents of one `kind`. Keyset pagination on (created_at, id):
+ * pages stay stable while new documents arrive, and the cost does not grow with the page number.
  */
 export async function listDocuments(
   db: Queryable,
   accountId: string,
-  options: { limit?: number; cursor?: string } = {},
+  options: { limit?: number; cursor?: string; kind?: string } = {},
 ): Promise<DocumentPage> {
   const limit = Math.min(Math.max(Math.trunc(options.limit ?? 50), 1), MAX_PAGE_SIZE);
   const after = options.cursor === undefined ? undefined : decodeCursor(options.cursor);
-  const params: SqlValue[] = after ? [accountId, after.createdAt, after.id, limit + 1] : [accountId, limit + 1];
-  const keyset = after ? ' AND (created_at < $2 OR (created_at = $2 AND id < $3))' : '';
+  // The filters are part of the query, before LIMIT: a page is only short when it is the last.
+  const params: SqlValue[] = [accountId];
+  let where = 'account_id = $1';
+  if (options.kind !== undefined) {
+    params.push(options.kind);
+    where += ` AND kind = $${params.length}`;
+  }
+  if (after) {
+    params.push(after.createdAt, after.id);
+    const [c, i] = [params.length - 1, params.length];
+    where += ` AND (created_at < $${c} OR (created_at = $${c} AND id < $${i}))`;
+  }
+  params.push(limit + 1);
   const { rows } = await db.query<DocumentRow>(
-    `SELECT ${COLUMNS} FROM documents WHERE account_id = $1${keyset}
+    `SELECT ${COLUMNS} FROM documents WHERE ${where}
      ORDER BY created_at DESC, id DESC LIMIT $${params.length}`,
     params,
   );

@@ -1,7 +1,7 @@
 import type { Config } from '../config.js';
 import { createAccount, getAccount, listAccounts } from './accounts.js';
 import { openDatabase, type Database, type Queryable } from './database.js';
-import { createDocument, getDocument, listDocuments, type DocumentRecord, type NewDocument } from './documents.js';
+import { createDocument, documentNumbers, getDocument, getDocumentByNumber, listDocuments, type DocumentRecord, type NewDocument } from './documents.js';
 import {
   claimIdempotencyKey,
   completeIdempotencyKey,
@@ -57,7 +57,7 @@ export interface DocumentWithUsage {
 }
 
 const accountFunctions = { create: createAccount, get: getAccount, list: listAccounts };
-const documentFunctions = { create: createDocument, get: getDocument, list: listDocuments };
+const documentFunctions = { create: createDocument, get: getDocument, getByNumber: getDocumentByNumber, numbers: documentNumbers, list: listDocuments };
 const usageFunctions = { record: recordUsage, list: listUsage, sum: sumUsage };
 const idempotencyFunctions = {
   claim: claimIdempotencyKey,

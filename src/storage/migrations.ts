@@ -5,7 +5,9 @@ import type { Migration } from './migrate.js';
  *
  * The DDL is shared by SQLite and PostgreSQL, so it sticks to TEXT, INTEGER and BIGINT.
  * Timestamps are epoch milliseconds (BIGINT). JSON is stored as TEXT. Ids are TEXT: opaque
- * random ids for accounts and tokens, UUIDs for documents and usage records.
+ * random ids for accounts and tokens, UUIDs for documents and usage records. Documents also
+ * carry a per-installation integer `number` (migration 3), the id the API shows where the
+ * SPEC wants an integer.
  */
 export const MIGRATIONS: readonly Migration[] = [
   {
@@ -103,6 +105,28 @@ export const MIGRATIONS: readonly Migration[] = [
         created_at BIGINT NOT NULL,
         PRIMARY KEY (account_id, rule)
       )`,
+    ],
+  },
+  {
+    version: 3,
+    name: 'document numbers: per-installation integer ids; index for listing one kind',
+    statements: [
+      // Named counters, incremented in the transaction that uses the value (counters.ts): the row
+      // lock serialises concurrent inserts on PostgreSQL, BEGIN IMMEDIATE does on SQLite. A number
+      // is never handed out twice, even after its document is deleted.
+      `CREATE TABLE counters (
+        name TEXT PRIMARY KEY,
+        value BIGINT NOT NULL
+      )`,
+      // Nullable only because SQLite cannot add a NOT NULL column to existing rows; every insert
+      // sets it (documents.ts) and the backfill below numbers the existing rows.
+      `ALTER TABLE documents ADD COLUMN number BIGINT`,
+      `UPDATE documents SET number = numbered.n
+       FROM (SELECT id, ROW_NUMBER() OVER (ORDER BY created_at, id) AS n FROM documents) AS numbered
+       WHERE documents.id = numbered.id`,
+      `INSERT INTO counters (name, value) SELECT 'documents', COALESCE(MAX(number), 0) FROM documents`,
+      `CREATE UNIQUE INDEX documents_number_idx ON documents (number)`,
+      `CREATE INDEX documents_account_kind_created_idx ON documents (account_id, kind, created_at DESC, id DESC)`,
     ],
   },
 ];

@@ -56,7 +56,11 @@ describe.each(services)('template invoices ($name)', (service) => {
     expect(b.zugferdValid, JSON.stringify(b.zugferdErrorList)).toBe(true);
     expect(b.xInvoiceValid, JSON.stringify(b.xInvoiceErrorList)).toBe(true);
     expect(b).toMatchObject({ iqDataId: null, fileName: 'RE-2025-00101.pdf', fileExtension: 'pdf', templateId, pages: 1, numberOfZugferdErrors: 0, numberOfxInvoiceErrors: 0 });
+    expect(b.documentId).toSatisfy(Number.isSafeInteger);
+    expect(b.documentId).toBeGreaterThan(0);
     expect(b.fsNodeId).toBe(b.documentId);
+    // The number is the stored PDF document's.
+    expect(await (await storageOf(service)).documents.getByNumber(b.documentId, service.accountId)).toMatchObject({ kind: 'zugferd-pdf', fileName: 'RE-2025-00101.pdf', size: b.fileSize });
     const pdf = Buffer.from(b.filecontentB64, 'base64');
     expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
     expect(b.fileSize).toBe(pdf.byteLength);
@@ -91,7 +95,9 @@ describe.each(services)('template invoices ($name)', (service) => {
     const invoice = { ...fixture, invoiceNumber: `STORED-${service.name}` };
     const stored = await call(service, CREATE, { body: { invoice, templateId: 'de-standard', invoicePassthrough: false } });
     expect(stored.status, stored.text).toBe(200);
-    expect(stored.json.iqDataId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(stored.json.iqDataId).toSatisfy(Number.isSafeInteger);
+    expect(stored.json.documentId).toSatisfy(Number.isSafeInteger);
+    expect(stored.json.iqDataId).not.toBe(stored.json.documentId);
     const passthrough = await call(service, CREATE, { body: { invoice: { ...fixture, invoiceNumber: `PASS-${service.name}` }, templateId: 'de-standard' } });
     expect(passthrough.json.iqDataId).toBeNull();
 
@@ -100,13 +106,26 @@ describe.each(services)('template invoices ($name)', (service) => {
     const numbers = list.json.invoices.map((i: { invoiceNumber: string }) => i.invoiceNumber);
     expect(numbers).toContain(`STORED-${service.name}`);
     expect(numbers).not.toContain(`PASS-${service.name}`);
+    expect(list.json.invoices.find((i: { invoiceNumber: string }) => i.invoiceNumber === `STORED-${service.name}`)).toMatchObject({
+      iqDataId: stored.json.iqDataId,
+      documentId: stored.json.documentId,
+    });
 
     const one = await call(service, `/api/v1/invoices/${stored.json.iqDataId}`);
     expect(one.status, one.text).toBe(200);
     expect(one.json).toMatchObject({ iqDataId: stored.json.iqDataId, documentId: stored.json.documentId, invoiceNumber: `STORED-${service.name}`, templateId: 'de-standard', totalAmountWithVat: '562.75' });
     expect(one.json.invoice.invoiceNumber).toBe(`STORED-${service.name}`);
     expect(Buffer.from(await (await fetch(one.json.downloadURL)).arrayBuffer()).toString('base64')).toBe(stored.json.filecontentB64);
+    // The PDF's number is a document, but not a stored invoice.
     expectEnvelope(await call(service, `/api/v1/invoices/${stored.json.documentId}`), 404, 'NOT_FOUND');
+    for (const bad of ['0', '-1', '1.5', 'abc', '99999999999']) expectEnvelope(await call(service, `/api/v1/invoices/${bad}`), 404, 'NOT_FOUND');
+
+    // The UUID that earlier versions answered still works.
+    const record = await (await storageOf(service)).documents.getByNumber(stored.json.iqDataId, service.accountId);
+    expect(record?.kind).toBe('invoice');
+    const byUuid = await call(service, `/api/v1/invoices/${record!.id}`);
+    expect(byUuid.status, byUuid.text).toBe(200);
+    expect(byUuid.json).toEqual({ ...one.json, downloadURL: expect.any(String) });
   });
 
   it('pages through stored invoices with a cursor', async () => {
@@ -114,10 +133,10 @@ describe.each(services)('template invoices ($name)', (service) => {
       const r = await call(service, CREATE, { body: { invoice: { ...fixture, invoiceNumber: `PAGE-${i}` }, templateId: 'en-standard', invoicePassthrough: false } });
       expect(r.status, r.text).toBe(200);
     }
-    const seen: string[] = [];
+    const seen: number[] = [];
     let cursor: string | null = null;
     do {
-      const page: { json: { invoices: Array<{ iqDataId: string }>; nextCursor: string | null } } = await call(service, `/api/v1/invoices?limit=2${cursor ? `&cursor=${cursor}` : ''}`);
+      const page: { json: { invoices: Array<{ iqDataId: number }>; nextCursor: string | null } } = await call(service, `/api/v1/invoices?limit=2${cursor ? `&cursor=${cursor}` : ''}`);
       seen.push(...page.json.invoices.map((i) => i.iqDataId));
       cursor = page.json.nextCursor;
     } while (cursor);
@@ -156,12 +175,52 @@ describe.each(services)('template invoices ($name)', (service) => {
     expect(answers.map((a) => a.headers.get('x-idempotency-key-reused')).sort()).toEqual(['false', ...Array(9).fill('true')]);
     const documentIds = new Set(answers.map((a) => a.json.documentId));
     expect(documentIds.size).toBe(1);
-    const [documentId] = documentIds;
+    const [documentNumber] = documentIds;
+    const documentId = (await storage.documents.getByNumber(documentNumber, service.accountId))?.id;
+    expect(documentId).toBeDefined();
     const usage = (await storage.usage.list(service.accountId, { limit: 1000 })).filter((u) => u.operation === 'createInvoicePdfFromJson' && u.documentId === documentId);
     expect(usage).toHaveLength(1);
     const list = await call(service, '/api/v1/invoices?limit=200');
     expect(list.json.invoices.filter((i: { invoiceNumber: string }) => i.invoiceNumber === `RACE-${service.name}`)).toHaveLength(1);
   });
+
+  it('lists only stored invoices with full pages, however many other documents are newer', async () => {
+    // A fresh account, so that the test's documents are all there is.
+    const cli = async (...args: string[]) =>
+      JSON.parse((await promisify(execFile)(process.execPath, [path.join(repoRoot, 'dist/src/cli/accounts.js'), ...args, '--json'], { cwd: repoRoot, env: service.env })).stdout);
+    const account = (await cli('create-account', '--name', `lister ${service.name}`)) as { id: string };
+    const { token } = (await cli('create-token', '--account', account.id, '--label', 'lister')) as { token: string };
+    const as = (p: string, opts: Parameters<typeof call>[2] = {}) => call(service, p, { ...opts, token });
+
+    const stored: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      const r = await as(CREATE, { body: { invoice: { ...fixture, invoiceNumber: `LIST-${i}` }, templateId: 'de-standard', invoicePassthrough: false } });
+      expect(r.status, r.text).toBe(200);
+      stored.push(r.json.iqDataId);
+    }
+    expect((await as(CREATE, { body: { invoice: fixture, templateId: 'de-standard' } })).status).toBe(200);
+    // More newer non-invoice documents than the old list-then-filter code ever looked at (20 pages).
+    const storage = await storageOf(service);
+    for (let i = 0; i < 25; i++) {
+      await storage.documents.create({ accountId: account.id, kind: 'xrechnung-xml', blobKey: `filler-${i}`, fileName: `f${i}.xml`, contentType: 'application/xml', size: 1, sha256: 'f'.repeat(64) });
+    }
+
+    const pages: number[][] = [];
+    let cursor: string | null = null;
+    do {
+      const page: { status: number; text: string; json: { invoices: Array<{ iqDataId: number; invoiceNumber: string }>; nextCursor: string | null } } = await as(
+        `/api/v1/invoices?limit=1${cursor ? `&cursor=${cursor}` : ''}`,
+      );
+      expect(page.status, page.text).toBe(200);
+      pages.push(page.json.invoices.map((i) => i.iqDataId));
+      cursor = page.json.nextCursor;
+    } while (cursor && pages.length < 10);
+    // Newest first, one invoice per page, and no cursor after the last one.
+    expect(pages).toEqual([...stored].reverse().map((n) => [n]));
+    const all = await as('/api/v1/invoices?limit=3');
+    expect(all.json.invoices.map((i: { invoiceNumber: string }) => i.invoiceNumber)).toEqual(['LIST-2', 'LIST-1', 'LIST-0']);
+    expect((await as('/api/v1/invoices?limit=200')).json.nextCursor).toBeNull();
+  }, 120_000);
 
   it('refuses a malformed Idempotency-Key', async () => {
     const r = await call(service, CREATE, { body: { invoice: fixture, templateId: 'de-standard' }, headers: { 'idempotency-key': 'a'.repeat(256) } });
@@ -219,6 +278,32 @@ describe('operator templates (sqlite)', () => {
   });
 });
 
+describe('OpenAPI document of the template endpoints', () => {
+  const service = byName('sqlite');
+
+  it('documents the Idempotency-Key header, X-Idempotency-Key-Reused and the integer ids', async () => {
+    const r = await call(service, '/openapi.json', { token: null });
+    expect(r.status).toBe(200);
+    const op = r.json.paths['/api/v1/zugferd/createInvoicePdfFromJson'].post;
+    const header = op.parameters.find((p: { in: string; name: string }) => p.in === 'header' && p.name === 'Idempotency-Key');
+    expect(header).toMatchObject({ required: false, schema: { type: 'string' } });
+    expect(header.description).toContain('cached for 24 hours');
+    expect(header.description).toContain('409 Conflict');
+    expect(op.responses['200'].headers['X-Idempotency-Key-Reused']).toMatchObject({ schema: { enum: ['true', 'false'] } });
+
+    const created = r.json.components.schemas.CreateInvoicePdfFromJsonResponse.properties;
+    expect(created.documentId.type).toBe('integer');
+    expect(created.fsNodeId.type).toBe('integer');
+    expect(created.iqDataId.anyOf.map((s: { type: string }) => s.type).sort()).toEqual(['integer', 'null']);
+
+    const get = r.json.paths['/api/v1/invoices/{id}'].get;
+    expect(get.parameters).toEqual([expect.objectContaining({ name: 'id', in: 'path', required: true, description: expect.stringContaining('iqDataId') })]);
+    expect(r.json.components.schemas.ListInvoicesResponse.properties.invoices.items.properties.iqDataId.type).toBe('integer');
+    // Other operations get no header parameters they do not read.
+    expect(r.json.paths['/api/v1/zugferd/createXinvoiceFromJson'].post.parameters).toEqual([]);
+  });
+});
+
 describe('e-mail with the created PDF (sqlite)', () => {
   const service = byName('sqlite');
   const outbox = () => readdirSync(path.join(service.dataDir, 'outbox'), { withFileTypes: true }).filter((e) => e.isFile()).map((e) => e.name);
@@ -233,7 +318,9 @@ describe('e-mail with the created PDF (sqlite)', () => {
     const key = `mail-${Date.now()}`;
     const r = await call(service, CREATE, { body, headers: { 'idempotency-key': key } });
     expect(r.status, r.text).toBe(200);
-    expect(r.json.transport).toMatchObject({ status: 'sent', send: { via: 'outbox', documentId: r.json.documentId } });
+    // The send record names the document by its UUID, as the e-mail endpoints do.
+    const pdfDocument = await (await storageOf(service)).documents.getByNumber(r.json.documentId, service.accountId);
+    expect(r.json.transport).toMatchObject({ status: 'sent', send: { via: 'outbox', documentId: pdfDocument!.id } });
     const name = /written to the outbox as (\S+\.eml)/.exec(r.json.transport.send.response)![1]!;
     const mail = await PostalMime.parse(readFileSync(path.join(service.dataDir, 'outbox', name)));
     expect(mail.subject).toBe('Rechnung RE-2025-00101');

@@ -27,6 +27,19 @@ const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 const IDEMPOTENCY_WAIT_MS = 150_000;
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
 
+/** The request header as the OpenAPI document shows it (the handler checks it in idempotent()). */
+const idempotencyKeyHeader = {
+  description:
+    'Optional; any unique string (1 to 255 visible ASCII characters). The first request with a key is processed normally and its response ' +
+    '(invoice number, download URL, ZUGFeRD data) is cached for 24 hours. The same key with an identical body within 24 hours returns the ' +
+    'cached response, creates no new invoice and uses no credits. The same key with a different body is rejected with 409 Conflict and uses no credits.',
+  schema: z.string().regex(IDEMPOTENCY_KEY),
+};
+const idempotencyKeyReusedHeader = {
+  description: 'Only when the request had an Idempotency-Key: true for a cached response, false for a freshly created one.',
+  schema: z.enum(['true', 'false']),
+};
+
 
 const fileNameSchema = z
   .string()
@@ -50,9 +63,9 @@ const createResponse = z.object({
   message: z.string(),
   downloadURL: z.url().meta({ description: 'Signed link to the stored PDF, valid for DOWNLOAD_URL_TTL_SECONDS' }),
   resendToken: z.string(),
-  iqDataId: z.uuid().nullable().meta({ description: 'Id of the stored invoice record (GET /api/v1/invoices/{id}); null with invoicePassthrough true' }),
-  documentId: z.uuid().meta({ description: 'Id of the stored ZUGFeRD PDF document' }),
-  fsNodeId: z.uuid().meta({ description: 'Id of the stored file; in this service a file is a document, so it equals documentId' }),
+  iqDataId: z.int().positive().nullable().meta({ description: 'Integer id of the stored invoice record (GET /api/v1/invoices/{id}); null with invoicePassthrough true (nothing is stored)' }),
+  documentId: z.int().positive().meta({ description: 'Integer id (document number) of the stored ZUGFeRD PDF document' }),
+  fsNodeId: z.int().positive().meta({ description: 'Integer id of the stored file; in this service a file is a document, so it equals documentId' }),
   fileName: z.string(),
   fileExtension: z.literal('pdf'),
   fileSize: z.int().meta({ description: 'Bytes' }),
@@ -65,7 +78,9 @@ const createResponse = z.object({
   numberOfxInvoiceErrors: z.int(),
   zugferdErrorList: z.array(findingSchema),
   xInvoiceErrorList: z.array(findingSchema),
-  transport: mailResultSchema.optional().meta({ description: 'What happened to the e-mail, when the request had a transport; the PDF is attached under fileName' }),
+  transport: mailResultSchema
+    .optional()
+    .meta({ description: "What happened to the e-mail, when the request had a transport; the PDF is attached under fileName. Its send.documentId is the PDF's UUID, as the e-mail endpoints name documents" }),
 });
 type CreateResponse = z.infer<typeof createResponse>;
 
@@ -75,7 +90,7 @@ const templateListing = z.discriminatedUnion('valid', [
 ]);
 
 const invoiceSummarySchema = z.object({
-  iqDataId: z.uuid(),
+  iqDataId: z.int().positive().meta({ description: 'Integer id of the stored invoice, as createInvoicePdfFromJson answered it; GET /api/v1/invoices/{iqDataId}' }),
   invoiceNumber: z.string().nullable(),
   invoiceIssueDate: z.string().nullable(),
   invoiceTypeCode: z.string().nullable(),
@@ -84,7 +99,7 @@ const invoiceSummarySchema = z.object({
   totalAmountWithVat: z.string().nullable(),
   amountDueForPayment: z.string().nullable(),
   templateId: z.string(),
-  documentId: z.uuid().meta({ description: 'The invoice PDF' }),
+  documentId: z.int().positive().nullable().meta({ description: 'Integer id of the invoice PDF (documentId of createInvoicePdfFromJson); null if the PDF no longer exists' }),
   createdAt: z.iso.datetime(),
 });
 
@@ -103,8 +118,13 @@ export function templateRoutes(services: Services) {
     tags: ['Templates'],
     auth: 'bearer',
     body: createBody,
+    headers: { 'Idempotency-Key': idempotencyKeyHeader },
     responses: {
-      200: { description: 'The PDF was created (or, with a reused Idempotency-Key, the first response is repeated)', schema: createResponse },
+      200: {
+        description: 'The PDF was created (or, with a reused Idempotency-Key, the first response is repeated)',
+        schema: createResponse,
+        headers: { 'X-Idempotency-Key-Reused': idempotencyKeyReusedHeader },
+      },
       ...errorResponses(400, 401, 403, 409, 413, 415, 422, 503, 504),
     },
     async handle({ body, principal, request }) {
@@ -130,17 +150,25 @@ export function templateRoutes(services: Services) {
     path: '/api/v1/invoices',
     operationId: 'listInvoices',
     summary: "The account's stored invoices (created with invoicePassthrough: false), newest first",
-    description: 'A page may hold fewer than `limit` invoices; continue with `cursor` while `nextCursor` is not null.',
+    description: 'Pages hold `limit` invoices (only the last page fewer); continue with `cursor` while `nextCursor` is not null.',
     tags: ['Templates'],
     auth: 'bearer',
-    query: z.object({ limit: z.coerce.number().int().min(1).max(200).default(50), cursor: z.string().max(200).optional() }).strict(),
+    query: z
+      .object({
+        limit: z.coerce.number().int().min(1).max(200).default(50),
+        cursor: z.string().max(200).optional().meta({ description: 'nextCursor of the previous page' }),
+      })
+      .strict(),
     responses: {
       200: { description: 'One page of stored invoices', schema: z.object({ invoices: z.array(invoiceSummarySchema), nextCursor: z.string().nullable() }) },
       ...errorResponses(400, 401, 403),
     },
     async handle({ query, principal }) {
-      const page = await invoicePage(services, principal.accountId, query.limit, query.cursor);
-      return { body: { invoices: page.records.map(toSummary), nextCursor: page.nextCursor } };
+      const page = await services.storage.documents.list(principal.accountId, { kind: STORED_INVOICE_KIND, limit: query.limit, ...(query.cursor ? { cursor: query.cursor } : {}) }).catch((err: unknown) => {
+        throw err instanceof InvalidCursorError ? new ApiError('VALIDATION_ERROR', { fields: [{ field: 'cursor', message: 'invalid cursor' }] }) : err;
+      });
+      const pdfNumbers = await services.storage.documents.numbers(page.documents.map(pdfDocumentId), principal.accountId);
+      return { body: { invoices: page.documents.map((d) => toSummary(d, pdfNumbers.get(pdfDocumentId(d)))), nextCursor: page.nextCursor } };
     },
   });
 
@@ -149,21 +177,25 @@ export function templateRoutes(services: Services) {
     path: '/api/v1/invoices/:id',
     operationId: 'getInvoice',
     summary: 'One stored invoice: its data and a fresh link to its PDF',
+    description: '`id` is the integer iqDataId of createInvoicePdfFromJson and of the invoice list; the UUID that earlier versions answered is accepted too.',
     tags: ['Templates'],
     auth: 'bearer',
+    pathParams: {
+      id: { description: 'The integer iqDataId (or the UUID of an invoice stored by an earlier version)', schema: z.union([z.int().positive(), z.uuid()]) },
+    },
     responses: {
       200: { description: 'The stored invoice', schema: invoiceSummarySchema.extend({ invoice: z.record(z.string(), z.unknown()), downloadURL: z.url(), fileName: z.string() }) },
       ...errorResponses(401, 403, 404),
     },
     async handle({ principal, request }) {
-      const record = await services.storage.documents.get(request.params.id ?? '', principal.accountId).catch(() => undefined);
-      if (!record || record.kind !== STORED_INVOICE_KIND) throw new ApiError('NOT_FOUND', { detail: 'No stored invoice with this id in your account.' });
-      const summary = toSummary(record);
+      const record = await storedInvoice(services, request.params.id ?? '', principal.accountId);
+      if (!record) throw new ApiError('NOT_FOUND', { detail: 'No stored invoice with this id in your account.' });
+      const pdf = await services.storage.documents.get(pdfDocumentId(record), principal.accountId);
       return {
         body: {
-          ...summary,
+          ...toSummary(record, pdf?.number),
           invoice: JSON.parse((await services.blobs.get(record.blobKey)).toString('utf8')) as Record<string, unknown>,
-          downloadURL: downloadUrl(services, summary.documentId),
+          downloadURL: downloadUrl(services, pdfDocumentId(record)),
           fileName: (record.meta as unknown as StoredInvoiceMeta).pdfFileName,
         },
       };
@@ -211,6 +243,8 @@ async function createPdf(services: Services, loaded: LoadedTemplate, body: z.out
     summary: `Invoice PDF from JSON, template ${loaded.template.id}`,
   });
   const pdf = await services.blobs.get(result.pdfBlobKey);
+  const numbers = await services.storage.documents.numbers([result.documentId, ...(result.invoiceId ? [result.invoiceId] : [])], principal.accountId);
+  const documentNumber = numberOf(numbers, result.documentId);
   const errors = result.report.findings.filter((f) => f.severity === 'error' || f.severity === 'fatal');
   const pdfErrors = errors.filter((f) => f.source === 'pdf');
   const xmlErrors = errors.filter((f) => f.source !== 'pdf');
@@ -218,9 +252,9 @@ async function createPdf(services: Services, loaded: LoadedTemplate, body: z.out
     message: result.report.valid ? `Invoice PDF created (${result.pages} page(s)); it is a valid ZUGFeRD / Factur-X EN 16931 invoice.` : `Invoice PDF created; validation found ${errors.length} error(s).`,
     downloadURL: downloadUrl(services, result.documentId),
     resendToken: resendToken(services, result.documentId),
-    iqDataId: result.invoiceId,
-    documentId: result.documentId,
-    fsNodeId: result.documentId,
+    iqDataId: result.invoiceId ? numberOf(numbers, result.invoiceId) : null,
+    documentId: documentNumber,
+    fsNodeId: documentNumber,
     fileName,
     fileExtension: 'pdf',
     fileSize: pdf.byteLength,
@@ -266,7 +300,7 @@ async function idempotent(services: Services, principal: Principal, request: Req
   for (;;) {
     const claimed = await store.claim({ ...claim, ttlMs: IDEMPOTENCY_TTL_MS });
     if (claimed.outcome === 'mismatch') throw new ApiError('IDEMPOTENCY_CONFLICT');
-    if (claimed.outcome === 'completed') return replay(claimed.record.response as CachedResponse);
+    if (claimed.outcome === 'completed') return replay(services, principal.accountId, claimed.record.response as CachedResponse);
     if (claimed.outcome === 'claimed') {
       let result: RouteResult;
       try {
@@ -280,12 +314,27 @@ async function idempotent(services: Services, principal: Principal, request: Req
     }
     // in_progress: wait until the first request completes (replay) or fails (released: claim again).
     const settled = await waitForSettled(services, claim, deadline);
-    if (settled) return replay(settled);
+    if (settled) return replay(services, principal.accountId, settled);
   }
 }
 
-function replay(cached: CachedResponse): RouteResult {
-  return { status: cached.status, body: cached.body, headers: { 'X-Idempotency-Key-Reused': 'true' } };
+async function replay(services: Services, accountId: string, cached: CachedResponse): Promise<RouteResult> {
+  return { status: cached.status, body: await withNumericIds(services, accountId, cached.body), headers: { 'X-Idempotency-Key-Reused': 'true' } };
+}
+
+/** A response cached before ids became integers (at most 24 hours old) carries UUIDs: answer with the numbers. */
+async function withNumericIds(services: Services, accountId: string, body: unknown): Promise<unknown> {
+  if (!body || typeof body !== 'object' || typeof (body as { documentId?: unknown }).documentId !== 'string') return body;
+  const old = body as { documentId: string; iqDataId: string | null };
+  const numbers = await services.storage.documents.numbers([old.documentId, ...(old.iqDataId ? [old.iqDataId] : [])], accountId);
+  const documentId = numberOf(numbers, old.documentId);
+  return { ...old, iqDataId: old.iqDataId ? numberOf(numbers, old.iqDataId) : null, documentId, fsNodeId: documentId };
+}
+
+function numberOf(numbers: Map<string, number>, id: string): number {
+  const number = numbers.get(id);
+  if (number === undefined) throw new Error(`Document ${id} was not found after it was stored`);
+  return number;
 }
 
 /** Polls the key: the cached response once done; undefined when the key was released (or taken over) and may be claimed again. */
@@ -315,33 +364,27 @@ function canonicalJson(value: unknown): string {
 
 // ---------------------------------------------------------------- stored invoices
 
-/** Largest number of document pages one invoice-list request scans (other kinds of document are skipped). */
-const MAX_SCANS = 20;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
- * Stored invoices are documents of kind 'invoice' among the account's other documents. Each
- * scan asks for exactly as many documents as invoices are still missing, so that when the page
- * fills up its last document is the last invoice returned and the storage cursor continues
- * right after it.
+ * Stored invoices are documents of kind 'invoice' among the account's other documents; `id` is
+ * the document's integer number or, as earlier versions answered it, its UUID.
  */
-async function invoicePage(services: Services, accountId: string, limit: number, cursor: string | undefined): Promise<{ records: DocumentRecord[]; nextCursor: string | null }> {
-  const records: DocumentRecord[] = [];
-  let next: string | null = cursor ?? null;
-  for (let scan = 0; scan < MAX_SCANS && records.length < limit; scan++) {
-    const page = await services.storage.documents.list(accountId, { limit: limit - records.length, ...(next ? { cursor: next } : {}) }).catch((err: unknown) => {
-      throw err instanceof InvalidCursorError ? new ApiError('VALIDATION_ERROR', { fields: [{ field: 'cursor', message: 'invalid cursor' }] }) : err;
-    });
-    records.push(...page.documents.filter((d) => d.kind === STORED_INVOICE_KIND));
-    next = page.nextCursor;
-    if (!next) break;
-  }
-  return { records, nextCursor: next };
+async function storedInvoice(services: Services, id: string, accountId: string): Promise<DocumentRecord | undefined> {
+  const record = /^[1-9]\d{0,15}$/.test(id)
+    ? await services.storage.documents.getByNumber(Number(id), accountId)
+    : UUID.test(id)
+      ? await services.storage.documents.get(id.toLowerCase(), accountId)
+      : undefined;
+  return record?.kind === STORED_INVOICE_KIND ? record : undefined;
 }
 
-function toSummary(record: DocumentRecord): z.infer<typeof invoiceSummarySchema> {
+const pdfDocumentId = (record: DocumentRecord): string => (record.meta as unknown as StoredInvoiceMeta).pdfDocumentId;
+
+function toSummary(record: DocumentRecord, pdfNumber: number | undefined): z.infer<typeof invoiceSummarySchema> {
   const meta = record.meta as unknown as StoredInvoiceMeta;
   return {
-    iqDataId: record.id,
+    iqDataId: record.number,
     invoiceNumber: meta.invoiceNumber,
     invoiceIssueDate: meta.invoiceIssueDate,
     invoiceTypeCode: meta.invoiceTypeCode,
@@ -350,7 +393,7 @@ function toSummary(record: DocumentRecord): z.infer<typeof invoiceSummarySchema>
     totalAmountWithVat: meta.totalAmountWithVat,
     amountDueForPayment: meta.amountDueForPayment,
     templateId: meta.templateId,
-    documentId: meta.pdfDocumentId,
+    documentId: pdfNumber ?? null,
     createdAt: new Date(record.createdAt).toISOString(),
   };
 }
