@@ -21,7 +21,7 @@ PH_CII_D16B_VERSION=4.1.1       # com.helger.cii:ph-cii-d16b (full UN/CEFACT D16
 FX_PROFILES="MINIMUM BASIC-WL BASIC EN16931 EXTENDED"
 # Bump when the artefact layout or the SEF compilation changes, so existing
 # checkouts rebuild .artefacts on the next run.
-ARTEFACT_LAYOUT=3
+ARTEFACT_LAYOUT=4
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 TOOLS="$ROOT/.tools/java"
@@ -178,6 +178,33 @@ fs.writeFileSync(out, xslt);
 NODE
   done
 
+  # Factur-X EXTENDED: BR-FXEXT-CO-10 and BR-FXEXT-CO-13 compute
+  #   xs:decimal(round(sum(<line net amounts>) * xs:decimal(100)) div xs:decimal(100))
+  # The amounts are untyped (no schema-aware processing), so sum() returns an
+  # xs:double and round(...) does too; "xs:double div xs:decimal" promotes
+  # the divisor to xs:double, which is what Saxon-HE (Java, used by Mustang)
+  # does. The SaxonJS 2.7 compiler (xslt3) types round()/abs() results as
+  # xs:numeric and then wrongly compiles "xs:numeric div xs:decimal" as a
+  # decimal-only division (SEF "calc":"c/c" behind "treat as xs:decimal"),
+  # so every EXTENDED invoice with lines stopped with XPTY0004 "Required item
+  # type of first operand of 'arith' is xs:decimal; supplied value is
+  # xs:double". Dividing by the integer literal 100 instead keeps the generic
+  # division ("a/a"), and is the same operation at run time: xs:integer 100
+  # is promoted to the same xs:double 100 when the dividend is a double, and
+  # is an xs:decimal when the dividend is one (sum of no lines = integer 0).
+  # The rules' own BT-92/BT-99 sums already divide by the literal 100. The
+  # expression occurs 4 times (the xsl:when test and the svrl:failed-assert
+  # @test text of each rule); any other count stops the build, and the
+  # compiled SEF is checked below to contain no decimal-only division.
+  FX_DIV_ORIG=') * xs:decimal(100)) div xs:decimal(100)'
+  FX_DIV_NEW=') * xs:decimal(100)) div 100'
+  f="$STAGE/xslt/factur-x-extended.xslt"
+  n="$(grep -oF "$FX_DIV_ORIG" "$f" | wc -l)"
+  [ "$n" -eq 4 ] || { echo "setup-validators: expected 4 occurrences of '$FX_DIV_ORIG' in factur-x-extended.xslt (BR-FXEXT-CO-10/13), found $n; review the SaxonJS patch" >&2; exit 1; }
+  sed -i 's/) \* xs:decimal(100)) div xs:decimal(100)/) * xs:decimal(100)) div 100/g' "$f"
+  [ "$(grep -oF "$FX_DIV_ORIG" "$f" | wc -l)" -eq 0 ] && [ "$(grep -oF "$FX_DIV_NEW" "$f" | wc -l)" -eq 4 ] \
+    || { echo "setup-validators: patching factur-x-extended.xslt (BR-FXEXT-CO-10/13) failed" >&2; exit 1; }
+
   # Versions are read from the artefacts themselves so the manifest cannot
   # drift from what is actually loaded.
   EN_VERSION="$(grep -o -m1 'Schematron version [0-9][0-9.]*' "$STAGE/xslt/en16931-cii.xslt" | awk '{print $3}')"
@@ -197,6 +224,11 @@ NODE
     log "compiling $name.xslt to SEF (takes a few seconds)"
     (cd "$ROOT" && npx --no-install xslt3 -xsl:"$STAGE/xslt/$name.xslt" -export:"$STAGE/sef/$name.sef.json" -nogo -relocate:on -ns:##html5)
   done
+  # See the EXTENDED patch above: its two decimal-only divisions were the
+  # mis-typed ones; a new one would need the same review.
+  if grep -qF '"calc":"c/c"' "$STAGE/sef/factur-x-extended.sef.json"; then
+    echo "setup-validators: factur-x-extended.sef.json still has a decimal-only division; review the BR-FXEXT-CO-10/13 patch" >&2; exit 1
+  fi
 
   sha() { sha256sum "$1" | awk '{print $1}'; }
   FX_ENTRIES=""
@@ -229,7 +261,8 @@ NODE
   ],
   "patches": [
     { "files": ["xslt/xrechnung-cii.xslt", "xslt/xrechnung-ubl.xslt"], "reason": "IBAN mod-97 checks cast to xs:decimal instead of xs:integer: SaxonJS 2.7 loses precision on xs:integer above 2^53; result identical to Saxon/Java" },
-    { "files": ["xslt/factur-x-*.xslt"], "reason": "the profile's code list (FACTUR-X_<PROFILE>_codedb.xml) inlined as the variable \$fx-codedb instead of read with document() at run time; same lookups" }
+    { "files": ["xslt/factur-x-*.xslt"], "reason": "the profile's code list (FACTUR-X_<PROFILE>_codedb.xml) inlined as the variable \$fx-codedb instead of read with document() at run time; same lookups" },
+    { "files": ["xslt/factur-x-extended.xslt"], "reason": "BR-FXEXT-CO-10/13: round(sum(...) * xs:decimal(100)) div 100 instead of div xs:decimal(100): the SaxonJS 2.7 compiler types the round() result as decimal-only and fails with XPTY0004 on the xs:double that sum() of untyped amounts returns; the integer divisor gives the same value Saxon-HE computes" }
   ]
 }
 EOF

@@ -37,15 +37,6 @@ export function facturXProfileOf(customization: string | undefined): FacturXProf
   return customization === undefined ? undefined : PROFILE_IDS[customization];
 }
 
-/**
- * Profiles whose schematron is applied. EXTENDED's is left out: under
- * SaxonJS 2.7 its compiled stylesheet stops with a type error
- * ("Required item type of first operand of 'arith' is xs:decimal; supplied
- * value is xs:double") on valid EXTENDED invoices, which would make every
- * EXTENDED document fail. Its XSD is still applied.
- */
-const SCHEMATRON_APPLIED: ReadonlySet<FacturXProfile> = new Set(['MINIMUM', 'BASICWL', 'BASIC', 'EN16931']);
-
 /** Mustang does not count the profiles' "not used in the given context" reports as errors; we keep them as warnings. */
 const NOT_USED = { ruleId: 'PROFILE-NOT-USED', severity: 'warning' } as const;
 
@@ -57,7 +48,7 @@ function keys(profile: FacturXProfile): { xsd: ArtefactKey; rules: ArtefactKey }
 export function preloadProfile(profile: FacturXProfile): void {
   const { xsd, rules } = keys(profile);
   preloadSchema(xsd);
-  if (SCHEMATRON_APPLIED.has(profile)) preloadRuleSet(rules);
+  preloadRuleSet(rules);
 }
 
 /**
@@ -78,7 +69,6 @@ export function checkProfile(doc: XmlDocument, xml: string, profile: FacturXProf
     });
     return { findings, artefacts };
   }
-  if (!SCHEMATRON_APPLIED.has(profile)) return { findings, artefacts };
   findings.push(...runSchematron(xml, { key: rules, source: 'profile', unflaggedReport: NOT_USED }));
   artefacts.push(ruleSetArtefact(rules));
   return { findings, artefacts };

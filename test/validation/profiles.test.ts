@@ -43,11 +43,44 @@ describe('Factur-X / ZUGFeRD profile rules', () => {
     expect(names(r)).toEqual([expect.stringContaining('CII D16B XSD'), 'CEN EN 16931 schematron (CII)', `${label} XSD`, `${label} schematron`]);
   });
 
-  it('EXTENDED output is valid against the EXTENDED XSD (its schematron is not applied under SaxonJS)', async () => {
+  it('EXTENDED output is valid with the EXTENDED XSD and schematron applied', async () => {
+    // The EXTENDED schematron runs under SaxonJS only with the set-up patch of
+    // BR-FXEXT-CO-10/13 (scripts/setup-validators.sh); before it, every
+    // EXTENDED invoice with lines stopped with XPTY0004.
     const r = await validateInvoiceXml(profileXml('EXTENDED'));
     expect(r.findings.filter(isBlocking)).toEqual([]);
-    expect(names(r)).toContain('Factur-X EXTENDED XSD');
-    expect(names(r)).not.toContain('Factur-X EXTENDED schematron');
+    expect(ids(r)).not.toContain('SCHEMATRON-PROCESSING');
+    expect(r.valid).toBe(true);
+    expect(names(r)).toEqual([expect.stringContaining('CII D16B XSD'), 'CEN EN 16931 schematron (CII)', 'Factur-X EXTENDED XSD', 'Factur-X EXTENDED schematron']);
+  });
+
+  // 01-standard-19 has three lines with net amounts summing to 472.90 (BT-106).
+  // BR-FXEXT-CO-10 allows |BT-106 - sum of BT-131| <= 0.01 per line, i.e. 0.03 here.
+  const extendedWithLineTotal = (total: string) =>
+    replaceOnce(profileXml('EXTENDED'), '<ram:LineTotalAmount>472.90</ram:LineTotalAmount>', `<ram:LineTotalAmount>${total}</ram:LineTotalAmount>`);
+
+  it('reports an EXTENDED sum of line net amounts outside the profile tolerance with BR-FXEXT-CO-10', async () => {
+    const r = await validateInvoiceXml(extendedWithLineTotal('473.00'));
+    expect(r.valid).toBe(false);
+    expect(profileFindings(r).filter(isBlocking)).toEqual([
+      expect.objectContaining({ ruleId: 'BR-FXEXT-CO-10', severity: 'error', source: 'profile', location: expect.stringContaining('SpecifiedTradeSettlementHeaderMonetarySummation') }),
+    ]);
+    expect(names(r)).toContain('Factur-X EXTENDED schematron');
+  });
+
+  it('accepts an EXTENDED sum of line net amounts within the profile tolerance (EN 16931 BR-CO-10 still applies)', async () => {
+    const r = await validateInvoiceXml(extendedWithLineTotal('472.92'));
+    expect(profileFindings(r).filter(isBlocking)).toEqual([]);
+    // EN 16931 compares exactly: BR-CO-10 (lines) and BR-CO-13 (tax basis = BT-106 - allowances + charges).
+    expect(r.findings.filter(isBlocking).map((f) => `${f.source}:${f.ruleId}`).sort()).toEqual(['en16931:BR-CO-10', 'en16931:BR-CO-13']);
+  });
+
+  it('reports an EXTENDED tax basis that does not match the lines, allowances and charges with BR-FXEXT-CO-13', async () => {
+    const xml = replaceOnce(profileXml('EXTENDED'), '<ram:TaxBasisTotalAmount>472.90</ram:TaxBasisTotalAmount>', '<ram:TaxBasisTotalAmount>473.90</ram:TaxBasisTotalAmount>');
+    const r = await validateInvoiceXml(xml);
+    expect(r.valid).toBe(false);
+    // BR-FXEXT-CO-15 (grand total = tax basis + VAT) follows from the same change.
+    expect(profileFindings(r).filter(isBlocking).map((f) => f.ruleId).sort()).toEqual(['BR-FXEXT-CO-13', 'BR-FXEXT-CO-15']);
   });
 
   it('rejects invoice lines in BASIC WL with a profile XSD finding', async () => {
