@@ -8,6 +8,7 @@ import { despeckle, type GrayBitmap } from './bitmap.js';
 import { openImage } from './decode-image.js';
 import { openPdf, rasterisePage } from './rasterise-pdf.js';
 import { isReadable } from './readable.js';
+import { removeRules } from './rules.js';
 
 /**
  * Everything that parses the untrusted file. It runs inside the sandbox child
@@ -35,7 +36,7 @@ export async function openDocument(bytes: Uint8Array, type: FileType): Promise<D
   if (type !== 'pdf') {
     const image = await openImage(bytes, type);
     const scanPages = Array.from({ length: image.pageCount }, (_, i) => i + 1);
-    return { outline: { pageCount: image.pageCount, textPages: [], scanPages }, render: async (page) => despeckle(await image.decodePage(page - 1)) };
+    return { outline: { pageCount: image.pageCount, textPages: [], scanPages }, render: async (page) => forOcr(await image.decodePage(page - 1)) };
   }
   const embedded = await embeddedInvoice(bytes);
   if (embedded) return { outline: { ...embedded, textPages: [], scanPages: [] }, render: notToRender };
@@ -46,7 +47,7 @@ export async function openDocument(bytes: Uint8Array, type: FileType): Promise<D
   const doc = scanPages.length > 0 ? await openPdf(bytes) : undefined;
   return {
     outline: { pageCount: layer.length, textPages, scanPages },
-    render: async (page) => (doc && scanPages.includes(page) ? despeckle(await rasterisePage(doc, page)) : notToRender(page)),
+    render: async (page) => (doc && scanPages.includes(page) ? forOcr(await rasterisePage(doc, page)) : notToRender(page)),
   };
 }
 
@@ -63,6 +64,11 @@ async function embeddedInvoice(bytes: Uint8Array): Promise<{ pageCount: number; 
   } catch {
     return undefined;
   }
+}
+
+/** What tesseract reads best: no speckle, no table rules. */
+function forOcr(page: GrayBitmap): GrayBitmap {
+  return removeRules(despeckle(page));
 }
 
 function notToRender(page: number): Promise<GrayBitmap> {

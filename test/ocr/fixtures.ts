@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { createCanvas, GlobalFonts } from '@napi-rs/canvas';
-import { PDFDocument } from 'pdf-lib';
+import { PDFDocument, StandardFonts, rgb } from 'pdf-lib';
 import UTIF from 'utif2';
 import { invoiceSchema, type Invoice } from '../../src/invoice/model.js';
 import type { GrayBitmap } from '../../src/ocr/bitmap.js';
@@ -147,4 +147,30 @@ export function bombPng(): Buffer {
   b[24] = 8;
   b[25] = 0;
   return b;
+}
+
+/** Rows of the boxed table of boxedTablePdf(), cell by cell. */
+export const BOXED_ROWS = [
+  ['Menge', 'Produkt', 'USt.', 'Preis', 'Gesamtbetrag'],
+  ['1,00', 'Gestaltung', '7%', '160,00', '160,00'],
+  ['400,00', 'Luftballon', '19%', '0,79', '316,00'],
+  ['200,00', 'Heißluft', '19%', '0,10', '20,00'],
+];
+
+/** A line-item table with a rule around every cell, as office software prints it (its own layout, not a corpus copy). */
+export async function boxedTablePdf(): Promise<Uint8Array> {
+  const doc = await PDFDocument.create();
+  const font = await doc.embedFont(StandardFonts.Helvetica);
+  const page = doc.addPage([595.28, 841.89]);
+  const columns = [60, 130, 300, 360, 440, 540];
+  const top = 600;
+  const rowHeight = 22;
+  BOXED_ROWS.forEach((row, r) => {
+    row.forEach((cell, c) => page.drawText(cell, { x: columns[c]! + 5, y: top - (r + 1) * rowHeight + 7, size: 11, font }));
+  });
+  const rule = { thickness: 0.8, color: rgb(0.1, 0.1, 0.1) };
+  for (let r = 0; r <= BOXED_ROWS.length; r++) page.drawLine({ start: { x: columns[0]!, y: top - r * rowHeight }, end: { x: columns.at(-1)!, y: top - r * rowHeight }, ...rule });
+  for (const x of columns) page.drawLine({ start: { x, y: top }, end: { x, y: top - BOXED_ROWS.length * rowHeight }, ...rule });
+  page.drawText('Rechnung 2024-77', { x: 60, y: 700, size: 14, font });
+  return doc.save();
 }

@@ -8,7 +8,7 @@ import type { PageText } from '../../src/analysis/page-text.js';
 import type { Invoice } from '../../src/invoice/model.js';
 import { MAX_OCR_PAGES, NoTextError, OcrPool, OcrTimeoutError, readDocument, UnreadableFileError } from '../../src/ocr/index.js';
 import { repoRoot } from '../../scripts/lib/spawn-service.js';
-import { blankScan, cyclicTiff, fixtureInvoice, grayTiff, halfHeight, imageOnlyPdf, invoicePdf, OFFICE_SCAN, pdfBitmaps, pdfWithInvoiceXml, scannedJpegs } from './fixtures.js';
+import { blankScan, BOXED_ROWS, boxedTablePdf, cyclicTiff, fixtureInvoice, grayTiff, halfHeight, imageOnlyPdf, invoicePdf, OFFICE_SCAN, pdfBitmaps, pdfWithInvoiceXml, scannedJpegs } from './fixtures.js';
 
 /**
  * The OCR path as the service runs it: the compiled sandbox child and tesseract
@@ -33,6 +33,18 @@ beforeAll(async () => {
   scans = await scannedJpegs(pdf);
 });
 afterAll(() => pool.close());
+
+/** The words of a page as lines of text, grouped the way tesseract reported them (same baseline within half a word height). */
+function linesOf(page: PageText): string[] {
+  const words = [...page.words].sort((a, b) => a.y - b.y || a.x - b.x);
+  const lines: Array<typeof words> = [];
+  for (const w of words) {
+    const line = lines.find((l) => Math.abs(l[0]!.y - w.y) < l[0]!.height / 2);
+    if (line) line.push(w);
+    else lines.push([w]);
+  }
+  return lines.map((l) => l.sort((a, b) => a.x - b.x).map((w) => w.text).join(' '));
+}
 
 /** What must survive a scan: the values a bookkeeper reads off the page. */
 function expectKeyValues(page: PageText): void {
@@ -64,6 +76,12 @@ describe('reading documents', () => {
       expect(w.x + w.width).toBeLessThanOrEqual(page.width);
       expect(w.y + w.height).toBeLessThanOrEqual(page.height);
     }
+  });
+
+  it('reads the rows of a table boxed by rules, without taking the rules for letters', async () => {
+    const read = await readDocument((await scannedJpegs(await boxedTablePdf()))[0]!, 'jpeg', { pool });
+    const lines = linesOf(read.pages[0]!);
+    for (const row of BOXED_ROWS) expect(lines).toContainEqual(row.join(' '));
   });
 
   it('reads a scan inside a PDF (image only) by OCR', async () => {
