@@ -229,6 +229,10 @@ export class VeraPdfPool {
  * private temporary folder, removed with the process.
  */
 class VeraPdfProcess {
+  /** Running processes, ended with this process even when nobody called stop(). */
+  private static readonly live = new Set<VeraPdfProcess>();
+  private static exitHookInstalled = false;
+
   requests = 0;
   private readonly child: ChildProcessWithoutNullStreams;
   private readonly dir: string;
@@ -242,6 +246,16 @@ class VeraPdfProcess {
   private seq = 0;
 
   constructor(home: string, maxHeapMb: number) {
+    if (!VeraPdfProcess.exitHookInstalled) {
+      VeraPdfProcess.exitHookInstalled = true;
+      // A JVM also ends by itself when its stdin closes; this removes its folder (reports, veraPDF's log).
+      process.on('exit', () => {
+        for (const p of VeraPdfProcess.live) {
+          p.child.kill('SIGKILL');
+          rmSync(p.dir, { recursive: true, force: true });
+        }
+      });
+    }
     this.dir = mkdtempSync(path.join(tmpdir(), 'einvoice-verapdf-'));
     this.reportPrefix = path.join(this.dir, 'tempReport');
     this.child = spawn(
@@ -251,6 +265,7 @@ class VeraPdfProcess {
     );
     // An idle pool must not keep a CLI or a test process alive; a pending request keeps
     // the event loop busy through its timer.
+    VeraPdfProcess.live.add(this);
     this.child.unref();
     for (const stream of [this.child.stdin, this.child.stdout, this.child.stderr]) (stream as unknown as { unref?: () => void }).unref?.();
     this.child.stdout.setEncoding('utf8').on('data', (chunk: string) => this.onStdout(chunk));
@@ -307,10 +322,12 @@ class VeraPdfProcess {
   async stop(): Promise<void> {
     if (this.child.exitCode === null && this.child.signalCode === null) {
       const exited = new Promise((resolve) => this.child.once('exit', resolve));
+      this.child.ref(); // whoever awaits this must not see the event loop end first
       this.child.kill('SIGKILL');
       await exited;
     }
     rmSync(this.dir, { recursive: true, force: true });
+    VeraPdfProcess.live.delete(this);
   }
 
   private nextReport(): Promise<string> {
