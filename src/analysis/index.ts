@@ -11,7 +11,7 @@ import { AnalysisError, type AnalyseOptions, type AnalysisResult, type PageText 
 import { findParties, type Party } from './parties.js';
 import { solveTotals, type Totals } from './solver.js';
 import { findLineItems } from './table.js';
-import { findTotals, taxMatches, type RateTax } from './totals.js';
+import { findTotals, taxMatches, type RateTax, type TotalsCandidates, type VatRow } from './totals.js';
 import { fold } from './text.js';
 
 export { AnalysisError } from './page-text.js';
@@ -96,14 +96,18 @@ export function analyseWithEvidence(pages: PageText[], opts: AnalyseOptions): Ev
   // The table is read even without line items asked for: its lines are not totals, and its sum is BT-106.
   const table = findLineItems(doc);
   const totals = findTotals(doc, table.lines);
-  const solved = solveTotals(totals.fields, totals.vatRows, table.lineSum);
+  const rowsComplete = totals.openRates.every((o) => totals.vatRows.some((r) => r.rate === o.rate));
+  const solved = solveTotals(totals.fields, totals.vatRows, table.lineSum, rowsComplete);
   // A credit note states positive amounts (EN 16931); a corrective invoice keeps the signs it prints.
   const signed = (v: string) => (type.code === '381' ? new Decimal(v).abs().toFixed(2) : v);
   for (const [field, value] of Object.entries(solved.totals) as Array<[TotalField, string]>) {
     set(TOTAL_PATHS[field], signed(value), `totals:${solved.support[field]}`);
   }
-  const rowsVia = `vatrow:${solved.consistency === 1 ? 'consistent' : solved.consistency === undefined ? 'unchecked' : 'inconsistent'}`;
-  const vatRows = solved.vatRows.length ? solved.vatRows : singleRateRow(totals.rateTaxes, solved.totals);
+  const completed = missingRow(solved.vatRows, totals.openRates, solved.totals);
+  const rowsVia = completed
+    ? 'vatrow:completed'
+    : `vatrow:${solved.consistency === 1 ? 'consistent' : solved.consistency === undefined ? 'unchecked' : 'inconsistent'}`;
+  const vatRows = completed ? [...solved.vatRows, completed] : solved.vatRows.length ? solved.vatRows : singleRateRow(totals.rateTaxes, solved.totals);
   vatRows.forEach((r, i) => {
     set(`vatBreakdown[${i}].vatCategoryTaxableAmount`, signed(r.base), rowsVia);
     set(`vatBreakdown[${i}].vatCategoryTaxAmount`, signed(r.tax), rowsVia);
@@ -150,6 +154,24 @@ function singleRateRow(rateTaxes: RateTax[], totals: Totals): Array<{ rate: stri
   const only = [...distinct.values()][0]!;
   if (!new Decimal(only.tax).eq(totals.vatTotal) || !taxMatches(totals.netTotal, only.rate, only.tax)) return [];
   return [{ rate: only.rate, base: totals.netTotal, tax: only.tax, ...(only.category ? { category: only.category } : {}) }];
+}
+
+/**
+ * One breakdown row whose amounts could not be read while its rate could: what the totals
+ * leave for it (net total − the other bases, VAT total − the other taxes), when base × rate
+ * gives that tax. The arithmetic of the whole breakdown stands in for the illegible digits.
+ */
+function missingRow(rows: VatRow[], openRates: TotalsCandidates['openRates'], totals: Totals): VatRow | undefined {
+  const known = new Set(rows.map((r) => r.rate));
+  const open = new Map(openRates.filter((r) => !known.has(r.rate)).map((r) => [r.rate, r]));
+  if (open.size !== 1 || totals.netTotal === undefined || totals.vatTotal === undefined) return undefined;
+  const only = [...open.values()][0]!;
+  const base = rows.reduce((s, r) => s.minus(r.base), new Decimal(totals.netTotal));
+  const tax = rows.reduce((s, r) => s.minus(r.tax), new Decimal(totals.vatTotal));
+  const fits = only.rate === '0' ? tax.isZero() && !base.isZero() : taxMatches(base.toFixed(2), only.rate, tax.toFixed(2));
+  if (!fits) return undefined;
+  const last = rows.at(-1);
+  return { rate: only.rate, base: base.toFixed(2), tax: tax.toFixed(2), ...(only.category ? { category: only.category } : {}), page: last?.page ?? 1, y: last?.y ?? 0, labelled: false };
 }
 
 /** Mean OCR word confidence over all pages (1 for text layers, which have none). */

@@ -184,9 +184,9 @@ function boxOf(segs: Segment[]) {
 
 export function findParties(doc: Doc): Parties {
   const page = pageOf(doc, doc.pages[0]!.page);
-  const blocks = buildBlocks(page);
+  const blocks = buildBlocks(page).flatMap(withoutNoiseOnTop);
   // Addresses are sometimes set with blank lines between their lines.
-  const loose = buildBlocks(page, 3).flatMap(splitAtAddressEnds);
+  const loose = buildBlocks(page, 3).flatMap(splitAtAddressEnds).flatMap(withoutNoiseOnTop);
   const found: Parties = {};
   const used = new Set<Block>();
   const keep = (role: PartyRole, p: Party | undefined) => {
@@ -227,7 +227,11 @@ export function findParties(doc: Doc): Parties {
         .filter((b) => b.top > 0.115 * page.height && b.top < 0.45 * page.height)
         .filter((b) => !found.seller || !sameParty(b, found.seller))
         .sort((a, b) => Number(a.x0 > 0.5 * page.width) - Number(b.x0 > 0.5 * page.width) || a.top - b.top)[0];
-    const window = inWindow(blocks) ?? inWindow(loose);
+    // The left window comes first even when its address is loosely set and a tight block stands on the right.
+    const left = (b: Block | undefined) => b !== undefined && b.x0 <= 0.5 * page.width;
+    const tight = inWindow(blocks);
+    const loosely = inWindow(loose);
+    const window = left(tight) || !left(loosely) ? (tight ?? loosely) : loosely;
     if (window) {
       keep('buyer', partyOf(linesOf(page, window), boxOf(window.segments), 0.75, 'address-window'));
       used.add(window);
@@ -269,6 +273,26 @@ function accountHolder(doc: Doc): Party | undefined {
     if (name && /\p{L}{2}/u.test(name)) return { name: clean(name), score: 0.4, via: 'account-holder', ...boxOf([s]) };
   }
   return undefined;
+}
+
+/** OCR confidence below which a segment is a logo or a stamp read as letters ("ES", "AAN EEE"), not text. */
+const ILLEGIBLE = 0.5;
+
+/** A letterhead logo above an address reads as a first line of noise; the address starts below it. */
+function withoutNoiseOnTop(b: Block): Block[] {
+  const from = b.segments.findIndex((s) => !isNoise(s));
+  if (from <= 0) return from === 0 ? [b] : [];
+  const segments = b.segments.slice(from);
+  return [{ ...b, segments, top: segments[0]!.top, x0: Math.min(...segments.map((s) => s.x0)), x1: Math.max(...segments.map((s) => s.x1)) }];
+}
+
+/** Low confidence alone does not make noise (a name in a display font reads badly too); short letter clusters do. */
+function isNoise(s: Segment): boolean {
+  return mean(s.words.map((w) => w.confidence ?? 1)) < ILLEGIBLE && s.words.every((w) => w.text.length <= 4);
+}
+
+function mean(values: number[]): number {
+  return values.reduce((a, b) => a + b, 0) / Math.max(1, values.length);
 }
 
 /** An address ends with its city line (and the country line after it); what follows is something else. */

@@ -50,10 +50,11 @@ function options(cands: Found[] | undefined, extra: Option[] = []): Option[] {
 const eq = (a: Decimal, b: Decimal) => a.minus(b).abs().lte(0.01);
 const d = (v: string | undefined) => (v === undefined ? undefined : new Decimal(v));
 
-export function solveTotals(fields: Map<TotalField, Found[]>, vatRows: VatRow[], lineSum: string | undefined): SolvedTotals {
+/** `rowsComplete` false: the breakdown has a row that could not be read, so its sums say nothing about the totals. */
+export function solveTotals(fields: Map<TotalField, Found[]>, vatRows: VatRow[], lineSum: string | undefined, rowsComplete = true): SolvedTotals {
   const rows = vatRows;
-  const rowTax = rows.length ? rows.reduce((s, r) => s.plus(r.tax), new Decimal(0)).toFixed(2) : undefined;
-  const rowBase = rows.length ? rows.reduce((s, r) => s.plus(r.base), new Decimal(0)).toFixed(2) : undefined;
+  const rowTax = rows.length && rowsComplete ? rows.reduce((s, r) => s.plus(r.tax), new Decimal(0)).toFixed(2) : undefined;
+  const rowBase = rows.length && rowsComplete ? rows.reduce((s, r) => s.plus(r.base), new Decimal(0)).toFixed(2) : undefined;
   const rowWeight = rows.every((r) => r.labelled) ? 0.5 : 0.3;
 
   // Without allowances or charges the lines add up to the net total: their sum is a candidate for it too.

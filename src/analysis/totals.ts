@@ -36,6 +36,8 @@ export interface TotalsCandidates {
   fields: Map<TotalField, Found[]>;
   vatRows: VatRow[];
   rateTaxes: RateTax[];
+  /** Breakdown lines whose rate is legible but whose amounts are not (a scan misread "19,25" as "19725"). */
+  openRates: Array<Omit<RateTax, 'tax'>>;
   /** Currency codes or symbols printed beside amounts, in order. */
   currencies: string[];
 }
@@ -106,6 +108,7 @@ export function findTotals(doc: Doc, tableLines: ReadonlySet<string>): TotalsCan
   const fields = new Map<TotalField, Found[]>();
   const vatRows: VatRow[] = [];
   const rateTaxes: RateTax[] = [];
+  const openRates: Array<Omit<RateTax, 'tax'>> = [];
   const currencies: string[] = [];
   const lastPage = doc.pages.at(-1)!.page;
   for (const page of doc.pages) {
@@ -121,6 +124,7 @@ export function findTotals(doc: Doc, tableLines: ReadonlySet<string>): TotalsCan
       const nearby = page.lines.slice(Math.max(0, line.index - 4), line.index + 4).map(lineText).join('\n');
       const rows = vatRowsOf(line, cells, folded, nearby);
       vatRows.push(...rows);
+      if (rows.length === 0) openRates.push(...openRateOf(line, cells, folded, nearby));
       const percents = cells.filter((c) => c.num.percent);
       if (rows.length === 0 && money.length === 1 && percents.length === 1 && VAT_WORD.test(folded)) {
         const rate = new Decimal(percents[0]!.num.value).abs().toString();
@@ -151,7 +155,7 @@ export function findTotals(doc: Doc, tableLines: ReadonlySet<string>): TotalsCan
   }
   for (const [field, found] of columnTotals(doc, tableLines)) fields.set(field, [...(fields.get(field) ?? []), found]);
   if (vatRows.length === 0) vatRows.push(...inclusiveRows(doc, tableLines));
-  return { fields, vatRows: dedupeRows(vatRows), rateTaxes, currencies };
+  return { fields, vatRows: dedupeRows(vatRows), rateTaxes, openRates, currencies };
 }
 
 interface Column {
@@ -292,6 +296,18 @@ function vatRowsOf(line: Line, cells: Cell[], folded: string, nearby: string): V
   // One row per line: the base printed nearest before the tax (a taxable amount after a goods value and allowances).
   rows.sort((a, b) => b.baseX - a.baseX);
   return rows.slice(0, 1).map(({ baseX: _x, ...row }) => row);
+}
+
+/** A breakdown line ("VAT (S)  275500  7  193.25") with one rate and no amounts that multiply out. */
+function openRateOf(line: Line, cells: Cell[], folded: string, nearby: string): Array<Omit<RateTax, 'tax'>> {
+  const printed = /\((S|Z|E|AE|K|G|O|L|M)\)/.exec(lineText(line))?.[1];
+  if (!printed && !VAT_WORD.test(folded)) return [];
+  const rates = cells.filter((c) => c.num.percent || (c.num.decimals <= 2 && KNOWN_RATES.has(new Decimal(c.num.value).toString())));
+  if (rates.length !== 1) return [];
+  const rate = new Decimal(rates[0]!.num.value).abs().toString();
+  // A zero rate's reason (exempt, intra-community, export) is printed on the lines around it.
+  const category = printed ?? vatCategoryOf(rate, rate === '0' ? fold(nearby) : folded);
+  return [{ rate, ...(category ? { category } : {}) }];
 }
 
 /** The breakdown is often printed twice (table and summary); a rate's row counts once. */

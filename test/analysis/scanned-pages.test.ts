@@ -1,0 +1,106 @@
+import { describe, expect, it } from 'vitest';
+import { analyseInvoice, extractTextLayer, type PageText, type Word } from '../../src/analysis/index.js';
+import { pdfOf, type Text } from './fixtures.js';
+
+/**
+ * What scans do to a page that text layers never do: digits misread inside amounts, a logo
+ * read as letters. Pages are given as the OCR path hands them over (words with confidences).
+ */
+
+/** One OCR line: words laid out from `x`, 10 px per character, on a 30 px high line at `y`. */
+function line(y: number, x: number, text: string, confidence = 0.95): Word[] {
+  const words: Word[] = [];
+  let at = x;
+  for (const t of text.split(' ')) {
+    words.push({ text: t, x: at, y, width: t.length * 10, height: 30, confidence });
+    at += t.length * 10 + 12;
+  }
+  return words;
+}
+
+const scan = (words: Word[]): PageText[] => [{ page: 1, width: 2480, height: 3508, words, source: 'ocr' }];
+
+describe('a VAT breakdown row the scan made illegible', () => {
+  const page = (rows: Word[][]) =>
+    scan([
+      ...line(300, 200, 'Rechnungsnummer: 2024-118'),
+      ...line(340, 200, 'Rechnungsdatum: 05.03.2024'),
+      ...line(1500, 200, 'Umsatzsteueraufschlüsselung:'),
+      ...rows.flat(),
+      ...line(1700, 1200, 'Rechnungssumme ohne USt.'),
+      ...line(1700, 2100, '473,00'),
+      ...line(1740, 1200, 'Steuerbetrag'),
+      ...line(1740, 2100, '56,87'),
+      ...line(1780, 1200, 'Bruttosumme'),
+      ...line(1780, 2100, '529,87'),
+    ]);
+
+  it('is completed from the totals when its rate is legible and base × rate gives the tax left over', () => {
+    const { invoice } = analyseInvoice(
+      page([
+        [...line(1560, 200, 'VAT (S)'), ...line(1560, 1430, '275,00'), ...line(1560, 1900, '7'), ...line(1560, 2150, '19725')],
+        [...line(1600, 200, 'VAT (S)'), ...line(1600, 1430, '198,00'), ...line(1600, 1880, '19'), ...line(1600, 2150, '37,62')],
+      ]),
+      { withLineItems: false },
+    );
+    expect(invoice.vatBreakdown?.map((r) => [r.vatCategoryRate, r.vatCategoryTaxableAmount, r.vatCategoryTaxAmount, r.vatCategoryCode])).toEqual([
+      ['19', '198.00', '37.62', 'S'],
+      ['7', '275.00', '19.25', 'S'],
+    ]);
+  });
+
+  it('is left out when what the totals leave does not fit its rate', () => {
+    const { invoice } = analyseInvoice(
+      page([
+        [...line(1560, 200, 'VAT (S)'), ...line(1560, 1430, '275,00'), ...line(1560, 1900, '16'), ...line(1560, 2150, '19725')],
+        [...line(1600, 200, 'VAT (S)'), ...line(1600, 1430, '198,00'), ...line(1600, 1880, '19'), ...line(1600, 2150, '37,62')],
+      ]),
+      { withLineItems: false },
+    );
+    expect(invoice.vatBreakdown?.map((r) => r.vatCategoryRate)).toEqual(['19']);
+  });
+});
+
+describe('a logo read as letters above the letterhead address', () => {
+  it('is not taken for the seller name', async () => {
+    const { invoice } = analyseInvoice(
+      scan([
+        ...line(150, 1880, 'AAN EEE', 0.35),
+        ...line(190, 1880, 'ES', 0.28),
+        ...line(232, 1880, 'Nordlicht GmbH'),
+        ...line(274, 1880, 'Hafenweg 12'),
+        ...line(316, 1880, '24103 Kiel'),
+        ...line(700, 300, 'Beispiel AG'),
+        ...line(742, 300, 'Lindenweg 12'),
+        // A blank line inside the window address: a loose block, on the left where windows are.
+        ...line(826, 300, '50667 Köln'),
+        ...line(1100, 200, 'Rechnungsnummer: 2024-118'),
+      ]),
+      { withLineItems: false },
+    );
+    expect(invoice.seller?.sellerName).toBe('Nordlicht GmbH');
+    expect(invoice.buyer?.buyerName).toBe('Beispiel AG');
+  });
+
+  it('keeps a long badly read line (a name in a display font), which is text', () => {
+    const { invoice } = analyseInvoice(
+      scan([...line(700, 300, 'Vestine Boutique Lyon', 0.4), ...line(742, 300, '35 rue de la République'), ...line(784, 300, '69001 Lyon'), ...line(1100, 200, 'Facture n° FA-2017-0010')]),
+      { withLineItems: false },
+    );
+    expect(invoice.buyer?.buyerName).toBe('Vestine Boutique Lyon');
+  });
+});
+
+// The text layer never carries confidences: nothing of the above applies to it.
+describe('text layers', () => {
+  it('keep short lines at the top of an address', async () => {
+    const texts: Text[] = [
+      { s: 'IBM', x: 360, y: 50, size: 12 },
+      { s: 'Hafenweg 12', x: 360, y: 64 },
+      { s: '24103 Kiel', x: 360, y: 76 },
+      { s: 'Rechnungsnummer: 2024-118', x: 57, y: 260 },
+    ];
+    const { invoice } = analyseInvoice(await extractTextLayer(await pdfOf([texts])), { withLineItems: false });
+    expect(invoice.seller?.sellerName).toBe('IBM');
+  });
+});
