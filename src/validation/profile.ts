@@ -13,6 +13,11 @@ import { preloadSchema, schemaArtefact, validateWithSchema } from './xsd.js';
  * ZUGFeRD 2.0 URNs that the profiles' code lists accept). XRechnung
  * identifiers are deliberately not mapped: XRechnung documents keep the
  * EN 16931 + XRechnung pipeline unchanged.
+ *
+ * The EXTENDED schematron runs with two set-up patches (see
+ * scripts/setup-validators.sh and the manifest's "patches"): without them
+ * SaxonJS 2.7 stops on BR-FXEXT-CO-10/13 with XPTY0004, and casts doubles to
+ * decimals differently from Saxon-HE, which Mustang uses.
  */
 
 export type { FacturXProfile } from './artefacts.js';
