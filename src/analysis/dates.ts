@@ -83,3 +83,18 @@ export function inferDayMonthOrder(texts: Iterable<string>): DayMonthOrder {
   }
   return mdy > dmy ? 'MDY' : 'DMY';
 }
+
+/**
+ * A numeric date one of whose separators a scan misread as a digit ("05703.2018", "05.0372018"),
+ * perhaps with the colon before it ("2:05703.2018"): two digits, a sign, two digits, a sign, four
+ * digits, at least one sign still a separator. Only for a value a date label announces; the
+ * calendar must accept it.
+ */
+export function scannedDate(token: string, order: DayMonthOrder): string | undefined {
+  const m = /^[:;.,]?\d?(\d{2})[\d.,:;'](\d{2})[\d.,:;'](\d{4})$/.exec(token.replace(/\s+/g, ''));
+  // A run of ten digits could be anything; one separator still standing makes it a date.
+  if (!m || !/\d{2}[.,:;']\d{2}|\d{2}[.,:;']\d{4}$/.test(token)) return undefined;
+  const [a, b, year] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  if (year < 1990 || year > 2099) return undefined;
+  return order === 'DMY' ? isoDate(year, b, a) : isoDate(year, a, b);
+}

@@ -63,8 +63,11 @@ export function originalOffset(original: string, foldedEnd: number): number {
 export function rightOf(doc: Doc, s: Segment): Segment | undefined {
   const line = lineOf(doc, s);
   const page = pageOf(doc, s.page);
-  // A lone colon printed apart from its label is not the value.
-  return line.segments.find((o) => o.x0 >= s.x1 - 1 && o.x0 - s.x1 < 0.45 * page.width && /[\p{L}\p{N}]/u.test(o.text));
+  // A lone colon printed apart from its label is not the value; a scan may read it as any one character.
+  const near = line.segments.filter((o) => o.x0 >= s.x1 - 1 && o.x0 - s.x1 < 0.45 * page.width);
+  const [first, second] = near;
+  if (doc.source === 'ocr' && first && second && first.text.length === 1 && second.x0 - first.x1 < 3 * s.height) return second;
+  return near.find((o) => /[\p{L}\p{N}]/u.test(o.text));
 }
 
 /** The first segment below `s`, overlapping it horizontally, within two line spacings. */

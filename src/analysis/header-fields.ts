@@ -1,5 +1,5 @@
 import { currenciesIn } from './codes.js';
-import { scanDates } from './dates.js';
+import { scanDates, scannedDate } from './dates.js';
 import { allSegments, belowOf, originalOffset, rightOf, type Doc, type Found } from './document.js';
 import { tailOf, type Segment } from './layout.js';
 import { HEADER_LABELS, type HeaderField } from './lexicon.js';
@@ -41,7 +41,8 @@ export function parseValue(kind: Kind, text: string, doc: Doc, strictId: boolean
     case 'date': {
       // The date must open the value ("05.03.2018", "vom 05.03.2018"), not hide further on.
       const d = scanDates(t, doc.order)[0];
-      return d && /^(?:\S{1,4}\s+)?$/.test(t.slice(0, d.start)) ? d.iso : undefined;
+      if (d) return /^(?:\S{1,4}\s+)?$/.test(t.slice(0, d.start)) ? d.iso : undefined;
+      return doc.source === 'ocr' ? scannedDate(t, doc.order) : undefined;
     }
     case 'currency':
       return currenciesIn(t)[0];

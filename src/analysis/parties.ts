@@ -199,7 +199,7 @@ export function findParties(doc: Doc): Parties {
       const hit = labelRole(seg);
       if (!hit) continue;
       const below = blockUnder(seg, loose);
-      const lines = [...(hit.rest ? [hit.rest] : []), ...below.map((s) => withValue(page, s))];
+      const lines = [...(hit.rest ? [hit.rest] : []), ...skippedOver(page, seg, below).map((s) => withValue(page, s)), ...below.map((s) => withValue(page, s))];
       const segs = below.length ? below : [seg];
       keep(hit.role, partyOf(lines, boxOf(segs), 0.9, 'label'));
       for (const b of [...blocks, ...loose]) if (below.some((s) => b.segments.includes(s))) used.add(b);
@@ -305,10 +305,25 @@ function cutAtAddressEnd(b: Block): Block {
   return { ...b, segments, x1: Math.max(...segments.map((s) => s.x1)), bottom: segments.at(-1)!.bottom };
 }
 
+/**
+ * Lines between a label and the block it heads that the block left out, mostly a party's
+ * number ("Nummer: 16259") whose scanned box came out taller than the lines around it.
+ */
+function skippedOver(page: PageLayout, label: Segment, block: Segment[]): Segment[] {
+  const first = block[0];
+  if (!first) return [];
+  return page.lines
+    .filter((l) => l.top > label.top && l.top < first.top)
+    .flatMap((l) => l.segments.filter((s) => s !== label && Math.abs(s.x0 - first.x0) < 1.5 * first.height));
+}
+
 /** A block line with the value printed apart after its colon ("Nummer   : 549910"). */
 function withValue(page: PageLayout, s: Segment): string {
   const line = page.lines[s.line]!;
   const next = line.segments.find((o) => o.x0 > s.x1);
+  // A scan may read the spaced-out colon as a segment of its own: "Nummer | : | GE2020211".
+  const after = next && /^:$/.test(next.text) ? line.segments.find((o) => o.x0 > next.x1) : undefined;
+  if (after && after.x0 - s.x1 < 15 * s.height) return `${s.text}: ${after.text}`;
   return next && (/:\s*$/.test(s.text) || /^:/.test(next.text)) && next.x0 - s.x1 < 15 * s.height ? `${s.text} ${next.text}` : s.text;
 }
 

@@ -91,6 +91,36 @@ describe('a logo read as letters above the letterhead address', () => {
   });
 });
 
+describe('labels and values a scan pulled apart', () => {
+  it("reads a party's number printed apart from its label, and a date whose separators were misread, behind a misread colon", () => {
+    const { invoice } = analyseInvoice(
+      scan([
+        ...line(300, 200, 'Rechnungsnummer: 2024-118'),
+        ...line(340, 200, 'Liefer- und Leistungsdatum'),
+        ...line(340, 940, '3'),
+        ...line(340, 990, '05703.2024'),
+        ...line(600, 200, 'Käufer:'),
+        // Taller than its neighbours, as tesseract boxes it sometimes: not part of the block below.
+        { text: 'Nummer', x: 200, y: 640, width: 140, height: 64, confidence: 0.96 },
+        ...line(650, 560, ':'),
+        ...line(650, 600, 'GE2020211'),
+        ...line(700, 200, 'Kunden AG Mitte'),
+        ...line(742, 200, 'Kundenstraße 15'),
+        ...line(784, 200, 'DE 69876 Frankfurt'),
+      ]),
+      { withLineItems: false },
+    );
+    expect(invoice.deliveryInformation?.actualDeliveryDate).toBe('2024-03-05');
+    expect(invoice.buyer?.buyerName).toBe('Kunden AG Mitte');
+    expect(invoice.buyer?.buyerIdentifier).toBe('GE2020211');
+  });
+
+  it('does not make a date of ten digits with no separator left', () => {
+    const { invoice } = analyseInvoice(scan([...line(300, 200, 'Rechnungsnummer: 2024-118'), ...line(340, 200, 'Leistungsdatum:'), ...line(340, 990, '2090872013')]), { withLineItems: false });
+    expect(invoice.deliveryInformation?.actualDeliveryDate).toBeUndefined();
+  });
+});
+
 // The text layer never carries confidences: nothing of the above applies to it.
 describe('text layers', () => {
   it('keep short lines at the top of an address', async () => {
