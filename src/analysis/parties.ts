@@ -324,6 +324,8 @@ function withValue(page: PageLayout, s: Segment): string {
   // A scan may read the spaced-out colon as a segment of its own: "Nummer | : | GE2020211".
   const after = next && /^:$/.test(next.text) ? line.segments.find((o) => o.x0 > next.x1) : undefined;
   if (after && after.x0 - s.x1 < 15 * s.height) return `${s.text}: ${after.text}`;
+  // A street's house number set apart ("Musterstr.   18"): scans widen the gap into a segment break.
+  if (next && /^\d{1,4}\s?[a-z]?$/i.test(next.text) && /\p{L}{3}/u.test(s.text) && next.x0 - s.x1 < 6 * s.height) return `${s.text} ${next.text}`;
   return next && (/:\s*$/.test(s.text) || /^:/.test(next.text)) && next.x0 - s.x1 < 15 * s.height ? `${s.text} ${next.text}` : s.text;
 }
 

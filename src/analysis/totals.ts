@@ -118,8 +118,10 @@ export function findTotals(doc: Doc, tableLines: ReadonlySet<string>): TotalsCan
       if (tableLines.has(`${line.page}:${line.index}`)) continue;
       const cells = numbersOfLine(doc, line);
       const money = cells.filter((c) => isMoney(c.num));
-      if (money.length === 0) continue;
       const folded = fold(text);
+      // A breakdown row whose every amount the scan garbled still names its category: "VAT (S)  275400  7  19728".
+      if (money.length === 0 && /\((?:S|Z|E|AE|K|G|O|L|M)\)/.test(text)) openRates.push(...openRateOf(line, cells, folded, ''));
+      if (money.length === 0) continue;
       // Breakdown tables print a row's category and exemption text on lines of their own, above or below the numbers.
       const nearby = page.lines.slice(Math.max(0, line.index - 4), line.index + 4).map(lineText).join('\n');
       const rows = vatRowsOf(line, cells, folded, nearby);

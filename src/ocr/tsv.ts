@@ -68,11 +68,14 @@ const DESCENDING = /[gjpqyµ()[\]{},;]/u;
 /**
  * The one misreading worth repairing by rule: at scan resolutions tesseract's
  * German model reads the "ß" of "straße", in nearly every German address, as
- * "lR", "R", "B", "fB", "fi" or "f". No word contains "stralRe" or "straRe";
+ * "lR", "R", "B", "fB", "fi", "fl", "l", "f" or nothing. No word contains "stralRe", "strale" or "straRe";
  * "…strafe" is a word (a penalty) and is repaired only before a house number.
  */
 export function repairText(text: string, next?: string): string {
-  const repaired = text.replace(/([Ss])tra(?:lR|lB|R|B|8|fS|fB|fi)e(?=$|[\s\d.,])/g, '$1traße');
+  const repaired = text
+    .replace(/([Ss])tra(?:lR|lB|R|B|8|fS|fB|fi|fl|l|)e(?=$|[\s\d.,])/g, '$1traße')
+    // "ü" read as "ii": "Miinchen", "Gebiihr". German and English words hardly ever hold "ii".
+    .replace(/(\p{L})ii(?=\p{Ll})/gu, '$1ü');
   return next !== undefined && /^\d/.test(next) ? repaired.replace(/([Ss])trafe$/, '$1traße') : repaired;
 }
 

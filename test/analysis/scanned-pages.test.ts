@@ -115,6 +115,14 @@ describe('labels and values a scan pulled apart', () => {
     expect(invoice.buyer?.buyerIdentifier).toBe('GE2020211');
   });
 
+  it('keeps a house number the scan set apart from its street', () => {
+    const { invoice } = analyseInvoice(
+      scan([...line(600, 200, 'Käufer:'), ...line(650, 200, 'ConsultingService GmbH'), ...line(692, 200, 'Musterstr.'), ...line(692, 480, '18'), ...line(734, 200, 'DE 76138 Karlsruhe')]),
+      { withLineItems: false },
+    );
+    expect(invoice.buyer?.buyerPostalAddress?.buyerAddressLine1).toBe('Musterstr. 18');
+  });
+
   it('does not make a date of ten digits with no separator left', () => {
     const { invoice } = analyseInvoice(scan([...line(300, 200, 'Rechnungsnummer: 2024-118'), ...line(340, 200, 'Leistungsdatum:'), ...line(340, 990, '2090872013')]), { withLineItems: false });
     expect(invoice.deliveryInformation?.actualDeliveryDate).toBeUndefined();

@@ -38,11 +38,18 @@ describe('tesseract TSV', () => {
 
   it('repairs the "ß" of "straße" that scans lose, and nothing else', () => {
     expect(['KundenstralRe', 'SpeicherstraRe', 'StraBe', 'KundenstrafBe', 'Lieferantenstrafie'].map((t) => repairText(t))).toEqual(['Kundenstraße', 'Speicherstraße', 'Straße', 'Kundenstraße', 'Lieferantenstraße']);
+    expect(['Kundenstrale 15', 'Lieferantenstrafle', 'Kundenstrae'].map((t) => repairText(t))).toEqual(['Kundenstraße 15', 'Lieferantenstraße', 'Kundenstraße']);
     expect(['Strasse', 'Straßenbahn', 'Kastrabe'].map((t) => repairText(t))).toEqual(['Strasse', 'Straßenbahn', 'Kastrabe']);
     // "Strafe" is a word: only a house number after it makes it a street.
     expect(repairText('Musterstrafe', '12')).toBe('Musterstraße');
     expect(repairText('Vertragsstrafe', 'von')).toBe('Vertragsstrafe');
     expect(repairText('Vertragsstrafe')).toBe('Vertragsstrafe');
+  });
+});
+
+describe('umlauts', () => {
+  it('reads "ii" inside a word as the "ü" a scan split, and leaves Roman numerals and word ends alone', () => {
+    expect(['Miinchen', 'Millermann', 'Gebiihr', 'II', 'Teil ii', 'Hawaii'].map((t) => repairText(t))).toEqual(['München', 'Millermann', 'Gebühr', 'II', 'Teil ii', 'Hawaii']);
   });
 });
 
