@@ -117,7 +117,7 @@ describe('labels and values a scan pulled apart', () => {
 
   it('keeps a house number the scan set apart from its street', () => {
     const { invoice } = analyseInvoice(
-      scan([...line(600, 200, 'Käufer:'), ...line(650, 200, 'ConsultingService GmbH'), ...line(692, 200, 'Musterstr.'), ...line(692, 480, '18'), ...line(734, 200, 'DE 76138 Karlsruhe')]),
+      scan([...line(600, 200, 'Käufer:'), ...line(650, 200, 'ConsultingService GmbH'), ...line(692, 200, 'Musterstr.'), ...line(692, 420, '18'), ...line(734, 200, 'DE 76138 Karlsruhe')]),
       { withLineItems: false },
     );
     expect(invoice.buyer?.buyerPostalAddress?.buyerAddressLine1).toBe('Musterstr. 18');
