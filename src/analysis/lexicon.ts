@@ -90,6 +90,31 @@ export const PARTY_LABELS: ReadonlyArray<[PartyRole, RegExp]> = [
   ['deliverTo', /^(?:liefer(?:anschrift|adresse)|warenempfanger|lieferung an|ship(?:ped)? to|deliver(?:ed|y)? to|delivery address|adresse de livraison|livre a|livraison|afleveradres)$/],
 ];
 
+/**
+ * The one-word party labels, for recognising them where a scan misread a letter or two
+ * ("Verkiinfer" for "Verkäufer"). Only long words: a short one is too near other words.
+ */
+export const PARTY_LABEL_WORDS: ReadonlyArray<[PartyRole, string]> = [
+  ['buyer', 'rechnungsempfanger'],
+  ['buyer', 'rechnungsadresse'],
+  ['buyer', 'rechnungsanschrift'],
+  ['buyer', 'auftraggeber'],
+  ['buyer', 'leistungsempfanger'],
+  ['buyer', 'destinataire'],
+  ['buyer', 'acheteur'],
+  ['buyer', 'customer'],
+  ['seller', 'verkaufer'],
+  ['seller', 'lieferant'],
+  ['seller', 'rechnungssteller'],
+  ['seller', 'leistungserbringer'],
+  ['seller', 'auftragnehmer'],
+  ['seller', 'fournisseur'],
+  ['seller', 'supplier'],
+  ['deliverTo', 'warenempfanger'],
+  ['deliverTo', 'lieferanschrift'],
+  ['deliverTo', 'lieferadresse'],
+];
+
 /** Labels beside a VAT identifier that make it the buyer's. */
 export const BUYER_ID_CONTEXT = /ihre|kunde|customer|client|buyer|kaufer|acheteur|votre|uw |empfanger|destinataire|leistungsempfanger/;
 

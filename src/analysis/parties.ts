@@ -1,8 +1,8 @@
 import { countryOfLine, countryOfPostcodePrefix, documentTypeOf } from './codes.js';
 import { allSegments, pageOf, type Doc } from './document.js';
 import { buildBlocks, type Block, type PageLayout, type Segment } from './layout.js';
-import { PARTY_LABELS, type PartyRole } from './lexicon.js';
-import { clean, fold, textKey } from './text.js';
+import { PARTY_LABEL_WORDS, PARTY_LABELS, type PartyRole } from './lexicon.js';
+import { clean, editDistance, fold, textKey } from './text.js';
 
 /**
  * Seller and buyer by layout. In order of trust:
@@ -125,12 +125,20 @@ function partyOf(lines: string[], where: { page: number; top: number; bottom: nu
   return { ...address, score, via, ...where };
 }
 
-function labelRole(seg: Segment): { role: PartyRole; rest: string } | undefined {
+function labelRole(seg: Segment, scanned: boolean): { role: PartyRole; rest: string } | undefined {
   const m = /^(.*?)\s*:\s*(.*)$/.exec(seg.text);
   const head = fold(m ? m[1]! : seg.text).replace(/[:.]+$/, '').trim();
   // Some PDF writers space words apart mid-word ("Ver käufer"): try the label without spaces too.
   for (const [role, re] of PARTY_LABELS) if (re.test(head) || re.test(head.replace(/\s+/g, ''))) return { role, rest: m ? m[2]! : '' };
-  return undefined;
+  if (!scanned || m) return undefined;
+  // A scan may misread a letter or two of a label standing alone on its line ("Verkiinfer-").
+  const word = head.replace(/[-:;.,]+$/, '');
+  if (!/^\p{L}+$/u.test(word)) return undefined;
+  // Its first four and last three letters must stand as printed: "Lieferavis" is not "Lieferant".
+  const near = PARTY_LABEL_WORDS.find(
+    ([, label]) => word.length >= 8 && word.slice(0, 4) === label.slice(0, 4) && word.slice(-3) === label.slice(-3) && editDistance(word, label) <= (word.length >= 9 ? 3 : 1),
+  );
+  return near ? { role: near[0], rest: '' } : undefined;
 }
 
 /**
@@ -196,7 +204,7 @@ export function findParties(doc: Doc): Parties {
   // 1. Labelled blocks.
   for (const line of page.lines) {
     for (const seg of line.segments) {
-      const hit = labelRole(seg);
+      const hit = labelRole(seg, doc.source === 'ocr');
       if (!hit) continue;
       const below = blockUnder(seg, loose);
       const lines = [...(hit.rest ? [hit.rest] : []), ...skippedOver(page, seg, below).map((s) => withValue(page, s)), ...below.map((s) => withValue(page, s))];
@@ -314,15 +322,15 @@ function skippedOver(page: PageLayout, label: Segment, block: Segment[]): Segmen
   if (!first) return [];
   return page.lines
     .filter((l) => l.top > label.top && l.top < first.top)
-    .flatMap((l) => l.segments.filter((s) => s !== label && Math.abs(s.x0 - first.x0) < 1.5 * first.height));
+    .flatMap((l) => l.segments.filter((s) => s !== label && !block.includes(s) && Math.abs(s.x0 - first.x0) < 1.5 * first.height));
 }
 
 /** A block line with the value printed apart after its colon ("Nummer   : 549910"). */
 function withValue(page: PageLayout, s: Segment): string {
   const line = page.lines[s.line]!;
   const next = line.segments.find((o) => o.x0 > s.x1);
-  // A scan may read the spaced-out colon as a segment of its own: "Nummer | : | GE2020211".
-  const after = next && /^:$/.test(next.text) ? line.segments.find((o) => o.x0 > next.x1) : undefined;
+  // A scan may read the spaced-out colon as a segment of its own, as a colon or any one sign: "Nummer | z | 9314110911".
+  const after = next && /^\S$/u.test(next.text) ? line.segments.find((o) => o.x0 > next.x1) : undefined;
   if (after && after.x0 - s.x1 < 15 * s.height) return `${s.text}: ${after.text}`;
   // A street's house number set apart ("Musterstr.   18"): scans widen the gap into a segment break.
   if (next && /^\d{1,4}\s?[a-z]?$/i.test(next.text) && /\p{L}{3}/u.test(s.text) && next.x0 - s.x1 < 6 * s.height) return `${s.text} ${next.text}`;

@@ -24,3 +24,14 @@ export function clean(text: string): string {
 export function textKey(text: string): string {
   return fold(text).replace(/[^\p{L}\p{N}]+/gu, '');
 }
+
+/** Levenshtein distance: how many letters a scan must have misread, dropped or added to turn `a` into `b`. */
+export function editDistance(a: string, b: string): number {
+  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const next = [i];
+    for (let j = 1; j <= b.length; j++) next[j] = Math.min(row[j]! + 1, next[j - 1]! + 1, row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    row = next;
+  }
+  return row[b.length]!;
+}

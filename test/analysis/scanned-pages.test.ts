@@ -102,7 +102,8 @@ describe('labels and values a scan pulled apart', () => {
         ...line(600, 200, 'Käufer:'),
         // Taller than its neighbours, as tesseract boxes it sometimes: not part of the block below.
         { text: 'Nummer', x: 200, y: 640, width: 140, height: 64, confidence: 0.96 },
-        ...line(650, 560, ':'),
+        // The colon read as a letter.
+        ...line(650, 560, 'z'),
         ...line(650, 600, 'GE2020211'),
         ...line(700, 200, 'Kunden AG Mitte'),
         ...line(742, 200, 'Kundenstraße 15'),
@@ -113,6 +114,24 @@ describe('labels and values a scan pulled apart', () => {
     expect(invoice.deliveryInformation?.actualDeliveryDate).toBe('2024-03-05');
     expect(invoice.buyer?.buyerName).toBe('Kunden AG Mitte');
     expect(invoice.buyer?.buyerIdentifier).toBe('GE2020211');
+  });
+
+  it('knows a party label with a letter or two misread, but not a different word that starts alike', () => {
+    const page = (label: string) =>
+      scan([
+        ...line(560, 200, label),
+        ...line(600, 200, 'Nummer'),
+        ...line(600, 557, 'z'),
+        ...line(600, 603, '9314110911'),
+        ...line(650, 200, 'Muster-Autovermietung'),
+        ...line(692, 200, 'Musterstr. 99'),
+        ...line(734, 200, 'DE 99199 Musterhausen'),
+      ]);
+    const misread = analyseInvoice(page('Verkiinfer-'), { withLineItems: false }).invoice;
+    expect(misread.seller?.sellerName).toBe('Muster-Autovermietung');
+    expect(misread.seller?.sellerPostalAddress?.sellerCity).toBe('Musterhausen');
+    const other = analyseInvoice(page('Lieferavis'), { withLineItems: false }).invoice;
+    expect(other.seller?.sellerName).not.toBe('Muster-Autovermietung');
   });
 
   it('keeps a house number the scan set apart from its street', () => {
