@@ -75,7 +75,10 @@ function headerCells(line: Line): Cell[] {
     const words = seg.words.map((w) => ({ w, kinds: kindsOf(w.text) }));
     const labelled = words.filter((x) => x.kinds.length > 0);
     if (labelled.length <= 1 || seg.words.length === 1) {
-      cells.push({ text: seg.text, x0: seg.x0, x1: seg.x1, kinds: whole.length ? whole : labelled[0]?.kinds ?? [] });
+      // One short label word ("Nr.", "#") inside a run of other words is a sentence, not a header cell
+      // ("Rechnung # RE-2015/504 von 08.10.2015", "… Positionen aus der Lieferung Nr. 2013-51112 …").
+      const sentence = whole.length === 0 && seg.words.length - labelled.length >= 3;
+      cells.push({ text: seg.text, x0: seg.x0, x1: seg.x1, kinds: whole.length ? whole : sentence ? [] : labelled[0]?.kinds ?? [] });
       continue;
     }
     // Several labelled words: each starts a cell; unlabelled words join the cell before them, and
@@ -189,6 +192,9 @@ function joinUnits(words: Word[]): Word[] {
     const prev = out.at(-1);
     if (prev && /^[%€$£]$/.test(w.text) && /\d$/.test(prev.text) && w.x - (prev.x + prev.width) < w.height) {
       out[out.length - 1] = { ...prev, text: `${prev.text}${w.text}`, width: w.x + w.width - prev.x };
+    } else if (prev && /^\d{2}$/.test(w.text) && /\d[.,]$/.test(prev.text) && w.x - (prev.x + prev.width) < 0.6 * w.height) {
+      // A scan splitting a number after its decimal mark: "158," + "88".
+      out[out.length - 1] = { ...prev, text: `${prev.text}${w.text}`, width: w.x + w.width - prev.x };
     } else out.push(w);
   }
   return out;
@@ -228,6 +234,34 @@ function lastMoney(doc: Doc, texts: string[] | undefined): NumberMatch | undefin
   return scanNumbers(texts.join(' '), doc.mark).filter((n) => !n.percent && (n.decimals >= 2 || n.symbol !== undefined)).at(-1);
 }
 
+/** Whether two digit strings differ by at most one digit dropped, added or changed. */
+function oneDigitApart(a: string, b: string): boolean {
+  if (a === b) return true;
+  if (Math.abs(a.length - b.length) > 1) return false;
+  let i = 0;
+  while (i < a.length && i < b.length && a[i] === b[i]) i++;
+  if (a.length === b.length) return a.slice(i + 1) === b.slice(i + 1);
+  return a.length > b.length ? a.slice(i + 1) === b.slice(i) : a.slice(i) === b.slice(i + 1);
+}
+
+/**
+ * An amount the scan garbled ("27500" or "173510" for "275,00" and "173,10", "1X776" for
+ * "11,76"): when the line's quantity and price read well, their product is the amount if its
+ * digits are the printed ones but for one digit dropped, added or changed (a lost or misread
+ * decimal separator).
+ */
+function garbledAmount(doc: Doc, parsed: Parsed): NumberMatch | undefined {
+  const texts = parsed.byKind.get('lineAmount') ?? [];
+  const token = texts.filter((t) => (t.match(/\d/g) ?? []).length >= 3).at(-1);
+  const qty = firstNumber(doc, parsed.byKind.get('quantity'), true);
+  const price = firstNumber(doc, parsed.byKind.get('unitPrice'), true);
+  if (!token || !qty || !price || price.decimals < 2 || /[%]/.test(token)) return undefined;
+  const product = new Decimal(qty.value).times(price.value);
+  if (product.isZero() || !oneDigitApart(token.replace(/\D/g, ''), product.abs().toFixed(2).replace(/\D/g, ''))) return undefined;
+  const t = texts.join(' ');
+  return { start: 0, end: t.length, value: product.toFixed(2), decimals: 2, percent: false };
+}
+
 const near = (a: Decimal, b: Decimal) => a.minus(b).abs().lte(Decimal.max(0.011, b.abs().times(0.005)));
 
 export function findLineItems(doc: Doc): ItemTable {
@@ -264,7 +298,7 @@ export function findLineItems(doc: Doc): ItemTable {
       if (!open || !columns) continue;
       const first = fold(line.segments[0]?.text ?? '');
       const parsed = readLine(columns, line);
-      const amount = lastMoney(doc, parsed.byKind.get('lineAmount'));
+      const amount = lastMoney(doc, parsed.byKind.get('lineAmount')) ?? garbledAmount(doc, parsed);
       const desc = clean((parsed.byKind.get('description') ?? []).join(' '));
       const qty = firstNumber(doc, parsed.byKind.get('quantity'), true);
       const price = firstNumber(doc, parsed.byKind.get('unitPrice'), true);
@@ -368,6 +402,12 @@ function rowOf(doc: Doc, page: number, parsed: Parsed, columns: Column[]): ItemR
   if (pos && /^\d{1,4}\.?$/.test(pos)) row.position = pos.replace(/\.$/, '');
   const id = get('itemId')?.join(' ').trim();
   let desc = clean((get('description') ?? []).join(' '));
+  // Without a position column a running number printed before the name lands in the description ("3 Vollkasko").
+  const numbered = !columns.some((c) => c.kind === 'position') && /^(\d{1,3})\.?\s+(?=\p{L}{3})/u.exec(desc);
+  if (numbered) {
+    row.position = numbered[1]!;
+    desc = desc.slice(numbered[0].length);
+  }
   const stacked = columns.some((c) => c.kinds.has('itemId') && c.kinds.has('description') && c.kind === 'description');
   // An article number printed in front of the name: "[17589684] Beeswax XL", "0815 Stahlcoil".
   const code = /^(\[[^\]]+\]|\*[^*]+\*|\d{4,}\.?|[A-Z0-9]*\d[A-Z0-9]*[-/_][A-Z0-9-/_]+)\s+(?=\p{L})/u.exec(desc);
@@ -391,12 +431,13 @@ function rowOf(doc: Doc, page: number, parsed: Parsed, columns: Column[]): ItemR
   if (unitWord) row.unit = unitWord;
   const price = firstNumber(doc, get('unitPrice'), true);
   if (price) row.unitPrice = price.value;
-  const amount = lastMoney(doc, get('lineAmount'));
+  const amount = lastMoney(doc, get('lineAmount')) ?? garbledAmount(doc, parsed);
   if (amount) row.amount = amount.value;
   const rate = firstNumber(doc, get('vatRate'));
   if (rate && new Decimal(rate.value).gte(0) && new Decimal(rate.value).lt(30)) row.vatRate = new Decimal(rate.value).toString();
   row.arithmetic = checkArithmetic(row);
   if (row.arithmetic !== true && row.amount !== undefined) repairByArithmetic(doc, row, parsed);
+  if (row.arithmetic !== true) garbledPrice(doc, row, parsed);
   return row;
 }
 
@@ -441,6 +482,22 @@ function repairByArithmetic(doc: Doc, row: ItemRow, parsed: Parsed): void {
       }
     }
   }
+}
+
+/**
+ * A price the scan garbled into a whole number ("5730" for "5,50", "15555" for "15,55") while
+ * quantity and amount read well: the price is amount ÷ quantity when that comes out exact.
+ */
+function garbledPrice(doc: Doc, row: ItemRow, parsed: Parsed): void {
+  if (row.amount === undefined || row.quantity === undefined) return;
+  const printed = scanNumbers((parsed.byKind.get('unitPrice') ?? []).join(' '), doc.mark).filter((n) => !n.percent);
+  if (printed.length !== 1 || printed[0]!.decimals >= 2 || printed[0]!.symbol !== undefined || !/^\d{3,}$/.test(printed[0]!.value)) return;
+  const q = new Decimal(row.quantity);
+  if (q.lte(0)) return;
+  const p = new Decimal(row.amount).dividedBy(q);
+  if (!p.times(100).isInteger() || !p.times(q).eq(row.amount)) return;
+  row.unitPrice = p.toFixed(2);
+  row.arithmetic = true;
 }
 
 /** quantity × price = amount, allowing a price per 100 or 1000 units and a line discount the table does not show separately. */

@@ -1,0 +1,110 @@
+import { describe, expect, it } from 'vitest';
+import { buildDoc } from '../../src/analysis/document.js';
+import { findLineItems } from '../../src/analysis/table.js';
+import type { PageText, Word } from '../../src/analysis/index.js';
+
+/**
+ * Line-item tables as scans deliver them: amounts with a lost or misread decimal separator,
+ * prices garbled into whole numbers, numbers split after the decimal mark, a sentence set
+ * right under the header. Pages are OCR words with confidences.
+ */
+
+/** One OCR line: words laid out from `x`, 10 px per character, on a 30 px high line at `y`. */
+function line(y: number, x: number, text: string, confidence = 0.95): Word[] {
+  const words: Word[] = [];
+  let at = x;
+  for (const t of text.split(' ')) {
+    words.push({ text: t, x: at, y, width: t.length * 10, height: 30, confidence });
+    at += t.length * 10 + 12;
+  }
+  return words;
+}
+
+const scan = (words: Word[]): PageText[] => [{ page: 1, width: 2480, height: 3508, words, source: 'ocr' }];
+
+/** A table row: cells at the header's x positions (right-aligned numbers end where their header ends). */
+function row(y: number, cells: Array<[number, string]>): Word[] {
+  return cells.flatMap(([x, t]) => line(y, x, t));
+}
+
+const header = (y: number, withPos = true) => [
+  ...(withPos ? line(y, 200, 'Pos') : []),
+  ...line(y, 400, 'Beschreibung'),
+  ...line(y, 1200, 'Menge'),
+  ...line(y, 1600, 'Preis'),
+  ...line(y, 2100, 'Betrag'),
+];
+
+const totals = (y: number, net: string) => [...line(y, 1200, 'Rechnungssumme netto'), ...line(y, 2100, net)];
+
+const items = (words: Word[]) => findLineItems(buildDoc(scan(words))).rows;
+
+describe('line items on scans', () => {
+  it('keeps the columns when a sentence naming a "Nr." is set right under the header', () => {
+    const rows = items([
+      ...header(1000),
+      ...line(1040, 200, 'Wir erlauben uns Ihnen folgende Positionen aus der Lieferung Nr. 2013-51112 in Rechnung zu stellen:'),
+      ...row(1100, [[200, '1'], [400, 'Trennblätter A4'], [1200, '20'], [1600, '9,90'], [2100, '198,00']]),
+      ...row(1160, [[200, '2'], [400, 'Joghurt Banane'], [1200, '50'], [1600, '5,50'], [2100, '275,00']]),
+      ...totals(1300, '473,00'),
+    ]);
+    expect(rows.map((r) => [r.name, r.quantity, r.unitPrice, r.amount])).toEqual([
+      ['Trennblätter A4', '20', '9.90', '198.00'],
+      ['Joghurt Banane', '50', '5.50', '275.00'],
+    ]);
+  });
+
+  it('reads an amount with a lost or misread decimal separator when quantity × price gives its digits', () => {
+    const rows = items([
+      ...header(1000),
+      ...row(1100, [[200, '1'], [400, 'Trennblätter A4'], [1200, '20'], [1600, '9,90'], [2100, '198,00']]),
+      ...row(1160, [[200, '2'], [400, 'Joghurt Banane'], [1200, '50'], [1600, '5,50'], [2100, '27500']]),
+      ...row(1220, [[200, '3'], [400, 'Miettage'], [1200, '2'], [1600, '86,55'], [2100, '173510']]),
+      ...row(1280, [[200, '4'], [400, 'Verpflegung'], [1200, '1'], [1600, '11,76'], [2100, '1X776']]),
+      ...totals(1400, '658,60'),
+    ]);
+    expect(rows.map((r) => [r.name, r.amount, r.arithmetic])).toEqual([
+      ['Trennblätter A4', '198.00', true],
+      ['Joghurt Banane', '275.00', true],
+      ['Miettage', '173.10', true],
+      ['Verpflegung', '11.76', true],
+    ]);
+  });
+
+  it('does not invent an amount the printed digits do not support', () => {
+    const rows = items([
+      ...header(1000),
+      ...row(1100, [[200, '1'], [400, 'Trennblätter A4'], [1200, '20'], [1600, '9,90'], [2100, '198,00']]),
+      ...row(1160, [[200, '2'], [400, 'Joghurt Banane'], [1200, '50'], [1600, '5,50'], [2100, '31800']]),
+      ...totals(1300, '198,00'),
+    ]);
+    expect(rows.map((r) => r.name)).toEqual(['Trennblätter A4']);
+  });
+
+  it('joins a number the scan split after its decimal mark', () => {
+    const rows = items([
+      ...header(1000),
+      ...row(1100, [[200, '1'], [400, 'Übernachtung'], [1200, '1'], [1600, '158, 88'], [2100, '158, 88']]),
+      ...totals(1300, '158,88'),
+    ]);
+    expect(rows.map((r) => [r.unitPrice, r.amount])).toEqual([['158.88', '158.88']]);
+  });
+
+  it('takes a price garbled into a whole number from amount ÷ quantity', () => {
+    const rows = items([
+      ...header(1000),
+      ...row(1100, [[200, '1'], [400, 'Vollkasko'], [1200, '2'], [1600, '23500'], [2100, '46,20']]),
+      ...totals(1300, '46,20'),
+    ]);
+    expect(rows.map((r) => [r.quantity, r.unitPrice, r.amount, r.arithmetic])).toEqual([['2', '23.10', '46.20', true]]);
+  });
+
+  it('reads a running number before the name as the position when the header has no position column', () => {
+    const rows = items([
+      ...header(1000, false),
+      ...row(1100, [[250, '3'], [400, 'Vollkasko'], [1200, '2'], [1600, '23,10'], [2100, '46,20']]),
+      ...totals(1300, '46,20'),
+    ]);
+    expect(rows.map((r) => [r.position, r.name])).toEqual([['3', 'Vollkasko']]);
+  });
+});
