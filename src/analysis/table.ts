@@ -183,6 +183,8 @@ const isNumberWord = (t: string) => /^[-+(]?[€$£]?\d[\d.,'’]*[€$£%)]?-?$
 interface Parsed {
   byKind: Map<ColumnKind, string[]>;
   words: number;
+  /** The words came from OCR (they carry confidences): misreadings are to be expected. */
+  scanned: boolean;
 }
 
 /** "19" + "%" and "9,90" + "€" printed as two words are one cell value. */
@@ -203,22 +205,28 @@ function joinUnits(words: Word[]): Word[] {
 function readLine(columns: Column[], line: Line): Parsed {
   const byKind = new Map<ColumnKind, string[]>();
   let words = 0;
-  for (const seg of line.segments) {
-    let prev: { w: Word; col: Column } | undefined;
-    for (const w of joinUnits(seg.words)) {
-      const numeric = isNumberWord(w.text);
-      // A number set as closely as a word space after description text is part of it ("Karton 3 x 20").
-      const inText = numeric && prev?.col.kind === 'description' && w.x - (prev.w.x + prev.w.width) < 0.4 * w.height;
-      const col = inText ? prev!.col : columnOf(columns, w, numeric);
-      if (!col) continue;
-      prev = { w, col };
-      const list = byKind.get(col.kind) ?? [];
-      list.push(w.text);
-      byKind.set(col.kind, list);
-      words++;
-    }
-  }
-  return { byKind, words };
+  const vat = columns.find((c) => c.kind === 'vatRate');
+  // A percentage is the VAT rate wherever skew or a misread set it, unless the table has a discount column.
+  const rateColumn = vat && !columns.some((c) => c.kinds.has('discount')) ? vat : undefined;
+  const all = line.segments.flatMap((seg, s) => joinUnits(seg.words).map((w) => ({ w, s })));
+  let prev: { w: Word; col: Column; s: number } | undefined;
+  all.forEach(({ w, s }, i) => {
+    const numeric = isNumberWord(w.text);
+    // A number set as closely as a word space after description text is part of it ("Karton 3 x 20").
+    const inText = numeric && prev?.s === s && prev.col.kind === 'description' && w.x - (prev.w.x + prev.w.width) < 0.4 * w.height;
+    const next = all[i + 1]?.w;
+    const percent =
+      numeric && /^\d{1,2}(?:[.,]\d{1,2})?%?$/.test(w.text) && (w.text.endsWith('%') || (next !== undefined && next.text.startsWith('%') && next.x - (w.x + w.width) < 3 * w.height));
+    const sign = w.text === '%' && prev?.col === rateColumn && prev !== undefined && w.x - (prev.w.x + prev.w.width) < 3 * w.height;
+    const col = inText ? prev!.col : rateColumn && (percent || sign) ? rateColumn : columnOf(columns, w, numeric);
+    if (!col) return;
+    prev = { w, col, s };
+    const list = byKind.get(col.kind) ?? [];
+    list.push(w.text);
+    byKind.set(col.kind, list);
+    words++;
+  });
+  return { byKind, words, scanned: all.some(({ w }) => w.confidence !== undefined) };
 }
 
 function firstNumber(doc: Doc, texts: string[] | undefined, money = false): NumberMatch | undefined {
@@ -438,6 +446,14 @@ function rowOf(doc: Doc, page: number, parsed: Parsed, columns: Column[]): ItemR
   row.arithmetic = checkArithmetic(row);
   if (row.arithmetic !== true && row.amount !== undefined) repairByArithmetic(doc, row, parsed);
   if (row.arithmetic !== true) garbledPrice(doc, row, parsed);
+  // A quantity the scan garbled ("Tis tk" for "1 Stk"): amount ÷ price when that is a whole number.
+  if (row.quantity === undefined && row.unitPrice !== undefined && row.amount !== undefined && parsed.scanned && (get('quantity') ?? []).length > 0 && !new Decimal(row.unitPrice).isZero()) {
+    const q = new Decimal(row.amount).dividedBy(new Decimal(row.unitPrice));
+    if (q.isInteger() && q.gt(0) && q.lte(10000)) {
+      row.quantity = q.toString();
+      row.arithmetic = true;
+    }
+  }
   return row;
 }
 

@@ -107,4 +107,35 @@ describe('line items on scans', () => {
     ]);
     expect(rows.map((r) => [r.position, r.name])).toEqual([['3', 'Vollkasko']]);
   });
+
+  it('reads a percentage set left of the VAT column (skew, "7 % VAT" split) as the rate, not the quantity', () => {
+    const rows = items([
+      ...line(1000, 200, 'Pos'),
+      ...line(1000, 400, 'Beschreibung'),
+      ...line(1000, 1000, 'Preis'),
+      ...line(1000, 1400, 'Menge'),
+      ...line(1000, 1800, 'Steuer'),
+      ...line(1000, 2100, 'Betrag'),
+      ...row(1100, [[200, '1'], [400, 'Trennblätter'], [1000, '9,90'], [1380, '20 Stk'], [1550, '19 % VAT'], [2100, '198,00']]),
+      ...row(1160, [[200, '2'], [400, 'Joghurt'], [1000, '5,50'], [1380, '50 Stk'], [1560, '7'], [1620, '% VAT'], [2100, '275,00']]),
+      ...totals(1300, '473,00'),
+    ]);
+    expect(rows.map((r) => [r.quantity, r.vatRate])).toEqual([
+      ['20', '19'],
+      ['50', '7'],
+    ]);
+  });
+
+  it('takes a quantity the scan garbled from amount ÷ price', () => {
+    const rows = items([
+      ...line(1000, 200, 'Pos'),
+      ...line(1000, 400, 'Beschreibung'),
+      ...line(1000, 1000, 'Preis'),
+      ...line(1000, 1400, 'Menge'),
+      ...line(1000, 2100, 'Betrag'),
+      ...row(1100, [[200, '3'], [400, 'Fahrtkosten'], [1000, '23,36'], [1400, 'Tis tk'], [2100, '46,72']]),
+      ...totals(1300, '46,72'),
+    ]);
+    expect(rows.map((r) => [r.quantity, r.unitPrice, r.amount])).toEqual([['2', '23.36', '46.72']]);
+  });
 });
