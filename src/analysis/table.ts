@@ -314,7 +314,9 @@ export function findLineItems(doc: Doc): ItemTable {
       const described = /\p{L}{2}/u.test(desc) && (qty !== undefined || price !== undefined);
       const isItem = amount !== undefined && (described || (qty !== undefined && price !== undefined)) && !TABLE_END.test(first) && !NOT_AN_ITEM.test(fold(desc));
       // The totals box ends the items ("Total HT", "Gesamtbetrag"); a subtotal between sections does not.
-      if (!isItem && rows.length > 0 && hasMoney(doc, line) && !NOT_AN_ITEM.test(fold(desc)) && closesTable(lineText(line))) {
+      // (Its amount stands in the amount column: "Enthält 19% Versicherungssteuer = 12,77 €" noted under an item does not.)
+      const closingAmount = lastMoney(doc, parsed.byKind.get('lineAmount')) !== undefined;
+      if (!isItem && rows.length > 0 && hasMoney(doc, line) && closingAmount && !NOT_AN_ITEM.test(fold(desc)) && closesTable(lineText(line))) {
         open = false;
         columns = undefined;
         current = undefined;

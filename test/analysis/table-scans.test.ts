@@ -138,4 +138,18 @@ describe('line items on scans', () => {
     ]);
     expect(rows.map((r) => [r.quantity, r.unitPrice, r.amount])).toEqual([['2', '23.36', '46.72']]);
   });
+
+  it('goes on past a note naming a tax amount outside the amount column', () => {
+    const rows = items([
+      ...header(1000),
+      ...row(1100, [[200, '1'], [400, 'Haftpflicht'], [1200, '1'], [1600, '80,00'], [2100, '80,00']]),
+      ...row(1140, [[400, 'Enthält 19% Versicherungssteuer ='], [1550, '12,77 €']]),
+      ...row(1200, [[200, '2'], [400, 'Vollkasko'], [1200, '1'], [1600, '140,00'], [2100, '140,00']]),
+      ...totals(1300, '220,00'),
+    ]);
+    expect(rows.map((r) => [r.name, r.amount])).toEqual([
+      ['Haftpflicht', '80.00'],
+      ['Vollkasko', '140.00'],
+    ]);
+  });
 });
