@@ -399,6 +399,32 @@ function closesTable(text: string): boolean {
   return kinds.some((k) => k === 'netTotal' || k === 'grossTotal' || k === 'vatTotal' || k === 'due') && !kinds.includes('lineTotal');
 }
 
+/**
+ * A unit as a scan may print it: glued to a number ("5kg", "std19") or with one letter misread
+ * ("SEK" for "Stk"). The letters are tried as they are, then with one letter changed; a
+ * misreading counts only when it leads to exactly one unit.
+ */
+function misreadUnit(text: string): string | undefined {
+  // A question mark after the letters stands for a sign the scan could not read ("m?" for "m²" or "m³"): the unit stays open.
+  if (/\?/.test(text)) return undefined;
+  const runs = text.match(/\p{L}+/gu) ?? [];
+  const letters = runs.at(-1);
+  if (!letters || runs.length > 2 || runs.length === 2 && runs[0]!.length > 1) return undefined;
+  const exact = unitCode(letters);
+  if (exact) return exact;
+  const word = fold(letters);
+  if (word.length < 3) return undefined;
+  const found = new Set<string>();
+  for (let i = 0; i < word.length; i++) {
+    for (const c of 'abcdefghijklmnopqrstuvwxyz') {
+      if (c === word[i]) continue;
+      const u = unitCode(`${word.slice(0, i)}${c}${word.slice(i + 1)}`);
+      if (u) found.add(u);
+    }
+  }
+  return found.size === 1 ? [...found][0] : undefined;
+}
+
 /** "Luftballon: Bunt, ca. 500ml" → the name before the colon; the rest is description. */
 function nameOf(text: string): string {
   const m = /^([^:]{2,}?):\s+(.+)$/.exec(text);
@@ -437,7 +463,8 @@ function rowOf(doc: Doc, page: number, parsed: Parsed, columns: Column[]): ItemR
   const qty = firstNumber(doc, qtyTexts, true);
   if (qty) row.quantity = qty.value;
   // The unit: a word beside the quantity, or its own column.
-  const unitWord = [...(qtyTexts ?? []).filter((t) => !isNumberWord(t)), ...(get('unit') ?? [])].map(unitCode).find((u) => u !== undefined);
+  const unitTexts = [...(qtyTexts ?? []).filter((t) => !isNumberWord(t)), ...(get('unit') ?? [])];
+  const unitWord = unitTexts.map(unitCode).find((u) => u !== undefined) ?? (parsed.scanned ? unitTexts.map(misreadUnit).find((u) => u !== undefined) : undefined);
   if (unitWord) row.unit = unitWord;
   const price = firstNumber(doc, get('unitPrice'), true);
   if (price) row.unitPrice = price.value;

@@ -152,4 +152,19 @@ describe('line items on scans', () => {
       ['Vollkasko', '140.00'],
     ]);
   });
+
+  it('reads units the scan glued to a number or misread by a letter, and leaves an unreadable one open', () => {
+    const rows = items([
+      ...header(1000),
+      ...row(1100, [[200, '1'], [400, 'Schweinesteak'], [1200, '5 S5kg'], [1600, '5,50'], [2100, '27,50']]),
+      ...row(1160, [[200, '2'], [400, 'Pfand'], [1200, '20 Sfk'], [1600, '2,77'], [2100, '55,40']]),
+      ...row(1220, [[200, '3'], [400, 'Kunstrasen'], [1200, '3 m?'], [1600, '3,33'], [2100, '10,00']]),
+      ...totals(1300, '92,90'),
+    ]);
+    expect(rows.map((r) => [r.name, r.unit])).toEqual([
+      ['Schweinesteak', 'KGM'],
+      ['Pfand', 'C62'],
+      ['Kunstrasen', undefined],
+    ]);
+  });
 });
