@@ -48,7 +48,7 @@ export function parseValue(kind: Kind, text: string, doc: Doc, strictId: boolean
       return currenciesIn(t)[0];
     case 'ref': {
       // Buyer references may be names or spaced numbers ("05 158 004 - 11023 - 45"): the whole short value.
-      const v = t.replace(/^[(#:.\s]+/, '').trim();
+      const v = t.replace(/^[(#:;,.\s]+/, '').trim();
       return v.length >= 2 && v.length <= 60 && !NOT_AN_ID.test(v) ? v : undefined;
     }
     case 'taxNumber':

@@ -92,7 +92,7 @@ export const PARTY_LABELS: ReadonlyArray<[PartyRole, RegExp]> = [
 
 /**
  * The one-word party labels, for recognising them where a scan misread a letter or two
- * ("Verkiinfer" for "Verkäufer"). Only long words: a short one is too near other words.
+ * ("Verkiinfer" for "Verkäufer", "Kiufer" for "Käufer"). No words under six letters: they are too near other words.
  */
 export const PARTY_LABEL_WORDS: ReadonlyArray<[PartyRole, string]> = [
   ['buyer', 'rechnungsempfanger'],
@@ -103,6 +103,7 @@ export const PARTY_LABEL_WORDS: ReadonlyArray<[PartyRole, string]> = [
   ['buyer', 'destinataire'],
   ['buyer', 'acheteur'],
   ['buyer', 'customer'],
+  ['buyer', 'kaufer'],
   ['seller', 'verkaufer'],
   ['seller', 'lieferant'],
   ['seller', 'rechnungssteller'],

@@ -130,15 +130,23 @@ function labelRole(seg: Segment, scanned: boolean): { role: PartyRole; rest: str
   const head = fold(m ? m[1]! : seg.text).replace(/[:.]+$/, '').trim();
   // Some PDF writers space words apart mid-word ("Ver käufer"): try the label without spaces too.
   for (const [role, re] of PARTY_LABELS) if (re.test(head) || re.test(head.replace(/\s+/g, ''))) return { role, rest: m ? m[2]! : '' };
-  if (!scanned || m) return undefined;
-  // A scan may misread a letter or two of a label standing alone on its line ("Verkiinfer-").
+  if (!scanned || (m && m[2] !== '')) return undefined;
+  // A scan may misread a letter or two of a label standing alone on its line ("Verkiinfer-", "Kiufer:").
   const word = head.replace(/[-:;.,]+$/, '');
   if (!/^\p{L}+$/u.test(word)) return undefined;
-  // Its first four and last three letters must stand as printed: "Lieferavis" is not "Lieferant".
-  const near = PARTY_LABEL_WORDS.find(
-    ([, label]) => word.length >= 8 && word.slice(0, 4) === label.slice(0, 4) && word.slice(-3) === label.slice(-3) && editDistance(word, label) <= (word.length >= 9 ? 3 : 1),
-  );
+  const near = PARTY_LABEL_WORDS.find(([, label]) => nearLabel(word, label));
   return near ? { role: near[0], rest: '' } : undefined;
+}
+
+/**
+ * A word a scan made of a label: the label's ends as printed (the first four letters of a
+ * long word, the first of a short one, the last three of both: "Lieferavis" is not
+ * "Lieferant") and at most three misread letters in between (one in a short word).
+ */
+function nearLabel(word: string, label: string): boolean {
+  if (word.length < 6 || Math.abs(word.length - label.length) > 2 || word.slice(-3) !== label.slice(-3)) return false;
+  const long = word.length >= 9;
+  return word.slice(0, long ? 4 : 1) === label.slice(0, long ? 4 : 1) && editDistance(word, label) <= (long ? 3 : 1);
 }
 
 /**

@@ -130,6 +130,8 @@ describe('labels and values a scan pulled apart', () => {
     const misread = analyseInvoice(page('Verkiinfer-'), { withLineItems: false }).invoice;
     expect(misread.seller?.sellerName).toBe('Muster-Autovermietung');
     expect(misread.seller?.sellerPostalAddress?.sellerCity).toBe('Musterhausen');
+    const short = analyseInvoice(page('Verkiufer:'), { withLineItems: false }).invoice;
+    expect(short.seller?.sellerName).toBe('Muster-Autovermietung');
     const other = analyseInvoice(page('Lieferavis'), { withLineItems: false }).invoice;
     expect(other.seller?.sellerName).not.toBe('Muster-Autovermietung');
   });
