@@ -474,7 +474,7 @@ function rowOf(doc: Doc, page: number, parsed: Parsed, columns: Column[]): ItemR
   if (rate && new Decimal(rate.value).gte(0) && new Decimal(rate.value).lt(30)) row.vatRate = new Decimal(rate.value).toString();
   row.arithmetic = checkArithmetic(row);
   if (row.arithmetic !== true && row.amount !== undefined) repairByArithmetic(doc, row, parsed);
-  if (row.arithmetic !== true) garbledPrice(doc, row, parsed);
+  garbledPrice(doc, row, parsed);
   // A quantity the scan garbled ("Tis tk" for "1 Stk"): amount ÷ price when that is a whole number.
   if (row.quantity === undefined && row.unitPrice !== undefined && row.amount !== undefined && parsed.scanned && (get('quantity') ?? []).length > 0 && !new Decimal(row.unitPrice).isZero()) {
     const q = new Decimal(row.amount).dividedBy(new Decimal(row.unitPrice));
@@ -534,13 +534,20 @@ function repairByArithmetic(doc: Doc, row: ItemRow, parsed: Parsed): void {
  * quantity and amount read well: the price is amount ÷ quantity when that comes out exact.
  */
 function garbledPrice(doc: Doc, row: ItemRow, parsed: Parsed): void {
-  if (row.amount === undefined || row.quantity === undefined) return;
+  if (row.amount === undefined) return;
   const printed = scanNumbers((parsed.byKind.get('unitPrice') ?? []).join(' '), doc.mark).filter((n) => !n.percent);
   if (printed.length !== 1 || printed[0]!.decimals >= 2 || printed[0]!.symbol !== undefined || !/^\d{3,}$/.test(printed[0]!.value)) return;
-  const q = new Decimal(row.quantity);
+  const digits = printed[0]!.value;
+  // A quantity the scan lost too: one piece, if the price then shows the amount's digits.
+  const lostQuantity = row.quantity === undefined && parsed.scanned && (parsed.byKind.get('quantity') ?? []).length > 0;
+  if (row.quantity === undefined && !lostQuantity) return;
+  const q = new Decimal(row.quantity ?? 1);
   if (q.lte(0)) return;
   const p = new Decimal(row.amount).dividedBy(q);
   if (!p.times(100).isInteger() || !p.times(q).eq(row.amount)) return;
+  // Where the columns already multiply out (a price per 100 or 1000 units) or the quantity is a guess, the printed digits must be the price's but for one.
+  if ((row.arithmetic === true || lostQuantity) && !oneDigitApart(digits, p.toFixed(2).replace(/\D/g, ''))) return;
+  if (lostQuantity) row.quantity = '1';
   row.unitPrice = p.toFixed(2);
   row.arithmetic = true;
 }

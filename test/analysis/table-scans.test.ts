@@ -167,4 +167,17 @@ describe('line items on scans', () => {
       ['Kunstrasen', undefined],
     ]);
   });
+
+  it('repairs a garbled price even where it happens to multiply out per 1000 units, and a lost quantity of one', () => {
+    const rows = items([
+      ...header(1000),
+      ...row(1100, [[200, '1'], [400, 'Selbstbeteiligung'], [1200, '2'], [1600, '15555'], [2100, '31,10']]),
+      ...row(1160, [[200, '2'], [400, 'Fahrtkosten'], [1200, '18k'], [1600, '23736'], [2100, '23,36']]),
+      ...totals(1300, '54,46'),
+    ]);
+    expect(rows.map((r) => [r.quantity, r.unitPrice, r.amount])).toEqual([
+      ['2', '15.55', '31.10'],
+      ['1', '23.36', '23.36'],
+    ]);
+  });
 });
