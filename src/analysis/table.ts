@@ -295,7 +295,9 @@ export function findLineItems(doc: Doc): ItemTable {
           continue;
         }
         // Another table (a VAT breakdown) starts: the items are over.
-        if (band.columns.length >= 3 && rows.length > 0) {
+        // (Labels with their values beside them, "Preisbasismenge: 1 Stk", are a note under an item, not a header.)
+        const labelled = page.lines.slice(band.first, band.last + 1).some((l) => l.segments.some((seg, k) => /:$/.test(seg.text) && /^\d/.test(l.segments[k + 1]?.text ?? '')));
+        if (band.columns.length >= 3 && rows.length > 0 && !labelled) {
           open = false;
           columns = undefined;
           current = undefined;
@@ -332,6 +334,14 @@ export function findLineItems(doc: Doc): ItemTable {
         currentBottom = line.bottom;
         // Stacked headers (article number over description) print the name on the item's second line.
         pendingName = current.name === undefined;
+        continue;
+      }
+      // A section heading alone on its line after the items ("Zahlungsbedingungen:") ends them.
+      const apart = !current || line.top - currentBottom > 2.5 * line.height;
+      if (!isItem && apart && rows.length > 0 && line.segments.length === 1 && /^\p{L}[\p{L}-]{5,}\s?:$/u.test(line.segments[0]!.text)) {
+        open = false;
+        columns = undefined;
+        current = undefined;
         continue;
       }
       if (!current) continue;

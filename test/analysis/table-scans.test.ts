@@ -180,4 +180,21 @@ describe('line items on scans', () => {
       ['1', '23.36', '23.36'],
     ]);
   });
+
+  it('reads on past labelled notes under an item and stops at a section heading after the items', () => {
+    const words = [
+      ...header(1000),
+      ...row(1100, [[200, '1'], [400, 'Windschutzscheibe'], [1200, '10 Stk'], [1600, '100,00'], [2100, '1000,00']]),
+      ...row(1140, [[400, 'Preisbasismenge:'], [1000, 'Preisbasismenge:'], [1700, 'Kein Ausweis der']]),
+      ...row(1180, [[400, 'Preisbasismenge:'], [700, '1 Stk'], [1700, 'Umsatzsteuer bei']]),
+      ...row(1220, [[400, '1 Stk'], [1000, 'Preisbasismenge:']]),
+      ...row(1300, [[200, '2'], [400, 'Stoßfänger'], [1200, '10 Stk'], [1600, '100,00'], [2100, '1000,00']]),
+      ...row(1500, [[200, 'Zahlungsbedingungen:']]),
+      ...row(1600, [[200, 'Kein Ausweis der Umsatzsteuer bei'], [1200, '2000,00'], [1600, '0'], [2100, '0,00']]),
+    ];
+    expect(items(words).map((r) => [r.name, r.amount])).toEqual([
+      ['Windschutzscheibe', '1000.00'],
+      ['Stoßfänger', '1000.00'],
+    ]);
+  });
 });
