@@ -270,6 +270,14 @@ function garbledAmount(doc: Doc, parsed: Parsed): NumberMatch | undefined {
   return { start: 0, end: t.length, value: product.toFixed(2), decimals: 2, percent: false };
 }
 
+/** amount ÷ price is a whole number of at least one. */
+function wholeRatio(amount: string, price: string): boolean {
+  const p = new Decimal(price);
+  if (p.isZero()) return false;
+  const q = new Decimal(amount).dividedBy(p);
+  return q.isInteger() && q.gte(1);
+}
+
 const near = (a: Decimal, b: Decimal) => a.minus(b).abs().lte(Decimal.max(0.011, b.abs().times(0.005)));
 
 export function findLineItems(doc: Doc): ItemTable {
@@ -313,7 +321,9 @@ export function findLineItems(doc: Doc): ItemTable {
       const qty = firstNumber(doc, parsed.byKind.get('quantity'), true);
       const price = firstNumber(doc, parsed.byKind.get('unitPrice'), true);
       // An item has an amount and either a description with a quantity or price, or both quantity and price.
-      const described = /\p{L}{2}/u.test(desc) && (qty !== undefined || price !== undefined);
+      // On a scan the description may be left as scraps ("4-") and the quantity garbled ("LASER" for "1 Stk"): price and amount that divide evenly still make an item.
+      const garbled = parsed.scanned && qty === undefined && price !== undefined && amount !== undefined && (parsed.byKind.get('quantity') ?? []).length > 0 && wholeRatio(amount.value, price.value);
+      const described = (/\p{L}{2}/u.test(desc) || garbled) && (qty !== undefined || price !== undefined);
       const isItem = amount !== undefined && (described || (qty !== undefined && price !== undefined)) && !TABLE_END.test(first) && !NOT_AN_ITEM.test(fold(desc));
       // The totals box ends the items ("Total HT", "Gesamtbetrag"); a subtotal between sections does not.
       // (Its amount stands in the amount column: "Enthält 19% Versicherungssteuer = 12,77 €" noted under an item does not.)

@@ -197,4 +197,14 @@ describe('line items on scans', () => {
       ['Stoßfänger', '1000.00'],
     ]);
   });
+
+  it('keeps a row whose name and quantity the scan garbled when price and amount divide evenly', () => {
+    const rows = items([
+      ...header(1000),
+      ...row(1100, [[200, '1'], [400, '4-'], [1200, 'LASER'], [1600, '8,41'], [2100, '8,41']]),
+      ...row(1140, [[400, 'Fahrten-Karte']]),
+      ...totals(1300, '8,41'),
+    ]);
+    expect(rows.map((r) => [r.quantity, r.unitPrice, r.amount])).toEqual([['1', '8.41', '8.41']]);
+  });
 });
