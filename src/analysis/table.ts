@@ -498,7 +498,7 @@ function rowOf(doc: Doc, page: number, parsed: Parsed, columns: Column[]): ItemR
   // A quantity the scan garbled ("Tis tk" for "1 Stk"): amount ÷ price when that is a whole number.
   if (row.quantity === undefined && row.unitPrice !== undefined && row.amount !== undefined && parsed.scanned && (get('quantity') ?? []).length > 0 && !new Decimal(row.unitPrice).isZero()) {
     const q = new Decimal(row.amount).dividedBy(new Decimal(row.unitPrice));
-    if (q.isInteger() && q.gt(0) && q.lte(10000)) {
+    if (q.isInteger() && !q.isZero() && q.abs().lte(10000)) {
       row.quantity = q.toString();
       row.arithmetic = true;
     }

@@ -207,4 +207,13 @@ describe('line items on scans', () => {
     ]);
     expect(rows.map((r) => [r.quantity, r.unitPrice, r.amount])).toEqual([['1', '8.41', '8.41']]);
   });
+
+  it('takes a negative quantity the scan garbled from a credited amount ÷ price', () => {
+    const rows = items([
+      ...header(1000),
+      ...row(1100, [[200, '1'], [400, 'Zitronensäure'], [1200, '-S Stk'], [1600, '1,00'], [2100, '-5,00']]),
+      ...totals(1300, '-5,00'),
+    ]);
+    expect(rows.map((r) => [r.quantity, r.unitPrice, r.amount])).toEqual([['-5', '1.00', '-5.00']]);
+  });
 });
