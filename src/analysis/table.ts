@@ -121,7 +121,8 @@ function isItemHeader(columns: Column[]): boolean {
 function headerBand(doc: Doc, page: PageLayout, at: number): { columns: Column[]; first: number; last: number } {
   let first = at;
   let last = at;
-  const labelled = (l: Line | undefined) => l !== undefined && !hasMoney(doc, l) && headerCells(l).some((c) => c.kinds.length > 0) && headerCells(l).every((c) => c.kinds.length > 0 || c.text.length < 12);
+  // A line with a date is a field ("Leistungsdatum 07.10.2015"), not a label stacked over a column.
+  const labelled = (l: Line | undefined) => l !== undefined && !hasMoney(doc, l) && scanDates(lineText(l), doc.order).length === 0 && headerCells(l).some((c) => c.kinds.length > 0) && headerCells(l).every((c) => c.kinds.length > 0 || c.text.length < 12);
   while (first > 0 && labelled(page.lines[first - 1]) && page.lines[first]!.top - page.lines[first - 1]!.bottom < 0.8 * page.lines[first]!.height) first--;
   while (labelled(page.lines[last + 1]) && page.lines[last + 1]!.top - page.lines[last]!.bottom < 0.8 * page.lines[last]!.height) last++;
   const cells = page.lines.slice(first, last + 1).flatMap(headerCells);

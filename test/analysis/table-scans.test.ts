@@ -216,4 +216,18 @@ describe('line items on scans', () => {
     ]);
     expect(rows.map((r) => [r.quantity, r.unitPrice, r.amount])).toEqual([['-5', '1.00', '-5.00']]);
   });
+
+  it('does not stack a dated field line right above the header onto its columns', () => {
+    const rows = items([
+      ...line(960, 240, 'Leistungsdatum vom 07.10.2015'),
+      ...line(1000, 250, 'Menge'),
+      ...line(1000, 500, 'Produkt'),
+      ...line(1000, 1200, 'USt.'),
+      ...line(1000, 1450, 'Preis'),
+      ...line(1000, 1750, 'Gesamtbetrag'),
+      ...row(1100, [[250, '400,00'], [500, 'Luftballon: Bunt, ca. 500ml'], [1200, '19%'], [1450, '0,79 €'], [1750, '316,00 €']]),
+      ...totals(1300, '316,00'),
+    ]);
+    expect(rows.map((r) => [r.name, r.quantity, r.unit, r.vatRate])).toEqual([['Luftballon', '400.00', undefined, '19']]);
+  });
 });
