@@ -1,4 +1,5 @@
 import { PDFDocument, StandardFonts, rgb } from 'pdf-lib';
+import type { PageText, Word } from '../../src/analysis/index.js';
 
 /**
  * Invoice PDFs drawn for the tests: text placed at given positions (top-left origin, points),
@@ -298,3 +299,17 @@ export function premiumNotice(): Text[][] {
     ],
   ];
 }
+
+/** One OCR line: words laid out from `x`, 10 px per character, on a 30 px high line at `y`. */
+export function ocrLine(y: number, x: number, text: string, confidence = 0.95): Word[] {
+  const words: Word[] = [];
+  let at = x;
+  for (const t of text.split(' ')) {
+    words.push({ text: t, x: at, y, width: t.length * 10, height: 30, confidence });
+    at += t.length * 10 + 12;
+  }
+  return words;
+}
+
+/** One A4 page at 300 dpi as the OCR path hands it over. */
+export const ocrPage = (words: Word[]): PageText[] => [{ page: 1, width: 2480, height: 3508, words, source: 'ocr' }];

@@ -1,24 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { analyseInvoice, extractTextLayer, type PageText, type Word } from '../../src/analysis/index.js';
-import { pdfOf, type Text } from './fixtures.js';
+import { analyseInvoice, extractTextLayer, type Word } from '../../src/analysis/index.js';
+import { ocrLine as line, ocrPage as scan, pdfOf, type Text } from './fixtures.js';
 
 /**
  * What scans do to a page that text layers never do: digits misread inside amounts, a logo
  * read as letters. Pages are given as the OCR path hands them over (words with confidences).
  */
 
-/** One OCR line: words laid out from `x`, 10 px per character, on a 30 px high line at `y`. */
-function line(y: number, x: number, text: string, confidence = 0.95): Word[] {
-  const words: Word[] = [];
-  let at = x;
-  for (const t of text.split(' ')) {
-    words.push({ text: t, x: at, y, width: t.length * 10, height: 30, confidence });
-    at += t.length * 10 + 12;
-  }
-  return words;
-}
-
-const scan = (words: Word[]): PageText[] => [{ page: 1, width: 2480, height: 3508, words, source: 'ocr' }];
 
 describe('a VAT breakdown row the scan made illegible', () => {
   const page = (rows: Word[][]) =>

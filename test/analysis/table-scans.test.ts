@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { buildDoc } from '../../src/analysis/document.js';
 import { findLineItems } from '../../src/analysis/table.js';
-import type { PageText, Word } from '../../src/analysis/index.js';
+import type { Word } from '../../src/analysis/index.js';
+import { ocrLine as line, ocrPage as scan } from './fixtures.js';
 
 /**
  * Line-item tables as scans deliver them: amounts with a lost or misread decimal separator,
@@ -9,18 +10,6 @@ import type { PageText, Word } from '../../src/analysis/index.js';
  * right under the header. Pages are OCR words with confidences.
  */
 
-/** One OCR line: words laid out from `x`, 10 px per character, on a 30 px high line at `y`. */
-function line(y: number, x: number, text: string, confidence = 0.95): Word[] {
-  const words: Word[] = [];
-  let at = x;
-  for (const t of text.split(' ')) {
-    words.push({ text: t, x: at, y, width: t.length * 10, height: 30, confidence });
-    at += t.length * 10 + 12;
-  }
-  return words;
-}
-
-const scan = (words: Word[]): PageText[] => [{ page: 1, width: 2480, height: 3508, words, source: 'ocr' }];
 
 /** A table row: cells at the header's x positions (right-aligned numbers end where their header ends). */
 function row(y: number, cells: Array<[number, string]>): Word[] {
