@@ -309,17 +309,24 @@ describe('e-mail with the created PDF (sqlite)', () => {
   const outbox = () => readdirSync(path.join(service.dataDir, 'outbox'), { withFileTypes: true }).filter((e) => e.isFile()).map((e) => e.name);
   const transport = { type: 'email', useTransport: true, sender: 'rechnung@templates.example', senderName: 'Rechnungen', receiver: 'einkauf@customer.example', subject: 'Rechnung {invoicenumber}', message: 'Guten Tag, anbei die Rechnung {invoicenumber}.' };
 
+  // An account of its own: sender rules are per account, and other test files check the shared account's rules.
+  let account: { id: string; token: string };
   beforeAll(async () => {
-    await promisify(execFile)(process.execPath, [path.join(repoRoot, 'dist/src/cli/accounts.js'), 'allow-sender', '--account', service.accountId, '--sender', 'templates.example'], { cwd: repoRoot, env: service.env });
+    const cli = async (...args: string[]) =>
+      JSON.parse((await promisify(execFile)(process.execPath, [path.join(repoRoot, 'dist/src/cli/accounts.js'), ...args, '--json'], { cwd: repoRoot, env: service.env })).stdout);
+    const { id } = await cli('create-account', '--name', 'templates mail');
+    const { token } = await cli('create-token', '--account', id);
+    await cli('allow-sender', '--account', id, '--sender', 'templates.example');
+    account = { id, token };
   });
 
   it('attaches the PDF under invoiceFilename, and a replayed request sends nothing again', async () => {
     const body = { invoice: fixture, templateId: 'de-standard', invoiceFilename: 'Rechnung März', transport };
     const key = `mail-${Date.now()}`;
-    const r = await call(service, CREATE, { body, headers: { 'idempotency-key': key } });
+    const r = await call(service, CREATE, { body, token: account.token, headers: { 'idempotency-key': key } });
     expect(r.status, r.text).toBe(200);
     // The send record names the document by its UUID, as the e-mail endpoints do.
-    const pdfDocument = await (await storageOf(service)).documents.getByNumber(r.json.documentId, service.accountId);
+    const pdfDocument = await (await storageOf(service)).documents.getByNumber(r.json.documentId, account.id);
     expect(r.json.transport).toMatchObject({ status: 'sent', send: { via: 'outbox', documentId: pdfDocument!.id } });
     const name = /written to the outbox as (\S+\.eml)/.exec(r.json.transport.send.response)![1]!;
     const mail = await PostalMime.parse(readFileSync(path.join(service.dataDir, 'outbox', name)));
@@ -328,7 +335,7 @@ describe('e-mail with the created PDF (sqlite)', () => {
     expect(Buffer.from(pdf!.content as ArrayBuffer).toString('base64')).toBe(r.json.filecontentB64);
 
     const sent = outbox().length;
-    const replay = await call(service, CREATE, { body, headers: { 'idempotency-key': key } });
+    const replay = await call(service, CREATE, { body, token: account.token, headers: { 'idempotency-key': key } });
     expect(replay.headers.get('x-idempotency-key-reused')).toBe('true');
     expect(replay.json).toEqual(r.json);
     expect(outbox().length).toBe(sent);
