@@ -110,9 +110,14 @@ describe.each(services)('ZUGFeRD endpoints ($name)', (service) => {
   });
 
   it('sends the created PDF by e-mail in the same call (transport), or says it sent nothing', { timeout: 120_000 }, async () => {
-    await promisify(execFile)(process.execPath, [path.join(repoRoot, 'dist/src/cli/accounts.js'), 'allow-sender', '--account', service.accountId, '--sender', 'zugferd.example', '--json'], { cwd: repoRoot, env: service.env });
+    // An account of its own: sender rules are per account, and the e-mail tests check the shared account's rules exactly.
+    const cli = async (...args: string[]) =>
+      JSON.parse((await promisify(execFile)(process.execPath, [path.join(repoRoot, 'dist/src/cli/accounts.js'), ...args, '--json'], { cwd: repoRoot, env: service.env })).stdout);
+    const { id } = await cli('create-account', '--name', 'zugferd mail');
+    const { token } = await cli('create-token', '--account', id);
+    await cli('allow-sender', '--account', id, '--sender', 'zugferd.example');
     const transport = { type: 'email', useTransport: true, sender: 'rechnung@zugferd.example', senderName: 'Rechnungen', receiver: 'kunde@customer.example', subject: 'Rechnung {invoicenumber}', message: 'Anbei Rechnung {invoicenumber}.' };
-    const r = await call(service, FROM_JSON, { body: { invoice: fixture, invoicePdf64: plain, transport } });
+    const r = await call(service, FROM_JSON, { token, body: { invoice: fixture, invoicePdf64: plain, transport } });
     expect(r.status, r.text).toBe(200);
     expect(r.json.transport).toMatchObject({ status: 'sent', send: { documentId: r.json.documentId, subject: `Rechnung ${fixture.invoiceNumber}` } });
     const eml = /written to the outbox as (\S+\.eml)/.exec(r.json.transport.send.response)![1]!;
@@ -120,7 +125,7 @@ describe.each(services)('ZUGFeRD endpoints ($name)', (service) => {
     expect(mail.attachments.map((a) => a.mimeType)).toEqual(['application/pdf']);
     expect(Buffer.from(mail.attachments[0]!.content as ArrayBuffer).toString('base64')).toBe(r.json.zugferd);
 
-    const skipped = await call(service, FROM_JSON, { body: { invoice: fixture, invoicePdf64: plain, transport: { type: 'email', useTransport: false } } });
+    const skipped = await call(service, FROM_JSON, { token, body: { invoice: fixture, invoicePdf64: plain, transport: { type: 'email', useTransport: false } } });
     expect(skipped.json.transport).toMatchObject({ status: 'skipped' });
   });
 
