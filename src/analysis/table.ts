@@ -6,7 +6,7 @@ import { classifyTotal } from './totals.js';
 import type { Line, PageLayout } from './layout.js';
 import { COLUMN_LABELS, TABLE_END, type ColumnKind } from './lexicon.js';
 import { scanNumbers, type NumberMatch } from './numbers.js';
-import { clean, fold } from './text.js';
+import { clean, editDistance, fold } from './text.js';
 import type { Word } from './page-text.js';
 
 /**
@@ -243,16 +243,6 @@ function lastMoney(doc: Doc, texts: string[] | undefined): NumberMatch | undefin
   return scanNumbers(texts.join(' '), doc.mark).filter((n) => !n.percent && (n.decimals >= 2 || n.symbol !== undefined)).at(-1);
 }
 
-/** Whether two digit strings differ by at most one digit dropped, added or changed. */
-function oneDigitApart(a: string, b: string): boolean {
-  if (a === b) return true;
-  if (Math.abs(a.length - b.length) > 1) return false;
-  let i = 0;
-  while (i < a.length && i < b.length && a[i] === b[i]) i++;
-  if (a.length === b.length) return a.slice(i + 1) === b.slice(i + 1);
-  return a.length > b.length ? a.slice(i + 1) === b.slice(i) : a.slice(i) === b.slice(i + 1);
-}
-
 /**
  * An amount the scan garbled ("27500" or "173510" for "275,00" and "173,10", "1X776" for
  * "11,76"): when the line's quantity and price read well, their product is the amount if its
@@ -266,17 +256,18 @@ function garbledAmount(doc: Doc, parsed: Parsed): NumberMatch | undefined {
   const price = firstNumber(doc, parsed.byKind.get('unitPrice'), true);
   if (!token || !qty || !price || price.decimals < 2 || /[%]/.test(token)) return undefined;
   const product = new Decimal(qty.value).times(price.value);
-  if (product.isZero() || !oneDigitApart(token.replace(/\D/g, ''), product.abs().toFixed(2).replace(/\D/g, ''))) return undefined;
+  if (product.isZero() || editDistance(token.replace(/\D/g, ''), product.abs().toFixed(2).replace(/\D/g, '')) > 1) return undefined;
   const t = texts.join(' ');
   return { start: 0, end: t.length, value: product.toFixed(2), decimals: 2, percent: false };
 }
 
 /** amount ÷ price is a whole number of at least one. */
-function wholeRatio(amount: string, price: string): boolean {
+/** amount ÷ price as a whole number of pieces (negative on a credit note), if it is one. */
+function wholeQuantity(amount: string, price: string): Decimal | undefined {
   const p = new Decimal(price);
-  if (p.isZero()) return false;
+  if (p.isZero()) return undefined;
   const q = new Decimal(amount).dividedBy(p);
-  return q.isInteger() && q.gte(1);
+  return q.isInteger() && !q.isZero() && q.abs().lte(10000) ? q : undefined;
 }
 
 const near = (a: Decimal, b: Decimal) => a.minus(b).abs().lte(Decimal.max(0.011, b.abs().times(0.005)));
@@ -323,7 +314,7 @@ export function findLineItems(doc: Doc): ItemTable {
       const price = firstNumber(doc, parsed.byKind.get('unitPrice'), true);
       // An item has an amount and either a description with a quantity or price, or both quantity and price.
       // On a scan the description may be left as scraps ("4-") and the quantity garbled ("LASER" for "1 Stk"): price and amount that divide evenly still make an item.
-      const garbled = parsed.scanned && qty === undefined && price !== undefined && amount !== undefined && (parsed.byKind.get('quantity') ?? []).length > 0 && wholeRatio(amount.value, price.value);
+      const garbled = parsed.scanned && qty === undefined && price !== undefined && amount !== undefined && (parsed.byKind.get('quantity') ?? []).length > 0 && wholeQuantity(amount.value, price.value) !== undefined;
       const described = (/\p{L}{2}/u.test(desc) || garbled) && (qty !== undefined || price !== undefined);
       const isItem = amount !== undefined && (described || (qty !== undefined && price !== undefined)) && !TABLE_END.test(first) && !NOT_AN_ITEM.test(fold(desc));
       // The totals box ends the items ("Total HT", "Gesamtbetrag"); a subtotal between sections does not.
@@ -497,12 +488,10 @@ function rowOf(doc: Doc, page: number, parsed: Parsed, columns: Column[]): ItemR
   if (row.arithmetic !== true && row.amount !== undefined) repairByArithmetic(doc, row, parsed);
   garbledPrice(doc, row, parsed);
   // A quantity the scan garbled ("Tis tk" for "1 Stk"): amount ÷ price when that is a whole number.
-  if (row.quantity === undefined && row.unitPrice !== undefined && row.amount !== undefined && parsed.scanned && (get('quantity') ?? []).length > 0 && !new Decimal(row.unitPrice).isZero()) {
-    const q = new Decimal(row.amount).dividedBy(new Decimal(row.unitPrice));
-    if (q.isInteger() && !q.isZero() && q.abs().lte(10000)) {
-      row.quantity = q.toString();
-      row.arithmetic = true;
-    }
+  const pieces = row.quantity === undefined && row.unitPrice !== undefined && row.amount !== undefined && parsed.scanned && (get('quantity') ?? []).length > 0 ? wholeQuantity(row.amount, row.unitPrice) : undefined;
+  if (pieces) {
+    row.quantity = pieces.toString();
+    row.arithmetic = true;
   }
   return row;
 }
@@ -567,7 +556,7 @@ function garbledPrice(doc: Doc, row: ItemRow, parsed: Parsed): void {
   const p = new Decimal(row.amount).dividedBy(q);
   if (!p.times(100).isInteger() || !p.times(q).eq(row.amount)) return;
   // Where the columns already multiply out (a price per 100 or 1000 units) or the quantity is a guess, the printed digits must be the price's but for one.
-  if ((row.arithmetic === true || lostQuantity) && !oneDigitApart(digits, p.toFixed(2).replace(/\D/g, ''))) return;
+  if ((row.arithmetic === true || lostQuantity) && editDistance(digits, p.toFixed(2).replace(/\D/g, '')) > 1) return;
   if (lostQuantity) row.quantity = '1';
   row.unitPrice = p.toFixed(2);
   row.arithmetic = true;

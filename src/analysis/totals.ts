@@ -102,6 +102,9 @@ export function classifyTotal(label: string): TotalField[] {
 
 const ARREARS = /ausstehende forderung|ruckstand|alter saldo|saldovortrag|previous balance|balance (?:brought )?forward|arrears|solde (?:precedent|anterieur)/;
 
+/** A VAT category code printed in brackets beside a rate: "VAT (E)", "TVA (AE)". */
+const PRINTED_CATEGORY = /\((S|Z|E|AE|K|G|O|L|M)\)/;
+
 const VAT_WORD = /ust|mwst|umsatzsteuer|mehrwertsteuer|vat|tax|tva|btw|steuer|iva/;
 
 export function findTotals(doc: Doc, tableLines: ReadonlySet<string>): TotalsCandidates {
@@ -120,7 +123,7 @@ export function findTotals(doc: Doc, tableLines: ReadonlySet<string>): TotalsCan
       const money = cells.filter((c) => isMoney(c.num));
       const folded = fold(text);
       // A breakdown row whose every amount the scan garbled still names its category: "VAT (S)  275400  7  19728".
-      if (money.length === 0 && /\((?:S|Z|E|AE|K|G|O|L|M)\)/.test(text)) openRates.push(...openRateOf(line, cells, folded, ''));
+      if (money.length === 0 && PRINTED_CATEGORY.test(text)) openRates.push(...openRateOf(line, cells, folded, ''));
       if (money.length === 0) continue;
       // Breakdown tables print a row's category and exemption text on lines of their own, above or below the numbers.
       const nearby = page.lines.slice(Math.max(0, line.index - 4), line.index + 4).map(lineText).join('\n');
@@ -279,7 +282,7 @@ function vatRowsOf(line: Line, cells: Cell[], folded: string, nearby: string): V
         if (rate === '0' ? !(tax.isZero() && !base.isZero() && inBreakdown) : !taxMatches(base.toString(), rate, tax.toString())) continue;
         // A rate 0 row without context is anyone's guess; keep those printed with a VAT word only.
         // A category code printed in brackets ("VAT (E)", "TVA (AE)") says it outright.
-        const printed = /\((S|Z|E|AE|K|G|O|L|M)\)/.exec(lineText(line))?.[1] ?? (rate === '0' ? /\((Z|E|AE|K|G|O)\)/.exec(nearby)?.[1] : undefined);
+        const printed = PRINTED_CATEGORY.exec(lineText(line))?.[1] ?? (rate === '0' ? /\((Z|E|AE|K|G|O)\)/.exec(nearby)?.[1] : undefined);
         const category = printed ?? vatCategoryOf(rate, rate === '0' ? fold(nearby) : folded);
         const sign = (n: NumberMatch) => (n.value.startsWith('-') ? '-' : '');
         rows.push({
@@ -302,7 +305,7 @@ function vatRowsOf(line: Line, cells: Cell[], folded: string, nearby: string): V
 
 /** A breakdown line ("VAT (S)  275500  7  193.25") with one rate and no amounts that multiply out. */
 function openRateOf(line: Line, cells: Cell[], folded: string, nearby: string): Array<Omit<RateTax, 'tax'>> {
-  const printed = /\((S|Z|E|AE|K|G|O|L|M)\)/.exec(lineText(line))?.[1];
+  const printed = PRINTED_CATEGORY.exec(lineText(line))?.[1];
   if (!printed && !VAT_WORD.test(folded)) return [];
   const rates = cells.filter((c) => c.num.percent || (c.num.decimals <= 2 && KNOWN_RATES.has(new Decimal(c.num.value).toString())));
   if (rates.length !== 1) return [];
