@@ -66,7 +66,7 @@ const ASCENDING = /[\p{Lu}\p{N}bdfhklißäöüÄÖÜ€$£%&@#()[\]{}\/|!?'"]/u;
 const DESCENDING = /[gjpqyµ()[\]{},;]/u;
 
 /**
- * The one misreading worth repairing by rule: at scan resolutions tesseract's
+ * The misreadings worth repairing by rule. At scan resolutions tesseract's
  * German model reads the "ß" of "straße", in nearly every German address, as
  * "lR", "R", "B", "fB", "fi", "fl", "l", "f" or nothing. No word contains "stralRe", "strale" or "straRe";
  * "…strafe" is a word (a penalty) and is repaired only before a house number.

@@ -73,10 +73,11 @@ interface VeraReport {
 export async function checkPdfA3b(bytes: Uint8Array): Promise<VeraPdfResult | undefined> {
   const home = veraPdfHome();
   if (!home) return undefined;
-  const artefact = { name: 'veraPDF PDF/A-3B', version: readFileSync(path.join(home, 'version'), 'utf8').trim() };
+  // The version is read once, not on every request.
+  installedArtefact ??= { name: 'veraPDF PDF/A-3B', version: readFileSync(path.join(home, 'version'), 'utf8').trim() };
   pool ??= new VeraPdfPool(home, options);
   const report = await pool.validate(bytes);
-  return resultFromReport(report, artefact);
+  return resultFromReport(report, installedArtefact);
 }
 
 /** Our verdict and findings from veraPDF's JSON report of one file. */
@@ -113,6 +114,7 @@ function compareClauses(a: string, b: string): number {
 
 let options: VeraPdfPoolOptions = DEFAULT_VERAPDF_POOL;
 let pool: VeraPdfPool | undefined;
+let installedArtefact: VeraPdfResult['artefact'] | undefined;
 
 /** Sets the pool's options (the service does, from VERAPDF_POOL_SIZE); a running pool is stopped first. */
 export async function configureVeraPdf(next: Partial<VeraPdfPoolOptions>): Promise<void> {
