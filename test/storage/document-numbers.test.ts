@@ -89,7 +89,7 @@ describe.each(BACKENDS)('document numbers on %s', (backend) => {
     const start = Math.max(0, ...(await numbersOf(db)));
     const startAt = Date.now() + 1_500;
     const children = Array.from({ length: 3 }, () =>
-      run(process.execPath, ['--import', path.join(HERE, 'ts-hooks.mjs'), path.join(HERE, 'insert-documents.child.ts'), account.id, '20', String(startAt)], {
+      run(process.execPath, [path.join(HERE, 'insert-documents.child.mjs'), account.id, '20', String(startAt)], {
         env: { ...process.env, ...env.env },
       }),
     );

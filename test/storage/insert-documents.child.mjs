@@ -3,11 +3,13 @@
  * DATABASE_URL on its own connection(s), waits for the common start time, inserts COUNT
  * documents concurrently and prints their numbers as JSON.
  *
- *   node --import ./ts-hooks.mjs insert-documents.child.ts <accountId> <count> <startAtEpochMs>
+ *   node insert-documents.child.mjs <accountId> <count> <startAtEpochMs>
+ *
+ * It runs the compiled storage code (`npm run build`), as the service's processes do.
  */
 import { randomUUID } from 'node:crypto';
-import { openDatabase } from '../../src/storage/database.js';
-import { createDocument } from '../../src/storage/documents.js';
+import { openDatabase } from '../../dist/src/storage/database.js';
+import { createDocument } from '../../dist/src/storage/documents.js';
 
 const [accountId = '', count = '0', startAt = '0'] = process.argv.slice(2);
 const db = await openDatabase({ dataDir: process.env['EINVOICE_DATA_DIR'] ?? '', databaseUrl: process.env['DATABASE_URL'] || undefined });
