@@ -1,5 +1,5 @@
 import { countryOfLine, countryOfPostcodePrefix, documentTypeOf } from './codes.js';
-import { allSegments, pageOf, type Doc } from './document.js';
+import { allSegments, lineOf, pageOf, rightOf, type Doc } from './document.js';
 import { buildBlocks, type Block, type PageLayout, type Segment } from './layout.js';
 import { PARTY_LABEL_WORDS, PARTY_LABELS, type PartyRole } from './lexicon.js';
 import { clean, editDistance, fold, textKey } from './text.js';
@@ -215,7 +215,7 @@ export function findParties(doc: Doc): Parties {
       const hit = labelRole(seg, doc.source === 'ocr');
       if (!hit) continue;
       const below = blockUnder(seg, loose);
-      const lines = [...(hit.rest ? [hit.rest] : []), ...skippedOver(page, seg, below).map((s) => withValue(page, s)), ...below.map((s) => withValue(page, s))];
+      const lines = [...(hit.rest ? [hit.rest] : []), ...skippedOver(page, seg, below).map((s) => withValue(doc, s)), ...below.map((s) => withValue(doc, s))];
       const segs = below.length ? below : [seg];
       keep(hit.role, partyOf(lines, boxOf(segs), 0.9, 'label'));
       for (const b of [...blocks, ...loose]) if (below.some((s) => b.segments.includes(s))) used.add(b);
@@ -249,7 +249,7 @@ export function findParties(doc: Doc): Parties {
     const loosely = inWindow(loose);
     const window = left(tight) || !left(loosely) ? (tight ?? loosely) : loosely;
     if (window) {
-      keep('buyer', partyOf(linesOf(page, window), boxOf(window.segments), 0.75, 'address-window'));
+      keep('buyer', partyOf(linesOf(doc, window), boxOf(window.segments), 0.75, 'address-window'));
       used.add(window);
     }
   }
@@ -260,7 +260,7 @@ export function findParties(doc: Doc): Parties {
     const head = candidates.filter((b) => b.top < 0.3 * page.height).sort((a, b) => a.top - b.top)[0];
     const foot = candidates.filter((b) => b.top > 0.75 * page.height).sort((a, b) => a.top - b.top)[0];
     const pick = head ?? foot;
-    if (pick) keep('seller', partyOf(linesOf(page, pick), boxOf(pick.segments), head ? 0.6 : 0.5, head ? 'letterhead' : 'footer'));
+    if (pick) keep('seller', partyOf(linesOf(doc, pick), boxOf(pick.segments), head ? 0.6 : 0.5, head ? 'letterhead' : 'footer'));
   }
 
   // 5. A company name alone at the top of the page (no address beside it) names the seller
@@ -333,16 +333,19 @@ function skippedOver(page: PageLayout, label: Segment, block: Segment[]): Segmen
     .flatMap((l) => l.segments.filter((s) => s !== label && !block.includes(s) && Math.abs(s.x0 - first.x0) < 1.5 * first.height));
 }
 
-/** A block line with the value printed apart after its colon ("Nummer   : 549910"). */
-function withValue(page: PageLayout, s: Segment): string {
-  const line = page.lines[s.line]!;
-  const next = line.segments.find((o) => o.x0 > s.x1);
-  // A scan may read the spaced-out colon as a segment of its own, as a colon or any one sign: "Nummer | z | 9314110911".
-  const after = next && /^\S$/u.test(next.text) ? line.segments.find((o) => o.x0 > next.x1) : undefined;
-  if (after && after.x0 - s.x1 < 15 * s.height) return `${s.text}: ${after.text}`;
+/** A block line with the value printed apart after its colon ("Nummer   : 549910", on scans "Nummer | z | 549910"). */
+function withValue(doc: Doc, s: Segment): string {
+  // rightOf passes over a colon set apart, and on scans over the one sign a colon was misread as.
+  const value = rightOf(doc, s);
+  if (!value) return s.text;
+  const gap = value.x0 - s.x1;
+  const between = lineOf(doc, s).segments.filter((o) => o.x0 >= s.x1 && o.x1 <= value.x0);
+  const colonApart = between.length === 1 && (between[0]!.text === ':' || (doc.source === 'ocr' && between[0]!.text.length === 1));
+  if (colonApart && gap < 15 * s.height) return `${s.text}: ${value.text}`;
+  if ((/:\s*$/.test(s.text) || /^:/.test(value.text)) && gap < 15 * s.height) return `${s.text} ${value.text}`;
   // A street's house number set apart ("Musterstr.   18"): scans widen the gap into a segment break.
-  if (next && /^\d{1,4}\s?[a-z]?$/i.test(next.text) && /\p{L}{3}/u.test(s.text) && next.x0 - s.x1 < 6 * s.height) return `${s.text} ${next.text}`;
-  return next && (/:\s*$/.test(s.text) || /^:/.test(next.text)) && next.x0 - s.x1 < 15 * s.height ? `${s.text} ${next.text}` : s.text;
+  if (/^\d{1,4}\s?[a-z]?$/i.test(value.text) && /\p{L}{3}/u.test(s.text) && gap < 6 * s.height) return `${s.text} ${value.text}`;
+  return s.text;
 }
 
 /** A loose block may stack several addresses (seller over buyer): one block per address. */
@@ -354,8 +357,8 @@ function splitAtAddressEnds(b: Block): Block[] {
   return [head, ...splitAtAddressEnds(tail)];
 }
 
-function linesOf(page: PageLayout, b: Block): string[] {
-  return b.segments.map((s) => withValue(page, s));
+function linesOf(doc: Doc, b: Block): string[] {
+  return b.segments.map((s) => withValue(doc, s));
 }
 
 /** Blocks that look like postal addresses: 2–8 lines, one of them (not the first) a post code line. */
