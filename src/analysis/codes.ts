@@ -112,6 +112,9 @@ export function unitCode(text: string): string | undefined {
   return undefined;
 }
 
+/** A VAT category code printed in brackets beside a rate: "VAT (E)", "TVA (AE)". */
+export const PRINTED_CATEGORY = /\((S|Z|E|AE|K|G|O|L|M)\)/;
+
 /** Words that tell why a zero-rated line carries no VAT, to the UNTDID 5305 category. */
 export function vatCategoryOf(rate: string | undefined, context: string): string | undefined {
   const t = fold(context);
@@ -119,7 +122,7 @@ export function vatCategoryOf(rate: string | undefined, context: string): string
   if (/innergemeinschaftlich|intra-?community|intracommunautaire|intra-?eu|ig-lieferung/.test(t)) return 'K';
   if (/ausfuhr|export/.test(t)) return 'G';
   if (/nicht steuerbar|not subject|hors champ|non soumis/.test(t)) return 'O';
-  if (/steuerfrei|steuerbefreit|tax exempt|exempt|exonere|exoneration|§ ?4 |umsatzsteuerbefreit/.test(t)) return 'E';
+  if (/steuerfrei|steuerbefreit|tax exempt|exempt|exonere|exoneration|§ ?4 |umsatzsteuerbefreit|kleinunternehmer|§ ?19 ?(?:abs\.? ?1 )?ustg|franchise en base/.test(t)) return 'E';
   if (rate === undefined) return undefined;
   return Number(rate) > 0 ? 'S' : 'Z';
 }

@@ -11,7 +11,9 @@ import { AnalysisError, type AnalyseOptions, type AnalysisResult, type PageText 
 import { findParties, type Party } from './parties.js';
 import { solveTotals, type Totals } from './solver.js';
 import { findLineItems } from './table.js';
-import { findTotals, taxMatches, type RateTax, type TotalsCandidates, type VatRow } from './totals.js';
+import { findTotals, KNOWN_RATES, taxMatches, type RateTax, type TotalsCandidates, type VatRow } from './totals.js';
+import { inferBreakdown, inferCountries, inferExemptionReasons, inferLineCategories, inferRowCategories, type ResultAccess } from './implied.js';
+import { INFERRED } from './sources.js';
 import { fold } from './text.js';
 
 export { AnalysisError } from './page-text.js';
@@ -87,11 +89,6 @@ export function analyseWithEvidence(pages: PageText[], opts: AnalyseOptions): Ev
   const sellerVat = best(accounts.vatIds.filter((v) => v.value !== buyerVat?.value && v.role === 'seller' && !belongs(parties.buyer, v)));
   setFound('seller.sellerVatIdentifier', sellerVat);
   setFound('buyer.buyerVatIdentifier', buyerVat);
-  // Without a printed country, a VAT identifier's prefix tells where the party is registered.
-  for (const [role, vat] of [['seller', sellerVat], ['buyer', buyerVat]] as const) {
-    const path = `${role}.${role}PostalAddress.${role}CountryCode`;
-    if (vat && evidence[path] === undefined && (role === 'seller' ? parties.seller : parties.buyer)) set(path, vat.value.slice(0, 2).replace('EL', 'GR'), 'vat-prefix');
-  }
 
   // The table is read even without line items asked for: its lines are not totals, and its sum is BT-106.
   const table = findLineItems(doc);
@@ -124,12 +121,28 @@ export function analyseWithEvidence(pages: PageText[], opts: AnalyseOptions): Ev
       set(`${p}.invoiceLineNetAmount`, r.amount === undefined ? undefined : signed(r.amount), via);
       set(`${p}.priceDetails.itemNetPrice`, r.unitPrice, via);
       set(`${p}.lineVatInformation[0].invoicedItemVatRate`, r.vatRate, via);
-      set(`${p}.lineVatInformation[0].invoicedItemVatCategoryCode`, r.vatRate === undefined ? undefined : Number(r.vatRate) > 0 ? 'S' : undefined, via);
+      set(`${p}.lineVatInformation[0].invoicedItemVatCategoryCode`, r.vatCategory, via);
       set(`${p}.itemInformation.itemName`, r.name, via);
       set(`${p}.itemInformation.itemDescription`, r.description, via);
       set(`${p}.itemInformation.itemSellersIdentifier`, r.itemId, via);
     });
   }
+
+  const access: ResultAccess = {
+    get: (path) => getPath(invoice, path),
+    infer: (path, value, rule) => {
+      if (evidence[path] === undefined) set(path, value, `${INFERRED}${rule}`);
+    },
+    read: (path, value, via) => {
+      if (evidence[path] === undefined) set(path, value, via);
+    },
+    count: (list) => (Array.isArray(invoice[list]) ? (invoice[list] as unknown[]).length : 0),
+  };
+  inferCountries(access, doc);
+  inferRowCategories(access, doc);
+  inferLineCategories(access, doc);
+  inferBreakdown(access, doc, KNOWN_RATES);
+  inferExemptionReasons(access, doc);
 
   const currencyLabel = pick('currency');
   const printed = majority(totals.currencies);
@@ -240,6 +253,16 @@ function majority(values: string[]): string | undefined {
   const counts = new Map<string, number>();
   for (const v of values) counts.set(v, (counts.get(v) ?? 0) + 1);
   return [...counts.entries()].sort((a, b) => b[1] - a[1])[0]?.[0];
+}
+
+/** Reads `a.b[0].c` style paths of a plain object (string leaves only). */
+function getPath(target: Record<string, unknown>, path: string): string | undefined {
+  let node: unknown = target;
+  for (const part of path.split('.')) {
+    const m = /^(\w+)\[(\d+)\]$/.exec(part);
+    node = m ? ((node as Record<string, unknown[]> | undefined)?.[m[1]!])?.[Number(m[2])] : (node as Record<string, unknown> | undefined)?.[part];
+  }
+  return typeof node === 'string' ? node : undefined;
 }
 
 /** Sets `a.b[0].c` style paths on a plain object. */

@@ -1,5 +1,5 @@
 import { Decimal } from '../invoice/decimal.js';
-import { unitCode } from './codes.js';
+import { PRINTED_CATEGORY, unitCode } from './codes.js';
 import { scanDates } from './dates.js';
 import { lineText, type Doc } from './document.js';
 import { classifyTotal } from './totals.js';
@@ -35,6 +35,8 @@ export interface ItemRow {
   unit?: string;
   unitPrice?: string;
   vatRate?: string;
+  /** A category printed beside the rate ("0 % VAT (E)"). */
+  vatCategory?: string;
   amount?: string;
   /** quantity × price = amount held (true), failed (false), or could not be checked. */
   arithmetic?: boolean;
@@ -484,6 +486,8 @@ function rowOf(doc: Doc, page: number, parsed: Parsed, columns: Column[]): ItemR
   if (amount) row.amount = amount.value;
   const rate = firstNumber(doc, get('vatRate'));
   if (rate && new Decimal(rate.value).gte(0) && new Decimal(rate.value).lt(30)) row.vatRate = new Decimal(rate.value).toString();
+  const category = PRINTED_CATEGORY.exec((get('vatRate') ?? []).join(' '))?.[1];
+  if (category && row.vatRate !== undefined) row.vatCategory = category;
   row.arithmetic = checkArithmetic(row);
   if (row.arithmetic !== true && row.amount !== undefined) repairByArithmetic(doc, row, parsed);
   garbledPrice(doc, row, parsed);

@@ -1,5 +1,5 @@
 import { Decimal } from '../invoice/decimal.js';
-import { currenciesIn, vatCategoryOf } from './codes.js';
+import { currenciesIn, PRINTED_CATEGORY, vatCategoryOf } from './codes.js';
 import { scanDates } from './dates.js';
 import { lineText, type Doc, type Found } from './document.js';
 import type { Line, Segment } from './layout.js';
@@ -53,7 +53,7 @@ function isMoney(n: NumberMatch): boolean {
 }
 
 /** VAT rates that exist in Europe (and a few beyond): an unmarked number is only read as a rate if it is one of these. */
-const KNOWN_RATES = new Set(['0', '2.1', '2.5', '3', '3.7', '3.8', '4', '5', '5.5', '6', '7', '7.7', '8', '8.1', '9', '10', '12', '13', '14', '15', '16', '17', '18', '19', '20', '21', '22', '23', '24', '25', '26', '27']);
+export const KNOWN_RATES: ReadonlySet<string> = new Set(['0', '2.1', '2.5', '3', '3.7', '3.8', '4', '5', '5.5', '6', '7', '7.7', '8', '8.1', '9', '10', '12', '13', '14', '15', '16', '17', '18', '19', '20', '21', '22', '23', '24', '25', '26', '27']);
 
 export function numbersOfLine(doc: Doc, line: Line): Cell[] {
   const cells: Cell[] = [];
@@ -102,8 +102,6 @@ export function classifyTotal(label: string): TotalField[] {
 
 const ARREARS = /ausstehende forderung|ruckstand|alter saldo|saldovortrag|previous balance|balance (?:brought )?forward|arrears|solde (?:precedent|anterieur)/;
 
-/** A VAT category code printed in brackets beside a rate: "VAT (E)", "TVA (AE)". */
-const PRINTED_CATEGORY = /\((S|Z|E|AE|K|G|O|L|M)\)/;
 
 const VAT_WORD = /ust|mwst|umsatzsteuer|mehrwertsteuer|vat|tax|tva|btw|steuer|iva/;
 

@@ -1,0 +1,320 @@
+import { Decimal } from '../invoice/decimal.js';
+import { vatCategoryOf } from './codes.js';
+import { lineText, type Doc } from './document.js';
+import { scanNumbers } from './numbers.js';
+import { fold } from './text.js';
+
+/**
+ * What a page leaves unsaid because every reader of it knows: the country of a domestic
+ * address, the VAT category of a line from its rate and the breakdown, the breakdown of an
+ * invoice that prints only its lines, the reason of an exemption from the note that states
+ * it. Each rule takes values already read from the page and the page's own words, never an
+ * amount the page does not print or imply by its arithmetic; what it adds is reported as
+ * inferred (evidence `inferred:<rule>`), so that a user sees it was not printed.
+ */
+
+/** Reads and writes the analysis result by path (`buyer.buyerPostalAddress.buyerCountryCode`, `invoiceLine[0]…`). */
+export interface ResultAccess {
+  get(path: string): string | undefined;
+  /** Sets a value the page implies; `rule` names the inference. */
+  infer(path: string, value: string, rule: string): void;
+  /** Sets a value printed on the page, found by `via`. */
+  read(path: string, value: string, via: string): void;
+  count(list: 'invoiceLine' | 'vatBreakdown'): number;
+}
+
+export type Language = 'de' | 'en' | 'fr' | 'it' | 'nl' | 'es';
+
+/** Short function words and invoice words that only one of the languages uses. */
+const LANGUAGE_WORDS: Readonly<Record<Language, RegExp>> = {
+  de: /^(und|der|die|das|mit|fur|von|bei|rechnung|betrag|menge|summe|datum|gesamt|netto|brutto|zahlbar|bitte|ihre|unsere|steuer|umsatzsteuer|mwst|lieferung|kunde|nr)$/,
+  en: /^(and|the|for|with|of|invoice|amount|quantity|total|date|due|please|your|our|payment|tax|customer|description|price|bill)$/,
+  fr: /^(et|le|la|les|des|du|pour|avec|facture|montant|quantite|date|echeance|votre|notre|paiement|tva|client|prix|total|ht|ttc)$/,
+  it: /^(e|il|la|per|con|del|della|fattura|importo|quantita|data|scadenza|pagamento|iva|cliente|prezzo|totale)$/,
+  nl: /^(en|het|de|een|voor|met|van|factuur|bedrag|aantal|datum|vervaldatum|betaling|btw|klant|prijs|totaal)$/,
+  es: /^(y|el|la|los|para|con|del|factura|importe|cantidad|fecha|vencimiento|pago|iva|cliente|precio|total)$/,
+};
+
+/** The language most of the page's words belong to, when one clearly leads. */
+export function pageLanguage(doc: Doc): Language | undefined {
+  const counts = new Map<Language, number>();
+  for (const page of doc.pages) {
+    for (const line of page.lines) {
+      for (const word of fold(lineText(line)).split(/[^\p{L}]+/u)) {
+        for (const [lang, re] of Object.entries(LANGUAGE_WORDS) as Array<[Language, RegExp]>) if (re.test(word)) counts.set(lang, (counts.get(lang) ?? 0) + 1);
+      }
+    }
+  }
+  const ranked = [...counts.entries()].sort((a, b) => b[1] - a[1]);
+  const [first, second] = ranked;
+  if (!first || first[1] < 5 || (second && second[1] * 1.5 > first[1])) return undefined;
+  return first[0];
+}
+
+/** Post code shapes of the countries whose invoices we read, and which language speaks for which. */
+const POSTCODE_SHAPES: ReadonlyArray<{ shape: RegExp; byLanguage: Partial<Record<Language, string>> }> = [
+  { shape: /^\d{5}$/, byLanguage: { de: 'DE', fr: 'FR', it: 'IT', es: 'ES' } },
+  { shape: /^\d{4}\s?[A-Z]{2}$/, byLanguage: { nl: 'NL', en: 'NL', de: 'NL' } },
+  { shape: /^\d{2}-\d{3}$/, byLanguage: { de: 'PL', en: 'PL' } },
+  { shape: /^\d{4}-\d{3}$/, byLanguage: { en: 'PT', es: 'PT' } },
+];
+
+/** Which countries write post codes of this shape (the same shape, the same set). */
+function postcodeShape(postcode: string | undefined): RegExp | undefined {
+  return postcode === undefined ? undefined : POSTCODE_SHAPES.find((p) => p.shape.test(postcode.trim()))?.shape;
+}
+
+/** The countries whose post codes have that shape and are written in that language. */
+function countryOfPostcode(postcode: string | undefined, language: Language | undefined): string | undefined {
+  if (!postcode || !language) return undefined;
+  return POSTCODE_SHAPES.find((p) => p.shape.test(postcode.trim()))?.byLanguage[language];
+}
+
+/** German tax numbers ("Steuernummer 201/113/40209"): the seller is registered in Germany. */
+const GERMAN_TAX_NUMBER = /^\d{2,3}\/\d{3}\/\d{4,5}$/;
+
+/** A printed VAT id, IBAN or tax number names the country that registered it; "EL" is Greece's VAT prefix. */
+const registryCountry = (id: string | undefined) => (id && /^[A-Z]{2}/.test(id) ? id.slice(0, 2).replace('EL', 'GR') : undefined);
+
+/**
+ * Country codes of seller and buyer when the page prints none:
+ * - the seller's VAT id, else its German tax number, else its post code read in the page's
+ *   language ("60435 Frankfurt" on a German page), else the IBAN it asks to be paid to when
+ *   its post code has that country's shape;
+ * - the buyer's VAT id, else the seller's country when the buyer's post code has the same
+ *   shape (a domestic address block has no country line), else its post code and language.
+ */
+export function inferCountries(r: ResultAccess, doc: Doc): void {
+  const language = pageLanguage(doc);
+  const sellerPath = 'seller.sellerPostalAddress.sellerCountryCode';
+  const buyerPath = 'buyer.buyerPostalAddress.buyerCountryCode';
+  const sellerPostcode = r.get('seller.sellerPostalAddress.sellerPostCode');
+  const buyerPostcode = r.get('buyer.buyerPostalAddress.buyerPostCode');
+  if (r.get(sellerPath) === undefined && r.get('seller.sellerName') !== undefined) {
+    const taxNumber = r.get('seller.sellerTaxRegistrationIdentifier');
+    const iban = registryCountry(r.get('paymentInstructions.creditTransfer[0].paymentAccountIdentifier'));
+    const ibanFits = iban && sellerPostcode && POSTCODE_SHAPES.some((p) => p.shape.test(sellerPostcode) && Object.values(p.byLanguage).includes(iban));
+    const found: Array<[string | undefined, string]> = [
+      [registryCountry(r.get('seller.sellerVatIdentifier')), 'vat-prefix'],
+      [taxNumber && GERMAN_TAX_NUMBER.test(taxNumber.replace(/\s+/g, '')) ? 'DE' : undefined, 'tax-number'],
+      [countryOfPostcode(sellerPostcode, language), 'postcode-language'],
+      [ibanFits ? iban : undefined, 'iban'],
+    ];
+    const hit = found.find(([c]) => c !== undefined);
+    if (hit) r.infer(sellerPath, hit[0]!, hit[1]);
+  }
+  if (r.get(buyerPath) === undefined && r.get('buyer.buyerName') !== undefined) {
+    const seller = r.get(sellerPath);
+    const sellerShape = postcodeShape(sellerPostcode);
+    const domestic = seller && buyerPostcode && sellerShape?.test(buyerPostcode.trim()) ? seller : undefined;
+    const found: Array<[string | undefined, string]> = [
+      [registryCountry(r.get('buyer.buyerVatIdentifier')), 'vat-prefix'],
+      [domestic, 'seller-country'],
+      [countryOfPostcode(buyerPostcode, language), 'postcode-language'],
+    ];
+    const hit = found.find(([c]) => c !== undefined);
+    if (hit) r.infer(buyerPath, hit[0]!, hit[1]);
+  }
+}
+
+/** Words of a printed exemption note, by the category it explains; any of them also serves a note of another 0 % category. */
+const EXEMPTION_WORDS: Readonly<Record<string, RegExp>> = {
+  AE: /reverse charge|steuerschuldnerschaft|autoliquidation|leistungsempfanger schuldet|§ ?13 ?b|article 196|283-2/,
+  K: /innergemeinschaftlich|intra-?community|intracommunautaire|262 ter|§ ?4 nr\.? ?1 ?b|article 138/,
+  G: /ausfuhr|export|262 i\b|hors (?:de l')?ue|outside the eu|drittland|§ ?4 nr\.? ?1 ?a/,
+  O: /nicht steuerbar|not subject to vat|hors (?:du )?champ/,
+  E: /steuerfrei|steuerbefreit|befreit|exempt|exonere|exoneration|kleinunternehmer|§ ?19 ?(?:abs\.? ?1 )?ustg|§ ?4 nr|franchise en base|293 b/,
+};
+const ANY_EXEMPTION = new RegExp(Object.values(EXEMPTION_WORDS).map((r) => r.source).join('|'));
+
+/** A 0 % rate's category from the notes on the page; Z ("zero rated") when nothing explains it. */
+export function zeroRateCategory(doc: Doc): string {
+  return vatCategoryOf('0', documentText(doc)) ?? 'Z';
+}
+
+function documentText(doc: Doc): string {
+  return doc.pages.flatMap((p) => p.lines.map(lineText)).join('\n');
+}
+
+/**
+ * The printed note that explains an exemption (BT-120): the first line that speaks of it
+ * without amounts, continued by the lines printed under it in the same column.
+ */
+export function exemptionNote(doc: Doc, category: string): string | undefined {
+  const own = EXEMPTION_WORDS[category];
+  if (!own) return undefined;
+  const candidates: string[] = [];
+  for (const page of doc.pages) {
+    page.lines.forEach((line, i) => {
+      line.segments.forEach((seg) => {
+        const folded = fold(seg.text);
+        if (!ANY_EXEMPTION.test(folded) || scanNumbers(seg.text, doc.mark).some((n) => n.decimals >= 2)) return;
+        const parts = [seg.text];
+        for (let k = i + 1, prev = line; k < page.lines.length && parts.length < 4; k++) {
+          const next = page.lines[k]!;
+          if (next.top - prev.bottom > 0.8 * seg.height) break;
+          const below = next.segments.find((s) => Math.abs(s.x0 - seg.x0) < seg.height);
+          if (!below || scanNumbers(below.text, doc.mark).some((n) => n.decimals >= 2)) break;
+          parts.push(below.text);
+          prev = next;
+        }
+        const note = parts.join(' ').replace(/\s+/g, ' ').trim();
+        // A lone word ("Steuerfrei" as a column value) is a category, not a reason.
+        if (note.split(' ').length >= 3) candidates.push(note);
+      });
+    });
+  }
+  return candidates.find((c) => own.test(fold(c))) ?? candidates[0];
+}
+
+interface Row {
+  rate: string;
+  category?: string;
+}
+
+/**
+ * Each line's VAT category (BT-151): the category the breakdown gives its rate when only one
+ * does, else S for a positive rate and, for 0 %, the category the page's notes explain.
+ * A line without a rate takes the only breakdown row, or the row its amount belongs to when
+ * the lines' amounts add up to the breakdown's bases in exactly one way.
+ */
+export function inferLineCategories(r: ResultAccess, doc: Doc): void {
+  const rows: Row[] = [];
+  for (let i = 0; i < r.count('vatBreakdown'); i++) {
+    const rate = r.get(`vatBreakdown[${i}].vatCategoryRate`);
+    if (rate !== undefined) rows.push({ rate, ...(r.get(`vatBreakdown[${i}].vatCategoryCode`) ? { category: r.get(`vatBreakdown[${i}].vatCategoryCode`)! } : {}) });
+  }
+  const lines = r.count('invoiceLine');
+  const vat = (i: number) => `invoiceLine[${i}].lineVatInformation[0]`;
+  const unrated = Array.from({ length: lines }, (_, i) => i).filter((i) => r.get(`${vat(i)}.invoicedItemVatRate`) === undefined);
+  if (unrated.length > 0 && rows.length === 1) {
+    for (const i of unrated) r.infer(`${vat(i)}.invoicedItemVatRate`, rows[0]!.rate, 'only-rate');
+  } else if (unrated.length > 0 && rows.length > 1) {
+    const assigned = assignRates(r, unrated, rows.length);
+    if (assigned) assigned.forEach((row, k) => r.infer(`${vat(unrated[k]!)}.invoicedItemVatRate`, rows[row]!.rate, 'breakdown-sums'));
+  }
+  for (let i = 0; i < lines; i++) {
+    if (r.get(`${vat(i)}.invoicedItemVatCategoryCode`) !== undefined) continue;
+    const rate = r.get(`${vat(i)}.invoicedItemVatRate`);
+    if (rate === undefined) continue;
+    const categories = new Set(rows.filter((row) => new Decimal(row.rate).eq(rate) && row.category).map((row) => row.category!));
+    const category = categories.size === 1 ? [...categories][0]! : new Decimal(rate).gt(0) ? 'S' : zeroRateCategory(doc);
+    r.infer(`${vat(i)}.invoicedItemVatCategoryCode`, category, categories.size === 1 ? 'breakdown-category' : 'rate');
+  }
+}
+
+/** The only way of giving each unrated line a breakdown row so that every row's lines add up to its base; undefined when none or several. */
+function assignRates(r: ResultAccess, unrated: number[], rowCount: number): number[] | undefined {
+  if (unrated.length > 16) return undefined;
+  const cents = (v: string | undefined) => (v === undefined ? undefined : new Decimal(v).times(100).round().toNumber());
+  const remaining: number[] = [];
+  for (let k = 0; k < rowCount; k++) {
+    const base = cents(r.get(`vatBreakdown[${k}].vatCategoryTaxableAmount`));
+    if (base === undefined) return undefined;
+    remaining.push(base);
+  }
+  for (let i = 0; i < r.count('invoiceLine'); i++) {
+    if (unrated.includes(i)) continue;
+    const rate = r.get(`invoiceLine[${i}].lineVatInformation[0].invoicedItemVatRate`);
+    const k = [...Array(rowCount).keys()].find((j) => rate !== undefined && new Decimal(r.get(`vatBreakdown[${j}].vatCategoryRate`)!).eq(rate));
+    const amount = cents(r.get(`invoiceLine[${i}].invoiceLineNetAmount`));
+    if (k === undefined || amount === undefined) return undefined;
+    remaining[k]! -= amount;
+  }
+  const amounts = unrated.map((i) => cents(r.get(`invoiceLine[${i}].invoiceLineNetAmount`)));
+  if (amounts.some((a) => a === undefined)) return undefined;
+  const solutions: number[][] = [];
+  const pick: number[] = [];
+  const search = (n: number) => {
+    if (solutions.length > 1) return;
+    if (n === amounts.length) {
+      if (remaining.every((v) => v === 0)) solutions.push([...pick]);
+      return;
+    }
+    for (let k = 0; k < rowCount; k++) {
+      remaining[k]! -= amounts[n]!;
+      pick.push(k);
+      search(n + 1);
+      pick.pop();
+      remaining[k]! += amounts[n]!;
+    }
+  };
+  search(0);
+  return solutions.length === 1 ? solutions[0] : undefined;
+}
+
+/**
+ * A breakdown (BG-23) where the page prints none: the lines grouped by rate and category when
+ * their taxes add up to the printed VAT total and their amounts to the printed net total; or,
+ * without usable lines, the one known rate that turns the net total into the VAT total.
+ */
+export function inferBreakdown(r: ResultAccess, doc: Doc, knownRates: ReadonlySet<string>): void {
+  if (r.count('vatBreakdown') > 0) return;
+  const net = r.get('documentTotals.invoiceTotalAmountWithoutVat');
+  const vatTotal = r.get('documentTotals.invoiceTotalVatAmount');
+  if (net === undefined || vatTotal === undefined) return;
+  const groups = linesByRate(r);
+  if (groups && groups.size > 0 && r.get('documentTotals.sumOfAllowancesOnDocumentLevel') === undefined && r.get('documentTotals.sumOfChargesOnDocumentLevel') === undefined) {
+    const rows = [...groups.values()].map((g) => ({ ...g, tax: g.base.times(g.rate).dividedBy(100).toDecimalPlaces(2, Decimal.ROUND_HALF_UP) }));
+    const baseSum = rows.reduce((s, g) => s.plus(g.base), new Decimal(0));
+    const taxSum = rows.reduce((s, g) => s.plus(g.tax), new Decimal(0));
+    if (baseSum.eq(net) && taxSum.eq(vatTotal)) {
+      rows.forEach((g, i) => setRow(r, i, g.base.toFixed(2), g.tax.toFixed(2), g.rate, g.category, 'lines'));
+      return;
+    }
+  }
+  if (groups && groups.size > 0) return;
+  const netD = new Decimal(net);
+  const vatD = new Decimal(vatTotal);
+  if (vatD.isZero()) {
+    if (!netD.isZero()) setRow(r, 0, net, vatTotal, '0', zeroRateCategory(doc), 'zero-vat');
+    return;
+  }
+  const fitting = [...knownRates].filter((rate) => rate !== '0' && netD.times(rate).dividedBy(100).minus(vatD).abs().lte('0.01'));
+  if (fitting.length === 1) setRow(r, 0, net, vatTotal, fitting[0]!, 'S', 'totals-rate');
+}
+
+function setRow(r: ResultAccess, i: number, base: string, tax: string, rate: string, category: string, rule: string): void {
+  r.infer(`vatBreakdown[${i}].vatCategoryTaxableAmount`, base, rule);
+  r.infer(`vatBreakdown[${i}].vatCategoryTaxAmount`, tax, rule);
+  r.infer(`vatBreakdown[${i}].vatCategoryRate`, rate, rule);
+  r.infer(`vatBreakdown[${i}].vatCategoryCode`, category, rule);
+}
+
+/** Σ line amounts per rate and category; undefined when a line lacks its amount, rate or category. */
+function linesByRate(r: ResultAccess): Map<string, { rate: string; category: string; base: Decimal }> | undefined {
+  const groups = new Map<string, { rate: string; category: string; base: Decimal }>();
+  for (let i = 0; i < r.count('invoiceLine'); i++) {
+    const rate = r.get(`invoiceLine[${i}].lineVatInformation[0].invoicedItemVatRate`);
+    const category = r.get(`invoiceLine[${i}].lineVatInformation[0].invoicedItemVatCategoryCode`);
+    const amount = r.get(`invoiceLine[${i}].invoiceLineNetAmount`);
+    if (rate === undefined || category === undefined || amount === undefined) return undefined;
+    const key = `${category}|${new Decimal(rate).toString()}`;
+    const g = groups.get(key) ?? { rate: new Decimal(rate).toString(), category, base: new Decimal(0) };
+    g.base = g.base.plus(amount);
+    groups.set(key, g);
+  }
+  return groups;
+}
+
+/** Categories whose rows need a reason (BR-E-10, BR-AE-10, BR-IC-10, BR-G-10, BR-O-10). */
+export const EXEMPT_CATEGORIES = new Set(['E', 'AE', 'K', 'G', 'O']);
+
+/** BT-120 from the note printed on the page, for every breakdown row of an exempt category. */
+export function inferExemptionReasons(r: ResultAccess, doc: Doc): void {
+  for (let i = 0; i < r.count('vatBreakdown'); i++) {
+    const category = r.get(`vatBreakdown[${i}].vatCategoryCode`);
+    if (!category || !EXEMPT_CATEGORIES.has(category) || r.get(`vatBreakdown[${i}].vatExemptionReasonText`) !== undefined) continue;
+    const note = exemptionNote(doc, category);
+    if (note) r.read(`vatBreakdown[${i}].vatExemptionReasonText`, note, 'note:exemption');
+  }
+}
+
+/** Breakdown rows of 0 % whose category nothing beside them named: the page's notes decide. */
+export function inferRowCategories(r: ResultAccess, doc: Doc): void {
+  for (let i = 0; i < r.count('vatBreakdown'); i++) {
+    const rate = r.get(`vatBreakdown[${i}].vatCategoryRate`);
+    if (r.get(`vatBreakdown[${i}].vatCategoryCode`) !== undefined || rate === undefined) continue;
+    r.infer(`vatBreakdown[${i}].vatCategoryCode`, new Decimal(rate).gt(0) ? 'S' : zeroRateCategory(doc), 'rate');
+  }
+}
