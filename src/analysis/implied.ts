@@ -20,7 +20,7 @@ export interface ResultAccess {
   infer(path: string, value: string, rule: string): void;
   /** Sets a value printed on the page, found by `via`. */
   read(path: string, value: string, via: string): void;
-  count(list: 'invoiceLine' | 'vatBreakdown'): number;
+  count(list: 'invoiceLine' | 'vatBreakdown' | 'documentLevelAllowances' | 'documentLevelCharges'): number;
 }
 
 export type Language = 'de' | 'en' | 'fr' | 'it' | 'nl' | 'es';
@@ -316,5 +316,128 @@ export function inferRowCategories(r: ResultAccess, doc: Doc): void {
     const rate = r.get(`vatBreakdown[${i}].vatCategoryRate`);
     if (r.get(`vatBreakdown[${i}].vatCategoryCode`) !== undefined || rate === undefined) continue;
     r.infer(`vatBreakdown[${i}].vatCategoryCode`, new Decimal(rate).gt(0) ? 'S' : zeroRateCategory(doc), 'rate');
+  }
+}
+
+const ALLOWANCE_WORDS = /rabatt|abschlag|nachlass|discount|allowance|remise|reduction|korting|sconto/;
+const CHARGE_WORDS = /zuschlag|fracht|versand|transport|porto|verpackung|charge|surcharge|frais|shipping|freight|toeslag/;
+/** Words of a line-level allowance (per item, per unit): not a document-level one. */
+const ITEM_WORDS = /artikel|position|item|\/ ?stk|per unit|par unite|pro stuck/;
+
+interface Adjustment {
+  kind: 'allowance' | 'charge';
+  amount: Decimal;
+  rate: string;
+  reason: string;
+}
+
+/**
+ * Document-level allowances and charges (BG-20, BG-21) where the page prints their totals
+ * (BT-107, BT-108): the lines outside the item table that name one, with its VAT rate and
+ * amount, when they add up to those totals and make every breakdown row agree with its lines
+ * (BR-S-08); otherwise, when there are only allowances or only charges, what each rate's
+ * breakdown base differs from its lines by. Every amount is printed or follows from printed ones.
+ */
+export function inferDocumentAdjustments(r: ResultAccess, doc: Doc, tableLines: ReadonlySet<string>): void {
+  if (r.count('documentLevelAllowances') > 0 || r.count('documentLevelCharges') > 0) return;
+  const totalOf = (path: string) => new Decimal(r.get(path) ?? 0);
+  const allowances = totalOf('documentTotals.sumOfAllowancesOnDocumentLevel');
+  const charges = totalOf('documentTotals.sumOfChargesOnDocumentLevel');
+  if (allowances.isZero() && charges.isZero()) return;
+  const rates = breakdownRates(r);
+  const differences = rateDifferences(r, rates);
+  // A corrective invoice's allowances carry the sign of its lines; the page prints them without it.
+  const sign = (kind: Adjustment['kind']) => ((kind === 'allowance' ? allowances : charges).isNegative() ? -1 : 1);
+  const printed = printedAdjustments(doc, tableLines, rates).map((a) => ({ ...a, amount: a.amount.times(sign(a.kind)) }));
+  const sumOf = (kind: Adjustment['kind']) => printed.filter((a) => a.kind === kind).reduce((s, a) => s.plus(a.amount), new Decimal(0));
+  const agrees = (list: Adjustment[]) =>
+    !differences || [...differences].every(([rate, d]) => list.filter((a) => a.rate === rate).reduce((s, a) => s.plus(a.kind === 'charge' ? a.amount : a.amount.negated()), new Decimal(0)).eq(d));
+  if (printed.length > 0 && sumOf('allowance').eq(allowances) && sumOf('charge').eq(charges) && agrees(printed)) {
+    writeAdjustments(r, printed, rates, true);
+    return;
+  }
+  if (!differences || (!allowances.isZero() && !charges.isZero())) return;
+  const kind: Adjustment['kind'] = allowances.isZero() ? 'charge' : 'allowance';
+  const reason = kind === 'allowance' ? 'Discount' : 'Charge';
+  const expected = kind === 'allowance' ? allowances : charges;
+  const derived = [...differences].filter(([, d]) => !d.isZero()).map(([rate, d]) => ({ kind, amount: kind === 'charge' ? d : d.negated(), rate, reason }));
+  const total = derived.reduce((s, a) => s.plus(a.amount), new Decimal(0));
+  if (derived.every((a) => a.amount.isNegative() === expected.isNegative()) && total.eq(expected)) writeAdjustments(r, derived, rates, false);
+}
+
+function breakdownRates(r: ResultAccess): Map<string, string> {
+  const rates = new Map<string, string>();
+  for (let i = 0; i < r.count('vatBreakdown'); i++) {
+    const rate = r.get(`vatBreakdown[${i}].vatCategoryRate`);
+    if (rate !== undefined) rates.set(new Decimal(rate).toString(), r.get(`vatBreakdown[${i}].vatCategoryCode`) ?? 'S');
+  }
+  return rates;
+}
+
+/** Per breakdown rate, its base minus its lines' amounts (charges − allowances of that rate); undefined when a line or row is incomplete. */
+function rateDifferences(r: ResultAccess, rates: Map<string, string>): Map<string, Decimal> | undefined {
+  const diff = new Map<string, Decimal>();
+  for (let i = 0; i < r.count('vatBreakdown'); i++) {
+    const rate = r.get(`vatBreakdown[${i}].vatCategoryRate`);
+    const base = r.get(`vatBreakdown[${i}].vatCategoryTaxableAmount`);
+    if (rate === undefined || base === undefined) return undefined;
+    const key = new Decimal(rate).toString();
+    diff.set(key, (diff.get(key) ?? new Decimal(0)).plus(base));
+  }
+  for (let i = 0; i < r.count('invoiceLine'); i++) {
+    const rate = r.get(`invoiceLine[${i}].lineVatInformation[0].invoicedItemVatRate`);
+    const amount = r.get(`invoiceLine[${i}].invoiceLineNetAmount`);
+    if (rate === undefined || amount === undefined || !rates.has(new Decimal(rate).toString())) return undefined;
+    const key = new Decimal(rate).toString();
+    diff.set(key, diff.get(key)!.minus(amount));
+  }
+  return r.count('invoiceLine') > 0 ? diff : undefined;
+}
+
+/** Lines outside the item table naming an allowance or charge, with a breakdown rate and an amount. */
+function printedAdjustments(doc: Doc, tableLines: ReadonlySet<string>, rates: Map<string, string>): Adjustment[] {
+  const out: Adjustment[] = [];
+  let reason = '';
+  for (const page of doc.pages) {
+    for (const line of page.lines) {
+      if (tableLines.has(`${line.page}:${line.index}`)) continue;
+      const text = lineText(line);
+      const folded = fold(text);
+      const numbers = scanNumbers(text, doc.mark);
+      const amount = numbers.filter((n) => n.decimals >= 2 && !n.percent).at(-1);
+      const lead = text.slice(0, numbers[0]?.start ?? text.length).replace(/[:\s]+$/, '').replace(/\s+\d+$/, '').trim();
+      if (ALLOWANCE_WORDS.test(fold(lead)) || CHARGE_WORDS.test(fold(lead))) reason = lead;
+      const kind = ALLOWANCE_WORDS.test(folded) ? 'allowance' : CHARGE_WORDS.test(folded) ? 'charge' : undefined;
+      if (!kind || !amount || ITEM_WORDS.test(folded) || !reason) {
+        if (!kind) reason = '';
+        continue;
+      }
+      const rate = numbers.map((n) => new Decimal(n.value).abs().toString()).find((v, k) => numbers[k] !== amount && rates.has(v)) ?? (rates.size === 1 ? [...rates.keys()][0] : undefined);
+      if (rate === undefined) continue;
+      out.push({ kind, amount: new Decimal(amount.value).abs(), rate, reason: reasonOf(reason, kind) });
+    }
+  }
+  return out;
+}
+
+/** "Abschlag   Sondernachlass" → "Sondernachlass": the kind word alone is no reason when a better one follows. */
+function reasonOf(lead: string, kind: Adjustment['kind']): string {
+  const words = lead.split(/\s{2,}|:\s*/).map((w) => w.trim()).filter(Boolean);
+  const kindWord = kind === 'allowance' ? /^(abschlag|rabatt|allowance|remise)$/i : /^(zuschlag|charge|frais)$/i;
+  const rest = words.filter((w) => !kindWord.test(w));
+  return (rest.length ? rest : words).join(' ');
+}
+
+/** Printed rows are read values; rows derived from the breakdown are inferred, their reason a default. */
+function writeAdjustments(r: ResultAccess, list: Adjustment[], rates: Map<string, string>, printed: boolean): void {
+  const counters = { allowance: 0, charge: 0 };
+  for (const a of list) {
+    const i = counters[a.kind]++;
+    const [path, key] = a.kind === 'allowance' ? [`documentLevelAllowances[${i}]`, 'documentLevelAllowance'] : [`documentLevelCharges[${i}]`, 'documentLevelCharge'];
+    const put = (field: string, value: string) => (printed ? r.read(`${path}.${key}${field}`, value, 'adjustment:printed') : r.infer(`${path}.${key}${field}`, value, 'breakdown-difference'));
+    put('Amount', a.amount.toFixed(2));
+    put('VatRate', a.rate);
+    put('Reason', a.reason);
+    r.infer(`${path}.${key}VatCategoryCode`, rates.get(a.rate) ?? 'S', 'breakdown-category');
   }
 }

@@ -12,7 +12,7 @@ import { findParties, type Party } from './parties.js';
 import { solveTotals, type Totals } from './solver.js';
 import { findLineItems } from './table.js';
 import { findTotals, KNOWN_RATES, taxMatches, type RateTax, type TotalsCandidates, type VatRow } from './totals.js';
-import { inferBreakdown, inferCountries, inferExemptionReasons, inferLineCategories, inferRowCategories, type ResultAccess } from './implied.js';
+import { inferBreakdown, inferDocumentAdjustments, inferCountries, inferExemptionReasons, inferLineCategories, inferRowCategories, type ResultAccess } from './implied.js';
 import { INFERRED } from './sources.js';
 import { fold } from './text.js';
 
@@ -143,6 +143,7 @@ export function analyseWithEvidence(pages: PageText[], opts: AnalyseOptions): Ev
   inferLineCategories(access, doc);
   inferBreakdown(access, doc, KNOWN_RATES);
   inferExemptionReasons(access, doc);
+  inferDocumentAdjustments(access, doc, table.lines);
 
   const currencyLabel = pick('currency');
   const printed = majority(totals.currencies);
