@@ -356,14 +356,35 @@ export function inferDocumentAdjustments(r: ResultAccess, doc: Doc, tableLines: 
     writeAdjustments(r, printed, rates, true);
     return;
   }
+  const reasons = DEFAULT_REASONS[pageLanguage(doc) ?? 'en'] ?? DEFAULT_REASONS.en!;
+  if (rates.size === 1 && differences) {
+    // One rate: everything is at that rate, whatever mix of allowances and charges.
+    const [rate] = [...rates.keys()];
+    const both: Adjustment[] = [
+      ...(allowances.isZero() ? [] : [{ kind: 'allowance' as const, amount: allowances, rate: rate!, reason: reasons.allowance }]),
+      ...(charges.isZero() ? [] : [{ kind: 'charge' as const, amount: charges, rate: rate!, reason: reasons.charge }]),
+    ];
+    if (agrees(both)) writeAdjustments(r, both, rates, false);
+    return;
+  }
   if (!differences || (!allowances.isZero() && !charges.isZero())) return;
   const kind: Adjustment['kind'] = allowances.isZero() ? 'charge' : 'allowance';
-  const reason = kind === 'allowance' ? 'Discount' : 'Charge';
+  const reason = reasons[kind];
   const expected = kind === 'allowance' ? allowances : charges;
   const derived = [...differences].filter(([, d]) => !d.isZero()).map(([rate, d]) => ({ kind, amount: kind === 'charge' ? d : d.negated(), rate, reason }));
   const total = derived.reduce((s, a) => s.plus(a.amount), new Decimal(0));
   if (derived.every((a) => a.amount.isNegative() === expected.isNegative()) && total.eq(expected)) writeAdjustments(r, derived, rates, false);
 }
+
+/** Reasons (BT-97, BT-104) for allowances and charges the page gives only as totals. */
+const DEFAULT_REASONS: Partial<Record<Language, Record<Adjustment['kind'], string>>> = {
+  de: { allowance: 'Nachlass', charge: 'Zuschlag' },
+  en: { allowance: 'Discount', charge: 'Charge' },
+  fr: { allowance: 'Remise', charge: 'Frais' },
+  nl: { allowance: 'Korting', charge: 'Toeslag' },
+  it: { allowance: 'Sconto', charge: 'Supplemento' },
+  es: { allowance: 'Descuento', charge: 'Recargo' },
+};
 
 function breakdownRates(r: ResultAccess): Map<string, string> {
   const rates = new Map<string, string>();
