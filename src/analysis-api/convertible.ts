@@ -1,4 +1,5 @@
 import type { FieldProblem } from '../api/errors.js';
+import { btOf } from '../invoice/catalog.js';
 import { Decimal, sum, toAmount } from '../invoice/decimal.js';
 import type { Invoice, InvoiceLine } from '../invoice/model.js';
 
@@ -11,6 +12,16 @@ import type { Invoice, InvoiceLine } from '../invoice/model.js';
 
 /** The Factur-X / ZUGFeRD profile of the built document. */
 export type ConversionProfile = 'EN16931' | 'XRECHNUNG';
+
+/** A value the conversion added that the page did not print, as the response and the XML note report it. */
+export interface FilledField {
+  /** Path in the invoice, with indices (`invoiceLine[0].invoicedQuantityUnitOfMeasureCode`). */
+  path: string;
+  bt: string;
+  source: 'inferred' | 'default';
+  /** The rule that gave the value. */
+  rule: string;
+}
 
 export class ConversionRefusal extends Error {
   override readonly name = 'ConversionRefusal';
@@ -79,9 +90,22 @@ const LINE_REQUIRED: Array<{ key: string; bt: string; present: (l: InvoiceLine) 
   { key: 'lineVatInformation[0].invoicedItemVatCategoryCode', bt: 'BT-151', present: (l) => has(l.lineVatInformation?.[0]?.invoicedItemVatCategoryCode) },
 ];
 
-export function prepareForZugferd(found: Invoice): { invoice: Invoice; profile: ConversionProfile } {
-  const invoice = complete(found);
+export interface PrepareOptions {
+  /** Sources of the analysed values (path → printed / inferred / default); the inferred and default ones are reported with the conversion's own. */
+  sources?: Record<string, 'printed' | 'inferred' | 'default'>;
+}
+
+export interface Prepared {
+  invoice: Invoice;
+  profile: ConversionProfile;
+  /** Every value the page did not print, from the analysis and from completion. */
+  filled: FilledField[];
+}
+
+export function prepareForZugferd(found: Invoice, opts: PrepareOptions = {}): Prepared {
+  const { invoice, filled } = complete(found);
   const profile: ConversionProfile = invoice.buyerReference && LEITWEG_ID.test(invoice.buyerReference) ? 'XRECHNUNG' : 'EN16931';
+  if (profile === 'XRECHNUNG') filled.push(...completeXRechnung(invoice));
   const missing = missingFields(invoice, profile);
   if (missing.length > 0) {
     throw new ConversionRefusal('FIELDS_MISSING', `Mandatory fields were not found on the page: ${missing.map((m) => m.bt ?? m.field).join(', ')}`, missing);
@@ -90,59 +114,170 @@ export function prepareForZugferd(found: Invoice): { invoice: Invoice; profile: 
   if (mismatches.length > 0) {
     throw new ConversionRefusal('TOTALS_MISMATCH', `The totals printed on the page do not match the invoice lines: ${mismatches.map((m) => m.message).join('; ')}`, mismatches);
   }
-  return { invoice, profile };
+  const analysed: FilledField[] = Object.entries(opts.sources ?? {})
+    .filter((e): e is [string, 'inferred' | 'default'] => e[1] !== 'printed')
+    .map(([path, source]) => ({ path, bt: btOfPath(path), source, rule: 'analysis' }));
+  const all = [...analysed, ...filled.filter((f) => !analysed.some((a) => a.path === f.path))];
+  noteFilled(invoice, all);
+  return { invoice, profile, filled: all };
 }
+
+const btOfPath = (path: string) => btOf(path.split(/\.|(?=\[)/).map((p) => (/^\[\d+\]$/.test(p) ? Number(p.slice(1, -1)) : p))) ?? '';
+
+/**
+ * The e-invoice says itself which of its values the original did not print (BT-22), so that
+ * its receiver can tell a converted invoice's inferences from the issuer's statements.
+ */
+function noteFilled(invoice: Invoice, filled: FilledField[]): void {
+  const inferred = [...new Set(filled.filter((f) => f.source === 'inferred').map((f) => f.bt).filter(Boolean))];
+  if (inferred.length === 0) return;
+  const text = `Converted from a PDF without e-invoice data. Not printed on the original but inferred from it: ${inferred.join(', ')}.`;
+  invoice.invoiceNote = [...(invoice.invoiceNote ?? []), { invoiceNote: text }];
+}
+
+/** UNTDID 5305 categories whose breakdown needs an exemption reason (BR-E-10, BR-AE-10, BR-IC-10, BR-G-10, BR-O-10), with the VATEX code that states it. */
+const VATEX: Readonly<Record<string, { code?: string; text: string }>> = {
+  AE: { code: 'VATEX-EU-AE', text: 'Reverse charge' },
+  K: { code: 'VATEX-EU-IC', text: 'Intra-Community supply' },
+  G: { code: 'VATEX-EU-G', text: 'Export outside the EU' },
+  O: { code: 'VATEX-EU-O', text: 'Not subject to VAT' },
+  E: { text: 'Exempt from VAT' },
+};
 
 /**
  * What a printed invoice leaves implicit, filled in the way a bookkeeper would:
  * type 380, unit "one", quantity 1 when only an amount is printed, line numbers,
  * the single VAT rate for lines that show none, SEPA transfer for an IBAN, the
- * company as contact point, and the sums EN 16931 defines from other totals.
+ * company as contact point, the standard exemption reason where none is printed,
+ * the buyer's country as destination of an intra-community supply, one line per
+ * VAT rate when the page prints no lines, and the sums EN 16931 defines from other
+ * totals. Each filled value is listed with its rule.
  */
-export function complete(found: Invoice): Invoice {
+export function complete(found: Invoice): { invoice: Invoice; filled: FilledField[] } {
   const invoice = structuredClone(found);
-  invoice.invoiceTypeCode ??= COMMERCIAL_INVOICE;
+  const filled: FilledField[] = [];
+  const fill = <T extends object, K extends keyof T>(target: T, key: K, value: T[K] | undefined, path: string, bt: string, source: FilledField['source'], rule: string) => {
+    if (target[key] !== undefined || value === undefined) return;
+    target[key] = value;
+    filled.push({ path, bt, source, rule });
+  };
+  fill(invoice, 'invoiceTypeCode', COMMERCIAL_INVOICE, 'invoiceTypeCode', 'BT-3', 'default', 'commercial-invoice');
+  invoice.vatBreakdown = invoice.vatBreakdown?.map((row, i) => {
+    const out = { ...row };
+    fill(out, 'vatCategoryCode', row.vatCategoryRate && new Decimal(row.vatCategoryRate).gt(0) ? 'S' : undefined, `vatBreakdown[${i}].vatCategoryCode`, 'BT-118', 'inferred', 'positive-rate');
+    const vatex = out.vatCategoryCode ? VATEX[out.vatCategoryCode] : undefined;
+    if (vatex && out.vatExemptionReasonText === undefined && out.vatExemptionReasonCode === undefined) {
+      fill(out, 'vatExemptionReasonCode', vatex.code, `vatBreakdown[${i}].vatExemptionReasonCode`, 'BT-121', 'default', 'vatex');
+      fill(out, 'vatExemptionReasonText', vatex.text, `vatBreakdown[${i}].vatExemptionReasonText`, 'BT-120', 'default', 'vatex');
+    }
+    return out;
+  });
+  if (!invoice.invoiceLine?.length) invoice.invoiceLine = linesFromBreakdown(invoice, filled);
   const onlyRate = invoice.vatBreakdown?.length === 1 ? invoice.vatBreakdown[0] : undefined;
-  invoice.invoiceLine = invoice.invoiceLine?.map((line, i) => completeLine(line, i, onlyRate));
-  invoice.vatBreakdown = invoice.vatBreakdown?.map((row) => ({ ...row, vatCategoryCode: row.vatCategoryCode ?? (row.vatCategoryRate && new Decimal(row.vatCategoryRate).gt(0) ? 'S' : undefined) }));
+  invoice.invoiceLine = invoice.invoiceLine?.map((line, i) => completeLine(line, i, onlyRate, filled));
 
   const totals = (invoice.documentTotals ??= {});
   if (invoice.invoiceLine?.length && invoice.invoiceLine.every((l) => l.invoiceLineNetAmount !== undefined)) {
-    totals.sumOfInvoiceLineNetAmount ??= toAmount(sum(invoice.invoiceLine.map((l) => l.invoiceLineNetAmount)).toString());
+    fill(totals, 'sumOfInvoiceLineNetAmount', toAmount(sum(invoice.invoiceLine.map((l) => l.invoiceLineNetAmount)).toString()), 'documentTotals.sumOfInvoiceLineNetAmount', 'BT-106', 'inferred', 'line-sum');
   }
-  if (invoice.vatBreakdown?.length) totals.invoiceTotalVatAmount ??= toAmount(sum(invoice.vatBreakdown.map((r) => r.vatCategoryTaxAmount)).toString());
+  if (invoice.vatBreakdown?.length) fill(totals, 'invoiceTotalVatAmount', toAmount(sum(invoice.vatBreakdown.map((r) => r.vatCategoryTaxAmount)).toString()), 'documentTotals.invoiceTotalVatAmount', 'BT-110', 'inferred', 'breakdown-sum');
   if (totals.invoiceTotalAmountWithVat !== undefined) {
-    totals.amountDueForPayment ??= toAmount(new Decimal(totals.invoiceTotalAmountWithVat).minus(totals.paidAmount ?? 0).plus(totals.roundingAmount ?? 0).toString());
+    const due = toAmount(new Decimal(totals.invoiceTotalAmountWithVat).minus(totals.paidAmount ?? 0).plus(totals.roundingAmount ?? 0).toString());
+    fill(totals, 'amountDueForPayment', due, 'documentTotals.amountDueForPayment', 'BT-115', 'inferred', 'total-minus-paid');
   }
 
   const iban = invoice.paymentInstructions?.creditTransfer?.[0]?.paymentAccountIdentifier;
-  if (iban && invoice.paymentInstructions) invoice.paymentInstructions.paymentMeansTypeCode ??= SEPA_CREDIT_TRANSFER;
+  if (iban && invoice.paymentInstructions) fill(invoice.paymentInstructions, 'paymentMeansTypeCode', SEPA_CREDIT_TRANSFER, 'paymentInstructions.paymentMeansTypeCode', 'BT-81', 'inferred', 'iban');
   const contact = invoice.seller?.sellerContact;
-  if (contact && invoice.seller?.sellerName) contact.sellerContactPoint ??= invoice.seller.sellerName;
-  return invoice;
+  if (contact && invoice.seller?.sellerName) fill(contact, 'sellerContactPoint', invoice.seller.sellerName, 'seller.sellerContact.sellerContactPoint', 'BT-41', 'default', 'seller-name');
+  // Goods of an intra-community supply go to the buyer (BR-IC-12), unless a delivery address says otherwise.
+  const buyerCountry = invoice.buyer?.buyerPostalAddress?.buyerCountryCode;
+  if (buyerCountry && invoice.vatBreakdown?.some((r) => r.vatCategoryCode === 'K')) {
+    const delivery = (invoice.deliveryInformation ??= {});
+    const address = (delivery.deliverToAddress ??= {});
+    fill(address, 'deliverToCountryCode', buyerCountry, 'deliveryInformation.deliverToAddress.deliverToCountryCode', 'BT-80', 'inferred', 'buyer-country');
+  }
+  return { invoice, filled };
 }
 
-function completeLine(line: InvoiceLine, index: number, onlyRate: NonNullable<Invoice['vatBreakdown']>[number] | undefined): InvoiceLine {
+/**
+ * A page without readable lines (a booking aid, a summary invoice): one line per VAT rate with
+ * that rate's taxable amount, when the breakdown's bases add up to the net total. The amounts
+ * are the printed ones; the lines say in their name that they stand for the whole invoice.
+ */
+function linesFromBreakdown(invoice: Invoice, filled: FilledField[]): Invoice['invoiceLine'] {
+  const rows = invoice.vatBreakdown ?? [];
+  const net = invoice.documentTotals?.invoiceTotalAmountWithoutVat;
+  const adjusted = (invoice.documentLevelAllowances?.length ?? 0) + (invoice.documentLevelCharges?.length ?? 0) > 0;
+  if (!rows.length || net === undefined || adjusted || rows.some((r) => r.vatCategoryTaxableAmount === undefined || r.vatCategoryRate === undefined)) return invoice.invoiceLine;
+  if (!sum(rows.map((r) => r.vatCategoryTaxableAmount)).eq(net)) return invoice.invoiceLine;
+  return rows.map((r, i) => {
+    filled.push({ path: `invoiceLine[${i}]`, bt: 'BG-25', source: 'inferred', rule: 'one-line-per-rate' });
+    return {
+      invoiceLineIdentifier: String(i + 1),
+      invoicedQuantity: '1',
+      invoicedQuantityUnitOfMeasureCode: UNIT_ONE,
+      invoiceLineNetAmount: r.vatCategoryTaxableAmount,
+      priceDetails: { itemNetPrice: r.vatCategoryTaxableAmount },
+      lineVatInformation: [{ invoicedItemVatCategoryCode: r.vatCategoryCode, invoicedItemVatRate: r.vatCategoryRate }],
+      itemInformation: { itemName: `Total of the invoice at ${r.vatCategoryRate} % VAT (no line items printed)` },
+    };
+  });
+}
+
+/**
+ * XRechnung routes by electronic addresses (PEPPOL-EN16931-R010, -R020): the buyer's is its
+ * Leitweg-ID, the seller's its printed e-mail address.
+ */
+function completeXRechnung(invoice: Invoice): FilledField[] {
+  const filled: FilledField[] = [];
+  if (invoice.buyer && invoice.buyer.buyerElectronicAddress === undefined && invoice.buyerReference) {
+    invoice.buyer.buyerElectronicAddress = invoice.buyerReference;
+    filled.push({ path: 'buyer.buyerElectronicAddress', bt: 'BT-49', source: 'inferred', rule: 'leitweg-id' });
+  }
+  const email = invoice.seller?.sellerContact?.sellerContactEmailAddress;
+  if (invoice.seller && invoice.seller.sellerElectronicAddress === undefined && email) {
+    invoice.seller.sellerElectronicAddress = email;
+    filled.push({ path: 'seller.sellerElectronicAddress', bt: 'BT-34', source: 'inferred', rule: 'seller-email' });
+  }
+  return filled;
+}
+
+function completeLine(line: InvoiceLine, index: number, onlyRate: NonNullable<Invoice['vatBreakdown']>[number] | undefined, filled: FilledField[]): InvoiceLine {
   const out = structuredClone(line);
-  out.invoiceLineIdentifier ??= String(index + 1);
-  out.invoicedQuantityUnitOfMeasureCode ??= UNIT_ONE;
+  const at = (key: string, bt: string, source: FilledField['source'], rule: string) => filled.push({ path: `invoiceLine[${index}].${key}`, bt, source, rule });
+  if (out.invoiceLineIdentifier === undefined) {
+    out.invoiceLineIdentifier = String(index + 1);
+    at('invoiceLineIdentifier', 'BT-126', 'default', 'numbered');
+  }
+  if (out.invoicedQuantityUnitOfMeasureCode === undefined) {
+    out.invoicedQuantityUnitOfMeasureCode = UNIT_ONE;
+    at('invoicedQuantityUnitOfMeasureCode', 'BT-130', 'default', 'unit-one');
+  }
   const amount = out.invoiceLineNetAmount;
   const price = out.priceDetails?.itemNetPrice;
   if (amount !== undefined && out.invoicedQuantity === undefined) {
     const quotient = price !== undefined && !new Decimal(price).isZero() ? new Decimal(amount).dividedBy(price) : undefined;
     // A quantity is inferred only when the printed price divides the amount exactly.
     out.invoicedQuantity = quotient?.isInteger() ? quotient.toString() : '1';
-    if (!quotient?.isInteger()) out.priceDetails = { ...out.priceDetails, itemNetPrice: amount };
+    at('invoicedQuantity', 'BT-129', quotient?.isInteger() ? 'inferred' : 'default', quotient?.isInteger() ? 'amount-by-price' : 'one');
+    if (!quotient?.isInteger()) {
+      out.priceDetails = { ...out.priceDetails, itemNetPrice: amount };
+      at('priceDetails.itemNetPrice', 'BT-146', 'inferred', 'amount');
+    }
   }
   const implied = impliedPrice(out);
   if (implied !== undefined && (out.priceDetails?.itemNetPrice === undefined || lostSeparator(out.priceDetails.itemNetPrice, implied))) {
     out.priceDetails = { ...out.priceDetails, itemNetPrice: implied };
+    at('priceDetails.itemNetPrice', 'BT-146', 'inferred', 'amount-by-quantity');
   }
   const vat = out.lineVatInformation?.[0];
   if (onlyRate && (!vat || (vat.invoicedItemVatRate === undefined && vat.invoicedItemVatCategoryCode === undefined))) {
     out.lineVatInformation = [{ invoicedItemVatCategoryCode: onlyRate.vatCategoryCode, invoicedItemVatRate: onlyRate.vatCategoryRate }];
+    at('lineVatInformation[0].invoicedItemVatCategoryCode', 'BT-151', 'inferred', 'only-rate');
   } else if (vat && vat.invoicedItemVatCategoryCode === undefined && vat.invoicedItemVatRate !== undefined && new Decimal(vat.invoicedItemVatRate).gt(0)) {
     out.lineVatInformation = [{ ...vat, invoicedItemVatCategoryCode: 'S' }, ...(out.lineVatInformation?.slice(1) ?? [])];
+    at('lineVatInformation[0].invoicedItemVatCategoryCode', 'BT-151', 'inferred', 'positive-rate');
   }
   return out;
 }
@@ -172,6 +307,10 @@ function missingFields(invoice: Invoice, profile: ConversionProfile): FieldProbl
   const problems: FieldProblem[] = required
     .filter((r) => !r.present(invoice))
     .map((r) => ({ field: `invoice.${r.field}`, bt: r.bt, message: r.message ?? `${r.bt} was not found on the page` }));
+  // BR-IC-11: an intra-community supply states when it was delivered; only the page can say.
+  if (invoice.vatBreakdown?.some((r) => r.vatCategoryCode === 'K') && !invoice.deliveryInformation?.actualDeliveryDate && !invoice.invoicingPeriod?.invoicingPeriodStartDate) {
+    problems.push({ field: 'invoice.deliveryInformation.actualDeliveryDate', bt: 'BT-72', message: 'the delivery date (or the invoicing period) of the intra-community supply is not printed' });
+  }
   invoice.vatBreakdown?.forEach((row, i) => {
     if (!has(row.vatCategoryCode)) problems.push({ field: `invoice.vatBreakdown[${i}].vatCategoryCode`, bt: 'BT-118', message: `the VAT category of the ${row.vatCategoryRate ?? '?'} % rate (exempt, reverse charge, …) was not found` });
   });

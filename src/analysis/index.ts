@@ -1,6 +1,8 @@
 import { Decimal } from '../invoice/decimal.js';
 import { invoiceSchema, type Invoice } from '../invoice/model.js';
 import { findAccounts, type VatIdFound } from './accounts.js';
+import { findInvoicingPeriod } from './period.js';
+import { findContacts, type ContactFound } from './contacts.js';
 import { documentTypeOf } from './codes.js';
 import { documentConfidence, fieldConfidence } from './confidence.js';
 import { scanDates } from './dates.js';
@@ -67,6 +69,9 @@ export function analyseWithEvidence(pages: PageText[], opts: AnalyseOptions): Ev
   set('invoiceTypeCode', type.code, type.via);
   setFound('paymentDueDate', pick('dueDate'));
   setFound('deliveryInformation.actualDeliveryDate', pick('deliveryDate'));
+  const period = findInvoicingPeriod(doc);
+  setFound('invoicingPeriod.invoicingPeriodStartDate', period?.start);
+  setFound('invoicingPeriod.invoicingPeriodEndDate', period?.end);
   setFound('buyerReference', pick('buyerReference'));
   setFound('purchaseOrderReference', pick('orderReference'));
   setFound('contractReference', pick('contractReference'));
@@ -78,6 +83,12 @@ export function analyseWithEvidence(pages: PageText[], opts: AnalyseOptions): Ev
   setParty(set, 'seller', parties.seller);
   setParty(set, 'buyer', parties.buyer);
   if (!customer && parties.buyer?.identifier) set('buyer.buyerIdentifier', parties.buyer.identifier, `party:${parties.buyer.via}`);
+
+  // The seller's contact: not one printed inside the buyer's block or just under it.
+  const inBuyerBlock = (c: ContactFound) => parties.buyer !== undefined && c.page === parties.buyer.page && c.y >= parties.buyer.top - 2 && c.y <= parties.buyer.bottom + 3 * (parties.buyer.bottom - parties.buyer.top) / 4;
+  const contacts = findContacts(doc).filter((c) => !inBuyerBlock(c));
+  set('seller.sellerContact.sellerContactTelephoneNumber', contacts.find((c) => c.kind === 'phone')?.value, 'contact:label');
+  set('seller.sellerContact.sellerContactEmailAddress', contacts.find((c) => c.kind === 'email')?.value, 'contact:address');
 
   const accounts = findAccounts(doc);
   setFound('paymentInstructions.creditTransfer[0].paymentAccountIdentifier', best(accounts.ibans));

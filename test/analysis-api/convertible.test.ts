@@ -37,16 +37,16 @@ describe('completing a read invoice', () => {
   it('infers quantity 1 and the price from the amount when only an amount is printed', () => {
     const read = asRead();
     read.invoiceLine = [{ itemInformation: { itemName: 'Pauschale' }, invoiceLineNetAmount: '472.90' }];
-    const line = complete(read).invoiceLine![0]!;
+    const line = complete(read).invoice.invoiceLine![0]!;
     expect([line.invoicedQuantity, line.priceDetails?.itemNetPrice]).toEqual(['1', '472.90']);
   });
 
   it('restores a decimal separator OCR lost in a price, and only then', () => {
     const read = asRead();
     read.invoiceLine![1] = { ...read.invoiceLine![1]!, invoicedQuantity: '50', invoiceLineNetAmount: '117.50', priceDetails: { itemNetPrice: '235' } };
-    expect(complete(read).invoiceLine![1]!.priceDetails?.itemNetPrice).toBe('2.35');
+    expect(complete(read).invoice.invoiceLine![1]!.priceDetails?.itemNetPrice).toBe('2.35');
     read.invoiceLine![1]!.priceDetails = { itemNetPrice: '3.35' };
-    expect(complete(read).invoiceLine![1]!.priceDetails?.itemNetPrice).toBe('3.35');
+    expect(complete(read).invoice.invoiceLine![1]!.priceDetails?.itemNetPrice).toBe('3.35');
   });
 
   it('chooses XRechnung for a Leitweg-ID buyer reference, and then needs its contact and address fields', () => {
