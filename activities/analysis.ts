@@ -25,6 +25,13 @@ export interface DocumentAnalysis {
   invoice: Invoice;
   pageCount: number;
   source: AnalysisSource;
+  /** Per field read from the pages (path with indices): its confidence and whether it was printed, inferred or a default. Absent for embedded XML. */
+  fields?: Record<string, FieldReport>;
+}
+
+export interface FieldReport {
+  confidence: number;
+  source: 'printed' | 'inferred' | 'default';
 }
 
 /** Seconds between heartbeats while pages wait for a busy OCR worker. */
@@ -75,9 +82,10 @@ export function analysisActivities({ blobs, log }: ActivityDeps) {
 }
 
 function fromPages(text: DocumentText, withLineItems: boolean): DocumentAnalysis {
-  const { invoice, extractionConfidence } = analyseInvoice(text.pages, { withLineItems });
+  const { invoice, extractionConfidence, fieldConfidence, fieldSource } = analyseInvoice(text.pages, { withLineItems });
+  const fields = Object.fromEntries(Object.entries(fieldSource).map(([path, source]) => [path, { confidence: fieldConfidence[path] ?? 0, source }]));
   const source: AnalysisSource = text.ocrPages === 0 ? 'text-layer' : text.ocrPages === text.pages.length ? 'ocr' : 'text-layer+ocr';
-  return { extractionConfidence, invoice, pageCount: text.pageCount, source };
+  return { extractionConfidence, invoice, pageCount: text.pageCount, source, fields };
 }
 
 /**

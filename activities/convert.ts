@@ -1,5 +1,6 @@
 import { ApplicationFailure } from '@temporalio/activity';
-import { ConversionRefusal, prepareForZugferd, type ConversionProfile } from '../src/analysis-api/convertible.js';
+import { ConversionRefusal, prepareForZugferd, type ConversionProfile, type FilledField } from '../src/analysis-api/convertible.js';
+import type { FieldReport } from './analysis.js';
 import type { Invoice } from '../src/invoice/model.js';
 import { runIsolated } from '../src/pdf/isolate.js';
 import { PdfInputError } from '../src/pdf/structure.js';
@@ -21,17 +22,18 @@ export function convertActivities({ blobs, log }: ActivityDeps) {
      * invoice, refuses missing mandatory fields and totals that disagree with the
      * lines, and stores the invoice JSON for the XML writer.
      */
-    async prepareZugferdInvoice(input: { ctx: RequestContext; invoice: Invoice }): Promise<{ invoiceBlobKey: string; profile: ConversionProfile }> {
+    async prepareZugferdInvoice(input: { ctx: RequestContext; invoice: Invoice; fields?: Record<string, FieldReport> }): Promise<{ invoiceBlobKey: string; profile: ConversionProfile; filled: FilledField[] }> {
       let prepared: ReturnType<typeof prepareForZugferd>;
+      const sources = input.fields ? Object.fromEntries(Object.entries(input.fields).map(([path, f]) => [path, f.source])) : undefined;
       try {
-        prepared = prepareForZugferd(input.invoice);
+        prepared = prepareForZugferd(input.invoice, sources ? { sources } : {});
       } catch (err) {
         if (!(err instanceof ConversionRefusal)) throw err;
         throw ApplicationFailure.create({ nonRetryable: true, type: err.code, message: err.message, details: [{ fields: err.fields } satisfies RefusalDetails] });
       }
       const { key } = await blobs.put(Buffer.from(JSON.stringify(prepared.invoice), 'utf8'));
       log.debug({ requestId: input.ctx.requestId, profile: prepared.profile }, 'invoice prepared for ZUGFeRD');
-      return { invoiceBlobKey: key, profile: prepared.profile };
+      return { invoiceBlobKey: key, profile: prepared.profile, filled: prepared.filled };
     },
 
     /** A scan sent as PNG, JPEG or TIFF becomes the PDF the XML is embedded in: one page per image. */

@@ -2,7 +2,7 @@ import { ApplicationFailure, CancellationScope, proxyActivities, uuid4 } from '@
 import type { AnalyseDocumentInput } from '../activities/analysis.js';
 import type { RefusalDetails } from '../activities/convert.js';
 import type { Activities } from '../activities/index.js';
-import type { ConversionProfile } from '../src/analysis-api/convertible.js';
+import type { ConversionProfile, FilledField } from '../src/analysis-api/convertible.js';
 import { finish, recordingFailure } from './outcome.js';
 import { buildValidated, isBlocking } from './zugferd-build.js';
 
@@ -33,6 +33,8 @@ export interface ConvertToZugferdResult {
   pdfBlobKey: string;
   profile: ConversionProfile;
   pageCount: number;
+  /** Values the page did not print: inferred from it, or defaults. */
+  filled: FilledField[];
 }
 
 /**
@@ -48,7 +50,7 @@ export async function convertToZugferd(input: ConvertToZugferdInput): Promise<Co
   try {
     return await recordingFailure(async () => {
       const analysis = await analyseDocument({ ctx, fileBlobKey: input.fileBlobKey, fileType: input.fileType, withLineItems: true });
-      const { invoiceBlobKey, profile } = await prepareZugferdInvoice({ ctx, invoice: analysis.invoice });
+      const { invoiceBlobKey, profile, filled } = await prepareZugferdInvoice({ ctx, invoice: analysis.invoice, ...(analysis.fields ? { fields: analysis.fields } : {}) });
       temporary.push(invoiceBlobKey);
       const pdfBlobKey = input.fileType === 'pdf' ? input.fileBlobKey : (await imagesToPdfDocument({ ctx, fileBlobKey: input.fileBlobKey, fileType: input.fileType })).pdfBlobKey;
       temporary.push(pdfBlobKey);
@@ -83,7 +85,7 @@ export async function convertToZugferd(input: ConvertToZugferdInput): Promise<Co
         usage: [...perPage('analysis'), ...perPage('build')],
       });
       finish('valid', `ZUGFeRD ${profile} from ${analysis.pageCount} page(s) (${analysis.source}), document ${documentId}`);
-      return { documentId, pdfBlobKey: built.pdfBlobKey, profile, pageCount: analysis.pageCount };
+      return { documentId, pdfBlobKey: built.pdfBlobKey, profile, pageCount: analysis.pageCount, filled };
     });
   } finally {
     await CancellationScope.nonCancellable(() => discardBlobs({ ctx, keys: [...new Set(temporary)] }));

@@ -15,7 +15,7 @@ import { solveTotals, type Totals } from './solver.js';
 import { findLineItems } from './table.js';
 import { findTotals, KNOWN_RATES, taxMatches, type RateTax, type TotalsCandidates, type VatRow } from './totals.js';
 import { inferBreakdown, inferDocumentAdjustments, inferCountries, inferExemptionReasons, inferLineCategories, inferRowCategories, type ResultAccess } from './implied.js';
-import { INFERRED } from './sources.js';
+import { INFERRED, sourceOf } from './sources.js';
 import { fold } from './text.js';
 
 export { AnalysisError } from './page-text.js';
@@ -166,7 +166,8 @@ export function analyseWithEvidence(pages: PageText[], opts: AnalyseOptions): Ev
   const quality = ocrQuality(pages);
   const fieldConf: Record<string, number> = {};
   for (const [path, via] of Object.entries(evidence)) fieldConf[path] = fieldConfidence(path, via, undefined, quality);
-  return { invoice: parsed, extractionConfidence: documentConfidence(fieldConf), fieldConfidence: fieldConf, evidence };
+  const fieldSource = Object.fromEntries(Object.entries(evidence).map(([path, via]) => [path, sourceOf(via)]));
+  return { invoice: parsed, extractionConfidence: documentConfidence(fieldConf), fieldConfidence: fieldConf, fieldSource, evidence };
 }
 
 /**

@@ -51,6 +51,8 @@ export interface AnalysisResult {
    * `invoiceLine[2].invoicedQuantity`, `vatBreakdown[0].vatCategoryRate`).
    */
   fieldConfidence: Record<string, number>;
+  /** Per returned field: printed on the page, inferred from what is printed, or a default (src/analysis/sources.ts). */
+  fieldSource: Record<string, 'printed' | 'inferred' | 'default'>;
 }
 
 /**

@@ -44,6 +44,14 @@ const invoiceOutput = (description: string) => z.record(z.string(), z.unknown())
 const v2Result = z.object({
   extractionConfidence: z.number().min(0).max(1).meta({ description: '0..1; 1 when the PDF carries invoice XML (ZUGFeRD, Factur-X, XRechnung)' }),
   invoice: invoiceOutput('The invoice object with only the fields found: dates DD.MM.YYYY, amounts and rates JSON numbers, no invoiceLine when withLineItems is false'),
+  fields: z
+    .record(z.string(), z.object({ confidence: z.number().min(0).max(1), source: z.enum(['printed', 'inferred', 'default']) }))
+    .optional()
+    .meta({
+      description:
+        'Per field of invoice (its path, e.g. "buyer.buyerPostalAddress.buyerCountryCode", "invoiceLine[0].invoicedQuantity"): the confidence, and whether the value is printed on the page, ' +
+        'inferred from what is printed (a domestic address\'s country, a line\'s VAT category from its rate), or a default. Absent when the PDF carries invoice XML.',
+    }),
 });
 const jobStatus = z
   .object({
@@ -198,5 +206,5 @@ export function analysisRoutes(services: Services) {
 }
 
 function v2Body(analysis: DocumentAnalysis) {
-  return { extractionConfidence: analysis.extractionConfidence, invoice: toV2Invoice(analysis.invoice) };
+  return { extractionConfidence: analysis.extractionConfidence, invoice: toV2Invoice(analysis.invoice), ...(analysis.fields ? { fields: analysis.fields } : {}) };
 }

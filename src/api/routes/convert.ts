@@ -1,6 +1,7 @@
 import { ApplicationFailure } from '@temporalio/client';
 import { z } from 'zod';
 import type { RefusalDetails } from '../../../activities/convert.js';
+import type { FilledField } from '../../analysis-api/convertible.js';
 import { CONVERT_OPERATION, convertToZugferd } from '../../../workflows/convert.js';
 import { failureEmail } from '../../analysis-api/failure-mail.js';
 import { attachmentDisposition, DEFAULT_FILE_NAME, sanitiseFileName, zugferdFileName } from '../../analysis-api/file-name.js';
@@ -48,7 +49,12 @@ export function convertRoutes(services: Services) {
       auth: 'bearer',
       body: z.object({ ...fileFields, fileName: z.string().max(10_000).optional().meta({ description: `Original file name; names the result <name>-zugferd.pdf and the e-mail. Default ${DEFAULT_FILE_NAME}.` }) }).strict(),
       responses: {
-        200: { description: 'The ZUGFeRD PDF (headers X-Zugferd-Status: success, X-Zugferd-Reference, X-Zugferd-Profile)', contentType: 'application/pdf' },
+        200: {
+          description:
+            'The ZUGFeRD PDF (headers X-Zugferd-Status: success, X-Zugferd-Reference, X-Zugferd-Profile; X-Zugferd-Inferred and X-Zugferd-Defaults list the business terms, e.g. "BT-55, BT-151", ' +
+            'whose values the page did not print but implied, or that took a default; empty when none. The inferred ones are also named in a note (BT-22) of the embedded XML)',
+          contentType: 'application/pdf',
+        },
         ...Object.fromEntries([400, 401, 403, 413, 415, 422, 500, 503, 504].map((s) => [s, { description: `Refused (${codesOf(s).join(', ')})`, schema: failureSchema }])),
       },
       async handle({ body, principal, request }) {
@@ -74,6 +80,8 @@ export function convertRoutes(services: Services) {
             'X-Zugferd-Status': 'success',
             'X-Zugferd-Reference': request.requestId,
             'X-Zugferd-Profile': result.profile,
+            'X-Zugferd-Inferred': termsOf(result.filled, 'inferred'),
+            'X-Zugferd-Defaults': termsOf(result.filled, 'default'),
             'Cache-Control': 'private, no-store',
           },
         };
@@ -111,6 +119,11 @@ function refusalDetails(err: ApiError): RefusalDetails {
     cause = (cause as { cause?: unknown }).cause;
   }
   return {};
+}
+
+/** Distinct business terms of the filled values of one source, for a response header. */
+function termsOf(filled: FilledField[], source: FilledField['source']): string {
+  return [...new Set(filled.filter((f) => f.source === source).map((f) => f.bt).filter(Boolean))].join(', ');
 }
 
 function codesOf(status: number): string[] {
