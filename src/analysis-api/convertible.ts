@@ -176,6 +176,9 @@ export function complete(found: Invoice): { invoice: Invoice; filled: FilledFiel
   const onlyRate = invoice.vatBreakdown?.length === 1 ? invoice.vatBreakdown[0] : undefined;
   invoice.invoiceLine = invoice.invoiceLine?.map((line, i) => completeLine(line, i, onlyRate, filled));
 
+  grossLinesToNet(invoice, filled);
+  roundingDifferences(invoice, filled);
+
   const totals = (invoice.documentTotals ??= {});
   if (invoice.invoiceLine?.length && invoice.invoiceLine.every((l) => l.invoiceLineNetAmount !== undefined)) {
     fill(totals, 'sumOfInvoiceLineNetAmount', toAmount(sum(invoice.invoiceLine.map((l) => l.invoiceLineNetAmount)).toString()), 'documentTotals.sumOfInvoiceLineNetAmount', 'BT-106', 'inferred', 'line-sum');
@@ -198,6 +201,75 @@ export function complete(found: Invoice): { invoice: Invoice; filled: FilledFiel
     fill(address, 'deliverToCountryCode', buyerCountry, 'deliveryInformation.deliverToAddress.deliverToCountryCode', 'BT-80', 'inferred', 'buyer-country');
   }
   return { invoice, filled };
+}
+
+/** Lines, allowances and charges of one VAT rate (by value: "19" and "19.00" are one rate). */
+const sameRate = (a: string | undefined, b: string | undefined) => a !== undefined && b !== undefined && new Decimal(a).eq(b);
+
+/**
+ * Lines printed with VAT included (a consumer invoice: the lines add up to the gross total, not
+ * the net one): each line's net amount is its gross amount without its rate's VAT, to the cent,
+ * and its price follows. What per-line rounding leaves over is a rounding difference (below).
+ */
+function grossLinesToNet(invoice: Invoice, filled: FilledField[]): void {
+  const lines = invoice.invoiceLine ?? [];
+  const t = invoice.documentTotals ?? {};
+  if (!lines.length || t.invoiceTotalAmountWithVat === undefined || t.invoiceTotalAmountWithoutVat === undefined) return;
+  if ((invoice.documentLevelAllowances?.length ?? 0) + (invoice.documentLevelCharges?.length ?? 0) > 0) return;
+  if (lines.some((l) => l.invoiceLineNetAmount === undefined || l.lineVatInformation?.[0]?.invoicedItemVatRate === undefined)) return;
+  const lineSum = sum(lines.map((l) => l.invoiceLineNetAmount));
+  if (!lineSum.eq(t.invoiceTotalAmountWithVat) || lineSum.eq(t.invoiceTotalAmountWithoutVat)) return;
+  invoice.invoiceLine = lines.map((line, i) => {
+    const rate = new Decimal(line.lineVatInformation![0]!.invoicedItemVatRate!);
+    const net = new Decimal(line.invoiceLineNetAmount!).times(100).dividedBy(rate.plus(100)).toDecimalPlaces(2, Decimal.ROUND_HALF_UP);
+    const quantity = line.invoicedQuantity && !new Decimal(line.invoicedQuantity).isZero() ? new Decimal(line.invoicedQuantity) : new Decimal(1);
+    filled.push({ path: `invoiceLine[${i}].invoiceLineNetAmount`, bt: 'BT-131', source: 'inferred', rule: 'gross-line-to-net' });
+    filled.push({ path: `invoiceLine[${i}].priceDetails.itemNetPrice`, bt: 'BT-146', source: 'inferred', rule: 'gross-line-to-net' });
+    const { itemPriceDiscount: _d, itemGrossPrice: _g, ...price } = line.priceDetails ?? {};
+    return { ...line, invoiceLineNetAmount: net.toFixed(2), priceDetails: { ...price, itemNetPrice: net.dividedBy(quantity).toDecimalPlaces(4, Decimal.ROUND_HALF_UP).toString() } };
+  });
+  const totals = invoice.documentTotals!;
+  if (totals.sumOfInvoiceLineNetAmount !== undefined && new Decimal(totals.sumOfInvoiceLineNetAmount).eq(lineSum)) delete totals.sumOfInvoiceLineNetAmount;
+}
+
+/**
+ * Lines rounded one by one add up to a cent or so more or less than the printed base of their
+ * rate. The printed amounts all stay as they are; the difference becomes a document-level
+ * allowance or charge "rounding difference" at that rate, so that the totals agree (BR-CO-10,
+ * BR-S-08). At most half a cent per line: anything more is a misread and is refused.
+ */
+function roundingDifferences(invoice: Invoice, filled: FilledField[]): void {
+  const lines = invoice.invoiceLine ?? [];
+  const rows = invoice.vatBreakdown ?? [];
+  if (!lines.length || !rows.length || (invoice.documentLevelAllowances?.length ?? 0) + (invoice.documentLevelCharges?.length ?? 0) > 0) return;
+  if (lines.some((l) => l.invoiceLineNetAmount === undefined || l.lineVatInformation?.[0]?.invoicedItemVatRate === undefined)) return;
+  const net = invoice.documentTotals?.invoiceTotalAmountWithoutVat;
+  if (net === undefined || !sum(rows.map((r) => r.vatCategoryTaxableAmount)).eq(net)) return;
+  for (const row of rows) {
+    const own = lines.filter((l) => sameRate(l.lineVatInformation![0]!.invoicedItemVatRate, row.vatCategoryRate));
+    const difference = new Decimal(row.vatCategoryTaxableAmount ?? 0).minus(sum(own.map((l) => l.invoiceLineNetAmount)));
+    if (difference.isZero() || difference.abs().gt(new Decimal('0.005').times(Math.max(1, own.length)).plus('0.005'))) continue;
+    const entry = { rate: row.vatCategoryRate, category: row.vatCategoryCode, amount: difference.abs().toFixed(2) };
+    if (difference.isNegative()) {
+      const i = (invoice.documentLevelAllowances ??= []).length;
+      invoice.documentLevelAllowances.push({ documentLevelAllowanceAmount: entry.amount, documentLevelAllowanceVatRate: entry.rate, documentLevelAllowanceVatCategoryCode: entry.category, documentLevelAllowanceReason: 'Rounding difference' });
+      filled.push({ path: `documentLevelAllowances[${i}]`, bt: 'BG-20', source: 'inferred', rule: 'rounding-difference' });
+    } else {
+      const i = (invoice.documentLevelCharges ??= []).length;
+      invoice.documentLevelCharges.push({ documentLevelChargeAmount: entry.amount, documentLevelChargeVatRate: entry.rate, documentLevelChargeVatCategoryCode: entry.category, documentLevelChargeReason: 'Rounding difference' });
+      filled.push({ path: `documentLevelCharges[${i}]`, bt: 'BG-21', source: 'inferred', rule: 'rounding-difference' });
+    }
+  }
+  const totals = (invoice.documentTotals ??= {});
+  const allowances = sum((invoice.documentLevelAllowances ?? []).map((a) => a.documentLevelAllowanceAmount));
+  const charges = sum((invoice.documentLevelCharges ?? []).map((c) => c.documentLevelChargeAmount));
+  if (!allowances.isZero()) totals.sumOfAllowancesOnDocumentLevel = allowances.toFixed(2);
+  if (!charges.isZero()) totals.sumOfChargesOnDocumentLevel = charges.toFixed(2);
+  const lineSum = sum(lines.map((l) => l.invoiceLineNetAmount));
+  if (totals.sumOfInvoiceLineNetAmount !== undefined && !lineSum.eq(totals.sumOfInvoiceLineNetAmount) && lineSum.minus(allowances).plus(charges).eq(totals.sumOfInvoiceLineNetAmount)) {
+    // The printed "subtotal" was the net total itself, not the sum of the rounded lines.
+    totals.sumOfInvoiceLineNetAmount = lineSum.toFixed(2);
+  }
 }
 
 /**
