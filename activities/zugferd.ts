@@ -1,17 +1,14 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import { invoiceSchema } from '../src/invoice/model.js';
-import { convertToPdfA3 } from '../src/pdf/ghostscript.js';
+import type { AttachmentNote } from '../src/pdf/attachments.js';
 import { runIsolated } from '../src/pdf/isolate.js';
 import type { DetectedProfile, ZugferdProfile } from '../src/pdf/profiles.js';
 import { PdfInputError } from '../src/pdf/structure.js';
 import type { ZugferdReport } from '../src/pdf/validate.js';
-import { embeddableXml, extractZugferdInvoice, NotEmbeddableError, validateZugferdPdf, type Inspect } from '../src/pdf/zugferd.js';
+import { buildZugferd, extractZugferdInvoice, NotEmbeddableError, validateZugferdPdf, type ConvertMode, type Embed, type Inspect } from '../src/pdf/zugferd.js';
 import type { RequestContext } from '../src/temporal/context.js';
 import { writeInvoiceXml, type SyntaxId } from '../src/xml/index.js';
 import type { ActivityDeps } from './deps.js';
-
-/** 'auto': convert unless the input already declares PDF/A with embedded fonts; 'always': convert. */
-export type ConvertMode = 'auto' | 'always';
 
 export interface BuildZugferdInput {
   ctx: RequestContext;
@@ -25,6 +22,8 @@ export interface BuildZugferdResult {
   profile: ZugferdProfile;
   /** Whether Ghostscript converted the input to PDF/A-3b first. */
   converted: boolean;
+  /** What became of the files the input PDF already carried (replaced, kept, dropped). */
+  attachments: AttachmentNote[];
 }
 
 export interface ExtractZugferdResult {
@@ -47,6 +46,7 @@ function asFailure(err: unknown): unknown {
 
 /** pdf-lib and pdfjs-dist parse untrusted files in a worker thread with its own limits. */
 const isolatedInspect: Inspect = (bytes, withText) => runIsolated('inspect', { bytes, withText });
+const isolatedEmbed: Embed = (input) => runIsolated('embed', input);
 
 export function zugferdActivities({ blobs, log }: ActivityDeps) {
   const text = async (key: string) => (await blobs.get(key)).toString('utf8');
@@ -69,23 +69,12 @@ export function zugferdActivities({ blobs, log }: ActivityDeps) {
     /** PDF (converted to PDF/A-3b when needed) + CII → ZUGFeRD / Factur-X PDF/A-3b. */
     async buildZugferdPdf(input: BuildZugferdInput): Promise<BuildZugferdResult> {
       try {
-        const xml = await blobs.get(input.xmlBlobKey);
-        const { profile, invoice } = embeddableXml(xml.toString('utf8'));
-        const original = await pdfBytes(input.pdfBlobKey);
-        const converted = input.convert === 'always' || !(await declaresPdfA(original));
-        const pdf = converted ? await convertToPdfA3(original) : original;
-        const built = await runIsolated('embed', {
-          pdf,
-          xml: new Uint8Array(xml),
-          profile,
-          title: invoice.invoiceNumber ? `Invoice ${invoice.invoiceNumber}` : 'Invoice',
-          author: invoice.seller?.sellerName,
-          subject: invoice.buyer?.buyerName ? `Invoice to ${invoice.buyer.buyerName}` : undefined,
-          now: new Date(),
-        });
-        const stored = await blobs.put(Buffer.from(built));
-        log.debug({ requestId: input.ctx.requestId, profile, converted, size: stored.size }, 'ZUGFeRD PDF built');
-        return { pdfBlobKey: stored.key, profile, converted };
+        const xml = new Uint8Array(await blobs.get(input.xmlBlobKey));
+        const built = await buildZugferd({ pdf: await pdfBytes(input.pdfBlobKey), xml, convert: input.convert, now: new Date() }, { inspect: isolatedInspect, embed: isolatedEmbed });
+        const stored = await blobs.put(Buffer.from(built.pdf));
+        const { profile, converted, attachments } = built;
+        log.debug({ requestId: input.ctx.requestId, profile, converted, attachments: attachments.length, size: stored.size }, 'ZUGFeRD PDF built');
+        return { pdfBlobKey: stored.key, profile, converted, attachments };
       } catch (err) {
         throw asFailure(err);
       }
@@ -122,10 +111,4 @@ export function zugferdActivities({ blobs, log }: ActivityDeps) {
       };
     },
   };
-
-  /** Is the input already PDF/A (any part) with every font embedded and an OutputIntent? Then it is kept as it is. */
-  async function declaresPdfA(pdf: Uint8Array): Promise<boolean> {
-    const { facts } = await isolatedInspect(pdf, false);
-    return facts.xmp?.facts?.pdfaPart !== undefined && facts.unembeddedFonts.length === 0 && facts.pdfaOutputIntents > 0;
-  }
 }

@@ -2,6 +2,7 @@ import { proxyActivities, uuid4 } from '@temporalio/workflow';
 import type { ExtractZugferdResult } from '../activities/zugferd.js';
 import type { Activities } from '../activities/index.js';
 import type { MailOutcome, MailRequest } from '../src/mail/types.js';
+import type { AttachmentNote } from '../src/pdf/attachments.js';
 import type { ZugferdProfile } from '../src/pdf/profiles.js';
 import type { ZugferdReport } from '../src/pdf/validate.js';
 import type { RequestContext } from '../src/temporal/context.js';
@@ -31,6 +32,8 @@ export interface CreateZugferdResult {
   xmlBlobKey: string;
   profile: ZugferdProfile;
   converted: boolean;
+  /** What became of the files the input PDF already carried. */
+  attachments: AttachmentNote[];
   report: ZugferdReport;
   mail?: MailOutcome;
 }
@@ -60,7 +63,7 @@ async function buildValidateStore(input: BuildInput): Promise<CreateZugferdResul
   });
   finish(report.valid ? 'valid' : 'invalid', `ZUGFeRD ${built.profile} ${report.valid ? 'valid' : `invalid (${countErrors(report)} errors)`}, document ${documentId}`);
   const mail = await deliverIfRequested(input.ctx, input.mail, documentId);
-  return { documentId, pdfBlobKey: built.pdfBlobKey, xmlBlobKey: input.xmlBlobKey, profile: built.profile, converted: built.converted, report, ...(mail ? { mail } : {}) };
+  return { documentId, pdfBlobKey: built.pdfBlobKey, xmlBlobKey: input.xmlBlobKey, profile: built.profile, converted: built.converted, attachments: built.attachments, report, ...(mail ? { mail } : {}) };
 }
 
 export interface CreateZugferdFromJsonInput {

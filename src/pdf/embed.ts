@@ -1,9 +1,10 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { PDFDict, PDFHexString, PDFName, PDFRef, PDFString, type PDFContext, type PDFObject } from 'pdf-lib';
+import { PDFArray, PDFDict, PDFHexString, PDFName, PDFRef, PDFStream, PDFString, type PDFContext, type PDFObject } from 'pdf-lib';
+import { settleAttachments, type AttachmentNote } from './attachments.js';
 import { SRGB_ICC_PROFILE, SRGB_OUTPUT_CONDITION } from './ghostscript.js';
-import { INVOICE_FILE_NAMES, PROFILE_FACTS, type ZugferdProfile } from './profiles.js';
-import { loadPdf, lookupArray, lookupDict, nameTreeEntries, readingUntrusted, type NameTreeEntry } from './structure.js';
+import { PROFILE_FACTS, type ZugferdProfile } from './profiles.js';
+import { loadPdf, lookupArray, lookupDict, readingUntrusted } from './structure.js';
 import { buildXmp, type DocumentInfo } from './xmp.js';
 
 /**
@@ -12,8 +13,10 @@ import { buildXmp, type DocumentInfo } from './xmp.js';
  * profile's AFRelationship), the XMP packet is replaced by one that declares PDF/A-3b and the
  * Factur-X properties, the Info dictionary is rewritten to match it, and the trailer gets an ID.
  *
- * The input must already be PDF/A (any part); ghostscript.ts converts what is not. Earlier
- * invoice attachments are replaced, so building twice does not leave two invoices behind.
+ * The input must already be PDF/A (any part); ghostscript.ts converts what is not. Files the
+ * input already carries are settled by attachments.ts: an earlier invoice XML is replaced (building
+ * twice does not leave two invoices behind), other files are kept as PDF/A-3 associated files or
+ * removed, and each decision is reported.
  */
 
 export interface EmbedInput {
@@ -27,13 +30,19 @@ export interface EmbedInput {
   now: Date;
 }
 
+export interface Embedded {
+  pdf: Uint8Array;
+  /** What became of the files the input PDF already carried. */
+  attachments: AttachmentNote[];
+}
+
 export const PRODUCER = 'einvoice-service (pdf-lib)';
 
-export function embedInvoiceXml(input: EmbedInput): Promise<Uint8Array> {
+export function embedInvoiceXml(input: EmbedInput): Promise<Embedded> {
   return readingUntrusted(() => embed(input));
 }
 
-async function embed(input: EmbedInput): Promise<Uint8Array> {
+async function embed(input: EmbedInput): Promise<Embedded> {
   const doc = await loadPdf(input.pdf);
   const { context, catalog } = doc;
   const facts = PROFILE_FACTS[input.profile];
@@ -59,7 +68,7 @@ async function embed(input: EmbedInput): Promise<Uint8Array> {
   ef.set(PDFName.of('F'), embedded);
   ef.set(PDFName.of('UF'), embedded);
 
-  replaceInvoiceAttachments(context, catalog, { key: facts.fileName, value: fileSpec });
+  const attachments = settleAttachments(doc, { key: facts.fileName, value: fileSpec }, input.now);
   await ensureOutputIntent(context, catalog);
 
   const info: DocumentInfo = {
@@ -78,40 +87,34 @@ async function embed(input: EmbedInput): Promise<Uint8Array> {
   // PDF/A: the trailer ID is required; the first half identifies the document, the second this version.
   context.trailerInfo.ID = context.obj([PDFHexString.of(documentId), PDFHexString.of(randomBytes(16).toString('hex'))]);
 
-  return doc.save({ useObjectStreams: false, addDefaultPage: false, updateFieldAppearances: false });
+  dropUnreachable(context);
+  const pdf = await doc.save({ useObjectStreams: false, addDefaultPage: false, updateFieldAppearances: false });
+  return { pdf, attachments };
 }
-
-const isInvoiceName = (name: string) => (INVOICE_FILE_NAMES as readonly string[]).includes(name.toLowerCase());
 
 /**
- * Rebuilds Names/EmbeddedFiles as one flat, sorted node (name trees must be sorted by key) that
- * keeps every other attachment, and keeps the catalog's AF array in step.
+ * pdf-lib writes every object it holds, referenced or not, and validators read (and judge) them
+ * all: a file specification of a replaced or removed attachment, an old name tree node, the
+ * replaced Info dictionary and XMP packet. Only what the trailer reaches is written.
  */
-function replaceInvoiceAttachments(context: PDFContext, catalog: PDFDict, entry: NameTreeEntry): void {
-  const names = lookupDict(context, catalog.get(PDFName.of('Names'))) ?? context.obj({});
-  catalog.set(PDFName.of('Names'), names);
-  const tree = lookupDict(context, names.get(PDFName.of('EmbeddedFiles')));
-  const existing = nameTreeEntries(context, tree);
-  const dropped = existing.filter((e) => isInvoiceName(e.key)).map((e) => e.value);
-  const kept = [...existing.filter((e) => !isInvoiceName(e.key)), entry].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
-  const flat: PDFObject[] = kept.flatMap((e) => [PDFHexString.fromText(e.key), e.value]);
-  names.set(PDFName.of('EmbeddedFiles'), context.obj({ Names: context.obj(flat) }));
-
-  const af = lookupArray(context, catalog.get(PDFName.of('AF')));
-  const keptAf = (af?.asArray() ?? []).filter((ref) => !dropped.some((d) => d === ref));
-  catalog.set(PDFName.of('AF'), context.obj([...keptAf, entry.value]));
-  // pdf-lib writes every object it holds, referenced or not; a left-over file specification
-  // would still be read (and judged) as an associated file.
-  for (const spec of dropped) deleteFileSpec(context, spec);
-}
-
-function deleteFileSpec(context: PDFContext, spec: PDFObject): void {
-  const ef = lookupDict(context, lookupDict(context, spec)?.get(PDFName.of('EF')));
-  for (const key of ['F', 'UF']) {
-    const stream = ef?.get(PDFName.of(key));
-    if (stream instanceof PDFRef) context.delete(stream);
+function dropUnreachable(context: PDFContext): void {
+  const reached = new Set<PDFRef>(); // pdf-lib interns references: one PDFRef per object number
+  const pending: PDFObject[] = [context.trailerInfo.Root, context.trailerInfo.Info, context.trailerInfo.Encrypt, context.trailerInfo.ID].filter((o): o is PDFObject => o !== undefined);
+  for (let obj = pending.pop(); obj !== undefined; obj = pending.pop()) {
+    if (obj instanceof PDFRef) {
+      if (reached.has(obj)) continue;
+      reached.add(obj);
+      const target = context.lookup(obj);
+      if (target) pending.push(target);
+    } else if (obj instanceof PDFDict) {
+      for (const value of obj.values()) pending.push(value);
+    } else if (obj instanceof PDFArray) {
+      for (const value of obj.asArray()) pending.push(value);
+    } else if (obj instanceof PDFStream) {
+      pending.push(obj.dict);
+    }
   }
-  if (spec instanceof PDFRef) context.delete(spec);
+  for (const [ref] of context.enumerateIndirectObjects()) if (!reached.has(ref)) context.delete(ref);
 }
 
 /** PDF/A inputs normally carry an OutputIntent; one without gets the sRGB profile Ghostscript uses. */

@@ -1,6 +1,9 @@
 import type { Invoice } from '../invoice/model.js';
 import { validateInvoiceXml, type Finding } from '../validation/index.js';
 import { parseInvoiceXml, type SyntaxId } from '../xml/index.js';
+import type { AttachmentNote } from './attachments.js';
+import { embedInvoiceXml, type EmbedInput, type Embedded } from './embed.js';
+import { convertToPdfA3 } from './ghostscript.js';
 import { inspectPdf, type PdfInspection } from './inspect.js';
 import { profileFromGuideline, ZUGFERD_PROFILES, type DetectedProfile, type ZugferdProfile } from './profiles.js';
 import { assembleReport, type ZugferdReport } from './validate.js';
@@ -10,14 +13,53 @@ import { compareVisibleText } from './visible-text.js';
 import { guidelineOf, isZugferd1, migrateZugferd1 } from './zugferd1.js';
 
 /**
- * The ZUGFeRD operations on bytes: validate a PDF, extract its invoice, and check that an XML can
- * be embedded. Parsing the PDF is passed in, so the service runs it in the isolated worker
- * (isolate.ts) and tests run it in-process; everything else is the same code.
+ * The ZUGFeRD operations on bytes: build a ZUGFeRD PDF, validate a PDF, extract its invoice, and
+ * check that an XML can be embedded. Parsing the PDF is passed in, so the service runs it in the
+ * isolated worker (isolate.ts) and tests run it in-process; everything else is the same code.
  */
 
 export type Inspect = (bytes: Uint8Array, withText: boolean) => Promise<PdfInspection>;
+export type Embed = (input: EmbedInput) => Promise<Embedded>;
 
 const inProcess: Inspect = (bytes, withText) => inspectPdf(bytes, { withText });
+
+/** 'auto': convert unless the input already declares PDF/A with embedded fonts; 'always': convert. */
+export type ConvertMode = 'auto' | 'always';
+
+export interface BuiltZugferd {
+  pdf: Uint8Array;
+  profile: ZugferdProfile;
+  /** Whether Ghostscript converted the input to PDF/A-3b first. */
+  converted: boolean;
+  /** What became of the files the input PDF already carried (replaced, kept, dropped). */
+  attachments: AttachmentNote[];
+}
+
+/** PDF (converted to PDF/A-3b when needed) + CII → ZUGFeRD / Factur-X PDF/A-3b; the XML's invoice titles the PDF. */
+export async function buildZugferd(
+  input: { pdf: Uint8Array; xml: Uint8Array; convert: ConvertMode; now: Date },
+  opts: { inspect?: Inspect; embed?: Embed } = {},
+): Promise<BuiltZugferd> {
+  const { profile, invoice } = embeddableXml(Buffer.from(input.xml).toString('utf8'));
+  const converted = input.convert === 'always' || !(await declaresPdfA(input.pdf, opts.inspect ?? inProcess));
+  const pdf = converted ? await convertToPdfA3(input.pdf) : input.pdf;
+  const embedded = await (opts.embed ?? embedInvoiceXml)({
+    pdf,
+    xml: input.xml,
+    profile,
+    title: invoice.invoiceNumber ? `Invoice ${invoice.invoiceNumber}` : 'Invoice',
+    author: invoice.seller?.sellerName,
+    subject: invoice.buyer?.buyerName ? `Invoice to ${invoice.buyer.buyerName}` : undefined,
+    now: input.now,
+  });
+  return { pdf: embedded.pdf, profile, converted, attachments: embedded.attachments };
+}
+
+/** Is the input already PDF/A (any part) with every font embedded and an OutputIntent? Then it is kept as it is. */
+async function declaresPdfA(pdf: Uint8Array, inspect: Inspect): Promise<boolean> {
+  const { facts } = await inspect(pdf, false);
+  return facts.xmp?.facts?.pdfaPart !== undefined && facts.unembeddedFonts.length === 0 && facts.pdfaOutputIntents > 0;
+}
 
 export async function validateZugferdPdf(bytes: Uint8Array, opts: { compareText: boolean; inspect?: Inspect }): Promise<ZugferdReport> {
   const inspection = await (opts.inspect ?? inProcess)(bytes, opts.compareText);

@@ -72,6 +72,17 @@ const DOCUMENTS: ReadonlyArray<[SyntaxId, XmlDocument]> = [
   ['UBL', ublCreditNoteDocument],
 ];
 
+/** The syntax whose invoice root (CII CrossIndustryInvoice, UBL Invoice or CreditNote) the XML has; undefined for any other or unreadable XML. */
+export function invoiceSyntaxOf(xml: string): SyntaxId | undefined {
+  let root: ReturnType<typeof parseUntrustedXml>;
+  try {
+    root = parseUntrustedXml(xml);
+  } catch {
+    return undefined;
+  }
+  return DOCUMENTS.find(([, doc]) => describesRoot(doc, root))?.[0];
+}
+
 /** Reads CII (CrossIndustryInvoice) or UBL (Invoice, CreditNote) from untrusted input. */
 export function parseInvoiceXml(xml: string): { syntax: SyntaxId; invoice: Invoice } {
   const root = parseUntrustedXml(xml);

@@ -10,7 +10,7 @@ import { imagesToPdf } from '../../src/pdf/images.js';
 import { PROFILE_FACTS, ZUGFERD_PROFILES, type ZugferdProfile } from '../../src/pdf/profiles.js';
 import { findInvoiceAttachment, readPdf } from '../../src/pdf/read.js';
 import { writeInvoiceXml } from '../../src/xml/index.js';
-import { mustangAvailable, runMustang, runVeraPdf, veraPdfAvailable } from '../support/java-validators.js';
+import { mustangAvailable, mustangRejects, runVeraPdf, veraPdfAvailable } from '../support/java-validators.js';
 import { invoiceFixture } from '../xml/fixtures.js';
 import { samplePdf } from './sample-pdf.js';
 
@@ -25,7 +25,7 @@ const built: string[] = [];
 const judges = veraPdfAvailable() && mustangAvailable();
 
 async function build(name: string, pdf: Uint8Array, profile: ZugferdProfile): Promise<Uint8Array> {
-  const out = await embedInvoiceXml({
+  const { pdf: out } = await embedInvoiceXml({
     pdf,
     xml: Buffer.from(writeInvoiceXml(invoice, { profile })),
     profile,
@@ -110,14 +110,6 @@ describe('building ZUGFeRD / Factur-X PDF/A-3b', () => {
     expect(built.length).toBeGreaterThanOrEqual(12);
     const vera = await runVeraPdf(built);
     expect(vera.filter((v) => !v.compliant).map((v) => `${path.basename(v.file)}: ${JSON.stringify(v.failedRules)}`)).toEqual([]);
-    for (const file of built) {
-      const verdict = await runMustang(file);
-      expect({ file: path.basename(file), valid: verdict.valid, pdf: verdict.pdf, messages: verdict.valid ? [] : verdict.messages.filter((m) => m.severity !== 'warning') }).toEqual({
-        file: path.basename(file),
-        valid: true,
-        pdf: 'valid',
-        messages: [],
-      });
-    }
+    expect(await mustangRejects(built)).toEqual([]);
   });
 });

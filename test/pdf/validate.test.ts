@@ -16,13 +16,14 @@ const ids = (report: { findings: Array<{ ruleId: string; severity: string }> }) 
 
 async function zugferd(opts: { xml?: string; metadataProfile?: ZugferdProfile; omit?: Parameters<typeof samplePdf>[1]['omit'] } = {}): Promise<Uint8Array> {
   const pdfa = await convertToPdfA3(await samplePdf(invoice, { omit: opts.omit }));
-  return embedInvoiceXml({
+  const { pdf } = await embedInvoiceXml({
     pdf: pdfa,
     xml: Buffer.from(opts.xml ?? writeInvoiceXml(invoice, { profile: 'EN16931' })),
     profile: opts.metadataProfile ?? 'EN16931',
     title: 'Invoice',
     now: new Date(),
   });
+  return pdf;
 }
 
 describe('validateZugferdPdf', () => {

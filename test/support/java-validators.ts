@@ -120,6 +120,16 @@ export async function runMustang(file: string, opts: { timeoutMs?: number } = {}
   return parseMustangReport(run.stdout, run.code);
 }
 
+/** The files Mustang does not accept as valid with a valid PDF part, each with its errors; empty when all pass. */
+export async function mustangRejects(files: readonly string[]): Promise<string[]> {
+  const rejected: string[] = [];
+  for (const file of files) {
+    const verdict = await runMustang(file);
+    if (!verdict.valid || verdict.pdf !== 'valid') rejected.push(`${path.basename(file)}: ${JSON.stringify(verdict.messages.filter((m) => m.severity !== 'warning'))}`);
+  }
+  return rejected;
+}
+
 // ---------------------------------------------------------------- veraPDF
 
 export interface VeraPdfFailedRule {

@@ -58,6 +58,7 @@ export function zugferdRoutes(services: Services) {
     resendToken: resendToken(services, result.documentId),
     profile: result.profile,
     convertedToPdfA: result.converted,
+    attachments: result.attachments,
     validationArtefacts: result.report.artefacts,
   });
   const pdfBase64 = async (result: CreateZugferdResult) => (await services.blobs.get(result.pdfBlobKey)).toString('base64');
@@ -67,6 +68,18 @@ export function zugferdRoutes(services: Services) {
     resendToken: z.string().meta({ description: 'Identifies this document for the resend operation' }),
     profile: profileSchema,
     convertedToPdfA: z.boolean().meta({ description: 'Whether the input PDF was converted to PDF/A-3b (Ghostscript) before embedding' }),
+    attachments: z
+      .array(
+        z.object({
+          fileName: z.string(),
+          action: z.enum(['replaced', 'kept', 'dropped']),
+          detail: z.string(),
+        }),
+      )
+      .meta({
+        description:
+          'What became of the files the input PDF already carried: an earlier invoice XML is replaced by the new one, other files are kept as PDF/A-3 associated files (completed with MIME type, dates, size and relationship where missing), files that cannot be made conformant are dropped',
+      }),
     validationArtefacts: artefactsSchema,
     transport: mailResultSchema.optional().meta({ description: 'What happened to the e-mail, when the request had a transport' }),
   };
