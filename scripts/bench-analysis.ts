@@ -194,13 +194,16 @@ function same(kind: Kind, truth: string, got: string | undefined): boolean {
       // To the cent; a credit note prints its totals with or without the minus sign.
       return new Decimal(truth).abs().toDecimalPlaces(2).eq(new Decimal(got).abs().toDecimalPlaces(2));
     case 'text':
-      return textKey(truth) === textKey(got);
+      // As the invoice's recipient reads it: whitespace runs collapsed, case folded, nothing dropped.
+      return asRead(truth) === asRead(got);
     case 'id':
       return truth.replace(/\s+/g, '').toUpperCase() === got.replace(/\s+/g, '').toUpperCase();
     default:
       return truth.trim().toUpperCase() === got.trim().toUpperCase();
   }
 }
+
+const asRead = (text: string) => text.replace(/\s+/g, ' ').trim().toLowerCase();
 
 /** What the page shows, prepared for "is this value visible at all" questions. */
 interface Visible {
@@ -555,7 +558,7 @@ async function run(): Promise<void> {
       const t = getPath(truth, f.path);
       const g = getPath(result.invoice, f.path);
       // The golden issuer may be spelt as the company's full name.
-      const gt = f.key === 'sellerName' && item.golden?.partner_name && g && textKey(g) === textKey(item.golden.partner_name) ? g : t;
+      const gt = f.key === 'sellerName' && item.golden?.partner_name && same('text', item.golden.partner_name, g) ? g : t;
       score(f, '', gt, g, vis, doc, f.path);
       if (f.required && gt !== undefined && isVisible(f.kind, gt, vis)) {
         required++;

@@ -338,6 +338,11 @@ function completeLine(line: InvoiceLine, index: number, onlyRate: NonNullable<In
       at('priceDetails.itemNetPrice', 'BT-146', 'inferred', 'amount');
     }
   }
+  const exact = unroundedQuantity(out);
+  if (exact !== undefined) {
+    out.invoicedQuantity = exact;
+    at('invoicedQuantity', 'BT-129', 'inferred', 'quantity-printed-rounded');
+  }
   const implied = impliedPrice(out);
   if (implied !== undefined && (out.priceDetails?.itemNetPrice === undefined || lostSeparator(out.priceDetails.itemNetPrice, implied))) {
     out.priceDetails = { ...out.priceDetails, itemNetPrice: implied };
@@ -356,6 +361,20 @@ function completeLine(line: InvoiceLine, index: number, onlyRate: NonNullable<In
 
 /** Amount = quantity × price holds for the line: no allowances, charges or price base quantity change the relation. */
 const isPlain = (line: InvoiceLine) => !line.invoiceLineAllowances?.length && !line.invoiceLineCharges?.length && line.priceDetails?.itemPriceBaseQuantity === undefined;
+
+/**
+ * Pages print quantities rounded to whole units ("6 Stk" for 6.5 km at 2.00 each = 13.00):
+ * amount ÷ price is the quantity when it has at most three decimals and rounds to the printed one.
+ */
+function unroundedQuantity(line: InvoiceLine): string | undefined {
+  const { invoiceLineNetAmount: amount, invoicedQuantity: quantity } = line;
+  const price = line.priceDetails?.itemNetPrice;
+  if (amount === undefined || quantity === undefined || price === undefined || !isPlain(line) || new Decimal(price).isZero() || !new Decimal(quantity).isInteger()) return undefined;
+  const exact = new Decimal(amount).dividedBy(price);
+  if (exact.isInteger() || exact.decimalPlaces() > 3 || exact.minus(quantity).abs().gte(1)) return undefined;
+  const roundsTo = [exact.floor(), exact.ceil()].some((q) => q.eq(quantity));
+  return roundsTo ? exact.toString() : undefined;
+}
 
 /** Amount ÷ quantity, when it is an exact price of at most four decimals on a plain line. */
 function impliedPrice(line: InvoiceLine): string | undefined {

@@ -54,7 +54,8 @@ export interface ItemTable {
 const PRIORITY: ColumnKind[] = ['lineAmount', 'unitPrice', 'quantity', 'discount', 'vatRate', 'unit', 'description', 'itemId', 'position'];
 
 /** Lines inside a table that are not items: discounts and surcharges on the item above, subtotals. */
-const NOT_AN_ITEM = /^(?:abzgl|abzuglich|zzgl|zuzuglich|rabatt|nachlass|skonto|discount|allowance|remise|reduction|korting|bruttopreis|gross price|prix brut|basis|artikelrabatt|artikelgesamtrabatt|ubertrag|carried|brought|a reporter|report)/;
+// "Incl. Thuiskopieheffing", "davon Pfand": a part of the price of the item above, not an item of its own.
+const NOT_AN_ITEM = /^(?:(?:incl|inkl)(?:\.|usive\b|\b)|including\b|includes\b|davon\b|dont\b|enthalt|y compris|abzgl|abzuglich|zzgl|zuzuglich|rabatt|nachlass|skonto|discount|allowance|remise|reduction|korting|bruttopreis|gross price|prix brut|basis|artikelrabatt|artikelgesamtrabatt|ubertrag|carried|brought|a reporter|report)/;
 
 function kindsOf(text: string): ColumnKind[] {
   const t = fold(text).replace(/[:*]+$/, '').trim();
