@@ -1,0 +1,373 @@
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { PDFArray, PDFDict, PDFDocument, PDFName, PDFRef, PDFStream, type PDFObject } from 'pdf-lib';
+import { extractTextLayer } from '../src/analysis/index.js';
+import { Decimal } from '../src/invoice/decimal.js';
+import type { Invoice } from '../src/invoice/model.js';
+import { corpusItems, embeddedFiles, getPath, isVisible, truthOf, visibleOf, ZUGFERD_GROUPS, type Golden, type Kind } from './lib/corpus-truth.js';
+import { scanPdf, scanProfile, seedOf } from './lib/scan-simulation.js';
+import { repoRoot, spawnService, type SpawnedService } from './lib/spawn-service.js';
+
+/**
+ * Benchmark (not a test) of createZugferdFromPdf end to end against the built service.
+ *   node dist/scripts/bench-convert.js [--corpus ../shared/corpus] [--mode text-layer|ocr-degraded] [--only substring]
+ *                                      [--concurrency 1] [--verbose] [--json results.json]
+ *
+ * Input: the ZUGFeRD / Factur-X PDFs of the corpus whose page agrees with their XML (the invoice
+ * number, issue date and gross total of the XML are all visible in the text layer; a PDF whose
+ * page says something else cannot be judged by its XML), the plain PDFs with golden JSON, and
+ * the plain PDFs without. Every attachment is removed before sending, so the service has only
+ * the page to read; in `ocr-degraded` mode the pages are further printed and scanned in
+ * simulation (scripts/lib/scan-simulation.ts) into an image-only PDF, so it has to OCR them.
+ *
+ * Per file: the HTTP status, the failure code with its fields or rule codes, and the wall time
+ * of the request. The XML of every converted PDF is compared with the truth on the values a
+ * user checks before accepting an invoice: right only when they could accept it unchanged.
+ * One warm-up request (the first file, not counted) precedes the measured ones.
+ */
+
+const { values: args } = parseArgs({
+  options: {
+    corpus: { type: 'string' },
+    mode: { type: 'string', default: 'text-layer' },
+    only: { type: 'string' },
+    concurrency: { type: 'string', default: '1' },
+    verbose: { type: 'boolean', default: false },
+    json: { type: 'string' },
+  },
+});
+const corpus = path.resolve(args.corpus ?? path.join(repoRoot, '../shared/corpus'));
+const concurrency = Math.max(1, Number(args.concurrency) || 1);
+type Prepare = (pdf: Uint8Array, file: string) => Promise<Uint8Array>;
+const MODES: Record<string, Prepare> = {
+  'text-layer': (pdf) => withoutEmbeddedFiles(pdf),
+  'ocr-degraded': async (pdf, file) => scannedPdf(await withoutEmbeddedFiles(pdf), file),
+};
+const prepare = MODES[args.mode!];
+if (!prepare) throw new Error(`Unknown --mode ${args.mode}; known: ${Object.keys(MODES).join(', ')}`);
+
+// ---------------------------------------------------------------- input
+
+interface Case {
+  group: string;
+  file: string;
+  /** Absent for plain PDFs without golden JSON: only whether they convert is measured. */
+  truth?: Invoice;
+  golden?: Golden;
+}
+
+/** A page whose number, date or gross total differs from its XML shows another invoice than the truth describes. */
+const PAGE_AGREES: Array<{ bt: string; path: string; kind: Kind }> = [
+  { bt: 'BT-1', path: 'invoiceNumber', kind: 'id' },
+  { bt: 'BT-2', path: 'invoiceIssueDate', kind: 'date' },
+  { bt: 'BT-112', path: 'documentTotals.invoiceTotalAmountWithVat', kind: 'amount' },
+];
+
+async function listCases(): Promise<Case[]> {
+  const cases: Case[] = [];
+  const dropped: string[] = [];
+  let candidates = 0;
+  for (const item of corpusItems(corpus, ZUGFERD_GROUPS).filter((i) => !args.only || i.file.includes(args.only))) {
+    const truth = await item.truth();
+    if (item.golden) {
+      cases.push({ group: item.group, file: item.file, truth, golden: item.golden });
+      continue;
+    }
+    candidates++;
+    const unseen = truth ? await notOnPage(truth, readFileSync(item.file)) : ['no readable XML'];
+    if (unseen.length) dropped.push(`${path.relative(corpus, item.file)} (${unseen.join(', ')})`);
+    else cases.push({ group: item.group, file: item.file, truth });
+  }
+  const plainDir = path.join(corpus, 'plain-pdf');
+  if (existsSync(plainDir)) {
+    for (const f of readdirSync(plainDir).filter((n) => n.toLowerCase().endsWith('.pdf')).sort()) {
+      const file = path.join(plainDir, f);
+      if (!args.only || file.includes(args.only)) cases.push({ group: 'plain-pdf', file });
+    }
+  }
+  console.log(`ZUGFeRD / Factur-X PDFs whose page agrees with their XML: ${candidates - dropped.length} of ${candidates} kept`);
+  for (const d of dropped) console.log(`  dropped: ${d}`);
+  return cases;
+}
+
+/** The values of PAGE_AGREES that the truth lacks or the text layer does not show. */
+async function notOnPage(truth: Invoice, pdf: Uint8Array): Promise<string[]> {
+  const vis = visibleOf(await extractTextLayer(pdf));
+  return PAGE_AGREES.filter((f) => {
+    const value = getPath(truth, f.path);
+    return value === undefined || !isVisible(f.kind, value, vis);
+  }).map((f) => `${f.bt} ${getPath(truth, f.path) === undefined ? 'not in the XML' : 'not on the page'}`);
+}
+
+/** The PDF without attachments: the name tree, the /AF arrays, and the file streams themselves. */
+async function withoutEmbeddedFiles(pdf: Uint8Array): Promise<Uint8Array> {
+  const doc = await PDFDocument.load(pdf, { ignoreEncryption: true, updateMetadata: false });
+  doc.catalog.lookupMaybe(PDFName.of('Names'), PDFDict)?.delete(PDFName.of('EmbeddedFiles'));
+  doc.catalog.delete(PDFName.of('AF'));
+  for (const page of doc.getPages()) page.node.delete(PDFName.of('AF'));
+  // pdf-lib writes unreferenced objects too: without this the XML would still be in the file.
+  dropUnreachable(doc);
+  const out = await doc.save();
+  const left = await embeddedFiles(out);
+  if (left.length) throw new Error(`embedded files left after removal: ${left.map((e) => e.name).join(', ')}`);
+  return out;
+}
+
+function dropUnreachable(doc: PDFDocument): void {
+  const reached = new Set<PDFRef>();
+  const todo: Array<PDFObject | undefined> = [doc.context.trailerInfo.Root, doc.context.trailerInfo.Info];
+  while (todo.length) {
+    const obj = todo.pop();
+    if (obj instanceof PDFRef) {
+      if (reached.has(obj)) continue;
+      reached.add(obj);
+      todo.push(doc.context.lookup(obj));
+    } else if (obj instanceof PDFDict) todo.push(...obj.values());
+    else if (obj instanceof PDFArray) todo.push(...obj.asArray());
+    else if (obj instanceof PDFStream) todo.push(obj.dict);
+  }
+  for (const [ref] of doc.context.enumerateIndirectObjects()) if (!reached.has(ref)) doc.context.delete(ref);
+}
+
+/** The pages as a scanner returns them: one JPEG per page, the page as large as the paper scanned. */
+async function scannedPdf(pdf: Uint8Array, file: string): Promise<Uint8Array> {
+  const profile = scanProfile(seedOf(path.basename(file)));
+  const doc = await PDFDocument.create();
+  for (const jpeg of await scanPdf(pdf, profile)) {
+    const image = await doc.embedJpg(jpeg);
+    const page = doc.addPage([(image.width * 72) / profile.dpi, (image.height * 72) / profile.dpi]);
+    page.drawImage(image, { x: 0, y: 0, width: page.getWidth(), height: page.getHeight() });
+  }
+  return doc.save();
+}
+
+// ---------------------------------------------------------------- request
+
+interface Answer {
+  status: number;
+  body: Buffer;
+}
+
+/** Not fetch: its 300 s header timeout is shorter than the 600 s the service may take (SPEC.md). */
+function post(service: SpawnedService, route: string, json: unknown): Promise<Answer> {
+  const payload = JSON.stringify(json);
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      `${service.url}${route}`,
+      { method: 'POST', timeout: 600_000, headers: { authorization: `Bearer ${service.token}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks) }));
+        res.on('error', reject);
+      },
+    );
+    req.on('timeout', () => req.destroy(new Error('no answer within 600 s')));
+    req.on('error', reject);
+    req.end(payload);
+  });
+}
+
+interface ApiFailure {
+  code?: string;
+  fields?: Array<{ field: string; bt?: string; message: string }>;
+  ruleCodes?: string[];
+}
+
+interface Verdict {
+  bt: string;
+  want?: string;
+  got?: string;
+  verdict: 'right' | 'wrong' | 'absent' | 'unjudged';
+}
+
+interface Result {
+  file: string;
+  group: string;
+  status: number;
+  /** `ok`, the service's error code, or what went wrong on this side (PREPARE_FAILED, NO_ANSWER, OUTPUT_UNREADABLE). */
+  code: string;
+  seconds: number;
+  fields?: string[];
+  ruleCodes?: string[];
+  error?: unknown;
+  verdicts?: Verdict[];
+}
+
+async function convert(service: SpawnedService, c: Case): Promise<Result> {
+  const base = { file: path.relative(corpus, c.file), group: c.group };
+  let pdf: Uint8Array;
+  try {
+    pdf = await prepare!(readFileSync(c.file), c.file);
+  } catch (e) {
+    return { ...base, status: 0, code: 'PREPARE_FAILED', seconds: 0, error: (e as Error).message };
+  }
+  const started = performance.now();
+  let answer: Answer;
+  try {
+    answer = await post(service, '/createZugferdFromPdf', { fileBase64: Buffer.from(pdf).toString('base64'), fileName: path.basename(c.file) });
+  } catch (e) {
+    return { ...base, status: 0, code: 'NO_ANSWER', seconds: (performance.now() - started) / 1000, error: (e as Error).message };
+  }
+  const seconds = (performance.now() - started) / 1000;
+  if (answer.status === 200) {
+    try {
+      return { ...base, status: 200, code: 'ok', seconds, ...(c.truth ? { verdicts: await judge(c, answer.body) } : {}) };
+    } catch (e) {
+      return { ...base, status: 200, code: 'OUTPUT_UNREADABLE', seconds, error: (e as Error).message };
+    }
+  }
+  let error: ApiFailure | undefined;
+  try {
+    error = (JSON.parse(answer.body.toString('utf8')) as { error?: ApiFailure }).error;
+  } catch {
+    // Not the JSON failure answer (a proxy, a crash): the status is all there is.
+  }
+  return {
+    ...base,
+    status: answer.status,
+    code: error?.code ?? `HTTP_${answer.status}`,
+    seconds,
+    ...(error?.fields ? { fields: error.fields.map((f) => f.bt ?? f.field) } : {}),
+    ...(error?.ruleCodes ? { ruleCodes: error.ruleCodes } : {}),
+    error,
+  };
+}
+
+// ---------------------------------------------------------------- comparison
+
+type Compare = 'text' | 'id' | 'date' | 'amount';
+const COMPARED: Array<{ bt: string; path: string; compare: Compare }> = [
+  { bt: 'BT-1', path: 'invoiceNumber', compare: 'id' },
+  { bt: 'BT-2', path: 'invoiceIssueDate', compare: 'date' },
+  { bt: 'BT-9', path: 'paymentDueDate', compare: 'date' },
+  { bt: 'BT-27', path: 'seller.sellerName', compare: 'text' },
+  { bt: 'BT-31', path: 'seller.sellerVatIdentifier', compare: 'id' },
+  { bt: 'BT-40', path: 'seller.sellerPostalAddress.sellerCountryCode', compare: 'id' },
+  { bt: 'BT-44', path: 'buyer.buyerName', compare: 'text' },
+  { bt: 'BT-48', path: 'buyer.buyerVatIdentifier', compare: 'id' },
+  { bt: 'BT-55', path: 'buyer.buyerPostalAddress.buyerCountryCode', compare: 'id' },
+  { bt: 'BT-109', path: 'documentTotals.invoiceTotalAmountWithoutVat', compare: 'amount' },
+  { bt: 'BT-110', path: 'documentTotals.invoiceTotalVatAmount', compare: 'amount' },
+  { bt: 'BT-112', path: 'documentTotals.invoiceTotalAmountWithVat', compare: 'amount' },
+  { bt: 'BT-115', path: 'documentTotals.amountDueForPayment', compare: 'amount' },
+];
+const LINES = 'lines';
+
+/** Equal as a user would accept it unchanged: only spacing and letter case of text, spacing and case of ids, amounts to the cent. */
+function same(compare: Compare, want: string, got: string, creditNote: boolean): boolean {
+  switch (compare) {
+    case 'text': {
+      const norm = (s: string) => s.replace(/\s+/g, ' ').trim().toLowerCase();
+      return norm(want) === norm(got);
+    }
+    case 'id': {
+      const norm = (s: string) => s.replace(/\s+/g, '').toUpperCase();
+      return norm(want) === norm(got);
+    }
+    case 'date':
+      return want === got;
+    case 'amount': {
+      // A credit note may state as positive what its XML counts as negative, and the other way round.
+      const [w, g] = [want, got].map((s) => new Decimal(s).toDecimalPlaces(2)) as [Decimal, Decimal];
+      return creditNote ? w.abs().eq(g.abs()) : w.eq(g);
+    }
+  }
+}
+
+async function judge(c: Case, pdf: Uint8Array): Promise<Verdict[]> {
+  const xml = (await embeddedFiles(pdf)).find((e) => /\.xml$/i.test(e.name));
+  if (!xml) throw new Error('no XML embedded in the returned PDF');
+  const got = truthOf(xml.data);
+  if (!got) throw new Error(`the returned ${xml.name} is no invoice the model can read`);
+  const truth = c.truth!;
+  const creditNote = truth.invoiceTypeCode === '381' || got.invoiceTypeCode === '381';
+  const verdicts: Verdict[] = [];
+  const add = (bt: string, want: string | undefined, value: string | undefined, right: () => boolean) => {
+    if (want === undefined) {
+      if (value !== undefined) verdicts.push({ bt, got: value, verdict: 'unjudged' });
+    } else if (value === undefined) verdicts.push({ bt, want, verdict: 'absent' });
+    else verdicts.push({ bt, want, got: value, verdict: right() ? 'right' : 'wrong' });
+  };
+  for (const f of COMPARED) {
+    const want = getPath(truth, f.path);
+    const value = getPath(got, f.path);
+    // The golden issuer may be spelt as the company's full name.
+    const alternative = f.bt === 'BT-27' ? c.golden?.partner_name : undefined;
+    add(f.bt, want, value, () => same(f.compare, want!, value!, creditNote) || (alternative !== undefined && same(f.compare, alternative, value!, creditNote)));
+  }
+  const count = (i: Invoice) => (i.invoiceLine?.length ? String(i.invoiceLine.length) : undefined);
+  add(LINES, count(truth), count(got), () => count(truth) === count(got));
+  return verdicts;
+}
+
+// ---------------------------------------------------------------- run and report
+
+function quantile(values: number[], q: number): number {
+  const s = [...values].sort((a, b) => a - b);
+  return s.length ? s[Math.min(s.length - 1, Math.floor(q * s.length))]! : NaN;
+}
+
+function histogram(values: string[]): string {
+  const counts = new Map<string, number>();
+  for (const v of values) counts.set(v, (counts.get(v) ?? 0) + 1);
+  return [...counts].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([v, n]) => `${v} ${n}`).join(', ') || '—';
+}
+
+function printResult(r: Result): void {
+  const detail = [...(r.fields ?? []), ...(r.ruleCodes ?? [])].join(' ');
+  console.log(`${r.code.padEnd(20)} ${r.seconds.toFixed(2).padStart(7)}  ${r.file}${detail ? `  [${detail}]` : ''}`);
+  if (args.verbose && r.code !== 'ok') console.log(JSON.stringify(r.error, null, 2));
+}
+
+function report(results: Result[]): void {
+  const converted = (rs: Result[]) => `${rs.filter((r) => r.code === 'ok').length} / ${rs.length}`;
+  const zugferd = results.filter((r) => (ZUGFERD_GROUPS as readonly string[]).includes(r.group));
+  const plain = results.filter((r) => !zugferd.includes(r));
+  const failed = results.filter((r) => r.code !== 'ok');
+  console.log(`\nSummary (${args.mode})`);
+  console.log(`  converted: corpus ZUGFeRD/Factur-X ${converted(zugferd)}, plain PDFs ${converted(plain)}, all ${converted(results)}`);
+  console.log(`  failure codes: ${histogram(failed.map((r) => r.code))}`);
+  console.log(`  FIELDS_MISSING fields: ${histogram(failed.filter((r) => r.code === 'FIELDS_MISSING').flatMap((r) => r.fields ?? []))}`);
+  console.log(`  ZUGFERD_INVALID rules: ${histogram(failed.filter((r) => r.code === 'ZUGFERD_INVALID').flatMap((r) => r.ruleCodes ?? []))}`);
+  const seconds = results.filter((r) => r.status !== 0).map((r) => r.seconds);
+  console.log(`  seconds per request: median ${quantile(seconds, 0.5).toFixed(2)}, p95 ${quantile(seconds, 0.95).toFixed(2)}, max ${Math.max(...seconds).toFixed(2)} over ${seconds.length} requests (concurrency ${concurrency})`);
+  const verdicts = results.flatMap((r) => (r.verdicts ?? []).map((v) => ({ ...v, file: r.file })));
+  const wrong = verdicts.filter((v) => v.verdict === 'wrong');
+  const compared = verdicts.filter((v) => v.verdict === 'right' || v.verdict === 'wrong').length;
+  console.log(`\nConverted values that differ from the truth`);
+  for (const v of wrong) console.log(`  ${v.file}  ${v.bt}  want ${JSON.stringify(v.want)}  got ${JSON.stringify(v.got)}`);
+  console.log(`  ${wrong.length} wrong of ${compared} compared values; absent (truth has, output lacks): ${histogram(verdicts.filter((v) => v.verdict === 'absent').map((v) => v.bt))}; unjudged (output has, truth lacks): ${verdicts.filter((v) => v.verdict === 'unjudged').length}`);
+}
+
+async function run(): Promise<void> {
+  if (!existsSync(corpus)) {
+    console.log(`No corpus at ${corpus}: nothing to measure (pass --corpus DIR).`);
+    return;
+  }
+  console.log(`Corpus: ${corpus}   mode: ${args.mode}   concurrency: ${concurrency}`);
+  const cases = await listCases();
+  if (cases.length === 0) return;
+  const service = await spawnService({ name: 'bench-convert' });
+  try {
+    // Warm-up: the first conversion starts workers and compiles code; it is not what a file costs.
+    await convert(service, cases[0]!);
+    const results: Result[] = new Array(cases.length);
+    let next = 0;
+    const worker = async () => {
+      for (let i = next++; i < cases.length; i = next++) {
+        results[i] = await convert(service, cases[i]!);
+        printResult(results[i]!);
+      }
+    };
+    await Promise.all(Array.from({ length: concurrency }, worker));
+    report(results);
+    if (args.json) writeFileSync(args.json, JSON.stringify({ mode: args.mode, corpus, results }, null, 2));
+  } finally {
+    await service.stop();
+  }
+}
+
+await run();
