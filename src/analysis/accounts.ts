@@ -1,5 +1,6 @@
 import { lineText, type Doc, type Found } from './document.js';
-import { scanBics, scanIbans, scanVatIds } from './identifiers.js';
+import { repairVatPrefix, scanBics, scanIbans, scanVatIds } from './identifiers.js';
+import { INFERRED } from './sources.js';
 import type { Segment } from './layout.js';
 import { BUYER_ID_CONTEXT } from './lexicon.js';
 import { fold } from './text.js';
@@ -55,6 +56,12 @@ export function findAccounts(doc: Doc): Accounts {
           const score = (labelled ? 0.7 : 0.5) + (m.checked === true ? 0.3 : m.checked === false ? -0.2 : 0.1);
           const role = BUYER_ID_CONTEXT.test(context) ? 'buyer' : 'seller';
           vatIds.push({ value: m.value, score, page: seg.page, y: seg.top, via: `vat:${labelled ? 'label' : 'shape'}`, role, segment: seg });
+        }
+        if (VAT_LABEL.test(fold(prefix + seg.text).slice(-60))) {
+          for (const m of seg.text.matchAll(/(?<![A-Za-z0-9])([A-Z])[\s-]?(\d{8,12})(?![A-Za-z0-9])/g)) {
+            const repaired = repairVatPrefix(m[1]!, m[2]!);
+            if (repaired) vatIds.push({ value: repaired, score: 0.6, page: seg.page, y: seg.top, via: `${INFERRED}vat-prefix-repaired`, role: 'seller', segment: seg });
+          }
         }
         prefix += `${seg.text}   `;
       }

@@ -182,6 +182,16 @@ export function vatIdChecked(id: string): boolean | undefined {
   }
 }
 
+/**
+ * A VAT identifier printed with one letter of its country prefix missing ("TVA F63530848134"):
+ * the identifier of the one country whose prefix starts with that letter and whose format and
+ * check digits the rest passes. Only schemes with check digits can vouch for such a repair.
+ */
+export function repairVatPrefix(letter: string, body: string): string | undefined {
+  const fits = Object.keys(VAT_BODY).filter((cc) => cc.startsWith(letter) && VAT_BODY[cc]!.test(body) && vatIdChecked(`${cc}${body}`) === true);
+  return fits.length === 1 ? `${fits[0]}${body}` : undefined;
+}
+
 export function scanVatIds(text: string): IdMatch[] {
   const out: IdMatch[] = [];
   for (const m of text.matchAll(/(?<![A-Za-z0-9])(AT|BE|BG|CH|CY|CZ|DE|DK|EE|EL|ES|FI|FR|GB|HR|HU|IE|IT|LT|LU|LV|MT|NL|PL|PT|RO|SE|SI|SK)[\s-]?(?=[A-Z0-9])/g)) {

@@ -127,9 +127,13 @@ const EXEMPTION_WORDS: Readonly<Record<string, RegExp>> = {
 };
 const ANY_EXEMPTION = new RegExp(Object.values(EXEMPTION_WORDS).map((r) => r.source).join('|'));
 
-/** A 0 % rate's category from the notes on the page; Z ("zero rated") when nothing explains it. */
-export function zeroRateCategory(doc: Doc): string {
-  return vatCategoryOf('0', documentText(doc)) ?? 'Z';
+/**
+ * A 0 % rate's category from the notes on the page. Nothing when nothing explains it: exempt,
+ * reverse charge, export and zero rated all print 0 %, and only the page can say which.
+ */
+export function zeroRateCategory(doc: Doc): string | undefined {
+  const category = vatCategoryOf(undefined, documentText(doc));
+  return category;
 }
 
 function documentText(doc: Doc): string {
@@ -199,7 +203,7 @@ export function inferLineCategories(r: ResultAccess, doc: Doc): void {
     if (rate === undefined) continue;
     const categories = new Set(rows.filter((row) => new Decimal(row.rate).eq(rate) && row.category).map((row) => row.category!));
     const category = categories.size === 1 ? [...categories][0]! : new Decimal(rate).gt(0) ? 'S' : zeroRateCategory(doc);
-    r.infer(`${vat(i)}.invoicedItemVatCategoryCode`, category, categories.size === 1 ? 'breakdown-category' : 'rate');
+    if (category) r.infer(`${vat(i)}.invoicedItemVatCategoryCode`, category, categories.size === 1 ? 'breakdown-category' : 'rate');
   }
 }
 
@@ -267,7 +271,8 @@ export function inferBreakdown(r: ResultAccess, doc: Doc, knownRates: ReadonlySe
   const netD = new Decimal(net);
   const vatD = new Decimal(vatTotal);
   if (vatD.isZero()) {
-    if (!netD.isZero()) setRow(r, 0, net, vatTotal, '0', zeroRateCategory(doc), 'zero-vat');
+    const category = zeroRateCategory(doc);
+    if (!netD.isZero() && category) setRow(r, 0, net, vatTotal, '0', category, 'zero-vat');
     return;
   }
   const fitting = [...knownRates].filter((rate) => rate !== '0' && netD.times(rate).dividedBy(100).minus(vatD).abs().lte('0.01'));
@@ -315,7 +320,8 @@ export function inferRowCategories(r: ResultAccess, doc: Doc): void {
   for (let i = 0; i < r.count('vatBreakdown'); i++) {
     const rate = r.get(`vatBreakdown[${i}].vatCategoryRate`);
     if (r.get(`vatBreakdown[${i}].vatCategoryCode`) !== undefined || rate === undefined) continue;
-    r.infer(`vatBreakdown[${i}].vatCategoryCode`, new Decimal(rate).gt(0) ? 'S' : zeroRateCategory(doc), 'rate');
+    const category = new Decimal(rate).gt(0) ? 'S' : zeroRateCategory(doc);
+    if (category) r.infer(`vatBreakdown[${i}].vatCategoryCode`, category, 'rate');
   }
 }
 

@@ -54,8 +54,10 @@ export interface ItemTable {
 const PRIORITY: ColumnKind[] = ['lineAmount', 'unitPrice', 'quantity', 'discount', 'vatRate', 'unit', 'description', 'itemId', 'position'];
 
 /** Lines inside a table that are not items: discounts and surcharges on the item above, subtotals. */
-// "Incl. Thuiskopieheffing", "davon Pfand": a part of the price of the item above, not an item of its own.
-const NOT_AN_ITEM = /^(?:(?:incl|inkl)(?:\.|usive\b|\b)|including\b|includes\b|davon\b|dont\b|enthalt|y compris|abzgl|abzuglich|zzgl|zuzuglich|rabatt|nachlass|skonto|discount|allowance|remise|reduction|korting|bruttopreis|gross price|prix brut|basis|artikelrabatt|artikelgesamtrabatt|ubertrag|carried|brought|a reporter|report)/;
+// "Incl. Thuiskopieheffing   € 4,24", "davon Pfand": a part of the price of the item above, not an item of its own
+// (as a line of text under an item, "inkl. Zubehörpaket" describes it).
+const PART_OF_ITEM = /^(?:(?:incl|inkl)(?:\.|usive\b|\b)|including\b|includes\b|davon\b|dont\b|enthalt|y compris)/;
+const NOT_AN_ITEM = /^(?:abzgl|abzuglich|zzgl|zuzuglich|rabatt|nachlass|skonto|discount|allowance|remise|reduction|korting|bruttopreis|gross price|prix brut|basis|artikelrabatt|artikelgesamtrabatt|ubertrag|carried|brought|a reporter|report)/;
 
 function kindsOf(text: string): ColumnKind[] {
   const t = fold(text).replace(/[:*]+$/, '').trim();
@@ -319,11 +321,13 @@ export function findLineItems(doc: Doc): ItemTable {
       // On a scan the description may be left as scraps ("4-") and the quantity garbled ("LASER" for "1 Stk"): price and amount that divide evenly still make an item.
       const garbled = parsed.scanned && qty === undefined && price !== undefined && amount !== undefined && (parsed.byKind.get('quantity') ?? []).length > 0 && wholeQuantity(amount.value, price.value) !== undefined;
       const described = (/\p{L}{2}/u.test(desc) || garbled) && (qty !== undefined || price !== undefined);
-      const isItem = amount !== undefined && (described || (qty !== undefined && price !== undefined)) && !TABLE_END.test(first) && !NOT_AN_ITEM.test(fold(desc));
+      // A flat fee ("le-tout-lyon.fr du 06/12/2022   45,93 €"): a description and an amount in the amount column, no quantity or price.
+      const flat = !parsed.scanned && /\p{L}{3}/u.test(desc) && lastMoney(doc, parsed.byKind.get('lineAmount')) !== undefined && (parsed.byKind.get('quantity') ?? []).length === 0 && (parsed.byKind.get('unitPrice') ?? []).length === 0 && !closesTable(lineText(line)) && !classifyTotal(fold(desc)).length;
+      const isItem = amount !== undefined && (described || flat || (qty !== undefined && price !== undefined)) && !TABLE_END.test(first) && !NOT_AN_ITEM.test(fold(desc)) && !PART_OF_ITEM.test(fold(desc));
       // The totals box ends the items ("Total HT", "Gesamtbetrag"); a subtotal between sections does not.
       // (Its amount stands in the amount column: "Enthält 19% Versicherungssteuer = 12,77 €" noted under an item does not.)
       const closingAmount = lastMoney(doc, parsed.byKind.get('lineAmount')) !== undefined;
-      if (!isItem && rows.length > 0 && hasMoney(doc, line) && closingAmount && !NOT_AN_ITEM.test(fold(desc)) && closesTable(lineText(line))) {
+      if (!isItem && rows.length > 0 && hasMoney(doc, line) && closingAmount && !NOT_AN_ITEM.test(fold(desc)) && !PART_OF_ITEM.test(fold(desc)) && closesTable(lineText(line))) {
         open = false;
         columns = undefined;
         current = undefined;
