@@ -1,7 +1,7 @@
 import { createCanvas, ImageData, loadImage, type Canvas, type Image } from '@napi-rs/canvas';
-import UTIF, { type IFD } from 'utif2';
 import { rgbaToGray, type GrayBitmap } from './bitmap.js';
-import { imageDimensions } from './image-header.js';
+import { imageDimensions } from '../files/image-header.js';
+import { openTiff, TiffError, type DecodedPage, type TiffFile } from '../files/tiff.js';
 import { estimateDpi, MAX_SOURCE_PIXELS, ocrScale, scaledSize } from './resolution.js';
 
 /** The file cannot be read as what its magic bytes say, or is too large to read safely. */
@@ -17,7 +17,7 @@ export interface OpenedImage {
 }
 
 export async function openImage(bytes: Uint8Array, type: 'png' | 'jpeg' | 'tiff'): Promise<OpenedImage> {
-  if (type === 'tiff') return openTiff(bytes);
+  if (type === 'tiff') return openTiffImage(bytes);
   return { pageCount: 1, decodePage: () => decodeSingle(bytes, type) };
 }
 
@@ -36,65 +36,33 @@ async function decodeSingle(bytes: Uint8Array, type: 'png' | 'jpeg'): Promise<Gr
   return draw(image, image.width, image.height, scale, scale);
 }
 
-/** Baseline TIFF tags. */
-const TAG = { width: 't256', height: 't257', subfileType: 't254', xResolution: 't282', yResolution: 't283', resolutionUnit: 't296' } as const;
-/** NewSubfileType bit 0: a reduced-resolution copy (thumbnail) of another page. */
-const REDUCED_RESOLUTION = 1;
-const CM_PER_INCH = 2.54;
-
-function openTiff(input: Uint8Array): OpenedImage {
-  const bytes = Buffer.from(input.buffer, input.byteOffset, input.byteLength);
-  let ifds: IFD[];
+async function openTiffImage(bytes: Uint8Array): Promise<OpenedImage> {
+  let tiff: TiffFile;
   try {
-    ifds = UTIF.decode(bytes);
+    tiff = openTiff(bytes, { maxPixels: MAX_SOURCE_PIXELS });
   } catch (err) {
-    throw new UnreadableFileError(`The TIFF structure is broken: ${(err as Error).message}`);
+    throw asUnreadable(err);
   }
-  const pages = ifds.filter((ifd) => first(ifd[TAG.width]) !== undefined && ((first(ifd[TAG.subfileType]) ?? 0) & REDUCED_RESOLUTION) === 0);
-  if (pages.length === 0) throw new UnreadableFileError('The TIFF file contains no image.');
-  return { pageCount: pages.length, decodePage: async (index) => decodeTiffPage(bytes, pages[index]!) };
+  return { pageCount: tiff.pages.length, decodePage: (index) => decodeTiffPage(tiff, index) };
 }
 
-function decodeTiffPage(bytes: Buffer, ifd: IFD): GrayBitmap {
-  const width = first(ifd[TAG.width])!;
-  const height = first(ifd[TAG.height]) ?? 0;
-  checkPixels(width, height);
-  let rgba: Uint8Array;
+async function decodeTiffPage(tiff: TiffFile, index: number): Promise<GrayBitmap> {
+  let page: DecodedPage;
   try {
-    UTIF.decodeImage(bytes, ifd);
-    rgba = UTIF.toRGBA8(ifd);
+    page = await tiff.decode(index);
   } catch (err) {
-    throw new UnreadableFileError(`A TIFF page cannot be decoded: ${(err as Error).message}`);
+    throw asUnreadable(err);
   }
-  if (rgba.length < width * height * 4) throw new UnreadableFileError('A TIFF page has less pixel data than its size claims.');
+  const { width, height, rgba } = page;
   const canvas = createCanvas(width, height);
   canvas.getContext('2d').putImageData(new ImageData(new Uint8ClampedArray(rgba.buffer, rgba.byteOffset, width * height * 4), width, height), 0, 0);
   // Scanners and fax software do record resolution in TIFF, and fax pages have non-square pixels (204×98 dpi).
-  const { x, y } = tiffDpi(ifd) ?? { x: estimateDpi(width, height), y: estimateDpi(width, height) };
+  const { x, y } = tiff.pages[index]!.dpi ?? { x: estimateDpi(width, height), y: estimateDpi(width, height) };
   const scaleX = ocrScale(width, height * (x / y), x);
   return draw(canvas, width, height, scaleX, scaleX * (x / y));
 }
 
-function tiffDpi(ifd: IFD): { x: number; y: number } | undefined {
-  const unit = first(ifd[TAG.resolutionUnit]) ?? 2;
-  const perInch = unit === 3 ? CM_PER_INCH : unit === 2 ? 1 : undefined; // 1 = no absolute unit
-  const x = rational(ifd[TAG.xResolution]);
-  const y = rational(ifd[TAG.yResolution]) ?? x;
-  if (perInch === undefined || x === undefined || y === undefined) return undefined;
-  const plausible = (dpi: number) => dpi >= 50 && dpi <= 2400;
-  return plausible(x * perInch) && plausible(y * perInch) ? { x: x * perInch, y: y * perInch } : undefined;
-}
-
-function first(tag: unknown): number | undefined {
-  const value = Array.isArray(tag) ? tag[0] : undefined;
-  return typeof value === 'number' ? value : undefined;
-}
-
-function rational(tag: unknown): number | undefined {
-  const value = Array.isArray(tag) ? tag[0] : undefined;
-  if (!Array.isArray(value) || typeof value[0] !== 'number' || typeof value[1] !== 'number' || value[1] === 0) return undefined;
-  return value[0] / value[1];
-}
+const asUnreadable = (err: unknown) => (err instanceof TiffError ? new UnreadableFileError(err.message) : err);
 
 function checkPixels(width: number, height: number): void {
   if (!(width > 0 && height > 0)) throw new UnreadableFileError(`The image claims a size of ${width}×${height} pixels.`);

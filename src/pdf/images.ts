@@ -1,5 +1,5 @@
 import { concatTransformationMatrix, drawObject, PDFDocument, PDFName, popGraphicsState, pushGraphicsState, type PDFRef } from 'pdf-lib';
-import UTIF, { type IFD } from 'utif2';
+import { openTiff, TiffError } from '../files/tiff.js';
 import { PdfInputError } from './structure.js';
 
 /**
@@ -16,7 +16,7 @@ const MAX_PIXELS = 60_000_000;
 
 export async function imagesToPdf(bytes: Uint8Array, type: ImageType): Promise<Uint8Array> {
   const doc = await PDFDocument.create();
-  const images = type === 'tiff' ? tiffPages(doc, bytes) : [await embedSingle(doc, bytes, type)];
+  const images = type === 'tiff' ? await tiffPages(doc, bytes) : [await embedSingle(doc, bytes, type)];
   for (const image of images) {
     const height = (A4_WIDTH * image.height) / image.width;
     const page = doc.addPage([A4_WIDTH, height]);
@@ -44,34 +44,18 @@ async function embedSingle(doc: PDFDocument, bytes: Uint8Array, type: 'png' | 'j
   }
 }
 
-/** TIFF tags: width, height, NewSubfileType (bit 0: a thumbnail of another page). */
-const TAG = { width: 't256', height: 't257', subfileType: 't254' } as const;
-
-function tiffPages(doc: PDFDocument, bytes: Uint8Array): PlacedImage[] {
-  const data = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  let ifds: IFD[];
+async function tiffPages(doc: PDFDocument, bytes: Uint8Array): Promise<PlacedImage[]> {
+  const placed: PlacedImage[] = [];
   try {
-    ifds = UTIF.decode(data);
-  } catch (err) {
-    throw new PdfInputError(`The TIFF file cannot be read: ${(err as Error).message}`);
-  }
-  const first = (v: unknown) => (Array.isArray(v) && typeof v[0] === 'number' ? v[0] : undefined);
-  const pages = ifds.filter((ifd) => first(ifd[TAG.width]) !== undefined && ((first(ifd[TAG.subfileType]) ?? 0) & 1) === 0);
-  if (pages.length === 0) throw new PdfInputError('The TIFF file contains no image.');
-  return pages.map((ifd) => {
-    const width = first(ifd[TAG.width])!;
-    const height = first(ifd[TAG.height]) ?? 0;
-    checkPixels(width, height);
-    let rgba: Uint8Array;
-    try {
-      UTIF.decodeImage(data, ifd);
-      rgba = UTIF.toRGBA8(ifd);
-    } catch (err) {
-      throw new PdfInputError(`A TIFF page cannot be decoded: ${(err as Error).message}`);
+    const tiff = openTiff(bytes, { maxPixels: MAX_PIXELS });
+    for (let i = 0; i < tiff.pages.length; i++) {
+      const { rgba, width, height } = await tiff.decode(i);
+      placed.push(rgbImage(doc, rgba, width, height));
     }
-    if (rgba.length < width * height * 4) throw new PdfInputError('A TIFF page has less pixel data than its size claims.');
-    return rgbImage(doc, rgba, width, height);
-  });
+  } catch (err) {
+    throw err instanceof TiffError ? new PdfInputError(err.message) : err;
+  }
+  return placed;
 }
 
 /**

@@ -1,7 +1,7 @@
 import { createCanvas } from '@napi-rs/canvas';
 import { describe, expect, it } from 'vitest';
 import { openImage, UnreadableFileError } from '../../src/ocr/decode-image.js';
-import { imageDimensions } from '../../src/ocr/image-header.js';
+import { imageDimensions } from '../../src/files/image-header.js';
 import { estimateDpi, MAX_OCR_PIXELS, OCR_DPI, ocrScale } from '../../src/ocr/resolution.js';
 import { bombPng, cyclicTiff, grayTiff, transparentPng } from './fixtures.js';
 

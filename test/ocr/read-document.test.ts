@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -99,6 +99,16 @@ describe('reading documents', () => {
     expect(read.pages.map((p) => p.page)).toEqual([1, 2]);
     expect(done).toEqual([1, 2]);
     expectKeyValues(read.pages[0]!);
+  });
+
+  it('reads a greyscale JPEG-compressed TIFF as office scanners write it (strips, JPEGTables)', async () => {
+    const tiff = readFileSync(path.join(repoRoot, 'test/fixtures/images/text-grey-jpeg.tif'));
+    const read = await readDocument(tiff, 'tiff', { pool });
+    expect(read.ocrPages).toBe(1);
+    const lines = linesOf(read.pages[0]!);
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toBe('Rechnung Nr. 2024-0815');
+    expect(lines[1]).toMatch(/^Gesamt\S*trag 1\.234,56 EUR$/);
   });
 
   it('reads the invoice XML a PDF carries instead of its pages', async () => {
