@@ -449,10 +449,9 @@ function printedAdjustments(doc: Doc, tableLines: ReadonlySet<string>, rates: Ma
 
 /** "Abschlag   Sondernachlass" → "Sondernachlass": the kind word alone is no reason when a better one follows. */
 function reasonOf(lead: string, kind: Adjustment['kind']): string {
-  const words = lead.split(/\s{2,}|:\s*/).map((w) => w.trim()).filter(Boolean);
-  const kindWord = kind === 'allowance' ? /^(abschlag|rabatt|allowance|remise)$/i : /^(zuschlag|charge|frais)$/i;
-  const rest = words.filter((w) => !kindWord.test(w));
-  return (rest.length ? rest : words).join(' ');
+  const words = lead.replace(/:/g, ' ').split(/\s+/).filter(Boolean);
+  const kindWord = kind === 'allowance' ? /^(abschlag|abzgl\.?|rabatt|allowance|remise)$/i : /^(zuschlag|zzgl\.?|charge|frais)$/i;
+  return (words.length > 1 && kindWord.test(words[0]!) ? words.slice(1) : words).join(' ');
 }
 
 /** Printed rows are read values; rows derived from the breakdown are inferred, their reason a default. */

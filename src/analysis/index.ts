@@ -153,6 +153,8 @@ export function analyseWithEvidence(pages: PageText[], opts: AnalyseOptions): Ev
   inferRowCategories(access, doc);
   inferLineCategories(access, doc);
   inferBreakdown(access, doc, KNOWN_RATES);
+  // A breakdown found only now gives the lines that print no rate theirs.
+  inferLineCategories(access, doc);
   inferExemptionReasons(access, doc);
   inferDocumentAdjustments(access, doc, table.lines);
 

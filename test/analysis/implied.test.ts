@@ -1,0 +1,211 @@
+import { describe, expect, it } from 'vitest';
+import { analyseInvoice, extractTextLayer } from '../../src/analysis/index.js';
+import { germanInvoice, pdfOf, type Text } from './fixtures.js';
+
+/** What a page implies without printing it: each rule on a layout of its own, and the value marked as inferred. */
+
+async function analyse(texts: Text[]) {
+  return analyseInvoice(await extractTextLayer(await pdfOf([texts])), { withLineItems: true });
+}
+
+const without = (texts: Text[], ...drop: string[]) => texts.filter((t) => !drop.some((d) => t.s.includes(d)));
+
+/** A one-page German invoice: sender line, address window, one table of items, totals; no country printed anywhere. */
+function invoiceWith(opts: { items: Array<[string, string, string, string, string]>; totals: Text[]; notes?: Text[]; header?: Text[] }): Text[] {
+  const rows = opts.items.flatMap(([name, qty, price, rate, amount], i): Text[] => {
+    const y = 330 + 14 * i;
+    return [
+      { s: String(i + 1), x: 57, y },
+      { s: name, x: 80, y },
+      { s: qty, x: 330, y, right: true },
+      { s: price, x: 420, y, right: true },
+      ...(rate ? [{ s: rate, x: 470, y, right: true }] : []),
+      { s: amount, x: 538, y, right: true },
+    ];
+  });
+  return [
+    { s: 'Holzbau Lindner GmbH', x: 360, y: 50, size: 14, bold: true },
+    { s: 'Holzbau Lindner GmbH · Mühlweg 4 · 79098 Freiburg', x: 57, y: 128, size: 6.5 },
+    { s: 'Café Sonnenschein KG', x: 57, y: 145, size: 10 },
+    { s: 'Marktplatz 9', x: 57, y: 158, size: 10 },
+    { s: '79100 Freiburg', x: 57, y: 171, size: 10 },
+    { s: 'Rechnungsnummer:', x: 360, y: 145 },
+    { s: '2024-311', x: 460, y: 145 },
+    { s: 'Rechnungsdatum:', x: 360, y: 157 },
+    { s: '03.06.2024', x: 460, y: 157 },
+    ...(opts.header ?? []),
+    { s: 'Rechnung', x: 57, y: 260, size: 16, bold: true },
+    { s: 'Wir danken für Ihren Auftrag und berechnen Ihnen die folgenden Leistungen:', x: 57, y: 285 },
+    { s: 'Pos.', x: 57, y: 312, bold: true },
+    { s: 'Bezeichnung', x: 80, y: 312, bold: true },
+    { s: 'Menge', x: 330, y: 312, bold: true, right: true },
+    { s: 'Einzelpreis', x: 420, y: 312, bold: true, right: true },
+    ...(opts.items.some((i) => i[3]) ? [{ s: 'USt.', x: 470, y: 312, bold: true, right: true }] : []),
+    { s: 'Betrag', x: 538, y: 312, bold: true, right: true },
+    ...rows,
+    ...opts.totals,
+    ...(opts.notes ?? []),
+    { s: 'Holzbau Lindner GmbH · Mühlweg 4 · 79098 Freiburg', x: 57, y: 770, size: 7 },
+    { s: 'Sparkasse Freiburg · IBAN DE02 6805 0101 0012 3456 78', x: 57, y: 779, size: 7 },
+  ];
+}
+
+const totalsRow = (label: string, value: string, y: number): Text[] => [
+  { s: label, x: 360, y },
+  { s: value, x: 538, y, right: true },
+];
+
+describe('countries a page does not print', () => {
+  it('takes the seller\'s from its VAT id and the buyer\'s from the seller\'s when both post codes have one shape', async () => {
+    const [page] = germanInvoice();
+    const r = await analyse(page!);
+    expect(r.invoice.seller?.sellerPostalAddress?.sellerCountryCode).toBe('DE');
+    expect(r.invoice.buyer?.buyerPostalAddress?.buyerCountryCode).toBe('DE');
+    expect(r.fieldSource['buyer.buyerPostalAddress.buyerCountryCode']).toBe('inferred');
+    expect(r.fieldSource['invoiceNumber']).toBe('printed');
+  });
+
+  it('takes the seller\'s from a German tax number, or from its post code read in the page\'s language', async () => {
+    const [page] = germanInvoice();
+    const noVatId = without(page!, 'USt-IdNr');
+    expect((await analyse(noVatId)).invoice.seller?.sellerPostalAddress?.sellerCountryCode).toBe('DE');
+    const neither = without(noVatId, 'Steuernummer');
+    const r = await analyse(neither);
+    expect(r.invoice.seller?.sellerPostalAddress?.sellerCountryCode).toBe('DE');
+    expect(r.fieldSource['seller.sellerPostalAddress.sellerCountryCode']).toBe('inferred');
+  });
+
+  it('leaves the buyer\'s open when its post code has another shape than the seller\'s', async () => {
+    const [page] = germanInvoice();
+    const abroad = page!.map((t) => (t.s === '50667 Köln' ? { ...t, s: '1010 Wien' } : t));
+    expect((await analyse(abroad)).invoice.buyer?.buyerPostalAddress?.buyerCountryCode).toBeUndefined();
+  });
+});
+
+describe('VAT categories and the breakdown', () => {
+  const exempt = invoiceWith({
+    items: [
+      ['Krankengymnastik', '6', '25,00', '0 % (E)', '150,00'],
+      ['Hausbesuch', '2', '12,00', '0 % (E)', '24,00'],
+    ],
+    totals: [...totalsRow('Gesamtbetrag', '174,00', 400)],
+    notes: [
+      { s: 'Steuerfreie Heilbehandlung nach', x: 57, y: 440 },
+      { s: '§ 4 Nr. 14 UStG', x: 57, y: 451 },
+    ],
+  });
+
+  it('gives each line the category printed beside its rate, builds the breakdown from the lines and quotes the printed exemption note', async () => {
+    const r = await analyse(exempt);
+    expect(r.invoice.invoiceLine?.map((l) => l.lineVatInformation?.[0])).toEqual([
+      { invoicedItemVatCategoryCode: 'E', invoicedItemVatRate: '0' },
+      { invoicedItemVatCategoryCode: 'E', invoicedItemVatRate: '0' },
+    ]);
+    expect(r.invoice.vatBreakdown).toEqual([
+      { vatCategoryTaxableAmount: '174.00', vatCategoryTaxAmount: '0.00', vatCategoryCode: 'E', vatCategoryRate: '0', vatExemptionReasonText: 'Steuerfreie Heilbehandlung nach § 4 Nr. 14 UStG' },
+    ]);
+    expect(r.fieldSource['vatBreakdown[0].vatCategoryTaxableAmount']).toBe('inferred');
+  });
+
+  it('guesses no category for a 0 % that nothing on the page explains', async () => {
+    const bare = invoiceWith({ items: [['Beratung', '2', '80,00', '0 %', '160,00']], totals: totalsRow('Gesamtbetrag', '160,00', 400) });
+    const r = await analyse(bare);
+    expect(r.invoice.invoiceLine?.[0]?.lineVatInformation?.[0]?.invoicedItemVatCategoryCode).toBeUndefined();
+    expect(r.invoice.vatBreakdown ?? []).toEqual([]);
+  });
+
+  it('adds up lines of two rates into the breakdown when their taxes give the printed VAT total', async () => {
+    const twoRates = invoiceWith({
+      items: [
+        ['Brot', '10', '3,00', '7 %', '30,00'],
+        ['Kaffeemaschine', '1', '100,00', '19 %', '100,00'],
+      ],
+      totals: [...totalsRow('Nettobetrag', '130,00', 400), ...totalsRow('Umsatzsteuer', '21,10', 412), ...totalsRow('Gesamtbetrag', '151,10', 424)],
+    });
+    const r = await analyse(twoRates);
+    expect(r.invoice.vatBreakdown).toEqual([
+      { vatCategoryTaxableAmount: '30.00', vatCategoryTaxAmount: '2.10', vatCategoryCode: 'S', vatCategoryRate: '7' },
+      { vatCategoryTaxableAmount: '100.00', vatCategoryTaxAmount: '19.00', vatCategoryCode: 'S', vatCategoryRate: '19' },
+    ]);
+  });
+
+  it('finds the one rate that turns the net total into the VAT total when no rate is printed', async () => {
+    const noRates = invoiceWith({
+      items: [['Dachreparatur', '1', '2.400,00', '', '2.400,00']],
+      totals: [...totalsRow('Nettobetrag', '2.400,00', 400), ...totalsRow('Umsatzsteuer', '456,00', 412), ...totalsRow('Gesamtbetrag', '2.856,00', 424)],
+    });
+    const r = await analyse(noRates);
+    expect(r.invoice.vatBreakdown).toEqual([{ vatCategoryTaxableAmount: '2400.00', vatCategoryTaxAmount: '456.00', vatCategoryCode: 'S', vatCategoryRate: '19' }]);
+    expect(r.invoice.invoiceLine?.[0]?.lineVatInformation?.[0]).toEqual({ invoicedItemVatRate: '19', invoicedItemVatCategoryCode: 'S' });
+  });
+
+  it('reads printed document-level allowances and charges when they add up to their totals and to each rate\'s base', async () => {
+    const adjusted = invoiceWith({
+      items: [
+        ['Kunstrasen', '3', '3,00', '19 %', '9,00'],
+        ['Mineralwasser', '20', '5,00', '7 %', '100,00'],
+      ],
+      totals: [
+        ...totalsRow('Summe Positionen', '109,00', 400),
+        { s: 'Abschlag   Sondernachlass   19 %', x: 57, y: 430 },
+        { s: '-1,00', x: 300, y: 430, right: true },
+        { s: 'Zuschlag   Versandkosten   7 %', x: 57, y: 442 },
+        { s: '5,00', x: 300, y: 442, right: true },
+        ...totalsRow('Summe Abschläge', '-1,00', 470),
+        ...totalsRow('Summe Zuschläge', '5,00', 482),
+        ...totalsRow('Nettobetrag', '113,00', 494),
+        ...totalsRow('19 % USt. auf 8,00', '1,52', 506),
+        ...totalsRow('7 % USt. auf 105,00', '7,35', 518),
+        ...totalsRow('Gesamtbetrag', '121,87', 530),
+      ],
+    });
+    const r = await analyse(adjusted);
+    expect(r.invoice.documentLevelAllowances).toEqual([
+      { documentLevelAllowanceAmount: '1.00', documentLevelAllowanceVatRate: '19', documentLevelAllowanceReason: 'Sondernachlass', documentLevelAllowanceVatCategoryCode: 'S' },
+    ]);
+    expect(r.invoice.documentLevelCharges).toEqual([{ documentLevelChargeAmount: '5.00', documentLevelChargeVatRate: '7', documentLevelChargeReason: 'Versandkosten', documentLevelChargeVatCategoryCode: 'S' }]);
+  });
+});
+
+describe('values printed without a table or label of their own', () => {
+  it('reads the seller\'s phone and e-mail but not the buyer\'s, and the invoicing period', async () => {
+    const page = invoiceWith({
+      items: [['Wartung', '1', '90,00', '19 %', '90,00']],
+      totals: totalsRow('Gesamtbetrag', '107,10', 400),
+      header: [
+        { s: 'Tel. 0761 123456-0', x: 360, y: 70 },
+        { s: 'info@holzbau-lindner.example', x: 360, y: 81 },
+        { s: 'Abrechnungszeitraum: 01.05.2024 bis 31.05.2024', x: 360, y: 181 },
+      ],
+    }).flatMap((t) => (t.s === '79100 Freiburg' ? [t, { s: 'Tel. 0761 999999', x: 57, y: 184, size: 10 }, { s: 'kasse@cafe-sonnenschein.example', x: 57, y: 197, size: 10 }] : [t]));
+    const { invoice } = await analyse(page);
+    expect(invoice.seller?.sellerContact).toEqual({ sellerContactTelephoneNumber: '0761 123456-0', sellerContactEmailAddress: 'info@holzbau-lindner.example' });
+    expect(invoice.invoicingPeriod).toEqual({ invoicingPeriodStartDate: '2024-05-01', invoicingPeriodEndDate: '2024-05-31' });
+  });
+
+  it('repairs a labelled VAT id that lost a letter of its country prefix only when the check digits pass', async () => {
+    const page = (id: string) => [...without(germanInvoice()[0]!, 'USt-IdNr'), { s: `TVA ${id}`, x: 420, y: 788, size: 7 }];
+    const repaired = await analyse(page('F63530848134'));
+    expect(repaired.invoice.seller?.sellerVatIdentifier).toBe('FR63530848134');
+    expect(repaired.fieldSource['seller.sellerVatIdentifier']).toBe('inferred');
+    expect((await analyse(page('F64530848134'))).invoice.seller?.sellerVatIdentifier).toBeUndefined();
+  });
+
+  it('takes a flat fee with only a description and an amount as an item, and an "Incl." row with an amount as part of the item above', async () => {
+    const page = invoiceWith({
+      items: [['Tablet 64 GB', '1', '399,00', '19 %', '399,00']],
+      totals: totalsRow('Gesamtbetrag', '454,93', 420),
+    }).concat([
+      { s: 'Incl. Urheberrechtsabgabe', x: 80, y: 344 },
+      { s: '19 %', x: 470, y: 344, right: true },
+      { s: '4,24', x: 538, y: 344, right: true },
+      { s: 'Anzeige Stadtmagazin vom 06.12.2024', x: 80, y: 358 },
+      { s: '55,93', x: 538, y: 358, right: true },
+    ]);
+    const { invoice } = await analyse(page);
+    expect(invoice.invoiceLine?.map((l) => [l.itemInformation?.itemName, l.invoiceLineNetAmount])).toEqual([
+      ['Tablet 64 GB', '399.00'],
+      ['Anzeige Stadtmagazin vom 06.12.2024', '55.93'],
+    ]);
+  });
+});
