@@ -100,3 +100,83 @@ describe('refusing', () => {
     expect(prepareForZugferd(rounded).invoice.documentTotals?.sumOfInvoiceLineNetAmount).toBe('100.00');
   });
 });
+
+describe('what the page implies, filled and reported', () => {
+  /** A read invoice with one rate and the given lines; totals as printed. */
+  function printed(lines: Array<[string, string, string]>, totals: { net: string; vat: string; gross: string }, rate = '19'): Invoice {
+    const read = asRead();
+    read.invoiceLine = lines.map(([name, quantity, amount]) => ({ itemInformation: { itemName: name }, invoicedQuantity: quantity, invoiceLineNetAmount: amount, lineVatInformation: [{ invoicedItemVatRate: rate, invoicedItemVatCategoryCode: 'S' }] }));
+    read.vatBreakdown = [{ vatCategoryTaxableAmount: totals.net, vatCategoryTaxAmount: totals.vat, vatCategoryCode: 'S', vatCategoryRate: rate }];
+    read.documentTotals = { invoiceTotalAmountWithoutVat: totals.net, invoiceTotalVatAmount: totals.vat, invoiceTotalAmountWithVat: totals.gross };
+    return read;
+  }
+
+  it('lists every filled value with its business term, and names the inferred ones in a note of the e-invoice', () => {
+    const { invoice, filled } = prepareForZugferd(asRead(), { sources: { 'buyer.buyerPostalAddress.buyerCountryCode': 'inferred', invoiceNumber: 'printed' } });
+    expect(filled).toContainEqual({ path: 'invoiceTypeCode', bt: 'BT-3', source: 'default', rule: 'commercial-invoice' });
+    expect(filled).toContainEqual({ path: 'buyer.buyerPostalAddress.buyerCountryCode', bt: 'BT-55', source: 'inferred', rule: 'analysis' });
+    expect(filled.some((f) => f.path === 'invoiceNumber')).toBe(false);
+    expect(invoice.invoiceNote?.at(-1)?.invoiceNote).toMatch(/^Converted from a PDF without e-invoice data\. Not printed on the original but inferred from it: BT-55, .*BT-81/);
+  });
+
+  it('turns lines printed with VAT included into net lines, and a cent of rounding into a rounding allowance', () => {
+    const read = printed([['Tablet', '1', '399.00'], ['Hülle', '1', '69.99'], ['Ladegerät', '1', '14.99']], { net: '406.70', vat: '77.28', gross: '483.98' });
+    const { invoice } = prepareForZugferd(read);
+    expect(invoice.invoiceLine!.map((l) => [l.invoiceLineNetAmount, l.priceDetails?.itemNetPrice])).toEqual([['335.29', '335.29'], ['58.82', '58.82'], ['12.60', '12.6']]);
+    // 335.29 + 58.82 + 12.60 = 406.71: the printed net total is a cent less.
+    expect(invoice.documentLevelAllowances).toEqual([{ documentLevelAllowanceAmount: '0.01', documentLevelAllowanceVatRate: '19', documentLevelAllowanceVatCategoryCode: 'S', documentLevelAllowanceReason: 'Rounding difference' }]);
+    expect(invoice.documentTotals).toMatchObject({ sumOfInvoiceLineNetAmount: '406.71', sumOfAllowancesOnDocumentLevel: '0.01', invoiceTotalAmountWithoutVat: '406.70' });
+  });
+
+  it('refuses more than half a cent per line of difference: that is a misread, not rounding', () => {
+    const read = printed([['Tablet', '1', '100.00'], ['Hülle', '1', '50.00']], { net: '150.03', vat: '28.51', gross: '178.54' });
+    expect(refusal(read).code).toBe('TOTALS_MISMATCH');
+  });
+
+  it('takes amount ÷ price as the quantity when the page prints it rounded to whole units', () => {
+    const read = printed([['Stadtfahrt je km', '6', '13.00']], { net: '13.00', vat: '2.47', gross: '15.47' });
+    read.invoiceLine![0]!.priceDetails = { itemNetPrice: '2.00' };
+    expect(prepareForZugferd(read).invoice.invoiceLine![0]!.invoicedQuantity).toBe('6.5');
+    read.invoiceLine![0]!.invoicedQuantity = '4';
+    expect(refusal(read).code).toBe('TOTALS_MISMATCH');
+  });
+
+  it('gives an exempt rate the standard reason when the page prints none, and an intra-community supply the buyer as destination', () => {
+    const read = printed([['Stahlcoil', '10', '1000.00']], { net: '1000.00', vat: '0.00', gross: '1000.00' }, '0');
+    read.invoiceLine![0]!.lineVatInformation = [{ invoicedItemVatRate: '0', invoicedItemVatCategoryCode: 'K' }];
+    read.vatBreakdown![0]!.vatCategoryCode = 'K';
+    read.buyer!.buyerPostalAddress!.buyerCountryCode = 'AT';
+    read.buyer!.buyerVatIdentifier = 'ATU13585627';
+    const { invoice, filled } = prepareForZugferd(read);
+    expect(invoice.vatBreakdown![0]).toMatchObject({ vatExemptionReasonCode: 'VATEX-EU-IC', vatExemptionReasonText: 'Intra-Community supply' });
+    expect(invoice.deliveryInformation?.deliverToAddress?.deliverToCountryCode).toBe('AT');
+    expect(filled).toContainEqual(expect.objectContaining({ bt: 'BT-80', source: 'inferred' }));
+    delete read.deliveryInformation;
+    const err = refusal(read);
+    expect(err.fields.map((f) => f.bt)).toEqual(['BT-72']);
+  });
+
+  it('stands one line per VAT rate in for a page without lines, only when the rates add up to the net total', () => {
+    const read = printed([], { net: '130.00', vat: '21.10', gross: '151.10' });
+    delete read.invoiceLine;
+    read.vatBreakdown = [
+      { vatCategoryTaxableAmount: '30.00', vatCategoryTaxAmount: '2.10', vatCategoryCode: 'S', vatCategoryRate: '7' },
+      { vatCategoryTaxableAmount: '100.00', vatCategoryTaxAmount: '19.00', vatCategoryCode: 'S', vatCategoryRate: '19' },
+    ];
+    const { invoice, filled } = prepareForZugferd(read);
+    expect(invoice.invoiceLine!.map((l) => [l.invoiceLineNetAmount, l.lineVatInformation![0]!.invoicedItemVatRate])).toEqual([['30.00', '7'], ['100.00', '19']]);
+    expect(filled.filter((f) => f.bt === 'BG-25')).toHaveLength(2);
+    read.vatBreakdown[1]!.vatCategoryTaxableAmount = '99.00';
+    expect(refusal(read).fields.map((f) => f.bt)).toContain('BG-25');
+  });
+
+  it('routes an XRechnung by the Leitweg-ID and the seller\'s e-mail', () => {
+    const read = asRead();
+    read.buyerReference = '04011000-12345-67';
+    delete read.buyer!.buyerElectronicAddress;
+    delete read.seller!.sellerElectronicAddress;
+    read.seller!.sellerContact = { sellerContactTelephoneNumber: '+49 221 987650', sellerContactEmailAddress: 'buchhaltung@rheinwerk-buero.example' };
+    const { invoice } = prepareForZugferd(read);
+    expect([invoice.buyer?.buyerElectronicAddress, invoice.seller?.sellerElectronicAddress]).toEqual(['04011000-12345-67', 'buchhaltung@rheinwerk-buero.example']);
+  });
+});
