@@ -27,6 +27,8 @@ export interface DocumentAnalysis {
   source: AnalysisSource;
   /** Per field read from the pages (path with indices): its confidence and whether it was printed, inferred or a default. Absent for embedded XML. */
   fields?: Record<string, FieldReport>;
+  /** The language of the pages, when one clearly leads. */
+  language?: string;
 }
 
 export interface FieldReport {
@@ -82,10 +84,10 @@ export function analysisActivities({ blobs, log }: ActivityDeps) {
 }
 
 function fromPages(text: DocumentText, withLineItems: boolean): DocumentAnalysis {
-  const { invoice, extractionConfidence, fieldConfidence, fieldSource } = analyseInvoice(text.pages, { withLineItems });
+  const { invoice, extractionConfidence, fieldConfidence, fieldSource, language } = analyseInvoice(text.pages, { withLineItems });
   const fields = Object.fromEntries(Object.entries(fieldSource).map(([path, source]) => [path, { confidence: fieldConfidence[path] ?? 0, source }]));
   const source: AnalysisSource = text.ocrPages === 0 ? 'text-layer' : text.ocrPages === text.pages.length ? 'ocr' : 'text-layer+ocr';
-  return { extractionConfidence, invoice, pageCount: text.pageCount, source, fields };
+  return { extractionConfidence, invoice, pageCount: text.pageCount, source, fields, ...(language ? { language } : {}) };
 }
 
 /**

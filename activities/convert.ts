@@ -1,5 +1,6 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import { ConversionRefusal, prepareForZugferd, type ConversionProfile, type FilledField } from '../src/analysis-api/convertible.js';
+import type { OwnerLanguage } from '../src/analysis-api/owner-texts.js';
 import type { FieldReport } from './analysis.js';
 import type { Invoice } from '../src/invoice/model.js';
 import { runIsolated } from '../src/pdf/isolate.js';
@@ -13,6 +14,10 @@ export interface RefusalDetails {
   ruleCodes?: string[];
   /** For refusals a workflow raises itself (no activity to name). */
   stage?: string;
+  /** The owner's language (de or en), for the userMessage and the e-mail. */
+  language?: OwnerLanguage;
+  /** What the owner of the invoice reads, in that language. */
+  userMessage?: string;
 }
 
 export function convertActivities({ blobs, log }: ActivityDeps) {
@@ -22,14 +27,20 @@ export function convertActivities({ blobs, log }: ActivityDeps) {
      * invoice, refuses missing mandatory fields and totals that disagree with the
      * lines, and stores the invoice JSON for the XML writer.
      */
-    async prepareZugferdInvoice(input: { ctx: RequestContext; invoice: Invoice; fields?: Record<string, FieldReport> }): Promise<{ invoiceBlobKey: string; profile: ConversionProfile; filled: FilledField[] }> {
+    async prepareZugferdInvoice(input: {
+      ctx: RequestContext;
+      invoice: Invoice;
+      fields?: Record<string, FieldReport>;
+      language?: OwnerLanguage;
+    }): Promise<{ invoiceBlobKey: string; profile: ConversionProfile; filled: FilledField[] }> {
       let prepared: ReturnType<typeof prepareForZugferd>;
       const sources = input.fields ? Object.fromEntries(Object.entries(input.fields).map(([path, f]) => [path, f.source])) : undefined;
       try {
-        prepared = prepareForZugferd(input.invoice, sources ? { sources } : {});
+        prepared = prepareForZugferd(input.invoice, { ...(sources ? { sources } : {}), ...(input.language ? { language: input.language } : {}) });
       } catch (err) {
         if (!(err instanceof ConversionRefusal)) throw err;
-        throw ApplicationFailure.create({ nonRetryable: true, type: err.code, message: err.message, details: [{ fields: err.fields } satisfies RefusalDetails] });
+        const details: RefusalDetails = { fields: err.fields, language: err.language, userMessage: err.userMessage };
+        throw ApplicationFailure.create({ nonRetryable: true, type: err.code, message: err.message, details: [details] });
       }
       const { key } = await blobs.put(Buffer.from(JSON.stringify(prepared.invoice), 'utf8'));
       log.debug({ requestId: input.ctx.requestId, profile: prepared.profile }, 'invoice prepared for ZUGFeRD');

@@ -3,6 +3,7 @@ import type { AnalyseDocumentInput } from '../activities/analysis.js';
 import type { RefusalDetails } from '../activities/convert.js';
 import type { Activities } from '../activities/index.js';
 import type { ConversionProfile, FilledField } from '../src/analysis-api/convertible.js';
+import { ownerLanguage, refusalSummary } from '../src/analysis-api/owner-texts.js';
 import { finish, recordingFailure } from './outcome.js';
 import { buildValidated, isBlocking } from './zugferd-build.js';
 
@@ -50,7 +51,8 @@ export async function convertToZugferd(input: ConvertToZugferdInput): Promise<Co
   try {
     return await recordingFailure(async () => {
       const analysis = await analyseDocument({ ctx, fileBlobKey: input.fileBlobKey, fileType: input.fileType, withLineItems: true });
-      const { invoiceBlobKey, profile, filled } = await prepareZugferdInvoice({ ctx, invoice: analysis.invoice, ...(analysis.fields ? { fields: analysis.fields } : {}) });
+      const language = ownerLanguage(analysis.language);
+      const { invoiceBlobKey, profile, filled } = await prepareZugferdInvoice({ ctx, invoice: analysis.invoice, language, ...(analysis.fields ? { fields: analysis.fields } : {}) });
       temporary.push(invoiceBlobKey);
       const pdfBlobKey = input.fileType === 'pdf' ? input.fileBlobKey : (await imagesToPdfDocument({ ctx, fileBlobKey: input.fileBlobKey, fileType: input.fileType })).pdfBlobKey;
       temporary.push(pdfBlobKey);
@@ -61,6 +63,7 @@ export async function convertToZugferd(input: ConvertToZugferdInput): Promise<Co
       if (!report.valid) {
         temporary.push(built.pdfBlobKey);
         const rules = report.findings.filter(isBlocking);
+        const ruleCodes = [...new Set(rules.map((f) => f.ruleId))];
         throw ApplicationFailure.create({
           nonRetryable: true,
           type: 'ZUGFERD_INVALID',
@@ -68,7 +71,7 @@ export async function convertToZugferd(input: ConvertToZugferdInput): Promise<Co
             .slice(0, 5)
             .map((f) => `${f.ruleId}: ${f.message}`)
             .join('; ')}`,
-          details: [{ ruleCodes: [...new Set(rules.map((f) => f.ruleId))], stage: 'validateZugferdPdf' } satisfies RefusalDetails],
+          details: [{ ruleCodes, stage: 'validateZugferdPdf', language, userMessage: refusalSummary('ZUGFERD_INVALID', ruleCodes, language) } satisfies RefusalDetails],
         });
       }
 

@@ -1,5 +1,6 @@
 import type { FieldProblem } from '../api/errors.js';
 import { btOf } from '../invoice/catalog.js';
+import { missingMessage, mismatchMessage, refusalSummary, type OwnerLanguage } from './owner-texts.js';
 import { Decimal, sum, toAmount } from '../invoice/decimal.js';
 import type { Invoice, InvoiceLine } from '../invoice/model.js';
 
@@ -25,12 +26,16 @@ export interface FilledField {
 
 export class ConversionRefusal extends Error {
   override readonly name = 'ConversionRefusal';
+  /** What the owner of the invoice reads: what is wrong and what to add, in the invoice's language. */
+  readonly userMessage: string;
   constructor(
     readonly code: 'FIELDS_MISSING' | 'TOTALS_MISMATCH',
     message: string,
     readonly fields: FieldProblem[],
+    readonly language: OwnerLanguage = 'en',
   ) {
     super(message);
+    this.userMessage = refusalSummary(code, fields.map((f) => f.bt ?? f.field), language)!;
   }
 }
 
@@ -50,11 +55,10 @@ interface Requirement {
   field: string;
   bt: string;
   present: (i: Invoice) => boolean;
-  message?: string;
 }
 
 const has = (value: unknown) => value !== undefined && value !== '' && !(Array.isArray(value) && value.length === 0);
-const need = (field: string, bt: string, get: (i: Invoice) => unknown, message?: string): Requirement => ({ field, bt, present: (i) => has(get(i)), ...(message ? { message } : {}) });
+const need = (field: string, bt: string, get: (i: Invoice) => unknown): Requirement => ({ field, bt, present: (i) => has(get(i)) });
 
 /** EN 16931 cardinality 1..1 / 1..n that cannot be derived from anything else on the page. */
 const EN16931_REQUIRED: Requirement[] = [
@@ -63,13 +67,13 @@ const EN16931_REQUIRED: Requirement[] = [
   need('invoiceCurrencyCode', 'BT-5', (i) => i.invoiceCurrencyCode),
   need('seller.sellerName', 'BT-27', (i) => i.seller?.sellerName),
   need('seller.sellerPostalAddress.sellerCountryCode', 'BT-40', (i) => i.seller?.sellerPostalAddress?.sellerCountryCode),
-  need('seller.sellerVatIdentifier', 'BT-31', (i) => i.seller?.sellerVatIdentifier ?? i.seller?.sellerTaxRegistrationIdentifier, "neither the seller's VAT identifier (BT-31) nor tax number (BT-32) was found"),
+  need('seller.sellerVatIdentifier', 'BT-31', (i) => i.seller?.sellerVatIdentifier ?? i.seller?.sellerTaxRegistrationIdentifier),
   need('buyer.buyerName', 'BT-44', (i) => i.buyer?.buyerName),
   need('buyer.buyerPostalAddress.buyerCountryCode', 'BT-55', (i) => i.buyer?.buyerPostalAddress?.buyerCountryCode),
   need('documentTotals.invoiceTotalAmountWithoutVat', 'BT-109', (i) => i.documentTotals?.invoiceTotalAmountWithoutVat),
   need('documentTotals.invoiceTotalAmountWithVat', 'BT-112', (i) => i.documentTotals?.invoiceTotalAmountWithVat),
-  need('vatBreakdown', 'BG-23', (i) => i.vatBreakdown, 'no VAT breakdown (rate, taxable amount, tax) was found'),
-  need('invoiceLine', 'BG-25', (i) => i.invoiceLine, 'no invoice line was found'),
+  need('vatBreakdown', 'BG-23', (i) => i.vatBreakdown),
+  need('invoiceLine', 'BG-25', (i) => i.invoiceLine),
 ];
 
 /** XRechnung (BR-DE-*) on top of EN 16931: addresses, a seller contact and payment instructions. */
@@ -80,7 +84,7 @@ const XRECHNUNG_REQUIRED: Requirement[] = [
   need('seller.sellerContact.sellerContactEmailAddress', 'BT-43', (i) => i.seller?.sellerContact?.sellerContactEmailAddress),
   need('buyer.buyerPostalAddress.buyerCity', 'BT-52', (i) => i.buyer?.buyerPostalAddress?.buyerCity),
   need('buyer.buyerPostalAddress.buyerPostCode', 'BT-53', (i) => i.buyer?.buyerPostalAddress?.buyerPostCode),
-  need('paymentInstructions.paymentMeansTypeCode', 'BT-81', (i) => i.paymentInstructions?.paymentMeansTypeCode, 'no payment instructions (an IBAN) were found'),
+  need('paymentInstructions.paymentMeansTypeCode', 'BT-81', (i) => i.paymentInstructions?.paymentMeansTypeCode),
 ];
 
 /** Per line: what a line must have once completed. */
@@ -93,6 +97,8 @@ const LINE_REQUIRED: Array<{ key: string; bt: string; present: (l: InvoiceLine) 
 export interface PrepareOptions {
   /** Sources of the analysed values (path → printed / inferred / default); the inferred and default ones are reported with the conversion's own. */
   sources?: Record<string, 'printed' | 'inferred' | 'default'>;
+  /** The owner's language for refusals (de or en). */
+  language?: OwnerLanguage;
 }
 
 export interface Prepared {
@@ -106,13 +112,14 @@ export function prepareForZugferd(found: Invoice, opts: PrepareOptions = {}): Pr
   const { invoice, filled } = complete(found);
   const profile: ConversionProfile = invoice.buyerReference && LEITWEG_ID.test(invoice.buyerReference) ? 'XRECHNUNG' : 'EN16931';
   if (profile === 'XRECHNUNG') filled.push(...completeXRechnung(invoice));
-  const missing = missingFields(invoice, profile);
+  const lang = opts.language ?? 'en';
+  const missing = missingFields(invoice, profile, lang);
   if (missing.length > 0) {
-    throw new ConversionRefusal('FIELDS_MISSING', `Mandatory fields were not found on the page: ${missing.map((m) => m.bt ?? m.field).join(', ')}`, missing);
+    throw new ConversionRefusal('FIELDS_MISSING', `Mandatory fields were not found on the page: ${missing.map((m) => m.bt ?? m.field).join(', ')}`, missing, lang);
   }
-  const mismatches = totalMismatches(invoice);
+  const mismatches = totalMismatches(invoice, lang);
   if (mismatches.length > 0) {
-    throw new ConversionRefusal('TOTALS_MISMATCH', `The totals printed on the page do not match the invoice lines: ${mismatches.map((m) => m.message).join('; ')}`, mismatches);
+    throw new ConversionRefusal('TOTALS_MISMATCH', `The totals printed on the page do not match the invoice lines: ${mismatches.map((m) => m.message).join('; ')}`, mismatches, lang);
   }
   const analysed: FilledField[] = Object.entries(opts.sources ?? {})
     .filter((e): e is [string, 'inferred' | 'default'] => e[1] !== 'printed')
@@ -393,20 +400,18 @@ function lostSeparator(read: string, implied: string): boolean {
   return !new Decimal(read).eq(implied) && digits(read) === digits(implied);
 }
 
-function missingFields(invoice: Invoice, profile: ConversionProfile): FieldProblem[] {
+function missingFields(invoice: Invoice, profile: ConversionProfile, lang: OwnerLanguage): FieldProblem[] {
   const required = profile === 'XRECHNUNG' ? [...EN16931_REQUIRED, ...XRECHNUNG_REQUIRED] : EN16931_REQUIRED;
-  const problems: FieldProblem[] = required
-    .filter((r) => !r.present(invoice))
-    .map((r) => ({ field: `invoice.${r.field}`, bt: r.bt, message: r.message ?? `${r.bt} was not found on the page` }));
+  const problems: FieldProblem[] = required.filter((r) => !r.present(invoice)).map((r) => ({ field: `invoice.${r.field}`, bt: r.bt, message: missingMessage(r.bt, lang) }));
   // BR-IC-11: an intra-community supply states when it was delivered; only the page can say.
   if (invoice.vatBreakdown?.some((r) => r.vatCategoryCode === 'K') && !invoice.deliveryInformation?.actualDeliveryDate && !invoice.invoicingPeriod?.invoicingPeriodStartDate) {
-    problems.push({ field: 'invoice.deliveryInformation.actualDeliveryDate', bt: 'BT-72', message: 'the delivery date (or the invoicing period) of the intra-community supply is not printed' });
+    problems.push({ field: 'invoice.deliveryInformation.actualDeliveryDate', bt: 'BT-72', message: missingMessage('BT-72', lang) });
   }
   invoice.vatBreakdown?.forEach((row, i) => {
-    if (!has(row.vatCategoryCode)) problems.push({ field: `invoice.vatBreakdown[${i}].vatCategoryCode`, bt: 'BT-118', message: `the VAT category of the ${row.vatCategoryRate ?? '?'} % rate (exempt, reverse charge, …) was not found` });
+    if (!has(row.vatCategoryCode)) problems.push({ field: `invoice.vatBreakdown[${i}].vatCategoryCode`, bt: 'BT-118', message: missingMessage('BT-118', lang, { rate: row.vatCategoryRate ?? '?' }) });
   });
   invoice.invoiceLine?.forEach((line, i) => {
-    for (const r of LINE_REQUIRED) if (!r.present(line)) problems.push({ field: `invoice.invoiceLine[${i}].${r.key}`, bt: r.bt, message: `line ${i + 1}: ${r.bt} was not found` });
+    for (const r of LINE_REQUIRED) if (!r.present(line)) problems.push({ field: `invoice.invoiceLine[${i}].${r.key}`, bt: r.bt, message: missingMessage(r.bt, lang, { line: i + 1 }) });
   });
   return problems;
 }
@@ -416,36 +421,48 @@ function missingFields(invoice: Invoice, profile: ConversionProfile): FieldProbl
  * read, against what is printed. Amounts on a valid invoice agree to the cent;
  * anything else is a misread or a wrong invoice, and neither may be converted.
  */
-function totalMismatches(invoice: Invoice): FieldProblem[] {
+function totalMismatches(invoice: Invoice, lang: OwnerLanguage): FieldProblem[] {
   const t = invoice.documentTotals ?? {};
   const lines = sum((invoice.invoiceLine ?? []).map((l) => l.invoiceLineNetAmount));
   const allowances = t.sumOfAllowancesOnDocumentLevel ?? sum((invoice.documentLevelAllowances ?? []).map((a) => a.documentLevelAllowanceAmount)).toString();
   const charges = t.sumOfChargesOnDocumentLevel ?? sum((invoice.documentLevelCharges ?? []).map((c) => c.documentLevelChargeAmount)).toString();
   const vat = sum((invoice.vatBreakdown ?? []).map((r) => r.vatCategoryTaxAmount));
-  const checks: Array<{ field: string; bt: string; printed: string | undefined; computed: Decimal; how: string }> = [
-    { field: 'documentTotals.sumOfInvoiceLineNetAmount', bt: 'BT-106', printed: t.sumOfInvoiceLineNetAmount, computed: lines, how: 'the line net amounts add up to' },
-    { field: 'documentTotals.invoiceTotalAmountWithoutVat', bt: 'BT-109', printed: t.invoiceTotalAmountWithoutVat, computed: lines.minus(allowances).plus(charges), how: 'lines − allowances + charges give' },
-    { field: 'documentTotals.invoiceTotalVatAmount', bt: 'BT-110', printed: t.invoiceTotalVatAmount, computed: vat, how: 'the VAT breakdown adds up to' },
-    { field: 'documentTotals.invoiceTotalAmountWithVat', bt: 'BT-112', printed: t.invoiceTotalAmountWithVat, computed: lines.minus(allowances).plus(charges).plus(vat), how: 'net total + VAT give' },
+  const checks: Array<{ field: string; bt: string; printed: string | undefined; computed: Decimal; how: { en: string; de: string } }> = [
+    { field: 'documentTotals.sumOfInvoiceLineNetAmount', bt: 'BT-106', printed: t.sumOfInvoiceLineNetAmount, computed: lines, how: { en: 'the line net amounts add up to', de: 'die Positionen ergeben' } },
+    {
+      field: 'documentTotals.invoiceTotalAmountWithoutVat',
+      bt: 'BT-109',
+      printed: t.invoiceTotalAmountWithoutVat,
+      computed: lines.minus(allowances).plus(charges),
+      how: { en: 'lines − allowances + charges give', de: 'Positionen − Nachlässe + Zuschläge ergeben' },
+    },
+    { field: 'documentTotals.invoiceTotalVatAmount', bt: 'BT-110', printed: t.invoiceTotalVatAmount, computed: vat, how: { en: 'the VAT breakdown adds up to', de: 'die Steueraufschlüsselung ergibt' } },
+    {
+      field: 'documentTotals.invoiceTotalAmountWithVat',
+      bt: 'BT-112',
+      printed: t.invoiceTotalAmountWithVat,
+      computed: lines.minus(allowances).plus(charges).plus(vat),
+      how: { en: 'net total + VAT give', de: 'Nettobetrag + Umsatzsteuer ergeben' },
+    },
     {
       field: 'documentTotals.amountDueForPayment',
       bt: 'BT-115',
       printed: t.amountDueForPayment,
       computed: new Decimal(t.invoiceTotalAmountWithVat ?? 0).minus(t.paidAmount ?? 0).plus(t.roundingAmount ?? 0),
-      how: 'total − prepaid + rounding give',
+      how: { en: 'total − prepaid + rounding give', de: 'Gesamtbetrag − Anzahlungen + Rundung ergeben' },
     },
   ];
   const totals = checks
     .filter((c) => c.printed !== undefined && !new Decimal(toAmount(c.printed)).eq(toAmount(c.computed.toString())))
-    .map((c) => ({ field: `invoice.${c.field}`, bt: c.bt, message: `${c.bt} printed as ${toAmount(c.printed!)}, but ${c.how} ${toAmount(c.computed.toString())}` }));
-  return [...totals, ...lineMismatches(invoice)];
+    .map((c) => ({ field: `invoice.${c.field}`, bt: c.bt, message: mismatchMessage(c.bt, toAmount(c.printed!), toAmount(c.computed.toString()), c.how, lang) }));
+  return [...totals, ...lineMismatches(invoice, lang)];
 }
 
 /**
  * Quantity × price against the line amount on plain lines. The printed price is
  * rounded to the cent, so the product may be off by half a cent per unit.
  */
-function lineMismatches(invoice: Invoice): FieldProblem[] {
+function lineMismatches(invoice: Invoice, lang: OwnerLanguage): FieldProblem[] {
   const problems: FieldProblem[] = [];
   invoice.invoiceLine?.forEach((line, i) => {
     const { invoicedQuantity: quantity, invoiceLineNetAmount: amount } = line;
@@ -457,7 +474,7 @@ function lineMismatches(invoice: Invoice): FieldProblem[] {
     problems.push({
       field: `invoice.invoiceLine[${i}].invoiceLineNetAmount`,
       bt: 'BT-131',
-      message: `line ${i + 1}: BT-131 printed as ${toAmount(amount)}, but quantity ${quantity} × price ${price} give ${computed}`,
+      message: mismatchMessage('BT-131', toAmount(amount), computed, { en: `quantity ${quantity} × price ${price} give`, de: `Menge ${quantity} × Preis ${price} ergeben` }, lang, i + 1),
     });
   });
   return problems;

@@ -14,7 +14,7 @@ import { findParties, type Party } from './parties.js';
 import { solveTotals, type Totals } from './solver.js';
 import { findLineItems } from './table.js';
 import { findTotals, KNOWN_RATES, taxMatches, type RateTax, type TotalsCandidates, type VatRow } from './totals.js';
-import { inferBreakdown, inferDocumentAdjustments, inferCountries, inferExemptionReasons, inferLineCategories, inferRowCategories, type ResultAccess } from './implied.js';
+import { pageLanguage, inferBreakdown, inferDocumentAdjustments, inferCountries, inferExemptionReasons, inferLineCategories, inferRowCategories, type ResultAccess } from './implied.js';
 import { INFERRED, sourceOf } from './sources.js';
 import { fold } from './text.js';
 
@@ -169,7 +169,8 @@ export function analyseWithEvidence(pages: PageText[], opts: AnalyseOptions): Ev
   const fieldConf: Record<string, number> = {};
   for (const [path, via] of Object.entries(evidence)) fieldConf[path] = fieldConfidence(path, via, undefined, quality);
   const fieldSource = Object.fromEntries(Object.entries(evidence).map(([path, via]) => [path, sourceOf(via)]));
-  return { invoice: parsed, extractionConfidence: documentConfidence(fieldConf), fieldConfidence: fieldConf, fieldSource, evidence };
+  const language = pageLanguage(doc);
+  return { invoice: parsed, extractionConfidence: documentConfidence(fieldConf), fieldConfidence: fieldConf, fieldSource, ...(language ? { language } : {}), evidence };
 }
 
 /**

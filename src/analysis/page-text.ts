@@ -53,6 +53,8 @@ export interface AnalysisResult {
   fieldConfidence: Record<string, number>;
   /** Per returned field: printed on the page, inferred from what is printed, or a default (src/analysis/sources.ts). */
   fieldSource: Record<string, 'printed' | 'inferred' | 'default'>;
+  /** The language most of the page is written in (de, en, fr, it, nl, es), when one clearly leads. */
+  language?: string;
 }
 
 /**

@@ -80,6 +80,25 @@ describe('refusing', () => {
     ]);
   });
 
+  it('tells the owner what to add to the invoice, in the invoice\'s language', () => {
+    const read = asRead();
+    delete read.buyer!.buyerPostalAddress!.buyerCountryCode;
+    delete read.invoiceNumber;
+    let err: unknown;
+    try {
+      prepareForZugferd(read, { language: 'de' });
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(ConversionRefusal);
+    const refusalDe = err as ConversionRefusal;
+    expect(refusalDe.userMessage).toBe('Auf der Rechnung fehlen Pflichtangaben: die Rechnungsnummer; das Land des Käufers. Bitte ergänzen Sie sie und senden Sie die Rechnung erneut.');
+    expect(refusalDe.fields.map((f) => f.message)).toEqual(['Die Rechnungsnummer (BT-1) fehlt auf der Rechnung; bitte ergänzen', 'Das Land des Käufers (BT-55) fehlt auf der Rechnung; bitte ergänzen']);
+    const refusalEn = refusal(read);
+    expect(refusalEn.userMessage).toBe("Mandatory details are missing on the invoice: the invoice number; the buyer's country. Please add them to the invoice and send it again.");
+    expect(refusalEn.fields[1]!.message).toBe("The buyer's country (BT-55) is not on the invoice; please add it");
+  });
+
   it('refuses totals that differ from what the lines add up to, to the cent', () => {
     const read = asRead();
     read.documentTotals = { ...read.documentTotals, invoiceTotalAmountWithoutVat: '472.99' };

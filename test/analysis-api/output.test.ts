@@ -66,6 +66,14 @@ describe('failure e-mail', () => {
     expect(mail.html).not.toContain('<Rechnung>');
   });
 
+  it('writes to the owner of a German invoice in German', () => {
+    const mail = failureEmail('Rechnung 17.pdf', { code: 'FIELDS_MISSING', userMessage: 'Auf der Rechnung fehlen Pflichtangaben: das Land des Käufers.', reference: 'ref-2', retryable: false }, 'de');
+    expect(mail.subject).toBe('E-Rechnung nicht erstellt: Rechnung 17.pdf');
+    expect(mail.text).toContain('Grund: Auf der Rechnung fehlen Pflichtangaben');
+    expect(mail.text).toContain('Bitte prüfen Sie die Rechnung');
+    expect(mail.html).toContain('<html lang="de">');
+  });
+
   it('asks to try again later when the problem was ours', () => {
     expect(failureEmail('a.pdf', { code: 'SERVICE_UNAVAILABLE', userMessage: 'x', reference: 'r', retryable: true }).text).toMatch(/temporary problem/);
   });

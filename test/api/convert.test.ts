@@ -39,7 +39,7 @@ function expectFailure(r: CallResult, status: number, code: string): void {
   const { error, email } = r.json;
   expect(r.json.success).toBe(false);
   expect(error).toMatchObject({ code, httpStatus: status, retryable: expect.any(Boolean), userMessage: expect.any(String), reference: r.headers.get('x-request-id'), stage: expect.any(String) });
-  expect(email.subject).toMatch(/not created/);
+  expect(email.subject).toMatch(/not created|nicht erstellt/);
   expect(email.text).toContain(error.reference);
   expect(email.html).toContain('<p>');
   expect(r.headers.get('x-zugferd-status')).toBeNull();
@@ -71,6 +71,14 @@ describe.each(services)('createZugferdFromPdf ($name)', (service) => {
     expect(facts.xmp?.facts?.pdfaPart).toBe('3');
     const embedded = await embeddedInvoice(bytes);
     expect(embedded.invoiceNumber).toBe(invoice.invoiceNumber);
+    // What the page did not print is named in the headers, and the inferred values in a note of the XML too.
+    const inferred = r.headers.get('x-zugferd-inferred');
+    expect(inferred).not.toBeNull();
+    expect(r.headers.get('x-zugferd-defaults')).not.toBeNull();
+    const terms = inferred ? inferred.split(', ') : [];
+    const note = embedded.invoiceNote?.map((n) => n.invoiceNote).find((n) => n?.startsWith('Converted from a PDF'));
+    if (terms.length) for (const bt of terms) expect(note).toContain(bt);
+    else expect(note).toBeUndefined();
     expect(embedded.documentTotals?.invoiceTotalAmountWithVat).toBe(invoice.documentTotals!.invoiceTotalAmountWithVat);
     expect(embedded.invoiceLine).toHaveLength(invoice.invoiceLine!.length);
 
@@ -111,7 +119,9 @@ describe('createZugferdFromPdf refusals', () => {
     expectFailure(r, 422, 'TOTALS_MISMATCH');
     expect(r.json.error.stage).toBe('prepareZugferdInvoice');
     expect(r.json.error.fields).toEqual(expect.arrayContaining([expect.objectContaining({ bt: 'BT-112', message: expect.stringContaining('592.75') })]));
-    expect(r.json.email.subject).toBe('E-invoice not created: Rechnung 4711.pdf');
+    // The invoice is German: so is what its owner reads.
+    expect(r.json.error.userMessage).toMatch(/^Die Summen auf der Rechnung passen nicht zu den Positionen \(BT-112/);
+    expect(r.json.email.subject).toBe('E-Rechnung nicht erstellt: Rechnung 4711.pdf');
     expect(r.json.email.text).toContain('BT-112');
     expect(await usageOf(service)).toEqual(before);
   });
@@ -123,7 +133,8 @@ describe('createZugferdFromPdf refusals', () => {
     const r = await call(service, CONVERT, { body: { pdfInvoiceBase64: b64(await invoicePdf(noTaxId)) } });
     expectFailure(r, 422, 'FIELDS_MISSING');
     expect(r.json.error.fields).toEqual(expect.arrayContaining([expect.objectContaining({ field: 'invoice.seller.sellerVatIdentifier', bt: 'BT-31' })]));
-    expect(r.json.email.subject).toBe('E-invoice not created: invoice.pdf');
+    expect(r.json.error.userMessage).toContain('die USt-IdNr. oder Steuernummer des Verkäufers');
+    expect(r.json.email.subject).toBe('E-Rechnung nicht erstellt: invoice.pdf');
     expect(r.json.email.html).toContain('BT-31');
   });
 

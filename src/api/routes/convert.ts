@@ -100,14 +100,14 @@ function conversionFailure(err: ApiError, reference: string, fileName: string): 
     stage: err.options.stage ?? details.stage ?? (err.status < 500 ? 'request' : 'service'),
     httpStatus: err.status,
     retryable: err.retryable,
-    userMessage: err.userMessage,
+    userMessage: details.userMessage ?? err.userMessage,
     ...(err.options.detail ? { detail: err.options.detail } : {}),
     reference,
     ...(fields?.length ? { fields } : {}),
     ...(details.ruleCodes?.length ? { ruleCodes: details.ruleCodes } : {}),
   };
   // Internal details (stack-like messages) stay out of a mail meant for a bookkeeper.
-  const email = failureEmail(fileName, { ...error, ...(err.status >= 500 ? { detail: undefined } : {}) });
+  const email = failureEmail(fileName, { ...error, ...(err.status >= 500 ? { detail: undefined } : {}) }, details.language);
   return { status: err.status, body: { success: false, error, email } };
 }
 
