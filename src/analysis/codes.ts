@@ -48,6 +48,12 @@ const COUNTRY_NAMES: ReadonlyArray<[string, string[]]> = [
   ['JP', ['japan', 'japon']],
   ['CA', ['canada', 'kanada']],
   ['MC', ['monaco']],
+  // France's overseas departments have ISO codes of their own, which EN 16931 invoices use.
+  ['RE', ['reunion', 'la reunion', 'ile de la reunion']],
+  ['GP', ['guadeloupe']],
+  ['MQ', ['martinique']],
+  ['GF', ['guyane', 'guyane francaise', 'french guiana']],
+  ['YT', ['mayotte']],
   ['LI', ['liechtenstein']],
 ];
 const COUNTRY_OF = new Map(COUNTRY_NAMES.flatMap(([code, names]) => names.map((n) => [n, code] as const)));

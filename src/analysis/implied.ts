@@ -64,10 +64,18 @@ function postcodeShape(postcode: string | undefined): RegExp | undefined {
   return postcode === undefined ? undefined : POSTCODE_SHAPES.find((p) => p.shape.test(postcode.trim()))?.shape;
 }
 
+/** French post codes 971–976 are the overseas departments, countries of their own in ISO 3166. */
+const FRENCH_OVERSEAS: Readonly<Record<string, string>> = { '971': 'GP', '972': 'MQ', '973': 'GF', '974': 'RE', '976': 'YT' };
+
+/** A country whose post code also names a territory of its own: France's overseas departments. */
+function territoryOf(country: string | undefined, postcode: string | undefined): string | undefined {
+  return country === 'FR' && postcode ? (FRENCH_OVERSEAS[postcode.trim().slice(0, 3)] ?? country) : country;
+}
+
 /** The countries whose post codes have that shape and are written in that language. */
 function countryOfPostcode(postcode: string | undefined, language: Language | undefined): string | undefined {
   if (!postcode || !language) return undefined;
-  return POSTCODE_SHAPES.find((p) => p.shape.test(postcode.trim()))?.byLanguage[language];
+  return territoryOf(POSTCODE_SHAPES.find((p) => p.shape.test(postcode.trim()))?.byLanguage[language], postcode);
 }
 
 /** German tax numbers ("Steuernummer 201/113/40209"): the seller is registered in Germany. */
@@ -101,19 +109,19 @@ export function inferCountries(r: ResultAccess, doc: Doc): void {
       [ibanFits ? iban : undefined, 'iban'],
     ];
     const hit = found.find(([c]) => c !== undefined);
-    if (hit) r.infer(sellerPath, hit[0]!, hit[1]);
+    if (hit) r.infer(sellerPath, territoryOf(hit[0], sellerPostcode)!, hit[1]);
   }
   if (r.get(buyerPath) === undefined && r.get('buyer.buyerName') !== undefined) {
     const seller = r.get(sellerPath);
     const sellerShape = postcodeShape(sellerPostcode);
-    const domestic = seller && buyerPostcode && sellerShape?.test(buyerPostcode.trim()) ? seller : undefined;
+    const domestic = seller && buyerPostcode && sellerShape?.test(buyerPostcode.trim()) ? territoryOf(seller, buyerPostcode) : undefined;
     const found: Array<[string | undefined, string]> = [
       [registryCountry(r.get('buyer.buyerVatIdentifier')), 'vat-prefix'],
       [domestic, 'seller-country'],
       [countryOfPostcode(buyerPostcode, language), 'postcode-language'],
     ];
     const hit = found.find(([c]) => c !== undefined);
-    if (hit) r.infer(buyerPath, hit[0]!, hit[1]);
+    if (hit) r.infer(buyerPath, territoryOf(hit[0], buyerPostcode)!, hit[1]);
   }
 }
 

@@ -84,9 +84,13 @@ export function analyseWithEvidence(pages: PageText[], opts: AnalyseOptions): Ev
   setParty(set, 'buyer', parties.buyer);
   if (!customer && parties.buyer?.identifier) set('buyer.buyerIdentifier', parties.buyer.identifier, `party:${parties.buyer.via}`);
 
-  // The seller's contact: not one printed inside the buyer's block or just under it.
-  const inBuyerBlock = (c: ContactFound) => parties.buyer !== undefined && c.page === parties.buyer.page && c.y >= parties.buyer.top - 2 && c.y <= parties.buyer.bottom + 3 * (parties.buyer.bottom - parties.buyer.top) / 4;
-  const contacts = findContacts(doc).filter((c) => !inBuyerBlock(c));
+  // The seller's contact: printed in the seller's block (or just under it), the letterhead or the footer; never in the buyer's.
+  const near = (p: Party | undefined, c: ContactFound, below: number) => p !== undefined && c.page === p.page && c.y >= p.top - 2 && c.y <= p.bottom + below;
+  const sellerPlace = (c: ContactFound) => {
+    const height = doc.pages.find((p) => p.page === c.page)!.height;
+    return near(parties.seller, c, 0.045 * height) || c.y < 0.2 * height || c.y > 0.8 * height;
+  };
+  const contacts = findContacts(doc).filter((c) => sellerPlace(c) && !near(parties.buyer, c, 0.045 * doc.pages[0]!.height));
   set('seller.sellerContact.sellerContactTelephoneNumber', contacts.find((c) => c.kind === 'phone')?.value, 'contact:label');
   set('seller.sellerContact.sellerContactEmailAddress', contacts.find((c) => c.kind === 'email')?.value, 'contact:address');
 

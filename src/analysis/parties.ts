@@ -119,9 +119,14 @@ function nameLinesOf(rows: string[], cityAt: number): number {
   return 1;
 }
 
+/** A heading over an address ("Adresse de l'installation", "Delivery address", "Name:"): a label, never a party's name. */
+const ADDRESS_HEADING = /^(?:adresse|address|anschrift|adres|name|nom|naam)\b|\b(?:adresse|address|anschrift|adres)\s*:?$/;
+
 function partyOf(lines: string[], where: { page: number; top: number; bottom: number; x0: number; x1: number }, score: number, via: string): Party | undefined {
   const address = parseAddress(lines);
   if (!address?.name || !/\p{L}{2}/u.test(address.name)) return undefined;
+  const first = fold(address.name.split('\n')[0]!).trim();
+  if (ADDRESS_HEADING.test(first) || PARTY_LABELS.some(([, re]) => re.test(first.replace(/[:.]+$/, '')))) return undefined;
   return { ...address, score, via, ...where };
 }
 
@@ -242,6 +247,7 @@ export function findParties(doc: Doc): Parties {
         // Windows start a good way down the page (45 mm on DIN 5008, more on French letters); higher up is the letterhead.
         .filter((b) => b.top > 0.115 * page.height && b.top < 0.45 * page.height)
         .filter((b) => !found.seller || !sameParty(b, found.seller))
+        .filter((b) => partyOf(linesOf(doc, b), boxOf(b.segments), 0, '') !== undefined)
         .sort((a, b) => Number(a.x0 > 0.5 * page.width) - Number(b.x0 > 0.5 * page.width) || a.top - b.top)[0];
     // The left window comes first even when its address is loosely set and a tight block stands on the right.
     const left = (b: Block | undefined) => b !== undefined && b.x0 <= 0.5 * page.width;
@@ -273,6 +279,13 @@ export function findParties(doc: Doc): Parties {
       const name = lines.slice(0, at + 1).join('\n');
       found.seller = found.seller ? { ...found.seller, name, via: `${found.seller.via}+name` } : { name, score: 0.5, via: 'letterhead-name', ...boxOf(top.segments) };
     }
+  }
+
+  // Two parties at one address are one party read twice: the weaker reading is not the other party.
+  const { seller, buyer } = found;
+  if (seller && buyer && seller.postcode !== undefined && seller.postcode === buyer.postcode && textKey(seller.line1 ?? '') === textKey(buyer.line1 ?? '')) {
+    if (seller.score < buyer.score) delete found.seller;
+    else delete found.buyer;
   }
 
   // 6. No seller anywhere (its name only in a logo): the holder of the account the invoice is to be paid to.

@@ -209,3 +209,12 @@ describe('values printed without a table or label of their own', () => {
     ]);
   });
 });
+
+describe('territories', () => {
+  it('gives an address in a French overseas department its own country code', async () => {
+    const [page] = germanInvoice();
+    const reunion = page!.map((t) => (t.s === '50667 Köln' ? { ...t, s: '97400 Saint-Denis' } : t.s === 'USt-IdNr.: DE123456788' ? { ...t, s: 'N° TVA: FR11999999998' } : t));
+    const r = await analyse(reunion.filter((t) => !t.s.startsWith('Steuernummer')));
+    expect(r.invoice.buyer?.buyerPostalAddress?.buyerCountryCode).toBe('RE');
+  });
+});

@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import { analyseInvoice, extractTextLayer } from '../../src/analysis/index.js';
+import { pdfOf, type Text } from './fixtures.js';
+
+/** A French subscriber invoice: logo-only letterhead, the address window on the right, a table of account facts on the left. */
+const subscriberInvoice: Text[] = [
+  { s: 'Service Abonnés', x: 40, y: 85 },
+  { s: '75371 Paris Cedex 08', x: 40, y: 94 },
+  { s: 'Marie Lefèvre', x: 300, y: 152, size: 10 },
+  { s: '12 rue des Tilleuls', x: 300, y: 164, size: 10 },
+  { s: '69100 Villeurbanne', x: 300, y: 176, size: 10 },
+  { s: 'Adresse email de contact', x: 40, y: 255 },
+  { s: 'marie.lefevre@example.org', x: 40, y: 264 },
+  { s: 'Adresse de l’installation', x: 255, y: 285 },
+  { s: '12 rue des Tilleuls', x: 255, y: 294 },
+  { s: '69100 Villeurbanne', x: 255, y: 303 },
+  { s: 'Facture n° 562044387 du 02/07/2024', x: 40, y: 330 },
+  { s: 'Total facture TTC', x: 360, y: 400 },
+  { s: '29,99', x: 538, y: 400, right: true },
+];
+
+describe('telling seller and buyer apart', () => {
+  it('never takes a heading over an address for a party\'s name, and finds the window beside it', async () => {
+    const { invoice } = analyseInvoice(await extractTextLayer(await pdfOf([subscriberInvoice])), { withLineItems: false });
+    expect(invoice.buyer?.buyerName).toBe('Marie Lefèvre');
+    // One address cannot be both parties': the subscriber is not also the seller.
+    expect(invoice.seller?.sellerName).not.toBe('Marie Lefèvre');
+    // An e-mail printed in the middle of the page, outside the seller's block, is not the seller's contact.
+    expect(invoice.seller?.sellerContact?.sellerContactEmailAddress).toBeUndefined();
+  });
+});
