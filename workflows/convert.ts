@@ -3,6 +3,7 @@ import type { AnalyseDocumentInput } from '../activities/analysis.js';
 import type { RefusalDetails } from '../activities/convert.js';
 import type { Activities } from '../activities/index.js';
 import type { ConversionProfile, FilledField } from '../src/analysis-api/convertible.js';
+import type { AttachmentNote } from '../src/pdf/attachments.js';
 import { ownerLanguage, refusalSummary } from '../src/analysis-api/owner-texts.js';
 import { finish, recordingFailure } from './outcome.js';
 import { buildValidated, isBlocking } from './zugferd-build.js';
@@ -36,6 +37,8 @@ export interface ConvertToZugferdResult {
   pageCount: number;
   /** Values the page did not print: inferred from it, or defaults. */
   filled: FilledField[];
+  /** What became of files the input PDF carried (kept as associated files, replaced, dropped). */
+  attachments: AttachmentNote[];
 }
 
 /**
@@ -88,7 +91,7 @@ export async function convertToZugferd(input: ConvertToZugferdInput): Promise<Co
         usage: [...perPage('analysis'), ...perPage('build')],
       });
       finish('valid', `ZUGFeRD ${profile} from ${analysis.pageCount} page(s) (${analysis.source}), document ${documentId}`);
-      return { documentId, pdfBlobKey: built.pdfBlobKey, profile, pageCount: analysis.pageCount, filled };
+      return { documentId, pdfBlobKey: built.pdfBlobKey, profile, pageCount: analysis.pageCount, filled, attachments: built.attachments };
     });
   } finally {
     await CancellationScope.nonCancellable(() => discardBlobs({ ctx, keys: [...new Set(temporary)] }));

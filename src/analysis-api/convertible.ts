@@ -67,7 +67,8 @@ const EN16931_REQUIRED: Requirement[] = [
   need('invoiceCurrencyCode', 'BT-5', (i) => i.invoiceCurrencyCode),
   need('seller.sellerName', 'BT-27', (i) => i.seller?.sellerName),
   need('seller.sellerPostalAddress.sellerCountryCode', 'BT-40', (i) => i.seller?.sellerPostalAddress?.sellerCountryCode),
-  need('seller.sellerVatIdentifier', 'BT-31', (i) => i.seller?.sellerVatIdentifier ?? i.seller?.sellerTaxRegistrationIdentifier),
+  // BR-S/Z/E/AE/K/G-02 want the seller's VAT or tax number; supplies outside the scope of VAT (O) have none (BR-O-02).
+  need('seller.sellerVatIdentifier', 'BT-31', (i) => i.seller?.sellerVatIdentifier ?? i.seller?.sellerTaxRegistrationIdentifier ?? (outsideVat(i) ? 'not needed' : undefined)),
   need('buyer.buyerName', 'BT-44', (i) => i.buyer?.buyerName),
   need('buyer.buyerPostalAddress.buyerCountryCode', 'BT-55', (i) => i.buyer?.buyerPostalAddress?.buyerCountryCode),
   need('documentTotals.invoiceTotalAmountWithoutVat', 'BT-109', (i) => i.documentTotals?.invoiceTotalAmountWithoutVat),
@@ -75,6 +76,8 @@ const EN16931_REQUIRED: Requirement[] = [
   need('vatBreakdown', 'BG-23', (i) => i.vatBreakdown),
   need('invoiceLine', 'BG-25', (i) => i.invoiceLine),
 ];
+
+const outsideVat = (i: Invoice) => (i.vatBreakdown?.length ?? 0) > 0 && i.vatBreakdown!.every((r) => r.vatCategoryCode === 'O');
 
 /** XRechnung (BR-DE-*) on top of EN 16931: addresses, a seller contact and payment instructions. */
 const XRECHNUNG_REQUIRED: Requirement[] = [

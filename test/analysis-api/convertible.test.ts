@@ -99,6 +99,19 @@ describe('refusing', () => {
     expect(refusalEn.fields[1]!.message).toBe("The buyer's country (BT-55) is not on the invoice; please add it");
   });
 
+  it('needs no seller VAT id for a supply outside the scope of VAT', () => {
+    const read = asRead();
+    delete read.seller!.sellerVatIdentifier;
+    delete read.seller!.sellerTaxRegistrationIdentifier;
+    delete read.buyer!.buyerVatIdentifier;
+    read.vatBreakdown = [{ vatCategoryTaxableAmount: '472.90', vatCategoryTaxAmount: '0.00', vatCategoryCode: 'O', vatCategoryRate: '0', vatExemptionReasonText: 'Not subject to VAT' }];
+    read.invoiceLine = read.invoiceLine!.map((l) => ({ ...l, lineVatInformation: [{ invoicedItemVatCategoryCode: 'O' }] }));
+    read.documentTotals = { ...read.documentTotals, invoiceTotalVatAmount: '0.00', invoiceTotalAmountWithVat: '472.90', amountDueForPayment: '472.90' };
+    expect(prepareForZugferd(read).invoice.seller?.sellerVatIdentifier).toBeUndefined();
+    read.vatBreakdown[0]!.vatCategoryCode = 'E';
+    expect(refusal(read).fields.map((f) => f.bt)).toContain('BT-31');
+  });
+
   it('refuses totals that differ from what the lines add up to, to the cent', () => {
     const read = asRead();
     read.documentTotals = { ...read.documentTotals, invoiceTotalAmountWithoutVat: '472.99' };

@@ -1,3 +1,4 @@
+import { PDFDict, PDFDocument, PDFName, PDFRawStream } from 'pdf-lib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { MAX_CONVERT_FILE_BYTES } from '../../src/api/file-input.js';
 import type { Invoice } from '../../src/invoice/model.js';
@@ -64,6 +65,7 @@ describe.each(services)('createZugferdFromPdf ($name)', (service) => {
     expect(r.headers.get('x-zugferd-status')).toBe('success');
     expect(r.headers.get('x-zugferd-reference')).toBe(r.headers.get('x-request-id'));
     expect(r.headers.get('x-zugferd-profile')).toBe('EN16931');
+    expect(r.headers.get('x-zugferd-attachments')).toBe('kept=0, replaced=0, dropped=0');
     expect(bytes.subarray(0, 5).toString('latin1')).toBe('%PDF-');
 
     const facts = await readPdf(bytes);
@@ -109,6 +111,25 @@ describe('createZugferdFromPdf refusals', () => {
     expect(r.headers.get('content-disposition')).toContain('filename="scan-zugferd.pdf"');
     expect((await readPdf(bytes)).pageCount).toBe(1);
     expect((await embeddedInvoice(bytes)).documentTotals?.invoiceTotalAmountWithVat).toBe(invoice.documentTotals!.invoiceTotalAmountWithVat);
+  });
+
+  it('keeps a file the invoice PDF carries as a PDF/A-3 associated file instead of refusing the invoice', { timeout: 180_000 }, async () => {
+    const doc = await PDFDocument.load(await invoicePdf(invoice));
+    await doc.attach(Buffer.from('Lieferschein 4711: 10 Stück'), 'lieferschein.txt', { description: 'Lieferschein' });
+    // As many PDF writers do: no MIME type, no relationship.
+    doc.context.enumerateIndirectObjects().forEach(([, obj]) => {
+      if (obj instanceof PDFDict && obj.get(PDFName.of('Type')) === PDFName.of('Filespec')) obj.delete(PDFName.of('AFRelationship'));
+      if (obj instanceof PDFRawStream && obj.dict.get(PDFName.of('Type')) === PDFName.of('EmbeddedFile')) obj.dict.delete(PDFName.of('Subtype'));
+    });
+    const r = await fetch(`${service.url}${CONVERT}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${service.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ pdfInvoiceBase64: b64(await doc.save()), fileName: 'mit-anhang.pdf' }),
+    });
+    const bytes = Buffer.from(await r.arrayBuffer());
+    expect(r.status, bytes.subarray(0, 3000).toString()).toBe(200);
+    expect(r.headers.get('x-zugferd-attachments')).toBe('kept=1, replaced=0, dropped=0');
+    expect((await readPdf(bytes)).attachments.map((a) => a.name).sort()).toEqual(['factur-x.xml', 'lieferschein.txt']);
   });
 
   it('refuses when the printed total does not match the lines, and bills nothing', { timeout: 120_000 }, async () => {

@@ -2,6 +2,7 @@ import { ApplicationFailure } from '@temporalio/client';
 import { z } from 'zod';
 import type { RefusalDetails } from '../../../activities/convert.js';
 import type { FilledField } from '../../analysis-api/convertible.js';
+import type { AttachmentNote } from '../../pdf/attachments.js';
 import { CONVERT_OPERATION, convertToZugferd } from '../../../workflows/convert.js';
 import { failureEmail } from '../../analysis-api/failure-mail.js';
 import { attachmentDisposition, DEFAULT_FILE_NAME, sanitiseFileName, zugferdFileName } from '../../analysis-api/file-name.js';
@@ -52,7 +53,8 @@ export function convertRoutes(services: Services) {
         200: {
           description:
             'The ZUGFeRD PDF (headers X-Zugferd-Status: success, X-Zugferd-Reference, X-Zugferd-Profile; X-Zugferd-Inferred and X-Zugferd-Defaults list the business terms, e.g. "BT-55, BT-151", ' +
-            'whose values the page did not print but implied, or that took a default; empty when none. The inferred ones are also named in a note (BT-22) of the embedded XML)',
+            'whose values the page did not print but implied, or that took a default; empty when none. The inferred ones are also named in a note (BT-22) of the embedded XML. ' +
+            'X-Zugferd-Attachments counts what became of files the input PDF carried: kept as PDF/A-3 associated files, replaced (an older invoice XML) or dropped (unreadable))',
           contentType: 'application/pdf',
         },
         ...Object.fromEntries([400, 401, 403, 413, 415, 422, 500, 503, 504].map((s) => [s, { description: `Refused (${codesOf(s).join(', ')})`, schema: failureSchema }])),
@@ -82,6 +84,7 @@ export function convertRoutes(services: Services) {
             'X-Zugferd-Profile': result.profile,
             'X-Zugferd-Inferred': termsOf(result.filled, 'inferred'),
             'X-Zugferd-Defaults': termsOf(result.filled, 'default'),
+            'X-Zugferd-Attachments': attachmentCounts(result.attachments),
             'Cache-Control': 'private, no-store',
           },
         };
@@ -119,6 +122,11 @@ function refusalDetails(err: ApiError): RefusalDetails {
     cause = (cause as { cause?: unknown }).cause;
   }
   return {};
+}
+
+/** "kept=1, replaced=1, dropped=0": what became of the files the input PDF carried (names may not be ASCII, so counts only). */
+function attachmentCounts(notes: AttachmentNote[]): string {
+  return (['kept', 'replaced', 'dropped'] as const).map((action) => `${action}=${notes.filter((n) => n.action === action).length}`).join(', ');
 }
 
 /** Distinct business terms of the filled values of one source, for a response header. */
