@@ -140,13 +140,11 @@ const ANY_EXEMPTION = new RegExp(Object.values(EXEMPTION_WORDS).map((r) => r.sou
  * reverse charge, export and zero rated all print 0 %, and only the page can say which.
  */
 export function zeroRateCategory(doc: Doc): string | undefined {
-  const category = vatCategoryOf(undefined, documentText(doc));
-  return category;
+  if (!zeroRateCategories.has(doc)) zeroRateCategories.set(doc, vatCategoryOf(undefined, doc.pages.flatMap((p) => p.lines.map(lineText)).join('\n')));
+  return zeroRateCategories.get(doc);
 }
-
-function documentText(doc: Doc): string {
-  return doc.pages.flatMap((p) => p.lines.map(lineText)).join('\n');
-}
+/** Asked once per line and row: the page's notes are read once per document. */
+const zeroRateCategories = new WeakMap<Doc, string | undefined>();
 
 /**
  * The printed note that explains an exemption (BT-120): the first line that speaks of it
