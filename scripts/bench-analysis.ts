@@ -7,13 +7,15 @@ import { CALIBRATION } from '../src/analysis/calibration.js';
 import { documentConfidence, fieldConfidence, fitCalibration } from '../src/analysis/confidence.js';
 import { Decimal } from '../src/invoice/decimal.js';
 import type { Invoice } from '../src/invoice/model.js';
-import { corpusItems, getPath, isVisible, visibleOf, ZUGFERD_GROUPS, type Kind, type Visible } from './lib/corpus-truth.js';
+import { corpusItems, getPath, isVisible, visibleOf, ZUGFERD_GROUPS, type CorpusItem, type Kind, type Visible } from './lib/corpus-truth.js';
 import { degradedScanPages } from './lib/degraded-scans.js';
+import { HELD_OUT, syntheticItems, type Family } from './lib/synthetic-invoices.js';
 
 /**
  * Benchmark (not a test) of reading invoices from their visual.
  *   node dist/scripts/bench-analysis.js [--corpus ../shared/corpus] [--mode text-layer] [--verbose] [--only substring]
  *                                       [--include-invalid] [--write-calibration] [--ocr-cache DIR]
+ *                                       [--set corpus|generated] [--seeds scripts/synthetic-seeds.json]
  *
  * Every ZUGFeRD / Factur-X PDF of the corpus carries its invoice as XML: the analysis never
  * looks at the attachment; its result is compared with the XML per business term (exact after
@@ -24,6 +26,11 @@ import { degradedScanPages } from './lib/degraded-scans.js';
  *
  * Page sources are pluggable (`MODES`): the text layer, and `ocr-degraded`, the same pages as
  * scanner-quality images read by the OCR path (scripts/lib/degraded-scans.ts).
+ *
+ * `--set generated` scores synthetic layouts instead (scripts/lib/synthetic-invoices.ts): each
+ * item of the seed list lays out a corpus XML's invoice in a layout family, in memory; the truth
+ * is what the generator printed, so every value in it is on the page. Per family and for the
+ * held-out families (layouts the rules were not written on) the same figures are reported.
  */
 
 const { values: args } = parseArgs({
@@ -37,6 +44,9 @@ const { values: args } = parseArgs({
     'ocr-cache': { type: 'string' },
     /** Also the PDFs official validators reject (their XML may disagree with their page more often). */
     'include-invalid': { type: 'boolean', default: false },
+    /** corpus: the PDFs of ../shared/corpus; generated: the synthetic set of --seeds. */
+    set: { type: 'string', default: 'corpus' },
+    seeds: { type: 'string' },
   },
 });
 
@@ -54,6 +64,14 @@ const MODES: Record<string, PageSource> = {
 };
 const source = MODES[args.mode!];
 if (!source) throw new Error(`Unknown --mode ${args.mode}; known: ${Object.keys(MODES).join(', ')}`);
+if (args.set !== 'corpus' && args.set !== 'generated') throw new Error(`Unknown --set ${args.set}; known: corpus, generated`);
+const generated = args.set === 'generated';
+if (generated && args['write-calibration']) throw new Error('--write-calibration fits on the corpus only, not on --set generated');
+const seedsFile = path.resolve(args.seeds ?? path.join(repoRoot, 'scripts/synthetic-seeds.json'));
+/** Generated documents record what they printed: their truth holds nothing the page does not show. */
+const shown = (kind: Kind, truth: string, vis: Visible) => generated || isVisible(kind, truth, vis);
+type BenchItem = CorpusItem & { bytes?: () => Promise<Uint8Array> };
+const bytesOf = (item: BenchItem) => (item.bytes ? item.bytes() : Promise.resolve(readFileSync(item.file)));
 
 // ---------------------------------------------------------------- fields compared
 
@@ -197,7 +215,7 @@ function score(f: FieldDef, prefix: string, truth: string | undefined, got: stri
   }
   // A zero allowance, charge or prepayment is what the absence of such a line means, not something printed.
   const impliedZero = /^(sumOfAllowances|sumOfCharges|paidAmount)/.test(f.key) && new Decimal(truth).isZero();
-  if (impliedZero || !isVisible(f.kind, truth, vis)) {
+  if (impliedZero || !shown(f.kind, truth, vis)) {
     t.hidden++;
     if (got !== undefined) {
       if (ok) t.hiddenRight++;
@@ -218,7 +236,7 @@ function score(f: FieldDef, prefix: string, truth: string | undefined, got: stri
 }
 
 function scoreLines(truthLines: Line[], got: Line[], vis: Visible, doc: DocScore): void {
-  const visibleFields = (l: Line) => LINE_FIELDS.filter((f) => getPath(l, f.path) !== undefined && isVisible(f.kind, getPath(l, f.path)!, vis));
+  const visibleFields = (l: Line) => LINE_FIELDS.filter((f) => getPath(l, f.path) !== undefined && shown(f.kind, getPath(l, f.path)!, vis));
   const agree = (t: Line, g: Line) => LINE_FIELDS.filter((f) => getPath(t, f.path) !== undefined && same(f.kind, getPath(t, f.path)!, getPath(g, f.path))).length;
   // Rows are matched greedily by the number of agreeing fields, in page order on ties.
   const pairs: Array<[number, number, number]> = [];
@@ -288,10 +306,12 @@ async function run(): Promise<void> {
     console.log(`No corpus at ${corpus}: nothing to measure (pass --corpus DIR).`);
     return;
   }
-  console.log(`Corpus: ${corpus}   mode: ${args.mode}`);
-  const items = corpusItems(corpus, [...ZUGFERD_GROUPS, ...(args['include-invalid'] ? ['invalid'] : [])]).filter((i) => !args.only || i.file.includes(args.only));
+  console.log(`Corpus: ${corpus}   mode: ${args.mode}${generated ? `   set: generated from ${path.relative(repoRoot, seedsFile)}` : ''}`);
+  const items: BenchItem[] = (generated ? syntheticItems(corpus, seedsFile) : corpusItems(corpus, [...ZUGFERD_GROUPS, ...(args['include-invalid'] ? ['invalid'] : [])])).filter(
+    (i) => !args.only || i.file.includes(args.only),
+  );
   // Warm-up: the first pdfjs load compiles a lot of code; it is not what a page costs.
-  if (items[0]) await source!(readFileSync(items[0].file), items[0].file);
+  if (items[0]) await source!(await bytesOf(items[0]), items[0].file);
   let skipped = 0;
   for (const item of items) {
     const truth = await item.truth();
@@ -300,7 +320,7 @@ async function run(): Promise<void> {
       console.log(`  skipped (no readable ground truth): ${path.relative(corpus, item.file)}`);
       continue;
     }
-    const bytes = readFileSync(item.file);
+    const bytes = await bytesOf(item);
     const started = performance.now();
     const pages = await source!(bytes, item.file);
     let result: EvidencedResult;
@@ -337,7 +357,7 @@ async function run(): Promise<void> {
       // The golden issuer may be spelt as the company's full name.
       const gt = f.key === 'sellerName' && item.golden?.partner_name && same('text', item.golden.partner_name, g) ? g : t;
       score(f, '', gt, g, vis, doc, f.path);
-      if (f.required && gt !== undefined && isVisible(f.kind, gt, vis)) {
+      if (f.required && gt !== undefined && shown(f.kind, gt, vis)) {
         required++;
         if (same(f.kind, gt, g)) requiredOk++;
       }
@@ -362,6 +382,7 @@ async function run(): Promise<void> {
     }
   }
   report(skipped);
+  if (generated) heldOutReport();
 }
 
 // ---------------------------------------------------------------- report
@@ -391,6 +412,22 @@ function calibrationTable(scored: Array<{ doc: DocScore; score: number }>): void
   const hj = high.reduce((s, d) => s + d.doc.judged, 0);
   const hr = high.reduce((s, d) => s + d.doc.right, 0);
   console.log(`  documents scored >= 0.9: ${high.length}/${scored.length}; their returned fields right: ${pct(hr, hj)} (${hr}/${hj})`);
+}
+
+/** --set generated: the families the rules may be written on, then the held-out ones. */
+function heldOutReport(): void {
+  console.log('\nHeld-out families (layouts the rules were not written on)');
+  for (const heldOut of [false, true]) {
+    const ds = docs.filter((d) => HELD_OUT.has(d.group as Family) === heldOut);
+    const ht = ds.reduce((a, d) => a + d.header.truth, 0);
+    const hr = ds.reduce((a, d) => a + d.header.right, 0);
+    const l = ds.reduce((s, d) => ({ tp: s.tp + d.line.tp, fp: s.fp + d.line.fp, fn: s.fn + d.line.fn }), { tp: 0, fp: 0, fn: 0 });
+    const req = ds.filter((d) => d.requiredAll !== undefined);
+    const families = [...new Set(ds.map((d) => d.group))].join(', ');
+    console.log(
+      `  ${(heldOut ? 'held out' : 'tuning').padEnd(9)} ${String(ds.length).padStart(4)} docs  header ${pct(hr, ht)} (${hr}/${ht})  every required right ${req.filter((d) => d.requiredAll).length}/${req.length}  line F1 ${l.tp === 0 ? '0.0' : ((200 * l.tp) / (2 * l.tp + l.fp + l.fn)).toFixed(1)}%   [${families}]`,
+    );
+  }
 }
 
 function report(skipped: number): void {
