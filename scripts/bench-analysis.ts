@@ -191,6 +191,8 @@ interface DocScore {
   /** Judged returned fields: path and whether right; with the evidence, what calibration counts. */
   verdicts: Array<{ path: string; right: boolean }>;
   evidence: Record<string, string>;
+  /** The confidence the analysis reported per field path. */
+  fieldConfidence: Record<string, number>;
   /** Header fields (not lines) the page shows, and how many of them were read right. */
   header: { truth: number; right: number };
 }
@@ -346,6 +348,7 @@ async function run(): Promise<void> {
       misses: [],
       verdicts: [],
       evidence: result.evidence,
+      fieldConfidence: result.fieldConfidence,
       header: { truth: 0, right: 0 },
     };
     const fields = item.golden ? HEADER.filter((f) => getPath(truth, f.path) !== undefined) : HEADER;
@@ -392,6 +395,27 @@ const pct = (a: number, b: number) => (b === 0 ? '   —  ' : `${((100 * a) / b)
 function quantile(values: number[], q: number): number {
   const s = [...values].sort((a, b) => a - b);
   return s.length ? s[Math.min(s.length - 1, Math.floor(q * s.length))]! : NaN;
+}
+
+/**
+ * Field confidence as reported against how often such fields were right: a reliability diagram
+ * over every judged returned field, in bins of reported confidence. A field reported at 0.9 or
+ * more should be right at least 95 % of the time.
+ */
+function reliabilityDiagram(): void {
+  const fields = docs.flatMap((d) => d.verdicts.filter((v) => d.fieldConfidence[v.path] !== undefined).map((v) => ({ conf: d.fieldConfidence[v.path]!, right: v.right })));
+  console.log('\nReliability of field confidence (every judged returned field)');
+  console.log(`${'reported'.padEnd(14)}${'fields'.padStart(8)}${'mean reported'.padStart(15)}${'observed'.padStart(10)}  `);
+  const bins: Array<[number, number]> = [[0, 0.5], [0.5, 0.6], [0.6, 0.7], [0.7, 0.8], [0.8, 0.9], [0.9, 0.95], [0.95, 1.01]];
+  for (const [lo, hi] of bins) {
+    const inBin = fields.filter((f) => f.conf >= lo && f.conf < hi);
+    const mean = inBin.length ? inBin.reduce((s, f) => s + f.conf, 0) / inBin.length : NaN;
+    const right = inBin.filter((f) => f.right).length;
+    const bar = inBin.length ? '#'.repeat(Math.round((20 * right) / inBin.length)) : '';
+    console.log(`${`[${lo.toFixed(2)}, ${Math.min(hi, 1).toFixed(2)})`.padEnd(14)}${String(inBin.length).padStart(8)}${(Number.isNaN(mean) ? '—' : mean.toFixed(3)).padStart(15)}   ${pct(right, inBin.length)}  ${bar}`);
+  }
+  const high = fields.filter((f) => f.conf >= 0.9);
+  console.log(`  fields reported >= 0.9: ${pct(high.length, fields.length)} of all (${high.length}/${fields.length}); right: ${pct(high.filter((f) => f.right).length, high.length)}`);
 }
 
 function judgedOf(d: DocScore): Array<{ path: string; evidence: string; right: boolean }> {
@@ -464,6 +488,8 @@ function report(skipped: number): void {
   const realistic = docs.filter((d) => d.group !== 'zugferd-2.1');
   console.log(`  documents with every required field right: ${pct(withRequired.filter((d) => d.requiredAll).length, withRequired.length)}  (${withRequired.filter((d) => d.requiredAll).length}/${withRequired.length}; realistic layouts ${realistic.filter((d) => d.requiredAll).length}/${realistic.filter((d) => d.requiredAll !== undefined).length})`);
   console.log(`  line items: F1 ${(100 * f1(lt)).toFixed(1)}%  (tp ${lt.tp}, fp ${lt.fp}, fn ${lt.fn}; precision ${pct(lt.tp, lt.tp + lt.fp)}, recall ${pct(lt.tp, lt.tp + lt.fn)})`);
+
+  reliabilityDiagram();
 
   console.log('\nCalibration of extractionConfidence (precision = right / judged returned fields)');
   calibrationTable(docs.map((d) => ({ doc: d, score: d.confidence })));
