@@ -119,6 +119,14 @@ describe('analysis results', () => {
     expect(r.json.invoice.documentTotals.invoiceTotalAmountWithVat).toBe(total);
     expect(r.json.invoice.invoiceLine.length).toBeGreaterThan(0);
     expect(typeof r.json.invoice.invoiceLine[0].invoiceLineNetAmount).toBe('number');
+    // Per field: its confidence and whether it was printed, inferred or a default.
+    expect(r.json.fields.invoiceNumber).toEqual({ confidence: expect.any(Number), source: 'printed' });
+    expect(r.json.fields['invoiceLine[0].invoiceLineNetAmount'].source).toBe('printed');
+    for (const f of Object.values(r.json.fields) as Array<{ confidence: number; source: string }>) {
+      expect(['printed', 'inferred', 'default']).toContain(f.source);
+      expect(f.confidence).toBeGreaterThanOrEqual(0);
+      expect(f.confidence).toBeLessThanOrEqual(1);
+    }
     // Only the fields found: nothing null, nothing empty.
     expect(r.text).not.toMatch(/null|""|\[\]|\{\}/);
   });
@@ -142,6 +150,7 @@ describe('analysis results', () => {
     const r = await call(service, V2, { body: { pdfInvoiceBase64: b64(await pdfWithInvoiceXml(invoice)) } });
     expect(r.status, r.text).toBe(200);
     expect(r.json.extractionConfidence).toBe(1);
+    expect(r.json.fields).toBeUndefined();
     expect(r.json.invoice.seller.sellerVatIdentifier).toBe(invoice.seller!.sellerVatIdentifier);
     expect(r.json.invoice.invoiceLine).toHaveLength(invoice.invoiceLine!.length);
   });
