@@ -1,8 +1,8 @@
 import { currenciesIn } from './codes.js';
 import { scanDates, scannedDate } from './dates.js';
 import { allSegments, belowOf, originalOffset, rightOf, type Doc, type Found } from './document.js';
-import { tailOf, type Segment } from './layout.js';
-import { HEADER_LABELS, type HeaderField } from './lexicon.js';
+import { makeSegment, tailOf, type Segment } from './layout.js';
+import { HEADER_LABELS, PARTY_LABELS, type HeaderField } from './lexicon.js';
 import { fold } from './text.js';
 
 /**
@@ -53,7 +53,8 @@ export function parseValue(kind: Kind, text: string, doc: Doc, strictId: boolean
     }
     case 'taxNumber':
       // The colon may open the value when the label's own segment ends before it ("Steuer-Nr   : 5133081508159").
-      return /^[:\s]*(\d{2,3}\/\d{3,4}\/\d{4,5}|\d{10,13})(?![\d/])/.exec(t)?.[1];
+      // German tax numbers in groups ("201/113/40209", "123/456/789"), ten to thirteen digits, an Italian codice fiscale.
+      return /^[:\s]*(\d{2,4}\/\d{3,4}\/\d{3,5}|\d{10,13}|[A-Z]{6}\d{2}[A-Z]\d{2}[A-Z]\d{3}[A-Z])(?![\d/A-Za-z])/.exec(t)?.[1];
     case 'id': {
       const token = t.replace(/^[(#:.\s]+/, '').split(/\s+/)[0]?.replace(/[.,;:)]+$/, '');
       // A one-character value is only an identifier when it is a digit ("Kundennummer:2").
@@ -70,6 +71,39 @@ export function parseValue(kind: Kind, text: string, doc: Doc, strictId: boolean
 /** Identifiers must contain a digit unless the label is specific to them (a buyer reference may be letters only). */
 const STRICT: ReadonlySet<HeaderField> = new Set(['invoiceNumber', 'customerNumber', 'orderReference']);
 
+/**
+ * A label printed alone: the value of the label before it cannot be this (an info strip prints
+ * labels side by side and the values in the row below).
+ */
+export function isLabel(text: string): boolean {
+  const folded = fold(text).trim();
+  if (folded === '') return false;
+  const bare = folded.replace(/[:.#]+$/, '').trim();
+  if (PARTY_LABELS.some(([, re]) => re.test(bare))) return true;
+  return HEADER_LABELS.some((r) => {
+    if (r.inline) return false;
+    const m = r.pattern.exec(folded);
+    return m !== null && m[0].trimEnd().length >= folded.length;
+  });
+}
+
+/** Separators that join several label/value pairs on one printed line ("USt-IdNr.: DE… · Steuernummer: 201/113/40209"). */
+const SEPARATOR = /^[·•|\u2013\u2014-]$/u;
+
+/** The pieces of a segment after each separator word, each as a segment of its own. */
+function partsAfterSeparators(seg: Segment): Segment[] {
+  const parts: Segment[] = [];
+  let run: Segment['words'] | undefined;
+  for (const w of seg.words) {
+    if (SEPARATOR.test(w.text)) {
+      if (run?.length) parts.push(makeSegment(seg.page, seg.line, run));
+      run = [];
+    } else run?.push(w);
+  }
+  if (run?.length) parts.push(makeSegment(seg.page, seg.line, run));
+  return parts;
+}
+
 export function findHeaderFields(doc: Doc): Map<HeaderField, Array<Found>> {
   const found = new Map<HeaderField, Found[]>();
   const add = (field: HeaderField, f: Found) => {
@@ -77,7 +111,9 @@ export function findHeaderFields(doc: Doc): Map<HeaderField, Array<Found>> {
     list.push(f);
     found.set(field, list);
   };
-  for (const seg of allSegments(doc)) {
+  for (const whole of allSegments(doc)) for (const seg of [whole, ...partsAfterSeparators(whole)]) {
+    // A piece after a separator holds its value in itself; its neighbours belong to the whole line.
+    const inner = seg !== whole;
     const folded = fold(seg.text);
     const hits = HEADER_LABELS.map((r) => ({ r, m: r.pattern.exec(folded) })).filter((h) => h.m !== null);
     // The most specific label wins: "Date of delivery" is a delivery date, not a bare "Date".
@@ -88,16 +124,18 @@ export function findHeaderFields(doc: Doc): Map<HeaderField, Array<Found>> {
       const kind = KIND[r.field];
       for (const [place, factor] of PLACES) {
         // Inside running text the value follows the label directly.
-        if (r.inline && place !== 'same') break;
+        if ((r.inline || inner) && place !== 'same') break;
         const source = valueSource(doc, seg, cut, place);
         if (!source) continue;
+        // A label is never a value: beside a label in an info strip stands the next label.
+        if (place !== 'same' && isLabel(source.text)) continue;
         // Inside running text a reference is one word: what follows is the sentence going on.
         const text = r.inline && kind === 'ref' ? source.text.trim().split(/\s+/)[0]! : source.text;
         const value = parseValue(kind, text, doc, STRICT.has(r.field));
         if (value === undefined) continue;
         const pageFactor = seg.page === 1 ? 1 : 0.9;
         const via = `${r.weight < 1 ? 'weak-' : ''}${r.inline ? 'inline' : `label:${place}`}`;
-        add(r.field, { value, score: r.weight * factor * pageFactor, page: seg.page, y: source.top, via });
+        add(r.field, { value, score: r.weight * factor * pageFactor * (inner ? 0.95 : 1), page: seg.page, y: source.top, via });
         break;
       }
     }

@@ -38,47 +38,54 @@ const rule = <F extends string>(field: F, weight: number, source: string, inline
 const NO = String.raw`(?:nummer|nr\.?|no\.?|n°|nº|no°|num(?:ero|\.)?|number|#|id)`;
 
 export const HEADER_LABELS: ReadonlyArray<LabelRule<HeaderField>> = [
-  rule('invoiceNumber', 1, String.raw`(?:rechnungs?|gutschrifts?|beleg|korrektur|storno)[- ]?${NO}`),
+  rule('invoiceNumber', 1, String.raw`(?:rechnungs?|gutschrifts?|beleg|korrektur|storno|re\.-?)[- ]?${NO}`),
   rule('invoiceNumber', 1, String.raw`(?:invoice|credit note|bill|document)[- ]?${NO}`),
   rule('invoiceNumber', 1, String.raw`(?:numero|n°|nº|no\.?) (?:de )?(?:la )?(?:facture|d'avoir|avoir)`),
   rule('invoiceNumber', 1, String.raw`(?:factuur|facture|avoir)[- ]?${NO}`),
+  rule('invoiceNumber', 1, String.raw`(?:fattura|nota di credito|documento)(?: n\.?| nr\.?| num(?:ero|\.)| n°)|(?:numero|n\.|nr\.) (?:della )?(?:fattura|nota di credito|documento)`),
   // Titles followed by the number: "Rechnung RE-2024-17", "Invoice FA-2017-0008", "Handelsrechnung Nr. 471102".
-  rule('invoiceNumber', 0.75, String.raw`(?:[a-z]*rechnung|gutschrift|invoice|tax invoice|credit note|facture|avoir|factuur)(?: ${NO})?`),
+  rule('invoiceNumber', 0.75, String.raw`(?:[a-z]*rechnung|gutschrift|invoice|tax invoice|credit note|facture|avoir|factuur|fattura|nota di credito)(?: ${NO})?`),
+  // "Fattura differita n. 471102 del 05/06/2018".
+  rule('invoiceNumber', 0.75, String.raw`(?:fattura|nota di credito)[^:]{0,30}? (?:n\.?|nr\.?|numero|n°)`),
   // Longer titles with the number after "Nr.": "Gutschrift (Selbst ausgestellte Rechnung) Nr. 471102".
   rule('invoiceNumber', 0.75, String.raw`(?:[a-z]*rechnung|[a-z]*rechnungs? ?kor ?rektur|gutschrift|invoice|credit note|facture|avoir)[^:]{0,50}? (?:nr\.?|no\.?|n°|nº|nummer|number|#)`),
 
   // In running text: "Buchungshilfe – keine Rechnung Nr. 471102 vom 13.11.2019".
   rule('invoiceNumber', 0.8, String.raw`(?:rechnung|gutschrift|invoice) (?:nr\.?|nummer|no\.?)`, true),
   rule('issueDate', 0.8, String.raw`(?:rechnung|gutschrift) (?:nr\.?|nummer) \S+ vom`, true),
+  rule('issueDate', 0.8, String.raw`(?:fattura|nota di credito)[a-z ]{0,20}? (?:n\.?|nr\.?|numero) \S+ del(?: giorno)?|(?:facture|avoir) (?:n°|no\.?|numero) \S+ du`, true),
 
   rule('issueDate', 1, String.raw`(?:rechnungs|gutschrifts|beleg|ausstellungs|factuur)[- ]?datum`),
   rule('issueDate', 1, String.raw`(?:invoice|issue|billing|credit note|document) date|date of (?:issue|invoice)|issued?(?: on| at)?`),
   rule('issueDate', 1, String.raw`date (?:de (?:la )?)?(?:facture|facturation|d'emission|emission|de l'avoir)|fait le|emise? le`),
-  rule('issueDate', 0.7, String.raw`datum|date|dated|le`),
+  rule('issueDate', 1, String.raw`data (?:della |di )?(?:fattura|documento|emissione)|datum (?:van (?:de )?)?factuur`),
+  rule('issueDate', 0.7, String.raw`datum|date|dated|le|data`),
 
   rule('dueDate', 1, String.raw`falligkeit(?:sdatum|stag|stermin)?|fallig(?: am| bis| zum)?|zahlbar bis(?: zum)?|zahlungsziel|zahlungstermin`),
-  rule('dueDate', 1, String.raw`(?:payment )?due(?: date| on| by)?|payable (?:by|until|on)|pay by|date d'echeance|echeance|a payer avant le|date limite de (?:paiement|reglement)(?: le)?|vervaldatum|te betalen voor`),
+  rule('dueDate', 1, String.raw`(?:payment )?due(?: date| on| by)?|payable (?:by|until|on)|pay by|date d'echeance|echeance|a payer avant le|date limite de (?:paiement|reglement)(?: le)?|vervaldatum|vervaldag|te betalen voor|(?:uiterste )?betaaldatum`),
+  rule('dueDate', 1, String.raw`(?:data (?:di )?)?scadenza(?: (?:del )?pagamento)?|(?:da pagare|pagamento) entro(?: il)?`),
   rule('dueDate', 0.8, String.raw`(?:bitte )?(?:uberweisen|zahlen|begleichen) sie (?:den betrag )?(?:bis )?(?:zum|spatestens)?|please (?:pay|remit)(?: until| by| before)?|zahlbar (?:innerhalb \d+ tagen )?(?:netto )?bis(?: zum)?|netto bis(?: zum)?`, true),
   // SEPA pre-notifications name the debit day in a sentence: "Der Betrag in Höhe von EUR 529,87 wird am 20.03.2014 … eingezogen".
   rule('dueDate', 0.8, String.raw`betrag[^.]{0,40}? wird am|(?:zu der|zur) falligkeit(?: am)?`, true),
 
-  rule('deliveryDate', 1, String.raw`(?:liefer|leistungs|liefer- und leistungs|liefer-/leistungs)[- ]?datum|liefertag|leistungstag`),
-  rule('deliveryDate', 1, String.raw`(?:delivery|service|shipping|supply) date|date of (?:delivery|service|supply)|date de (?:livraison|prestation)|leverdatum`),
+  rule('deliveryDate', 1, String.raw`(?:liefer|leistungs|liefer- und leistungs|liefer-/leistungs)[- ]?(?:datum|zeitpunkt)|liefertag|leistungstag`),
+  rule('deliveryDate', 1, String.raw`(?:delivery|service|shipping|supply) date|date of (?:delivery|service|supply)|date de (?:livraison|prestation)|leverdatum|leveringsdatum|datum (?:van )?levering|data (?:di |della )?(?:consegna|prestazione)`),
 
   rule('orderReference', 1, String.raw`(?:ihre )?bestell(?:ung)?[- ]?${NO}|ihre bestellung(?: vom)?|bestellnummer|bestellung|bestellreferenz`),
   rule('orderReference', 1, String.raw`(?:your |purchase |customer )?order(?: ${NO}| reference| ref\.?)|your order|purchase order|p\.?o\.?(?: ${NO})`),
-  rule('orderReference', 1, String.raw`(?:${NO}|ref(?:erence)?\.?) (?:de )?commande|bon de commande|votre commande|commande|order ?nummer|inkoopordernummer`),
+  rule('orderReference', 1, String.raw`(?:${NO}|ref(?:erence)?\.?) (?:de )?commande|bon de commande|votre commande|commande|order ?nummer|inkoopordernummer|uw order|uw bestelling|bestelnummer`),
+  rule('orderReference', 1, String.raw`ordine(?: n\.?| nr\.?| numero)|(?:numero|n\.) (?:d')?ordine|(?:vs\.?|vostro) ordine|rif(?:\.|erimento) (?:vs\.? )?ordine`),
   rule('orderReference', 0.8, String.raw`bestellung ${NO}|bestellnummer|order ${NO}|purchase order(?: ${NO})?|(?:${NO}) de commande|commande ${NO}`, true),
 
-  rule('buyerReference', 1, String.raw`ihr zeichen|ihre referenz|ihre zeichen|kauferreferenz|referenz des kaufers|leitweg-?id|buyer reference|reference client|uw referentie`),
+  rule('buyerReference', 1, String.raw`ihr zeichen|ihre referenz|ihre zeichen|kauferreferenz|referenz des kaufers|leitweg-?id|buyer reference|buyer ref\.?|reference client|reference acheteur|ref\.? acheteur|uw referentie|referentie koper|rif(?:\.|erimento) (?:cliente|acquirente)`),
   // Insurers' invoices: the policy number the payer must quote ("… VSNR: 01.234.567.8 (bei Zahlung bitte angeben)").
   rule('buyerReference', 0.8, String.raw`vsnr|versicherungsschein[- ]?(?:nummer|nr\.?)`, true),
   // "Your reference" on an English or French invoice is the customer's order reference.
   rule('orderReference', 0.9, String.raw`your ref(?:erence|\.)?|votre reference|votre ref\.?`),
-  rule('contractReference', 1, String.raw`vertrags?(?:nummer|[- ]?nr\.?)?|contract(?: ${NO}| reference)?|agreement(?: ref\.?| ${NO})?|(?:${NO} de )?contrat|ref(?:erence)?\.? (?:du )?marche|marche`),
-  rule('customerNumber', 1, String.raw`kunden[- ]?${NO}|kundennummer|customer(?: ${NO}| account)?|account ${NO}|(?:${NO}|code) client|client ${NO}|klant ?nummer|debitor(?:en)?[- ]?${NO}`),
-  rule('taxNumber', 1, String.raw`steuer[- ]?${NO}|st\.?[- ]?nr\.?|tax (?:${NO}|reference)|steuernummer`),
-  rule('currency', 1, String.raw`wahrung|currency|devise|betrage in|amounts in|montants en|valuta`),
+  rule('contractReference', 1, String.raw`vertrags?(?:nummer|[- ]?nr\.?)?|contract(?: ${NO}| reference)?|agreement(?: ref\.?| ${NO})?|(?:${NO} de )?contrat|ref(?:erence)?\.? (?:du )?marche|marche|contract ?nummer|overeenkomst|contratto(?: n\.?| nr\.?)?|numero (?:di )?contratto|rif\.? contratto`),
+  rule('customerNumber', 1, String.raw`kunden[- ]?${NO}|kundennummer|customer(?: ${NO}| account)?|account ${NO}|(?:${NO}|code) client|client ${NO}|klant ?nummer|klant[- ]?${NO}|debit(?:or|eur)(?:en)?[- ]?${NO}|kd\.?[- ]?${NO}|(?:codice|cod\.) cliente|(?:n\.|nr\.|numero) cliente`),
+  rule('taxNumber', 1, String.raw`steuer[- ]?${NO}|st\.?[- ]?nr\.?|tax (?:${NO}|reference)|steuernummer|${NO} fiscal|fiscal (?:${NO}|code)|codice fiscale|cod\. ?fisc(?:ale|\.)|c\.f\.|fiscaal nummer|rsin`),
+  rule('currency', 1, String.raw`wahrung|currency|devise|betrage in|amounts in|montants en|valuta|importi in|divisa`),
 ];
 
 export type PartyRole = 'seller' | 'buyer' | 'deliverTo';
@@ -141,14 +148,14 @@ export type ColumnKind = 'position' | 'itemId' | 'description' | 'quantity' | 'u
 
 /** Table header words, per column kind. Tested on each header cell's folded text. */
 export const COLUMN_LABELS: ReadonlyArray<[ColumnKind, RegExp]> = [
-  ['position', /^(?:pos\.?|position|pos\.?-?nr\.?|nr\.?|no\.?|#|lfd\.? ?nr\.?|item|ligne|n°)$/],
-  ['itemId', /art(?:ikel)?\.?[- ]?(?:nr|nummer|no)|artikelnummer|item (?:no|number|code|id)|product (?:code|no|id)|sku|reference|ref\.?$|code|gtin|ean|art\.nr|mat(?:erial)?[- .]?nr/],
-  ['description', /bezeichnung|beschreibung|artikel(?!nr|nummer|-nr)|leistung|produkt|product|description|designation|libelle|article|omschrijving|text|item(?! no| number| code)|service|details?|dienst/],
-  ['quantity', /menge|anzahl|\bqty\b|quantity|quantite|qte|aantal|stuck|^anz\.?$|^units?$|^hours?$/],
-  ['unit', /^(?:einheit|me|meng\.?-? ?einheit|mengeneinheit|unit|uom|unite|eenheid|vke\/geb|vke)$|^meng\.?-?$/],
-  ['unitPrice', /preis|price|prix|rate(?!.*%)|tarif|\bp\.?u\.?\b|unit ?price|einzel|e-preis|ep\b|stuckpreis|vk-preis|prijs|nettopreis/],
-  ['vatRate', /ust|mwst|vat|tva|steuer|tax|btw|%/],
-  ['lineAmount', /betrag|gesamt|summe|total|amount|montant|entgelt|nettowert|zeilenbetrag|wert|bedrag|line total|extended|net$/],
+  ['position', /^(?:pos\.?|position|pos\.?-?nr\.?|nr\.?|no\.?|n\.|#|lfd\.? ?nr\.?|item|ligne|n°|riga|regel)$/],
+  ['itemId', /art(?:ikel)?\.?[- ]?(?:nr|nummer|no)|artikelnummer|item (?:no|number|code|id)|product (?:code|no|id)|sku|reference|ref\.?$|code|gtin|ean|art\.nr|mat(?:erial)?[- .]?nr|codice|^cod\.?(?: art(?:icolo|\.))?$|^articolo$/],
+  ['description', /bezeichnung|beschreibung|artikel(?!nr|nummer|-nr)|leistung|produkt|product|description|designation|libelle|article|omschrijving|beschrijving|descrizione|prodotto|servizio|text|item(?! no| number| code)|service|details?|dienst/],
+  ['quantity', /menge|anzahl|\bqty\b|quantity|quantite|qte|quantita|q\.ta\b|\bqta\b|aantal|hoeveelheid|stuck|^anz\.?$|^mge\.?$|^aant\.?$|^units?$|^hours?$/],
+  ['unit', /^(?:einheit|me|meng\.?-? ?einheit|mengeneinheit|unit|uom|unite|unita|u\.?m\.?|eenheid|eenh\.?|vke\/geb|vke)$|^meng\.?-?$/],
+  ['unitPrice', /preis|price|prix|rate(?!.*%)|tarif|\bp\.?u\.?\b|unit ?price|einzel|e-preis|ep\b|stuckpreis|vk-preis|prijs|nettopreis|prezzo|importo unit/],
+  ['vatRate', /ust|mwst|vat|tva|steuer|tax|btw|\biva\b|aliq|%/],
+  ['lineAmount', /betrag|gesamt|summe|total|amount|montant|entgelt|nettowert|zeilenbetrag|wert|bedrag|totaal|importo(?! unit)|imponibile|line total|extended|net$|^netto$/],
   ['discount', /rabatt|discount|remise|disc\.?|korting/],
 ];
 

@@ -1,0 +1,101 @@
+import { describe, expect, it } from 'vitest';
+import { analyseInvoice, extractTextLayer } from '../../src/analysis/index.js';
+import { pdfOf, type Text } from './fixtures.js';
+
+async function header(texts: Text[]) {
+  return (await analyseInvoice(await extractTextLayer(await pdfOf([texts])), { withLineItems: false })).invoice;
+}
+
+/** A small letter around the part under test: letterhead, address window, one total. */
+const letter = (rest: Text[]): Text[] => [
+  { s: 'Kontorbedarf Weser GmbH', x: 50, y: 40, size: 14, bold: true },
+  { s: 'Kontorbedarf Weser GmbH · Deichstraße 4 · 28195 Bremen', x: 50, y: 110, size: 6.5 },
+  { s: 'Gärtnerei Lindholm KG', x: 50, y: 125, size: 10 },
+  { s: 'Moorweg 19', x: 50, y: 138, size: 10 },
+  { s: '26122 Oldenburg', x: 50, y: 151, size: 10 },
+  ...rest,
+  { s: 'Gesamtbetrag', x: 380, y: 420, bold: true },
+  { s: '119,00 €', x: 545, y: 420, right: true, bold: true },
+];
+
+/** An info strip: small labels side by side, each value in the row below it. */
+const strip = (y: number, cells: Array<[string, string]>, width = 120): Text[] =>
+  cells.flatMap(([label, value], i) => [
+    { s: label, x: 50 + i * width, y, size: 6.5 },
+    { s: value, x: 50 + i * width, y: y + 9, size: 8, bold: true },
+  ]);
+
+describe('labels printed above their values', () => {
+  it('reads each value from the row below, never the next label beside it', async () => {
+    const invoice = await header(
+      letter([
+        { s: 'Rechnung', x: 50, y: 230, size: 16, bold: true },
+        ...strip(260, [
+          ['Rechnungsnummer', 'RE-88120'],
+          ['Ihr Zeichen', 'Einkauf Nord'],
+          ['Kundennummer', 'KD-5521'],
+          ['Leistungszeitpunkt', '14.02.2024'],
+        ]),
+        ...strip(290, [
+          ['Rechnungsdatum', '16.02.2024'],
+          ['Fällig am', '01.03.2024'],
+          ['Bestellnummer', 'B-2024-77'],
+          ['Vertragsnummer', 'V-900'],
+        ]),
+      ]),
+    );
+    expect(invoice.invoiceNumber).toBe('RE-88120');
+    expect(invoice.buyerReference).toBe('Einkauf Nord');
+    expect(invoice.buyer?.buyerIdentifier).toBe('KD-5521');
+    expect(invoice.deliveryInformation?.actualDeliveryDate).toBe('2024-02-14');
+    expect(invoice.invoiceIssueDate).toBe('2024-02-16');
+    expect(invoice.paymentDueDate).toBe('2024-03-01');
+    expect(invoice.purchaseOrderReference).toBe('B-2024-77');
+    expect(invoice.contractReference).toBe('V-900');
+  });
+
+  // Printed labels per field, in the languages the lexicon reads; each printed above a value of its kind.
+  const LABELS: Array<[string, string[], string, (i: Record<string, any>) => unknown]> = [
+    ['customer number', ['Kunden-Nr.', 'Kd.-Nr.', 'Customer No.', 'N° client', 'Klantnr.', 'Debiteurnummer', 'Codice cliente', 'N. cliente'], 'C-20417', (i) => i.buyer?.buyerIdentifier],
+    ['delivery date', ['Lieferdatum', 'Leistungszeitpunkt', 'Delivery date', 'Date de livraison', 'Leveringsdatum', 'Datum levering', 'Data di consegna', 'Data prestazione'], '14.02.2024', (i) => i.deliveryInformation?.actualDeliveryDate],
+    ['due date', ['Fälligkeitsdatum', 'Due date', "Date d'échéance", 'Vervaldatum', 'Uiterste betaaldatum', 'Scadenza', 'Data scadenza', 'Da pagare entro'], '01.03.2024', (i) => i.paymentDueDate],
+    ['buyer reference', ['Ihr Zeichen', 'Buyer reference', 'Buyer ref.', 'Référence acheteur', 'Uw referentie', 'Referentie koper', 'Riferimento cliente', 'Rif. acquirente'], 'Abt. 7-Nord', (i) => i.buyerReference],
+    ['order reference', ['Bestellnummer', 'Purchase order', 'N° de commande', 'Uw order', 'Bestelnummer', 'Numero ordine', 'Vs. ordine', 'Rif. ordine'], 'PO-7781', (i) => i.purchaseOrderReference],
+    ['contract reference', ['Vertragsnummer', 'Contract No.', 'N° de contrat', 'Contractnummer', 'Overeenkomst', 'Contratto n.', 'Numero contratto'], 'CT-1204', (i) => i.contractReference],
+    ['invoice number', ['Rechnungsnummer', 'Re.-Nr.', 'Invoice No.', 'N° de facture', 'Factuurnummer', 'Numero fattura', 'Numero documento', 'Documento n.'], 'R-2024-311', (i) => i.invoiceNumber],
+    ['issue date', ['Rechnungsdatum', 'Invoice date', 'Date de facture', 'Factuurdatum', 'Datum factuur', 'Data fattura', 'Data documento', 'Data di emissione'], '16.02.2024', (i) => i.invoiceIssueDate],
+  ];
+  for (const [field, labels, value, read] of LABELS) {
+    it(`reads the ${field} under each of its labels, the next label standing to its right`, async () => {
+      for (const label of labels) {
+        // The neighbour on the right is a label of another field whose value suits this one's kind.
+        const invoice = await header(letter(strip(260, [[label, value], ['Kundennummer', 'K-1'], ['Lieferdatum', '10.02.2024'], ['Ihre Referenz', 'Lager']])));
+        expect(read(invoice as Record<string, any>), label).toBe(/^\d\d\.\d\d\.\d{4}$/.test(value) ? value.split('.').reverse().join('-') : value);
+      }
+    });
+  }
+});
+
+describe('Italian headings and numbers', () => {
+  it('reads number and date from a title line "Fattura differita n. … del …"', async () => {
+    const invoice = await header(letter([{ s: 'Fattura differita n. 471102 del 05/06/2018', x: 50, y: 230, size: 11, bold: true }]));
+    expect(invoice.invoiceNumber).toBe('471102');
+    expect(invoice.invoiceIssueDate).toBe('2018-06-05');
+  });
+});
+
+describe('seller tax number (BT-32)', () => {
+  const footer = (line: string): Text[] => letter([{ s: line, x: 297, y: 800, size: 6.5 }].map((t) => ({ ...t, x: 60 })));
+  for (const [label, value] of [
+    ['Steuernummer', '123/456/789'],
+    ['Tax No.', '201/113/40209'],
+    ['N° fiscal', '12/345/67890'],
+    ['Codice fiscale', 'RSSMRA85T10A562S'],
+    ['Fiscaal nummer', '8123456789'],
+  ] as const) {
+    it(`reads "${label}" inside a footer line joined by separators`, async () => {
+      const invoice = await header(footer(`Kontorbedarf Weser GmbH · USt-IdNr.: DE123456788 · ${label}: ${value} · Amtsgericht Bremen HRB 1234`));
+      expect(invoice.seller?.sellerTaxRegistrationIdentifier).toBe(value);
+    });
+  }
+});
