@@ -88,14 +88,27 @@ function headerCells(line: Line): Cell[] {
     }
     // Several labelled words: each starts a cell; unlabelled words join the cell before them, and
     // so does a tax word qualifying a price ("Prijs incl. BTW", "Preis ohne MwSt.").
+    const start = cells.length;
+    const extended = new Set<Cell>();
     words.forEach(({ w, kinds }, i) => {
-      const last = cells.at(-1);
+      const last = cells.length > start ? cells.at(-1) : undefined;
       const qualifier = i > 0 && /^(?:incl|inkl|excl|exkl|ohne|w\/o|hors|avec|zzgl|plus|excluding|including|with|without)\.?$/.test(fold(words[i - 1]!.w.text));
-      if ((kinds.length === 0 || qualifier) && last && last.x1 <= w.x && w.x - last.x1 < 2 * w.height) {
-        last.text += ` ${w.text}`;
-        last.x1 = w.x + w.width;
+      const near = last !== undefined && last.x1 <= w.x && w.x - last.x1 < 2 * w.height;
+      // A label word set a word space after a label, where the two read together name what the first
+      // names alone, qualifies it: "Prijs per eenheid", "Descrizione articolo", "Aliq. IVA".
+      const same = (a: ColumnKind[], b: ColumnKind[]) => a.length === b.length && a.every((k) => b.includes(k));
+      const qualifies = near && kinds.length > 0 && last!.kinds.length > 0 && w.x - last!.x1 < 0.6 * w.height && same(kindsOf(`${last!.text} ${w.text}`), last!.kinds);
+      if ((kinds.length === 0 || qualifier || qualifies) && near) {
+        last!.text += ` ${w.text}`;
+        last!.x1 = w.x + w.width;
+        if (kinds.length === 0 && !qualifier) extended.add(last!);
       } else cells.push({ text: w.text, x0: w.x, x1: w.x + w.width, kinds });
     });
+    // A cell grown by plain words is read as the whole phrase: "Importo unitario" is a price, "Importo" alone an amount.
+    for (const c of extended) {
+      const whole = kindsOf(c.text);
+      if (whole.length > 0) c.kinds = whole;
+    }
   }
   return cells;
 }

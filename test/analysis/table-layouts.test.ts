@@ -1,0 +1,83 @@
+import { describe, expect, it } from 'vitest';
+import { buildDoc } from '../../src/analysis/document.js';
+import { extractTextLayer } from '../../src/analysis/index.js';
+import { findLineItems } from '../../src/analysis/table.js';
+import { pdfOf, type Text } from './fixtures.js';
+
+/**
+ * Item tables as invoice software of other countries and smaller vendors sets them: labels in
+ * Italian and Dutch, abbreviated ("Mge.", "Aant."), several labels close enough to be one run
+ * of text, labels of more than one word ("Prijs per eenheid", "Descrizione articolo").
+ */
+
+/** A cell: text, x (the right edge where `right`), bold for the header. */
+type Cell = [string, number, boolean?];
+
+function table(header: Cell[], rows: Cell[][], after: Text[] = [], size = 8): Text[][] {
+  const texts: Text[] = [
+    { s: 'Beispiel Handel GmbH', x: 60, y: 50, size: 12, bold: true },
+    { s: 'Via Roma 1, 00100 Roma', x: 60, y: 66 },
+  ];
+  let y = 200;
+  for (const [s, x, right] of header) texts.push({ s, x, y, size, bold: true, right });
+  y += 16;
+  for (const row of rows) {
+    for (const [s, x, right] of row) texts.push({ s, x, y, size, right });
+    y += 14;
+  }
+  return [[...texts, ...after.map((t) => ({ ...t, y: y + t.y }))]];
+}
+
+async function rowsOf(pages: Text[][]) {
+  return findLineItems(buildDoc(await extractTextLayer(await pdfOf(pages)))).rows;
+}
+
+describe('item table headers in other languages and abbreviations', () => {
+  it('reads an Italian table whose labels run together ("Descrizione articolo", "Prezzo unitario", "Aliq. IVA", "Imponibile")', async () => {
+    const rows = await rowsOf(
+      table(
+        [['Descrizione articolo', 60], ['Quantità', 330, true], ['Prezzo unitario', 400, true], ['Aliq. IVA', 445, true], ['Imponibile', 500, true]],
+        [
+          [['Olio extravergine 1 l', 60], ['12', 330, true], ['8,50', 400, true], ['10%', 445, true], ['102,00', 500, true]],
+          [['Trasporto', 60], ['1', 330, true], ['25,00', 400, true], ['22%', 445, true], ['25,00', 500, true]],
+        ],
+      ),
+    );
+    expect(rows.map((r) => [r.name, r.quantity, r.unitPrice, r.vatRate, r.amount])).toEqual([
+      ['Olio extravergine 1 l', '12', '8.50', '10', '102.00'],
+      ['Trasporto', '1', '25.00', '22', '25.00'],
+    ]);
+  });
+
+  it('reads a Dutch table with "Aant.", "Prijs per eenheid" and "Totaal" set closely', async () => {
+    const rows = await rowsOf(
+      table(
+        [['Nr.', 60], ['Omschrijving', 78], ['Aant.', 360, true], ['Prijs per eenheid', 450, true], ['Totaal', 500, true]],
+        [
+          [['1', 60], ['Bureaustoel', 78], ['4 st', 360, true], ['129,00', 450, true], ['516,00', 500, true]],
+          [['2', 60], ['Montage', 78], ['2 uur', 360, true], ['45,00', 450, true], ['90,00', 500, true]],
+        ],
+      ),
+    );
+    expect(rows.map((r) => [r.position, r.name, r.quantity, r.unitPrice, r.amount])).toEqual([
+      ['1', 'Bureaustoel', '4', '129.00', '516.00'],
+      ['2', 'Montage', '2', '45.00', '90.00'],
+    ]);
+  });
+
+  it('reads a corrected invoice with "Mge." and "Netto" columns and negative quantities, units beside the quantity', async () => {
+    const rows = await rowsOf(
+      table(
+        [['Beschreibung', 60], ['Mge.', 440, true], ['Preis', 480, true], ['Netto', 520, true]],
+        [
+          [['Druckerpapier A4', 60], ['-3,00 Pck', 440, true], ['4,20', 480, true], ['-12,60', 520, true]],
+          [['Toner schwarz', 60], ['-1,00 Stk', 440, true], ['39,90', 480, true], ['-39,90', 520, true]],
+        ],
+      ),
+    );
+    expect(rows.map((r) => [r.name, r.quantity, r.unit, r.unitPrice, r.amount])).toEqual([
+      ['Druckerpapier A4', '-3.00', undefined, '4.20', '-12.60'],
+      ['Toner schwarz', '-1.00', 'C62', '39.90', '-39.90'],
+    ]);
+  });
+});
