@@ -32,11 +32,20 @@ export function convertActivities({ blobs, log }: ActivityDeps) {
       invoice: Invoice;
       fields?: Record<string, FieldReport>;
       language?: OwnerLanguage;
+      /** Refuse mandatory values read with less confidence (set for scans). */
+      uncertainBelow?: number;
     }): Promise<{ invoiceBlobKey: string; profile: ConversionProfile; filled: FilledField[] }> {
       let prepared: ReturnType<typeof prepareForZugferd>;
-      const sources = input.fields ? Object.fromEntries(Object.entries(input.fields).map(([path, f]) => [path, f.source])) : undefined;
+      const fields = Object.entries(input.fields ?? {});
+      const sources = Object.fromEntries(fields.map(([path, f]) => [path, f.source]));
+      const confidence = Object.fromEntries(fields.map(([path, f]) => [path, f.confidence]));
       try {
-        prepared = prepareForZugferd(input.invoice, { ...(sources ? { sources } : {}), ...(input.language ? { language: input.language } : {}) });
+        prepared = prepareForZugferd(input.invoice, {
+          sources,
+          confidence,
+          ...(input.language ? { language: input.language } : {}),
+          ...(input.uncertainBelow !== undefined ? { uncertainBelow: input.uncertainBelow } : {}),
+        });
       } catch (err) {
         if (!(err instanceof ConversionRefusal)) throw err;
         const details: RefusalDetails = { fields: err.fields, language: err.language, userMessage: err.userMessage };

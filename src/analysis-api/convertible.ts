@@ -1,6 +1,6 @@
 import type { FieldProblem } from '../api/errors.js';
 import { btOf } from '../invoice/catalog.js';
-import { missingMessage, mismatchMessage, refusalSummary, type OwnerLanguage } from './owner-texts.js';
+import { missingMessage, mismatchMessage, refusalSummary, uncertainMessage, type OwnerLanguage } from './owner-texts.js';
 import { Decimal, sum, toAmount } from '../invoice/decimal.js';
 import type { Invoice, InvoiceLine } from '../invoice/model.js';
 
@@ -29,7 +29,7 @@ export class ConversionRefusal extends Error {
   /** What the owner of the invoice reads: what is wrong and what to add, in the invoice's language. */
   readonly userMessage: string;
   constructor(
-    readonly code: 'FIELDS_MISSING' | 'TOTALS_MISMATCH',
+    readonly code: 'FIELDS_MISSING' | 'FIELDS_UNCERTAIN' | 'TOTALS_MISMATCH',
     message: string,
     readonly fields: FieldProblem[],
     readonly language: OwnerLanguage = 'en',
@@ -102,7 +102,26 @@ export interface PrepareOptions {
   sources?: Record<string, 'printed' | 'inferred' | 'default'>;
   /** The owner's language for refusals (de or en). */
   language?: OwnerLanguage;
+  /**
+   * Per analysed field, its calibrated confidence; with `uncertainBelow`, a mandatory value read
+   * with less is refused rather than written into an e-invoice (scans: a misread number is worse
+   * than a refusal).
+   */
+  confidence?: Record<string, number>;
+  uncertainBelow?: number;
 }
+
+/**
+ * The values an e-invoice is identified and paid by: a misread one makes a wrong invoice that
+ * is booked and paid as such. (Party names are not gated: their calibration on scans is too
+ * coarse yet to tell a clean reading from a doubtful one.)
+ */
+const MUST_BE_SURE: ReadonlyArray<[path: string, bt: string]> = [
+  ['invoiceNumber', 'BT-1'],
+  ['invoiceIssueDate', 'BT-2'],
+  ['documentTotals.invoiceTotalAmountWithoutVat', 'BT-109'],
+  ['documentTotals.invoiceTotalAmountWithVat', 'BT-112'],
+];
 
 export interface Prepared {
   invoice: Invoice;
@@ -119,6 +138,14 @@ export function prepareForZugferd(found: Invoice, opts: PrepareOptions = {}): Pr
   const missing = missingFields(invoice, profile, lang);
   if (missing.length > 0) {
     throw new ConversionRefusal('FIELDS_MISSING', `Mandatory fields were not found on the page: ${missing.map((m) => m.bt ?? m.field).join(', ')}`, missing, lang);
+  }
+  const threshold = opts.uncertainBelow;
+  const uncertain: FieldProblem[] =
+    threshold === undefined
+      ? []
+      : MUST_BE_SURE.filter(([path]) => (opts.confidence?.[path] ?? 1) < threshold).map(([path, bt]) => ({ field: `invoice.${path}`, bt, message: uncertainMessage(bt, lang) }));
+  if (uncertain.length > 0) {
+    throw new ConversionRefusal('FIELDS_UNCERTAIN', `Mandatory fields could not be read reliably: ${uncertain.map((u) => u.bt).join(', ')}`, uncertain, lang);
   }
   const mismatches = totalMismatches(invoice, lang);
   if (mismatches.length > 0) {

@@ -53,6 +53,13 @@ export function missingMessage(bt: string, lang: OwnerLanguage, where?: { line?:
   return place ? `${place}${text}` : capitalise(text);
 }
 
+/** A detail the scan shows, but too unclearly to put into an e-invoice. */
+export function uncertainMessage(bt: string, lang: OwnerLanguage): string {
+  return capitalise(
+    pick([`${detailOf(bt, lang)} (${bt}) could not be read reliably from the scan; please send a clearer scan or the PDF`, `${detailOf(bt, lang)} (${bt}) ist im Scan nicht sicher lesbar; bitte senden Sie einen deutlicheren Scan oder das PDF`], lang),
+  );
+}
+
 /** A printed total that its parts do not give, in the owner's words. */
 export function mismatchMessage(bt: string, printed: string, computed: string, how: { en: string; de: string }, lang: OwnerLanguage, line?: number): string {
   if (lang === 'de') {
@@ -69,6 +76,11 @@ export function refusalSummary(code: string, bts: string[], lang: OwnerLanguage)
     case 'FIELDS_MISSING':
       return pick(
         [`Mandatory details are missing on the invoice: ${details.join('; ')}. Please add them to the invoice and send it again.`, `Auf der Rechnung fehlen Pflichtangaben: ${details.join('; ')}. Bitte ergänzen Sie sie und senden Sie die Rechnung erneut.`],
+        lang,
+      );
+    case 'FIELDS_UNCERTAIN':
+      return pick(
+        [`Some mandatory details could not be read reliably from the scan: ${details.join('; ')}. Please send a clearer scan (300 dpi) or the original PDF.`, `Einige Pflichtangaben sind im Scan nicht sicher lesbar: ${details.join('; ')}. Bitte senden Sie einen deutlicheren Scan (300 dpi) oder das Original-PDF.`],
         lang,
       );
     case 'TOTALS_MISMATCH':

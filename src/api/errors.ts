@@ -45,6 +45,7 @@ export const ERROR_CODES = {
   PDF_NO_TEXT: { status: 422, retryable: false, userMessage: 'No readable text was found in the file, not even by OCR. Send a PDF with a text layer or a sharper scan (300 dpi).' },
   FILE_UNREADABLE: { status: 422, retryable: false, userMessage: 'The file is damaged or too complex to read.' },
   FIELDS_MISSING: { status: 422, retryable: false, userMessage: 'Mandatory invoice data was not found on the page; see fields.' },
+  FIELDS_UNCERTAIN: { status: 422, retryable: false, userMessage: 'Mandatory invoice data could not be read reliably from the scan; see fields.' },
   TOTALS_MISMATCH: { status: 422, retryable: false, userMessage: 'The totals printed on the invoice do not match its lines; no e-invoice was created.' },
   ZUGFERD_INVALID: { status: 422, retryable: false, userMessage: 'The e-invoice built from the page does not pass validation; see ruleCodes.' },
   UPSTREAM_TIMEOUT: { status: 504, retryable: true, userMessage: 'The operation took too long; it may still finish. Try again later.' },

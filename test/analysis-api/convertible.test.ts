@@ -99,6 +99,20 @@ describe('refusing', () => {
     expect(refusalEn.fields[1]!.message).toBe("The buyer's country (BT-55) is not on the invoice; please add it");
   });
 
+  it('refuses a mandatory value read with less confidence than asked, naming it', () => {
+    const read = asRead();
+    expect(prepareForZugferd(read, { confidence: { invoiceNumber: 0.7 } }).invoice.invoiceNumber).toBe(read.invoiceNumber);
+    let err: unknown;
+    try {
+      prepareForZugferd(read, { confidence: { invoiceNumber: 0.7, 'documentTotals.invoiceTotalAmountWithVat': 0.9 }, uncertainBelow: 0.75, language: 'de' });
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(ConversionRefusal);
+    expect((err as ConversionRefusal).code).toBe('FIELDS_UNCERTAIN');
+    expect((err as ConversionRefusal).fields).toEqual([{ field: 'invoice.invoiceNumber', bt: 'BT-1', message: 'Die Rechnungsnummer (BT-1) ist im Scan nicht sicher lesbar; bitte senden Sie einen deutlicheren Scan oder das PDF' }]);
+  });
+
   it('needs no seller VAT id for a supply outside the scope of VAT', () => {
     const read = asRead();
     delete read.seller!.sellerVatIdentifier;

@@ -109,8 +109,9 @@ function conversionFailure(err: ApiError, reference: string, fileName: string): 
     ...(fields?.length ? { fields } : {}),
     ...(details.ruleCodes?.length ? { ruleCodes: details.ruleCodes } : {}),
   };
-  // Internal details (stack-like messages) stay out of a mail meant for a bookkeeper.
-  const email = failureEmail(fileName, { ...error, ...(err.status >= 500 ? { detail: undefined } : {}) }, details.language);
+  // Internal details (stack-like messages) stay out of a mail meant for a bookkeeper, and so does the
+  // technical English detail when the owner's message already says it in their language.
+  const email = failureEmail(fileName, { ...error, ...(err.status >= 500 || details.userMessage ? { detail: undefined } : {}) }, details.language);
   return { status: err.status, body: { success: false, error, email } };
 }
 
