@@ -1,9 +1,11 @@
 /**
- * The printed labels of invoices in German, English, French (and Dutch, which costs little)
+ * The printed labels of invoices in German, English, French, Italian and Dutch
  * mapped to what they announce. Patterns run on folded text (see text.ts: lower case, no
  * diacritics, ß → ss). Weights say how sure a label is on its own: "Rechnungsnummer" is,
  * a bare "Nr." is not.
  */
+
+import { fold } from './text.js';
 
 export type HeaderField =
   | 'invoiceNumber'
@@ -90,12 +92,42 @@ export const HEADER_LABELS: ReadonlyArray<LabelRule<HeaderField>> = [
 
 export type PartyRole = 'seller' | 'buyer' | 'deliverTo';
 
-/** Labels that head an address block; the whole segment must be the label (so "Lieferant GmbH" is a name, "Lieferant:" a label). */
-export const PARTY_LABELS: ReadonlyArray<[PartyRole, RegExp]> = [
-  ['buyer', /^(?:rechnungs?(?:empfanger|adresse|anschrift)|kaufer|kunde|auftraggeber|leistungsempfanger|bill(?:ed)? to|invoice(?:d)? to|sold to|customer|client|buyer|bill to address|factur(?:e|er) a|adresse de facturation|destinataire|acheteur|klant|factuuradres)$/],
-  ['seller', /^(?:rechnungs(?:ersteller|steller|aussteller)|verkaufer|lieferant|leistungserbringer|auftragnehmer|seller|supplier|vendor|from|issuer|vendeur|fournisseur|emetteur|prestataire|verkoper|leverancier)$/],
-  ['deliverTo', /^(?:liefer(?:anschrift|adresse)|warenempfanger|lieferung an|ship(?:ped)? to|deliver(?:ed|y)? to|delivery address|adresse de livraison|livre a|livraison|afleveradres)$/],
-];
+/**
+ * Headings over an address block as printed, per role. The whole heading must be the label (so
+ * "Lieferant GmbH" is a name, "Lieferant:" a label); it is matched folded, spaces optional.
+ */
+export const PARTY_LABEL_TEXTS: Readonly<Record<PartyRole, readonly string[]>> = {
+  buyer: [
+    'Rechnungsempfänger', 'Rechnungempfänger', 'Rechnungsadresse', 'Rechnungadresse', 'Rechnungsanschrift', 'Rechnunganschrift',
+    'Käufer', 'Kunde', 'Auftraggeber', 'Leistungsempfänger',
+    'Bill to', 'Billed to', 'Invoice to', 'Invoiced to', 'Sold to', 'Customer', 'Client', 'Buyer', 'Bill to address',
+    'Facturé à', 'Facturer à', 'Adresse de facturation', 'Destinataire', 'Acheteur',
+    'Klant', 'Factuuradres', 'Koper', 'Afnemer', 'Aan',
+    'Cessionario', 'Committente', 'Cessionario / committente', 'Cessionario committente', 'Destinatario', 'Cliente', 'Spett.le', 'Spettabile', 'Acquirente',
+  ],
+  seller: [
+    'Rechnungsersteller', 'Rechnungssteller', 'Rechnungsaussteller', 'Verkäufer', 'Lieferant', 'Leistungserbringer', 'Auftragnehmer',
+    'Seller', 'Supplier', 'Vendor', 'From', 'Issuer',
+    'Vendeur', 'Fournisseur', 'Émetteur', 'Prestataire',
+    'Verkoper', 'Leverancier', 'Van',
+    'Cedente', 'Prestatore', 'Cedente / prestatore', 'Cedente prestatore', 'Fornitore', 'Mittente', 'Venditore',
+  ],
+  deliverTo: [
+    'Lieferanschrift', 'Lieferadresse', 'Warenempfänger', 'Lieferung an',
+    'Ship to', 'Shipped to', 'Deliver to', 'Delivered to', 'Delivery to', 'Delivery address',
+    'Adresse de livraison', 'Livré à', 'Livraison',
+    'Afleveradres', 'Leveradres', 'Bezorgadres',
+    'Destinazione', 'Destinazione merce', 'Luogo di consegna', 'Indirizzo di consegna', 'Consegna a',
+  ],
+};
+
+const escapeRe = (t: string) => t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** The same labels as patterns on folded text. */
+export const PARTY_LABELS: ReadonlyArray<[PartyRole, RegExp]> = (Object.entries(PARTY_LABEL_TEXTS) as Array<[PartyRole, readonly string[]]>).map(([role, texts]) => [
+  role,
+  new RegExp(`^(?:${texts.map((t) => escapeRe(fold(t)).replace(/\s+/g, '\\s*')).join('|')})$`),
+]);
 
 /**
  * The one-word party labels, for recognising them where a scan misread a letter or two

@@ -1,5 +1,6 @@
 import { countryOfLine, countryOfPostcodePrefix, documentTypeOf } from './codes.js';
 import { allSegments, lineOf, pageOf, rightOf, type Doc } from './document.js';
+import { isLabel } from './header-fields.js';
 import { buildBlocks, type Block, type PageLayout, type Segment } from './layout.js';
 import { PARTY_LABEL_WORDS, PARTY_LABELS, type PartyRole } from './lexicon.js';
 import { clean, editDistance, fold, textKey } from './text.js';
@@ -84,23 +85,23 @@ export function parseCityLine(text: string): CityLine | undefined {
   return undefined;
 }
 
-/** Name, street, post code, city and country from the lines of an address block. */
-export function parseAddress(lines: string[]): Omit<Party, 'score' | 'via' | 'page' | 'top' | 'bottom' | 'x0' | 'x1'> | undefined {
+/** Name, street, post code, city and country from the lines of an address block (`nameless`: it starts with the street). */
+export function parseAddress(lines: string[], nameless = false): Omit<Party, 'score' | 'via' | 'page' | 'top' | 'bottom' | 'x0' | 'x1'> | undefined {
   const all = lines.map((l) => clean(l.replace(/^(?:attn|z\.? ?hd\.?)\s*:?\s*/i, ''))).filter((l) => l !== '');
   const identifier = all.map((l) => PARTY_NUMBER.exec(l)?.[1]).find((v) => v !== undefined);
   // Identifier and contact lines may come before the name (rendered forms print "Nummer: …" first).
   const rows = all.filter((l, i) => i === all.length - 1 || !NOT_ADDRESS.test(fold(l)) || parseCityLine(l) !== undefined);
   if (rows.length === 0) return undefined;
-  const cityAt = rows.findIndex((l, i) => i > 0 && parseCityLine(l) !== undefined);
-  const nameLines = nameLinesOf(rows, cityAt);
+  const cityAt = rows.findIndex((l, i) => (nameless || i > 0) && parseCityLine(l) !== undefined);
+  const nameLines = nameless ? 0 : nameLinesOf(rows, cityAt);
   const name = rows.slice(0, nameLines).join('\n');
-  const withId = identifier ? { identifier } : {};
-  if (cityAt < 0) return { name, ...withId };
+  const withId = { ...(identifier ? { identifier } : {}), ...(name ? { name } : {}) };
+  if (cityAt < 0) return nameless ? undefined : { name, ...withId };
   const cityLine = parseCityLine(rows[cityAt]!)!;
   const between = rows.slice(nameLines, cityAt);
   const after = rows[cityAt + 1];
   const country = cityLine.country ?? (after ? countryOfLine(after) : undefined);
-  const out: ReturnType<typeof parseAddress> = { name, postcode: cityLine.postcode, city: cityLine.city, ...withId };
+  const out: ReturnType<typeof parseAddress> = { postcode: cityLine.postcode, city: cityLine.city, ...withId };
   // The main address line is the first that looks like a street (a house number or a street word);
   // lines before it are contact persons, lines after it (building, floor) the second line.
   const street = Math.max(0, between.findIndex((l) => /\d/.test(l) || STREET_WORD.test(fold(l))));
@@ -122,11 +123,39 @@ function nameLinesOf(rows: string[], cityAt: number): number {
 /** A heading over an address ("Adresse de l'installation", "Delivery address", "Name:"): a label, never a party's name. */
 const ADDRESS_HEADING = /^(?:adresse|address|anschrift|adres|name|nom|naam)\b|\b(?:adresse|address|anschrift|adres)\s*:?$/;
 
+/** A document's title over the block ("RECHNUNG", "Fattura differita", "Tax invoice"): never a party's name. */
+function isTitle(line: string): boolean {
+  return documentTypeOf(line) !== undefined && !LEGAL_FORM.test(line) && line.trim().split(/\s+/).length <= 3;
+}
+
+/** Lines over an address that head it: a party's label, a field label, a document title. */
+function isHeading(line: string): boolean {
+  const bare = fold(line).trim().replace(/[:.]+$/, '');
+  return PARTY_LABELS.some(([, re]) => re.test(bare) || re.test(bare.replace(/\s+/g, ''))) || isTitle(line) || isLabel(line);
+}
+
+/** Street words also written as the end of a compound ("Lieferantenstraße 20", "Keizersgracht 100"). */
+const STREET_END = /(?:strasse|str\.?|weg|gasse|platz|allee|damm|ufer|straat|laan|plein|gracht|kade|steeg)$/;
+const STREET_START = /^(?:via|viale|piazza|piazzale|corso|vicolo|largo)\b/;
+
+/** "Lieferantenstraße 20", "12 rue des Lilas", "Via Roma 1": a street and house number, never a name. */
+function isStreet(line: string): boolean {
+  const t = fold(clean(line));
+  if (!/\d/.test(t) || LEGAL_FORM.test(line)) return false;
+  const words = t.replace(/\s*\d+\s*[a-z]?(?:\s*[-/]\s*\d+\s*[a-z]?)?\s*$/, '').trim();
+  return STREET_WORD.test(t) || STREET_START.test(t) || (words !== t && STREET_END.test(words.split(/\s+/).at(-1) ?? ''));
+}
+
 function partyOf(lines: string[], where: { page: number; top: number; bottom: number; x0: number; x1: number }, score: number, via: string): Party | undefined {
-  const address = parseAddress(lines);
-  if (!address?.name || !/\p{L}{2}/u.test(address.name)) return undefined;
-  const first = fold(address.name.split('\n')[0]!).trim();
-  if (ADDRESS_HEADING.test(first) || PARTY_LABELS.some(([, re]) => re.test(first.replace(/[:.]+$/, '')))) return undefined;
+  // A heading over the block is a label, never the party's name: the address starts below it.
+  const from = lines.findIndex((l) => clean(l) !== '' && !isHeading(l));
+  if (from < 0) return undefined;
+  const rest = lines.slice(from);
+  if (ADDRESS_HEADING.test(fold(rest[0]!).trim())) return undefined;
+  // A block that starts with its street prints no name (it stands elsewhere, larger, or only in a logo).
+  const nameless = isStreet(rest[0]!);
+  const address = parseAddress(rest, nameless);
+  if (!address || (!nameless && (!address.name || !/\p{L}{2}/u.test(address.name)))) return undefined;
   return { ...address, score, via, ...where };
 }
 
@@ -247,8 +276,10 @@ export function findParties(doc: Doc): Parties {
         // Windows start a good way down the page (45 mm on DIN 5008, more on French letters); higher up is the letterhead.
         .filter((b) => b.top > 0.115 * page.height && b.top < 0.45 * page.height)
         .filter((b) => !found.seller || !sameParty(b, found.seller))
-        .filter((b) => partyOf(linesOf(doc, b), boxOf(b.segments), 0, '') !== undefined)
-        .sort((a, b) => Number(a.x0 > 0.5 * page.width) - Number(b.x0 > 0.5 * page.width) || a.top - b.top)[0];
+        .map((b) => ({ b, named: partyOf(linesOf(doc, b), boxOf(b.segments), 0, '')?.name !== undefined, party: partyOf(linesOf(doc, b), boxOf(b.segments), 0, '') }))
+        .filter((c) => c.party !== undefined)
+        // An address printed without a name is a window only where no named one is.
+        .sort((a, b) => Number(b.named) - Number(a.named) || Number(a.b.x0 > 0.5 * page.width) - Number(b.b.x0 > 0.5 * page.width) || a.b.top - b.b.top)[0]?.b;
     // The left window comes first even when its address is loosely set and a tight block stands on the right.
     const left = (b: Block | undefined) => b !== undefined && b.x0 <= 0.5 * page.width;
     const tight = inWindow(blocks);
@@ -272,7 +303,7 @@ export function findParties(doc: Doc): Parties {
   // 5. A company name alone at the top of the page (no address beside it) names the seller
   //    better than a branch office's address block does.
   const top = blocks.filter((b) => b.top < 0.15 * page.height && b.segments.length <= 3).sort((a, b) => a.top - b.top)[0];
-  if (top && (!found.seller || found.seller.score < 0.8) && !top.segments.some((s) => parseCityLine(s.text))) {
+  if (top && (!found.seller || found.seller.score < 0.8 || !found.seller.name) && !top.segments.some((s) => parseCityLine(s.text))) {
     const lines = top.segments.map((s) => clean(s.text));
     const at = lines.findIndex((l) => LEGAL_FORM.test(l));
     if (at >= 0 && at <= 1 && !documentTypeOf(lines.join(' '))) {

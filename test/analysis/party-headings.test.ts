@@ -1,0 +1,84 @@
+import { describe, expect, it } from 'vitest';
+import { analyseInvoice, extractTextLayer } from '../../src/analysis/index.js';
+import { PARTY_LABEL_TEXTS, type PartyRole } from '../../src/analysis/lexicon.js';
+import { pdfOf, type Text } from './fixtures.js';
+
+async function parties(texts: Text[]) {
+  const { invoice } = analyseInvoice(await extractTextLayer(await pdfOf([texts])), { withLineItems: false });
+  return { seller: invoice.seller, buyer: invoice.buyer };
+}
+
+const total: Text[] = [
+  { s: 'Gesamtbetrag', x: 380, y: 420, bold: true },
+  { s: '119,00', x: 545, y: 420, right: true, bold: true },
+];
+
+/** A heading printed over an address in the window position, nothing else that names a party. */
+const headed = (heading: string): Text[] => [
+  { s: heading, x: 60, y: 130, size: 8, bold: true },
+  { s: 'Nordlicht Handel GmbH', x: 60, y: 141, size: 10 },
+  { s: 'Fjordweg 3', x: 60, y: 153, size: 10 },
+  { s: '24103 Kiel', x: 60, y: 165, size: 10 },
+  ...total,
+];
+
+describe('a heading over an address is a label, never a name', () => {
+  for (const role of Object.keys(PARTY_LABEL_TEXTS) as PartyRole[]) {
+    it(`never reads a ${role} label as a party's name`, async () => {
+      for (const label of PARTY_LABEL_TEXTS[role]) {
+        for (const printed of [label, label.toUpperCase(), `${label}:`]) {
+          const { seller, buyer } = await parties(headed(printed));
+          expect(seller?.sellerName, printed).not.toBe(printed);
+          expect(buyer?.buyerName, printed).not.toBe(printed);
+          for (const name of [seller?.sellerName, buyer?.buyerName]) expect(name ?? '', printed).not.toContain(label);
+          // The block a seller's or buyer's label heads is that party's, named by its first line.
+          if (role === 'seller') expect(seller?.sellerName, printed).toBe('Nordlicht Handel GmbH');
+          if (role === 'buyer') expect(buyer?.buyerName, printed).toBe('Nordlicht Handel GmbH');
+        }
+      }
+    });
+  }
+
+  it('never reads a field label or a document title over an address as the name', async () => {
+    for (const heading of ['Rechnung', 'RECHNUNG', 'Fattura differita', 'TAX INVOICE', 'Facture', 'Kundennummer', 'Lieferdatum', 'Ihre Referenz', 'Invoice date', 'Codice cliente']) {
+      const { seller, buyer } = await parties(headed(heading));
+      expect(buyer?.buyerName, heading).toBe('Nordlicht Handel GmbH');
+      expect(seller?.sellerName ?? '', heading).not.toContain(heading);
+    }
+  });
+});
+
+describe('the seller in its letterhead', () => {
+  it('takes the company, not the document title printed over it', async () => {
+    const { seller } = await parties([
+      { s: 'FATTURA DIFFERITA', x: 40, y: 30, size: 16, bold: true },
+      { s: 'Officine Rossi S.r.l.', x: 40, y: 50, size: 11, bold: true },
+      { s: 'Via Emilia 45', x: 40, y: 63 },
+      { s: '40121 Bologna', x: 40, y: 74 },
+      { s: 'Trattoria Bianchi', x: 330, y: 150, size: 10 },
+      { s: 'Piazza Maggiore 2', x: 330, y: 162, size: 10 },
+      { s: '40124 Bologna', x: 330, y: 174, size: 10 },
+      ...total,
+    ]);
+    expect(seller?.sellerName).toBe('Officine Rossi S.r.l.');
+    expect(seller?.sellerPostalAddress?.sellerCity).toBe('Bologna');
+  });
+
+  it('never takes a street for the name: a labelled block that starts with its street is an address without a name', async () => {
+    const { seller, buyer } = await parties([
+      { s: 'Kranbau Elbe GmbH', x: 48, y: 26, size: 16, bold: true },
+      { s: 'Kunde', x: 48, y: 100, size: 7 },
+      { s: 'Bauhof Lindner KG', x: 48, y: 110 },
+      { s: 'Am Werder 8', x: 48, y: 121 },
+      { s: '39104 Magdeburg', x: 48, y: 132 },
+      { s: 'Lieferant', x: 214, y: 100, size: 7 },
+      { s: 'Hafenstraße 20', x: 214, y: 110 },
+      { s: '01067 Dresden', x: 214, y: 121 },
+      ...total,
+    ]);
+    expect(buyer?.buyerName).toBe('Bauhof Lindner KG');
+    expect(seller?.sellerName).toBe('Kranbau Elbe GmbH');
+    expect(seller?.sellerPostalAddress?.sellerAddressLine1).toBe('Hafenstraße 20');
+    expect(seller?.sellerPostalAddress?.sellerCity).toBe('Dresden');
+  });
+});
