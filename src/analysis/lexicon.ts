@@ -185,7 +185,7 @@ export const COLUMN_LABELS: ReadonlyArray<[ColumnKind, RegExp]> = [
   ['description', /bezeichnung|beschreibung|artikel(?!nr|nummer|-nr)|leistung|produkt|product|description|designation|libelle|article|omschrijving|beschrijving|descrizione|prodotto|servizio|text|item(?! no| number| code)|service|details?|dienst/],
   ['quantity', /menge|anzahl|\bqty\b|quantity|quantite|qte|quantita|q\.ta\b|\bqta\b|aantal|hoeveelheid|stuck|^anz\.?$|^mge\.?$|^aant\.?$|^units?$|^hours?$/],
   ['unit', /^(?:einheit|me|meng\.?-? ?einheit|mengeneinheit|unit|uom|unite|unita|u\.?m\.?|eenheid|eenh\.?|vke\/geb|vke)$|^meng\.?-?$/],
-  ['unitPrice', /preis|price|prix|rate(?!.*%)|tarif|\bp\.?u\.?\b|unit ?price|einzel|e-preis|ep\b|stuckpreis|vk-preis|prijs|nettopreis|prezzo|importo unit/],
+  ['unitPrice', /preis|price|prix|rate(?!.*%)|tarif|\bp\.?u\.?\b|unit ?price|einzel|e-preis|ep\b|stuckpreis|vk-preis|prijs|nettopreis|prezzo|importo unit|\bcost\b/],
   ['vatRate', /ust|mwst|vat|tva|steuer|tax|btw|\biva\b|aliq|%/],
   ['lineAmount', /betrag|gesamt|summe|total|amount|montant|entgelt|nettowert|zeilenbetrag|wert|bedrag|totaal|importo(?! unit)|imponibile|line total|extended|net$|^netto$/],
   ['discount', /rabatt|discount|remise|disc\.?|korting/],

@@ -229,6 +229,7 @@ function readLine(columns: Column[], line: Line): Parsed {
   const rateColumn = vat && !columns.some((c) => c.kinds.has('discount')) ? vat : undefined;
   const all = line.segments.flatMap((seg, s) => joinUnits(seg.words).map((w) => ({ w, s })));
   let prev: { w: Word; col: Column; s: number } | undefined;
+  const lastWord = new Map<ColumnKind, { w: Word; s: number }>();
   all.forEach(({ w, s }, i) => {
     const numeric = isNumberWord(w.text);
     // A number set as closely as a word space after description text is part of it ("Karton 3 x 20").
@@ -239,8 +240,13 @@ function readLine(columns: Column[], line: Line): Parsed {
     const sign = w.text === '%' && prev?.col === rateColumn && prev !== undefined && w.x - (prev.w.x + prev.w.width) < 3 * w.height;
     const col = inText ? prev!.col : rateColumn && (percent || sign) ? rateColumn : columnOf(columns, w, numeric);
     if (!col) return;
-    prev = { w, col, s };
     const list = byKind.get(col.kind) ?? [];
+    // Two numbers that land in one column but stand a column gap apart ("33" and "143,75" under a
+    // header that spans both) are two values, never one space-grouped number: a ';' keeps them apart.
+    const before = lastWord.get(col.kind);
+    if (numeric && before && isNumberWord(before.w.text) && before.s !== s) list.push(';');
+    lastWord.set(col.kind, { w, s });
+    prev = { w, col, s };
     list.push(w.text);
     byKind.set(col.kind, list);
     words++;
@@ -498,8 +504,14 @@ function rowOf(doc: Doc, page: number, parsed: Parsed, columns: Column[]): ItemR
   const unitTexts = [...(qtyTexts ?? []).filter((t) => !isNumberWord(t)), ...(get('unit') ?? [])];
   const unitWord = unitTexts.map(unitCode).find((u) => u !== undefined) ?? (parsed.scanned ? unitTexts.map(misreadUnit).find((u) => u !== undefined) : undefined);
   if (unitWord) row.unit = unitWord;
-  const price = firstNumber(doc, get('unitPrice'), true);
+  // Two values a column gap apart in the price band: the price is the one aligned with its header
+  // (the right one); the left one, in a table whose quantity column could not be read, is the quantity.
+  const priceTexts = get('unitPrice') ?? [];
+  const apart = priceTexts.lastIndexOf(';');
+  const price = firstNumber(doc, apart >= 0 ? priceTexts.slice(apart + 1) : priceTexts, true);
   if (price) row.unitPrice = price.value;
+  const left = apart >= 0 && row.quantity === undefined ? firstNumber(doc, priceTexts.slice(0, priceTexts.indexOf(';')), true) : undefined;
+  if (left) row.quantity = left.value;
   const amount = lastMoney(doc, get('lineAmount')) ?? garbledAmount(doc, parsed);
   if (amount) row.amount = amount.value;
   const rate = firstNumber(doc, get('vatRate'));

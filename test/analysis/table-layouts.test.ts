@@ -81,3 +81,22 @@ describe('item table headers in other languages and abbreviations', () => {
     ]);
   });
 });
+
+describe('cells of neighbouring columns', () => {
+  it('never reads two numbers a column gap apart as one space-grouped number, while "4 743,75" stays one', async () => {
+    // The quantity column's header names no kind the reader knows ("Hrs"): its numbers fall into the price column's band.
+    const rows = await rowsOf(
+      table(
+        [['Item', 60], ['Hrs', 380, true], ['Rate', 440, true], ['Amount', 520, true]],
+        [
+          [['Consulting', 60], ['33', 380, true], ['143,75', 440, true], ['4 743,75', 520, true]],
+          [['Travel', 60], ['12', 380, true], ['12,50', 440, true], ['150,00', 520, true]],
+        ],
+      ),
+    );
+    expect(rows.map((r) => [r.name, r.quantity, r.unitPrice, r.amount])).toEqual([
+      ['Consulting', '33', '143.75', '4743.75'],
+      ['Travel', '12', '12.50', '150.00'],
+    ]);
+  });
+});
