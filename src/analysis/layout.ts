@@ -154,11 +154,11 @@ export function tailOf(segment: Segment, start: number): Segment | undefined {
 
 /**
  * Stacks of segments: each next segment starts on one of the following lines, within `maxGap`
- * text heights below, with its left edge aligned. Addresses, letterheads and footer columns.
+ * text heights below, with its left edge (or, asked for, its right edge) aligned. Addresses, letterheads and footer columns.
  * The default gap keeps to tightly set text; address windows are sometimes set with blank
  * lines between, which a looser gap admits.
  */
-export function buildBlocks(page: PageLayout, maxGap = 1.0): Block[] {
+export function buildBlocks(page: PageLayout, maxGap = 1.0, align: 'left' | 'right' = 'left'): Block[] {
   const blocks: Block[] = [];
   const open: Block[] = [];
   for (const line of page.lines) {
@@ -169,7 +169,9 @@ export function buildBlocks(page: PageLayout, maxGap = 1.0): Block[] {
         const gap = seg.top - last.bottom;
         // Small print (a sender line) over an address is not part of it; a large name over its address is.
         const notSmaller = last.height > 0.77 * seg.height;
-        return last.line < seg.line && notSmaller && gap < maxGap * unit && gap > -0.5 * unit && Math.abs(last.x0 - seg.x0) < 1.5 * unit;
+        // Most text is set flush left; a letterhead on the right is often set flush right.
+        const offset = align === 'left' ? last.x0 - seg.x0 : last.x1 - seg.x1;
+        return last.line < seg.line && notSmaller && gap < maxGap * unit && gap > -0.5 * unit && Math.abs(offset) < 1.5 * unit;
       });
       if (home) {
         home.segments.push(seg);

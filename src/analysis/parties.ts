@@ -293,7 +293,11 @@ export function findParties(doc: Doc): Parties {
 
   // 4. Letterhead or footer: the seller.
   if (!found.seller) {
-    const candidates = addressBlocks(page, [...blocks, ...loose], used).filter((b) => !found.buyer || !sameParty(b, found.buyer));
+    // A letterhead set flush right stacks its lines by their right edges.
+    const flushRight = buildBlocks(page, 1, 'right')
+      .flatMap(withoutNoiseOnTop)
+      .filter((b) => Math.max(...b.segments.map((s) => s.x0)) - Math.min(...b.segments.map((s) => s.x0)) > 1.5 * b.segments[0]!.height);
+    const candidates = addressBlocks(page, [...blocks, ...loose, ...flushRight], used).filter((b) => !found.buyer || !sameParty(b, found.buyer));
     const head = candidates.filter((b) => b.top < 0.3 * page.height).sort((a, b) => a.top - b.top)[0];
     const foot = candidates.filter((b) => b.top > 0.75 * page.height).sort((a, b) => a.top - b.top)[0];
     const pick = head ?? foot;

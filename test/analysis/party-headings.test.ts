@@ -81,4 +81,23 @@ describe('the seller in its letterhead', () => {
     expect(seller?.sellerPostalAddress?.sellerAddressLine1).toBe('Hafenstraße 20');
     expect(seller?.sellerPostalAddress?.sellerCity).toBe('Dresden');
   });
+
+  it('reads a letterhead set flush right, street and city included', async () => {
+    const right = (s: string, y: number, size = 7): Text => ({ s, x: 540, y, size, right: true });
+    const { seller, buyer } = await parties([
+      { ...right('Studio Van Dijk B.V.', 40, 13), bold: true },
+      right('Oudezijds Achterburgwal 141', 59),
+      right('1012 DN Amsterdam', 68),
+      right('KvK 12345678', 77),
+      { s: 'Bakkerij De Molen', x: 55, y: 150, size: 9 },
+      { s: 'Molenstraat 5', x: 55, y: 161, size: 9 },
+      { s: '3511 AB Utrecht', x: 55, y: 172, size: 9 },
+      ...total,
+    ]);
+    expect(buyer?.buyerName).toBe('Bakkerij De Molen');
+    expect(seller?.sellerName).toBe('Studio Van Dijk B.V.');
+    expect(seller?.sellerPostalAddress?.sellerAddressLine1).toBe('Oudezijds Achterburgwal 141');
+    expect(seller?.sellerPostalAddress?.sellerCity).toBe('Amsterdam');
+    expect(seller?.sellerPostalAddress?.sellerPostCode).toBe('1012 DN');
+  });
 });
