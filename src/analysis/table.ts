@@ -301,6 +301,8 @@ export function findLineItems(doc: Doc): ItemTable {
   const used = new Set<string>();
   let columns: Column[] | undefined;
   let header: string[] = [];
+  /** The amount of the line that closed the items (their total, or the net total), if one did. */
+  let closing: string | undefined;
   for (const page of doc.pages) {
     let open = columns !== undefined;
     let current: ItemRow | undefined;
@@ -345,8 +347,12 @@ export function findLineItems(doc: Doc): ItemTable {
       const isItem = amount !== undefined && (described || flat || (qty !== undefined && price !== undefined)) && !TABLE_END.test(first) && !NOT_AN_ITEM.test(fold(desc)) && !PART_OF_ITEM.test(fold(desc));
       // The totals box ends the items ("Total HT", "Gesamtbetrag"); a subtotal between sections does not.
       // (Its amount stands in the amount column: "Enthält 19% Versicherungssteuer = 12,77 €" noted under an item does not.)
-      const closingAmount = lastMoney(doc, parsed.byKind.get('lineAmount')) !== undefined;
-      if (!isItem && rows.length > 0 && hasMoney(doc, line) && closingAmount && !NOT_AN_ITEM.test(fold(desc)) && !PART_OF_ITEM.test(fold(desc)) && closesTable(lineText(line))) {
+      const closingAmount = lastMoney(doc, parsed.byKind.get('lineAmount'));
+      // A row with neither quantity nor price whose amount is the sum of the items above is their total ("Sum of lines"), whatever its label says.
+      const sumOfAbove = flat && qty === undefined && price === undefined && amount !== undefined && rows.length > 0 && rows.every((r) => r.amount !== undefined) && rows.reduce((sum, r) => sum.plus(r.amount!), new Decimal(0)).eq(amount.value);
+      if (sumOfAbove) closing = amount!.value;
+      if (sumOfAbove || (!isItem && rows.length > 0 && hasMoney(doc, line) && closingAmount && !NOT_AN_ITEM.test(fold(desc)) && !PART_OF_ITEM.test(fold(desc)) && closesTable(lineText(line)))) {
+        if (!sumOfAbove) closing ??= closingAmount!.value;
         open = false;
         columns = undefined;
         current = undefined;
@@ -388,6 +394,11 @@ export function findLineItems(doc: Doc): ItemTable {
     }
   }
   if (rows.length === 0) return headerlessItems(doc);
+  // Rows with neither quantity nor price that the printed total of the items leaves out (charges and
+  // allowances set under an item, rows of the totals box) are not items: the rest add up to it.
+  const sum = (list: ItemRow[]) => list.reduce((s, r) => s.plus(r.amount ?? 0), new Decimal(0));
+  const priced = rows.filter((r) => r.quantity !== undefined || r.unitPrice !== undefined);
+  if (closing !== undefined && priced.length > 0 && priced.length < rows.length && !sum(rows).eq(closing) && sum(priced).eq(closing)) rows.splice(0, rows.length, ...priced);
   const amounts = rows.map((r) => r.amount);
   const lineSum = rows.length > 0 && amounts.every((a) => a !== undefined) ? amounts.reduce((s, a) => s.plus(a!), new Decimal(0)).toFixed(2) : undefined;
   return { rows, lines: used, ...(lineSum ? { lineSum } : {}) };

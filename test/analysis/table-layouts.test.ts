@@ -100,3 +100,39 @@ describe('cells of neighbouring columns', () => {
     ]);
   });
 });
+
+describe('rows that are not items', () => {
+  const header: Cell[] = [['Description', 60], ['Qty', 380, true], ['Price', 440, true], ['Amount', 520, true]];
+  const items: Cell[][] = [
+    [['Desk lamp', 60], ['2', 380, true], ['40.00', 440, true], ['80.00', 520, true]],
+    [['Shelf', 60], ['1', 380, true], ['120.00', 440, true], ['120.00', 520, true]],
+  ];
+
+  it('ends the items at a row whose amount is their sum, whatever its label, and reads no totals row as an item', async () => {
+    const totals: Text[] = [
+      { s: 'Sum of lines', x: 300, y: 10 },
+      { s: '200.00', x: 520, y: 10, right: true },
+      { s: 'Freight', x: 300, y: 22 },
+      { s: '15.00', x: 520, y: 22, right: true },
+      { s: 'Amount due', x: 300, y: 34 },
+      { s: '253.70', x: 520, y: 34, right: true },
+    ];
+    const table1 = findLineItems(buildDoc(await extractTextLayer(await pdfOf(table(header, items, totals)))));
+    expect(table1.rows.map((r) => [r.name, r.amount])).toEqual([
+      ['Desk lamp', '80.00'],
+      ['Shelf', '120.00'],
+    ]);
+    expect(table1.lineSum).toBe('200.00');
+  });
+
+  it('leaves out charges set under an item when the items without them add up to the printed total', async () => {
+    const withCharge: Cell[][] = [items[0]!, [['Assembly', 70], ['10.00', 520, true]], items[1]!];
+    const totals: Text[] = [
+      { s: 'Total excl. VAT', x: 300, y: 10 },
+      { s: '200.00', x: 520, y: 10, right: true },
+    ];
+    const read = findLineItems(buildDoc(await extractTextLayer(await pdfOf(table(header, withCharge, totals)))));
+    expect(read.rows.map((r) => r.name)).toEqual(['Desk lamp', 'Shelf']);
+    expect(read.lineSum).toBe('200.00');
+  });
+});
