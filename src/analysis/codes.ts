@@ -139,11 +139,11 @@ export function vatCategoryOf(rate: string | undefined, context: string): string
  */
 const DOCUMENT_TYPES: ReadonlyArray<[string, RegExp]> = [
   ['751', /buchungshilfe|keine rechnung|not an invoice|invoice information for accounting/],
-  ['389', /selbst ?ausgestellte rechnung|self-?billed|autofacturation|gutschriftsverfahren|autofattur/],
+  ['389', /selbst ?ausgestellte rechnung|self-?bill(?:ed|ing)|autofacturation|gutschriftsverfahren|autofattur/],
   ['575', /rechnung des versicherers|versicherungsrechnung|insurer'?s invoice|facture d'assureur/],
   ['387', /mietrechnung|hire invoice|rental invoice|facture de location/],
   ['386', /vorauszahlungsrechnung|anzahlungsrechnung|prepayment invoice|facture d'acompte/],
-  ['384', /korrektur|corrected invoice|facture rectificative|stornorechnung|fattura (?:di )?rettific/],
+  ['384', /korrektur|corrected invoice|facture rectificative|facture corrective|corrective invoice|correctiefactuur|gecorrigeerde factuur|stornorechnung|fattura (?:di )?rettific/],
   ['381', /gutschrift|credit ?note|avoir|creditnota|credit memo|nota di credito/],
   ['380', /rechnung|invoice|facture|factuur|faktura|fattura/],
 ];

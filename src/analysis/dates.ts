@@ -15,25 +15,26 @@ export interface DateMatch {
 }
 
 const MONTHS: ReadonlyArray<[number, string[]]> = [
-  [1, ['januar', 'jan', 'january', 'janvier', 'janv', 'januari', 'jänner', 'janner']],
-  [2, ['februar', 'feb', 'february', 'fevrier', 'fevr', 'fev', 'februari']],
-  [3, ['marz', 'maerz', 'mar', 'march', 'mars', 'maart', 'mrt']],
-  [4, ['april', 'apr', 'avril', 'avr']],
-  [5, ['mai', 'may', 'mei']],
-  [6, ['juni', 'jun', 'june', 'juin']],
-  [7, ['juli', 'jul', 'july', 'juillet', 'juil']],
-  [8, ['august', 'aug', 'aout', 'augustus']],
-  [9, ['september', 'sep', 'sept', 'septembre']],
-  [10, ['oktober', 'okt', 'october', 'oct', 'octobre']],
+  [1, ['januar', 'jan', 'january', 'janvier', 'janv', 'januari', 'jänner', 'janner', 'gennaio', 'gen']],
+  [2, ['februar', 'feb', 'february', 'fevrier', 'fevr', 'fev', 'februari', 'febbraio']],
+  [3, ['marz', 'maerz', 'mar', 'march', 'mars', 'maart', 'mrt', 'marzo']],
+  [4, ['april', 'apr', 'avril', 'avr', 'aprile']],
+  [5, ['mai', 'may', 'mei', 'maggio', 'mag']],
+  [6, ['juni', 'jun', 'june', 'juin', 'giugno', 'giu']],
+  [7, ['juli', 'jul', 'july', 'juillet', 'juil', 'luglio', 'lug']],
+  [8, ['august', 'aug', 'aout', 'augustus', 'agosto', 'ago']],
+  [9, ['september', 'sep', 'sept', 'septembre', 'settembre', 'set']],
+  [10, ['oktober', 'okt', 'october', 'oct', 'octobre', 'ottobre', 'ott']],
   [11, ['november', 'nov', 'novembre']],
-  [12, ['dezember', 'dez', 'december', 'dec', 'decembre']],
+  [12, ['dezember', 'dez', 'december', 'dec', 'decembre', 'dicembre', 'dic']],
 ];
 const MONTH_OF = new Map(MONTHS.flatMap(([n, names]) => names.map((name) => [fold(name), n] as const)));
 const MONTH_NAME = [...MONTH_OF.keys()].sort((a, b) => b.length - a.length).join('|');
 
 const NUMERIC = /(?<![\d.\/-])(\d{1,2})([./-])(\d{1,2})\2(\d{4}|\d{2})(?![\d]|[./-]\d)/g;
 const ISO = /(?<![\d.\/-])(\d{4})([-/.])(\d{2})\2(\d{2})(?![\d]|[./-]\d)/g;
-const DAY_MONTH_NAME = new RegExp(`(?<![\\p{L}\\d])(\\d{1,2})(?:er|st|nd|rd|th)?\\.?\\s*(${MONTH_NAME})\\.?,?\\s+(\\d{4})(?!\\d)`, 'gu');
+// "5. März 2018", "5 march 2018", "05-Mar-2018".
+const DAY_MONTH_NAME = new RegExp(`(?<![\\p{L}\\d])(\\d{1,2})(?:er|st|nd|rd|th)?\\.?(?:\\s*|-)(${MONTH_NAME})\\.?,?(?:\\s+|-)(\\d{4})(?!\\d)`, 'gu');
 const MONTH_NAME_DAY = new RegExp(`(?<![\\p{L}])(${MONTH_NAME})\\.?\\s+(\\d{1,2})(?:st|nd|rd|th)?\\s*,?\\s*(\\d{4})(?!\\d)`, 'gu');
 
 export function isoDate(y: number, m: number, d: number): string | undefined {

@@ -129,6 +129,7 @@ export function findHeaderFields(doc: Doc): Map<HeaderField, Array<Found>> {
         if (!source) continue;
         // A label is never a value: beside a label in an info strip stands the next label.
         if (place !== 'same' && isLabel(source.text)) continue;
+        if (place === 'right' && inStrip(doc, seg, source)) continue;
         // Inside running text a reference is one word: what follows is the sentence going on.
         const text = r.inline && kind === 'ref' ? source.text.trim().split(/\s+/)[0]! : source.text;
         const value = parseValue(kind, text, doc, STRICT.has(r.field));
@@ -141,6 +142,20 @@ export function findHeaderFields(doc: Doc): Map<HeaderField, Array<Found>> {
     }
   }
   return found;
+}
+
+/**
+ * A label in a strip of labels (small labels over their larger values): the segment beside it is
+ * the next label, not this one's value.
+ */
+function inStrip(doc: Doc, label: Segment, right: Segment): boolean {
+  // A small label over a larger value, aligned on the left.
+  const heads = (s: Segment) => {
+    const below = belowOf(doc, s);
+    return below !== undefined && Math.abs(below.x0 - s.x0) < s.height && below.height > 1.1 * s.height;
+  };
+  // The neighbour is printed like the label and heads a value of its own the same way.
+  return Math.abs(right.height - label.height) <= 0.05 * label.height && heads(label) && heads(right);
 }
 
 function valueSource(doc: Doc, seg: Segment, cut: number, place: 'same' | 'right' | 'below'): Segment | undefined {

@@ -79,7 +79,7 @@ export const HEADER_LABELS: ReadonlyArray<LabelRule<HeaderField>> = [
   rule('orderReference', 1, String.raw`ordine(?: n\.?| nr\.?| numero)|(?:numero|n\.) (?:d')?ordine|(?:vs\.?|vostro) ordine|rif(?:\.|erimento) (?:vs\.? )?ordine`),
   rule('orderReference', 0.8, String.raw`bestellung ${NO}|bestellnummer|order ${NO}|purchase order(?: ${NO})?|(?:${NO}) de commande|commande ${NO}`, true),
 
-  rule('buyerReference', 1, String.raw`ihr zeichen|ihre referenz|ihre zeichen|kauferreferenz|referenz des kaufers|leitweg-?id|buyer reference|buyer ref\.?|reference client|reference acheteur|ref\.? acheteur|uw referentie|referentie koper|rif(?:\.|erimento) (?:cliente|acquirente)`),
+  rule('buyerReference', 1, String.raw`ihr zeichen|ihre referenz|ihre zeichen|kauferreferenz|referenz des kaufers|leitweg-?id|buyer reference|buyer ref\.?|customer ref(?:erence|\.)|reference client|reference acheteur|ref\.? acheteur|uw referentie|referentie koper|rif(?:\.|erimento) (?:cliente|acquirente)`),
   // Insurers' invoices: the policy number the payer must quote ("… VSNR: 01.234.567.8 (bei Zahlung bitte angeben)").
   rule('buyerReference', 0.8, String.raw`vsnr|versicherungsschein[- ]?(?:nummer|nr\.?)`, true),
   // "Your reference" on an English or French invoice is the customer's order reference.

@@ -76,6 +76,35 @@ describe('labels printed above their values', () => {
   }
 });
 
+describe('a strip of labels the lexicon does not all know', () => {
+  it('passes over a neighbour that is printed like a label and heads a value of its own', async () => {
+    const invoice = await header(letter(strip(260, [['Rif. acquirente', '04011000-12345-34'], ['Referente', 'Anna Verdi'], ['Customer reference', 'Dept. 12']], 150)));
+    expect(invoice.buyerReference).toBe('04011000-12345-34');
+  });
+});
+
+describe('dates and titles as invoices print them', () => {
+  it('reads day-month-year with the month abbreviated between hyphens, and Italian month names', async () => {
+    const invoice = await header(
+      letter([
+        { s: 'Issue date:', x: 360, y: 200 },
+        { s: '06-Dec-2018', x: 545, y: 200, right: true },
+        { s: 'Data di consegna:', x: 360, y: 212 },
+        { s: '5 giugno 2018', x: 545, y: 212, right: true },
+      ]),
+    );
+    expect(invoice.invoiceIssueDate).toBe('2018-12-06');
+    expect(invoice.deliveryInformation?.actualDeliveryDate).toBe('2018-06-05');
+  });
+
+  it('reads a self-billing invoice and a corrective invoice by their titles', async () => {
+    const type = async (title: string) => (await header(letter([{ s: title, x: 50, y: 230, size: 16, bold: true }]))).invoiceTypeCode;
+    expect(await type('SELF-BILLING INVOICE')).toBe('389');
+    expect(await type('Facture corrective')).toBe('384');
+    expect(await type('Nota di credito')).toBe('381');
+  });
+});
+
 describe('Italian headings and numbers', () => {
   it('reads number and date from a title line "Fattura differita n. … del …"', async () => {
     const invoice = await header(letter([{ s: 'Fattura differita n. 471102 del 05/06/2018', x: 50, y: 230, size: 11, bold: true }]));
