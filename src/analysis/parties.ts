@@ -58,6 +58,19 @@ const UK_CITY_LINES = [
   new RegExp(String.raw`^(?<city>\p{L}[\p{L} .'-]*?),?\s+(?<postcode>${UK_POSTCODE})$`, 'u'),
 ];
 
+const UK_POSTCODE_ALONE = new RegExp(String.raw`^(?:(?:GB|UK)\s?[-\u2013 ]\s?)?${UK_POSTCODE}$`, 'u');
+
+/** British addresses print the post town and the post code on lines of their own ("London" / "SW1B 3BN"): one city line. */
+function joinPostTown(lines: string[]): string[] {
+  const out: string[] = [];
+  for (const l of lines) {
+    const prev = out.at(-1);
+    if (prev !== undefined && UK_POSTCODE_ALONE.test(clean(l)) && /^\p{L}[\p{L} .'-]*$/u.test(clean(prev)) && !parseCityLine(prev)) out[out.length - 1] = `${clean(prev)} ${clean(l)}`;
+    else out.push(l);
+  }
+  return out;
+}
+
 interface CityLine {
   postcode: string;
   city: string;
@@ -90,7 +103,7 @@ export function parseAddress(lines: string[], nameless = false): Omit<Party, 'sc
   const all = lines.map((l) => clean(l.replace(/^(?:attn|z\.? ?hd\.?)\s*:?\s*/i, ''))).filter((l) => l !== '');
   const identifier = all.map((l) => PARTY_NUMBER.exec(l)?.[1]).find((v) => v !== undefined);
   // Identifier and contact lines may come before the name (rendered forms print "Nummer: …" first).
-  const rows = all.filter((l, i) => i === all.length - 1 || !NOT_ADDRESS.test(fold(l)) || parseCityLine(l) !== undefined);
+  const rows = joinPostTown(all.filter((l, i) => i === all.length - 1 || !NOT_ADDRESS.test(fold(l)) || parseCityLine(l) !== undefined));
   if (rows.length === 0) return undefined;
   const cityAt = rows.findIndex((l, i) => (nameless || i > 0) && parseCityLine(l) !== undefined);
   const nameLines = nameless ? 0 : nameLinesOf(rows, cityAt);
@@ -417,7 +430,7 @@ function addressBlocks(page: PageLayout, blocks: Block[], used: Set<Block>): Blo
       b.page === page.page &&
       b.segments.length >= 2 &&
       b.segments.length <= 8 &&
-      b.segments.some((s, i) => i > 0 && parseCityLine(s.text) !== undefined),
+      joinPostTown(b.segments.map((s) => s.text)).some((t, i) => i > 0 && parseCityLine(t) !== undefined),
   );
 }
 

@@ -100,4 +100,22 @@ describe('the seller in its letterhead', () => {
     expect(seller?.sellerPostalAddress?.sellerCity).toBe('Amsterdam');
     expect(seller?.sellerPostalAddress?.sellerPostCode).toBe('1012 DN');
   });
+
+  it('reads a British letterhead with the post town and the post code on lines of their own', async () => {
+    const { seller } = await parties([
+      { s: 'Thames Valve Works Ltd', x: 50, y: 40, size: 14, bold: true },
+      { s: '27 Wharf Road', x: 50, y: 60 },
+      { s: 'Reading', x: 50, y: 71 },
+      { s: 'RG1 8BQ', x: 50, y: 82 },
+      { s: 'Bill to', x: 50, y: 130, bold: true },
+      { s: 'Harbour Supplies Ltd', x: 50, y: 142 },
+      { s: '4 Quay Street', x: 50, y: 153 },
+      { s: 'Bristol BS1 4DJ', x: 50, y: 164 },
+      ...total,
+    ]);
+    expect(seller?.sellerName).toBe('Thames Valve Works Ltd');
+    expect(seller?.sellerPostalAddress?.sellerAddressLine1).toBe('27 Wharf Road');
+    expect(seller?.sellerPostalAddress?.sellerCity).toBe('Reading');
+    expect(seller?.sellerPostalAddress?.sellerPostCode).toBe('RG1 8BQ');
+  });
 });
