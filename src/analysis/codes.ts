@@ -122,15 +122,23 @@ export function unitCode(text: string): string | undefined {
 /** A VAT category code printed in brackets beside a rate: "VAT (E)", "TVA (AE)". */
 export const PRINTED_CATEGORY = /\((S|Z|E|AE|K|G|O|L|M)\)/;
 
-/** Words that tell why a zero-rated line carries no VAT, to the UNTDID 5305 category. */
+/**
+ * Words that tell why a line carries no VAT, by UNTDID 5305 category, in the order they are
+ * tried: a reverse-charge note may also call the supply exempt, never the other way round.
+ */
+export const CATEGORY_WORDS: ReadonlyArray<[category: string, words: RegExp]> = [
+  ['AE', /reverse charge|steuerschuldnerschaft|autoliquidation|leistungsempfanger schuldet|§ ?13b/],
+  ['K', /innergemeinschaftlich|intra-?community|intracommunautaire|intra-?eu|ig-lieferung/],
+  ['G', /ausfuhr|export/],
+  ['O', /nicht steuerbar|not subject|hors champ|non soumis/],
+  ['E', /steuerfrei|steuerbefreit|tax exempt|exempt|exonere|exoneration|§ ?4 |umsatzsteuerbefreit|kleinunternehmer|§ ?19 ?(?:abs\.? ?1 )?ustg|franchise en base/],
+];
+
+/** The category the words of a text give; for a text without such words, S for a positive rate and Z for 0 %. */
 export function vatCategoryOf(rate: string | undefined, context: string): string | undefined {
   const t = fold(context);
-  if (/reverse charge|steuerschuldnerschaft|autoliquidation|leistungsempfanger schuldet|§ ?13b/.test(t)) return 'AE';
-  if (/innergemeinschaftlich|intra-?community|intracommunautaire|intra-?eu|ig-lieferung/.test(t)) return 'K';
-  if (/ausfuhr|export/.test(t)) return 'G';
-  if (/nicht steuerbar|not subject|hors champ|non soumis/.test(t)) return 'O';
-  if (/steuerfrei|steuerbefreit|tax exempt|exempt|exonere|exoneration|§ ?4 |umsatzsteuerbefreit|kleinunternehmer|§ ?19 ?(?:abs\.? ?1 )?ustg|franchise en base/.test(t)) return 'E';
-  if (rate === undefined) return undefined;
+  const named = CATEGORY_WORDS.find(([, words]) => words.test(t))?.[0];
+  if (named || rate === undefined) return named;
   return Number(rate) > 0 ? 'S' : 'Z';
 }
 

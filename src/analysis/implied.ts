@@ -1,5 +1,6 @@
 import { Decimal } from '../invoice/decimal.js';
-import { vatCategoryOf } from './codes.js';
+import { CATEGORY_WORDS, vatCategoryOf } from './codes.js';
+import { KNOWN_RATES } from './totals.js';
 import { lineText, type Doc } from './document.js';
 import { scanNumbers } from './numbers.js';
 import { fold } from './text.js';
@@ -35,8 +36,14 @@ const LANGUAGE_WORDS: Readonly<Record<Language, RegExp>> = {
   es: /^(y|el|la|los|para|con|del|factura|importe|cantidad|fecha|vencimiento|pago|iva|cliente|precio|total)$/,
 };
 
-/** The language most of the page's words belong to, when one clearly leads. */
+/** The language most of the page's words belong to, when one clearly leads (counted once per document). */
 export function pageLanguage(doc: Doc): Language | undefined {
+  if (!languages.has(doc)) languages.set(doc, countLanguage(doc));
+  return languages.get(doc);
+}
+const languages = new WeakMap<Doc, Language | undefined>();
+
+function countLanguage(doc: Doc): Language | undefined {
   const counts = new Map<Language, number>();
   for (const page of doc.pages) {
     for (const line of page.lines) {
@@ -125,15 +132,19 @@ export function inferCountries(r: ResultAccess, doc: Doc): void {
   }
 }
 
-/** Words of a printed exemption note, by the category it explains; any of them also serves a note of another 0 % category. */
-const EXEMPTION_WORDS: Readonly<Record<string, RegExp>> = {
-  AE: /reverse charge|steuerschuldnerschaft|autoliquidation|leistungsempfanger schuldet|§ ?13 ?b|article 196|283-2/,
-  K: /innergemeinschaftlich|intra-?community|intracommunautaire|262 ter|§ ?4 nr\.? ?1 ?b|article 138/,
-  G: /ausfuhr|export|262 i\b|hors (?:de l')?ue|outside the eu|drittland|§ ?4 nr\.? ?1 ?a/,
-  O: /nicht steuerbar|not subject to vat|hors (?:du )?champ/,
-  E: /steuerfrei|steuerbefreit|befreit|exempt|exonere|exoneration|kleinunternehmer|§ ?19 ?(?:abs\.? ?1 )?ustg|§ ?4 nr|franchise en base|293 b/,
+/**
+ * Words of a printed exemption note, by the category it explains: the category's own words and
+ * the legal references such notes cite. Any of them also serves a note of another 0 % category.
+ */
+const LEGAL_REFERENCES: Readonly<Record<string, string>> = {
+  AE: 'article 196|283-2',
+  K: '262 ter|§ ?4 nr\\.? ?1 ?b|article 138',
+  G: '262 i\\b|hors (?:de l\')?ue|outside the eu|drittland|§ ?4 nr\\.? ?1 ?a',
+  O: 'hors (?:du )?champ',
+  E: 'befreit|§ ?4 nr|293 b',
 };
-const ANY_EXEMPTION = new RegExp(Object.values(EXEMPTION_WORDS).map((r) => r.source).join('|'));
+const EXEMPTION_WORDS: ReadonlyMap<string, RegExp> = new Map(CATEGORY_WORDS.map(([category, words]) => [category, new RegExp(`${words.source}|${LEGAL_REFERENCES[category]}`)]));
+const ANY_EXEMPTION = new RegExp([...EXEMPTION_WORDS.values()].map((r) => r.source).join('|'));
 
 /**
  * A 0 % rate's category from the notes on the page. Nothing when nothing explains it: exempt,
@@ -151,7 +162,7 @@ const zeroRateCategories = new WeakMap<Doc, string | undefined>();
  * without amounts, continued by the lines printed under it in the same column.
  */
 export function exemptionNote(doc: Doc, category: string): string | undefined {
-  const own = EXEMPTION_WORDS[category];
+  const own = EXEMPTION_WORDS.get(category);
   if (!own) return undefined;
   const candidates: string[] = [];
   for (const page of doc.pages) {
@@ -258,7 +269,7 @@ function assignRates(r: ResultAccess, unrated: number[], rowCount: number): numb
  * their taxes add up to the printed VAT total and their amounts to the printed net total; or,
  * without usable lines, the one known rate that turns the net total into the VAT total.
  */
-export function inferBreakdown(r: ResultAccess, doc: Doc, knownRates: ReadonlySet<string>): void {
+export function inferBreakdown(r: ResultAccess, doc: Doc): void {
   if (r.count('vatBreakdown') > 0) return;
   const net = r.get('documentTotals.invoiceTotalAmountWithoutVat');
   const vatTotal = r.get('documentTotals.invoiceTotalVatAmount');
@@ -281,7 +292,7 @@ export function inferBreakdown(r: ResultAccess, doc: Doc, knownRates: ReadonlySe
     if (!netD.isZero() && category) setRow(r, 0, net, vatTotal, '0', category, 'zero-vat');
     return;
   }
-  const fitting = [...knownRates].filter((rate) => rate !== '0' && netD.times(rate).dividedBy(100).minus(vatD).abs().lte('0.01'));
+  const fitting = [...KNOWN_RATES].filter((rate) => rate !== '0' && netD.times(rate).dividedBy(100).minus(vatD).abs().lte('0.01'));
   if (fitting.length === 1) setRow(r, 0, net, vatTotal, fitting[0]!, 'S', 'totals-rate');
 }
 

@@ -13,7 +13,7 @@ import { AnalysisError, type AnalyseOptions, type AnalysisResult, type PageText 
 import { findParties, type Party } from './parties.js';
 import { solveTotals, type Totals } from './solver.js';
 import { findLineItems } from './table.js';
-import { findTotals, KNOWN_RATES, taxMatches, type RateTax, type TotalsCandidates, type VatRow } from './totals.js';
+import { findTotals, taxMatches, type RateTax, type TotalsCandidates, type VatRow } from './totals.js';
 import { pageLanguage, inferBreakdown, inferDocumentAdjustments, inferCountries, inferExemptionReasons, inferLineCategories, inferRowCategories, type ResultAccess } from './implied.js';
 import { INFERRED, sourceOf } from './sources.js';
 import { fold } from './text.js';
@@ -85,12 +85,10 @@ export function analyseWithEvidence(pages: PageText[], opts: AnalyseOptions): Ev
   if (!customer && parties.buyer?.identifier) set('buyer.buyerIdentifier', parties.buyer.identifier, `party:${parties.buyer.via}`);
 
   // The seller's contact: printed in the seller's block (or just under it), the letterhead or the footer; never in the buyer's.
-  const near = (p: Party | undefined, c: ContactFound, below: number) => p !== undefined && c.page === p.page && c.y >= p.top - 2 && c.y <= p.bottom + below;
-  const sellerPlace = (c: ContactFound) => {
-    const height = doc.pages.find((p) => p.page === c.page)!.height;
-    return near(parties.seller, c, 0.045 * height) || c.y < 0.2 * height || c.y > 0.8 * height;
-  };
-  const contacts = findContacts(doc).filter((c) => sellerPlace(c) && !near(parties.buyer, c, 0.045 * doc.pages[0]!.height));
+  const heightOf = (c: ContactFound) => doc.pages.find((p) => p.page === c.page)!.height;
+  const near = (p: Party | undefined, c: ContactFound) => p !== undefined && c.page === p.page && c.y >= p.top - 2 && c.y <= p.bottom + 0.045 * heightOf(c);
+  const sellerPlace = (c: ContactFound) => near(parties.seller, c) || c.y < 0.2 * heightOf(c) || c.y > 0.8 * heightOf(c);
+  const contacts = findContacts(doc).filter((c) => sellerPlace(c) && !near(parties.buyer, c));
   set('seller.sellerContact.sellerContactTelephoneNumber', contacts.find((c) => c.kind === 'phone')?.value, 'contact:label');
   set('seller.sellerContact.sellerContactEmailAddress', contacts.find((c) => c.kind === 'email')?.value, 'contact:address');
 
@@ -156,7 +154,7 @@ export function analyseWithEvidence(pages: PageText[], opts: AnalyseOptions): Ev
   inferCountries(access, doc);
   inferRowCategories(access, doc);
   inferLineCategories(access, doc);
-  inferBreakdown(access, doc, KNOWN_RATES);
+  inferBreakdown(access, doc);
   // A breakdown found only now gives the lines that print no rate theirs.
   inferLineCategories(access, doc);
   inferExemptionReasons(access, doc);

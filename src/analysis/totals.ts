@@ -102,7 +102,6 @@ export function classifyTotal(label: string): TotalField[] {
 
 const ARREARS = /ausstehende forderung|ruckstand|alter saldo|saldovortrag|previous balance|balance (?:brought )?forward|arrears|solde (?:precedent|anterieur)/;
 
-
 const VAT_WORD = /ust|mwst|umsatzsteuer|mehrwertsteuer|vat|tax|tva|btw|steuer|iva/;
 
 export function findTotals(doc: Doc, tableLines: ReadonlySet<string>): TotalsCandidates {
