@@ -1,6 +1,7 @@
 import os from 'node:os';
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import { AnalysisError, analyseInvoice } from '../src/analysis/index.js';
+import type { FieldSource } from '../src/analysis/sources.js';
 import type { FileType } from '../src/files/file-type.js';
 import type { Invoice } from '../src/invoice/model.js';
 import { NoTextError, OcrPool, OcrTimeoutError, readDocument, UnreadableFileError, type DocumentText } from '../src/ocr/index.js';
@@ -33,7 +34,7 @@ export interface DocumentAnalysis {
 
 export interface FieldReport {
   confidence: number;
-  source: 'printed' | 'inferred' | 'default';
+  source: FieldSource;
 }
 
 /** Seconds between heartbeats while pages wait for a busy OCR worker. */

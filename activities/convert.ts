@@ -1,7 +1,7 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import { ConversionRefusal, prepareForZugferd, type ConversionProfile, type FilledField } from '../src/analysis-api/convertible.js';
 import type { OwnerLanguage } from '../src/analysis-api/owner-texts.js';
-import type { FieldReport } from './analysis.js';
+import type { AnalysisSource, FieldReport } from './analysis.js';
 import type { Invoice } from '../src/invoice/model.js';
 import { runIsolated } from '../src/pdf/isolate.js';
 import { PdfInputError } from '../src/pdf/structure.js';
@@ -32,8 +32,8 @@ export function convertActivities({ blobs, log }: ActivityDeps) {
       invoice: Invoice;
       fields?: Record<string, FieldReport>;
       language?: OwnerLanguage;
-      /** Refuse mandatory values read with less confidence (set for scans). */
-      uncertainBelow?: number;
+      /** How the pages were read: values read by OCR must also be read with confidence. */
+      source: AnalysisSource;
     }): Promise<{ invoiceBlobKey: string; profile: ConversionProfile; filled: FilledField[] }> {
       let prepared: ReturnType<typeof prepareForZugferd>;
       const fields = Object.entries(input.fields ?? {});
@@ -44,7 +44,7 @@ export function convertActivities({ blobs, log }: ActivityDeps) {
           sources,
           confidence,
           ...(input.language ? { language: input.language } : {}),
-          ...(input.uncertainBelow !== undefined ? { uncertainBelow: input.uncertainBelow } : {}),
+          scanned: input.source === 'ocr' || input.source === 'text-layer+ocr',
         });
       } catch (err) {
         if (!(err instanceof ConversionRefusal)) throw err;

@@ -25,12 +25,6 @@ const { imagesToPdfDocument } = proxyActivities<Activities>({
 
 export const CONVERT_OPERATION = 'createZugferdFromPdf';
 
-/**
- * A mandatory value read by OCR with less calibrated confidence than this is refused (the
- * benchmark's reliability diagram: below 0.75 such fields are right about two times in three).
- */
-const SCAN_CERTAINTY = 0.75;
-
 export interface ConvertToZugferdInput extends Omit<AnalyseDocumentInput, 'withLineItems'> {
   /** Name of the stored result, `<name>-zugferd.pdf`. */
   fileName: string;
@@ -66,7 +60,7 @@ export async function convertToZugferd(input: ConvertToZugferdInput): Promise<Co
         invoice: analysis.invoice,
         language,
         ...(analysis.fields ? { fields: analysis.fields } : {}),
-        ...(analysis.source === 'text-layer' || analysis.source === 'embedded-xml' ? {} : { uncertainBelow: SCAN_CERTAINTY }),
+        source: analysis.source,
       });
       temporary.push(invoiceBlobKey);
       const pdfBlobKey = input.fileType === 'pdf' ? input.fileBlobKey : (await imagesToPdfDocument({ ctx, fileBlobKey: input.fileBlobKey, fileType: input.fileType })).pdfBlobKey;

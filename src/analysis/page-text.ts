@@ -1,4 +1,5 @@
 import type { Invoice } from '../invoice/model.js';
+import type { FieldSource } from './sources.js';
 
 /**
  * The meeting point of the text-layer reader (pdfjs-dist) and the OCR path: both turn a
@@ -52,7 +53,7 @@ export interface AnalysisResult {
    */
   fieldConfidence: Record<string, number>;
   /** Per returned field: printed on the page, inferred from what is printed, or a default (src/analysis/sources.ts). */
-  fieldSource: Record<string, 'printed' | 'inferred' | 'default'>;
+  fieldSource: Record<string, FieldSource>;
   /** The language most of the page is written in (de, en, fr, it, nl, es), when one clearly leads. */
   language?: string;
 }

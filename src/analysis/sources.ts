@@ -4,7 +4,8 @@
  * VAT category from its rate), or a default that holds when the page says nothing (document
  * type 380). Derived from the evidence the readers record for every field.
  */
-export type FieldSource = 'printed' | 'inferred' | 'default';
+export const FIELD_SOURCES = ['printed', 'inferred', 'default'] as const;
+export type FieldSource = (typeof FIELD_SOURCES)[number];
 
 /** Evidence prefix of values an inference rule added (src/analysis/implied.ts). */
 export const INFERRED = 'inferred:';

@@ -99,12 +99,12 @@ describe('refusing', () => {
     expect(refusalEn.fields[1]!.message).toBe("The buyer's country (BT-55) is not on the invoice; please add it");
   });
 
-  it('refuses a mandatory value read with less confidence than asked, naming it', () => {
+  it('refuses a mandatory value read with less confidence from a scan, naming it', () => {
     const read = asRead();
     expect(prepareForZugferd(read, { confidence: { invoiceNumber: 0.7 } }).invoice.invoiceNumber).toBe(read.invoiceNumber);
     let err: unknown;
     try {
-      prepareForZugferd(read, { confidence: { invoiceNumber: 0.7, 'documentTotals.invoiceTotalAmountWithVat': 0.9 }, uncertainBelow: 0.75, language: 'de' });
+      prepareForZugferd(read, { confidence: { invoiceNumber: 0.7, 'documentTotals.invoiceTotalAmountWithVat': 0.9 }, scanned: true, language: 'de' });
     } catch (e) {
       err = e;
     }

@@ -3,6 +3,7 @@ import { WorkflowNotFoundError, type WorkflowExecutionDescription } from '@tempo
 import { z } from 'zod';
 import type { DocumentAnalysis } from '../../../activities/analysis.js';
 import { analyseInvoiceFile } from '../../../workflows/analysis.js';
+import { FIELD_SOURCES } from '../../analysis/sources.js';
 import { toV1Invoice, toV2Invoice } from '../../analysis-api/output.js';
 import type { FileType } from '../../files/file-type.js';
 import { ACCOUNT, OPERATION } from '../../temporal/search-attributes.js';
@@ -45,7 +46,7 @@ const v2Result = z.object({
   extractionConfidence: z.number().min(0).max(1).meta({ description: '0..1; 1 when the PDF carries invoice XML (ZUGFeRD, Factur-X, XRechnung)' }),
   invoice: invoiceOutput('The invoice object with only the fields found: dates DD.MM.YYYY, amounts and rates JSON numbers, no invoiceLine when withLineItems is false'),
   fields: z
-    .record(z.string(), z.object({ confidence: z.number().min(0).max(1), source: z.enum(['printed', 'inferred', 'default']) }))
+    .record(z.string(), z.object({ confidence: z.number().min(0).max(1), source: z.enum(FIELD_SOURCES) }))
     .optional()
     .meta({
       description:
