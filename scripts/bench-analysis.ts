@@ -10,6 +10,7 @@ import type { Invoice } from '../src/invoice/model.js';
 import { corpusItems, getPath, isVisible, visibleOf, ZUGFERD_GROUPS, type CorpusItem, type Kind, type Visible } from './lib/corpus-truth.js';
 import { degradedScanPages } from './lib/degraded-scans.js';
 import { HELD_OUT, syntheticItems, type Family } from './lib/synthetic-invoices.js';
+import { quantile } from './lib/quantile.js';
 
 /**
  * Benchmark (not a test) of reading invoices from their visual.
@@ -392,10 +393,6 @@ async function run(): Promise<void> {
 
 const pct = (a: number, b: number) => (b === 0 ? '   —  ' : `${((100 * a) / b).toFixed(1).padStart(5)}%`);
 
-function quantile(values: number[], q: number): number {
-  const s = [...values].sort((a, b) => a - b);
-  return s.length ? s[Math.min(s.length - 1, Math.floor(q * s.length))]! : NaN;
-}
 
 /**
  * Field confidence as reported against how often such fields were right: a reliability diagram

@@ -9,6 +9,7 @@ import type { Invoice } from '../src/invoice/model.js';
 import { corpusItems, embeddedFiles, getPath, isVisible, truthOf, visibleOf, ZUGFERD_GROUPS, type Golden, type Kind } from './lib/corpus-truth.js';
 import { scanPdf, scanProfile, seedOf } from './lib/scan-simulation.js';
 import { repoRoot, spawnService, type SpawnedService } from './lib/spawn-service.js';
+import { quantile } from './lib/quantile.js';
 
 /**
  * Benchmark (not a test) of createZugferdFromPdf end to end against the built service.
@@ -309,10 +310,6 @@ async function judge(c: Case, pdf: Uint8Array): Promise<Verdict[]> {
 
 // ---------------------------------------------------------------- run and report
 
-function quantile(values: number[], q: number): number {
-  const s = [...values].sort((a, b) => a - b);
-  return s.length ? s[Math.min(s.length - 1, Math.floor(q * s.length))]! : NaN;
-}
 
 function histogram(values: string[]): string {
   const counts = new Map<string, number>();

@@ -7,6 +7,7 @@ import { loadTemplate, renderInvoicePdf, templateRoots } from '../src/render/ind
 import { writeInvoiceXml } from '../src/xml/index.js';
 import { invoiceWithLines } from './lib/sample-invoices.js';
 import { repoRoot, spawnService } from './lib/spawn-service.js';
+import { quantile } from './lib/quantile.js';
 
 /**
  * Benchmark (not a test): the four ZUGFeRD endpoints end to end against the built service
@@ -116,8 +117,7 @@ function treeRss(): number {
 }
 
 function pct(values: number[], p: number): string {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!.toFixed(0);
+  return quantile(values, p / 100).toFixed(0);
 }
 
 function mb(bytes: number): string {

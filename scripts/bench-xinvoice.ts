@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { repoRoot, spawnService } from './lib/spawn-service.js';
+import { quantile } from './lib/quantile.js';
 
 /**
  * Benchmark (not a test): createXinvoiceFromJson end to end — HTTP, Temporal
@@ -58,6 +59,5 @@ try {
 }
 
 function pct(values: number[], p: number): string {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!.toFixed(0);
+  return quantile(values, p / 100).toFixed(0);
 }
