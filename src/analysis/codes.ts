@@ -59,6 +59,15 @@ const COUNTRY_NAMES: ReadonlyArray<[string, string[]]> = [
 const COUNTRY_OF = new Map(COUNTRY_NAMES.flatMap(([code, names]) => names.map((n) => [n, code] as const)));
 const COUNTRY_CODES = new Set(COUNTRY_NAMES.map(([c]) => c));
 
+/**
+ * The member states, with France's overseas departments and Monaco, which French VAT law
+ * covers too: a seller registered anywhere else charges no EU VAT.
+ */
+export const EU_VAT_AREA: ReadonlySet<string> = new Set([
+  'AT', 'BE', 'BG', 'CY', 'CZ', 'DE', 'DK', 'EE', 'ES', 'FI', 'FR', 'GR', 'HR', 'HU', 'IE', 'IT', 'LT', 'LU', 'LV', 'MT', 'NL', 'PL', 'PT', 'RO', 'SE', 'SI', 'SK',
+  'GP', 'MQ', 'GF', 'RE', 'YT', 'MC',
+]);
+
 /** A whole line naming a country ("Deutschland", "Germany", "DE"), or undefined. */
 export function countryOfLine(text: string): string | undefined {
   const key = fold(text).replace(/[.,;]+$/, '').trim();
@@ -134,12 +143,16 @@ export const CATEGORY_WORDS: ReadonlyArray<[category: string, words: RegExp]> = 
   ['E', /steuerfrei|steuerbefreit|tax exempt|exempt|exonere|exoneration|§ ?4 |umsatzsteuerbefreit|kleinunternehmer|§ ?19 ?(?:abs\.? ?1 )?ustg|franchise en base/],
 ];
 
-/** The category the words of a text give; for a text without such words, S for a positive rate and Z for 0 %. */
+/**
+ * The category the words of a text give; for a text without such words, S for a positive
+ * rate. A 0 % without words is left open: exempt, reverse charge, export, zero rated and
+ * outside the scope all print 0 %, and the rest of the page decides (implied.ts).
+ */
 export function vatCategoryOf(rate: string | undefined, context: string): string | undefined {
   const t = fold(context);
   const named = CATEGORY_WORDS.find(([, words]) => words.test(t))?.[0];
   if (named || rate === undefined) return named;
-  return Number(rate) > 0 ? 'S' : 'Z';
+  return Number(rate) > 0 ? 'S' : undefined;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { Decimal } from '../invoice/decimal.js';
-import { CATEGORY_WORDS, vatCategoryOf } from './codes.js';
+import { CATEGORY_WORDS, EU_VAT_AREA, vatCategoryOf } from './codes.js';
 import { KNOWN_RATES } from './totals.js';
 import { lineText, type Doc } from './document.js';
 import { scanNumbers } from './numbers.js';
@@ -158,6 +158,23 @@ export function zeroRateCategory(doc: Doc): string | undefined {
 const zeroRateCategories = new WeakMap<Doc, string | undefined>();
 
 /**
+ * A seller established outside the EU VAT area, with no EU VAT id, charges no EU VAT: its
+ * 0 % is outside the scope of tax (O), whatever else it prints about taxes.
+ */
+function sellerOutsideEu(r: ResultAccess): boolean {
+  const country = r.get('seller.sellerPostalAddress.sellerCountryCode');
+  const vatId = registryCountry(r.get('seller.sellerVatIdentifier'));
+  return country !== undefined && !EU_VAT_AREA.has(country) && (vatId === undefined || !EU_VAT_AREA.has(vatId));
+}
+
+/** A 0 % category from the page's notes, else from where the seller is established. */
+function zeroRateCategoryOf(r: ResultAccess, doc: Doc): [category: string, rule: string] | undefined {
+  const noted = zeroRateCategory(doc);
+  if (noted) return [noted, 'rate'];
+  return sellerOutsideEu(r) ? ['O', 'seller-outside-eu'] : undefined;
+}
+
+/**
  * The printed note that explains an exemption (BT-120): the first line that speaks of it
  * without amounts, continued by the lines printed under it in the same column.
  */
@@ -219,8 +236,8 @@ export function inferLineCategories(r: ResultAccess, doc: Doc): void {
     const rate = r.get(`${vat(i)}.invoicedItemVatRate`);
     if (rate === undefined) continue;
     const categories = new Set(rows.filter((row) => new Decimal(row.rate).eq(rate) && row.category).map((row) => row.category!));
-    const category = categories.size === 1 ? [...categories][0]! : new Decimal(rate).gt(0) ? 'S' : zeroRateCategory(doc);
-    if (category) r.infer(`${vat(i)}.invoicedItemVatCategoryCode`, category, categories.size === 1 ? 'breakdown-category' : 'rate');
+    const [category, rule] = categories.size === 1 ? [[...categories][0]!, 'breakdown-category'] : new Decimal(rate).gt(0) ? ['S', 'rate'] : (zeroRateCategoryOf(r, doc) ?? []);
+    if (category) r.infer(`${vat(i)}.invoicedItemVatCategoryCode`, category, rule!);
   }
 }
 
@@ -288,7 +305,7 @@ export function inferBreakdown(r: ResultAccess, doc: Doc): void {
   const netD = new Decimal(net);
   const vatD = new Decimal(vatTotal);
   if (vatD.isZero()) {
-    const category = zeroRateCategory(doc);
+    const category = zeroRateCategoryOf(r, doc)?.[0];
     if (!netD.isZero() && category) setRow(r, 0, net, vatTotal, '0', category, 'zero-vat');
     return;
   }
@@ -332,13 +349,17 @@ export function inferExemptionReasons(r: ResultAccess, doc: Doc): void {
   }
 }
 
-/** Breakdown rows of 0 % whose category nothing beside them named: the page's notes decide. */
+/**
+ * Breakdown rows whose category nothing beside them named: S for a positive rate; for 0 %, the
+ * page's notes, else where the seller is established, else zero rated, since the page prints
+ * a row of 0 % VAT and nothing that makes it exempt.
+ */
 export function inferRowCategories(r: ResultAccess, doc: Doc): void {
   for (let i = 0; i < r.count('vatBreakdown'); i++) {
     const rate = r.get(`vatBreakdown[${i}].vatCategoryRate`);
     if (r.get(`vatBreakdown[${i}].vatCategoryCode`) !== undefined || rate === undefined) continue;
-    const category = new Decimal(rate).gt(0) ? 'S' : zeroRateCategory(doc);
-    if (category) r.infer(`vatBreakdown[${i}].vatCategoryCode`, category, 'rate');
+    const [category, rule] = new Decimal(rate).gt(0) ? ['S', 'rate'] : (zeroRateCategoryOf(r, doc) ?? ['Z', 'zero-rate-row']);
+    r.infer(`vatBreakdown[${i}].vatCategoryCode`, category, rule);
   }
 }
 

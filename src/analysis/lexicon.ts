@@ -107,7 +107,7 @@ export const PARTY_LABEL_TEXTS: Readonly<Record<PartyRole, readonly string[]>> =
   ],
   seller: [
     'Rechnungsersteller', 'Rechnungssteller', 'Rechnungsaussteller', 'Verkäufer', 'Lieferant', 'Leistungserbringer', 'Auftragnehmer',
-    'Seller', 'Supplier', 'Vendor', 'From', 'Issuer',
+    'Seller', 'Supplier', 'Vendor', 'From', 'Issuer', 'Service provider', 'Provider', 'Sold by', 'Billed by',
     'Vendeur', 'Fournisseur', 'Émetteur', 'Prestataire',
     'Verkoper', 'Leverancier', 'Van',
     'Cedente', 'Prestatore', 'Cedente / prestatore', 'Cedente prestatore', 'Fornitore', 'Mittente', 'Venditore',

@@ -36,7 +36,7 @@ export type Parties = Partial<Record<PartyRole, Party>>;
 
 /** Lines that are contact details or identifiers, not address lines. */
 const NOT_ADDRESS =
-  /^(?:tel|fon|phone|fax|mobil|e-?mail|mail|web|www|http|gln|ust|vat|tva|uid|steuer|iban|bic|swift|bank|konto|hrb?|amtsgericht|registergericht|siret|siren|rcs|ape|kvk|btw|geschaftsfuhr|inhaber|ceo|z\.? ?hd|attn|(?:globale |kunden|lieferanten|lief|debitor|kreditor|customer|supplier|client)?[- ]?(?:nummer|nr|no|id|number)\b|handelsname|abteilung|department|kontakt|contact|ansprechpartner)|@|www\.|https?:|[\u2709\u260e\u{1F400}-\u{1F4FF}]/u;
+  /^(?:tel|fon|phone|fax|mobil|e-?mail|mail|web|www|http|gln|ust|vat|tva|uid|steuer|iban|bic|swift|bank|konto|hrb?|amtsgericht|registergericht|siret|siren|rcs|ape|kvk|btw|geschaftsfuhr|inhaber|ceo|z\.? ?hd|attn|(?:globale |kunden|lieferanten|lief|debitor|kreditor|customer|supplier|client)?[- ]?(?:nummer|nr|no|id|number)\b|handelsname|abteilung|department|kontakt|contact|ansprechpartner)|@|www\.|https?:|[\u2709\u260e\u{1F400}-\u{1F4FF}]|^\(.*\)$/u;
 
 /** A party's own number printed inside its block ("Nummer: GE2020211", "Kunden-Nr.: 009420"). */
 const PARTY_NUMBER = /^(?:kunden|debitor(?:en)?|customer|client|account)?[- ]?(?:nummer|nr\.?|no\.?|number|id)\s*[:.]?\s*([A-Z0-9][A-Z0-9./-]*\d[A-Z0-9./-]*)$/i;
@@ -44,12 +44,14 @@ const PARTY_NUMBER = /^(?:kunden|debitor(?:en)?|customer|client|account)?[- ]?(?
 /** Salutations that belong to a person's name as printed ("Herrn / Max Mustermann"). */
 const SALUTATION = /^(?:herrn?|frau|firma|fa\.|mr\.?|mrs\.?|ms\.?|monsieur|madame|m\.|mme|dhr\.?|mevr\.?)$/i;
 /** Legal forms: a second name line carrying one is still the name ("Muster / Holding GmbH"). */
-const LEGAL_FORM = /\b(?:gmbh|ag|kg|ohg|e\.?\s?k\.?|e\.?\s?v\.?|a\.?\s?g\.?|ug|se|sarl|sas|sa|eurl|ltd|limited|inc|llc|plc|b\.?v\.?|n\.?v\.?|s\.?r\.?l\.?|s\.?p\.?a\.?|co\.?)\b/i;
+export const LEGAL_FORM = /\b(?:gmbh|ag|kg|ohg|e\.?\s?k\.?|e\.?\s?v\.?|a\.?\s?g\.?|ug|se|sarl|sas|sa|eurl|ltd|limited|inc|llc|plc|b\.?v\.?|n\.?v\.?|s\.?r\.?l\.?|s\.?p\.?a\.?|co\.?)\b/i;
 
 /** "12345 City", "D-12345 City", "DE 12345 City", "3012 CN City", "75001 Paris Cedex". */
 const POSTCODE_LINE = /^(?:([A-Z]{1,3})\s?[-\u2013 ]\s?)?(\d{4}\s?[A-Z]{2}(?=\s)|\d{4,5})\s+(\p{L}[\p{L}\p{M} .'()/-]*?)(?:\s*[,/-]\s*(\p{L}[\p{L} .-]+))?$/u;
-/** "Fremont, CA 94538" (US style; the comma is often left out). */
-const US_CITY_LINE = /^(\p{L}[\p{L} .'-]+?),?\s+([A-Z]{2})\s+(\d{5}(?:-\d{4})?)$/u;
+/** "Fremont, CA 94538", "Seattle, WA 98109-5210, US" (US style; the comma is often left out). */
+const US_CITY_LINE = /^(\p{L}[\p{L} .'-]+?),?\s+([A-Z]{2})\s+(\d{5}(?:-\d{4})?)(?:,?\s+(?:US|USA|U\.S\.A\.|United States))?$/u;
+/** "Yuen Long, N.T., 0000, HK", "Dublin, D02 X285, Ireland": city, region, post code and country, comma-separated. */
+const COMMA_CITY_LINE = /^(\p{L}[\p{L} .'-]+?),(?:\s*\p{L}[\p{L} .'-]*,)?\s*([A-Z\d][A-Z\d -]{1,8}[A-Z\d]),\s*(\p{L}[\p{L} .]+)$/u;
 
 /** British post codes come before ("GB SW1B 3BN London") or after the town ("London SW1B 3BN"). */
 const UK_POSTCODE = String.raw`[A-Z]{1,2}\d[A-Z\d]? ?\d[A-Z]{2}`;
@@ -91,6 +93,9 @@ export function parseCityLine(text: string): CityLine | undefined {
   }
   const us = US_CITY_LINE.exec(t);
   if (us) return { postcode: us[3]!, city: us[1]!.trim(), country: 'US' };
+  const comma = COMMA_CITY_LINE.exec(t);
+  const commaCountry = comma && /\d/.test(comma[2]!) ? countryOfLine(comma[3]!) : undefined;
+  if (commaCountry) return { postcode: comma![2]!, city: comma![1]!.trim(), country: commaCountry };
   for (const re of UK_CITY_LINES) {
     const uk = re.exec(t)?.groups;
     if (uk) return { postcode: uk.postcode!, city: uk.city!.trim(), country: 'GB' };
@@ -336,9 +341,29 @@ export function findParties(doc: Doc): Parties {
     else delete found.buyer;
   }
 
-  // 6. No seller anywhere (its name only in a logo): the holder of the account the invoice is to be paid to.
-  if (!found.seller) found.seller = accountHolder(doc);
+  // 6. No seller anywhere (its name only in a logo): the company the legal notice registers, else
+  //    the holder of the account the invoice is to be paid to.
+  if (!found.seller) found.seller = registeredCompany(doc) ?? accountHolder(doc);
   return found;
+}
+
+/**
+ * The legal notice French companies must print: "Free SAS au capital de 3.441.812 Euros − … −
+ * Siège social : 8 rue de la Ville l'Évèque 75008 Paris". The name runs from the start of the
+ * notice (or a separator) to the legal form before "au capital".
+ */
+const LEGAL_NOTICE = /(?:^|\s[-\u2013\u2212·|]\s)(\p{L}[\p{L}\p{N}&'. -]{0,60}?\s(?:SAS|SASU|SARL|EURL|SA|SNC|SCA|SCS|SELARL|SCOP))\s+(?:au|à) capital\b/u;
+const REGISTERED_OFFICE = /si[èe]ge(?: social)?\s*:?\s*(.+?)\s+((?:F-)?\d{5}\s+\p{L}[\p{L}' -]*?)(?:\s*$|\s[-\u2013\u2212·|,]\s)/iu;
+
+function registeredCompany(doc: Doc): Party | undefined {
+  for (const s of allSegments(doc)) {
+    const name = LEGAL_NOTICE.exec(s.text)?.[1];
+    if (!name) continue;
+    const office = REGISTERED_OFFICE.exec(s.text);
+    const address = office ? parseAddress([name, office[1]!, office[2]!]) : undefined;
+    return { ...(address ?? {}), name: clean(name), score: 0.45, via: 'legal-notice', ...boxOf([s]) };
+  }
+  return undefined;
 }
 
 const ACCOUNT_HOLDER = /(?<!\p{L})(?:kontoinhaber(?:in)?|titulaire(?: du compte)?|account holder|account name|beneficiary|rekeninghouder)\s*:\s*(\p{L}[^,|;]*?)\s*(?:$|[,|;]|\s[-\u2013]\s)/iu;

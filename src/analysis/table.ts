@@ -406,40 +406,53 @@ export function findLineItems(doc: Doc): ItemTable {
 
 /**
  * Items without a table header ("Kfz-Haftpflicht … 80,00 €" / "Vollkasko … 140,00 €" /
- * "Beitrag 220,00 €"): consecutive lines of text with one amount each, right-aligned, that are
- * items only if the arithmetic says so — their amounts add up to an amount printed just below.
+ * "Beitrag 220,00 €"): consecutive lines of text ending in the same number of amounts, each in
+ * a segment of its own and right-aligned, that are items only if the arithmetic says so — the
+ * amounts of the line that follows are the sums of the columns above them. With three
+ * columns where the first two add up to the third on every line (net, VAT, gross), the item's
+ * amount is the net one.
  */
 function headerlessItems(doc: Doc): ItemTable {
+  const AMOUNT_ALONE = /^[-+]?[€$£]?\s?\d[\d.,' ]*\s?(?:[€$£]|EUR)?-?$/;
   for (const page of doc.pages) {
-    let run: Array<{ line: Line; name: string; amount: NumberMatch; x1: number }> = [];
+    let run: Array<{ line: Line; name: string; amounts: NumberMatch[]; x1: number }> = [];
     for (const line of page.lines) {
-      // The amount stands alone in the line's last segment; numbers inside the text are part of the name.
-      const lastSeg = line.segments.at(-1);
-      const alone = lastSeg && line.segments.length > 1 && /^[-+]?[€$£]?\s?\d[\d.,' ]*\s?(?:[€$£]|EUR)?-?$/.test(lastSeg.text);
-      const amount = alone ? scanNumbers(lastSeg.text, doc.mark).find((n) => n.decimals === 2) : undefined;
-      const name = clean(line.segments.slice(0, -1).map((seg) => seg.text).join(' '));
-      const last = amount ? { seg: lastSeg!, n: amount } : undefined;
-      if (run.length >= 2 && last) {
-        const sum = run.reduce((s, r) => s.plus(r.amount.value), new Decimal(0));
+      // The amounts stand alone in the line's last segments; numbers inside the text are part of the name.
+      let first = line.segments.length;
+      while (first > 1 && AMOUNT_ALONE.test(line.segments[first - 1]!.text)) first--;
+      const amounts = line.segments.slice(first).map((seg) => scanNumbers(seg.text, doc.mark).find((n) => n.decimals === 2));
+      const found = amounts.length > 0 && amounts.every((n) => n !== undefined) ? (amounts as NumberMatch[]) : [];
+      const x1 = line.segments.at(-1)!.x1;
+      const columns = run[0]?.amounts.length ?? 0;
+      if (run.length >= 2 && found.length > 0 && found.length <= columns) {
+        // The total line sums the last columns (all of them, or only the amounts under a quantity).
+        const sums = Array.from({ length: columns }, (_, k) => run.reduce((s, r) => s.plus(r.amounts[k]!.value), new Decimal(0)));
+        const summed = found.every((n, k) => new Decimal(n.value).eq(sums[columns - found.length + k]!));
         // The total must follow directly: it is what turns a list of amounts into items.
-        if (new Decimal(last.n.value).eq(sum) && Math.abs(last.seg.x1 - run.at(-1)!.x1) < 2 * line.height) {
-          return {
-            rows: run.map((r) => ({ page: page.page, name: r.name, amount: r.amount.value })),
-            lines: new Set(run.map((r) => `${page.page}:${r.line.index}`)),
-            lineSum: sum.toFixed(2),
-          };
+        if (summed && Math.abs(x1 - run.at(-1)!.x1) < 2 * line.height) {
+          const net = found.length === columns ? netColumn(run.map((r) => r.amounts)) : columns - 1;
+          const rows = run.map((r) => ({ page: page.page, name: r.name, amount: r.amounts[net]!.value }));
+          return { rows, lines: new Set(run.map((r) => `${page.page}:${r.line.index}`)), lineSum: sums[net]!.toFixed(2) };
         }
       }
-      if (last && /\p{L}{3}/u.test(name) && classifyTotal(fold(name)).length === 0) {
-        const aligned = run.length === 0 || Math.abs(run.at(-1)!.x1 - last.seg.x1) < 2 * line.height;
+      const name = clean(line.segments.slice(0, first).map((seg) => seg.text).join(' '));
+      if (found.length > 0 && /\p{L}{3}/u.test(name) && classifyTotal(fold(name)).length === 0) {
+        const aligned = run.length === 0 || (Math.abs(run.at(-1)!.x1 - x1) < 2 * line.height && run[0]!.amounts.length === found.length);
         if (!aligned) run = [];
-        run.push({ line, name, amount: last.n, x1: last.seg.x1 });
+        run.push({ line, name, amounts: found, x1 });
         continue;
       }
       run = [];
     }
   }
   return { rows: [], lines: new Set() };
+}
+
+/** The net column of net / VAT / gross columns (first + second = third on every row); else the last. */
+function netColumn(rows: NumberMatch[][]): number {
+  const columns = rows[0]!.length;
+  const netVatGross = columns === 3 && rows.every(([net, vat, gross]) => new Decimal(net!.value).plus(vat!.value).eq(gross!.value));
+  return netVatGross ? 0 : columns - 1;
 }
 
 function closesTable(text: string): boolean {

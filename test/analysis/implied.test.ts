@@ -114,6 +114,16 @@ describe('VAT categories and the breakdown', () => {
     expect(r.invoice.vatBreakdown ?? []).toEqual([]);
   });
 
+  it('takes the 0 % of a seller established outside the EU, without an EU VAT id, as outside the scope of VAT', async () => {
+    const foreign = (t: Text): Text => (t.s.includes('Holzbau Lindner GmbH · Mühlweg 4') ? { ...t, s: 'Lindner Timber Inc. · 4 Mill Road · Portland, OR 97201, US' } : t);
+    const bare = invoiceWith({ items: [['Beratung', '2', '80,00', '0 %', '160,00']], totals: totalsRow('Gesamtbetrag', '160,00', 400) });
+    const r = await analyse(without(bare.map(foreign), 'IBAN', 'Holzbau Lindner GmbH'));
+    expect(r.invoice.seller?.sellerPostalAddress?.sellerCountryCode).toBe('US');
+    expect(r.invoice.invoiceLine?.[0]?.lineVatInformation?.[0]).toEqual({ invoicedItemVatRate: '0', invoicedItemVatCategoryCode: 'O' });
+    expect(r.invoice.vatBreakdown).toEqual([{ vatCategoryTaxableAmount: '160.00', vatCategoryTaxAmount: '0.00', vatCategoryCode: 'O', vatCategoryRate: '0' }]);
+    expect(r.fieldSource['vatBreakdown[0].vatCategoryCode']).toBe('inferred');
+  });
+
   it('adds up lines of two rates into the breakdown when their taxes give the printed VAT total', async () => {
     const twoRates = invoiceWith({
       items: [

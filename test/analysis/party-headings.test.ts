@@ -118,4 +118,40 @@ describe('the seller in its letterhead', () => {
     expect(seller?.sellerPostalAddress?.sellerCity).toBe('Reading');
     expect(seller?.sellerPostalAddress?.sellerPostCode).toBe('RG1 8BQ');
   });
+
+  it('reads a seller under "Service Provider:" past a remark in brackets, and addresses written with commas and a country code', async () => {
+    const { seller, buyer } = await parties([
+      { s: 'Bill to Address:', x: 50, y: 120 },
+      { s: 'ATTN: Harbour Labs Limited', x: 50, y: 131 },
+      { s: '12 Tai Po Road', x: 50, y: 142 },
+      { s: 'Sha Tin, N.T., 0000, HK', x: 50, y: 153 },
+      { s: 'Service Provider:', x: 360, y: 600 },
+      { s: '(Not to be used for payment remittance)', x: 360, y: 611 },
+      { s: 'Cloudworks Services, Inc.', x: 360, y: 622 },
+      { s: '88 Pine Street', x: 360, y: 633 },
+      { s: 'Seattle, WA 98101-5210, US', x: 360, y: 644 },
+      ...total,
+    ]);
+    expect(seller?.sellerName).toBe('Cloudworks Services, Inc.');
+    expect(seller?.sellerPostalAddress).toMatchObject({ sellerAddressLine1: '88 Pine Street', sellerCity: 'Seattle', sellerPostCode: '98101-5210', sellerCountryCode: 'US' });
+    expect(buyer?.buyerName).toBe('Harbour Labs Limited');
+    expect(buyer?.buyerPostalAddress).toMatchObject({ buyerAddressLine1: '12 Tai Po Road', buyerCity: 'Sha Tin', buyerCountryCode: 'HK' });
+  });
+
+  it('takes the seller from the French legal notice when no letterhead names it: the name up to its legal form, the registered office as its address', async () => {
+    const { seller } = await parties([
+      { s: 'Madame Claire Morel', x: 330, y: 130 },
+      { s: '5 rue des Tilleuls', x: 330, y: 141 },
+      { s: '69003 Lyon', x: 330, y: 152 },
+      {
+        s: 'Lumière Fibre SAS au capital de 1.250.000 Euros – B 123 456 789 RCS Paris – Siège social: 12 avenue de la Gare 75010 Paris – N° TVA FR 40 123456789',
+        x: 30,
+        y: 800,
+        size: 6,
+      },
+      ...total,
+    ]);
+    expect(seller?.sellerName).toBe('Lumière Fibre SAS');
+    expect(seller?.sellerPostalAddress).toMatchObject({ sellerAddressLine1: '12 avenue de la Gare', sellerPostCode: '75010', sellerCity: 'Paris' });
+  });
 });

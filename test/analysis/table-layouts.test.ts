@@ -135,4 +135,18 @@ describe('rows that are not items', () => {
     expect(read.rows.map((r) => r.name)).toEqual(['Desk lamp', 'Shelf']);
     expect(read.lineSum).toBe('200.00');
   });
+
+  it('reads rows without a table header that print net, VAT and gross amounts: the net one is the item\'s, the numbers are not its name', async () => {
+    const rows: Cell[][] = [
+      [['Subscriptions and options', 60], ['24.99', 380, true], ['5.00', 460, true], ['29.99', 540, true]],
+      [['Calls', 60], ['0.00', 380, true], ['0.00', 460, true], ['0.00', 540, true]],
+      [['Total', 60], ['24.99', 380, true], ['5.00', 460, true], ['29.99', 540, true]],
+    ];
+    const read = findLineItems(buildDoc(await extractTextLayer(await pdfOf(table([], rows)))));
+    expect(read.rows.map((r) => [r.name, r.amount])).toEqual([
+      ['Subscriptions and options', '24.99'],
+      ['Calls', '0.00'],
+    ]);
+    expect(read.lineSum).toBe('24.99');
+  });
 });
