@@ -94,6 +94,8 @@ describe('codes', () => {
     expect(vatCategoryOf('0', 'Steuerschuldnerschaft des Leistungsempfängers')).toBe('AE');
     expect(vatCategoryOf('0', 'livraison intracommunautaire')).toBe('K');
     expect(vatCategoryOf('19', '')).toBe('S');
+    // A bare 0 % says nothing of why: exempt, reverse charge, export, zero rated and outside the scope all print it.
+    expect(vatCategoryOf('0', 'USt. 0 %')).toBeUndefined();
     expect(documentTypeOf('Gutschrift')).toBe('381');
     expect(documentTypeOf('Rechnungskor rektur')).toBe('384');
     expect(documentTypeOf('Facture')).toBe('380');
