@@ -5,7 +5,7 @@ import { runIsolated } from '../src/pdf/isolate.js';
 import type { DetectedProfile, ZugferdProfile } from '../src/pdf/profiles.js';
 import { PdfInputError } from '../src/pdf/structure.js';
 import type { ZugferdReport } from '../src/pdf/validate.js';
-import { buildZugferd, extractZugferdInvoice, NotEmbeddableError, validateZugferdPdf, type ConvertMode, type Embed, type Inspect } from '../src/pdf/zugferd.js';
+import { buildZugferd, extractZugferdInvoice, NotEmbeddableError, validateZugferdPdf, type ConvertMode, type Embed, type Inspect, type UnembedFonts } from '../src/pdf/zugferd.js';
 import type { RequestContext } from '../src/temporal/context.js';
 import { writeInvoiceXml, type SyntaxId } from '../src/xml/index.js';
 import type { ActivityDeps } from './deps.js';
@@ -22,6 +22,8 @@ export interface BuildZugferdResult {
   profile: ZugferdProfile;
   /** Whether Ghostscript converted the input to PDF/A-3b first. */
   converted: boolean;
+  /** How many fonts of the input were drawn in Ghostscript's own typefaces. */
+  substitutedFonts: number;
   /** What became of the files the input PDF already carried (replaced, kept, dropped). */
   attachments: AttachmentNote[];
 }
@@ -47,6 +49,7 @@ function asFailure(err: unknown): unknown {
 /** pdf-lib and pdfjs-dist parse untrusted files in a worker thread with its own limits. */
 const isolatedInspect: Inspect = (bytes, withText) => runIsolated('inspect', { bytes, withText });
 const isolatedEmbed: Embed = (input) => runIsolated('embed', input);
+const isolatedUnembed: UnembedFonts = (bytes) => runIsolated('unembedFonts', { bytes });
 
 export function zugferdActivities({ blobs, log }: ActivityDeps) {
   const text = async (key: string) => (await blobs.get(key)).toString('utf8');
@@ -70,11 +73,11 @@ export function zugferdActivities({ blobs, log }: ActivityDeps) {
     async buildZugferdPdf(input: BuildZugferdInput): Promise<BuildZugferdResult> {
       try {
         const xml = new Uint8Array(await blobs.get(input.xmlBlobKey));
-        const built = await buildZugferd({ pdf: await pdfBytes(input.pdfBlobKey), xml, convert: input.convert, now: new Date() }, { inspect: isolatedInspect, embed: isolatedEmbed });
+        const built = await buildZugferd({ pdf: await pdfBytes(input.pdfBlobKey), xml, convert: input.convert, now: new Date() }, { inspect: isolatedInspect, embed: isolatedEmbed, unembedFonts: isolatedUnembed });
         const stored = await blobs.put(Buffer.from(built.pdf));
-        const { profile, converted, attachments } = built;
-        log.debug({ requestId: input.ctx.requestId, profile, converted, attachments: attachments.length, size: stored.size }, 'ZUGFeRD PDF built');
-        return { pdfBlobKey: stored.key, profile, converted, attachments };
+        const { profile, converted, substitutedFonts, attachments } = built;
+        log.debug({ requestId: input.ctx.requestId, profile, converted, substitutedFonts, attachments: attachments.length, size: stored.size }, 'ZUGFeRD PDF built');
+        return { pdfBlobKey: stored.key, profile, converted, substitutedFonts, attachments };
       } catch (err) {
         throw asFailure(err);
       }

@@ -39,6 +39,8 @@ export interface ConvertToZugferdResult {
   filled: FilledField[];
   /** What became of files the input PDF carried (kept as associated files, replaced, dropped). */
   attachments: AttachmentNote[];
+  /** How many of the input's fonts are drawn in Ghostscript's own typefaces (their programs broke PDF/A). */
+  substitutedFonts: number;
 }
 
 /**
@@ -97,7 +99,7 @@ export async function convertToZugferd(input: ConvertToZugferdInput): Promise<Co
         usage: [...perPage('analysis'), ...perPage('build')],
       });
       finish('valid', `ZUGFeRD ${profile} from ${analysis.pageCount} page(s) (${analysis.source}), document ${documentId}`);
-      return { documentId, pdfBlobKey: built.pdfBlobKey, profile, pageCount: analysis.pageCount, filled, attachments: built.attachments };
+      return { documentId, pdfBlobKey: built.pdfBlobKey, profile, pageCount: analysis.pageCount, filled, attachments: built.attachments, substitutedFonts: built.substitutedFonts };
     });
   } finally {
     await CancellationScope.nonCancellable(() => discardBlobs({ ctx, keys: [...new Set(temporary)] }));

@@ -18,10 +18,15 @@ const { validateZugferdPdf } = proxyActivities<Activities>({
   retry: { maximumAttempts: 3, initialInterval: '1 second' },
 });
 
+/** PDF/A's font rules (ISO 19005-3 6.2.11): what Ghostscript's own typefaces can mend. */
+const FONT_RULE = /^PDFA-6\.2\.11\./;
+
 /**
  * build → validate. An input that claims PDF/A but whose result fails the PDF/A check is
- * converted with Ghostscript and built again; a result that still fails is refused, so no file
- * ever claims a conformance it lacks. The XML's own findings are left to the caller.
+ * converted with Ghostscript and built again; one whose converted result fails only the font
+ * rules is converted once more with Ghostscript's own typefaces in place of its fonts; a result
+ * that still fails is refused, so no file ever claims a conformance it lacks. The XML's own
+ * findings are left to the caller.
  */
 export async function buildValidated(input: { ctx: RequestContext; pdfBlobKey: string; xmlBlobKey: string }): Promise<{ built: BuildZugferdResult; report: ZugferdReport }> {
   let built = await buildZugferdPdf({ ...input, convert: 'auto' });
@@ -30,8 +35,12 @@ export async function buildValidated(input: { ctx: RequestContext; pdfBlobKey: s
     built = await buildZugferdPdf({ ...input, convert: 'always' });
     report = await validateZugferdPdf({ ctx: input.ctx, pdfBlobKey: built.pdfBlobKey, compareText: false });
   }
+  if (!report.pdfValid && pdfProblems(report).every((f) => FONT_RULE.test(f.ruleId))) {
+    built = await buildZugferdPdf({ ...input, convert: 'substitute-fonts' });
+    report = await validateZugferdPdf({ ctx: input.ctx, pdfBlobKey: built.pdfBlobKey, compareText: false });
+  }
   if (!report.pdfValid) {
-    const problems = report.findings.filter(isBlocking).filter((f) => f.source === 'pdf');
+    const problems = pdfProblems(report);
     throw ApplicationFailure.create({
       nonRetryable: true,
       type: 'PDF_NOT_CONVERTIBLE',
@@ -46,6 +55,8 @@ export async function buildValidated(input: { ctx: RequestContext; pdfBlobKey: s
 }
 
 export const isBlocking = (f: ZugferdReport['findings'][number]) => f.severity === 'error' || f.severity === 'fatal';
+
+const pdfProblems = (report: ZugferdReport) => report.findings.filter(isBlocking).filter((f) => f.source === 'pdf');
 
 export function countErrors(report: ZugferdReport): number {
   return report.findings.filter(isBlocking).length;

@@ -32,6 +32,8 @@ export interface CreateZugferdResult {
   xmlBlobKey: string;
   profile: ZugferdProfile;
   converted: boolean;
+  /** How many of the input's fonts are drawn in Ghostscript's own typefaces (their programs broke PDF/A). */
+  substitutedFonts: number;
   /** What became of the files the input PDF already carried. */
   attachments: AttachmentNote[];
   report: ZugferdReport;
@@ -63,7 +65,7 @@ async function buildValidateStore(input: BuildInput): Promise<CreateZugferdResul
   });
   finish(report.valid ? 'valid' : 'invalid', `ZUGFeRD ${built.profile} ${report.valid ? 'valid' : `invalid (${countErrors(report)} errors)`}, document ${documentId}`);
   const mail = await deliverIfRequested(input.ctx, input.mail, documentId);
-  return { documentId, pdfBlobKey: built.pdfBlobKey, xmlBlobKey: input.xmlBlobKey, profile: built.profile, converted: built.converted, attachments: built.attachments, report, ...(mail ? { mail } : {}) };
+  return { documentId, pdfBlobKey: built.pdfBlobKey, xmlBlobKey: input.xmlBlobKey, profile: built.profile, converted: built.converted, substitutedFonts: built.substitutedFonts, attachments: built.attachments, report, ...(mail ? { mail } : {}) };
 }
 
 export interface CreateZugferdFromJsonInput {

@@ -73,6 +73,12 @@ const EN16931_REQUIRED: Requirement[] = [
   need('seller.sellerPostalAddress.sellerCountryCode', 'BT-40', (i) => i.seller?.sellerPostalAddress?.sellerCountryCode),
   // BR-S/Z/E/AE/K/G-02 want the seller's VAT or tax number; supplies outside the scope of VAT (O) have none (BR-O-02).
   { field: 'seller.sellerVatIdentifier', bt: 'BT-31', present: (i) => outsideVat(i) || has(i.seller?.sellerVatIdentifier ?? i.seller?.sellerTaxRegistrationIdentifier) },
+  // BR-CO-26: a buyer's system identifies the seller by one of BT-29, BT-30, BT-31 (a tax number does not count).
+  {
+    field: 'seller.sellerLegalRegistrationIdentifier',
+    bt: 'BT-30',
+    present: (i) => has(i.seller?.sellerVatIdentifier) || has(i.seller?.sellerLegalRegistrationIdentifier) || has(i.seller?.sellerIdentifier),
+  },
   need('buyer.buyerName', 'BT-44', (i) => i.buyer?.buyerName),
   need('buyer.buyerPostalAddress.buyerCountryCode', 'BT-55', (i) => i.buyer?.buyerPostalAddress?.buyerCountryCode),
   need('documentTotals.invoiceTotalAmountWithoutVat', 'BT-109', (i) => i.documentTotals?.invoiceTotalAmountWithoutVat),
@@ -218,6 +224,7 @@ export function complete(found: Invoice): { invoice: Invoice; filled: FilledFiel
 
   grossLinesToNet(invoice, filled);
   roundingDifferences(invoice, filled);
+  withoutRatesOutsideScope(invoice);
 
   const totals = (invoice.documentTotals ??= {});
   if (invoice.invoiceLine?.length && invoice.invoiceLine.every((l) => l.invoiceLineNetAmount !== undefined)) {
@@ -241,6 +248,16 @@ export function complete(found: Invoice): { invoice: Invoice; filled: FilledFiel
     fill(address, 'deliverToCountryCode', buyerCountry, 'deliveryInformation.deliverToAddress.deliverToCountryCode', 'BT-80', 'inferred', 'buyer-country');
   }
   return { invoice, filled };
+}
+
+/** What is outside the scope of VAT has no VAT rate (BR-O-05, BR-O-06, BR-O-07): the 0 % a page prints for it is no rate. */
+function withoutRatesOutsideScope(invoice: Invoice): void {
+  for (const line of invoice.invoiceLine ?? []) {
+    const vat = line.lineVatInformation?.[0];
+    if (vat?.invoicedItemVatCategoryCode === 'O') delete vat.invoicedItemVatRate;
+  }
+  for (const a of invoice.documentLevelAllowances ?? []) if (a.documentLevelAllowanceVatCategoryCode === 'O') delete a.documentLevelAllowanceVatRate;
+  for (const c of invoice.documentLevelCharges ?? []) if (c.documentLevelChargeVatCategoryCode === 'O') delete c.documentLevelChargeVatRate;
 }
 
 /** Lines, allowances and charges of one VAT rate (by value: "19" and "19.00" are one rate). */

@@ -17,6 +17,7 @@ const DETAILS: Readonly<Record<string, Pair>> = {
   'BT-2': ['the invoice date', 'das Rechnungsdatum'],
   'BT-5': ['the currency', 'die Währung'],
   'BT-27': ["the seller's name", 'der Name des Verkäufers'],
+  'BT-30': ["the seller's VAT ID or company registration number", 'die USt-IdNr. oder Handelsregisternummer des Verkäufers'],
   'BT-31': ["the seller's VAT ID or tax number", 'die USt-IdNr. oder Steuernummer des Verkäufers'],
   'BT-37': ["the seller's city", 'der Ort des Verkäufers'],
   'BT-38': ["the seller's post code", 'die Postleitzahl des Verkäufers'],

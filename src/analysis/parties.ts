@@ -110,16 +110,17 @@ export function parseAddress(lines: string[], nameless = false): Omit<Party, 'sc
   // Identifier and contact lines may come before the name (rendered forms print "Nummer: …" first).
   const rows = joinPostTown(all.filter((l, i) => i === all.length - 1 || !NOT_ADDRESS.test(fold(l)) || parseCityLine(l) !== undefined));
   if (rows.length === 0) return undefined;
-  const cityAt = rows.findIndex((l, i) => (nameless || i > 0) && parseCityLine(l) !== undefined);
+  const postal = rows.findIndex((l, i) => (nameless || i > 0) && parseCityLine(l) !== undefined);
+  const cityAt = postal >= 0 ? postal : townBeforeCountry(rows, nameless);
   const nameLines = nameless ? 0 : nameLinesOf(rows, cityAt);
   const name = rows.slice(0, nameLines).join('\n');
   const withId = { ...(identifier ? { identifier } : {}), ...(name ? { name } : {}) };
   if (cityAt < 0) return nameless ? undefined : { name, ...withId };
-  const cityLine = parseCityLine(rows[cityAt]!)!;
+  const cityLine: Omit<CityLine, 'postcode'> & { postcode?: string } = parseCityLine(rows[cityAt]!) ?? { city: clean(rows[cityAt]!) };
   const between = rows.slice(nameLines, cityAt);
   const after = rows[cityAt + 1];
   const country = cityLine.country ?? (after ? countryOfLine(after) : undefined);
-  const out: ReturnType<typeof parseAddress> = { postcode: cityLine.postcode, city: cityLine.city, ...withId };
+  const out: ReturnType<typeof parseAddress> = { ...(cityLine.postcode ? { postcode: cityLine.postcode } : {}), city: cityLine.city, ...withId };
   // The main address line is the first that looks like a street (a house number or a street word);
   // lines before it are contact persons, lines after it (building, floor) the second line.
   const street = Math.max(0, between.findIndex((l) => /\d/.test(l) || STREET_WORD.test(fold(l))));
@@ -127,6 +128,16 @@ export function parseAddress(lines: string[], nameless = false): Omit<Party, 'sc
   if (between.length > street + 1) out.line2 = between.slice(street + 1).join(', ');
   if (country) out.country = country;
   return out;
+}
+
+/**
+ * Where a country has no post codes (Hong Kong, Ireland before Eircode, the Gulf states) an
+ * address ends with its town and the country: the town is the line before a last line that
+ * names a country, after at least a name and a street.
+ */
+function townBeforeCountry(rows: string[], nameless: boolean): number {
+  const at = rows.length - 2;
+  return at >= (nameless ? 1 : 2) && countryOfLine(rows.at(-1)!) !== undefined && countryOfLine(rows[at]!) === undefined ? at : -1;
 }
 
 /** How many leading lines form the name: one, or two after a salutation or when the second carries the legal form. */
@@ -455,8 +466,12 @@ function addressBlocks(page: PageLayout, blocks: Block[], used: Set<Block>): Blo
       b.page === page.page &&
       b.segments.length >= 2 &&
       b.segments.length <= 8 &&
-      joinPostTown(b.segments.map((s) => s.text)).some((t, i) => i > 0 && parseCityLine(t) !== undefined),
+      hasTownLine(joinPostTown(b.segments.map((s) => s.text))),
   );
+}
+
+function hasTownLine(lines: string[]): boolean {
+  return lines.some((t, i) => i > 0 && parseCityLine(t) !== undefined) || townBeforeCountry(lines.map(clean), false) >= 0;
 }
 
 /** The block is where the party was read, or repeats its name (letterheads print the seller twice). */

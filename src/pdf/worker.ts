@@ -1,5 +1,6 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { embedInvoiceXml } from './embed.js';
+import { withoutSimpleFontPrograms } from './fonts.js';
 import { imagesToPdf } from './images.js';
 import { inspectPdf } from './inspect.js';
 
@@ -12,6 +13,7 @@ export const TASKS = {
   inspect: (input: { bytes: Uint8Array; withText: boolean }) => inspectPdf(input.bytes, { withText: input.withText }),
   embed: embedInvoiceXml,
   images: (input: { bytes: Uint8Array; type: 'png' | 'jpeg' | 'tiff' }) => imagesToPdf(input.bytes, input.type),
+  unembedFonts: (input: { bytes: Uint8Array }) => withoutSimpleFontPrograms(input.bytes),
 };
 
 export type TaskName = keyof typeof TASKS;

@@ -3,6 +3,7 @@ import { validateInvoiceXml, type Finding } from '../validation/index.js';
 import { parseInvoiceXml, type SyntaxId } from '../xml/index.js';
 import type { AttachmentNote } from './attachments.js';
 import { embedInvoiceXml, type EmbedInput, type Embedded } from './embed.js';
+import { withoutSimpleFontPrograms } from './fonts.js';
 import { convertToPdfA3 } from './ghostscript.js';
 import { inspectPdf, type PdfInspection } from './inspect.js';
 import { profileFromGuideline, ZUGFERD_PROFILES, type DetectedProfile, type ZugferdProfile } from './profiles.js';
@@ -20,17 +21,24 @@ import { guidelineOf, isZugferd1, migrateZugferd1 } from './zugferd1.js';
 
 export type Inspect = (bytes: Uint8Array, withText: boolean) => Promise<PdfInspection>;
 export type Embed = (input: EmbedInput) => Promise<Embedded>;
+export type UnembedFonts = (bytes: Uint8Array) => Promise<{ pdf: Uint8Array; fonts: number }>;
 
 const inProcess: Inspect = (bytes, withText) => inspectPdf(bytes, { withText });
 
-/** 'auto': convert unless the input already declares PDF/A with embedded fonts; 'always': convert. */
-export type ConvertMode = 'auto' | 'always';
+/**
+ * 'auto': convert unless the input already declares PDF/A with embedded fonts; 'always':
+ * convert; 'substitute-fonts': convert with Ghostscript's own fonts in place of the embedded
+ * simple fonts (fonts.ts), for inputs whose font programs contradict their declared widths.
+ */
+export type ConvertMode = 'auto' | 'always' | 'substitute-fonts';
 
 export interface BuiltZugferd {
   pdf: Uint8Array;
   profile: ZugferdProfile;
   /** Whether Ghostscript converted the input to PDF/A-3b first. */
   converted: boolean;
+  /** How many fonts of the input were drawn in Ghostscript's own typefaces ('substitute-fonts'). */
+  substitutedFonts: number;
   /** What became of the files the input PDF already carried (replaced, kept, dropped). */
   attachments: AttachmentNote[];
 }
@@ -38,11 +46,12 @@ export interface BuiltZugferd {
 /** PDF (converted to PDF/A-3b when needed) + CII → ZUGFeRD / Factur-X PDF/A-3b; the XML's invoice titles the PDF. */
 export async function buildZugferd(
   input: { pdf: Uint8Array; xml: Uint8Array; convert: ConvertMode; now: Date },
-  opts: { inspect?: Inspect; embed?: Embed } = {},
+  opts: { inspect?: Inspect; embed?: Embed; unembedFonts?: UnembedFonts } = {},
 ): Promise<BuiltZugferd> {
   const { profile, invoice } = embeddableXml(Buffer.from(input.xml).toString('utf8'));
-  const converted = input.convert === 'always' || !(await declaresPdfA(input.pdf, opts.inspect ?? inProcess));
-  const pdf = converted ? await convertToPdfA3(input.pdf) : input.pdf;
+  const unembedded = input.convert === 'substitute-fonts' ? await (opts.unembedFonts ?? withoutSimpleFontPrograms)(input.pdf) : undefined;
+  const converted = input.convert !== 'auto' || !(await declaresPdfA(input.pdf, opts.inspect ?? inProcess));
+  const pdf = converted ? await convertToPdfA3(unembedded?.pdf ?? input.pdf) : input.pdf;
   const embedded = await (opts.embed ?? embedInvoiceXml)({
     pdf,
     xml: input.xml,
@@ -52,7 +61,7 @@ export async function buildZugferd(
     subject: invoice.buyer?.buyerName ? `Invoice to ${invoice.buyer.buyerName}` : undefined,
     now: input.now,
   });
-  return { pdf: embedded.pdf, profile, converted, attachments: embedded.attachments };
+  return { pdf: embedded.pdf, profile, converted, substitutedFonts: unembedded?.fonts ?? 0, attachments: embedded.attachments };
 }
 
 /** Is the input already PDF/A (any part) with every font embedded and an OutputIntent? Then it is kept as it is. */

@@ -113,15 +113,22 @@ describe('refusing', () => {
     expect((err as ConversionRefusal).fields).toEqual([{ field: 'invoice.invoiceNumber', bt: 'BT-1', message: 'Die Rechnungsnummer (BT-1) ist im Scan nicht sicher lesbar; bitte senden Sie einen deutlicheren Scan oder das PDF' }]);
   });
 
-  it('needs no seller VAT id for a supply outside the scope of VAT', () => {
+  it('needs no seller VAT id for a supply outside the scope of VAT, whose lines carry no rate, but a registration number to identify the seller by', () => {
     const read = asRead();
     delete read.seller!.sellerVatIdentifier;
     delete read.seller!.sellerTaxRegistrationIdentifier;
+    delete read.seller!.sellerIdentifier;
     delete read.buyer!.buyerVatIdentifier;
     read.vatBreakdown = [{ vatCategoryTaxableAmount: '472.90', vatCategoryTaxAmount: '0.00', vatCategoryCode: 'O', vatCategoryRate: '0', vatExemptionReasonText: 'Not subject to VAT' }];
-    read.invoiceLine = read.invoiceLine!.map((l) => ({ ...l, lineVatInformation: [{ invoicedItemVatCategoryCode: 'O' }] }));
+    read.invoiceLine = read.invoiceLine!.map((l) => ({ ...l, lineVatInformation: [{ invoicedItemVatCategoryCode: 'O', invoicedItemVatRate: '0' }] }));
     read.documentTotals = { ...read.documentTotals, invoiceTotalVatAmount: '0.00', invoiceTotalAmountWithVat: '472.90', amountDueForPayment: '472.90' };
-    expect(prepareForZugferd(read).invoice.seller?.sellerVatIdentifier).toBeUndefined();
+    const { invoice } = prepareForZugferd(read);
+    expect(invoice.seller?.sellerVatIdentifier).toBeUndefined();
+    // BR-O-05: what is outside the scope has no VAT rate, not even the 0 % the page prints.
+    expect(invoice.invoiceLine!.map((l) => l.lineVatInformation)).toEqual(invoice.invoiceLine!.map(() => [{ invoicedItemVatCategoryCode: 'O' }]));
+    // BR-CO-26: without a VAT id, a registration number (or a seller id) names the seller.
+    delete read.seller!.sellerLegalRegistrationIdentifier;
+    expect(refusal(read).fields.map((f) => f.bt)).toEqual(['BT-30']);
     read.vatBreakdown[0]!.vatCategoryCode = 'E';
     expect(refusal(read).fields.map((f) => f.bt)).toContain('BT-31');
   });

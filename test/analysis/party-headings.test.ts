@@ -154,4 +154,18 @@ describe('the seller in its letterhead', () => {
     expect(seller?.sellerName).toBe('Lumière Fibre SAS');
     expect(seller?.sellerPostalAddress).toMatchObject({ sellerAddressLine1: '12 avenue de la Gare', sellerPostCode: '75010', sellerCity: 'Paris' });
   });
+
+  it('reads an address window without a post code, where the country has none: the town is the line before the country', async () => {
+    const { seller, buyer } = await parties([
+      { s: 'Nordlicht Handel GmbH - Fjordweg 3 - D-24103 Kiel', x: 60, y: 120, size: 7 },
+      { s: 'Harbour Labs Ltd.', x: 60, y: 135, size: 10 },
+      { s: '12 Tai Po Road', x: 60, y: 147, size: 10 },
+      { s: 'Sha Tin, N.T.', x: 60, y: 159, size: 10 },
+      { s: 'Hong Kong', x: 60, y: 171, size: 10 },
+      ...total,
+    ]);
+    expect(seller?.sellerName).toBe('Nordlicht Handel GmbH');
+    expect(buyer?.buyerName).toBe('Harbour Labs Ltd.');
+    expect(buyer?.buyerPostalAddress).toEqual({ buyerAddressLine1: '12 Tai Po Road', buyerCity: 'Sha Tin, N.T.', buyerCountryCode: 'HK' });
+  });
 });

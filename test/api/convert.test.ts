@@ -66,6 +66,8 @@ describe.each(services)('createZugferdFromPdf ($name)', (service) => {
     expect(r.headers.get('x-zugferd-reference')).toBe(r.headers.get('x-request-id'));
     expect(r.headers.get('x-zugferd-profile')).toBe('EN16931');
     expect(r.headers.get('x-zugferd-attachments')).toBe('kept=0, replaced=0, dropped=0');
+    // A printout whose fonts keep to their widths is drawn in them, not in Ghostscript's.
+    expect(r.headers.get('x-zugferd-substituted-fonts')).toBe('0');
     expect(bytes.subarray(0, 5).toString('latin1')).toBe('%PDF-');
 
     const facts = await readPdf(bytes);

@@ -47,7 +47,7 @@ describe.each(services)('ZUGFeRD endpoints ($name)', (service) => {
   it.each(ZUGFERD_PROFILES)('createZugferdFromJson %s: converts a non-PDF/A input and embeds the profile XML', { timeout: 120_000 }, async (profile) => {
     const r = await call(service, FROM_JSON, { body: { invoice: fixture, invoicePdf64: plain, profile } });
     expect(r.status, r.text).toBe(200);
-    expect(r.json, JSON.stringify([r.json.zugferdErrorList, r.json.xInvoiceErrorList])).toMatchObject({ zugferdValid: true, xInvoiceValid: true, numberOfZugferdErrors: 0, numberOfxInvoiceErrors: 0, profile, convertedToPdfA: true });
+    expect(r.json, JSON.stringify([r.json.zugferdErrorList, r.json.xInvoiceErrorList])).toMatchObject({ zugferdValid: true, xInvoiceValid: true, numberOfZugferdErrors: 0, numberOfxInvoiceErrors: 0, profile, convertedToPdfA: true, substitutedFonts: 0 });
     expect(r.json.xInvoice).toContain('CrossIndustryInvoice');
     expect(r.json.validationArtefacts.map((a: { name: string }) => a.name)).toContain('veraPDF PDF/A-3B');
     keep(`${service.name}-json-${profile}`, r.json.zugferd);

@@ -58,6 +58,7 @@ export function zugferdRoutes(services: Services) {
     resendToken: resendToken(services, result.documentId),
     profile: result.profile,
     convertedToPdfA: result.converted,
+    substitutedFonts: result.substitutedFonts,
     attachments: result.attachments,
     validationArtefacts: result.report.artefacts,
   });
@@ -68,6 +69,10 @@ export function zugferdRoutes(services: Services) {
     resendToken: z.string().meta({ description: 'Identifies this document for the resend operation' }),
     profile: profileSchema,
     convertedToPdfA: z.boolean().meta({ description: 'Whether the input PDF was converted to PDF/A-3b (Ghostscript) before embedding' }),
+    substitutedFonts: z
+      .number()
+      .int()
+      .meta({ description: "How many fonts of the input are drawn in a close typeface of Ghostscript's, at the same widths, because their embedded programs contradicted those widths (PDF/A forbids it); 0 normally" }),
     attachments: z
       .array(
         z.object({
