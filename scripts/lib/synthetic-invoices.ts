@@ -1925,6 +1925,67 @@ export function readSeedList(file: string): SeedList {
   return list;
 }
 
+// ---------------------------------------------------------------- placeholders
+
+/**
+ * The XRechnung testsuite fills its parties with placeholders ("[Seller name]", "[Buyer city]",
+ * "[HRA-Eintrag]"): no invoice a user sends prints those. Each becomes a value of the kind its
+ * field holds, drawn from the seed, so that the generated page reads like a real one and its
+ * truth is still known by construction. Names are composed from common German family names,
+ * trades and legal forms (the testsuite's invoices are German). Placeholders of other fields
+ * (notes, exemption texts, item attributes) stay as they are; nothing else is changed.
+ */
+const FAMILY_NAMES = ['Albrecht', 'Brandt', 'Engel', 'Fischer', 'Hartmann', 'Hoffmann', 'Keller', 'Krüger', 'Lindner', 'Lorenz', 'Möller', 'Neumann', 'Roth', 'Schulte', 'Seidel', 'Vogel', 'Winkler', 'Ziegler'];
+const TRADES = ['Bürotechnik', 'Haustechnik', 'Elektrotechnik', 'Logistik', 'Metallbau', 'Softwareentwicklung', 'Beratung', 'Gebäudeservice', 'Medizintechnik', 'Druckerei', 'Verlag', 'Messebau'];
+const LEGAL_FORMS = ['GmbH', 'GmbH & Co. KG', 'AG', 'KG', 'e.K.', 'OHG', 'UG (haftungsbeschränkt)'];
+const STREETS = ['Hauptstraße', 'Bahnhofstraße', 'Gartenweg', 'Industriestraße', 'Lindenallee', 'Am Markt', 'Schillerstraße', 'Mühlenweg', 'Kirchplatz', 'Hafenstraße'];
+const CITIES = ['Berlin', 'Hamburg', 'München', 'Köln', 'Frankfurt am Main', 'Stuttgart', 'Leipzig', 'Dresden', 'Hannover', 'Nürnberg', 'Freiburg', 'Kiel', 'Bremen', 'Münster'];
+const PERSONS = ['Anna Berger', 'Jonas Weber', 'Lea Schmitt', 'Paul Wagner', 'Marie Koch', 'Felix Richter'];
+
+const PLACEHOLDER = /^\[[^\]]+\]$/;
+
+const BICS = ['COBADEFFXXX', 'DEUTDEDBXXX', 'GENODEM1GLS', 'HASPDEHHXXX', 'BYLADEM1001', 'SOLADES1HDB'];
+
+/** A value for a placeholder in the field `key` (the model's name); undefined where no realistic one is known, and it stays. */
+function realValue(key: string, r: Rng): string | undefined {
+  if (/^(?:seller|buyer|payee|deliverToParty|sellerTaxRepresentative)(?:Trading)?Name$|^paymentAccountName$/.test(key)) return `${r.pick(FAMILY_NAMES)} ${r.pick(TRADES)} ${r.pick(LEGAL_FORMS)}`;
+  if (/ContactPoint$|^paymentCardHolderName$/.test(key)) return r.pick(PERSONS);
+  if (/AddressLine1$/.test(key)) return `${r.pick(STREETS)} ${r.int(1, 180)}`;
+  if (/AddressLine[23]$/.test(key)) return `${r.pick(['Gebäude', 'Haus', 'Eingang'])} ${r.pick(['A', 'B', 'C', '2', '3'])}`;
+  if (/City$/.test(key)) return r.pick(CITIES);
+  if (/LegalRegistrationIdentifier$/.test(key)) return `${r.pick(['HRA', 'HRB'])} ${r.int(1000, 99999)}`;
+  if (key === 'paymentServiceProviderIdentifier') return r.pick(BICS);
+  return undefined;
+}
+
+/** The invoice with every placeholder text replaced by a value of its kind; the same seed, the same values. */
+export function withoutPlaceholders(invoice: Invoice, seed: number): Invoice {
+  const r = rng(hash(`placeholders:${seed}`));
+  const seen = new Map<string, string>();
+  const walk = (value: unknown, key: string): unknown => {
+    if (typeof value === 'string') {
+      if (!PLACEHOLDER.test(value.trim())) return value;
+      // One placeholder, one value: "[Seller name]" printed twice names one company.
+      if (!seen.has(value)) {
+        const real = realValue(key, r);
+        if (real === undefined) return value;
+        seen.set(value, real);
+      }
+      return seen.get(value);
+    }
+    if (Array.isArray(value)) return value.map((v) => walk(v, key));
+    if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, walk(v, k)]));
+    return value;
+  };
+  const out = walk(invoice, '') as Invoice;
+  // A trading name is the company's own short name ("Lorenz Metallbau"), not another company's.
+  const shortName = (name: string) => name.split(' ').slice(0, 2).join(' ');
+  const placeholder = (v: string | undefined) => v !== undefined && PLACEHOLDER.test(v.trim());
+  if (out.seller?.sellerName && placeholder(invoice.seller?.sellerTradingName)) out.seller.sellerTradingName = shortName(out.seller.sellerName);
+  if (out.buyer?.buyerName && placeholder(invoice.buyer?.buyerTradingName)) out.buyer.buyerTradingName = shortName(out.buyer.buyerName);
+  return out;
+}
+
 /** The invoice of a corpus XML, through the product's parser. */
 export function sourceInvoice(corpus: string, source: string): Invoice | undefined {
   const inv = truthOf(readFileSync(path.join(corpus, source), 'utf8'));
@@ -1947,7 +2008,7 @@ export function syntheticItems(corpus: string, seedsFile: string): SyntheticItem
     const make = () =>
       (made ??= (async () => {
         const invoice = sourceInvoice(corpus, item.source);
-        return invoice ? generateInvoicePdf(invoice, item.family, item.seed) : undefined;
+        return invoice ? generateInvoicePdf(withoutPlaceholders(invoice, item.seed), item.family, item.seed) : undefined;
       })());
     return {
       group: item.family,

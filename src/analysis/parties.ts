@@ -34,9 +34,9 @@ export interface Party {
 
 export type Parties = Partial<Record<PartyRole, Party>>;
 
-/** Lines that are contact details or identifiers, not address lines. */
+/** Lines that are contact details or identifiers, not address lines; and remarks in brackets ("(Not to be used for payment remittance)"). */
 const NOT_ADDRESS =
-  /^(?:tel|fon|phone|fax|mobil|e-?mail|mail|web|www|http|gln|ust|vat|tva|uid|steuer|iban|bic|swift|bank|konto|hrb?|amtsgericht|registergericht|siret|siren|rcs|ape|kvk|btw|geschaftsfuhr|inhaber|ceo|z\.? ?hd|attn|(?:globale |kunden|lieferanten|lief|debitor|kreditor|customer|supplier|client)?[- ]?(?:nummer|nr|no|id|number)\b|handelsname|abteilung|department|kontakt|contact|ansprechpartner)|@|www\.|https?:|[\u2709\u260e\u{1F400}-\u{1F4FF}]|^\(.*\)$/u;
+  /^(?:tel|fon|phone|fax|mobil|e-?mail|mail|web|www|http|gln|ust|vat|tva|uid|steuer|iban|bic|swift|bank|konto|hrb?|amtsgericht|registergericht|siret|siren|rcs|ape|kvk|btw|geschaftsfuhr|inhaber|ceo|z\.? ?hd|attn|(?:globale |kunden|lieferanten|lief|debitor|kreditor|customer|supplier|client)?[- ]?(?:nummer|nr|no|id|number)\b|handelsname|abteilung|department|kontakt|contact|ansprechpartner)|@|www\.|https?:|[\u2709\u260e\u{1F400}-\u{1F4FF}]|^\((?:\S+\s+){2,}\S+\)$/u;
 
 /** A party's own number printed inside its block ("Nummer: GE2020211", "Kunden-Nr.: 009420"). */
 const PARTY_NUMBER = /^(?:kunden|debitor(?:en)?|customer|client|account)?[- ]?(?:nummer|nr\.?|no\.?|number|id)\s*[:.]?\s*([A-Z0-9][A-Z0-9./-]*\d[A-Z0-9./-]*)$/i;
@@ -113,7 +113,8 @@ export function parseAddress(lines: string[], nameless = false): Omit<Party, 'sc
   const postal = rows.findIndex((l, i) => (nameless || i > 0) && parseCityLine(l) !== undefined);
   const cityAt = postal >= 0 ? postal : townBeforeCountry(rows, nameless);
   const nameLines = nameless ? 0 : nameLinesOf(rows, cityAt);
-  const name = rows.slice(0, nameLines).join('\n');
+  // A name wrapped in a narrow column reads on as one line; a salutation or a second name line stays a line of its own.
+  const name = nameLines === 2 && wraps(rows[0]!, rows[1]!) ? `${rows[0]} ${rows[1]}` : rows.slice(0, nameLines).join('\n');
   const withId = { ...(identifier ? { identifier } : {}), ...(name ? { name } : {}) };
   if (cityAt < 0) return nameless ? undefined : { name, ...withId };
   const cityLine: Omit<CityLine, 'postcode'> & { postcode?: string } = parseCityLine(rows[cityAt]!) ?? { city: clean(rows[cityAt]!) };
@@ -137,16 +138,22 @@ export function parseAddress(lines: string[], nameless = false): Omit<Party, 'sc
  */
 function townBeforeCountry(rows: string[], nameless: boolean): number {
   const at = rows.length - 2;
-  return at >= (nameless ? 1 : 2) && countryOfLine(rows.at(-1)!) !== undefined && countryOfLine(rows[at]!) === undefined ? at : -1;
+  // A town line with a number in it is a post code line this reader could not parse, not a town alone.
+  return at >= (nameless ? 1 : 2) && countryOfLine(rows.at(-1)!) !== undefined && countryOfLine(rows[at]!) === undefined && !/\d/.test(rows[at]!) ? at : -1;
 }
 
 /** How many leading lines form the name: one, or two after a salutation or when the second carries the legal form. */
 function nameLinesOf(rows: string[], cityAt: number): number {
   const limit = cityAt < 0 ? rows.length : cityAt - 1;
   if (limit < 2) return 1;
-  if (SALUTATION.test(rows[0]!)) return 2;
+  if (SALUTATION.test(rows[0]!) || wraps(rows[0]!, rows[1]!)) return 2;
   if (!LEGAL_FORM.test(rows[0]!) && LEGAL_FORM.test(rows[1]!)) return 2;
   return 1;
+}
+
+/** "Roth Bürotechnik GmbH &" / "Co. KG", "Brandt Medizintechnik UG" / "(haftungsbeschränkt)": one name broken over two lines. */
+function wraps(first: string, second: string): boolean {
+  return /(?:[&+]|\b(?:und|and|et|en))$/i.test(first.trim()) || /^(?:\(haftungsbeschr|&\s*co\b|co\.\s*(?:kg|ohg)\b)/i.test(second.trim());
 }
 
 /** A heading over an address ("Adresse de l'installation", "Delivery address", "Name:"): a label, never a party's name. */
@@ -165,14 +172,16 @@ function isHeading(line: string): boolean {
 
 /** Street words also written as the end of a compound ("Lieferantenstraße 20", "Keizersgracht 100"). */
 const STREET_END = /(?:strasse|str\.?|weg|gasse|platz|allee|damm|ufer|straat|laan|plein|gracht|kade|steeg)$/;
-const STREET_START = /^(?:via|viale|piazza|piazzale|corso|vicolo|largo)\b/;
+// "Am Markt 82", "An der Kirche 3", "Im Winkel 2", "Zum See 4": German streets named by a preposition.
+const STREET_START = /^(?:via|viale|piazza|piazzale|corso|vicolo|largo|am|an der|an den|im|in der|in den|auf der|auf dem|zum|zur|hinter der|unter den)\b/;
 
 /** "Lieferantenstraße 20", "12 rue des Lilas", "Via Roma 1": a street and house number, never a name. */
 function isStreet(line: string): boolean {
   const t = fold(clean(line));
   if (!/\d/.test(t) || LEGAL_FORM.test(line)) return false;
   const words = t.replace(/\s*\d+\s*[a-z]?(?:\s*[-/]\s*\d+\s*[a-z]?)?\s*$/, '').trim();
-  return STREET_WORD.test(t) || STREET_START.test(t) || (words !== t && STREET_END.test(words.split(/\s+/).at(-1) ?? ''));
+  // Street starts and ends count with a house number at the end ("am 12.03." is no street).
+  return STREET_WORD.test(t) || (words !== t && (STREET_START.test(t) || STREET_END.test(words.split(/\s+/).at(-1) ?? '')));
 }
 
 function partyOf(lines: string[], where: { page: number; top: number; bottom: number; x0: number; x1: number }, score: number, via: string): Party | undefined {
@@ -355,7 +364,32 @@ export function findParties(doc: Doc): Parties {
   // 6. No seller anywhere (its name only in a logo): the company the legal notice registers, else
   //    the holder of the account the invoice is to be paid to.
   if (!found.seller) found.seller = registeredCompany(doc) ?? accountHolder(doc);
+
+  // 7. BT-27 is the registered name: a letterhead's brand "Lorenz Metallbau" is "Lorenz Metallbau AG"
+  //    where the footer or sender line prints it so. A block under a party label names the party as
+  //    its issuer chose to, and stays as printed.
+  for (const role of ['seller', 'buyer'] as const) {
+    const p = found[role];
+    const full = p?.name && p.via !== 'label' && !LEGAL_FORM.test(p.name) ? withLegalForm(doc, p.name) : undefined;
+    if (p && full) found[role] = { ...p, name: full, via: `${p.via}+legal-form` };
+  }
   return found;
+}
+
+/** Words of a legal form, as they follow a company's name ("GmbH & Co. KG", "UG (haftungsbeschränkt)", "e.K."). */
+const LEGAL_FORM_WORD = /^(?:gmbh|mbh|ag|kg|kgaa|ohg|gbr|ug|se|e\.k\.?|e\.v\.?|sarl|sas|sasu|sa|eurl|snc|ltd\.?|limited|inc\.?|llc|plc|b\.v\.?|n\.v\.?|s\.r\.l\.?|srl|s\.p\.a\.?|spa|co\.?|&|\(haftungsbeschränkt\))$/i;
+
+/** The name as printed elsewhere on the page followed by nothing but its legal form. */
+function withLegalForm(doc: Doc, name: string): string | undefined {
+  const prefix = `${name.replace(/\s+/g, ' ').toLowerCase()} `;
+  for (const s of allSegments(doc)) {
+    for (const part of s.text.split(SEPARATORS).map(clean)) {
+      if (!part.toLowerCase().startsWith(prefix)) continue;
+      const rest = part.slice(prefix.length).trim().split(/\s+/);
+      if (rest.length > 0 && rest.every((w) => LEGAL_FORM_WORD.test(w))) return part;
+    }
+  }
+  return undefined;
 }
 
 /**

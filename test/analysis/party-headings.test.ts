@@ -168,4 +168,45 @@ describe('the seller in its letterhead', () => {
     expect(buyer?.buyerName).toBe('Harbour Labs Ltd.');
     expect(buyer?.buyerPostalAddress).toEqual({ buyerAddressLine1: '12 Tai Po Road', buyerCity: 'Sha Tin, N.T.', buyerCountryCode: 'HK' });
   });
+
+  it('reads a name wrapped in a narrow column as one, and a labelled block that starts with "Am Markt 82" as nameless', async () => {
+    const { seller, buyer } = await parties([
+      { s: 'Rechnungsempfänger', x: 50, y: 120, bold: true },
+      { s: 'Roth Bürotechnik GmbH &', x: 50, y: 132 },
+      { s: 'Co. KG', x: 50, y: 143 },
+      { s: 'Bahnhofstraße 105', x: 50, y: 154 },
+      { s: '24103 Kiel', x: 50, y: 165 },
+      { s: 'Rechnungssteller', x: 250, y: 120, bold: true },
+      { s: 'Am Markt 82', x: 250, y: 132 },
+      { s: '28195 Bremen', x: 250, y: 143 },
+      ...total,
+    ]);
+    expect(buyer?.buyerName).toBe('Roth Bürotechnik GmbH & Co. KG');
+    expect(seller?.sellerName).toBeUndefined();
+    expect(seller?.sellerPostalAddress?.sellerAddressLine1).toBe('Am Markt 82');
+    const wrapped = await parties([
+      { s: 'Kunde', x: 50, y: 120, bold: true },
+      { s: 'Brandt Medizintechnik UG', x: 50, y: 132 },
+      { s: '(haftungsbeschränkt)', x: 50, y: 143 },
+      { s: 'Hauptstraße 35', x: 50, y: 154 },
+      { s: '60311 Frankfurt am Main', x: 50, y: 165 },
+      ...total,
+    ]);
+    expect(wrapped.buyer?.buyerName).toBe('Brandt Medizintechnik UG (haftungsbeschränkt)');
+  });
+
+  it('names the seller by its registered name when the letterhead prints its brand and the footer the name with its legal form', async () => {
+    const { seller } = await parties([
+      { s: 'Lorenz Metallbau', x: 50, y: 40, size: 16, bold: true },
+      { s: 'Hauptstraße 90', x: 50, y: 60 },
+      { s: '10115 Berlin', x: 50, y: 71 },
+      { s: 'Bill to', x: 50, y: 130, bold: true },
+      { s: 'Harbour Supplies Ltd', x: 50, y: 142 },
+      { s: '4 Quay Street', x: 50, y: 153 },
+      { s: 'Bristol BS1 4DJ', x: 50, y: 164 },
+      { s: 'Lorenz Metallbau AG · VAT reg. no.: DE123456788 · Amtsgericht Berlin HRB 4711', x: 50, y: 800, size: 7 },
+      ...total,
+    ]);
+    expect(seller?.sellerName).toBe('Lorenz Metallbau AG');
+  });
 });

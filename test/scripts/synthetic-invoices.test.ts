@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { extractTextLayer } from '../../src/analysis/index.js';
 import { invoiceSchema, type Invoice } from '../../src/invoice/model.js';
 import { invoiceWithLines } from '../../scripts/lib/sample-invoices.js';
-import { FAMILIES, HELD_OUT, generateInvoicePdf, layoutSpec, readSeedList, renderInvoice, type Family } from '../../scripts/lib/synthetic-invoices.js';
+import { FAMILIES, HELD_OUT, generateInvoicePdf, layoutSpec, readSeedList, renderInvoice, withoutPlaceholders, type Family } from '../../scripts/lib/synthetic-invoices.js';
 
 const fixture = (name: string) => JSON.parse(readFileSync(path.resolve(import.meta.dirname, `../fixtures/invoices/${name}.json`), 'utf8'));
 const invoiceOf = (name: string): Invoice => invoiceSchema.parse(fixture(name));
@@ -79,5 +79,21 @@ describe('synthetic invoices', () => {
     expect(new Set(list.items.map((i) => i.family))).toEqual(new Set(FAMILIES));
     expect(new Set(list.heldOut)).toEqual(new Set<Family>(HELD_OUT));
     expect(new Set(list.items.map((i) => `${i.family}:${i.seed}`)).size).toBe(list.items.length);
+  });
+
+  it('replaces the testsuite\'s placeholders by values of their kind, the same placeholder by the same value, and nothing else', () => {
+    const invoice = invoiceOf('01-standard-19');
+    invoice.seller!.sellerName = '[Seller name]';
+    invoice.seller!.sellerPostalAddress = { ...invoice.seller!.sellerPostalAddress!, sellerCity: '[Seller city]', sellerAddressLine1: '[Seller address line 1]' };
+    invoice.payee = { payeeName: '[Seller name]' };
+    const real = withoutPlaceholders(invoice, 7);
+    const name = real.seller!.sellerName!;
+    expect(name).toMatch(/^\p{Lu}\p{L}+ \p{L}+ (?:GmbH|GmbH & Co\. KG|AG|KG|e\.K\.|OHG|UG \(haftungsbeschränkt\))$/u);
+    expect(real.payee?.payeeName).toBe(name);
+    expect(real.seller!.sellerPostalAddress?.sellerAddressLine1).toMatch(/^\p{L}[\p{L} ]+ \d+$/u);
+    expect(real.seller!.sellerPostalAddress?.sellerCity).not.toMatch(/[[\]]/);
+    expect(real.buyer).toEqual(invoice.buyer);
+    expect(real.invoiceLine).toEqual(invoice.invoiceLine);
+    expect(withoutPlaceholders(invoice, 7)).toEqual(real);
   });
 });
