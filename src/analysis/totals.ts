@@ -73,7 +73,11 @@ export function numbersOfLine(doc: Doc, line: Line): Cell[] {
  * is about capital, not VAT).
  */
 function labelOf(line: Line, cell: Cell, since: number): string {
-  const own = cell.seg.text.slice(0, cell.num.start).replace(/[-+\d.,%€$£\s]+$/, '');
+  // A currency code set before the amount ("Total net   EUR 44,682.01") is no label of it.
+  const own = cell.seg.text
+    .slice(0, cell.num.start)
+    .replace(/[-+\d.,%€$£\s]+$/, '')
+    .replace(/(?<![A-Za-z])[A-Z]{3}$/, (code) => (currenciesIn(code).length ? '' : code));
   const ownLabel = fold(own).replace(/[\d.,%€$£]+/g, ' ').trim();
   let label = ownLabel;
   if (!/\p{L}{2}/u.test(ownLabel)) {

@@ -92,4 +92,17 @@ describe('balances', () => {
     ]);
     expect(totals).toMatchObject({ invoiceTotalAmountWithoutVat: '50.00', invoiceTotalVatAmount: '9.50', invoiceTotalAmountWithVat: '59.50' });
   });
+
+  it('reads totals whose amounts carry their currency code in front ("EUR 8,489.58"): the code is no label', async () => {
+    const { totals } = await totalsOf([
+      ...letter,
+      { s: 'Total net', x: 330, y: 500 },
+      { s: 'EUR 44,682.01', x: 540, y: 500, right: true },
+      { s: 'Tax 19 % (S)', x: 330, y: 512 },
+      { s: 'EUR 8,489.58', x: 540, y: 512, right: true },
+      { s: 'Total incl. VAT', x: 330, y: 524 },
+      { s: 'EUR 53,171.59', x: 540, y: 524, right: true },
+    ]);
+    expect(totals).toMatchObject({ invoiceTotalAmountWithoutVat: '44682.01', invoiceTotalVatAmount: '8489.58', invoiceTotalAmountWithVat: '53171.59' });
+  });
 });
