@@ -166,14 +166,14 @@ export type TotalField = 'lineTotal' | 'allowances' | 'charges' | 'netTotal' | '
  * Zuschläge" a charge before "Gesamtbetrag" makes it gross.
  */
 export const TOTAL_LABELS: ReadonlyArray<{ fields: TotalField[]; pattern: RegExp }> = [
-  { fields: ['paid'], pattern: /bereits (?:bezahlt|gezahlt|erhalten)|anzahlung|vorauszahlung|erhaltene|geleistete|\bpaid\b|prepaid|prepayment|payments? received|deposit|acompte|deja (?:paye|regle)|avance recue|betaald|abschlagszahlung/ },
-  { fields: ['due'], pattern: /zahlbetrag|zu zahlen|zahlungsbetrag|offene?r? (?:betrag|posten|summe)|restbetrag|noch offen|amount due|balance due|total due|due payable|payable amount|amount payable|\bbalance\b|net a payer|reste a payer|montant du|a payer|residual|te betalen|verbleibend|zahlbar/ },
-  { fields: ['lineTotal', 'netTotal'], pattern: /positionssumme|summe (?:der )?positionen|zwischensumme|sub-?total|sous-?total|warenwert|total (?:des )?lignes|line total|artikelsumme|subtotaal|leistungssumme/ },
-  { fields: ['netTotal'], pattern: /netto|\bnet\b|\bexcl|\bexkl|ohne (?:ust|mwst|umsatzsteuer|steuer)|w\/o|hors tax|\bht\b|steuerbasis|taxable|exclusief|before tax|pre-tax|zu versteuern|bemessungsgrundlage|base imposable/ },
+  { fields: ['paid'], pattern: /bereits (?:bezahlt|gezahlt|erhalten)|anzahlung|vorauszahlung|erhaltene|geleistete|\bpaid\b|prepaid|prepayment|payments? received|deposit|acompte|deja (?:paye|regle)|avance recue|betaald|abschlagszahlung|less payments?|accont[oi]|gia (?:pagat|versat)|aanbetaling|voldaan/ },
+  { fields: ['due'], pattern: /zahlbetrag|zu zahlen|zahlungsbetrag|offene?r? (?:betrag|posten|summe)|restbetrag|noch offen|amount due|balance due|total due|due payable|payable amount|amount payable|\bbalance\b|net a payer|reste a payer|montant du|a payer|residual|te betalen|verbleibend|zahlbar|fallige?r? betrag|please pay|da pagare|a pagare|dovuto|openstaand/ },
+  { fields: ['lineTotal', 'netTotal'], pattern: /positionssumme|summe (?:der )?positionen|zwischensumme|sub-?total|sous-?total|warenwert|total (?:des )?lignes|line total|artikelsumme|subtotaal|leistungssumme|sum of (?:the )?lines|items total|total articles|totale (?:righe|merce)|subtotale|totaal regels/ },
+  { fields: ['netTotal'], pattern: /netto|\bnet\b|\bexcl|\bexkl|ohne (?:ust|mwst|umsatzsteuer|steuer)|w\/o|hors tax|\bht\b|steuerbasis|taxable|exclusief|before tax|pre-tax|zu versteuern|bemessungsgrundlage|base imposable|imponibile/ },
   { fields: ['allowances'], pattern: /rabatt|nachlass|abschlag|skonto|discount|allowance|remise|reduction|abzgl|korting/ },
-  { fields: ['charges'], pattern: /zuschlag|fracht|versand|porto|verpackung|transport|shipping|freight|frais|surcharge|handling|verzendkosten/ },
-  { fields: ['vatTotal'], pattern: /^(?!.*(?:inkl|incl|ttc|brutto|gross|with|including|y compris))(?:.*(?:\bust\b|ust\.|mwst|umsatzsteuer|mehrwertsteuer|\bvat\b|\btax(?:es)?\b|\btaxe?s?\b|\btva\b|\bbtw\b|steuer|iva\b))/ },
-  { fields: ['grossTotal'], pattern: /brutto|rechnungsbeitrag|gesamt|rechnungsbetrag|rechnungssumme|endbetrag|endsumme|\bsumme\b|grand total|\btotal\b|invoice amount|inkl|incl|\bttc\b|totaal|montant|amount/ },
+  { fields: ['charges'], pattern: /zuschlag|fracht|versand|\bporto\b|verpackung|transport|shipping|freight|frais|surcharge|handling|verzendkosten/ },
+  { fields: ['vatTotal'], pattern: /^(?!.*(?:inkl|incl|ttc|brutto|gross|with|including|y compris|comprises|inclusa))(?:.*(?:\bust\b|ust\.|mwst|umsatzsteuer|mehrwertsteuer|\bvat\b|\btax(?:es)?\b|\btaxe?s?\b|\btva\b|\bbtw\b|steuer|iva\b|\bimposta\b))/ },
+  { fields: ['grossTotal'], pattern: /brutto|rechnungsbeitrag|gesamt|rechnungsbetrag|rechnungssumme|endbetrag|endsumme|\bsumme\b|grand total|\btotal\b|invoice amount|inkl|incl|\bttc\b|totaal|montant|amount|totale|factuurbedrag/ },
 ];
 
 export type ColumnKind = 'position' | 'itemId' | 'description' | 'quantity' | 'unit' | 'unitPrice' | 'vatRate' | 'lineAmount' | 'discount';

@@ -348,8 +348,10 @@ export function findLineItems(doc: Doc): ItemTable {
       // The totals box ends the items ("Total HT", "Gesamtbetrag"); a subtotal between sections does not.
       // (Its amount stands in the amount column: "Enthält 19% Versicherungssteuer = 12,77 €" noted under an item does not.)
       const closingAmount = lastMoney(doc, parsed.byKind.get('lineAmount'));
-      // A row with neither quantity nor price whose amount is the sum of the items above is their total ("Sum of lines"), whatever its label says.
-      const sumOfAbove = flat && qty === undefined && price === undefined && amount !== undefined && rows.length > 0 && rows.every((r) => r.amount !== undefined) && rows.reduce((sum, r) => sum.plus(r.amount!), new Decimal(0)).eq(amount.value);
+      // A row with neither quantity nor price whose amount is the sum of the items above is their total, whatever its label says.
+      // (A flat fee's row, or one labelled as a total: "Totaal regels", "Sum of lines".)
+      const totalRow = flat || (!parsed.scanned && classifyTotal(fold(desc)).length > 0 && qty === undefined && price === undefined);
+      const sumOfAbove = totalRow && amount !== undefined && rows.length > 0 && rows.every((r) => r.amount !== undefined) && rows.reduce((sum, r) => sum.plus(r.amount!), new Decimal(0)).eq(amount.value);
       if (sumOfAbove) closing = amount!.value;
       if (sumOfAbove || (!isItem && rows.length > 0 && hasMoney(doc, line) && closingAmount && !NOT_AN_ITEM.test(fold(desc)) && !PART_OF_ITEM.test(fold(desc)) && closesTable(lineText(line)))) {
         if (!sumOfAbove) closing ??= closingAmount!.value;

@@ -4,6 +4,8 @@ import { inferDayMonthOrder, scanDates } from '../../src/analysis/dates.js';
 import { ibanValid, scanBics, scanIbans, scanVatIds, vatIdChecked } from '../../src/analysis/identifiers.js';
 import { inferDecimalMark, parseDigits, scanNumbers } from '../../src/analysis/numbers.js';
 import { parseAddress, parseCityLine } from '../../src/analysis/parties.js';
+import { classifyTotal } from '../../src/analysis/totals.js';
+import { fold } from '../../src/analysis/text.js';
 
 const values = (text: string, mark: ',' | '.') => scanNumbers(text, mark).map((n) => (n.percent ? `${n.value}%` : n.value));
 
@@ -125,5 +127,18 @@ describe('addresses', () => {
       postcode: '10115',
       city: 'Berlin',
     });
+  });
+});
+
+describe('labels of the totals box', () => {
+  it('classifies Italian, Dutch, English, French and German totals labels by what they total', () => {
+    const first = (label: string) => classifyTotal(fold(label))[0];
+    expect(['Totale righe', 'Totaal regels', 'Sum of lines', 'Items total'].map(first)).toEqual(['lineTotal', 'lineTotal', 'lineTotal', 'lineTotal']);
+    expect(['Totale imponibile', 'Imponibile'].map(first)).toEqual(['netTotal', 'netTotal']);
+    expect(['Totale imposta', 'Totale IVA'].map(first)).toEqual(['vatTotal', 'vatTotal']);
+    expect(['Totale documento', 'Totale IVA inclusa', 'Factuurbedrag', 'Total toutes taxes comprises'].map(first)).toEqual(['grossTotal', 'grossTotal', 'grossTotal', 'grossTotal']);
+    expect(['Acconto', 'Già pagato', 'Aanbetaling', 'Voldaan', 'Less payments'].map(first)).toEqual(['paid', 'paid', 'paid', 'paid', 'paid']);
+    // "Importo" holds "porto" (postage): a word inside another word is not a charge.
+    expect(['Importo dovuto', 'Netto a pagare', 'Totale da pagare', 'Openstaand bedrag', 'Fälliger Betrag', 'Please pay'].map(first)).toEqual(['due', 'due', 'due', 'due', 'due', 'due']);
   });
 });

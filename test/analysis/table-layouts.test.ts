@@ -125,6 +125,19 @@ describe('rows that are not items', () => {
     expect(table1.lineSum).toBe('200.00');
   });
 
+  it('ends the items at a row labelled as their total whose amount is their sum, and reads the adjustments and VAT rows under it as no items', async () => {
+    const rows: Cell[][] = [
+      ...items,
+      [['Totaal regels', 60], ['200.00', 520, true]],
+      [['Afslag', 60], ['-10.00', 520, true]],
+      [['Toeslag', 60], ['5.00', 520, true]],
+      [['Btw 19%', 60], ['37.05', 520, true]],
+    ];
+    const read = findLineItems(buildDoc(await extractTextLayer(await pdfOf(table(header, rows)))));
+    expect(read.rows.map((r) => r.name)).toEqual(['Desk lamp', 'Shelf']);
+    expect(read.lineSum).toBe('200.00');
+  });
+
   it('leaves out charges set under an item when the items without them add up to the printed total', async () => {
     const withCharge: Cell[][] = [items[0]!, [['Assembly', 70], ['10.00', 520, true]], items[1]!];
     const totals: Text[] = [
