@@ -199,7 +199,8 @@ function partyOf(lines: string[], where: { page: number; top: number; bottom: nu
 
 function labelRole(seg: Segment, scanned: boolean): { role: PartyRole; rest: string } | undefined {
   const m = /^(.*?)\s*:\s*(.*)$/.exec(seg.text);
-  const head = fold(m ? m[1]! : seg.text).replace(/[:.]+$/, '').trim();
+  // A scan reads a rule or a box edge before a label as "|" or "[": not part of it.
+  const head = fold(m ? m[1]! : seg.text).replace(/[:.]+$/, '').replace(/^[|[\]()!_\s]+/, '').trim();
   // Some PDF writers space words apart mid-word ("Ver käufer"): try the label without spaces too.
   for (const [role, re] of PARTY_LABELS) if (re.test(head) || re.test(head.replace(/\s+/g, ''))) return { role, rest: m ? m[2]! : '' };
   if (!scanned || (m && m[2] !== '')) return undefined;

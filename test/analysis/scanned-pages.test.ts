@@ -122,6 +122,9 @@ describe('labels and values a scan pulled apart', () => {
     expect(short.seller?.sellerName).toBe('Muster-Autovermietung');
     const other = analyseInvoice(page('Lieferavis'), { withLineItems: false }).invoice;
     expect(other.seller?.sellerName).not.toBe('Muster-Autovermietung');
+    // A box edge read before the label ("| Lieferant") leaves it a label, never part of the name.
+    const boxed = analyseInvoice(page('| Lieferant'), { withLineItems: false }).invoice;
+    expect(boxed.seller?.sellerName).toBe('Muster-Autovermietung');
   });
 
   it('keeps a house number the scan set apart from its street', () => {
