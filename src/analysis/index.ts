@@ -117,7 +117,11 @@ export function analyseWithEvidence(pages: PageText[], opts: AnalyseOptions): Ev
   const rowsVia = completed
     ? 'vatrow:completed'
     : `vatrow:${solved.consistency === 1 ? 'consistent' : solved.consistency === undefined ? 'unchecked' : 'inconsistent'}`;
-  const vatRows = completed ? [...solved.vatRows, completed] : solved.vatRows.length ? solved.vatRows : singleRateRow(totals.rateTaxes, solved.totals);
+  const vatRows = completed
+    ? [...solved.vatRows, completed]
+    : solved.vatRows.length
+      ? solved.vatRows
+      : rateTaxRows(totals.rateTaxes, solved.totals, table.rows.map((r) => r.amount));
   vatRows.forEach((r, i) => {
     set(`vatBreakdown[${i}].vatCategoryTaxableAmount`, signed(r.base), rowsVia);
     set(`vatBreakdown[${i}].vatCategoryTaxAmount`, signed(r.tax), rowsVia);
@@ -175,16 +179,45 @@ export function analyseWithEvidence(pages: PageText[], opts: AnalyseOptions): Ev
   return { invoice: parsed, extractionConfidence: documentConfidence(fieldConf), fieldConfidence: fieldConf, fieldSource, ...(language ? { language } : {}), evidence };
 }
 
+type RateRow = { rate: string; base: string; tax: string; category?: string };
+
 /**
- * One rate printed with its tax but not its base ("TVA 20 % 370,92"): the base is the net total
- * when net × rate = tax, and the tax is the VAT total.
+ * Rates printed with their tax but not their base ("TVA 20 % 370,92", "IVA 7% 19,25 / IVA 19%
+ * 37,62"), whose taxes add up to the VAT total. One rate: its base is the net total when net ×
+ * rate = tax. Several: the only way of dividing the item amounts among the rates so that each
+ * rate's share times the rate rounds to its tax (and the shares add up to the net total) gives
+ * the bases; without items, or with more than one way, none.
  */
-function singleRateRow(rateTaxes: RateTax[], totals: Totals): Array<{ rate: string; base: string; tax: string; category?: string }> {
-  const distinct = new Map(rateTaxes.map((r) => [`${r.rate}|${r.tax}`, r]));
-  if (distinct.size !== 1 || totals.netTotal === undefined || totals.vatTotal === undefined) return [];
-  const only = [...distinct.values()][0]!;
-  if (!new Decimal(only.tax).eq(totals.vatTotal) || !taxMatches(totals.netTotal, only.rate, only.tax)) return [];
-  return [{ rate: only.rate, base: totals.netTotal, tax: only.tax, ...(only.category ? { category: only.category } : {}) }];
+function rateTaxRows(rateTaxes: RateTax[], totals: Totals, items: Array<string | undefined>): RateRow[] {
+  const distinct = [...new Map(rateTaxes.map((r) => [`${r.rate}|${r.tax}`, r])).values()];
+  const { netTotal, vatTotal } = totals;
+  if (distinct.length === 0 || netTotal === undefined || vatTotal === undefined) return [];
+  if (!distinct.reduce((sum, r) => sum.plus(r.tax), new Decimal(0)).eq(vatTotal) || new Set(distinct.map((r) => r.rate)).size !== distinct.length) return [];
+  const row = (r: RateTax, base: string): RateRow => ({ rate: r.rate, base, tax: r.tax, ...(r.category ? { category: r.category } : {}) });
+  if (distinct.length === 1) return taxMatches(netTotal, distinct[0]!.rate, distinct[0]!.tax) ? [row(distinct[0]!, netTotal)] : [];
+  if (items.length === 0 || items.length > 10 || items.some((a) => a === undefined) || distinct.length > 3) return [];
+  const amounts = items.map((a) => new Decimal(a!));
+  // Rounded as printed: the share times the rate, to the cent, is the tax.
+  const fits = (base: Decimal, r: RateTax) => base.times(r.rate).dividedBy(100).toDecimalPlaces(2, Decimal.ROUND_HALF_UP).eq(r.tax) && !base.isZero();
+  const found = new Set<string>();
+  const shares = new Array<Decimal>(distinct.length);
+  const assign = (i: number) => {
+    if (found.size > 1) return;
+    if (i === amounts.length) {
+      if (shares.every((b, k) => fits(b, distinct[k]!)) && shares.reduce((s, b) => s.plus(b), new Decimal(0)).eq(netTotal)) found.add(shares.map((b) => b.toFixed(2)).join('|'));
+      return;
+    }
+    for (let k = 0; k < distinct.length; k++) {
+      shares[k] = shares[k]!.plus(amounts[i]!);
+      assign(i + 1);
+      shares[k] = shares[k]!.minus(amounts[i]!);
+    }
+  };
+  shares.fill(new Decimal(0));
+  assign(0);
+  if (found.size !== 1) return [];
+  const bases = [...found][0]!.split('|');
+  return distinct.map((r, k) => row(r, bases[k]!));
 }
 
 /**

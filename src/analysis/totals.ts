@@ -161,6 +161,13 @@ export function findTotals(doc: Doc, tableLines: ReadonlySet<string>): TotalsCan
   }
   for (const [field, found] of columnTotals(doc, tableLines)) fields.set(field, [...(fields.get(field) ?? []), found]);
   if (vatRows.length === 0) vatRows.push(...inclusiveRows(doc, tableLines));
+  // Several rates printed with their tax only ("USt. 7 % 19,25", "USt. 19 % 37,62") and no VAT total
+  // line: their sum is the VAT total, which the arithmetic of net and gross then confirms or not.
+  const rates = new Map(rateTaxes.map((r) => [r.rate, r.tax]));
+  if (rates.size > 1 && rateTaxes.length === rates.size) {
+    const sum = [...rates.values()].reduce((s, t) => s.plus(t), new Decimal(0)).toFixed(2);
+    fields.set('vatTotal', [...(fields.get('vatTotal') ?? []), { value: sum, score: 0.5, page: lastPage, y: 0, via: 'rate-taxes' }]);
+  }
   return { fields, vatRows: dedupeRows(vatRows), rateTaxes, openRates, currencies };
 }
 

@@ -124,6 +124,22 @@ describe('VAT categories and the breakdown', () => {
     expect(r.fieldSource['vatBreakdown[0].vatCategoryCode']).toBe('inferred');
   });
 
+  it('finds the bases of rates printed with their tax only, from the one way the items divide among them', async () => {
+    const taxOnly = invoiceWith({
+      items: [
+        ['Trennblätter A4', '20', '9,90', '', '198,00'],
+        ['Joghurt Banane', '50', '5,50', '', '275,00'],
+      ],
+      totals: [...totalsRow('Nettobetrag', '473,00', 400), ...totalsRow('USt. 7 %', '19,25', 412), ...totalsRow('USt. 19 %', '37,62', 424), ...totalsRow('Gesamtbetrag', '529,87', 436)],
+    });
+    const r = await analyse(taxOnly);
+    expect(r.invoice.vatBreakdown).toEqual([
+      { vatCategoryTaxableAmount: '275.00', vatCategoryTaxAmount: '19.25', vatCategoryCode: 'S', vatCategoryRate: '7' },
+      { vatCategoryTaxableAmount: '198.00', vatCategoryTaxAmount: '37.62', vatCategoryCode: 'S', vatCategoryRate: '19' },
+    ]);
+    expect(r.invoice.invoiceLine?.map((l) => l.lineVatInformation?.[0]?.invoicedItemVatRate)).toEqual(['19', '7']);
+  });
+
   it('adds up lines of two rates into the breakdown when their taxes give the printed VAT total', async () => {
     const twoRates = invoiceWith({
       items: [
