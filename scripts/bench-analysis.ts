@@ -415,6 +415,24 @@ function reliabilityDiagram(): void {
   console.log(`  fields reported >= 0.9: ${pct(high.length, fields.length)} of all (${high.length}/${fields.length}); right: ${pct(high.filter((f) => f.right).length, high.length)}`);
 }
 
+/**
+ * Field confidence per source, with the calibration fitted on the other sources only: what a
+ * user's invoices from a source never measured can expect. (The rules themselves are written by
+ * hand, not fitted; they stay the same in every row.)
+ */
+function leaveOneSourceOut(): void {
+  console.log('\nLeave one source out: field confidence with the calibration fitted without the source scored');
+  console.log(`${'source'.padEnd(18)}${'docs'.padStart(6)}${'header'.padStart(9)}${'fields >= 0.9'.padStart(16)}${'right'.padStart(9)}`);
+  for (const group of [...new Set(docs.map((d) => d.group))]) {
+    const table = fitCalibration(docs.filter((d) => d.group !== group).flatMap(judgedOf));
+    const own = docs.filter((d) => d.group === group);
+    const fields = own.flatMap((d) => judgedOf(d).map((j) => ({ conf: fieldConfidence(j.path, j.evidence, table), right: j.right })));
+    const high = fields.filter((f) => f.conf >= 0.9);
+    const header = own.reduce((s, d) => ({ truth: s.truth + d.header.truth, right: s.right + d.header.right }), { truth: 0, right: 0 });
+    console.log(`${group.padEnd(18)}${String(own.length).padStart(6)}${pct(header.right, header.truth).padStart(9)}${pct(high.length, fields.length).padStart(16)}${pct(high.filter((f) => f.right).length, high.length).padStart(9)}`);
+  }
+}
+
 function judgedOf(d: DocScore): Array<{ path: string; evidence: string; right: boolean }> {
   return d.verdicts.filter((v) => d.evidence[v.path] !== undefined).map((v) => ({ ...v, evidence: d.evidence[v.path]! }));
 }
@@ -502,6 +520,7 @@ function report(skipped: number): void {
   });
   console.log('\nSame, with the calibration fitted on the other half of the documents (two-fold cross-validation)');
   calibrationTable(crossScored);
+  leaveOneSourceOut();
 
   const fitted = fitCalibration(docs.flatMap(judgedOf));
   if (args['write-calibration']) {
