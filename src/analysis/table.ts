@@ -204,15 +204,18 @@ interface Parsed {
   words: number;
   /** The words came from OCR (they carry confidences): misreadings are to be expected. */
   scanned: boolean;
+  /** Where the line's description text ends, and how wide its first word is (to tell a wrapped name). */
+  description?: { x1: number; firstWidth: number; height: number };
 }
 
-/** "19" + "%" and "9,90" + "€" printed as two words are one cell value. */
-function joinUnits(words: Word[]): Word[] {
-  const out: Word[] = [];
+/** "19" + "%" and "9,90" + "€" printed as two words are one cell value; in a description they stay as printed ("Transport 25 %"). */
+function joinUnits(words: Word[]): Array<Word & { printed?: string }> {
+  const out: Array<Word & { printed?: string }> = [];
   for (const w of words) {
     const prev = out.at(-1);
-    if (prev && /^[%€$£]$/.test(w.text) && /\d$/.test(prev.text) && w.x - (prev.x + prev.width) < w.height) {
-      out[out.length - 1] = { ...prev, text: `${prev.text}${w.text}`, width: w.x + w.width - prev.x };
+    const gap = prev ? w.x - (prev.x + prev.width) : 0;
+    if (prev && /^[%€$£]$/.test(w.text) && /\d$/.test(prev.text) && gap < w.height) {
+      out[out.length - 1] = { ...prev, text: `${prev.text}${w.text}`, width: w.x + w.width - prev.x, ...(gap > 0.15 * w.height ? { printed: `${prev.text} ${w.text}` } : {}) };
     } else if (prev && /^\d{2}$/.test(w.text) && /\d[.,]$/.test(prev.text) && w.x - (prev.x + prev.width) < 0.6 * w.height) {
       // A scan splitting a number after its decimal mark: "158," + "88".
       out[out.length - 1] = { ...prev, text: `${prev.text}${w.text}`, width: w.x + w.width - prev.x };
@@ -229,6 +232,7 @@ function readLine(columns: Column[], line: Line): Parsed {
   const rateColumn = vat && !columns.some((c) => c.kinds.has('discount')) ? vat : undefined;
   const all = line.segments.flatMap((seg, s) => joinUnits(seg.words).map((w) => ({ w, s })));
   let prev: { w: Word; col: Column; s: number } | undefined;
+  let description: Parsed['description'];
   const lastWord = new Map<ColumnKind, { w: Word; s: number }>();
   all.forEach(({ w, s }, i) => {
     const numeric = isNumberWord(w.text);
@@ -247,11 +251,12 @@ function readLine(columns: Column[], line: Line): Parsed {
     if (numeric && before && isNumberWord(before.w.text) && before.s !== s) list.push(';');
     lastWord.set(col.kind, { w, s });
     prev = { w, col, s };
-    list.push(w.text);
+    list.push(col.kind === 'description' ? (w.printed ?? w.text) : w.text);
     byKind.set(col.kind, list);
+    if (col.kind === 'description') description = { x1: w.x + w.width, firstWidth: description?.firstWidth ?? w.width, height: w.height };
     words++;
   });
-  return { byKind, words, scanned: all.some(({ w }) => w.confidence !== undefined) };
+  return { byKind, words, scanned: all.some(({ w }) => w.confidence !== undefined), ...(description ? { description } : {}) };
 }
 
 function firstNumber(doc: Doc, texts: string[] | undefined, money = false): NumberMatch | undefined {
@@ -308,6 +313,7 @@ export function findLineItems(doc: Doc): ItemTable {
     let current: ItemRow | undefined;
     let currentBottom = 0;
     let pendingName = false;
+    let nameEnd: Parsed['description'];
     for (let i = 0; i < page.lines.length; i++) {
       const line = page.lines[i]!;
       if (isHeaderLine(doc, line)) {
@@ -362,6 +368,7 @@ export function findLineItems(doc: Doc): ItemTable {
       }
       if (isItem) {
         current = rowOf(doc, page.page, parsed, columns);
+        nameEnd = parsed.description;
         rows.push(current);
         // The header counts as table only once an item follows it.
         header.forEach((k) => used.add(k));
@@ -388,11 +395,23 @@ export function findLineItems(doc: Doc): ItemTable {
       }
       used.add(`${page.page}:${line.index}`);
       currentBottom = line.bottom;
-      if (NOT_AN_ITEM.test(fold(desc)) || desc === '') continue;
+      if (NOT_AN_ITEM.test(fold(desc)) || desc === '') {
+        // A name goes on only on the very next line.
+        nameEnd = undefined;
+        continue;
+      }
       if (pendingName) {
         current.name = nameOf(desc);
         pendingName = false;
-      } else current.description = current.description ? `${current.description}\n${desc}` : desc;
+      } else if (current.name && !current.description && /^\p{L}/u.test(desc) && !desc.includes(':') && wrapsOn(nameEnd, parsed.description, columns)) {
+        // The name filled its column and its next word did not fit: the line below goes on with the name.
+        // (Not a line of its own kind: "Farbe: rot", "300 cm x 100 cm", a serial number.)
+        current.name = `${current.name} ${desc}`;
+        nameEnd = parsed.description;
+      } else {
+        current.description = current.description ? `${current.description}\n${desc}` : desc;
+        nameEnd = undefined;
+      }
     }
   }
   if (rows.length === 0) return headerlessItems(doc);
@@ -455,6 +474,16 @@ function netColumn(rows: NumberMatch[][]): number {
   const columns = rows[0]!.length;
   const netVatGross = columns === 3 && rows.every(([net, vat, gross]) => new Decimal(net!.value).plus(vat!.value).eq(gross!.value));
   return netVatGross ? 0 : columns - 1;
+}
+
+/** A line of the description column that the word after it would have overrun: the text went on on the next line. */
+function wrapsOn(line: Parsed['description'], next: Parsed['description'], columns: Column[]): boolean {
+  const desc = columns.find((c) => c.kind === 'description');
+  if (!line || !next || !desc) return false;
+  const right = Math.min(...columns.filter((c) => c.x0 > desc.x0).map((c) => c.x0));
+  // Full: the line stays inside the column but reaches well into its last quarter, and the next word would have overrun it.
+  // (Text that runs past the next column's header was not set to the column's width at all.)
+  return Number.isFinite(right) && line.x1 <= right && line.x1 > desc.x0 + 0.75 * (right - desc.x0) && line.x1 + 0.3 * line.height + next.firstWidth > right;
 }
 
 function closesTable(text: string): boolean {

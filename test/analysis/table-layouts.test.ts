@@ -101,6 +101,34 @@ describe('cells of neighbouring columns', () => {
   });
 });
 
+describe('names as printed', () => {
+  const header: Cell[] = [['Description', 60], ['Qty', 300, true], ['Price', 380, true], ['Amount', 460, true]];
+
+  it('keeps a percentage in a name as printed ("Transport 25 %"), while a rate cell "19 %" is still a rate', async () => {
+    const rows = await rowsOf(table([...header, ['VAT', 520, true]], [[['Transport 25 %', 60], ['1', 300, true], ['400.00', 380, true], ['400.00', 460, true], ['19 %', 520, true]]]));
+    expect(rows.map((r) => [r.name, r.vatRate])).toEqual([['Transport 25 %', '19']]);
+  });
+
+  it('goes on with a name that filled its column on the next line, but not with a line of figures or a "label: value" note', async () => {
+    const narrow: Cell[] = [['Description', 60], ['Qty', 240, true], ['Price', 380, true], ['Amount', 460, true]];
+    const rows = await rowsOf(
+      table(narrow, [
+        [['Paketierung der Anwendung Kofax 10.2 für', 60], ['1', 240, true], ['980.00', 380, true], ['980.00', 460, true]],
+        [['180 Geräte und Notebooks', 60]],
+        [['Installation und Konfiguration aller neuen', 60], ['2', 240, true], ['120.00', 380, true], ['240.00', 460, true]],
+        [['Arbeitsplätze im Rechenzentrum', 60]],
+        [['Schulung', 60], ['1', 240, true], ['300.00', 380, true], ['300.00', 460, true]],
+        [['Termin: 12.03.2024', 60]],
+      ]),
+    );
+    expect(rows.map((r) => [r.name, r.description])).toEqual([
+      ['Paketierung der Anwendung Kofax 10.2 für', '180 Geräte und Notebooks'],
+      ['Installation und Konfiguration aller neuen Arbeitsplätze im Rechenzentrum', undefined],
+      ['Schulung', 'Termin: 12.03.2024'],
+    ]);
+  });
+});
+
 describe('rows that are not items', () => {
   const header: Cell[] = [['Description', 60], ['Qty', 380, true], ['Price', 440, true], ['Amount', 520, true]];
   const items: Cell[][] = [
