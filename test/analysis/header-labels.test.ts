@@ -128,3 +128,10 @@ describe('seller tax number (BT-32)', () => {
     });
   }
 });
+
+describe('VAT ids as printed', () => {
+  it('reads a labelled VAT id whose length or check digits fail as the text layer prints it; an unlabelled one not at all', async () => {
+    expect((await header(letter([{ s: 'UID-Nr.: ATU123456789', x: 50, y: 780, size: 7 }]))).seller?.sellerVatIdentifier).toBe('ATU123456789');
+    expect((await header(letter([{ s: 'ATU123456789', x: 50, y: 780, size: 7 }]))).seller?.sellerVatIdentifier).toBeUndefined();
+  });
+});
