@@ -105,7 +105,8 @@ export function parseCityLine(text: string): CityLine | undefined {
 
 /** Name, street, post code, city and country from the lines of an address block (`nameless`: it starts with the street). */
 export function parseAddress(lines: string[], nameless = false): Omit<Party, 'score' | 'via' | 'page' | 'top' | 'bottom' | 'x0' | 'x1'> | undefined {
-  const all = lines.map((l) => clean(l.replace(/^(?:attn|z\.? ?hd\.?)\s*:?\s*/i, ''))).filter((l) => l !== '');
+  // A party's label a block took in ("Cessionario / committente" beside the letterhead on a scan) is no line of the address.
+  const all = lines.map((l) => clean(l.replace(/^(?:attn|z\.? ?hd\.?)\s*:?\s*/i, ''))).filter((l) => l !== '' && !isPartyLabel(l));
   const identifier = all.map((l) => PARTY_NUMBER.exec(l)?.[1]).find((v) => v !== undefined);
   // Identifier and contact lines may come before the name (rendered forms print "Nummer: …" first).
   const rows = joinPostTown(all.filter((l, i) => i === all.length - 1 || !NOT_ADDRESS.test(fold(l)) || parseCityLine(l) !== undefined));
@@ -164,10 +165,14 @@ function isTitle(line: string): boolean {
   return documentTypeOf(line) !== undefined && !LEGAL_FORM.test(line) && line.trim().split(/\s+/).length <= 3;
 }
 
+function isPartyLabel(line: string): boolean {
+  const bare = fold(line).trim().replace(/[:.]+$/, '');
+  return PARTY_LABELS.some(([, re]) => re.test(bare) || re.test(bare.replace(/\s+/g, '')));
+}
+
 /** Lines over an address that head it: a party's label, a field label, a document title. */
 function isHeading(line: string): boolean {
-  const bare = fold(line).trim().replace(/[:.]+$/, '');
-  return PARTY_LABELS.some(([, re]) => re.test(bare) || re.test(bare.replace(/\s+/g, ''))) || isTitle(line) || isLabel(line);
+  return isPartyLabel(line) || isTitle(line) || isLabel(line);
 }
 
 /** Street words also written as the end of a compound ("Lieferantenstraße 20", "Keizersgracht 100"). */

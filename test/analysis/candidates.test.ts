@@ -130,6 +130,12 @@ describe('addresses', () => {
   });
 });
 
+describe('address blocks', () => {
+  it('takes no party label a block took in for the name (a scan sets "Cessionario / committente" on the block\'s line)', () => {
+    expect(parseAddress(['Cessionario / committente', 'Hartmann Verlag GmbH', 'Lindenallee 112', '98765 Frankfurt am Main'])).toMatchObject({ name: 'Hartmann Verlag GmbH', line1: 'Lindenallee 112', postcode: '98765' });
+  });
+});
+
 describe('labels of the totals box', () => {
   it('classifies Italian, Dutch, English, French and German totals labels by what they total', () => {
     const first = (label: string) => classifyTotal(fold(label))[0];
