@@ -530,7 +530,8 @@ function rowOf(doc: Doc, page: number, parsed: Parsed, columns: Column[]): ItemR
   const pos = get('position')?.join(' ').trim();
   if (pos && /^\d{1,4}\.?$/.test(pos)) row.position = pos.replace(/\.$/, '');
   const id = get('itemId')?.join(' ').trim();
-  let desc = clean((get('description') ?? []).join(' '));
+  // A scan reads the table's rules beside a cell as "|" (or a stray low quote): no part of the text.
+  let desc = clean((get('description') ?? []).join(' ')).replace(/^[|‚]+\s*|\s*\|+$/g, '');
   // Without a position column a running number printed before the name lands in the description ("3 Vollkasko").
   const numbered = !columns.some((c) => c.kind === 'position') && /^(\d{1,3})\.?\s+(?=\p{L}{3})/u.exec(desc);
   if (numbered) {

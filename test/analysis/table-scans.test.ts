@@ -43,6 +43,16 @@ describe('line items on scans', () => {
     ]);
   });
 
+  it('leaves the table rule a scan reads as "|" beside a name out of the name', () => {
+    const rows = items([
+      ...header(1000),
+      ...row(1100, [[200, '1'], [380, '|'], [400, 'Trennblätter A4'], [1200, '20'], [1600, '9,90'], [2100, '198,00']]),
+      ...row(1160, [[200, '2'], [400, 'Joghurt Banane |'], [1200, '50'], [1600, '5,50'], [2100, '275,00']]),
+      ...totals(1300, '473,00'),
+    ]);
+    expect(rows.map((r) => r.name)).toEqual(['Trennblätter A4', 'Joghurt Banane']);
+  });
+
   it('reads an amount with a lost or misread decimal separator when quantity × price gives its digits', () => {
     const rows = items([
       ...header(1000),
