@@ -44,6 +44,7 @@ export const HEADER_LABELS: ReadonlyArray<LabelRule<HeaderField>> = [
   rule('invoiceNumber', 1, String.raw`(?:invoice|credit note|bill|document)[- ]?${NO}`),
   rule('invoiceNumber', 1, String.raw`(?:numero|n°|nº|no\.?) (?:de )?(?:la )?(?:facture|d'avoir|avoir)`),
   rule('invoiceNumber', 1, String.raw`(?:factuur|facture|avoir)[- ]?${NO}`),
+  rule('invoiceNumber', 1, String.raw`ref(?:erence)?\.? (?:de (?:la )?)?facture|invoice ref(?:erence|\.)?|rechnungsreferenz`),
   rule('invoiceNumber', 1, String.raw`(?:fattura|nota di credito|documento)(?: n\.?| nr\.?| num(?:ero|\.)| n°)|(?:numero|n\.|nr\.) (?:della )?(?:fattura|nota di credito|documento)`),
   // Titles followed by the number: "Rechnung RE-2024-17", "Invoice FA-2017-0008", "Handelsrechnung Nr. 471102".
   rule('invoiceNumber', 0.75, String.raw`(?:[a-z]*rechnung|gutschrift|invoice|tax invoice|credit note|facture|avoir|factuur|fattura|nota di credito)(?: ${NO})?`),
