@@ -403,9 +403,9 @@ export function findLineItems(doc: Doc): ItemTable {
       if (pendingName) {
         current.name = nameOf(desc);
         pendingName = false;
-      } else if (current.name && !current.description && /^\p{L}/u.test(desc) && !desc.includes(':') && wrapsOn(nameEnd, parsed.description, columns)) {
+      } else if (current.name && !current.description && /^\p{L}/u.test(desc) && /\p{Ll}/u.test(desc) && !desc.includes(':') && wrapsOn(nameEnd, parsed.description, columns)) {
         // The name filled its column and its next word did not fit: the line below goes on with the name.
-        // (Not a line of its own kind: "Farbe: rot", "300 cm x 100 cm", a serial number.)
+        // (Not a line of its own kind: "Farbe: rot", "300 cm x 100 cm", an article code "SFK5".)
         current.name = `${current.name} ${desc}`;
         nameEnd = parsed.description;
       } else {
@@ -444,21 +444,23 @@ function headerlessItems(doc: Doc): ItemTable {
       const amounts = line.segments.slice(first).map((seg) => scanNumbers(seg.text, doc.mark).find((n) => n.decimals === 2));
       const found = amounts.length > 0 && amounts.every((n) => n !== undefined) ? (amounts as NumberMatch[]) : [];
       const x1 = line.segments.at(-1)!.x1;
-      const columns = run[0]?.amounts.length ?? 0;
+      // Columns count from the right: the amounts every row of the run has (a price printed apart on some rows adds one).
+      const columns = run.length ? Math.min(...run.map((r) => r.amounts.length)) : 0;
       if (run.length >= 2 && found.length > 0 && found.length <= columns) {
+        const cell = (r: (typeof run)[number], k: number) => r.amounts[r.amounts.length - columns + k]!;
         // The total line sums the last columns (all of them, or only the amounts under a quantity).
-        const sums = Array.from({ length: columns }, (_, k) => run.reduce((s, r) => s.plus(r.amounts[k]!.value), new Decimal(0)));
+        const sums = Array.from({ length: columns }, (_, k) => run.reduce((s, r) => s.plus(cell(r, k).value), new Decimal(0)));
         const summed = found.every((n, k) => new Decimal(n.value).eq(sums[columns - found.length + k]!));
         // The total must follow directly: it is what turns a list of amounts into items.
         if (summed && Math.abs(x1 - run.at(-1)!.x1) < 2 * line.height) {
-          const net = found.length === columns ? netColumn(run.map((r) => r.amounts)) : columns - 1;
-          const rows = run.map((r) => ({ page: page.page, name: r.name, amount: r.amounts[net]!.value }));
+          const net = found.length === columns ? netColumn(run.map((r) => r.amounts.slice(-columns))) : columns - 1;
+          const rows = run.map((r) => ({ page: page.page, name: r.name, amount: cell(r, net).value }));
           return { rows, lines: new Set(run.map((r) => `${page.page}:${r.line.index}`)), lineSum: sums[net]!.toFixed(2) };
         }
       }
       const name = clean(line.segments.slice(0, first).map((seg) => seg.text).join(' '));
       if (found.length > 0 && /\p{L}{3}/u.test(name) && classifyTotal(fold(name)).length === 0) {
-        const aligned = run.length === 0 || (Math.abs(run.at(-1)!.x1 - x1) < 2 * line.height && run[0]!.amounts.length === found.length);
+        const aligned = run.length === 0 || Math.abs(run.at(-1)!.x1 - x1) < 2 * line.height;
         if (!aligned) run = [];
         run.push({ line, name, amounts: found, x1 });
         continue;

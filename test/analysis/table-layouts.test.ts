@@ -177,6 +177,18 @@ describe('rows that are not items', () => {
     expect(read.lineSum).toBe('200.00');
   });
 
+  it('reads rows without a table header where some rows print their price apart too: the amounts are counted from the right', async () => {
+    const rows: Cell[][] = [
+      [['Nougat 250g 8 unit(s)', 60], ['4.55 € 10 %', 330], ['32.76', 540, true]],
+      [['Biscuits 300g 20 unit(s)', 60], ['3.20 €', 380, true], ['64.00', 540, true]],
+      [['Olive oil 100 litre(s)', 60], ['19.80 €', 380, true], ['1980.00', 540, true]],
+      [['Total', 60], ['2076.76', 540, true]],
+    ];
+    const read = findLineItems(buildDoc(await extractTextLayer(await pdfOf(table([], rows)))));
+    expect(read.rows.map((r) => r.amount)).toEqual(['32.76', '64.00', '1980.00']);
+    expect(read.lineSum).toBe('2076.76');
+  });
+
   it('reads rows without a table header that print net, VAT and gross amounts: the net one is the item\'s, the numbers are not its name', async () => {
     const rows: Cell[][] = [
       [['Subscriptions and options', 60], ['24.99', 380, true], ['5.00', 460, true], ['29.99', 540, true]],
