@@ -2,7 +2,7 @@ import { currenciesIn } from './codes.js';
 import { scanDates, scannedDate } from './dates.js';
 import { allSegments, belowOf, originalOffset, rightOf, type Doc, type Found } from './document.js';
 import { makeSegment, tailOf, type Segment } from './layout.js';
-import { HEADER_LABELS, PARTY_LABELS, type HeaderField } from './lexicon.js';
+import { HEADER_LABELS, OTHER_LABELS, PARTY_LABELS, type HeaderField } from './lexicon.js';
 import { fold } from './text.js';
 
 /**
@@ -79,7 +79,7 @@ export function isLabel(text: string): boolean {
   const folded = fold(text).trim();
   if (folded === '') return false;
   const bare = folded.replace(/[:.#]+$/, '').trim();
-  if (PARTY_LABELS.some(([, re]) => re.test(bare))) return true;
+  if (PARTY_LABELS.some(([, re]) => re.test(bare)) || OTHER_LABELS.test(bare)) return true;
   return HEADER_LABELS.some((r) => {
     if (r.inline) return false;
     const m = r.pattern.exec(folded);

@@ -91,6 +91,12 @@ export const HEADER_LABELS: ReadonlyArray<LabelRule<HeaderField>> = [
   rule('currency', 1, String.raw`wahrung|currency|devise|betrage in|amounts in|montants en|valuta|importi in|divisa`),
 ];
 
+/**
+ * Labels of what the analysis does not read but info strips print beside the fields it does
+ * (a contact person): labels all the same, so never the value of their neighbour.
+ */
+export const OTHER_LABELS = /^(?:(?:ihr |unser )?ansprechpartner(?:in)?|(?:sach)?bearbeiter(?:in)?|kontakt|(?:your |our )?contact(?: person)?|votre (?:contact|interlocuteur)|interlocuteur|contactpersoon|uw contactpersoon|referente|contatto|persona di riferimento)$/;
+
 export type PartyRole = 'seller' | 'buyer' | 'deliverTo';
 
 /**

@@ -135,3 +135,12 @@ describe('VAT ids as printed', () => {
     expect((await header(letter([{ s: 'ATU123456789', x: 50, y: 780, size: 7 }]))).seller?.sellerVatIdentifier).toBeUndefined();
   });
 });
+
+describe('labels of what is not read', () => {
+  it('never takes a contact-person label beside or under a field label for its value', async () => {
+    for (const contact of ['Contactpersoon', 'Ihr Ansprechpartner', 'Votre contact', 'Your contact', 'Referente']) {
+      const invoice = await header(letter([{ s: 'Buyer ref.', x: 300, y: 260, size: 8 }, { s: contact, x: 400, y: 260, size: 8 }, { s: contact, x: 300, y: 270, size: 8 }]));
+      expect(invoice.buyerReference, contact).toBeUndefined();
+    }
+  });
+});
