@@ -2,7 +2,7 @@ import { countryOfLine, countryOfPostcodePrefix, documentTypeOf } from './codes.
 import { allSegments, lineOf, pageOf, rightOf, type Doc } from './document.js';
 import { isLabel } from './header-fields.js';
 import { buildBlocks, type Block, type PageLayout, type Segment } from './layout.js';
-import { PARTY_LABEL_WORDS, PARTY_LABELS, type PartyRole } from './lexicon.js';
+import { PARTY_LABEL_TEXTS, PARTY_LABEL_WORDS, PARTY_LABELS, type PartyRole } from './lexicon.js';
 import { clean, editDistance, fold, textKey } from './text.js';
 
 /**
@@ -165,10 +165,18 @@ function isTitle(line: string): boolean {
   return documentTypeOf(line) !== undefined && !LEGAL_FORM.test(line) && line.trim().split(/\s+/).length <= 3;
 }
 
+/** A party's label, or the first words of one a scan broke apart ("Billed" of "Billed to"). */
 function isPartyLabel(line: string): boolean {
   const bare = fold(line).trim().replace(/[:.]+$/, '');
-  return PARTY_LABELS.some(([, re]) => re.test(bare) || re.test(bare.replace(/\s+/g, '')));
+  return PARTY_LABELS.some(([, re]) => re.test(bare) || re.test(bare.replace(/\s+/g, ''))) || LABEL_STARTS.has(bare);
 }
+const LABEL_STARTS: ReadonlySet<string> = new Set(
+  Object.values(PARTY_LABEL_TEXTS)
+    .flat()
+    .map((t) => fold(t).split(/\s+/))
+    .filter((words) => words.length > 1)
+    .flatMap((words) => words.slice(1).map((_, k) => words.slice(0, k + 1).join(' '))),
+);
 
 /** Lines over an address that head it: a party's label, a field label, a document title. */
 function isHeading(line: string): boolean {

@@ -133,6 +133,8 @@ describe('addresses', () => {
 describe('address blocks', () => {
   it('takes no party label a block took in for the name (a scan sets "Cessionario / committente" on the block\'s line)', () => {
     expect(parseAddress(['Cessionario / committente', 'Hartmann Verlag GmbH', 'Lindenallee 112', '98765 Frankfurt am Main'])).toMatchObject({ name: 'Hartmann Verlag GmbH', line1: 'Lindenallee 112', postcode: '98765' });
+    // Nor the first word of one that the scan split off ("Billed" | "to").
+    expect(parseAddress(['Billed', 'Schulte Beratung e.K.', 'Hauptstraße 1', '10115 Berlin'])).toMatchObject({ name: 'Schulte Beratung e.K.', line1: 'Hauptstraße 1' });
   });
 });
 
