@@ -1,5 +1,5 @@
 import { lineText, type Doc, type Found } from './document.js';
-import { repairVatPrefix, scanBics, scanIbans, scanVatIds } from './identifiers.js';
+import { hasVatPrefix, repairVatPrefix, scanBics, scanIbans, scanVatIds } from './identifiers.js';
 import { INFERRED } from './sources.js';
 import type { Segment } from './layout.js';
 import { BUYER_ID_CONTEXT } from './lexicon.js';
@@ -23,8 +23,6 @@ export interface Accounts {
 }
 
 const VAT_LABEL = /ust|mwst|vat|tva|btw|uid|steuer-?id|umsatzsteuer|tax id|iva|identification|intracom|n° tva/;
-/** The VAT id prefixes of the member states (Greece's is EL), and of the United Kingdom and Switzerland. */
-const EU_VAT_PREFIX = /^(?:AT|BE|BG|CH|CY|CZ|DE|DK|EE|EL|ES|FI|FR|GB|HR|HU|IE|IT|LT|LU|LV|MT|NL|PL|PT|RO|SE|SI|SK|XI)/;
 
 export function findAccounts(doc: Doc): Accounts {
   const ibans: Found[] = [];
@@ -55,7 +53,7 @@ export function findAccounts(doc: Doc): Accounts {
         // above); a scan's misread digits are not, so OCR pages keep to well-formed ones.
         const asPrinted = vats.length === 0 && doc.source !== 'ocr' ? /(?<![A-Za-z0-9])([A-Z]{2}[A-Z0-9]{8,14})(?![A-Za-z0-9])/.exec(seg.text) : null;
         const printedContext = asPrinted ? fold(prefix + seg.text.slice(0, asPrinted.index)).slice(-40) : '';
-        if (asPrinted && EU_VAT_PREFIX.test(asPrinted[1]!) && /\d{5}/.test(asPrinted[1]!) && VAT_LABEL.test(printedContext)) {
+        if (asPrinted && hasVatPrefix(asPrinted[1]!) && /\d{5}/.test(asPrinted[1]!) && VAT_LABEL.test(printedContext)) {
           vatIds.push({ value: asPrinted[1]!, score: 0.4, page: seg.page, y: seg.top, via: 'vat:label-unchecked', role: BUYER_ID_CONTEXT.test(printedContext) ? 'buyer' : 'seller', segment: seg });
         }
         for (const m of vats) {

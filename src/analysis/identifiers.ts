@@ -192,6 +192,11 @@ export function repairVatPrefix(letter: string, body: string): string | undefine
   return fits.length === 1 ? `${fits[0]}${body}` : undefined;
 }
 
+/** The id starts with the country prefix of a VAT id the scanner knows (whatever follows). */
+export function hasVatPrefix(id: string): boolean {
+  return VAT_BODY[id.slice(0, 2)] !== undefined;
+}
+
 export function scanVatIds(text: string): IdMatch[] {
   const out: IdMatch[] = [];
   for (const m of text.matchAll(/(?<![A-Za-z0-9])(AT|BE|BG|CH|CY|CZ|DE|DK|EE|EL|ES|FI|FR|GB|HR|HU|IE|IT|LT|LU|LV|MT|NL|PL|PT|RO|SE|SI|SK)[\s-]?(?=[A-Z0-9])/g)) {

@@ -195,7 +195,8 @@ function rateTaxRows(rateTaxes: RateTax[], totals: Totals, items: Array<string |
   if (!distinct.reduce((sum, r) => sum.plus(r.tax), new Decimal(0)).eq(vatTotal) || new Set(distinct.map((r) => r.rate)).size !== distinct.length) return [];
   const row = (r: RateTax, base: string): RateRow => ({ rate: r.rate, base, tax: r.tax, ...(r.category ? { category: r.category } : {}) });
   if (distinct.length === 1) return taxMatches(netTotal, distinct[0]!.rate, distinct[0]!.tax) ? [row(distinct[0]!, netTotal)] : [];
-  if (items.length === 0 || items.length > 10 || items.some((a) => a === undefined) || distinct.length > 3) return [];
+  // The search tries every division (rates^items): kept to a few thousand on the analysis' path.
+  if (items.length === 0 || items.length > 8 || items.some((a) => a === undefined) || distinct.length > 3) return [];
   const amounts = items.map((a) => new Decimal(a!));
   // Rounded as printed: the share times the rate, to the cent, is the tax.
   const fits = (base: Decimal, r: RateTax) => base.times(r.rate).dividedBy(100).toDecimalPlaces(2, Decimal.ROUND_HALF_UP).eq(r.tax) && !base.isZero();
