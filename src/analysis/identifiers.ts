@@ -197,6 +197,27 @@ export function hasVatPrefix(id: string): boolean {
   return VAT_BODY[id.slice(0, 2)] !== undefined;
 }
 
+/** Letters OCR reads for digits ("DEI 36695976"). */
+const DIGIT_LOOKALIKES: Record<string, string> = { O: '0', D: '0', I: '1', L: '1', Z: '2', S: '5', G: '6', B: '8' };
+const MAX_MISREAD_DIGITS = 2;
+
+/**
+ * The body with up to two look-alike letters read as the digits they resemble, when that makes
+ * an identifier whose check digits verify: the check digits vouch for the repair, so schemes
+ * without them get none.
+ */
+function misreadDigitsRepaired(cc: string, body: string): string | undefined {
+  let misread = 0;
+  const repaired = body.replace(/[A-Z]/g, (ch) => {
+    const digit = DIGIT_LOOKALIKES[ch];
+    if (digit === undefined) return ch;
+    misread++;
+    return digit;
+  });
+  if (misread === 0 || misread > MAX_MISREAD_DIGITS || !VAT_BODY[cc]!.test(repaired)) return undefined;
+  return vatIdChecked(`${cc}${repaired}`) === true ? repaired : undefined;
+}
+
 export function scanVatIds(text: string): IdMatch[] {
   const out: IdMatch[] = [];
   for (const m of text.matchAll(/(?<![A-Za-z0-9])(AT|BE|BG|CH|CY|CZ|DE|DK|EE|EL|ES|FI|FR|GB|HR|HU|IE|IT|LT|LU|LV|MT|NL|PL|PT|RO|SE|SI|SK)[\s-]?(?=[A-Z0-9])/g)) {
@@ -205,9 +226,10 @@ export function scanVatIds(text: string): IdMatch[] {
     const { chars, ends } = compactFrom(text, from, 16);
     const pattern = VAT_BODY[cc]!;
     for (let len = chars.length; len >= 2; len--) {
-      const body = chars.slice(0, len);
       const end = ends[len - 1]!;
-      if (!pattern.test(body) || !endsCleanly(text, end)) continue;
+      if (!endsCleanly(text, end)) continue;
+      const body = pattern.test(chars.slice(0, len)) ? chars.slice(0, len) : misreadDigitsRepaired(cc, chars.slice(0, len));
+      if (body === undefined) continue;
       const value = `${cc}${body}`;
       const checked = vatIdChecked(value);
       out.push({ start: m.index, end, value, ...(checked !== undefined ? { checked } : {}) });

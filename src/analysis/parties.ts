@@ -382,12 +382,24 @@ export function findParties(doc: Doc): Parties {
   // 7. BT-27 is the registered name: a letterhead's brand "Lorenz Metallbau" is "Lorenz Metallbau AG"
   //    where the footer or sender line prints it so. A block under a party label names the party as
   //    its issuer chose to, and stays as printed.
+  //    A name that ends in part of its legal form ("Lorenz Beratung UG") gets the rest where printed.
   for (const role of ['seller', 'buyer'] as const) {
     const p = found[role];
-    const full = p?.name && p.via !== 'label' && !LEGAL_FORM.test(p.name) ? withLegalForm(doc, p.name) : undefined;
-    if (p && full) found[role] = { ...p, name: full, via: `${p.via}+legal-form` };
+    if (!p?.name) continue;
+    const name = spelledLegalForms(p.name);
+    const full = p.via !== 'label' ? withLegalForm(doc, name) : undefined;
+    if (full) found[role] = { ...p, name: full, via: `${p.via}+legal-form` };
+    else if (name !== p.name) found[role] = { ...p, name };
   }
   return found;
+}
+
+/**
+ * Legal forms spelled as registered where a scan misread a letter of them: "UG (haftungsbeschrankt)",
+ * "GmhH". Legal forms are a closed list, so a near miss of one of their longer words is that word.
+ */
+function spelledLegalForms(name: string): string {
+  return name.replace(/\(haftungsbeschr\p{L}{1,2}nkt\)?/giu, '(haftungsbeschränkt)').replace(/(?<=\s)Gm[bh][HN](?=$|\s|,)/gu, 'GmbH');
 }
 
 /** Words of a legal form, as they follow a company's name ("GmbH & Co. KG", "UG (haftungsbeschränkt)", "e.K."). */
@@ -397,7 +409,7 @@ const LEGAL_FORM_WORD = /^(?:gmbh|mbh|ag|kg|kgaa|ohg|gbr|ug|se|e\.k\.?|e\.v\.?|s
 function withLegalForm(doc: Doc, name: string): string | undefined {
   const prefix = `${name.replace(/\s+/g, ' ').toLowerCase()} `;
   for (const s of allSegments(doc)) {
-    for (const part of s.text.split(SEPARATORS).map(clean)) {
+    for (const part of s.text.split(SEPARATORS).map((t) => spelledLegalForms(clean(t)))) {
       if (!part.toLowerCase().startsWith(prefix)) continue;
       const rest = part.slice(prefix.length).trim().split(/\s+/);
       if (rest.length > 0 && rest.every((w) => LEGAL_FORM_WORD.test(w))) return part;

@@ -84,6 +84,14 @@ describe('identifiers', () => {
     expect(scanVatIds('USt-IdNr.: DE 123 456 788').map((m) => m.value)).toEqual(['DE123456788']);
     expect(scanVatIds('CHE-123.456.789 MWST').map((m) => m.value)).toEqual(['CHE123456789MWST']);
   });
+
+  it('reads digits a scan turned into look-alike letters only where the check digits then verify', () => {
+    expect(scanVatIds('VAT ID: DEI 36695976 Page 1/1')).toEqual([{ start: 8, end: 20, value: 'DE136695976', checked: true }]);
+    expect(scanVatIds('UID ATU1234567S').map((m) => m.value)).toEqual(['ATU12345675']);
+    // The same letters where the digits would not verify stay unread, and no scheme without check digits is repaired.
+    expect(scanVatIds('VAT ID: DEI 36695977')).toEqual([]);
+    expect(scanVatIds('VAT ID: DKI2345678')).toEqual([]);
+  });
 });
 
 describe('codes', () => {
