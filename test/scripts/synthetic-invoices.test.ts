@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { extractTextLayer } from '../../src/analysis/index.js';
 import { invoiceSchema, type Invoice } from '../../src/invoice/model.js';
 import { invoiceWithLines } from '../../scripts/lib/sample-invoices.js';
+import { vatIdChecked } from '../../src/analysis/identifiers.js';
 import { FAMILIES, HELD_OUT, generateInvoicePdf, layoutSpec, readSeedList, renderInvoice, withoutPlaceholders, type Family } from '../../scripts/lib/synthetic-invoices.js';
 
 const fixture = (name: string) => JSON.parse(readFileSync(path.resolve(import.meta.dirname, `../fixtures/invoices/${name}.json`), 'utf8'));
@@ -81,19 +82,35 @@ describe('synthetic invoices', () => {
     expect(new Set(list.items.map((i) => `${i.family}:${i.seed}`)).size).toBe(list.items.length);
   });
 
-  it('replaces the testsuite\'s placeholders by values of their kind, the same placeholder by the same value, and nothing else', () => {
+  it('replaces the testsuite\'s placeholders (and labels given as values) by values of their kind, the same placeholder by the same value, and nothing else', () => {
     const invoice = invoiceOf('01-standard-19');
     invoice.seller!.sellerName = '[Seller name]';
     invoice.seller!.sellerPostalAddress = { ...invoice.seller!.sellerPostalAddress!, sellerCity: '[Seller city]', sellerAddressLine1: '[Seller address line 1]' };
     invoice.payee = { payeeName: '[Seller name]' };
+    invoice.buyer!.buyerVatIdentifier = 'DE136695976';
+    invoice.invoiceNumber = 'Rechnungsnummer';
     const real = withoutPlaceholders(invoice, 7);
     const name = real.seller!.sellerName!;
     expect(name).toMatch(/^\p{Lu}\p{L}+ \p{L}+ (?:GmbH|GmbH & Co\. KG|AG|KG|e\.K\.|OHG|UG \(haftungsbeschränkt\))$/u);
     expect(real.payee?.payeeName).toBe(name);
     expect(real.seller!.sellerPostalAddress?.sellerAddressLine1).toMatch(/^\p{L}[\p{L} ]+ \d+$/u);
     expect(real.seller!.sellerPostalAddress?.sellerCity).not.toMatch(/[[\]]/);
+    expect(real.invoiceNumber).toMatch(/^[A-Z-]*\d{4}-\d+$/);
     expect(real.buyer).toEqual(invoice.buyer);
     expect(real.invoiceLine).toEqual(invoice.invoiceLine);
     expect(withoutPlaceholders(invoice, 7)).toEqual(real);
+  });
+
+  it('gives a made-up VAT id that fails its check digits a well-formed one of the same country, and keeps a real one', () => {
+    const invoice = invoiceOf('01-standard-19');
+    invoice.seller!.sellerVatIdentifier = 'ATU123456789';
+    invoice.buyer!.buyerVatIdentifier = 'DE136695976';
+    const real = withoutPlaceholders(invoice, 7);
+    const id = real.seller!.sellerVatIdentifier!;
+    expect(id).toMatch(/^ATU\d{8}$/);
+    expect(vatIdChecked(id)).toBe(true);
+    expect(real.buyer!.buyerVatIdentifier).toBe('DE136695976');
+    expect(withoutPlaceholders(invoice, 7).seller!.sellerVatIdentifier).toBe(id);
+    expect({ ...real, seller: { ...real.seller, sellerVatIdentifier: 'ATU123456789' } }).toEqual(invoice);
   });
 });
