@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { analyseInvoice, extractTextLayer } from '../../src/analysis/index.js';
-import { pdfOf, type Text } from './fixtures.js';
+import { germanInvoice, pdfOf, type Text } from './fixtures.js';
 
 /** A French subscriber invoice: logo-only letterhead, the address window on the right, a table of account facts on the left. */
 const subscriberInvoice: Text[] = [
@@ -27,5 +27,13 @@ describe('telling seller and buyer apart', () => {
     expect(invoice.seller?.sellerName).not.toBe('Marie Lefèvre');
     // An e-mail printed in the middle of the page, outside the seller's block, is not the seller's contact.
     expect(invoice.seller?.sellerContact?.sellerContactEmailAddress).toBeUndefined();
+  });
+});
+
+describe('the registered name', () => {
+  it('completes a legal form the letterhead abbreviates from the footer, spelled as registered where a scan misread it', async () => {
+    const page = germanInvoice()[0]!.map((t) => ({ ...t, s: t.s.replace('Musterbau GmbH', t.y > 700 ? 'Musterbau UG (haftungsbeschrankt)' : 'Musterbau UG') }));
+    const { invoice } = analyseInvoice(await extractTextLayer(await pdfOf([page])), { withLineItems: false });
+    expect(invoice.seller?.sellerName).toBe('Musterbau UG (haftungsbeschränkt)');
   });
 });
