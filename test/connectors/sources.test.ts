@@ -1,0 +1,4 @@
+import { localHarness } from './harnesses.js';
+import { sourceContract } from './source-contract.js';
+
+sourceContract('local folder', localHarness);
