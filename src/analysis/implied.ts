@@ -364,7 +364,7 @@ export function inferRowCategories(r: ResultAccess, doc: Doc): void {
 }
 
 const ALLOWANCE_WORDS = /rabatt|abschlag|nachlass|discount|allowance|remise|reduction|korting|sconto/;
-const CHARGE_WORDS = /zuschlag|fracht|versand|transport|porto|verpackung|charge|surcharge|frais|shipping|freight|toeslag/;
+const CHARGE_WORDS = /zuschlag|aufschlag|fracht|versand|transport|porto|verpackung|charge|surcharge|frais|shipping|freight|toeslag/;
 /** Words of a line-level allowance (per item, per unit): not a document-level one. */
 const ITEM_WORDS = /artikel|position|item|\/ ?stk|per unit|par unite|pro stuck/;
 
@@ -488,7 +488,7 @@ function printedAdjustments(doc: Doc, tableLines: ReadonlySet<string>, rates: Ma
 /** "Abschlag   Sondernachlass" → "Sondernachlass": the kind word alone is no reason when a better one follows. */
 function reasonOf(lead: string, kind: Adjustment['kind']): string {
   const words = lead.replace(/:/g, ' ').split(/\s+/).filter(Boolean);
-  const kindWord = kind === 'allowance' ? /^(abschlag|abzgl\.?|rabatt|allowance|remise)$/i : /^(zuschlag|zzgl\.?|charge|frais)$/i;
+  const kindWord = kind === 'allowance' ? /^(abschlag|abzgl\.?|rabatt|allowance|remise)$/i : /^(zuschlag|aufschlag|zzgl\.?|charge|frais)$/i;
   return (words.length > 1 && kindWord.test(words[0]!) ? words.slice(1) : words).join(' ');
 }
 

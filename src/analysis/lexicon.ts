@@ -178,7 +178,7 @@ export const TOTAL_LABELS: ReadonlyArray<{ fields: TotalField[]; pattern: RegExp
   { fields: ['lineTotal', 'netTotal'], pattern: /positionssumme|summe (?:der )?positionen|zwischensumme|sub-?total|sous-?total|warenwert|total (?:des )?lignes|line total|artikelsumme|subtotaal|leistungssumme|sum of (?:the )?lines|items total|total articles|totale (?:righe|merce)|subtotale|totaal regels/ },
   { fields: ['netTotal'], pattern: /netto|\bnet\b|\bexcl|\bexkl|ohne (?:ust|mwst|umsatzsteuer|steuer)|w\/o|hors tax|\bht\b|steuerbasis|taxable|exclusief|before tax|pre-tax|zu versteuern|bemessungsgrundlage|base imposable|imponibile/ },
   { fields: ['allowances'], pattern: /rabatt|nachlass|abschlag|skonto|discount|allowance|remise|reduction|abzgl|korting/ },
-  { fields: ['charges'], pattern: /zuschlag|fracht|versand|\bporto\b|verpackung|transport|shipping|freight|frais|surcharge|handling|verzendkosten/ },
+  { fields: ['charges'], pattern: /zuschlag|aufschlag|fracht|versand|\bporto\b|verpackung|transport|shipping|freight|frais|surcharge|handling|verzendkosten/ },
   { fields: ['vatTotal'], pattern: /^(?!.*(?:inkl|incl|ttc|brutto|gross|with|including|y compris|comprises|inclusa))(?:.*(?:\bust\b|ust\.|mwst|umsatzsteuer|mehrwertsteuer|\bvat\b|\btax(?:es)?\b|\btaxe?s?\b|\btva\b|\bbtw\b|steuer|iva\b|\bimposta\b))/ },
   { fields: ['grossTotal'], pattern: /brutto|rechnungsbeitrag|gesamt|rechnungsbetrag|rechnungssumme|endbetrag|endsumme|\bsumme\b|grand total|\btotal\b|invoice amount|inkl|incl|\bttc\b|totaal|montant|amount|totale|factuurbedrag/ },
 ];

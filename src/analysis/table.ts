@@ -57,7 +57,7 @@ const PRIORITY: ColumnKind[] = ['lineAmount', 'unitPrice', 'quantity', 'discount
 // "Incl. Thuiskopieheffing   € 4,24", "davon Pfand": a part of the price of the item above, not an item of its own
 // (as a line of text under an item, "inkl. Zubehörpaket" describes it).
 const PART_OF_ITEM = /^(?:(?:incl|inkl)(?:\.|usive\b|\b)|including\b|includes\b|davon\b|dont\b|enthalt|y compris)/;
-const NOT_AN_ITEM = /^(?:abzgl|abzuglich|zzgl|zuzuglich|rabatt|nachlass|skonto|discount|allowance|remise|reduction|korting|bruttopreis|gross price|prix brut|basis|artikelrabatt|artikelgesamtrabatt|ubertrag|carried|brought|a reporter|report)/;
+const NOT_AN_ITEM = /^(?:abzgl|aufschlag\b|abzuglich|zzgl|zuzuglich|rabatt|nachlass|skonto|discount|allowance|remise|reduction|korting|bruttopreis|gross price|prix brut|basis|artikelrabatt|artikelgesamtrabatt|ubertrag|carried|brought|a reporter|report)/;
 
 function kindsOf(text: string): ColumnKind[] {
   const t = fold(text).replace(/[:*]+$/, '').trim();

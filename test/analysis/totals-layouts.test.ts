@@ -105,4 +105,21 @@ describe('balances', () => {
     ]);
     expect(totals).toMatchObject({ invoiceTotalAmountWithoutVat: '44682.01', invoiceTotalVatAmount: '8489.58', invoiceTotalAmountWithVat: '53171.59' });
   });
+
+  it('takes an "Aufschlag" below the subtotal for a document-level charge', async () => {
+    const { totals } = await totalsOf([
+      ...letter,
+      { s: 'Zwischensumme', x: 360, y: 500 },
+      { s: '100,00', x: 538, y: 500, right: true },
+      { s: 'Aufschlag', x: 360, y: 512 },
+      { s: '5,80', x: 538, y: 512, right: true },
+      { s: 'Summe netto', x: 360, y: 524 },
+      { s: '105,80', x: 538, y: 524, right: true },
+      { s: 'MwSt. 19 %', x: 360, y: 536 },
+      { s: '20,10', x: 538, y: 536, right: true },
+      { s: 'Gesamtsumme', x: 360, y: 548 },
+      { s: '125,90', x: 538, y: 548, right: true },
+    ]);
+    expect(totals).toMatchObject({ sumOfInvoiceLineNetAmount: '100.00', sumOfChargesOnDocumentLevel: '5.80', invoiceTotalAmountWithoutVat: '105.80', invoiceTotalAmountWithVat: '125.90' });
+  });
 });
