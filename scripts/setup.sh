@@ -37,6 +37,7 @@ fi
 
 bash scripts/setup-validators.sh
 bash scripts/setup-pdf.sh
+bash scripts/setup-connectors.sh
 
 echo "setup: build"
 npm run --silent build
