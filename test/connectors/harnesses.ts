@@ -1,8 +1,11 @@
+import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import { mkdir, mkdtemp, rename, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { LocalSource } from '../../connectors/sources/local.js';
+import { S3Source } from '../../connectors/sources/s3.js';
 import { SftpSource } from '../../connectors/sources/sftp.js';
+import { startMoto, type MotoServer } from '../support/moto.js';
 import { startSshd, type SshdServer } from '../support/sshd.js';
 import type { SourceHarness } from './source-contract.js';
 
@@ -46,5 +49,38 @@ export function sftpHarness(): SourceHarness {
       await server?.dispose();
       await rm(root, { recursive: true, force: true });
     },
+  };
+}
+
+export function s3Harness(): SourceHarness {
+  let server: MotoServer;
+  const bucket = 'einvoice-inbox';
+  const options = () => ({
+    bucket,
+    prefix: 'connector',
+    endpoint: server.endpoint,
+    forcePathStyle: true,
+    credentials: { accessKeyId: 'test', secretAccessKey: 'test' },
+    // A stopped server should be reported at once, not after the SDK's backoff.
+    maxAttempts: 1,
+  });
+  // moto starts empty, the first time and after a restart.
+  const createBucket = async () => {
+    const client = new S3Client({ region: 'us-east-1', endpoint: server.endpoint, forcePathStyle: true, credentials: options().credentials });
+    await client.send(new CreateBucketCommand({ Bucket: bucket }));
+    client.destroy();
+  };
+  return {
+    async start() {
+      server = await startMoto();
+      await createBucket();
+    },
+    stopServer: () => server.stop(),
+    async startServer() {
+      await server.start();
+      await createBucket();
+    },
+    source: () => new S3Source(options()),
+    stop: async () => server?.stop(),
   };
 }

@@ -137,7 +137,6 @@ export function sourceContract(label: string, makeHarness: () => SourceHarness) 
 
     it('reports a server that is down at start as unavailable and works once it is back', async () => {
       const dir = fresh();
-      await source.write(`${dir}/in/kept.pdf`, bytes('kept'));
       await harness.stopServer();
       const late = harness.source();
       try {
