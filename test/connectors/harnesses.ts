@@ -1,10 +1,13 @@
 import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
+import { auth } from '@googleapis/drive';
 import { mkdir, mkdtemp, rename, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { LocalSource } from '../../connectors/sources/local.js';
+import { GdriveSource } from '../../connectors/sources/gdrive.js';
 import { S3Source } from '../../connectors/sources/s3.js';
 import { SftpSource } from '../../connectors/sources/sftp.js';
+import { createDriveFolder, startDriveEmulator, type DriveEmulator } from '../support/drive-emulator.js';
 import { startMoto, type MotoServer } from '../support/moto.js';
 import { startSshd, type SshdServer } from '../support/sshd.js';
 import type { SourceHarness } from './source-contract.js';
@@ -82,5 +85,24 @@ export function s3Harness(): SourceHarness {
     },
     source: () => new S3Source(options()),
     stop: async () => server?.stop(),
+  };
+}
+
+export function gdriveHarness(): SourceHarness {
+  let emulator: DriveEmulator;
+  let rootFolderId = '';
+  return {
+    async start() {
+      emulator = await startDriveEmulator();
+      rootFolderId = await createDriveFolder(emulator, 'einvoice-inbox');
+    },
+    stopServer: () => emulator.stop(),
+    startServer: () => emulator.start(),
+    source() {
+      const client = new auth.OAuth2();
+      client.setCredentials({ access_token: emulator.token });
+      return new GdriveSource({ rootFolderId, auth: client, rootUrl: emulator.rootUrl });
+    },
+    stop: async () => emulator?.stop(),
   };
 }
