@@ -89,12 +89,13 @@ export class SftpSource implements FolderSource {
 
   /** Runs one operation on the connection; a connection lost meanwhile is reported as unavailable (retryable). */
   private async run<T>(operation: (client: Client) => Promise<T>): Promise<T> {
-    const client = await (this.connection ?? this.connect());
+    const connection = this.connection ?? this.connect();
+    const client = await connection;
     try {
       return await operation(client);
     } catch (err) {
       if (isConnectionError(err) || CLIENT_CONNECTION_CODES.has(codeOf(err) as string)) {
-        this.connection = undefined;
+        if (this.connection === connection) this.connection = undefined;
         void client.end().catch(() => undefined);
         throw new SourceUnavailableError(this.where, err);
       }
