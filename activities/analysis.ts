@@ -1,41 +1,11 @@
 import os from 'node:os';
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import { AnalysisError, analyseInvoice } from '../src/analysis/index.js';
-import type { FieldSource } from '../src/analysis/sources.js';
-import type { FileType } from '../src/files/file-type.js';
 import type { Invoice } from '../src/invoice/model.js';
 import { NoTextError, OcrPool, OcrTimeoutError, readDocument, UnreadableFileError, type DocumentText } from '../src/ocr/index.js';
+import type { AnalyseDocumentInput, AnalysisSource, DocumentAnalysis } from '../src/jobs/contracts.js';
 import type { RequestContext } from '../src/temporal/context.js';
 import type { ActivityDeps } from './deps.js';
-
-export interface AnalyseDocumentInput {
-  ctx: RequestContext;
-  fileBlobKey: string;
-  fileType: FileType;
-  /** Also read the line items (BG-25). */
-  withLineItems: boolean;
-}
-
-/** Where the data came from; for logs and the workflow summary. */
-export type AnalysisSource = 'embedded-xml' | 'text-layer' | 'ocr' | 'text-layer+ocr';
-
-export interface DocumentAnalysis {
-  /** 0..1; exactly 1 for invoice XML embedded in the PDF. */
-  extractionConfidence: number;
-  /** Only the fields found, in the model's form (ISO dates, decimal strings). */
-  invoice: Invoice;
-  pageCount: number;
-  source: AnalysisSource;
-  /** Per field read from the pages (path with indices): its confidence and whether it was printed, inferred or a default. Absent for embedded XML. */
-  fields?: Record<string, FieldReport>;
-  /** The language of the pages, when one clearly leads. */
-  language?: string;
-}
-
-export interface FieldReport {
-  confidence: number;
-  source: FieldSource;
-}
 
 /** Seconds between heartbeats while pages wait for a busy OCR worker. */
 const HEARTBEAT_MS = 10_000;

@@ -1,24 +1,12 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import { ConversionRefusal, prepareForZugferd, type ConversionProfile, type FilledField } from '../src/analysis-api/convertible.js';
 import type { OwnerLanguage } from '../src/analysis-api/owner-texts.js';
-import type { AnalysisSource, FieldReport } from './analysis.js';
 import type { Invoice } from '../src/invoice/model.js';
 import { runIsolated } from '../src/pdf/isolate.js';
 import { PdfInputError } from '../src/pdf/structure.js';
+import type { AnalysisSource, FieldReport, RefusalDetails } from '../src/jobs/contracts.js';
 import type { RequestContext } from '../src/temporal/context.js';
 import type { ActivityDeps } from './deps.js';
-
-/** What a refusal carries to the API, beyond its code and message (ApplicationFailure details). */
-export interface RefusalDetails {
-  fields?: Array<{ field: string; bt?: string; message: string }>;
-  ruleCodes?: string[];
-  /** For refusals a workflow raises itself (no activity to name). */
-  stage?: string;
-  /** The owner's language (de or en), for the userMessage and the e-mail. */
-  language?: OwnerLanguage;
-  /** What the owner of the invoice reads, in that language. */
-  userMessage?: string;
-}
 
 export function convertActivities({ blobs, log }: ActivityDeps) {
   return {

@@ -34,6 +34,7 @@ export function documentActivities({ blobs, storage }: ActivityDeps) {
           meta: input.meta,
         },
         usage: input.usage,
+        source: input.ctx.source,
       });
       return { documentId: input.documentId };
     },

@@ -2,12 +2,13 @@ import { ApplicationFailure } from '@temporalio/activity';
 import { invoiceSchema } from '../src/invoice/model.js';
 import type { AttachmentNote } from '../src/pdf/attachments.js';
 import { runIsolated } from '../src/pdf/isolate.js';
-import type { DetectedProfile, ZugferdProfile } from '../src/pdf/profiles.js';
+import type { ZugferdProfile } from '../src/pdf/profiles.js';
 import { PdfInputError } from '../src/pdf/structure.js';
 import type { ZugferdReport } from '../src/pdf/validate.js';
 import { buildZugferd, extractZugferdInvoice, NotEmbeddableError, validateZugferdPdf, type ConvertMode, type Embed, type Inspect, type UnembedFonts } from '../src/pdf/zugferd.js';
+import type { ExtractZugferdInput, ExtractZugferdResult, ValidateZugferdInput } from '../src/jobs/contracts.js';
 import type { RequestContext } from '../src/temporal/context.js';
-import { writeInvoiceXml, type SyntaxId } from '../src/xml/index.js';
+import { writeInvoiceXml } from '../src/xml/index.js';
 import type { ActivityDeps } from './deps.js';
 
 export interface BuildZugferdInput {
@@ -26,17 +27,6 @@ export interface BuildZugferdResult {
   substitutedFonts: number;
   /** What became of the files the input PDF already carried (replaced, kept, dropped). */
   attachments: AttachmentNote[];
-}
-
-export interface ExtractZugferdResult {
-  xmlBlobKey: string;
-  fileName: string;
-  detected: DetectedProfile;
-  syntax?: SyntaxId;
-  /** The invoice as JSON, stored (it may carry attachments of many MB); absent when the XML does not map. */
-  invoiceBlobKey?: string;
-  /** Why there is no invoice JSON. */
-  problem?: string;
 }
 
 /** Errors of the input become non-retryable failures whose type is the API error code. */
@@ -84,7 +74,7 @@ export function zugferdActivities({ blobs, log }: ActivityDeps) {
     },
 
     /** PDF/A-3 (veraPDF), hybrid structure and XMP, the XML's own rules, and optionally the visible text. */
-    async validateZugferdPdf(input: { ctx: RequestContext; pdfBlobKey: string; compareText: boolean }): Promise<ZugferdReport> {
+    async validateZugferdPdf(input: ValidateZugferdInput): Promise<ZugferdReport> {
       try {
         const report = await validateZugferdPdf(await pdfBytes(input.pdfBlobKey), { compareText: input.compareText, inspect: isolatedInspect });
         log.debug({ requestId: input.ctx.requestId, valid: report.valid, findings: report.findings.length }, 'ZUGFeRD PDF validated');
@@ -95,7 +85,7 @@ export function zugferdActivities({ blobs, log }: ActivityDeps) {
     },
 
     /** The embedded invoice: its XML, profile and, when it maps onto the model, the invoice JSON (stored: it may be large). */
-    async extractZugferdInvoice(input: { ctx: RequestContext; pdfBlobKey: string }): Promise<ExtractZugferdResult> {
+    async extractZugferdInvoice(input: ExtractZugferdInput): Promise<ExtractZugferdResult> {
       let found;
       try {
         found = await extractZugferdInvoice(await pdfBytes(input.pdfBlobKey), { inspect: isolatedInspect });

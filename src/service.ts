@@ -84,6 +84,7 @@ export async function startService(config: Config, log: Logger): Promise<Running
       const services: Services = {
         config,
         temporal: new Client({ connection, namespace: config.temporal.namespace }),
+        taskQueue: config.temporal.taskQueue,
         blobs,
         storage,
         signingSecret: await loadSigningSecret(config),

@@ -1,6 +1,6 @@
 import { CancellationScope, proxyActivities } from '@temporalio/workflow';
-import type { AnalyseDocumentInput, DocumentAnalysis } from '../activities/analysis.js';
 import type { Activities } from '../activities/index.js';
+import type { AnalyseDocumentInput, DocumentAnalysis } from '../src/jobs/contracts.js';
 import { finish, recordingFailure } from './outcome.js';
 
 // Reading a document is seconds per page and may wait for a busy OCR worker;
@@ -17,15 +17,13 @@ const { discardBlobs } = proxyActivities<Activities>({
   retry: { maximumAttempts: 5, initialInterval: '200 milliseconds', backoffCoefficient: 2 },
 });
 
-export type AnalyseInvoiceFileInput = AnalyseDocumentInput;
-
 /**
  * createJSONFromAnalysedPdf (sync and async, V1 and V2): analyse the uploaded
  * file, then delete it. For async jobs the workflow id is the job id and this
  * result is what the status endpoint reports, for as long as the namespace
  * keeps closed workflows (24 hours).
  */
-export async function analyseInvoiceFile(input: AnalyseInvoiceFileInput): Promise<DocumentAnalysis> {
+export async function analyseInvoiceFile(input: AnalyseDocumentInput): Promise<DocumentAnalysis> {
   try {
     return await recordingFailure(async () => {
       const analysis = await analyseDocument(input);

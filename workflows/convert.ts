@@ -1,9 +1,6 @@
 import { ApplicationFailure, CancellationScope, proxyActivities, uuid4 } from '@temporalio/workflow';
-import type { AnalyseDocumentInput } from '../activities/analysis.js';
-import type { RefusalDetails } from '../activities/convert.js';
 import type { Activities } from '../activities/index.js';
-import type { ConversionProfile, FilledField } from '../src/analysis-api/convertible.js';
-import type { AttachmentNote } from '../src/pdf/attachments.js';
+import type { ConvertToZugferdInput, ConvertToZugferdResult, RefusalDetails } from '../src/jobs/contracts.js';
 import { ownerLanguage, refusalSummary } from '../src/analysis-api/owner-texts.js';
 import { finish, recordingFailure } from './outcome.js';
 import { buildValidated, isBlocking } from './zugferd-build.js';
@@ -24,24 +21,6 @@ const { imagesToPdfDocument } = proxyActivities<Activities>({
 });
 
 export const CONVERT_OPERATION = 'createZugferdFromPdf';
-
-export interface ConvertToZugferdInput extends Omit<AnalyseDocumentInput, 'withLineItems'> {
-  /** Name of the stored result, `<name>-zugferd.pdf`. */
-  fileName: string;
-}
-
-export interface ConvertToZugferdResult {
-  documentId: string;
-  pdfBlobKey: string;
-  profile: ConversionProfile;
-  pageCount: number;
-  /** Values the page did not print: inferred from it, or defaults. */
-  filled: FilledField[];
-  /** What became of files the input PDF carried (kept as associated files, replaced, dropped). */
-  attachments: AttachmentNote[];
-  /** How many of the input's fonts are drawn in Ghostscript's own typefaces (their programs broke PDF/A). */
-  substitutedFonts: number;
-}
 
 /**
  * createZugferdFromPdf: analyse (lines included) → complete and check (mandatory

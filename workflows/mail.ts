@@ -12,6 +12,7 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
+import type { SendMessageInput } from '../src/jobs/contracts.js';
 import type { MailOutcome, MailRequest, SendError } from '../src/mail/types.js';
 import type { RequestContext } from '../src/temporal/context.js';
 import { ACCOUNT, OPERATION, OUTCOME, type Outcome } from '../src/temporal/search-attributes.js';
@@ -81,7 +82,7 @@ export async function deliverIfRequested(ctx: RequestContext, request: MailReque
 }
 
 /** The delivery endpoint and the resend operation: a workflow that only sends. */
-export async function sendMessage(input: { ctx: RequestContext; mail: MailRequest; documentId?: string }): Promise<MailOutcome> {
+export async function sendMessage(input: SendMessageInput): Promise<MailOutcome> {
   const outcome = await deliver(input.ctx, input.mail, input.documentId);
   finish(outcome.status, `e-mail ${outcome.status}`);
   return outcome;

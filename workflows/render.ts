@@ -1,9 +1,6 @@
 import { proxyActivities, uuid4 } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
-import type { MailOutcome, MailRequest } from '../src/mail/types.js';
-import type { ZugferdReport } from '../src/pdf/validate.js';
-import type { TemplateSource } from '../src/render/registry.js';
-import type { RequestContext } from '../src/temporal/context.js';
+import type { CreateInvoicePdfInput, CreateInvoicePdfResult } from '../src/jobs/contracts.js';
 import { deliverIfRequested } from './mail.js';
 import { finish, recordingFailure } from './outcome.js';
 
@@ -23,30 +20,6 @@ export const CREATE_INVOICE_PDF = 'createInvoicePdfFromJson';
 
 /** A template invoice carries the full EN 16931 data set. */
 const PROFILE = 'EN16931';
-
-export interface CreateInvoicePdfInput {
-  ctx: RequestContext;
-  invoiceBlobKey: string;
-  templateId: string;
-  templateDir: string;
-  templateSource: TemplateSource;
-  fileName: string;
-  /** SPEC's invoicePassthrough: true returns the PDF without adding the invoice to the account's invoice list. */
-  passthrough: boolean;
-  /** Set when the request asked for the PDF to be sent by e-mail. */
-  mail?: MailRequest;
-}
-
-export interface CreateInvoicePdfResult {
-  /** The stored ZUGFeRD PDF (downloadURL, resendToken). */
-  documentId: string;
-  /** The stored invoice record; null for passthrough. */
-  invoiceId: string | null;
-  pdfBlobKey: string;
-  pages: number;
-  report: ZugferdReport;
-  mail?: MailOutcome;
-}
 
 /**
  * createInvoicePdfFromJson: render through the template → attach the EN 16931 XML → validate the

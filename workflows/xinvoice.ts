@@ -1,10 +1,8 @@
 import { proxyActivities, setCurrentDetails, upsertSearchAttributes, uuid4 } from '@temporalio/workflow';
+import type { CreateXInvoiceInput, CreateXInvoiceResult, ValidateXInvoiceInput } from '../src/jobs/contracts.js';
 import type { ValidationReport } from '../src/validation/index.js';
-import type { SyntaxId } from '../src/xml/index.js';
-import type { RequestContext } from '../src/temporal/context.js';
 import { OUTCOME, type Outcome } from '../src/temporal/search-attributes.js';
 import type { Activities } from '../activities/index.js';
-import type { MailOutcome, MailRequest } from '../src/mail/types.js';
 import { deliverIfRequested } from './mail.js';
 
 // Building and storing are quick and local; validation runs the official
@@ -18,22 +16,6 @@ const { validateInvoiceXml } = proxyActivities<Activities>({
   startToCloseTimeout: '2 minutes',
   retry: { maximumAttempts: 3, initialInterval: '1 second' },
 });
-
-export interface CreateXInvoiceInput {
-  ctx: RequestContext;
-  invoiceBlobKey: string;
-  syntax: SyntaxId;
-  fileName: string;
-  /** Set when the request asked for the XML to be sent by e-mail. */
-  mail?: MailRequest;
-}
-
-export interface CreateXInvoiceResult {
-  documentId: string;
-  xmlBlobKey: string;
-  report: ValidationReport;
-  mail?: MailOutcome;
-}
 
 /** createXinvoiceFromJson: build → validate → store → (e-mail). */
 export async function createXInvoice(input: CreateXInvoiceInput): Promise<CreateXInvoiceResult> {
@@ -54,11 +36,6 @@ export async function createXInvoice(input: CreateXInvoiceInput): Promise<Create
     const mail = await deliverIfRequested(input.ctx, input.mail, documentId);
     return { documentId, xmlBlobKey: built.xmlBlobKey, report, ...(mail ? { mail } : {}) };
   });
-}
-
-export interface ValidateXInvoiceInput {
-  ctx: RequestContext;
-  xmlBlobKey: string;
 }
 
 /** validateXinvoiceXml: one validation activity, recorded like every other operation. */

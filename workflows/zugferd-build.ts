@@ -1,7 +1,7 @@
 import { ApplicationFailure, proxyActivities } from '@temporalio/workflow';
-import type { RefusalDetails } from '../activities/convert.js';
 import type { BuildZugferdResult } from '../activities/zugferd.js';
 import type { Activities } from '../activities/index.js';
+import type { RefusalDetails } from '../src/jobs/contracts.js';
 import type { ZugferdReport } from '../src/pdf/validate.js';
 import type { RequestContext } from '../src/temporal/context.js';
 

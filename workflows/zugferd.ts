@@ -1,9 +1,14 @@
 import { proxyActivities, uuid4 } from '@temporalio/workflow';
-import type { ExtractZugferdResult } from '../activities/zugferd.js';
 import type { Activities } from '../activities/index.js';
-import type { MailOutcome, MailRequest } from '../src/mail/types.js';
-import type { AttachmentNote } from '../src/pdf/attachments.js';
-import type { ZugferdProfile } from '../src/pdf/profiles.js';
+import type {
+  CreateZugferdFromJsonInput,
+  CreateZugferdFromXmlInput,
+  CreateZugferdResult,
+  ExtractZugferdInput,
+  ExtractZugferdResult,
+  ValidateZugferdInput,
+} from '../src/jobs/contracts.js';
+import type { MailRequest } from '../src/mail/types.js';
 import type { ZugferdReport } from '../src/pdf/validate.js';
 import type { RequestContext } from '../src/temporal/context.js';
 import { deliverIfRequested } from './mail.js';
@@ -25,20 +30,6 @@ const { validateZugferdPdf } = proxyActivities<Activities>({
   startToCloseTimeout: '4 minutes',
   retry: { maximumAttempts: 3, initialInterval: '1 second' },
 });
-
-export interface CreateZugferdResult {
-  documentId: string;
-  pdfBlobKey: string;
-  xmlBlobKey: string;
-  profile: ZugferdProfile;
-  converted: boolean;
-  /** How many of the input's fonts are drawn in Ghostscript's own typefaces (their programs broke PDF/A). */
-  substitutedFonts: number;
-  /** What became of the files the input PDF already carried. */
-  attachments: AttachmentNote[];
-  report: ZugferdReport;
-  mail?: MailOutcome;
-}
 
 interface BuildInput {
   ctx: RequestContext;
@@ -68,15 +59,6 @@ async function buildValidateStore(input: BuildInput): Promise<CreateZugferdResul
   return { documentId, pdfBlobKey: built.pdfBlobKey, xmlBlobKey: input.xmlBlobKey, profile: built.profile, converted: built.converted, substitutedFonts: built.substitutedFonts, attachments: built.attachments, report, ...(mail ? { mail } : {}) };
 }
 
-export interface CreateZugferdFromJsonInput {
-  ctx: RequestContext;
-  invoiceBlobKey: string;
-  pdfBlobKey: string;
-  profile: ZugferdProfile;
-  fileName: string;
-  mail?: MailRequest;
-}
-
 /** createZugferdFromJson: invoice JSON → CII of the profile → embedded in the PDF. */
 export async function createZugferdFromJson(input: CreateZugferdFromJsonInput): Promise<CreateZugferdResult> {
   return recordingFailure(async () => {
@@ -85,21 +67,13 @@ export async function createZugferdFromJson(input: CreateZugferdFromJsonInput): 
   });
 }
 
-export interface CreateZugferdFromXmlInput {
-  ctx: RequestContext;
-  xmlBlobKey: string;
-  pdfBlobKey: string;
-  fileName: string;
-  mail?: MailRequest;
-}
-
 /** createZugferdPdfFromXinvoice: the caller's CII, unchanged, embedded in the PDF. */
 export async function createZugferdFromXml(input: CreateZugferdFromXmlInput): Promise<CreateZugferdResult> {
   return recordingFailure(() => buildValidateStore({ ...input, operation: 'createZugferdPdfFromXinvoice' }));
 }
 
 /** validateZugferdPdf: one validation activity, recorded like every other operation. */
-export async function validateZugferd(input: { ctx: RequestContext; pdfBlobKey: string; compareText: boolean }): Promise<ZugferdReport> {
+export async function validateZugferd(input: ValidateZugferdInput): Promise<ZugferdReport> {
   return recordingFailure(async () => {
     const report = await validateZugferdPdf(input);
     finish(report.valid ? 'valid' : 'invalid', `ZUGFeRD PDF ${report.profile ?? ''} ${report.valid ? 'valid' : `invalid (${countErrors(report)} errors)`}`);
@@ -108,7 +82,7 @@ export async function validateZugferd(input: { ctx: RequestContext; pdfBlobKey: 
 }
 
 /** extractXinvoiceFromZugferdToJson. */
-export async function extractZugferd(input: { ctx: RequestContext; pdfBlobKey: string }): Promise<ExtractZugferdResult> {
+export async function extractZugferd(input: ExtractZugferdInput): Promise<ExtractZugferdResult> {
   return recordingFailure(async () => {
     const result = await extractZugferdInvoice(input);
     finish('valid', `extracted ${result.fileName} (${result.detected.profile ?? 'unknown profile'})`);

@@ -1,4 +1,4 @@
-import type { FieldProblem } from '../api/errors.js';
+import type { FieldProblem } from '../jobs/contracts.js';
 import type { FieldSource } from '../analysis/sources.js';
 import { btOf } from '../invoice/catalog.js';
 import { missingMessage, mismatchMessage, refusalSummary, uncertainMessage, type OwnerLanguage } from './owner-texts.js';

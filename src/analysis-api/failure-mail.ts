@@ -1,4 +1,4 @@
-import type { FieldProblem } from '../api/errors.js';
+import type { FieldProblem } from '../jobs/contracts.js';
 import { escapeHtml } from '../mail/html-text.js';
 import type { OwnerLanguage } from './owner-texts.js';
 

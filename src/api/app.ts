@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import Router from '@koa/router';
 import Koa from 'koa';
 import type { Logger } from 'pino';
-import { ApiError, toEnvelope } from './errors.js';
+import { JobRefusal } from '../jobs/refusal.js';
+import { ApiError, fromRefusal, toEnvelope } from './errors.js';
 import { readJsonBody } from './json-body.js';
 import { parseWith, type Principal, type RequestInfo, type RouteResult, type RouteSpec } from './route.js';
 
@@ -72,6 +73,7 @@ function send(ctx: Koa.Context, result: RouteResult): void {
 
 function asApiError(err: unknown): ApiError {
   if (err instanceof ApiError) return err;
+  if (err instanceof JobRefusal) return fromRefusal(err);
   // Koa/http-errors carry a status (e.g. 400 on an aborted body); anything else is ours to fix.
   const status = (err as { status?: number }).status;
   if (status === 400) return new ApiError('INVALID_JSON', { detail: (err as Error).message, cause: err });

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import type { FieldProblem } from '../jobs/contracts.js';
+import type { JobRefusal } from '../jobs/refusal.js';
 
 /**
  * The one error envelope of every endpoint:
@@ -55,12 +57,6 @@ export const ERROR_CODES = {
 
 export type ErrorCode = keyof typeof ERROR_CODES;
 
-export interface FieldProblem {
-  field: string;
-  bt?: string;
-  message: string;
-}
-
 export interface ApiErrorOptions {
   userMessage?: string;
   detail?: string;
@@ -84,6 +80,12 @@ export class ApiError extends Error {
     this.retryable = kind.retryable;
     this.userMessage = options.userMessage ?? kind.userMessage;
   }
+}
+
+/** A job's refusal in the API's terms; the refusal stays the cause, with the details a route may shape further. */
+export function fromRefusal(refusal: JobRefusal): ApiError {
+  const { userMessage, detail, stage, fields } = refusal.options;
+  return new ApiError(refusal.code, { ...(userMessage ? { userMessage } : {}), ...(detail ? { detail } : {}), ...(stage ? { stage } : {}), ...(fields ? { fields } : {}), cause: refusal });
 }
 
 export const errorEnvelopeSchema = z

@@ -1,7 +1,8 @@
 import type { Logger } from 'pino';
 import { z } from 'zod';
-import { btOf } from '../invoice/catalog.js';
-import { ApiError, type FieldProblem } from './errors.js';
+import { fieldProblems } from '../jobs/field-problems.js';
+import type { Job } from '../jobs/job.js';
+import { ApiError } from './errors.js';
 
 /**
  * A route is declared once: its zod schemas validate the request and are the
@@ -18,6 +19,11 @@ export interface RequestInfo {
   log: Logger;
   headers: Record<string, string | string[] | undefined>;
   params: Record<string, string>;
+}
+
+/** A request as a job: the caller's account, the request as its source, the request's log. */
+export function jobOf(principal: Principal, request: RequestInfo): Job {
+  return { account: principal, source: { kind: 'request', requestId: request.requestId }, log: request.log };
 }
 
 export interface RouteResult {
@@ -98,18 +104,5 @@ export function defineRoute<A extends Auth, B extends z.ZodType | undefined = un
 export function parseWith<S extends z.ZodType>(schema: S, value: unknown, where: 'body' | 'query'): z.output<S> {
   const result = schema.safeParse(value);
   if (result.success) return result.data;
-  throw new ApiError('VALIDATION_ERROR', { fields: result.error.issues.map((issue) => toFieldProblem(issue, where)) });
-}
-
-function toFieldProblem(issue: z.core.$ZodIssue, where: 'body' | 'query'): FieldProblem {
-  const path = issue.path;
-  const field = formatPath(issue.code === 'unrecognized_keys' ? [...path, issue.keys.join(', ')] : path) || where;
-  const invoiceAt = path.indexOf('invoice');
-  const bt = invoiceAt >= 0 ? btOf(path.slice(invoiceAt + 1)) : undefined;
-  const message = issue.code === 'unrecognized_keys' ? 'unknown field' : issue.message;
-  return bt ? { field, bt, message: `${message} (${bt})` } : { field, message };
-}
-
-function formatPath(path: ReadonlyArray<PropertyKey>): string {
-  return path.reduce<string>((acc, p) => (typeof p === 'number' ? `${acc}[${p}]` : acc ? `${acc}.${String(p)}` : String(p)), '');
+  throw new ApiError('VALIDATION_ERROR', { fields: fieldProblems(result.error.issues, where) });
 }

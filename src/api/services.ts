@@ -1,14 +1,9 @@
-import type { Client } from '@temporalio/client';
 import type { Config } from '../config.js';
-import type { BlobStore } from '../storage/blob-store.js';
-import type { Storage } from '../storage/index.js';
+import type { JobDeps } from '../jobs/job.js';
 
-/** What route handlers use. Built once in main.ts; tests build the same from real components. */
-export interface Services {
+/** What route handlers use: the job layer's dependencies and the API's own. Built once in main.ts; tests build the same from real components. */
+export interface Services extends JobDeps {
   config: Config;
-  temporal: Client;
-  blobs: BlobStore;
-  storage: Storage;
   signingSecret: string;
   version: string;
 }

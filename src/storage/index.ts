@@ -1,4 +1,5 @@
 import type { Config } from '../config.js';
+import type { JobSource } from '../jobs/contracts.js';
 import { createAccount, getAccount, listAccounts } from './accounts.js';
 import { openDatabase, type Database, type Queryable } from './database.js';
 import { createDocument, documentNumbers, getDocument, getDocumentByNumber, listDocuments, type DocumentRecord, type NewDocument } from './documents.js';
@@ -54,6 +55,8 @@ export interface DocumentWithUsage {
   document: NewDocument & { id: string };
   /** One usage record, or several (e.g. one per page and step of a conversion). */
   usage: UsageEntry | UsageEntry[];
+  /** What the usage is recorded against: the request or connector file. */
+  source?: JobSource;
 }
 
 const accountFunctions = { create: createAccount, get: getAccount, list: listAccounts };
@@ -97,7 +100,7 @@ export async function recordDocument(db: Database, input: DocumentWithUsage, now
     const existing = await getDocument(tx, input.document.id, input.document.accountId);
     if (existing) return existing;
     const document = await createDocument(tx, input.document, now);
-    for (const usage of [input.usage].flat()) await recordUsage(tx, { ...usage, accountId: document.accountId, documentId: document.id }, now);
+    for (const usage of [input.usage].flat()) await recordUsage(tx, { ...usage, accountId: document.accountId, documentId: document.id, source: input.source ?? null }, now);
     return document;
   });
 }

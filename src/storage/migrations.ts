@@ -129,4 +129,12 @@ export const MIGRATIONS: readonly Migration[] = [
       `CREATE INDEX documents_account_kind_created_idx ON documents (account_id, kind, created_at DESC, id DESC)`,
     ],
   },
+  {
+    version: 4,
+    name: 'usage records name their source',
+    statements: [
+      // The JobSource as JSON (an API request, or a connector route and file); NULL for records written before.
+      `ALTER TABLE usage_records ADD COLUMN source TEXT`,
+    ],
+  },
 ];

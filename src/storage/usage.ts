@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { JobSource } from '../jobs/contracts.js';
 import type { Queryable, SqlValue } from './database.js';
 
 export interface UsageRecord {
@@ -8,6 +9,8 @@ export interface UsageRecord {
   operation: string;
   units: number;
   documentId: string | null;
+  /** The request or connector file the operation ran for; null on records older than the column. */
+  source: JobSource | null;
   /** Epoch milliseconds. */
   createdAt: number;
 }
@@ -24,6 +27,7 @@ interface UsageRow {
   operation: string;
   units: number;
   document_id: string | null;
+  source: string | null;
   created_at: number;
 }
 
@@ -35,19 +39,20 @@ const toUsage = (r: UsageRow): UsageRecord => ({
   operation: r.operation,
   units: r.units,
   documentId: r.document_id,
+  source: r.source === null ? null : (JSON.parse(r.source) as JobSource),
   createdAt: r.created_at,
 });
 
 export async function recordUsage(
   db: Queryable,
-  input: { accountId: string; operation: string; units: number; documentId?: string | null },
+  input: { accountId: string; operation: string; units: number; documentId?: string | null; source?: JobSource | null },
   now = Date.now(),
 ): Promise<UsageRecord> {
   if (!Number.isSafeInteger(input.units) || input.units < 0) throw new RangeError(`units must be a non-negative integer, got ${input.units}`);
-  const record: UsageRecord = { ...input, id: randomUUID(), documentId: input.documentId ?? null, createdAt: now };
+  const record: UsageRecord = { ...input, id: randomUUID(), documentId: input.documentId ?? null, source: input.source ?? null, createdAt: now };
   await db.query(
-    'INSERT INTO usage_records (id, account_id, operation, units, document_id, created_at) VALUES ($1, $2, $3, $4, $5, $6)',
-    [record.id, record.accountId, record.operation, record.units, record.documentId, record.createdAt],
+    'INSERT INTO usage_records (id, account_id, operation, units, document_id, source, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)',
+    [record.id, record.accountId, record.operation, record.units, record.documentId, record.source && JSON.stringify(record.source), record.createdAt],
   );
   return record;
 }
@@ -58,7 +63,7 @@ export async function listUsage(db: Queryable, accountId: string, window: UsageW
   const limit = Math.min(Math.max(Math.trunc(window.limit ?? 100), 1), MAX_LIST);
   params.push(limit);
   const { rows } = await db.query<UsageRow>(
-    `SELECT id, account_id, operation, units, document_id, created_at FROM usage_records
+    `SELECT id, account_id, operation, units, document_id, source, created_at FROM usage_records
      WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT $${params.length}`,
     params,
   );

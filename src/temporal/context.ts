@@ -1,5 +1,10 @@
-/** Travels with every workflow and activity input so that logs of one request line up across API, workflow and activities. */
+import type { JobSource } from '../jobs/contracts.js';
+
+/** Travels with every workflow and activity input so that logs of one job line up across entry point, workflow and activities. */
 export interface RequestContext {
+  /** The request id, or the id the job layer gave a connector's job. */
   requestId: string;
   accountId: string;
+  /** Named in the usage records the job leads to. */
+  source: JobSource;
 }

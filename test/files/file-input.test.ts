@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/api/errors.js';
-import { FILE_FIELD_ALIASES, MAX_FILE_BYTES, readFileField, type FileRules } from '../../src/api/file-input.js';
+import { FILE_FIELD_ALIASES, readFileField, type FileFieldRules } from '../../src/api/file-input.js';
 import { detectFileType } from '../../src/files/file-type.js';
+import { checkFile, MAX_FILE_BYTES, type FileRules } from '../../src/jobs/file.js';
+import { JobRefusal } from '../../src/jobs/refusal.js';
 
 const pdf = Buffer.from('%PDF-1.7\n1 0 obj <<>> endobj\n%%EOF\n');
 const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]);
@@ -9,12 +11,13 @@ const jpeg = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 16, 0x4a, 0x46]);
 const tiffLE = Buffer.from([0x49, 0x49, 0x2a, 0x00, 8, 0, 0, 0]);
 const tiffBE = Buffer.from([0x4d, 0x4d, 0x00, 0x2a, 0, 0, 0, 8]);
 
-const rules: FileRules = { fields: FILE_FIELD_ALIASES, maxBytes: MAX_FILE_BYTES, accept: ['pdf', 'png', 'jpeg', 'tiff'] };
+const rules: FileFieldRules = { fields: FILE_FIELD_ALIASES, maxBytes: MAX_FILE_BYTES };
+const anyFile: FileRules = { maxBytes: MAX_FILE_BYTES, accept: ['pdf', 'png', 'jpeg', 'tiff'] };
 const code = (fn: () => unknown) => {
   try {
     fn();
   } catch (err) {
-    if (err instanceof ApiError) return err.code;
+    if (err instanceof ApiError || err instanceof JobRefusal) return err.code;
     throw err;
   }
   return 'no error';
@@ -47,9 +50,9 @@ describe('file type detection by magic bytes', () => {
 describe('shared input rules for base64 file fields', () => {
   it('takes the aliases in SPEC order: pdfInvoiceBase64, invoiceBase64, fileBase64', () => {
     const all = { pdfInvoiceBase64: pdf.toString('base64'), invoiceBase64: png.toString('base64'), fileBase64: jpeg.toString('base64') };
-    expect(readFileField(all, rules)).toMatchObject({ field: 'pdfInvoiceBase64', type: 'pdf' });
-    expect(readFileField({ invoiceBase64: all.invoiceBase64, fileBase64: all.fileBase64 }, rules)).toMatchObject({ field: 'invoiceBase64', type: 'png' });
-    expect(readFileField({ fileBase64: all.fileBase64 }, rules)).toMatchObject({ field: 'fileBase64', type: 'jpeg' });
+    expect(readFileField(all, rules)).toMatchObject({ field: 'pdfInvoiceBase64', bytes: pdf });
+    expect(readFileField({ invoiceBase64: all.invoiceBase64, fileBase64: all.fileBase64 }, rules)).toMatchObject({ field: 'invoiceBase64', bytes: png });
+    expect(readFileField({ fileBase64: all.fileBase64 }, rules)).toMatchObject({ field: 'fileBase64', bytes: jpeg });
   });
 
   it('removes a data: prefix, line breaks and whitespace, and accepts base64url', () => {
@@ -91,20 +94,27 @@ describe('shared input rules for base64 file fields', () => {
     expect(performance.now() - started).toBeLessThan(500);
   });
 
+});
+
+describe('file checks of the jobs', () => {
   it('rejects unsupported types with a message naming what the file is', () => {
-    const heic = Buffer.from('\0\0\0\x18ftypheic\0\0\0\0', 'latin1').toString('base64');
+    const heic = Buffer.from('\0\0\0\x18ftypheic\0\0\0\0', 'latin1');
     try {
-      readFileField({ pdfInvoiceBase64: heic }, rules);
+      checkFile(heic, anyFile);
       expect.fail('accepted HEIC');
     } catch (err) {
-      expect((err as ApiError).code).toBe('UNSUPPORTED_FILE_TYPE');
-      expect((err as ApiError).userMessage).toContain('HEIC');
+      expect((err as JobRefusal).code).toBe('UNSUPPORTED_FILE_TYPE');
+      expect((err as JobRefusal).options.userMessage).toContain('HEIC');
     }
   });
 
-  it('applies per-endpoint type lists, e.g. PDF and TIFF only for async analysis', () => {
-    const asyncRules: FileRules = { ...rules, accept: ['pdf', 'tiff'] };
-    expect(readFileField({ pdfInvoiceBase64: tiffLE.toString('base64') }, asyncRules).type).toBe('tiff');
-    expect(code(() => readFileField({ pdfInvoiceBase64: png.toString('base64') }, asyncRules))).toBe('UNSUPPORTED_FILE_TYPE');
+  it('applies per-operation type lists, e.g. PDF and TIFF only for async analysis', () => {
+    const asyncRules: FileRules = { ...anyFile, accept: ['pdf', 'tiff'] };
+    expect(checkFile(tiffLE, asyncRules)).toBe('tiff');
+    expect(code(() => checkFile(png, asyncRules))).toBe('UNSUPPORTED_FILE_TYPE');
+  });
+
+  it('refuses a file over the limit the way the API does before decoding', () => {
+    expect(code(() => checkFile(pdf, { ...anyFile, maxBytes: 10 }))).toBe('FILE_TOO_LARGE');
   });
 });

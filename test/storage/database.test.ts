@@ -131,11 +131,19 @@ describe.each(BACKENDS)('database on %s', (backend) => {
   });
 
   it('enforces foreign keys', async () => {
-    await migrate(db, MIGRATIONS);
-    await expect(
-      db.query('INSERT INTO api_tokens (id, account_id, label, secret_hash, created_at) VALUES ($1, $2, $3, $4, $5)', ['x', 'acc_missing', 'l', 'h', 1]),
-    ).rejects.toThrow();
-  });
+    // A database of its own: this one's schema_migrations holds the test migrations' versions, so the real schema would not be created.
+    const fresh = await createTestEnv(backend);
+    const schema = openRaw(fresh);
+    try {
+      await migrate(schema, MIGRATIONS);
+      await expect(
+        schema.query('INSERT INTO api_tokens (id, account_id, label, secret_hash, created_at) VALUES ($1, $2, $3, $4, $5)', ['x', 'acc_missing', 'l', 'h', 1]),
+      ).rejects.toThrow(/foreign key/i);
+    } finally {
+      await schema.close();
+      await fresh.cleanup();
+    }
+  }, SETUP_TIMEOUT_MS);
 });
 
 describe.each(BACKENDS)('openDatabase on %s', (backend) => {

@@ -1,36 +1,19 @@
-import { randomUUID } from 'node:crypto';
-import { WorkflowNotFoundError, type WorkflowExecutionDescription } from '@temporalio/client';
 import { z } from 'zod';
-import type { DocumentAnalysis } from '../../../activities/analysis.js';
-import { analyseInvoiceFile } from '../../../workflows/analysis.js';
 import { FIELD_SOURCES } from '../../analysis/sources.js';
 import { toV1Invoice, toV2Invoice } from '../../analysis-api/output.js';
-import type { FileType } from '../../files/file-type.js';
-import { ACCOUNT, OPERATION } from '../../temporal/search-attributes.js';
+import { analyseFile, analysisJob, startAnalysis, type AnalysisJobState } from '../../jobs/analysis.js';
+import type { DocumentAnalysis } from '../../jobs/contracts.js';
+import { MAX_FILE_BYTES } from '../../jobs/file.js';
 import { errorResponses } from '../common-responses.js';
-import { ApiError } from '../errors.js';
-import { FILE_FIELD_ALIASES, MAX_FILE_BYTES, readFileField } from '../file-input.js';
-import { defineRoute, type Principal, type RequestInfo } from '../route.js';
-import { runWorkflow, startWorkflow, toApiError } from '../run-workflow.js';
+import { fromRefusal } from '../errors.js';
+import { FILE_FIELD_ALIASES, readFileField } from '../file-input.js';
+import { defineRoute, jobOf } from '../route.js';
 import type { Services } from '../services.js';
 
-/**
- * Invoice analysis: V2 sync, V2 async (submit + status) and the V1 legacy
- * endpoint. All run the analyseInvoiceFile workflow; the async job id is that
- * workflow's id, so job state lives in Temporal and nowhere else.
- */
+/** Invoice analysis: V2 sync, V2 async (submit + status) and the V1 legacy endpoint (the jobs are in src/jobs/analysis.ts). */
 
-const ALL_TYPES: readonly FileType[] = ['pdf', 'png', 'jpeg', 'tiff'];
-const ASYNC_TYPES: readonly FileType[] = ['pdf', 'tiff'];
-
-/** SPEC.md: results are kept 24 hours after completion (also the namespace retention). */
-export const JOB_RETENTION_MS = 24 * 60 * 60 * 1000;
 /** Seconds a client should wait before polling again (SPEC.md: about every 3 s). */
 const POLL_AFTER_SECONDS = 3;
-/** Sync analysis: SPEC.md tells clients to wait at least 60 s; multi-page scans take longer. */
-const SYNC_TIMEOUT_MS = 300_000;
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const base64Field = (description: string) => z.string().optional().meta({ description });
 /** The V2 file field and its aliases (SPEC.md), shared with createZugferdFromPdf. */
@@ -66,23 +49,7 @@ const jobStatus = z
 type JobStatus = z.infer<typeof jobStatus>;
 
 export function analysisRoutes(services: Services) {
-  const { config } = services;
-
-  /** Stores the file and starts (or runs) the analysis workflow. */
-  async function analyse(args: { body: Record<string, unknown>; principal: Principal; request: RequestInfo; operation: string; fields: readonly string[]; accept: readonly FileType[]; withLineItems: boolean }) {
-    const file = readFileField(args.body, { fields: args.fields, maxBytes: MAX_FILE_BYTES, accept: args.accept });
-    const { key } = await services.blobs.put(file.bytes);
-    const options = {
-      client: services.temporal,
-      taskQueue: config.temporal.taskQueue,
-      operation: args.operation,
-      principal: args.principal,
-      request: args.request,
-      args: [{ ctx: { requestId: args.request.requestId, accountId: args.principal.accountId }, fileBlobKey: key, fileType: file.type, withLineItems: args.withLineItems }] as Parameters<typeof analyseInvoiceFile>,
-      summary: `Analyse ${file.type.toUpperCase()} (${args.withLineItems ? 'with' : 'without'} line items)`,
-    };
-    return { key, options };
-  }
+  const file = (body: Record<string, unknown>, fields: readonly string[]) => readFileField(body, { fields, maxBytes: MAX_FILE_BYTES }).bytes;
 
   const v2 = defineRoute({
     method: 'POST',
@@ -97,8 +64,7 @@ export function analysisRoutes(services: Services) {
     body: z.object({ ...fileFields, withLineItems: withLineItems('true (default): header and line items; false: header only, faster') }).strict(),
     responses: { 200: { description: 'What was found', schema: v2Result }, ...errorResponses(400, 401, 403, 413, 415, 422, 503, 504) },
     async handle({ body, principal, request }) {
-      const { key, options } = await analyse({ body, principal, request, operation: 'createJSONFromAnalysedPdf', fields: FILE_FIELD_ALIASES, accept: ALL_TYPES, withLineItems: body.withLineItems });
-      const analysis = await discardingOnFailure(key, () => runWorkflow(analyseInvoiceFile, { ...options, timeoutMs: SYNC_TIMEOUT_MS }));
+      const analysis = await analyseFile(services, jobOf(principal, request), { operation: 'createJSONFromAnalysedPdf', file: file(body, FILE_FIELD_ALIASES), withLineItems: body.withLineItems });
       return { body: v2Body(analysis) };
     },
   });
@@ -117,9 +83,7 @@ export function analysisRoutes(services: Services) {
       ...errorResponses(400, 401, 403, 413, 415, 503),
     },
     async handle({ body, principal, request }) {
-      const { key, options } = await analyse({ body, principal, request, operation: 'createJSONFromAnalysedPdfAsync', fields: FILE_FIELD_ALIASES, accept: ASYNC_TYPES, withLineItems: body.withLineItems });
-      const jobId = randomUUID();
-      await discardingOnFailure(key, () => startWorkflow(analyseInvoiceFile, { ...options, workflowId: jobId }));
+      const jobId = await startAnalysis(services, jobOf(principal, request), { file: file(body, FILE_FIELD_ALIASES), withLineItems: body.withLineItems });
       return { body: { job_id: jobId, status: 'processing' as const } };
     },
   });
@@ -135,7 +99,7 @@ export function analysisRoutes(services: Services) {
     query: z.object({ id: z.string().meta({ description: 'job_id from the submit answer' }) }),
     responses: { 200: { description: 'processing, done with result, or failed with error', schema: jobStatus }, ...errorResponses(400, 401, 403, 404, 503) },
     async handle({ query, principal }) {
-      const body = await jobStatusOf(query.id, principal);
+      const body = await jobStatusOf(query.id, await analysisJob(services, principal, query.id));
       // Nothing here is cacheable; the hint spares the server clients that poll in a tight loop.
       const headers: Record<string, string> = { 'Cache-Control': 'no-store', ...(body.status === 'processing' ? { 'Retry-After': String(POLL_AFTER_SECONDS) } : {}) };
       return { body, headers };
@@ -159,51 +123,19 @@ export function analysisRoutes(services: Services) {
       ...errorResponses(400, 401, 403, 413, 415, 422, 503, 504),
     },
     async handle({ body, principal, request }) {
-      const { key, options } = await analyse({ body, principal, request, operation: 'createJSONFromAnalysedPdfV1', fields: ['pdfInvoiceBase64'], accept: ALL_TYPES, withLineItems: true });
-      const analysis = await discardingOnFailure(key, () => runWorkflow(analyseInvoiceFile, { ...options, timeoutMs: SYNC_TIMEOUT_MS }));
+      const analysis = await analyseFile(services, jobOf(principal, request), { operation: 'createJSONFromAnalysedPdfV1', file: file(body, ['pdfInvoiceBase64']), withLineItems: true });
       return { body: { apiStatus: 200, invoice: toV1Invoice(analysis.invoice) } };
     },
   });
 
-  /**
-   * One describe call per poll (plus one history read once the job has closed):
-   * no database, no worker involvement, so a client polling every 3 s costs
-   * next to nothing.
-   */
-  async function jobStatusOf(id: string, principal: Principal): Promise<JobStatus> {
-    const notFound = () => new ApiError('NOT_FOUND', { userMessage: 'There is no such job (the id is unknown, not a UUID, or the result has expired).' });
-    if (!UUID.test(id)) throw notFound();
-    const handle = services.temporal.workflow.getHandle<typeof analyseInvoiceFile>(id);
-    let described: WorkflowExecutionDescription;
-    try {
-      described = await handle.describe();
-    } catch (err) {
-      if (err instanceof WorkflowNotFoundError) throw notFound();
-      throw new ApiError('SERVICE_UNAVAILABLE', { detail: `Could not read job ${id}: ${(err as Error).message}`, cause: err });
-    }
-    const attributes = described.typedSearchAttributes;
-    const expired = described.closeTime !== undefined && Date.now() - described.closeTime.getTime() > JOB_RETENTION_MS;
-    if (attributes.get(OPERATION) !== 'createJSONFromAnalysedPdfAsync' || attributes.get(ACCOUNT) !== principal.accountId || expired) throw notFound();
-    if (described.status.name === 'RUNNING') return { job_id: id, status: 'processing' };
-    try {
-      return { job_id: id, status: 'done', result: v2Body(await handle.result()) };
-    } catch (err) {
-      const failure = toApiError(err);
-      return { job_id: id, status: 'failed', error: { code: failure.code, userMessage: failure.userMessage, reference: id } };
-    }
-  }
-
-  /** The upload is deleted by the workflow; when no workflow ran, by us. */
-  async function discardingOnFailure<T>(key: string, run: () => Promise<T>): Promise<T> {
-    try {
-      return await run();
-    } catch (err) {
-      if (err instanceof ApiError && err.code === 'SERVICE_UNAVAILABLE') await services.blobs.delete(key).catch(() => undefined);
-      throw err;
-    }
-  }
-
   return [v2, submit, status, v1];
+}
+
+function jobStatusOf(id: string, state: AnalysisJobState): JobStatus {
+  if (state.status === 'processing') return { job_id: id, status: 'processing' };
+  if (state.status === 'done') return { job_id: id, status: 'done', result: v2Body(state.analysis) };
+  const failure = fromRefusal(state.refusal);
+  return { job_id: id, status: 'failed', error: { code: failure.code, userMessage: failure.userMessage, reference: id } };
 }
 
 function v2Body(analysis: DocumentAnalysis) {

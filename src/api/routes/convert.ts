@@ -1,20 +1,17 @@
-import { ApplicationFailure } from '@temporalio/client';
 import { z } from 'zod';
-import type { RefusalDetails } from '../../../activities/convert.js';
 import type { FilledField } from '../../analysis-api/convertible.js';
-import type { AttachmentNote } from '../../pdf/attachments.js';
-import { CONVERT_OPERATION, convertToZugferd } from '../../../workflows/convert.js';
 import { failureEmail } from '../../analysis-api/failure-mail.js';
-import { attachmentDisposition, DEFAULT_FILE_NAME, sanitiseFileName, zugferdFileName } from '../../analysis-api/file-name.js';
+import { attachmentDisposition, DEFAULT_FILE_NAME, sanitiseFileName } from '../../analysis-api/file-name.js';
+import type { RefusalDetails } from '../../jobs/contracts.js';
+import { convertPdfToZugferd } from '../../jobs/convert.js';
+import { MAX_CONVERT_FILE_BYTES } from '../../jobs/file.js';
+import { JobRefusal } from '../../jobs/refusal.js';
+import type { AttachmentNote } from '../../pdf/attachments.js';
 import { ERROR_CODES, type ApiError } from '../errors.js';
-import { FILE_FIELD_ALIASES, MAX_CONVERT_FILE_BYTES, readFileField } from '../file-input.js';
-import { defineRoute, type RouteResult } from '../route.js';
-import { runWorkflow } from '../run-workflow.js';
+import { FILE_FIELD_ALIASES, readFileField } from '../file-input.js';
+import { defineRoute, jobOf, type RouteResult } from '../route.js';
 import type { Services } from '../services.js';
 import { fileFields } from './analysis.js';
-
-/** SPEC.md: clients and proxies wait at least 600 s; we answer before they give up. */
-const CONVERT_TIMEOUT_MS = 590_000;
 
 const failureSchema = z
   .object({
@@ -35,7 +32,6 @@ const failureSchema = z
   .meta({ id: 'ConversionFailure' });
 
 export function convertRoutes(services: Services) {
-  const { config } = services;
   return [
     defineRoute({
       method: 'POST',
@@ -61,25 +57,13 @@ export function convertRoutes(services: Services) {
         ...Object.fromEntries([400, 401, 403, 413, 415, 422, 500, 503, 504].map((s) => [s, { description: `Refused (${codesOf(s).join(', ')})`, schema: failureSchema }])),
       },
       async handle({ body, principal, request }) {
-        const fileName = sanitiseFileName(body.fileName);
-        const file = readFileField(body, { fields: FILE_FIELD_ALIASES, maxBytes: MAX_CONVERT_FILE_BYTES, accept: ['pdf', 'png', 'jpeg', 'tiff'] });
-        const { key } = await services.blobs.put(file.bytes);
-        const output = zugferdFileName(fileName);
-        const result = await runWorkflow(convertToZugferd, {
-          client: services.temporal,
-          taskQueue: config.temporal.taskQueue,
-          operation: CONVERT_OPERATION,
-          principal,
-          request,
-          args: [{ ctx: { requestId: request.requestId, accountId: principal.accountId }, fileBlobKey: key, fileType: file.type, fileName: output }],
-          summary: `ZUGFeRD from ${file.type.toUpperCase()}`,
-          timeoutMs: CONVERT_TIMEOUT_MS,
-        });
+        const file = readFileField(body, { fields: FILE_FIELD_ALIASES, maxBytes: MAX_CONVERT_FILE_BYTES }).bytes;
+        const result = await convertPdfToZugferd(services, jobOf(principal, request), { file, fileName: sanitiseFileName(body.fileName) });
         return {
-          body: await services.blobs.get(result.pdfBlobKey),
+          body: result.pdf,
           contentType: 'application/pdf',
           headers: {
-            'Content-Disposition': attachmentDisposition(output),
+            'Content-Disposition': attachmentDisposition(result.fileName),
             'X-Zugferd-Status': 'success',
             'X-Zugferd-Reference': request.requestId,
             'X-Zugferd-Profile': result.profile,
@@ -117,14 +101,9 @@ function conversionFailure(err: ApiError, reference: string, fileName: string): 
   return { status: err.status, body: { success: false, error, email } };
 }
 
-/** The details a workflow or activity attached to the failure that ended it. */
+/** The details a workflow or activity attached to the refusal that ended the job. */
 function refusalDetails(err: ApiError): RefusalDetails {
-  let cause: unknown = err.cause;
-  while (cause) {
-    if (cause instanceof ApplicationFailure && cause.details?.[0] && typeof cause.details[0] === 'object') return cause.details[0] as RefusalDetails;
-    cause = (cause as { cause?: unknown }).cause;
-  }
-  return {};
+  return err.cause instanceof JobRefusal ? (err.cause.options.details ?? {}) : {};
 }
 
 /** "kept=1, replaced=1, dropped=0": what became of the files the input PDF carried (names may not be ASCII, so counts only). */

@@ -2,18 +2,16 @@ import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
 import { invoiceSchema } from '../../invoice/model.js';
-import { invoicePlaceholders } from '../../mail/placeholders.js';
+import { renderInvoicePdf, resolveTemplate } from '../../jobs/render.js';
 import { mailResultSchema, transportSchema } from '../../mail/schema.js';
-import { listTemplates, loadTemplate, templateRoots, TemplateInvalidError, TemplateNotFoundError, type LoadedTemplate } from '../../render/index.js';
+import { listTemplates, templateRoots, type LoadedTemplate } from '../../render/index.js';
 import { STORED_INVOICE_KIND, type StoredInvoiceMeta } from '../../render/stored-invoice.js';
 import { InvalidCursorError, type DocumentRecord } from '../../storage/documents.js';
-import { CREATE_INVOICE_PDF, createInvoicePdf } from '../../../workflows/render.js';
+import { CREATE_INVOICE_PDF } from '../../../workflows/render.js';
 import { errorResponses } from '../common-responses.js';
 import { ApiError } from '../errors.js';
 import { downloadUrl, resendToken } from '../links.js';
-import { defineRoute, type Principal, type RequestInfo, type RouteResult } from '../route.js';
-import { runWorkflow } from '../run-workflow.js';
-import { prepareMail } from './delivery.js';
+import { defineRoute, jobOf, type Principal, type RequestInfo, type RouteResult } from '../route.js';
 import type { Services } from '../services.js';
 import { findingSchema } from '../validation-schemas.js';
 
@@ -205,44 +203,10 @@ export function templateRoutes(services: Services) {
   return [create, list, invoices, invoice];
 }
 
-async function resolveTemplate(roots: ReturnType<typeof templateRoots>, id: string): Promise<LoadedTemplate> {
-  try {
-    return await loadTemplate(roots, id);
-  } catch (err) {
-    if (err instanceof TemplateNotFoundError) {
-      throw new ApiError('TEMPLATE_NOT_FOUND', { detail: `No template "${id}". Available: ${err.available.join(', ') || 'none'}.`, fields: [{ field: 'templateId', message: 'unknown template' }] });
-    }
-    if (err instanceof TemplateInvalidError) throw new ApiError('TEMPLATE_INVALID', { detail: err.message });
-    throw err;
-  }
-}
-
-async function createPdf(services: Services, loaded: LoadedTemplate, body: z.output<typeof createBody>, principal: Principal, request: RequestInfo): Promise<CreateResponse> {
+async function createPdf(services: Services, template: LoadedTemplate, body: z.output<typeof createBody>, principal: Principal, request: RequestInfo): Promise<CreateResponse> {
   // Inside the idempotent part: a replayed request neither stores a draft nor sends again.
-  const mail = await prepareMail(services, principal, body.transport, invoicePlaceholders(body.invoice));
-  const { key } = await services.blobs.put(Buffer.from(JSON.stringify(body.invoice), 'utf8'));
-  const fileName = body.invoiceFilename ?? `${body.invoice.invoiceNumber?.replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 100) || 'invoice'}.pdf`;
-  const result = await runWorkflow(createInvoicePdf, {
-    client: services.temporal,
-    taskQueue: services.config.temporal.taskQueue,
-    operation: CREATE_INVOICE_PDF,
-    principal,
-    request,
-    args: [
-      {
-        ctx: { requestId: request.requestId, accountId: principal.accountId },
-        invoiceBlobKey: key,
-        templateId: loaded.template.id,
-        templateDir: loaded.dir,
-        templateSource: loaded.source,
-        fileName,
-        passthrough: body.invoicePassthrough,
-        ...(mail.request ? { mail: mail.request } : {}),
-      },
-    ],
-    summary: `Invoice PDF from JSON, template ${loaded.template.id}`,
-  });
-  const pdf = await services.blobs.get(result.pdfBlobKey);
+  const result = await renderInvoicePdf(services, jobOf(principal, request), { template, invoice: body.invoice, fileName: body.invoiceFilename, passthrough: body.invoicePassthrough, transport: body.transport });
+  const { pdf } = result;
   const numbers = await services.storage.documents.numbers([result.documentId, ...(result.invoiceId ? [result.invoiceId] : [])], principal.accountId);
   const documentNumber = numberOf(numbers, result.documentId);
   const errors = result.report.findings.filter((f) => f.severity === 'error' || f.severity === 'fatal');
@@ -255,11 +219,11 @@ async function createPdf(services: Services, loaded: LoadedTemplate, body: z.out
     iqDataId: result.invoiceId ? numberOf(numbers, result.invoiceId) : null,
     documentId: documentNumber,
     fsNodeId: documentNumber,
-    fileName,
+    fileName: result.fileName,
     fileExtension: 'pdf',
     fileSize: pdf.byteLength,
     filecontentB64: pdf.toString('base64'),
-    templateId: loaded.template.id,
+    templateId: template.template.id,
     pages: result.pages,
     zugferdValid: result.report.pdfValid,
     xInvoiceValid: result.report.xmlValid,
@@ -267,7 +231,7 @@ async function createPdf(services: Services, loaded: LoadedTemplate, body: z.out
     numberOfxInvoiceErrors: xmlErrors.length,
     zugferdErrorList: pdfErrors,
     xInvoiceErrorList: xmlErrors,
-    transport: await mail.result(result.mail),
+    transport: result.mail,
   };
 }
 

@@ -1,26 +1,19 @@
 import { z } from 'zod';
 import { invoiceSchema } from '../../invoice/model.js';
-import { invoicePlaceholders } from '../../mail/placeholders.js';
+import { buildXRechnung, validateXRechnung } from '../../jobs/xrechnung.js';
 import { mailResultSchema, transportSchema } from '../../mail/schema.js';
 import type { Finding, ValidationReport } from '../../validation/index.js';
-import { createXInvoice, validateXInvoice } from '../../../workflows/xinvoice.js';
 import { errorResponses } from '../common-responses.js';
 import { downloadUrl, resendToken } from '../links.js';
-import { defineRoute } from '../route.js';
-import { prepareMail } from './delivery.js';
-import { runWorkflow } from '../run-workflow.js';
+import { defineRoute, jobOf } from '../route.js';
 import type { Services } from '../services.js';
 import { findingSchema, artefactsSchema } from '../validation-schemas.js';
-
-
 
 const MAX_XML_CHARS = 20 * 1024 * 1024;
 
 const isError = (f: Finding) => f.severity === 'error' || f.severity === 'fatal';
 
 export function xinvoiceRoutes(services: Services) {
-  const { config } = services;
-
   const create = defineRoute({
     method: 'POST',
     path: '/api/v1/zugferd/createXinvoiceFromJson',
@@ -57,33 +50,21 @@ export function xinvoiceRoutes(services: Services) {
       ...errorResponses(400, 401, 403, 413, 415, 422, 503, 504),
     },
     async handle({ body, principal, request }) {
-      const mail = await prepareMail(services, principal, body.transport, invoicePlaceholders(body.invoice));
-      const { key } = await services.blobs.put(Buffer.from(JSON.stringify(body.invoice), 'utf8'));
-      const fileName = body.fileName ?? `${safeName(body.invoice.invoiceNumber) ?? 'xrechnung'}.xml`;
-      const result = await runWorkflow(createXInvoice, {
-        client: services.temporal,
-        taskQueue: config.temporal.taskQueue,
-        operation: 'createXinvoiceFromJson',
-        principal,
-        request,
-        args: [{ ctx: { requestId: request.requestId, accountId: principal.accountId }, invoiceBlobKey: key, syntax: body.syntax, fileName, mail: mail.request }],
-        summary: `XRechnung ${body.syntax} from JSON`,
-      });
-      const xml = (await services.blobs.get(result.xmlBlobKey)).toString('utf8');
-      const errors = result.report.findings.filter(isError);
+      const built = await buildXRechnung(services, jobOf(principal, request), body);
+      const errors = built.report.findings.filter(isError);
       return {
         body: {
-          message: result.report.valid ? 'XRechnung created; it is valid.' : `XRechnung created; validation found ${errors.length} error(s).`,
-          downloadURL: downloadUrl(services, result.documentId),
-          resendToken: resendToken(services, result.documentId),
-          documentId: result.documentId,
-          valid: result.report.valid,
+          message: built.report.valid ? 'XRechnung created; it is valid.' : `XRechnung created; validation found ${errors.length} error(s).`,
+          downloadURL: downloadUrl(services, built.documentId),
+          resendToken: resendToken(services, built.documentId),
+          documentId: built.documentId,
+          valid: built.report.valid,
           numberOfXInvoiceErrors: errors.length,
           xInvoiceErrors: errors,
-          xInvoiceWarnings: result.report.findings.filter((f) => !isError(f)),
-          validationArtefacts: result.report.artefacts,
-          xInvoice: xml,
-          transport: await mail.result(result.mail),
+          xInvoiceWarnings: built.report.findings.filter((f) => !isError(f)),
+          validationArtefacts: built.report.artefacts,
+          xInvoice: built.xml,
+          transport: built.mail,
         },
       };
     },
@@ -114,17 +95,7 @@ export function xinvoiceRoutes(services: Services) {
       ...errorResponses(400, 401, 403, 413, 415, 503, 504),
     },
     async handle({ body, principal, request }) {
-      const { key } = await services.blobs.put(Buffer.from(body.xinvoiceXML, 'utf8'));
-      const report = await runWorkflow(validateXInvoice, {
-        client: services.temporal,
-        taskQueue: config.temporal.taskQueue,
-        operation: 'validateXinvoiceXml',
-        principal,
-        request,
-        args: [{ ctx: { requestId: request.requestId, accountId: principal.accountId }, xmlBlobKey: key }],
-        summary: 'Validate XRechnung XML',
-      });
-      return { body: validationResponse(report) };
+      return { body: validationResponse(await validateXRechnung(services, jobOf(principal, request), body.xinvoiceXML)) };
     },
   });
 
@@ -142,9 +113,4 @@ function validationResponse(report: ValidationReport) {
     findings: report.findings,
     validationArtefacts: report.artefacts,
   };
-}
-
-function safeName(text: string | undefined): string | undefined {
-  const cleaned = text?.replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 100);
-  return cleaned || undefined;
 }

@@ -1,18 +1,16 @@
 import { z } from 'zod';
-import { invoiceSchema, type Invoice } from '../../invoice/model.js';
-import { invoicePlaceholders } from '../../mail/placeholders.js';
+import { invoiceSchema } from '../../invoice/model.js';
+import { MAX_FILE_BYTES } from '../../jobs/file.js';
+import { buildZugferdFromJson, buildZugferdFromXml, extractZugferdInvoice, validateZugferdPdf, type BuiltZugferd } from '../../jobs/zugferd.js';
 import { mailResultSchema, transportSchema } from '../../mail/schema.js';
 import { ZUGFERD_PROFILES } from '../../pdf/profiles.js';
 import type { ZugferdReport } from '../../pdf/validate.js';
 import type { Finding } from '../../validation/index.js';
-import { MAX_XML_BYTES, parseInvoiceXml } from '../../xml/index.js';
-import { createZugferdFromJson, createZugferdFromXml, extractZugferd, validateZugferd, type CreateZugferdResult } from '../../../workflows/zugferd.js';
+import { MAX_XML_BYTES } from '../../xml/index.js';
 import { errorResponses } from '../common-responses.js';
-import { readFileField, MAX_FILE_BYTES } from '../file-input.js';
+import { readFileField } from '../file-input.js';
 import { downloadUrl, resendToken } from '../links.js';
-import { defineRoute, type Principal, type RequestInfo } from '../route.js';
-import { runWorkflow } from '../run-workflow.js';
-import { prepareMail } from './delivery.js';
+import { defineRoute, jobOf } from '../route.js';
 import type { Services } from '../services.js';
 import { findingSchema, artefactsSchema } from '../validation-schemas.js';
 
@@ -31,38 +29,18 @@ const profileSchema = z.enum(ZUGFERD_PROFILES).meta({ description: 'Factur-X / Z
 const isError = (f: Finding) => f.severity === 'error' || f.severity === 'fatal';
 const fromPdf = (f: Finding) => f.source === 'pdf';
 
-/** PDF work (Ghostscript, veraPDF) takes longer than XML work. */
-const PDF_WORKFLOW_TIMEOUT_MS = 300_000;
-
 export function zugferdRoutes(services: Services) {
-  const { config } = services;
-
-  const storePdf = async (body: Record<string, unknown>, field: string) => {
-    const file = readFileField(body, { fields: [field], maxBytes: MAX_FILE_BYTES, accept: ['pdf'] });
-    return (await services.blobs.put(file.bytes)).key;
-  };
-  const run = <W extends (...args: any[]) => Promise<any>>(workflow: W, operation: string, principal: Principal, request: RequestInfo, input: Record<string, unknown>, summary: string) =>
-    runWorkflow(workflow, {
-      client: services.temporal,
-      taskQueue: config.temporal.taskQueue,
-      operation,
-      principal,
-      request,
-      args: [{ ctx: { requestId: request.requestId, accountId: principal.accountId }, ...input }] as Parameters<W>,
-      summary,
-      timeoutMs: PDF_WORKFLOW_TIMEOUT_MS,
-    });
-  const created = (result: CreateZugferdResult) => ({
-    documentId: result.documentId,
-    downloadURL: downloadUrl(services, result.documentId),
-    resendToken: resendToken(services, result.documentId),
-    profile: result.profile,
-    convertedToPdfA: result.converted,
-    substitutedFonts: result.substitutedFonts,
-    attachments: result.attachments,
-    validationArtefacts: result.report.artefacts,
+  const pdf = (body: Record<string, unknown>, field: string) => readFileField(body, { fields: [field], maxBytes: MAX_FILE_BYTES }).bytes;
+  const created = (built: BuiltZugferd) => ({
+    documentId: built.documentId,
+    downloadURL: downloadUrl(services, built.documentId),
+    resendToken: resendToken(services, built.documentId),
+    profile: built.profile,
+    convertedToPdfA: built.converted,
+    substitutedFonts: built.substitutedFonts,
+    attachments: built.attachments,
+    validationArtefacts: built.report.artefacts,
   });
-  const pdfBase64 = async (result: CreateZugferdResult) => (await services.blobs.get(result.pdfBlobKey)).toString('base64');
   const createdFields = {
     documentId: z.uuid(),
     downloadURL: z.url().meta({ description: 'Signed link to the stored PDF, valid for DOWNLOAD_URL_TTL_SECONDS' }),
@@ -128,28 +106,24 @@ export function zugferdRoutes(services: Services) {
       ...errorResponses(400, 401, 403, 413, 415, 422, 503, 504),
     },
     async handle({ body, principal, request }) {
-      const pdfBlobKey = await storePdf(body, 'invoicePdf64');
-      const mail = await prepareMail(services, principal, body.transport, invoicePlaceholders(body.invoice));
-      const invoiceBlobKey = (await services.blobs.put(Buffer.from(JSON.stringify(body.invoice), 'utf8'))).key;
-      const input = { invoiceBlobKey, pdfBlobKey, profile: body.profile, fileName: body.fileName ?? defaultName(body.invoice.invoiceNumber), mail: mail.request };
-      const result = await run(createZugferdFromJson, 'createZugferdFromJson', principal, request, input, `ZUGFeRD ${body.profile} from JSON`);
-      const { report } = result;
+      const built = await buildZugferdFromJson(services, jobOf(principal, request), { ...body, pdf: pdf(body, 'invoicePdf64') });
+      const { report } = built;
       const pdfErrors = report.findings.filter((f) => fromPdf(f) && isError(f));
       const xmlErrors = report.findings.filter((f) => !fromPdf(f) && isError(f));
       return {
         body: {
           message: summary(report),
-          ...created(result),
+          ...created(built),
           zugferdValid: report.pdfValid,
           xInvoiceValid: report.xmlValid,
           numberOfZugferdErrors: pdfErrors.length,
           numberOfxInvoiceErrors: xmlErrors.length,
-          zugferd: await pdfBase64(result),
+          zugferd: built.pdf.toString('base64'),
           zugferdErrorList: pdfErrors,
-          xInvoice: (await services.blobs.get(result.xmlBlobKey)).toString('utf8'),
+          xInvoice: built.xml,
           xInvoiceErrorList: xmlErrors,
           warnings: report.findings.filter((f) => !isError(f)),
-          transport: await mail.result(result.mail),
+          transport: built.mail,
         },
       };
     },
@@ -188,23 +162,18 @@ export function zugferdRoutes(services: Services) {
       ...errorResponses(400, 401, 403, 413, 415, 422, 503, 504),
     },
     async handle({ body, principal, request }) {
-      const pdfBlobKey = await storePdf(body, 'invoicePdf64');
-      const invoice = invoiceOf(body.xInvoiceXml);
-      const mail = await prepareMail(services, principal, body.transport, invoice ? invoicePlaceholders(invoice) : {});
-      const xmlBlobKey = (await services.blobs.put(Buffer.from(body.xInvoiceXml, 'utf8'))).key;
-      const input = { xmlBlobKey, pdfBlobKey, fileName: body.fileName ?? defaultName(invoice?.invoiceNumber), mail: mail.request };
-      const result = await run(createZugferdFromXml, 'createZugferdPdfFromXinvoice', principal, request, input, 'ZUGFeRD from XML');
-      const errors = result.report.findings.filter(isError);
+      const built = await buildZugferdFromXml(services, jobOf(principal, request), { xml: body.xInvoiceXml, pdf: pdf(body, 'invoicePdf64'), fileName: body.fileName, transport: body.transport });
+      const errors = built.report.findings.filter(isError);
       return {
         body: {
-          valid: result.report.valid,
-          message: summary(result.report),
-          ...created(result),
+          valid: built.report.valid,
+          message: summary(built.report),
+          ...created(built),
           numberOfZugferdErrors: errors.length,
-          zugferdFile: await pdfBase64(result),
+          zugferdFile: built.pdf.toString('base64'),
           zugferdErrors: errors,
-          warnings: result.report.findings.filter((f) => !isError(f)),
-          transport: await mail.result(result.mail),
+          warnings: built.report.findings.filter((f) => !isError(f)),
+          transport: built.mail,
         },
       };
     },
@@ -245,8 +214,7 @@ export function zugferdRoutes(services: Services) {
       ...errorResponses(400, 401, 403, 413, 415, 422, 503, 504),
     },
     async handle({ body, principal, request }) {
-      const pdfBlobKey = await storePdf(body, 'zugferdFile64');
-      const report = await run(validateZugferd, 'validateZugferdPdf', principal, request, { pdfBlobKey, compareText: body.comparePDF2XML }, 'Validate ZUGFeRD PDF');
+      const report = await validateZugferdPdf(services, jobOf(principal, request), { pdf: pdf(body, 'zugferdFile64'), compareText: body.comparePDF2XML });
       const errors = report.findings.filter(isError).length;
       return {
         body: {
@@ -293,19 +261,17 @@ export function zugferdRoutes(services: Services) {
       ...errorResponses(400, 401, 403, 413, 415, 422, 503, 504),
     },
     async handle({ body, principal, request }) {
-      const pdfBlobKey = await storePdf(body, 'zugferd64');
-      const result = await run(extractZugferd, 'extractXinvoiceFromZugferdToJson', principal, request, { pdfBlobKey }, 'Extract invoice from ZUGFeRD PDF');
-      const invoice = result.invoiceBlobKey ? JSON.parse((await services.blobs.get(result.invoiceBlobKey)).toString('utf8')) : undefined;
+      const result = await extractZugferdInvoice(services, jobOf(principal, request), pdf(body, 'zugferd64'));
       return {
         body: {
           message: result.problem ?? `Extracted ${result.fileName}.`,
-          ...(invoice ? { invoice } : {}),
+          ...(result.invoice ? { invoice: result.invoice } : {}),
           ...(result.detected.profile ? { profile: result.detected.profile } : {}),
           generation: result.detected.generation,
           specificationIdentifier: result.detected.guideline,
           ...(result.syntax ? { syntax: result.syntax } : {}),
           fileName: result.fileName,
-          xInvoice: (await services.blobs.get(result.xmlBlobKey)).toString('utf8'),
+          xInvoice: result.xml,
         },
       };
     },
@@ -317,18 +283,4 @@ export function zugferdRoutes(services: Services) {
 function summary(report: ZugferdReport): string {
   const errors = report.findings.filter(isError).length;
   return report.valid ? `ZUGFeRD ${report.profile ?? ''} PDF created; it is valid.` : `ZUGFeRD ${report.profile ?? ''} PDF created; validation found ${errors} error(s).`;
-}
-
-/** The invoice of the caller's XML, for placeholders and the file name; the workflow judges the XML itself. */
-function invoiceOf(xml: string): Invoice | undefined {
-  try {
-    return parseInvoiceXml(xml).invoice;
-  } catch {
-    return undefined;
-  }
-}
-
-function defaultName(invoiceNumber: string | undefined): string {
-  const cleaned = invoiceNumber?.replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 100);
-  return `${cleaned || 'invoice'}-zugferd.pdf`;
 }

@@ -1,0 +1,204 @@
+import type { FieldSource } from '../analysis/sources.js';
+import type { ConversionProfile, FilledField } from '../analysis-api/convertible.js';
+import type { OwnerLanguage } from '../analysis-api/owner-texts.js';
+import type { FileType } from '../files/file-type.js';
+import type { Invoice } from '../invoice/model.js';
+import type { MailOutcome, MailRequest } from '../mail/types.js';
+import type { AttachmentNote } from '../pdf/attachments.js';
+import type { DetectedProfile, ZugferdProfile } from '../pdf/profiles.js';
+import type { ZugferdReport } from '../pdf/validate.js';
+import type { TemplateSource } from '../render/registry.js';
+import type { RequestContext } from '../temporal/context.js';
+import type { ValidationReport } from '../validation/index.js';
+import type { SyntaxId } from '../xml/index.js';
+
+/**
+ * What the job layer, the workflows and the activities hand each other: workflow inputs and
+ * results, and what a refusal carries. Types only, so workflows can import them without
+ * pulling anything into their deterministic bundle.
+ */
+
+/** Where a job came from: an API request, or a file a connector route picked up. */
+export type JobSource = { kind: 'request'; requestId: string } | { kind: 'connector'; route: string; file: string };
+
+/** One problem with one input field; `bt` names the business term inside an invoice. */
+export interface FieldProblem {
+  field: string;
+  bt?: string;
+  message: string;
+}
+
+/** What a refusal carries beyond its code and message (ApplicationFailure details). */
+export interface RefusalDetails {
+  fields?: FieldProblem[];
+  ruleCodes?: string[];
+  /** For refusals a workflow raises itself (no activity to name). */
+  stage?: string;
+  /** The owner's language (de or en), for the userMessage and the e-mail. */
+  language?: OwnerLanguage;
+  /** What the owner of the invoice reads, in that language. */
+  userMessage?: string;
+}
+
+// ---------------------------------------------------------------- analysis
+
+export interface AnalyseDocumentInput {
+  ctx: RequestContext;
+  fileBlobKey: string;
+  fileType: FileType;
+  /** Also read the line items (BG-25). */
+  withLineItems: boolean;
+}
+
+/** Where the data came from; for logs and the workflow summary. */
+export type AnalysisSource = 'embedded-xml' | 'text-layer' | 'ocr' | 'text-layer+ocr';
+
+export interface DocumentAnalysis {
+  /** 0..1; exactly 1 for invoice XML embedded in the PDF. */
+  extractionConfidence: number;
+  /** Only the fields found, in the model's form (ISO dates, decimal strings). */
+  invoice: Invoice;
+  pageCount: number;
+  source: AnalysisSource;
+  /** Per field read from the pages (path with indices): its confidence and whether it was printed, inferred or a default. Absent for embedded XML. */
+  fields?: Record<string, FieldReport>;
+  /** The language of the pages, when one clearly leads. */
+  language?: string;
+}
+
+export interface FieldReport {
+  confidence: number;
+  source: FieldSource;
+}
+
+// ---------------------------------------------------------------- createZugferdFromPdf
+
+export interface ConvertToZugferdInput extends Omit<AnalyseDocumentInput, 'withLineItems'> {
+  /** Name of the stored result, `<name>-zugferd.pdf`. */
+  fileName: string;
+}
+
+export interface ConvertToZugferdResult {
+  documentId: string;
+  pdfBlobKey: string;
+  profile: ConversionProfile;
+  pageCount: number;
+  /** Values the page did not print: inferred from it, or defaults. */
+  filled: FilledField[];
+  /** What became of files the input PDF carried (kept as associated files, replaced, dropped). */
+  attachments: AttachmentNote[];
+  /** How many of the input's fonts are drawn in Ghostscript's own typefaces (their programs broke PDF/A). */
+  substitutedFonts: number;
+}
+
+// ---------------------------------------------------------------- XRechnung
+
+export interface CreateXInvoiceInput {
+  ctx: RequestContext;
+  invoiceBlobKey: string;
+  syntax: SyntaxId;
+  fileName: string;
+  /** Set when the job asked for the XML to be sent by e-mail. */
+  mail?: MailRequest;
+}
+
+export interface CreateXInvoiceResult {
+  documentId: string;
+  xmlBlobKey: string;
+  report: ValidationReport;
+  mail?: MailOutcome;
+}
+
+export interface ValidateXInvoiceInput {
+  ctx: RequestContext;
+  xmlBlobKey: string;
+}
+
+// ---------------------------------------------------------------- ZUGFeRD
+
+export interface CreateZugferdFromJsonInput {
+  ctx: RequestContext;
+  invoiceBlobKey: string;
+  pdfBlobKey: string;
+  profile: ZugferdProfile;
+  fileName: string;
+  mail?: MailRequest;
+}
+
+export interface CreateZugferdFromXmlInput {
+  ctx: RequestContext;
+  xmlBlobKey: string;
+  pdfBlobKey: string;
+  fileName: string;
+  mail?: MailRequest;
+}
+
+export interface CreateZugferdResult {
+  documentId: string;
+  pdfBlobKey: string;
+  xmlBlobKey: string;
+  profile: ZugferdProfile;
+  converted: boolean;
+  /** How many of the input's fonts are drawn in Ghostscript's own typefaces (their programs broke PDF/A). */
+  substitutedFonts: number;
+  /** What became of the files the input PDF already carried. */
+  attachments: AttachmentNote[];
+  report: ZugferdReport;
+  mail?: MailOutcome;
+}
+
+export interface ValidateZugferdInput {
+  ctx: RequestContext;
+  pdfBlobKey: string;
+  compareText: boolean;
+}
+
+export interface ExtractZugferdInput {
+  ctx: RequestContext;
+  pdfBlobKey: string;
+}
+
+export interface ExtractZugferdResult {
+  xmlBlobKey: string;
+  fileName: string;
+  detected: DetectedProfile;
+  syntax?: SyntaxId;
+  /** The invoice as JSON, stored (it may carry attachments of many MB); absent when the XML does not map. */
+  invoiceBlobKey?: string;
+  /** Why there is no invoice JSON. */
+  problem?: string;
+}
+
+// ---------------------------------------------------------------- template invoices
+
+export interface CreateInvoicePdfInput {
+  ctx: RequestContext;
+  invoiceBlobKey: string;
+  templateId: string;
+  templateDir: string;
+  templateSource: TemplateSource;
+  fileName: string;
+  /** SPEC's invoicePassthrough: true returns the PDF without adding the invoice to the account's invoice list. */
+  passthrough: boolean;
+  /** Set when the job asked for the PDF to be sent by e-mail. */
+  mail?: MailRequest;
+}
+
+export interface CreateInvoicePdfResult {
+  /** The stored ZUGFeRD PDF (downloadURL, resendToken). */
+  documentId: string;
+  /** The stored invoice record; null for passthrough. */
+  invoiceId: string | null;
+  pdfBlobKey: string;
+  pages: number;
+  report: ZugferdReport;
+  mail?: MailOutcome;
+}
+
+// ---------------------------------------------------------------- e-mail
+
+export interface SendMessageInput {
+  ctx: RequestContext;
+  mail: MailRequest;
+  documentId?: string;
+}

@@ -1,0 +1,34 @@
+import { zugferdFileName } from '../analysis-api/file-name.js';
+import { CONVERT_OPERATION, convertToZugferd } from '../../workflows/convert.js';
+import type { ConvertToZugferdResult } from './contracts.js';
+import { MAX_CONVERT_FILE_BYTES, storeFile, type FileRules } from './file.js';
+import type { Job, JobDeps } from './job.js';
+import { runWorkflow } from './run-workflow.js';
+
+const CONVERTIBLE: FileRules = { maxBytes: MAX_CONVERT_FILE_BYTES, accept: ['pdf', 'png', 'jpeg', 'tiff'] };
+
+/** SPEC.md: clients and proxies wait at least 600 s; the job ends before they give up. */
+const CONVERT_TIMEOUT_MS = 590_000;
+
+export interface ConvertedInvoice extends Omit<ConvertToZugferdResult, 'pdfBlobKey'> {
+  pdf: Buffer;
+  /** `<name>-zugferd.pdf`. */
+  fileName: string;
+}
+
+/**
+ * createZugferdFromPdf: an invoice PDF or scan → a validated ZUGFeRD PDF/A-3, or a refusal whose
+ * details (fields, rule codes, the owner's language and text) say what to fix.
+ * `fileName` is the input's name, already made safe (analysis-api/file-name.ts).
+ */
+export async function convertPdfToZugferd(deps: JobDeps, job: Job, order: { file: Buffer; fileName: string }): Promise<ConvertedInvoice> {
+  const file = await storeFile(deps.blobs, order.file, CONVERTIBLE);
+  const fileName = zugferdFileName(order.fileName);
+  const { pdfBlobKey, ...result } = await runWorkflow(deps, job, convertToZugferd, {
+    operation: CONVERT_OPERATION,
+    input: { fileBlobKey: file.key, fileType: file.type, fileName },
+    summary: `ZUGFeRD from ${file.type.toUpperCase()}`,
+    timeoutMs: CONVERT_TIMEOUT_MS,
+  });
+  return { ...result, pdf: await deps.blobs.get(pdfBlobKey), fileName };
+}

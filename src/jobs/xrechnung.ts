@@ -1,0 +1,44 @@
+import type { MailResult, TransportOrder } from '../mail/schema.js';
+import type { ValidationReport } from '../validation/index.js';
+import type { SyntaxId } from '../xml/index.js';
+import { createXInvoice, validateXInvoice } from '../../workflows/xinvoice.js';
+import { stageInvoice } from './invoice-input.js';
+import type { Job, JobDeps } from './job.js';
+import { nameFromNumber } from './names.js';
+import { runWorkflow } from './run-workflow.js';
+
+export interface XRechnungOrder {
+  /** Checked against the invoice model; what does not fit is refused with field problems. */
+  invoice: unknown;
+  syntax: SyntaxId;
+  /** Default `<invoiceNumber>.xml`. */
+  fileName?: string;
+  transport?: TransportOrder;
+}
+
+export interface BuiltXRechnung {
+  documentId: string;
+  xml: string;
+  /** An invoice that breaks the rules is built, stored and reported, not refused. */
+  report: ValidationReport;
+  mail: MailResult | undefined;
+}
+
+/** createXinvoiceFromJson: invoice JSON → XRechnung XML, validated and stored, optionally e-mailed. */
+export async function buildXRechnung(deps: JobDeps, job: Job, order: XRechnungOrder): Promise<BuiltXRechnung> {
+  const { invoice, invoiceBlobKey, mail } = await stageInvoice(deps, job.account, order.invoice, order.transport);
+  const fileName = order.fileName ?? `${nameFromNumber(invoice.invoiceNumber) ?? 'xrechnung'}.xml`;
+  const result = await runWorkflow(deps, job, createXInvoice, {
+    operation: 'createXinvoiceFromJson',
+    input: { invoiceBlobKey, syntax: order.syntax, fileName, mail: mail.request },
+    summary: `XRechnung ${order.syntax} from JSON`,
+  });
+  const xml = (await deps.blobs.get(result.xmlBlobKey)).toString('utf8');
+  return { documentId: result.documentId, xml, report: result.report, mail: await mail.result(result.mail) };
+}
+
+/** validateXinvoiceXml: XSD, EN 16931 and, for XRechnung, its own rules; an invalid document is a report, not a refusal. */
+export async function validateXRechnung(deps: JobDeps, job: Job, xml: string): Promise<ValidationReport> {
+  const { key } = await deps.blobs.put(Buffer.from(xml, 'utf8'));
+  return runWorkflow(deps, job, validateXInvoice, { operation: 'validateXinvoiceXml', input: { xmlBlobKey: key }, summary: 'Validate XRechnung XML' });
+}
