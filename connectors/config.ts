@@ -32,7 +32,10 @@ const sftpSource = z.strictObject({
   username: z.string().min(1),
   root: z.string().default('.'),
   privateKey: secret.optional(),
+  passphrase: secret.optional(),
   password: secret.optional(),
+  /** The server's host key as `ssh-keygen -l -E sha256 -f <key>` prints it (SHA256:…); any other key is refused. */
+  hostKeySha256: z.string().optional(),
   /** Seconds between two looks at the remote folders. */
   pollSeconds: z.number().min(1).default(30),
 });
@@ -54,6 +57,8 @@ const driveSource = z.strictObject({
   rootFolderId: z.string().min(1),
   /** A service account key (JSON), or an OAuth client with a refresh token (JSON with client_id, client_secret, refresh_token). */
   credentials: secret,
+  /** Another Drive API root, for a Drive v3 emulator in tests; Google's when left out. */
+  apiRoot: z.url().optional(),
   pollSeconds: z.number().min(1).default(60),
 });
 const source = z.discriminatedUnion('kind', [localSource, sftpSource, s3Source, driveSource]);

@@ -1,6 +1,7 @@
 import type { Config } from '../config.js';
 import type { JobSource } from '../jobs/contracts.js';
 import { createAccount, getAccount, listAccounts } from './accounts.js';
+import { connectorCounts, enterConnectorFile, finishConnectorFile, getConnectorFile } from './connector-ledger.js';
 import { openDatabase, type Database, type Queryable } from './database.js';
 import { createDocument, documentNumbers, getDocument, getDocumentByNumber, listDocuments, type DocumentRecord, type NewDocument } from './documents.js';
 import {
@@ -37,6 +38,7 @@ export interface Storage {
   usage: Bound<typeof usageFunctions>;
   idempotency: Bound<typeof idempotencyFunctions>;
   mail: Bound<typeof mailFunctions>;
+  connectorFiles: Bound<typeof connectorFileFunctions>;
   /**
    * Stores a created document and the usage it costs, in one transaction. Idempotent on
    * `document.id`: when that document exists already (a retried activity), nothing is written
@@ -83,6 +85,8 @@ const mailFunctions = {
   removeSenderRule,
 };
 
+const connectorFileFunctions = { enter: enterConnectorFile, get: getConnectorFile, finish: finishConnectorFile, counts: connectorCounts };
+
 // `any`: the rest parameters differ per function, and a function type's parameters are contravariant.
 type RepositoryFunction = (db: Queryable, ...args: any[]) => unknown;
 type Bound<T extends Record<string, RepositoryFunction>> = {
@@ -115,6 +119,7 @@ export async function openStorage(config: Pick<Config, 'dataDir' | 'databaseUrl'
     usage: bind(db, usageFunctions),
     idempotency: bind(db, idempotencyFunctions),
     mail: bind(db, mailFunctions),
+    connectorFiles: bind(db, connectorFileFunctions),
     recordDocument: (input) => recordDocument(db, input),
     close: () => db.close(),
   };

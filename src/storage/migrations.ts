@@ -137,4 +137,22 @@ export const MIGRATIONS: readonly Migration[] = [
       `ALTER TABLE usage_records ADD COLUMN source TEXT`,
     ],
   },
+  {
+    version: 5,
+    name: 'connector ledger',
+    statements: [
+      // One row per content per route (connector-ledger.ts): outlives Temporal's retention, so a copy dropped much later is still a duplicate.
+      `CREATE TABLE connector_files (
+        route TEXT NOT NULL,
+        content_hash TEXT NOT NULL,
+        workflow_id TEXT NOT NULL,
+        file_name TEXT NOT NULL,
+        status TEXT NOT NULL,
+        result_path TEXT,
+        first_seen_at BIGINT NOT NULL,
+        finished_at BIGINT,
+        PRIMARY KEY (route, content_hash)
+      )`,
+    ],
+  },
 ];
