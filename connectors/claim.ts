@@ -58,9 +58,8 @@ export async function lookAndClaim(route: RouteConfig, source: FolderSource, pre
   return result;
 }
 
-/** Files a crash left in processing/: claimed, but their workflow may never have started. */
-export async function unfinished(route: RouteConfig, source: FolderSource): Promise<Array<ClaimedFile | RefusedFile>> {
-  const entries: SourceEntry[] = await source.list(route.processing);
+/** Files in processing/ (`entries`, as listed there) read again: a crash may have left them claimed without a workflow. */
+export async function unfinished(route: RouteConfig, source: FolderSource, entries: readonly SourceEntry[]): Promise<Array<ClaimedFile | RefusedFile>> {
   return Promise.all(entries.map((e) => readClaimed(route, source, { name: e.name, path: e.path })));
 }
 

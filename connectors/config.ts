@@ -1,5 +1,6 @@
 import { isMap, isSeq, LineCounter, parseDocument, type Node } from 'yaml';
 import { z } from 'zod';
+import { CONNECTOR_OPERATIONS, type ConnectorOperation } from '../src/jobs/contracts.js';
 import { segments } from './sources/paths.js';
 
 /**
@@ -64,15 +65,7 @@ const driveSource = z.strictObject({
 const source = z.discriminatedUnion('kind', [localSource, sftpSource, s3Source, driveSource]);
 export type SourceConfig = z.infer<typeof source>;
 
-/** What a route does with each file; the names are those of the REST operations users already know. */
-export const OPERATIONS = [
-  'createZugferdFromPdf',
-  'createJSONFromAnalysedPdf',
-  'validate',
-  'createXinvoiceFromJson',
-  'extractJSONFromZugferd',
-] as const;
-export type Operation = (typeof OPERATIONS)[number];
+export type Operation = ConnectorOperation;
 
 const mailTo = z.strictObject({
   to: z.array(z.email()).min(1),
@@ -88,7 +81,7 @@ const route = z.strictObject({
   folder,
   /** Which file names (a glob, case-insensitive): `*.pdf`, `*.{pdf,png,jpg,tif,tiff}`. */
   files: z.string().min(1).default('*'),
-  operation: z.enum(OPERATIONS),
+  operation: z.enum(CONNECTOR_OPERATIONS),
   options: z
     .strictObject({
       profile: z.enum(['EN16931', 'XRECHNUNG']).optional(),
@@ -99,7 +92,8 @@ const route = z.strictObject({
     .default({}),
   /** Where results go: another folder, even on another source; next to the input when left out. */
   output: z.strictObject({ source: z.string().min(1).optional(), folder }).optional(),
-  processing: folder.default('processing'),
+  /** Where the route's claimed files wait while their workflow runs; `processing/<route name>` when left out. Never shared: it is what a route resumes after a crash. */
+  processing: folder.optional(),
   done: folder.default('done'),
   error: folder.default('error'),
   /** A file must have been left alone this long (and look the same twice) before it is taken. */
@@ -107,7 +101,7 @@ const route = z.strictObject({
   /** Largest file taken; bigger ones go to `error/` with a report. */
   maxFileMegabytes: z.number().positive().max(100).default(11),
   mail: z.strictObject({ onSuccess: mailTo.optional(), onFailure: mailTo.optional() }).optional(),
-});
+}).transform((r) => ({ ...r, processing: r.processing ?? `processing/${r.name}` }));
 export type RouteConfig = z.infer<typeof route>;
 
 const config = z
@@ -116,6 +110,8 @@ const config = z
     const names = new Set<string>();
     c.routes.forEach((r, i) => {
       if (names.has(r.name)) ctx.addIssue({ code: 'custom', path: ['routes', i, 'name'], message: `a second route named ${r.name}` });
+      const sharing = c.routes.findIndex((o) => o !== r && o.source === r.source && folderKey(o.processing) === folderKey(r.processing));
+      if (sharing >= 0 && sharing < i) ctx.addIssue({ code: 'custom', path: ['routes', i, 'processing'], message: `route ${c.routes[sharing]!.name} has this processing folder already` });
       names.add(r.name);
       if (!(r.source in c.sources)) ctx.addIssue({ code: 'custom', path: ['routes', i, 'source'], message: `no source named ${r.source}` });
       if (r.output?.source && !(r.output.source in c.sources)) {

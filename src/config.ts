@@ -31,7 +31,9 @@ const envSchema = z.object({
   SIGNING_SECRET: optionalString.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
   DOWNLOAD_URL_TTL_SECONDS: z.coerce.number().int().min(60).default(24 * 3600),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  EINVOICE_ROLE: z.enum(['all', 'api', 'worker']).default('all'),
+  EINVOICE_ROLE: z.enum(['all', 'api', 'worker', 'connectors']).default('all'),
+  /** The folder connectors' configuration file (connectors/config.ts); `all` runs them when it is set, `connectors` needs it. */
+  EINVOICE_CONNECTORS: optionalString,
   VERAPDF_POOL_SIZE: z.coerce.number().int().min(1).max(32).default(1),
   SMTP_URL: optionalString.pipe(z.url({ protocol: /^smtps?$/, error: 'must be an smtp:// or smtps:// URL' }).optional()),
   SMTP_REQUIRE_TLS: z.enum(['true', 'false']).default('true'),
@@ -47,7 +49,9 @@ const envSchema = z.object({
       .pipe(z.array(z.enum(TEST_FAULTS)))
       .optional(),
   ),
-}).refine((e) => [e.DKIM_DOMAIN, e.DKIM_SELECTOR, e.DKIM_PRIVATE_KEY_FILE].filter(Boolean).length % 3 === 0, {
+})
+  .refine((e) => e.EINVOICE_ROLE !== 'connectors' || e.EINVOICE_CONNECTORS, { path: ['EINVOICE_CONNECTORS'], message: 'EINVOICE_ROLE=connectors needs the configuration file' })
+  .refine((e) => [e.DKIM_DOMAIN, e.DKIM_SELECTOR, e.DKIM_PRIVATE_KEY_FILE].filter(Boolean).length % 3 === 0, {
   path: ['DKIM_DOMAIN'],
   message: 'set DKIM_DOMAIN, DKIM_SELECTOR and DKIM_PRIVATE_KEY_FILE together, or none of them',
 });
@@ -93,6 +97,8 @@ export interface Config {
   role: z.infer<typeof envSchema>['EINVOICE_ROLE'];
   /** veraPDF processes kept running by the worker (src/pdf/verapdf.ts). */
   veraPdf: { poolSize: number };
+  /** The folder connectors: their configuration file, and the queue their source activities are served on. */
+  connectors: { configFile: string | undefined; taskQueue: string };
   mail: MailConfig;
 }
 
@@ -131,6 +137,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     role: e.EINVOICE_ROLE,
     veraPdf: { poolSize: e.VERAPDF_POOL_SIZE },
+    connectors: { configFile: e.EINVOICE_CONNECTORS ? path.resolve(e.EINVOICE_CONNECTORS) : undefined, taskQueue: `${e.TEMPORAL_TASK_QUEUE}-connectors` },
     mail: {
       smtp: e.SMTP_URL ? smtpConfig(e.SMTP_URL, e.SMTP_REQUIRE_TLS === 'true', e.SMTP_CA_FILE) : undefined,
       outboxDir: path.resolve(e.MAIL_OUTBOX_DIR ?? path.join(dataDir, 'outbox')),

@@ -18,6 +18,8 @@ import { openStorage } from './storage/index.js';
 import { startDevServer, type DevServer } from './temporal/dev-server.js';
 import { ensureNamespace } from './temporal/namespace.js';
 import { createWorker } from './temporal/worker.js';
+import { parseConfig } from '../connectors/config.js';
+import { startConnectors, type ConnectorEngine } from '../connectors/engine.js';
 
 export interface RunningService {
   /** Base URLs the API listens on (V1 host, and the V2 host when V2_PORT is set). */
@@ -61,7 +63,7 @@ export async function startService(config: Config, log: Logger): Promise<Running
     cleanups.push(() => storage.close());
     const blobs = new BlobStore(config.dataDir);
 
-    if (config.role !== 'api') {
+    if (config.role === 'all' || config.role === 'worker') {
       // The veraPDF processes start with the first check and end after the worker has finished its activities.
       await configureVeraPdf({ size: config.veraPdf.poolSize });
       cleanups.push(() => stopVeraPdf());
@@ -79,16 +81,29 @@ export async function startService(config: Config, log: Logger): Promise<Running
       });
     }
 
+    const jobs = { temporal: new Client({ connection, namespace: config.temporal.namespace }), taskQueue: config.temporal.taskQueue, blobs, storage };
+    let connectors: ConnectorEngine | undefined;
+    if (config.connectors.configFile && (config.role === 'all' || config.role === 'connectors')) {
+      const file = config.connectors.configFile;
+      connectors = await startConnectors({
+        config: parseConfig(readFileSync(file, 'utf8'), file),
+        jobs,
+        temporalAddress,
+        namespace: config.temporal.namespace,
+        activityQueue: config.connectors.taskQueue,
+        log,
+      });
+      cleanups.push(() => connectors!.stop());
+    }
+
     const urls: string[] = [];
-    if (config.role !== 'worker') {
+    if (config.role === 'all' || config.role === 'api') {
       const services: Services = {
         config,
-        temporal: new Client({ connection, namespace: config.temporal.namespace }),
-        taskQueue: config.temporal.taskQueue,
-        blobs,
-        storage,
+        ...jobs,
         signingSecret: await loadSigningSecret(config),
         version: VERSION,
+        ...(connectors ? { connectorStatus: connectors.status } : {}),
       };
       const app = createApp({ routes: allRoutes(services), log, authenticate: createAuthenticator(storage) });
       for (const port of [config.http.port, config.http.v2Port].filter((p): p is number => p !== undefined)) {

@@ -6,3 +6,5 @@ export * from './zugferd.js';
 export * from './render.js';
 export * from './analysis.js';
 export { convertToZugferd } from './convert.js';
+export { processConnectorFile } from './connector-file.js';
+export { watchRoute } from './watch-route.js';

@@ -1,4 +1,5 @@
 import type { Config } from '../config.js';
+import type { RouteStatus } from '../jobs/contracts.js';
 import type { JobDeps } from '../jobs/job.js';
 
 /** What route handlers use: the job layer's dependencies and the API's own. Built once in main.ts; tests build the same from real components. */
@@ -6,4 +7,6 @@ export interface Services extends JobDeps {
   config: Config;
   signingSecret: string;
   version: string;
+  /** The folder connectors' routes, where this process runs them. */
+  connectorStatus?: () => Promise<RouteStatus[]>;
 }

@@ -14,12 +14,12 @@ import type { SyntaxId } from '../xml/index.js';
 
 /**
  * What the job layer, the workflows and the activities hand each other: workflow inputs and
- * results, and what a refusal carries. Types only, so workflows can import them without
- * pulling anything into their deterministic bundle.
+ * results, and what a refusal carries. Types (and one plain list) only, so workflows can import
+ * them without pulling anything into their deterministic bundle.
  */
 
-/** Where a job came from: an API request, or a file a connector route picked up. */
-export type JobSource = { kind: 'request'; requestId: string } | { kind: 'connector'; route: string; file: string };
+/** Where a job came from: an API request, or a file a connector route picked up (named by its content's hash). */
+export type JobSource = { kind: 'request'; requestId: string } | { kind: 'connector'; route: string; file: string; hash: string };
 
 /** One problem with one input field; `bt` names the business term inside an invoice. */
 export interface FieldProblem {
@@ -201,4 +201,108 @@ export interface SendMessageInput {
   ctx: RequestContext;
   mail: MailRequest;
   documentId?: string;
+}
+
+// ---------------------------------------------------------------- folder connectors
+
+/** What a connector route can do with a file: the REST operations of the same names. A value, but a plain list, so workflows may import it. */
+export const CONNECTOR_OPERATIONS = ['createZugferdFromPdf', 'createJSONFromAnalysedPdf', 'validate', 'createXinvoiceFromJson', 'extractJSONFromZugferd'] as const;
+export type ConnectorOperation = (typeof CONNECTOR_OPERATIONS)[number];
+
+export interface ConnectorOptions {
+  profile?: 'EN16931' | 'XRECHNUNG';
+  syntax?: SyntaxId;
+  withLineItems?: boolean;
+}
+
+/** A claimed file: in the route's processing folder, named by its content. */
+export interface ConnectorFileRef {
+  /** The name it was dropped under. */
+  name: string;
+  /** Its path in processing/ on the route's source. */
+  path: string;
+  hash: string;
+}
+
+export interface ConnectorFileInput {
+  ctx: RequestContext;
+  route: string;
+  operation: ConnectorOperation;
+  options: ConnectorOptions;
+  file: ConnectorFileRef;
+}
+
+/** What the stage activity made of the file, for the operation's workflow. */
+export interface StagedConnectorFile {
+  blobKey: string;
+  kind: FileType | 'xml' | 'json';
+}
+
+/** How the operation ended, as the file-away activity needs it; plain JSON (it travels in the workflow history). */
+export type ConnectorOutcome =
+  | {
+      kind: 'done';
+      /** The result's bytes: a ZUGFeRD PDF, XML or invoice JSON. */
+      resultBlobKey?: string;
+      /** An analysis' answer, written as the route's JSON result. */
+      analysis?: DocumentAnalysis;
+      valid?: boolean;
+      findings?: ValidationReport['findings'];
+      artefacts?: ValidationReport['artefacts'];
+      /** Values the result carries that the page did not print. */
+      filled?: FilledField[];
+    }
+  | { kind: 'refused'; code: string; message: string; details?: RefusalDetails };
+
+export interface FileConnectorResultInput {
+  ctx: RequestContext;
+  route: string;
+  operation: ConnectorOperation;
+  file: ConnectorFileRef;
+  outcome: ConnectorOutcome;
+  /** The workflow's time of finishing, so a retried activity writes the same report. */
+  finishedAt: string;
+}
+
+export interface ConnectorFileResult {
+  status: 'done' | 'refused';
+  /** Where the input went: done/<day>/ or error/. */
+  inputPath: string;
+  resultPath?: string;
+  reportPath: string;
+}
+
+/** A file as a folder source lists it. */
+export interface FolderEntry {
+  /** Path relative to the source root. */
+  path: string;
+  name: string;
+  size: number;
+  modifiedMs: number;
+  /** The backend's own version tag where it has one (S3 ETag, Drive version), so a rewrite with equal size and mtime still shows. */
+  version?: string;
+}
+
+export interface LookAtRouteInput {
+  route: string;
+  /** What the previous look saw; files unchanged since are complete. */
+  previous: FolderEntry[];
+}
+
+export interface RouteLook {
+  look: FolderEntry[];
+  /** When to look again: soon while a file is still being written, else the source's poll interval. */
+  nextLookMs: number;
+}
+
+/** A connector route at a glance: for `connectors status` and /health. */
+export interface RouteStatus {
+  route: string;
+  operation: ConnectorOperation;
+  /** Files in the watched folder not yet taken; -1 while the source cannot be reached. */
+  waiting: number;
+  /** Taken and not finished. */
+  processing: number;
+  processed: number;
+  refused: number;
 }

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { Client } from '@temporalio/client';
 import type { Logger } from 'pino';
 import type { BlobStore } from '../storage/blob-store.js';
@@ -28,10 +27,12 @@ export interface Job {
 
 /**
  * The id of the job's workflow (after the operation) and of its log lines: a request's own id,
- * so an API answer's reference finds both; a connector's file gets a fresh one.
+ * so an API answer's reference finds both; for a connector's file its route and content, so the
+ * same invoice dropped twice, or seen again after a crash, is one workflow (Temporal refuses a
+ * second start of a running id).
  */
 export function jobId(source: JobSource): string {
-  return source.kind === 'request' ? source.requestId : randomUUID();
+  return source.kind === 'request' ? source.requestId : `${source.route}-${source.hash}`;
 }
 
 export function jobContext(job: Job, id: string): RequestContext {

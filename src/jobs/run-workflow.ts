@@ -1,6 +1,6 @@
-import { ActivityFailure, ApplicationFailure, WorkflowFailedError, type WorkflowHandleWithFirstExecutionRunId, type WorkflowStartOptions } from '@temporalio/client';
+import { ActivityFailure, ApplicationFailure, WorkflowExecutionAlreadyStartedError, WorkflowFailedError, type WorkflowHandleWithFirstExecutionRunId, type WorkflowStartOptions } from '@temporalio/client';
 import type { Workflow } from '@temporalio/common';
-import { ACCOUNT, OPERATION, OUTCOME } from '../temporal/search-attributes.js';
+import { ACCOUNT, FILE, OPERATION, OUTCOME, ROUTE } from '../temporal/search-attributes.js';
 import type { RefusalDetails } from './contracts.js';
 import { jobContext, jobId, type Job, type JobDeps } from './job.js';
 import { isRefusalCode, JobRefusal } from './refusal.js';
@@ -34,6 +34,7 @@ export async function startWorkflow<W extends Workflow>(deps: JobDeps, job: Job,
         { key: OPERATION, value: run.operation },
         { key: ACCOUNT, value: job.account.accountId },
         { key: OUTCOME, value: 'running' },
+        ...(job.source.kind === 'connector' ? [{ key: ROUTE, value: job.source.route }, { key: FILE, value: job.source.file }] : []),
       ],
       staticSummary: run.summary,
       memo: { requestId: ctx.requestId },
@@ -42,6 +43,8 @@ export async function startWorkflow<W extends Workflow>(deps: JobDeps, job: Job,
     job.log.debug({ workflowId }, 'workflow started');
     return handle;
   } catch (err) {
+    // The same job started before: whoever starts it again decides (a connector's file is then under way already).
+    if (err instanceof WorkflowExecutionAlreadyStartedError) throw err;
     throw new JobRefusal('SERVICE_UNAVAILABLE', { detail: `Could not start the workflow: ${(err as Error).message}`, cause: err });
   }
 }

@@ -7,8 +7,14 @@ import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/commo
 export const OPERATION = defineSearchAttributeKey('EinvoiceOperation', SearchAttributeType.KEYWORD);
 export const ACCOUNT = defineSearchAttributeKey('EinvoiceAccount', SearchAttributeType.KEYWORD);
 export const OUTCOME = defineSearchAttributeKey('EinvoiceOutcome', SearchAttributeType.KEYWORD);
+/** A connector's route, and the name the file was dropped under: what an operator looks for when a file went missing. */
+export const ROUTE = defineSearchAttributeKey('EinvoiceRoute', SearchAttributeType.KEYWORD);
+export const FILE = defineSearchAttributeKey('EinvoiceFile', SearchAttributeType.KEYWORD);
 
-export const SEARCH_ATTRIBUTES = [OPERATION, ACCOUNT, OUTCOME] as const;
+export const SEARCH_ATTRIBUTES = [OPERATION, ACCOUNT, OUTCOME, ROUTE, FILE] as const;
 
-/** `sent` and `queued` are the outcomes of the e-mail workflows (queued: still retrying). */
-export type Outcome = 'running' | 'valid' | 'invalid' | 'failed' | 'sent' | 'queued';
+/**
+ * `sent` and `queued` are the outcomes of the e-mail workflows (queued: still retrying);
+ * `refused` and `duplicate` those of a connector's file (refused: filed into error/ with its report).
+ */
+export type Outcome = 'running' | 'valid' | 'invalid' | 'failed' | 'sent' | 'queued' | 'refused' | 'duplicate';

@@ -38,7 +38,7 @@ describe('claiming dropped files', () => {
     const first = await lookAndClaim(route, source, lookOf([]), Date.now());
     expect(first.claimed).toEqual([]);
     const second = await lookAndClaim(route, source, first.look, Date.now());
-    expect(second.claimed.map((c) => [c.name, c.path, new TextDecoder().decode(c.bytes), c.hash])).toEqual([['a.pdf', 'processing/a.pdf', '%PDF a', contentHash(new TextEncoder().encode('%PDF a'))]]);
+    expect(second.claimed.map((c) => [c.name, c.path, new TextDecoder().decode(c.bytes), c.hash])).toEqual([['a.pdf', 'processing/inbox/a.pdf', '%PDF a', contentHash(new TextEncoder().encode('%PDF a'))]]);
     expect(readdirSync(path.join(root, 'in')).sort()).toEqual(['b.pdf.part', 'notes.txt', 'young.pdf']);
   });
 
@@ -50,26 +50,26 @@ describe('claiming dropped files', () => {
     const [ra, rb] = await Promise.all([lookAndClaim(route, a, looks[0]!, Date.now()), lookAndClaim(route, b, looks[1]!, Date.now())]);
     const names = [...ra.claimed, ...rb.claimed].map((c) => c.name).sort();
     expect(names).toEqual(Array.from({ length: 20 }, (_, i) => `f${i}.pdf`).sort());
-    expect(readdirSync(path.join(root, 'processing'))).toHaveLength(20);
+    expect(readdirSync(path.join(root, 'processing', 'inbox'))).toHaveLength(20);
   });
 
   it('leaves a file whose name is still in processing for a later look, and refuses one over the size limit', async () => {
     const { root, route, source } = setup(', maxFileMegabytes: 0.001');
-    mkdirSync(path.join(root, 'processing'));
-    writeFileSync(path.join(root, 'processing', 'same.pdf'), '%PDF earlier');
+    mkdirSync(path.join(root, 'processing', 'inbox'), { recursive: true });
+    writeFileSync(path.join(root, 'processing', 'inbox', 'same.pdf'), '%PDF earlier');
     drop(root, 'same.pdf', '%PDF later', 60_000);
     drop(root, 'big.pdf', `%PDF ${'x'.repeat(2_000)}`, 60_000);
     const first = await lookAndClaim(route, source, lookOf([]), Date.now());
     const second = await lookAndClaim(route, source, first.look, Date.now());
     expect(second.claimed).toEqual([]);
-    expect(second.refused).toEqual([{ name: 'big.pdf', path: 'processing/big.pdf', reason: expect.stringContaining('0.001 MB') }]);
+    expect(second.refused).toEqual([{ name: 'big.pdf', path: 'processing/inbox/big.pdf', reason: expect.stringContaining('0.001 MB') }]);
     expect(readdirSync(path.join(root, 'in'))).toEqual(['same.pdf']);
   });
 
   it('finds what a crash left in processing/', async () => {
     const { root, route, source } = setup();
-    mkdirSync(path.join(root, 'processing'));
-    writeFileSync(path.join(root, 'processing', 'left.pdf'), '%PDF left');
-    expect((await unfinished(route, source)).map((f) => [f.name, f.path])).toEqual([['left.pdf', 'processing/left.pdf']]);
+    mkdirSync(path.join(root, 'processing', 'inbox'), { recursive: true });
+    writeFileSync(path.join(root, 'processing', 'inbox', 'left.pdf'), '%PDF left');
+    expect((await unfinished(route, source, await source.list(route.processing))).map((f) => [f.name, f.path])).toEqual([['left.pdf', 'processing/inbox/left.pdf']]);
   });
 });

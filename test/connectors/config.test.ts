@@ -43,8 +43,8 @@ describe('connector configuration', () => {
   it('reads routes and sources with their defaults', () => {
     const config = parseConfig(valid, 'connectors.yaml');
     expect(config.routes.map((r) => [r.name, r.operation, r.processing, r.done, r.error, r.minAgeSeconds])).toEqual([
-      ['copier', 'createZugferdFromPdf', 'processing', 'done', 'error', 10],
-      ['partner-validation', 'validate', 'processing', 'done', 'error', 10],
+      ['copier', 'createZugferdFromPdf', 'processing/copier', 'done', 'error', 10],
+      ['partner-validation', 'validate', 'processing/partner-validation', 'done', 'error', 10],
     ]);
     expect(config.sources.partner).toMatchObject({ kind: 'sftp', port: 22, pollSeconds: 30, privateKey: { file: '/run/secrets/sftp_key' } });
   });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { fileWorkflowId } from '../../connectors/identity.js';
+import { contentHash } from '../../connectors/identity.js';
+import { jobId } from '../../src/jobs/job.js';
 import { donePath, numbered, reportNames, resultName } from '../../connectors/names.js';
 import { completeFiles, lookOf, nameFilter } from '../../connectors/readiness.js';
 import type { SourceEntry } from '../../connectors/sources/source.js';
@@ -45,11 +46,12 @@ describe('names of results', () => {
     expect(numbered('error/README', 3)).toBe('error/README (3)');
   });
 
-  it('gives the same content on the same route one workflow id, and another route or content another', () => {
+  it('gives the same content on the same route one job id, and another route or content another', () => {
     const pdf = new TextEncoder().encode('%PDF-1.7 …');
-    expect(fileWorkflowId('copier', pdf)).toBe(fileWorkflowId('copier', pdf.slice()));
-    expect(fileWorkflowId('copier', pdf)).not.toBe(fileWorkflowId('scanner', pdf));
-    expect(fileWorkflowId('copier', pdf)).not.toBe(fileWorkflowId('copier', new TextEncoder().encode('%PDF-1.7 …!')));
-    expect(fileWorkflowId('copier', pdf)).toMatch(/^connector-copier-[0-9a-f]{32}$/);
+    const id = (route: string, content: Uint8Array) => jobId({ kind: 'connector', route, file: 'in/x.pdf', hash: contentHash(content) });
+    expect(id('copier', pdf)).toBe(id('copier', pdf.slice()));
+    expect(id('copier', pdf)).not.toBe(id('scanner', pdf));
+    expect(id('copier', pdf)).not.toBe(id('copier', new TextEncoder().encode('%PDF-1.7 …!')));
+    expect(id('copier', pdf)).toMatch(/^copier-[0-9a-f]{32}$/);
   });
 });

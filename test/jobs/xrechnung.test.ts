@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
@@ -27,7 +28,7 @@ beforeAll(async () => {
   storage = await openStorage({ dataDir: service.dataDir, databaseUrl: undefined });
   const connection = await Connection.connect({ address: service.temporalAddress });
   deps = { temporal: new Client({ connection, namespace: service.namespace }), taskQueue: service.taskQueue, blobs: new BlobStore(service.dataDir), storage };
-  job = { account: { accountId: service.accountId }, source: { kind: 'connector', route: 'test-route', file: 'in/invoice.json' }, log: pino({ level: 'silent' }) };
+  job = { account: { accountId: service.accountId }, source: { kind: 'connector', route: 'test-route', file: 'in/invoice.json', hash: randomUUID() }, log: pino({ level: 'silent' }) };
 });
 
 afterAll(async () => {

@@ -30,11 +30,20 @@ export function metaRoutes(services: Services, allRoutes: () => RouteSpec[]) {
       method: 'GET',
       path: '/health',
       operationId: 'health',
-      summary: 'Liveness and version',
+      summary: 'Liveness, version and the folder connectors\' routes',
       tags: ['Service'],
       auth: 'none',
-      responses: { 200: { description: 'The API answers', schema: z.object({ status: z.literal('ok'), version: z.string() }) } },
-      handle: async () => ({ body: { status: 'ok', version: services.version } }),
+      responses: {
+        200: {
+          description: 'The API answers; `connectors` lists each route (waiting -1: its source cannot be reached) where this process runs them',
+          schema: z.object({
+            status: z.literal('ok'),
+            version: z.string(),
+            connectors: z.array(z.object({ route: z.string(), operation: z.string(), waiting: z.number(), processing: z.number(), processed: z.number(), refused: z.number() })).optional(),
+          }),
+        },
+      },
+      handle: async () => ({ body: { status: 'ok', version: services.version, ...(services.connectorStatus ? { connectors: await services.connectorStatus() } : {}) } }),
     }),
     defineRoute({
       method: 'GET',

@@ -1,0 +1,300 @@
+import { ApplicationFailure, Context } from '@temporalio/activity';
+import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
+import type { Logger } from 'pino';
+import { lookAndClaim, unfinished, type ClaimedFile, type RefusedFile } from '../connectors/claim.js';
+import type { ConnectorConfig, RouteConfig } from '../connectors/config.js';
+import { donePath, numbered, reportNames, resultName } from '../connectors/names.js';
+import { lookOf } from '../connectors/readiness.js';
+import { reportJson, reportText, type FileOutcome, type FileReport } from '../connectors/report.js';
+import { FileTooLargeError, SourceGoneError, TargetExistsError } from '../connectors/sources/errors.js';
+import { join, splitPath } from '../connectors/sources/paths.js';
+import type { FolderSource } from '../connectors/sources/source.js';
+import { toV2Invoice } from '../src/analysis-api/output.js';
+import { CONNECTOR_FILE_OPERATION, startConnectorFile } from '../src/jobs/connector-file.js';
+import type {
+  ConnectorFileRef,
+  ConnectorFileResult,
+  ConnectorOperation,
+  FileConnectorResultInput,
+  LookAtRouteInput,
+  RouteLook,
+  StagedConnectorFile,
+} from '../src/jobs/contracts.js';
+import { checkFile, MAX_CONVERT_FILE_BYTES, PDF_ONLY, type FileRules } from '../src/jobs/file.js';
+import { parseInvoice } from '../src/jobs/field-problems.js';
+import { jobId, type JobDeps } from '../src/jobs/job.js';
+import { JobRefusal } from '../src/jobs/refusal.js';
+import type { RequestContext } from '../src/temporal/context.js';
+
+/** What the connector activities reach: the routes and their open sources, and the job layer to start files' workflows. */
+export interface ConnectorDeps {
+  config: ConnectorConfig;
+  sources: ReadonlyMap<string, FolderSource>;
+  jobs: JobDeps;
+  /** The queue these activities are served on; the files' workflows send their source steps here. */
+  activityQueue: string;
+  log: Logger;
+}
+
+const MEGABYTE = 1024 * 1024;
+const DOCUMENT: FileRules = { maxBytes: MAX_CONVERT_FILE_BYTES, accept: ['pdf', 'png', 'jpeg', 'tiff'] };
+
+export function connectorActivities(deps: ConnectorDeps) {
+  const routeOf = (name: string): RouteConfig => {
+    const route = deps.config.routes.find((r) => r.name === name);
+    if (!route) throw ApplicationFailure.nonRetryable(`No route named ${name} is configured (any more).`, 'ROUTE_UNKNOWN');
+    return route;
+  };
+  const sourceOf = (name: string): FolderSource => deps.sources.get(name)!;
+  /** Per route, the processing paths whose workflow this process started: not read again on every look. */
+  const started = new Map<string, Set<string>>();
+
+  return {
+    /**
+     * One look at a route's folder: claims what is complete, starts a workflow for every file in
+     * processing/ (the claimed ones and those a crash left there), files away duplicates and
+     * oversized files with a report, and says when to look next.
+     */
+    lookAtRoute: (input: LookAtRouteInput): Promise<RouteLook> => heartbeating(async () => {
+      const route = routeOf(input.route);
+      const source = sourceOf(route.source);
+      const now = Date.now();
+      const result = await lookAndClaim(route, source, lookOf(input.previous), now);
+      const mine = started.get(route.name) ?? new Set<string>();
+      started.set(route.name, mine);
+      const inProcessing = await source.list(route.processing);
+      for (const gone of [...mine]) if (!inProcessing.some((e) => e.path === gone)) mine.delete(gone);
+      const seen = new Set([...mine, ...result.claimed.map((c) => c.path), ...result.refused.map((r) => r.path)]);
+      const fresh = inProcessing.filter((e) => !seen.has(e.path));
+      const claimed = [...result.claimed, ...(await unfinished(route, source, fresh))];
+      for (const file of [...result.refused, ...claimed.filter((c): c is RefusedFile => 'reason' in c)]) await refuseOversized(route, source, file);
+      for (const file of claimed.filter((c): c is ClaimedFile => !('reason' in c))) {
+        if (await startOrFileDuplicate(deps, route, source, file)) mine.add(file.path);
+      }
+      return { look: [...result.look.values()], nextLookMs: nextLook(route, result.look.size > 0, deps.config) };
+    }),
+
+    /** Reads the claimed file and checks it for the route's operation; a file that does not fit is refused for good. */
+    stageConnectorFile: (input: { ctx: RequestContext; route: string; operation: ConnectorOperation; file: ConnectorFileRef }): Promise<StagedConnectorFile> => heartbeating(async () => {
+      const route = routeOf(input.route);
+      try {
+        const bytes = Buffer.from(await sourceOf(route.source).read(input.file.path, route.maxFileMegabytes * MEGABYTE));
+        const { bytes: stored, kind } = checked(input.operation, bytes);
+        return { blobKey: (await deps.jobs.blobs.put(stored)).key, kind };
+      } catch (err) {
+        throw asFailure(err);
+      }
+    }),
+
+    /** Writes result and reports, files the input into done/ or error/ and records the end in the ledger. Safe to repeat. */
+    fileConnectorResult: (input: FileConnectorResultInput): Promise<ConnectorFileResult> => heartbeating(async () => {
+      const route = routeOf(input.route);
+      const source = sourceOf(route.source);
+      const { outcome, file } = input;
+      // A created document that fails validation is no e-invoice to pass on: the input goes to error/ with the findings, and nothing to the output.
+      const status = outcome.kind === 'done' && !(outcome.valid === false && input.operation !== 'validate') ? 'done' : 'refused';
+      const inputTarget = status === 'done' ? donePath(route.done, new Date(input.finishedAt), file.name) : join(route.error, file.name);
+      const inputPath = await fileAway(source, file.path, inputTarget);
+      // Results go to the route's output folder; without one, beside the filed input. Reports of refusals stay with the input.
+      const out = status === 'done' && route.output ? { source: sourceOf(route.output.source ?? route.source), folder: route.output.folder } : { source, folder: splitPath(inputPath).folder };
+      const result = status === 'done' ? await resultBytes(deps, input) : undefined;
+      const resultPath = result ? await writeOnce(out.source, join(out.folder, result.name), result.bytes) : undefined;
+      const report: FileReport = {
+        route: route.name,
+        file: file.name,
+        operation: input.operation,
+        workflowId: Context.current().info.workflowExecution?.workflowId ?? input.ctx.requestId,
+        at: input.finishedAt,
+        outcome: reportOutcome(input, resultPath),
+      };
+      const names = reportNames(file.name);
+      const reportPath = await writeOnce(out.source, join(out.folder, names.json), Buffer.from(reportJson(report)));
+      await writeOnce(out.source, join(out.folder, names.text), Buffer.from(reportText(report)));
+      await deps.jobs.storage.connectorFiles.finish({ route: route.name, contentHash: file.hash, status, resultPath: resultPath ?? null });
+      deps.log.info({ route: route.name, file: file.name, status, inputPath, resultPath }, 'connector file finished');
+      return { status, inputPath, reportPath, ...(resultPath ? { resultPath } : {}) };
+    }),
+  };
+}
+
+export type ConnectorActivities = ReturnType<typeof connectorActivities>;
+
+/** How often a source step tells Temporal it is alive; the workflows notice a killed connector process after a few missed beats. */
+export const CONNECTOR_HEARTBEAT_MS = 5_000;
+
+/** Runs a source step with heartbeats: a transfer may take long, but a dead process must not hold a file for the step's whole timeout. */
+async function heartbeating<T>(step: () => Promise<T>): Promise<T> {
+  const activity = Context.current();
+  const alive = setInterval(() => activity.heartbeat(), CONNECTOR_HEARTBEAT_MS);
+  try {
+    return await step();
+  } finally {
+    clearInterval(alive);
+  }
+}
+
+/** The file's bytes as the operation's workflow takes them; a file that cannot be one is refused. */
+function checked(operation: ConnectorOperation, bytes: Buffer): { bytes: Buffer; kind: StagedConnectorFile['kind'] } {
+  switch (operation) {
+    case 'createZugferdFromPdf':
+    case 'createJSONFromAnalysedPdf':
+      return { bytes, kind: checkFile(bytes, DOCUMENT) };
+    case 'extractJSONFromZugferd':
+      return { bytes, kind: checkFile(bytes, PDF_ONLY) };
+    case 'validate':
+      // Invoice XML starts with its declaration or root element (after a byte order mark or blanks).
+      return /^(?:\uFEFF)?\s*</.test(bytes.subarray(0, 256).toString('utf8')) ? { bytes, kind: 'xml' } : { bytes, kind: checkFile(bytes, PDF_ONLY) };
+    case 'createXinvoiceFromJson': {
+      let value: unknown;
+      try {
+        value = JSON.parse(bytes.toString('utf8'));
+      } catch (err) {
+        throw new JobRefusal('VALIDATION_ERROR', { userMessage: `The file is not valid JSON: ${(err as Error).message}` });
+      }
+      // The body of a createXinvoiceFromJson request ({ "invoice": … }) or the invoice alone.
+      const invoice = parseInvoice(value && typeof value === 'object' && 'invoice' in value ? value.invoice : value);
+      return { bytes: Buffer.from(JSON.stringify(invoice), 'utf8'), kind: 'json' };
+    }
+  }
+}
+
+function asFailure(err: unknown): unknown {
+  if (err instanceof JobRefusal) {
+    const { fields } = err.options;
+    const userMessage = err.options.userMessage ?? (fields ? 'The invoice does not fit the EN 16931 invoice model; the fields below say where.' : undefined);
+    return ApplicationFailure.create({ nonRetryable: true, type: err.code, message: userMessage ?? err.message, details: [{ ...(fields ? { fields } : {}), ...(userMessage ? { userMessage } : {}) }] });
+  }
+  if (err instanceof FileTooLargeError) return ApplicationFailure.nonRetryable(err.message, 'FILE_TOO_LARGE');
+  // Someone took the file out of processing/ by hand: nothing is left to do.
+  if (err instanceof SourceGoneError) return ApplicationFailure.nonRetryable(err.message, 'FILE_MISSING');
+  return err;
+}
+
+/**
+ * Moves the input to `target`, or to `target (2)` … where that name is taken. A repeated call
+ * finds the input gone and answers where it went.
+ */
+async function fileAway(source: FolderSource, from: string, target: string): Promise<string> {
+  for (let n = 1; ; n++) {
+    const to = n === 1 ? target : numbered(target, n);
+    try {
+      await source.move(from, to);
+      return to;
+    } catch (err) {
+      if (err instanceof TargetExistsError) continue;
+      if (err instanceof SourceGoneError) return (await landedAt(source, target)) ?? target;
+      throw err;
+    }
+  }
+}
+
+/** Where an earlier attempt of fileAway put a file: the last numbered name of `target` that exists. */
+async function landedAt(source: FolderSource, target: string): Promise<string | undefined> {
+  const { folder } = splitPath(target);
+  const names = new Set((await source.list(folder)).map((e) => e.name));
+  let found: string | undefined;
+  for (let n = 1; names.has(splitPath(n === 1 ? target : numbered(target, n)).name); n++) found = n === 1 ? target : numbered(target, n);
+  return found;
+}
+
+/** Writes `bytes` at `path`, or under a numbered name where another file has it; the same bytes there already (a repeated call) count as written. */
+async function writeOnce(source: FolderSource, path: string, bytes: Uint8Array): Promise<string> {
+  const { folder } = splitPath(path);
+  const existing = new Map((await source.list(folder)).map((e) => [e.path, e]));
+  for (let n = 1; ; n++) {
+    const to = n === 1 ? path : numbered(path, n);
+    const there = existing.get(to);
+    if (!there) {
+      await source.write(to, bytes);
+      return to;
+    }
+    if (there.size === bytes.length && Buffer.from(await source.read(to, bytes.length)).equals(Buffer.from(bytes))) return to;
+  }
+}
+
+async function resultBytes(deps: ConnectorDeps, input: FileConnectorResultInput): Promise<{ name: string; bytes: Buffer } | undefined> {
+  const name = resultName(input.operation, input.file.name);
+  if (!name || input.outcome.kind !== 'done') return undefined;
+  const { analysis, resultBlobKey } = input.outcome;
+  if (analysis) return { name, bytes: Buffer.from(`${JSON.stringify({ extractionConfidence: analysis.extractionConfidence, invoice: toV2Invoice(analysis.invoice) }, null, 2)}\n`) };
+  return resultBlobKey ? { name, bytes: await deps.jobs.blobs.get(resultBlobKey) } : undefined;
+}
+
+function reportOutcome(input: FileConnectorResultInput, resultPath: string | undefined): FileOutcome {
+  const o = input.outcome;
+  if (o.kind === 'done' && o.valid === false && input.operation !== 'validate') {
+    return {
+      kind: 'refused',
+      code: 'RESULT_INVALID',
+      userMessage: 'The document was built, but it breaks the rules below, so it was not written. Correct the input and drop it again.',
+      ...(o.findings ? { findings: o.findings } : {}),
+      ...(o.artefacts ? { artefacts: o.artefacts } : {}),
+    };
+  }
+  if (o.kind === 'refused') {
+    return {
+      kind: 'refused',
+      code: o.code,
+      userMessage: o.details?.userMessage ?? o.message,
+      ...(o.details?.fields ? { fields: o.details.fields } : {}),
+      ...(o.details?.ruleCodes ? { ruleCodes: o.details.ruleCodes } : {}),
+    };
+  }
+  return {
+    kind: 'done',
+    ...(resultPath ? { result: splitPath(resultPath).name } : {}),
+    ...(o.valid !== undefined && input.operation === 'validate' ? { valid: o.valid } : {}),
+    ...(o.findings ? { findings: o.findings } : {}),
+    ...(o.artefacts ? { artefacts: o.artefacts } : {}),
+    ...(o.filled?.length ? { notes: o.filled.map((f) => `${f.bt} ${f.path}: ${f.source} (${f.rule})`) } : {}),
+  };
+}
+
+/** A file over the route's size limit: to error/ with a report, no workflow (its content is never read). */
+async function refuseOversized(route: RouteConfig, source: FolderSource, file: RefusedFile): Promise<void> {
+  const inputPath = await fileAway(source, file.path, join(route.error, file.name));
+  const report: FileReport = { route: route.name, file: file.name, operation: route.operation, workflowId: '-', at: new Date().toISOString(), outcome: { kind: 'refused', code: 'FILE_TOO_LARGE', userMessage: file.reason } };
+  const { folder } = splitPath(inputPath);
+  const names = reportNames(file.name);
+  await writeOnce(source, join(folder, names.json), Buffer.from(reportJson(report)));
+  await writeOnce(source, join(folder, names.text), Buffer.from(reportText(report)));
+}
+
+/**
+ * The ledger decides: new content (or content still under way) gets its workflow, which may be
+ * running already (then nothing happens); finished content is a duplicate, filed into done/ with
+ * a note instead of being processed again. True when the file is now in a workflow's hands.
+ */
+async function startOrFileDuplicate(deps: ConnectorDeps, route: RouteConfig, source: FolderSource, file: ClaimedFile): Promise<boolean> {
+  const job = { account: { accountId: route.account }, source: { kind: 'connector' as const, route: route.name, file: file.name, hash: file.hash }, log: deps.log };
+  const entered = await deps.jobs.storage.connectorFiles.enter({ route: route.name, contentHash: file.hash, workflowId: `${CONNECTOR_FILE_OPERATION}-${jobId(job.source)}`, fileName: file.name });
+  if (entered.outcome === 'finished') {
+    const at = new Date();
+    const inputPath = await fileAway(source, file.path, donePath(route.done, at, file.name));
+    const report: FileReport = {
+      route: route.name,
+      file: file.name,
+      operation: route.operation,
+      workflowId: entered.entry.workflowId,
+      at: at.toISOString(),
+      outcome: { kind: 'duplicate', workflowId: entered.entry.workflowId, firstFile: entered.entry.fileName, firstSeenAt: new Date(entered.entry.firstSeenAt).toISOString() },
+    };
+    const { folder } = splitPath(inputPath);
+    await writeOnce(source, join(folder, reportNames(file.name).text), Buffer.from(reportText(report)));
+    await writeOnce(source, join(folder, reportNames(file.name).json), Buffer.from(reportJson(report)));
+    return false;
+  }
+  try {
+    await startConnectorFile(deps.jobs, job, { route: route.name, operation: route.operation, options: route.options, file: { name: file.name, path: file.path, hash: file.hash }, activityQueue: deps.activityQueue });
+  } catch (err) {
+    if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
+  }
+  return true;
+}
+
+/** Soon again while files are still arriving (so a finished upload waits no longer than its minimum age), else the source's interval. */
+function nextLook(route: RouteConfig, pending: boolean, config: ConnectorConfig): number {
+  const source = config.sources[route.source]!;
+  const interval = 'pollSeconds' in source ? source.pollSeconds * 1000 : 30_000;
+  return pending ? Math.min(interval, Math.max(1_000, route.minAgeSeconds * 1000)) : interval;
+}

@@ -1,0 +1,90 @@
+import { ActivityFailure, ApplicationFailure, ChildWorkflowFailure, executeChild, proxyActivities, workflowInfo } from '@temporalio/workflow';
+import type { ConnectorActivities } from '../activities/connectors.js';
+import type { ConnectorFileInput, ConnectorFileResult, ConnectorOutcome, RefusalDetails, StagedConnectorFile } from '../src/jobs/contracts.js';
+import { analyseInvoiceFile } from './analysis.js';
+import { convertToZugferd } from './convert.js';
+import { finish } from './outcome.js';
+import { createXInvoice, validateXInvoice } from './xinvoice.js';
+import { extractZugferd, validateZugferd } from './zugferd.js';
+
+/**
+ * One file a connector route picked up, from its processing folder to its result: stage it
+ * (read from the source, check, store), run the route's operation as the same workflow the REST
+ * API runs, then write the result and the reports and file the input into done/ or error/.
+ * The workflow id is the route and the content's hash (src/jobs/job.ts), so a file is one job
+ * however often it is seen. Whatever the operation says, the file ends filed with a report:
+ * a refusal is an outcome here, not a failure.
+ */
+export async function processConnectorFile(input: ConnectorFileInput & { activityQueue: string }): Promise<ConnectorFileResult> {
+  // The source's activities run where its folders and credentials are: the connector processes' queue.
+  // A source that is down is waited for (minutes, hours); a refusal of the file is final.
+  const { stageConnectorFile, fileConnectorResult } = proxyActivities<ConnectorActivities>({
+    taskQueue: input.activityQueue,
+    startToCloseTimeout: '10 minutes',
+    heartbeatTimeout: '20 seconds',
+    retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '5 minutes' },
+  });
+  let outcome: ConnectorOutcome;
+  try {
+    const staged = await stageConnectorFile({ ctx: input.ctx, route: input.route, operation: input.operation, file: input.file });
+    outcome = await runOperation(input, staged);
+  } catch (err) {
+    outcome = refusalOf(err);
+  }
+  const filed = await fileConnectorResult({ ctx: input.ctx, route: input.route, operation: input.operation, file: input.file, outcome, finishedAt: new Date().toISOString() });
+  if (filed.status === 'refused') finish('refused', `${input.file.name} refused (${outcome.kind === 'refused' ? outcome.code : ''}), filed as ${filed.inputPath}`);
+  else finish(outcome.kind === 'done' && outcome.valid === false ? 'invalid' : 'valid', `${input.file.name} → ${filed.resultPath ?? filed.reportPath}`);
+  return filed;
+}
+
+async function runOperation(input: ConnectorFileInput, staged: StagedConnectorFile): Promise<ConnectorOutcome> {
+  const { ctx } = input;
+  const child = { workflowId: `${input.operation}-${workflowInfo().workflowId}` };
+  switch (input.operation) {
+    case 'createZugferdFromPdf': {
+      const fileType = binary(staged);
+      const r = await executeChild(convertToZugferd, { ...child, args: [{ ctx, fileBlobKey: staged.blobKey, fileType, fileName: input.file.name }] });
+      return { kind: 'done', resultBlobKey: r.pdfBlobKey, filled: r.filled };
+    }
+    case 'createJSONFromAnalysedPdf': {
+      const analysis = await executeChild(analyseInvoiceFile, {
+        ...child,
+        args: [{ ctx, fileBlobKey: staged.blobKey, fileType: binary(staged), withLineItems: input.options.withLineItems ?? true }],
+      });
+      return { kind: 'done', analysis };
+    }
+    case 'validate': {
+      const report =
+        staged.kind === 'xml'
+          ? await executeChild(validateXInvoice, { ...child, args: [{ ctx, xmlBlobKey: staged.blobKey }] })
+          : await executeChild(validateZugferd, { ...child, args: [{ ctx, pdfBlobKey: staged.blobKey, compareText: true }] });
+      return { kind: 'done', valid: report.valid, findings: report.findings, artefacts: report.artefacts };
+    }
+    case 'createXinvoiceFromJson': {
+      const r = await executeChild(createXInvoice, { ...child, args: [{ ctx, invoiceBlobKey: staged.blobKey, syntax: input.options.syntax ?? 'CII', fileName: input.file.name }] });
+      return { kind: 'done', resultBlobKey: r.xmlBlobKey, valid: r.report.valid, findings: r.report.findings, artefacts: r.report.artefacts };
+    }
+    case 'extractJSONFromZugferd': {
+      const r = await executeChild(extractZugferd, { ...child, args: [{ ctx, pdfBlobKey: staged.blobKey }] });
+      if (!r.invoiceBlobKey) return { kind: 'refused', code: 'XML_NOT_ZUGFERD', message: r.problem ?? 'The embedded XML does not map onto an EN 16931 invoice.' };
+      return { kind: 'done', resultBlobKey: r.invoiceBlobKey };
+    }
+  }
+}
+
+/** The stage activity only hands binary kinds to the operations that take files. */
+function binary(staged: StagedConnectorFile): 'pdf' | 'png' | 'jpeg' | 'tiff' {
+  if (staged.kind === 'xml' || staged.kind === 'json') throw ApplicationFailure.nonRetryable(`A ${staged.kind} file cannot be read as an invoice document`, 'UNSUPPORTED_FILE_TYPE');
+  return staged.kind;
+}
+
+/** The refusal a failed step carries (its ApplicationFailure type is our code); anything else is an internal error. */
+function refusalOf(err: unknown): ConnectorOutcome {
+  let cause: unknown = err;
+  while (cause instanceof ChildWorkflowFailure || cause instanceof ActivityFailure) cause = cause.cause;
+  if (cause instanceof ApplicationFailure) {
+    const details = cause.details?.[0] as RefusalDetails | undefined;
+    return { kind: 'refused', code: cause.type ?? 'INTERNAL_ERROR', message: cause.message, ...(details ? { details } : {}) };
+  }
+  return { kind: 'refused', code: 'INTERNAL_ERROR', message: err instanceof Error ? err.message : String(err) };
+}
