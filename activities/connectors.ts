@@ -4,11 +4,12 @@ import type { Logger } from 'pino';
 import { lookAndClaim, unfinished, type ClaimedFile, type RefusedFile } from '../connectors/claim.js';
 import type { ConnectorConfig, RouteConfig } from '../connectors/config.js';
 import { donePath, numbered, reportNames, resultName } from '../connectors/names.js';
-import { lookOf } from '../connectors/readiness.js';
+import { lookOf, nameFilter } from '../connectors/readiness.js';
 import { reportJson, reportText, type FileOutcome, type FileReport } from '../connectors/report.js';
 import { FileTooLargeError, SourceGoneError, TargetExistsError } from '../connectors/sources/errors.js';
 import { join, splitPath } from '../connectors/sources/paths.js';
 import type { FolderSource } from '../connectors/sources/source.js';
+import { isTemporaryName } from '../connectors/sources/temporary-names.js';
 import { toV2Invoice } from '../src/analysis-api/output.js';
 import { CONNECTOR_FILE_OPERATION, startConnectorFile } from '../src/jobs/connector-file.js';
 import type {
@@ -67,11 +68,17 @@ export function connectorActivities(deps: ConnectorDeps) {
       const seen = new Set([...mine, ...result.claimed.map((c) => c.path), ...result.refused.map((r) => r.path)]);
       const fresh = inProcessing.filter((e) => !seen.has(e.path));
       const claimed = [...result.claimed, ...(await unfinished(route, source, fresh))];
+      let waiting = false;
       for (const file of [...result.refused, ...claimed.filter((c): c is RefusedFile => 'reason' in c)]) await refuseOversized(route, source, file);
       for (const file of claimed.filter((c): c is ClaimedFile => !('reason' in c))) {
-        if (await startOrFileDuplicate(deps, route, source, file)) mine.add(file.path);
+        const fate = await startOrFileDuplicate(deps, route, source, file);
+        if (fate === 'in-hand') mine.add(file.path);
+        if (fate === 'waiting') waiting = true;
       }
-      return { look: [...result.look.values()], nextLookMs: nextLook(route, result.look.size > 0, deps.config) };
+      const taken = new Set([...result.claimed, ...result.refused].map((f) => f.name));
+      const accepts = nameFilter(route.files);
+      const arriving = [...result.look.values()].some((e) => !taken.has(e.name) && !isTemporaryName(e.name) && accepts(e.name));
+      return { look: [...result.look.values()], nextLookMs: nextLook(route, arriving || waiting, deps.config) };
     }),
 
     /** Reads the claimed file and checks it for the route's operation; a file that does not fit is refused for good. */
@@ -263,9 +270,9 @@ async function refuseOversized(route: RouteConfig, source: FolderSource, file: R
 /**
  * The ledger decides: new content (or content still under way) gets its workflow, which may be
  * running already (then nothing happens); finished content is a duplicate, filed into done/ with
- * a note instead of being processed again. True when the file is now in a workflow's hands.
+ * a note instead of being processed again; a copy of content another file is under way with waits.
  */
-async function startOrFileDuplicate(deps: ConnectorDeps, route: RouteConfig, source: FolderSource, file: ClaimedFile): Promise<boolean> {
+async function startOrFileDuplicate(deps: ConnectorDeps, route: RouteConfig, source: FolderSource, file: ClaimedFile): Promise<'in-hand' | 'duplicate' | 'waiting'> {
   const job = { account: { accountId: route.account }, source: { kind: 'connector' as const, route: route.name, file: file.name, hash: file.hash }, log: deps.log };
   const entered = await deps.jobs.storage.connectorFiles.enter({ route: route.name, contentHash: file.hash, workflowId: `${CONNECTOR_FILE_OPERATION}-${jobId(job.source)}`, fileName: file.name });
   if (entered.outcome === 'finished') {
@@ -282,14 +289,17 @@ async function startOrFileDuplicate(deps: ConnectorDeps, route: RouteConfig, sou
     const { folder } = splitPath(inputPath);
     await writeOnce(source, join(folder, reportNames(file.name).text), Buffer.from(reportText(report)));
     await writeOnce(source, join(folder, reportNames(file.name).json), Buffer.from(reportJson(report)));
-    return false;
+    return 'duplicate';
   }
   try {
     await startConnectorFile(deps.jobs, job, { route: route.name, operation: route.operation, options: route.options, file: { name: file.name, path: file.path, hash: file.hash }, activityQueue: deps.activityQueue });
+    return 'in-hand';
   } catch (err) {
     if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
+    // Under way already: for this very file (a look before a crash started it), or for an earlier copy of
+    // the same content, which this copy must wait for; once that one is finished, the ledger calls this a duplicate.
+    return entered.entry.fileName === file.name ? 'in-hand' : 'waiting';
   }
-  return true;
 }
 
 /** Soon again while files are still arriving (so a finished upload waits no longer than its minimum age), else the source's interval. */

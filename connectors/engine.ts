@@ -10,11 +10,10 @@ import { OPERATION, ROUTE } from '../src/temporal/search-attributes.js';
 import { createWorker } from '../src/temporal/worker.js';
 import { lookNow, watchRoute } from '../workflows/watch-route.js';
 import type { ConnectorConfig, RouteConfig } from './config.js';
-import { nameFilter } from './readiness.js';
 import { segments } from './sources/paths.js';
 import { openSource } from './sources/open.js';
 import type { FolderSource } from './sources/source.js';
-import { isTemporaryName } from './sources/temporary-names.js';
+import { routeStatus } from './status.js';
 
 /**
  * The connectors as a running part of the service (EINVOICE_ROLE=connectors, or `all` with a
@@ -57,7 +56,7 @@ export async function startConnectors(opts: ConnectorEngineOptions): Promise<Con
   const watchers = config.routes.flatMap((route) => localWatch(opts, route));
   log.info({ routes: config.routes.map((r) => r.name), queue: opts.activityQueue }, 'connectors started');
   return {
-    status: () => routeStatus(config, sources, jobs),
+    status: () => routeStatus(config, sources, jobs.storage),
     async stop() {
       await Promise.all(watchers.map((w) => w.close()));
       worker.shutdown();
@@ -106,21 +105,4 @@ function localWatch(opts: ConnectorEngineOptions, route: RouteConfig): FSWatcher
   const watcher = watch(folder, { ignoreInitial: true, depth: 0 });
   watcher.on('add', ask).on('change', ask).on('error', (err) => opts.log.warn({ err, route: route.name, folder }, 'folder watch failed'));
   return [watcher];
-}
-
-async function routeStatus(config: ConnectorConfig, sources: ReadonlyMap<string, FolderSource>, jobs: JobDeps): Promise<RouteStatus[]> {
-  const counts = await jobs.storage.connectorFiles.counts();
-  return Promise.all(
-    config.routes.map(async (route) => {
-      const c = counts.get(route.name) ?? { processing: 0, done: 0, refused: 0, failed: 0 };
-      const accepts = nameFilter(route.files);
-      // -1: the source cannot be reached right now.
-      const waiting = await sources
-        .get(route.source)!
-        .list(route.folder)
-        .then((entries) => entries.filter((e) => !isTemporaryName(e.name) && accepts(e.name)).length)
-        .catch(() => -1);
-      return { route: route.name, operation: route.operation, waiting, processing: c.processing, processed: c.done, refused: c.refused + c.failed };
-    }),
-  );
 }

@@ -17,11 +17,15 @@ export function readSecret(ref: SecretRef, env: NodeJS.ProcessEnv = process.env)
 
 const DRIVE_SCOPES = ['https://www.googleapis.com/auth/drive'];
 
-/** Drive credentials: a service account key, or an OAuth client with a refresh token (what `gcloud auth` and the OAuth playground give). */
+/**
+ * Drive credentials: a service account key, or an OAuth client with a refresh token (what `gcloud auth`
+ * and the OAuth playground give). The token endpoint is the one the credentials name (`token_uri`, as
+ * Google's client files carry it), so an emulator's stands in for Google's in tests.
+ */
 function driveAuth(json: string) {
-  const key = JSON.parse(json) as { type?: string; client_id?: string; client_secret?: string; refresh_token?: string };
+  const key = JSON.parse(json) as { type?: string; client_id?: string; client_secret?: string; refresh_token?: string; token_uri?: string };
   if (key.refresh_token && key.client_id && key.client_secret) {
-    const client = new auth.OAuth2(key.client_id, key.client_secret);
+    const client = new auth.OAuth2({ clientId: key.client_id, clientSecret: key.client_secret, ...(key.token_uri ? { endpoints: { oauth2TokenUrl: key.token_uri } } : {}) });
     client.setCredentials({ refresh_token: key.refresh_token });
     return client;
   }

@@ -7,6 +7,7 @@ import { listApiTokens, type ApiTokenRecord } from '../storage/api-tokens.js';
 import { openDatabase, type Database } from '../storage/database.js';
 import { addSenderRule, listSenderRules, removeSenderRule } from '../storage/mail-records.js';
 import { parseSenderRule } from '../mail/sender-policy.js';
+import { table } from './table.js';
 
 /**
  * Operator tool for accounts and API tokens, on the database the service is configured with:
@@ -171,12 +172,6 @@ function label(value: string | undefined): string {
   const result = value?.trim() || 'default';
   if (result.length > 100) throw new UsageError('--label must be at most 100 characters');
   return result;
-}
-
-function table(header: string[], rows: string[][]): string {
-  const all = [header, ...rows];
-  const widths = header.map((_, i) => Math.max(...all.map((r) => (r[i] ?? '').length)));
-  return all.map((r) => r.map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i] ?? 0))).join('  ')).join('\n');
 }
 
 function parse(argv: string[]): { command: Command | undefined; options: Options; help: boolean } {

@@ -1,50 +1,12 @@
-import { execFile } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { rm } from 'node:fs/promises';
-import path from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyToken } from '../../src/auth/tokens.js';
 import { openDatabase, type Database } from '../../src/storage/database.js';
 import { MIGRATIONS } from '../../src/storage/migrations.js';
-import { BACKENDS, REPO_ROOT, SETUP_TIMEOUT_MS, createTestEnv, type TestEnv } from '../storage/helpers.js';
+import { BACKENDS, SETUP_TIMEOUT_MS, createTestEnv, type TestEnv } from '../storage/helpers.js';
+import { compileCli, type CliResult, type CompiledCli } from './run-cli.js';
 
-const exec = promisify(execFile);
-
-/**
- * The CLI runs as a real child process from compiled JavaScript. Only its own import graph is
- * compiled (not the whole project), into a folder inside node_modules so that its package
- * imports resolve.
- */
-const BUILD_DIR = path.join(REPO_ROOT, 'node_modules', '.cache', `einv-cli-test-${randomBytes(4).toString('hex')}`);
-const CLI = path.join(BUILD_DIR, 'src', 'cli', 'accounts.js');
-
-async function compileCli(): Promise<void> {
-  const tsc = path.join(REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
-  const options = ['--outDir', BUILD_DIR, '--rootDir', REPO_ROOT, '--module', 'NodeNext', '--moduleResolution', 'NodeNext', '--target', 'ES2023'];
-  const strictness = ['--strict', '--noUncheckedIndexedAccess', '--skipLibCheck', '--types', 'node'];
-  await exec(process.execPath, [tsc, ...options, ...strictness, path.join(REPO_ROOT, 'src/cli/accounts.ts')], { cwd: REPO_ROOT });
-}
-
-interface Result {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-/** Environment variables that would point the CLI at the developer's own database. */
-const SCRUBBED = ['DATABASE_URL', 'EINVOICE_DATA_DIR', 'SIGNING_SECRET'];
-
-async function cli(env: Record<string, string>, ...args: string[]): Promise<Result> {
-  const baseEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) => !SCRUBBED.includes(k)));
-  try {
-    const { stdout, stderr } = await exec(process.execPath, [CLI, ...args], { env: { ...baseEnv, ...env }, cwd: REPO_ROOT });
-    return { code: 0, stdout, stderr };
-  } catch (e) {
-    const { code, stdout, stderr } = e as { code: number; stdout: string; stderr: string };
-    return { code, stdout, stderr };
-  }
-}
+let compiled: CompiledCli;
+const cli = (env: Record<string, string>, ...args: string[]): Promise<CliResult> => compiled.run(env, ...args);
 
 async function cliJson<T>(env: Record<string, string>, ...args: string[]): Promise<T> {
   const result = await cli(env, ...args, '--json');
@@ -52,8 +14,10 @@ async function cliJson<T>(env: Record<string, string>, ...args: string[]): Promi
   return JSON.parse(result.stdout) as T;
 }
 
-beforeAll(compileCli, SETUP_TIMEOUT_MS);
-afterAll(() => rm(BUILD_DIR, { recursive: true, force: true }));
+beforeAll(async () => {
+  compiled = await compileCli('accounts');
+}, SETUP_TIMEOUT_MS);
+afterAll(() => compiled?.remove());
 
 describe('accounts CLI usage', () => {
   it('prints help with --help and exits 0', async () => {

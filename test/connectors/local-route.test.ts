@@ -94,6 +94,21 @@ routes:
     expect(ls(path.join(root, 'out')).filter((f) => f.endsWith('.pdf'))).toEqual(['invoice-zugferd.pdf']);
   });
 
+  it('processes two copies of one invoice dropped together once: the second waits for the first, then is filed as its duplicate', { timeout: 180_000 }, async () => {
+    const twin = await invoicePdf({ ...fixtureInvoice(), invoiceNumber: 'TWIN-1' });
+    writeFileSync(path.join(root, 'in', 'twin-a.pdf'), twin);
+    writeFileSync(path.join(root, 'in', 'twin-b.pdf'), twin);
+    const note = await waitFor('the note of the second copy', () => {
+      const done = ls(path.join(root, 'done', today()));
+      const first = done.includes('twin-a.report.txt') ? 'twin-a' : done.includes('twin-b.report.txt') ? 'twin-b' : undefined;
+      return first && readFileSync(path.join(root, 'done', today(), `${first}.report.txt`), 'utf8');
+    });
+    expect(note).toMatch(/arrived before as twin-[ab]\.pdf/);
+    const results = ls(path.join(root, 'out')).filter((f) => f.startsWith('twin-') && f.endsWith('-zugferd.pdf'));
+    expect(results).toHaveLength(1);
+    expect(ls(path.join(root, 'processing', 'scans'))).toEqual([]);
+  });
+
   it('makes XRechnung XML of a JSON invoice beside the filed input, and files a broken one into error/ with what to fix', { timeout: 180_000 }, async () => {
     mkdirSync(path.join(root, 'json-in'), { recursive: true });
     writeFileSync(path.join(root, 'json-in', 'RE-1.json'), JSON.stringify({ invoice: fixtureInvoice() }));
