@@ -14,9 +14,9 @@ import { toV2Invoice } from '../src/analysis-api/output.js';
 import { CONNECTOR_FILE_OPERATION, startConnectorFile } from '../src/jobs/connector-file.js';
 import type {
   ConnectorFileRef,
-  ConnectorFileResult,
   ConnectorOperation,
   FileConnectorResultInput,
+  FiledConnectorFile,
   LookAtRouteInput,
   RouteLook,
   StagedConnectorFile,
@@ -24,7 +24,10 @@ import type {
 import { checkFile, MAX_CONVERT_FILE_BYTES, PDF_ONLY, type FileRules } from '../src/jobs/file.js';
 import { parseInvoice } from '../src/jobs/field-problems.js';
 import { jobId, type JobDeps } from '../src/jobs/job.js';
+import { prepareMail } from '../src/jobs/mail.js';
 import { JobRefusal } from '../src/jobs/refusal.js';
+import { LIMITS } from '../src/mail/schema.js';
+import type { MailRequest } from '../src/mail/types.js';
 import type { RequestContext } from '../src/temporal/context.js';
 
 /** What the connector activities reach: the routes and their open sources, and the job layer to start files' workflows. */
@@ -94,7 +97,7 @@ export function connectorActivities(deps: ConnectorDeps) {
     }),
 
     /** Writes result and reports, files the input into done/ or error/ and records the end in the ledger. Safe to repeat. */
-    fileConnectorResult: (input: FileConnectorResultInput): Promise<ConnectorFileResult> => heartbeating(async () => {
+    fileConnectorResult: (input: FileConnectorResultInput): Promise<FiledConnectorFile> => heartbeating(async () => {
       const route = routeOf(input.route);
       const source = sourceOf(route.source);
       const { outcome, file } = input;
@@ -119,7 +122,8 @@ export function connectorActivities(deps: ConnectorDeps) {
       await writeOnce(out.source, join(out.folder, names.text), Buffer.from(reportText(report)));
       await deps.jobs.storage.connectorFiles.finish({ route: route.name, contentHash: file.hash, status, resultPath: resultPath ?? null });
       deps.log.info({ route: route.name, file: file.name, status, inputPath, resultPath }, 'connector file finished');
-      return { status, inputPath, reportPath, ...(resultPath ? { resultPath } : {}) };
+      const mail = await routeMail(deps, route, report, result && resultPath ? { name: splitPath(resultPath).name, bytes: result.bytes } : undefined);
+      return { status, inputPath, reportPath, ...(resultPath ? { resultPath } : {}), ...(mail ? { mail } : {}) };
     }),
   };
 }
@@ -255,6 +259,40 @@ function reportOutcome(input: FileConnectorResultInput, resultPath: string | und
     ...(o.artefacts ? { artefacts: o.artefacts } : {}),
     ...(o.filled?.length ? { notes: o.filled.map((f) => `${f.bt} ${f.path}: ${f.source} (${f.rule})`) } : {}),
   };
+}
+
+/**
+ * The e-mail a route asks for about a handled file (`mail.onSuccess` when it was processed and
+ * its result is valid, else `mail.onFailure`), stored as a draft for the file's workflow to send:
+ * the report's headline as subject, its text as body, the result attached. The sender is checked
+ * against the account's rules like any e-mail of the API; a sender the account may not use is
+ * logged and the file stays filed (`connectors check` names such a route in advance).
+ */
+async function routeMail(deps: ConnectorDeps, route: RouteConfig, report: FileReport, result: { name: string; bytes: Buffer } | undefined): Promise<MailRequest | 'not-allowed' | undefined> {
+  const succeeded = report.outcome.kind === 'done' && report.outcome.valid !== false;
+  const order = succeeded ? route.mail?.onSuccess : route.mail?.onFailure;
+  if (!order) return undefined;
+  const text = reportText(report);
+  const attach = result && result.bytes.byteLength <= LIMITS.attachmentBytes;
+  const note = result && !attach ? `\nThe result is too large to attach; it is ${result.name} in the route's output folder.\n` : '';
+  const address = (a: string) => ({ address: a, name: '' });
+  const email = {
+    from: address(order.from),
+    to: order.to.map(address),
+    cc: [],
+    bcc: [],
+    subject: text.slice(0, text.indexOf('\n')),
+    message: `${text}${note}`,
+    content: {},
+    attachments: attach ? [{ fileName: result.name, content: result.bytes }] : [],
+  };
+  try {
+    return (await prepareMail(deps.jobs, { accountId: route.account }, { useTransport: true, email })).request;
+  } catch (err) {
+    if (!(err instanceof JobRefusal) || err.code !== 'SENDER_NOT_ALLOWED') throw err;
+    deps.log.warn({ route: route.name, file: report.file, sender: order.from }, 'the route may not send e-mail as this sender; no e-mail about the file');
+    return 'not-allowed';
+  }
 }
 
 /** A file over the route's size limit: to error/ with a report, no workflow (its content is never read). */

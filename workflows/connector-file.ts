@@ -3,6 +3,7 @@ import type { ConnectorActivities } from '../activities/connectors.js';
 import type { ConnectorFileInput, ConnectorFileResult, ConnectorOutcome, RefusalDetails, StagedConnectorFile } from '../src/jobs/contracts.js';
 import { analyseInvoiceFile } from './analysis.js';
 import { convertToZugferd } from './convert.js';
+import { deliverIfRequested } from './mail.js';
 import { finish } from './outcome.js';
 import { createXInvoice, validateXInvoice } from './xinvoice.js';
 import { extractZugferd, validateZugferd } from './zugferd.js';
@@ -31,10 +32,11 @@ export async function processConnectorFile(input: ConnectorFileInput & { activit
   } catch (err) {
     outcome = refusalOf(err);
   }
-  const filed = await fileConnectorResult({ ctx: input.ctx, route: input.route, operation: input.operation, file: input.file, outcome, finishedAt: new Date().toISOString() });
+  const { mail: request, ...filed } = await fileConnectorResult({ ctx: input.ctx, route: input.route, operation: input.operation, file: input.file, outcome, finishedAt: new Date().toISOString() });
+  const mail = request === 'not-allowed' ? request : (await deliverIfRequested(input.ctx, request))?.status;
   if (filed.status === 'refused') finish('refused', `${input.file.name} refused (${outcome.kind === 'refused' ? outcome.code : ''}), filed as ${filed.inputPath}`);
   else finish(outcome.kind === 'done' && outcome.valid === false ? 'invalid' : 'valid', `${input.file.name} → ${filed.resultPath ?? filed.reportPath}`);
-  return filed;
+  return { ...filed, ...(mail ? { mail } : {}) };
 }
 
 async function runOperation(input: ConnectorFileInput, staged: StagedConnectorFile): Promise<ConnectorOutcome> {

@@ -270,6 +270,13 @@ export interface ConnectorFileResult {
   inputPath: string;
   resultPath?: string;
   reportPath: string;
+  /** What became of the route's e-mail about the file, where it asks for one. */
+  mail?: MailOutcome['status'] | 'not-allowed';
+}
+
+/** The file-away step's answer: the route's e-mail, when it asks for one, stored for the workflow to send. */
+export interface FiledConnectorFile extends Omit<ConnectorFileResult, 'mail'> {
+  mail?: MailRequest | 'not-allowed';
 }
 
 /** A file as a folder source lists it. */

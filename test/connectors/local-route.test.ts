@@ -1,9 +1,12 @@
 import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
 import os from 'node:os';
+import { promisify } from 'node:util';
 import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
+import PostalMime from 'postal-mime';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawnService, type SpawnedService } from '../../scripts/lib/spawn-service.js';
+import { repoRoot, spawnService, type SpawnedService } from '../../scripts/lib/spawn-service.js';
 import { fixtureInvoice, invoicePdf } from '../ocr/fixtures.js';
 import { startConnectorsProcess, type ConnectorsProcess } from '../support/connectors-process.js';
 
@@ -13,6 +16,7 @@ import { startConnectorsProcess, type ConnectorsProcess } from '../support/conne
  * drop them (written in place, sometimes slowly), results are looked for where the README says.
  */
 
+const exec = promisify(execFile);
 const today = () => new Date().toISOString().slice(0, 10);
 const ls = (dir: string) => (existsSync(dir) ? readdirSync(dir).sort() : []);
 
@@ -55,7 +59,18 @@ routes:
     files: "*.json"
     operation: createXinvoiceFromJson
     minAgeSeconds: 1
+  - name: mailed
+    account: ${service.accountId}
+    source: box
+    folder: mail-in
+    files: "*.json"
+    operation: createXinvoiceFromJson
+    minAgeSeconds: 1
+    mail:
+      onSuccess: { to: [ap@buyer.example], from: robot@connectors.example }
+      onFailure: { to: [ops@connectors.example], from: robot@connectors.example }
 `;
+    await exec(process.execPath, [path.join(repoRoot, 'dist/src/cli/accounts.js'), 'allow-sender', '--account', service.accountId, '--sender', 'connectors.example'], { cwd: repoRoot, env: service.env });
     connectors = await startConnectorsProcess(service, config);
     temporal = new Client({ connection: await Connection.connect({ address: service.temporalAddress }), namespace: service.namespace });
     pdf = await invoicePdf(fixtureInvoice());
@@ -136,6 +151,29 @@ routes:
     });
     expect(refused).toMatch(/^RE-3\.json: not processed \(VALIDATION_ERROR\)/);
     expect(refused).toContain('BT-2');
+  });
+
+  it('e-mails the result of a processed file to the route\'s recipients and the report of a refused one to its failure address', { timeout: 180_000 }, async () => {
+    mkdirSync(path.join(root, 'mail-in'), { recursive: true });
+    writeFileSync(path.join(root, 'mail-in', 'RE-M1.json'), JSON.stringify({ invoice: { ...fixtureInvoice(), invoiceNumber: 'RE-M1' } }));
+    writeFileSync(path.join(root, 'mail-in', 'RE-M2.json'), JSON.stringify({ ...fixtureInvoice(), invoiceIssueDate: 'yesterday' }));
+    const outbox = path.join(service.dataDir, 'outbox');
+    const mine = await waitFor('two e-mails in the outbox', () => {
+      const files = ls(outbox).filter((f) => f.endsWith('.eml')).map((f) => readFileSync(path.join(outbox, f)));
+      const about = files.filter((m) => m.includes('RE-M1.json') || m.includes('RE-M2.json'));
+      return about.length >= 2 && about;
+    });
+    const mails = await Promise.all(mine.map((m) => PostalMime.parse(m)));
+    const success = mails.find((m) => m.to?.[0]?.address === 'ap@buyer.example')!;
+    const failure = mails.find((m) => m.to?.[0]?.address === 'ops@connectors.example')!;
+    expect(success.subject).toBe('RE-M1.json: done → RE-M1.xml');
+    expect(success.from?.address).toBe('robot@connectors.example');
+    expect(success.attachments.map((a) => a.filename)).toEqual(['RE-M1.xml']);
+    expect(Buffer.from(success.attachments[0]!.content as ArrayBuffer).toString('utf8')).toContain('<ram:ID>RE-M1</ram:ID>');
+    expect(failure.subject).toBe('RE-M2.json: not processed (VALIDATION_ERROR)');
+    expect(failure.text).toContain('BT-2');
+    expect(failure.attachments).toEqual([]);
+    expect(mails).toHaveLength(2);
   });
 
   it('files an unreadable file into error/ with its report', async () => {
