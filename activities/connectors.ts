@@ -8,7 +8,7 @@ import { lookOf, nameFilter } from '../connectors/readiness.js';
 import { reportJson, reportText, type FileOutcome, type FileReport } from '../connectors/report.js';
 import { FileTooLargeError, SourceGoneError, TargetExistsError } from '../connectors/sources/errors.js';
 import { join, splitPath } from '../connectors/sources/paths.js';
-import type { FolderSource } from '../connectors/sources/source.js';
+import { changeLogOf, type FolderSource } from '../connectors/sources/source.js';
 import { isTemporaryName } from '../connectors/sources/temporary-names.js';
 import { toV2Invoice } from '../src/analysis-api/output.js';
 import { CONNECTOR_FILE_OPERATION, startConnectorFile } from '../src/jobs/connector-file.js';
@@ -52,6 +52,8 @@ export function connectorActivities(deps: ConnectorDeps) {
   const sourceOf = (name: string): FolderSource => deps.sources.get(name)!;
   /** Per route, the processing paths whose workflow this process started: not read again on every look. */
   const started = new Map<string, Set<string>>();
+  /** Routes this process has listed in full at least once. */
+  const lookedBefore = new Set<string>();
 
   return {
     /**
@@ -62,8 +64,20 @@ export function connectorActivities(deps: ConnectorDeps) {
     lookAtRoute: (input: LookAtRouteInput): Promise<RouteLook> => heartbeating(async () => {
       const route = routeOf(input.route);
       const source = sourceOf(route.source);
-      const now = Date.now();
-      const result = await lookAndClaim(route, source, lookOf(input.previous), now);
+      const interval = pollInterval(route, deps.config);
+      // A change-log source is listed only when its log names the folder, or the last look left files pending;
+      // the first look of every process lists anyway, to pick up what a crash left in processing/.
+      const log = changeLogOf(source);
+      let changes: string | undefined;
+      if (log && input.previous.changes && !input.previous.pending && lookedBefore.has(route.name)) {
+        const changed = await log.changes(input.previous.changes, [route.folder]);
+        if (changed.folders.length === 0) return { ...input.previous, changes: changed.token, nextLookMs: interval };
+        changes = changed.token;
+      } else if (log) {
+        // Taken before the listing, so what arrives during it is in the log next time.
+        changes = await log.startPageToken();
+      }
+      const result = await lookAndClaim(route, source, lookOf(input.previous.look), Date.now());
       const mine = started.get(route.name) ?? new Set<string>();
       started.set(route.name, mine);
       const inProcessing = await source.list(route.processing);
@@ -78,10 +92,14 @@ export function connectorActivities(deps: ConnectorDeps) {
         if (fate === 'in-hand') mine.add(file.path);
         if (fate === 'waiting') waiting = true;
       }
+      lookedBefore.add(route.name);
       const taken = new Set([...result.claimed, ...result.refused].map((f) => f.name));
       const accepts = nameFilter(route.files);
       const arriving = [...result.look.values()].some((e) => !taken.has(e.name) && !isTemporaryName(e.name) && accepts(e.name));
-      return { look: [...result.look.values()], nextLookMs: nextLook(route, arriving || waiting, deps.config) };
+      const pending = arriving || waiting;
+      // Soon again while files are still arriving, so a finished upload waits no longer than its minimum age.
+      const nextLookMs = pending ? Math.min(interval, Math.max(1_000, route.minAgeSeconds * 1000)) : interval;
+      return { look: [...result.look.values()], pending, ...(changes ? { changes } : {}), nextLookMs };
     }),
 
     /** Reads the claimed file and checks it for the route's operation; a file that does not fit is refused for good. */
@@ -340,9 +358,8 @@ async function startOrFileDuplicate(deps: ConnectorDeps, route: RouteConfig, sou
   }
 }
 
-/** Soon again while files are still arriving (so a finished upload waits no longer than its minimum age), else the source's interval. */
-function nextLook(route: RouteConfig, pending: boolean, config: ConnectorConfig): number {
+/** The source's poll interval; a local folder's watch asks for looks in between. */
+function pollInterval(route: RouteConfig, config: ConnectorConfig): number {
   const source = config.sources[route.source]!;
-  const interval = 'pollSeconds' in source ? source.pollSeconds * 1000 : 30_000;
-  return pending ? Math.min(interval, Math.max(1_000, route.minAgeSeconds * 1000)) : interval;
+  return 'pollSeconds' in source ? source.pollSeconds * 1000 : 30_000;
 }

@@ -1,6 +1,6 @@
 import { condition, continueAsNew, defineSignal, proxyActivities, setHandler } from '@temporalio/workflow';
 import type { ConnectorActivities } from '../activities/connectors.js';
-import type { FolderEntry } from '../src/jobs/contracts.js';
+import type { LookState } from '../src/jobs/contracts.js';
 
 /** Sent by a local folder watcher when something changed: look now instead of at the next interval. */
 export const lookNow = defineSignal('lookNow');
@@ -11,14 +11,16 @@ const LOOKS_PER_RUN = 200;
 export interface WatchRouteInput {
   route: string;
   activityQueue: string;
-  look?: FolderEntry[];
+  /** The last look of the run before (continue-as-new). */
+  state?: LookState;
 }
 
 /**
  * The durable poller of one connector route (workflow id `watch-<route>`): it looks at the
  * route's folder, claims what is complete and starts each file's workflow (lookAtRoute), then
  * waits for the next look. It survives restarts of every process and shows in the Temporal UI
- * like any document. A source that is down is retried until it is back; looks resume there.
+ * like any document; a Drive route's change-log token lives in its state, so a poll resumes from
+ * where the last one left off. A source that is down is retried until it is back; looks resume there.
  */
 export async function watchRoute(input: WatchRouteInput): Promise<void> {
   const { lookAtRoute } = proxyActivities<ConnectorActivities>({
@@ -31,12 +33,12 @@ export async function watchRoute(input: WatchRouteInput): Promise<void> {
   setHandler(lookNow, () => {
     asked = true;
   });
-  let look = input.look ?? [];
+  let state: LookState = input.state ?? { look: [], pending: true };
   for (let i = 0; i < LOOKS_PER_RUN; i++) {
     asked = false;
-    const next = await lookAtRoute({ route: input.route, previous: look });
-    look = next.look;
-    await condition(() => asked, next.nextLookMs);
+    const { nextLookMs, ...next } = await lookAtRoute({ route: input.route, previous: state });
+    state = next;
+    await condition(() => asked, nextLookMs);
   }
-  await continueAsNew<typeof watchRoute>({ ...input, look });
+  await continueAsNew<typeof watchRoute>({ ...input, state });
 }

@@ -290,14 +290,22 @@ export interface FolderEntry {
   version?: string;
 }
 
-export interface LookAtRouteInput {
-  route: string;
-  /** What the previous look saw; files unchanged since are complete. */
-  previous: FolderEntry[];
+/** What a look leaves for the next one; a route's watcher carries it, across continue-as-new too. */
+export interface LookState {
+  /** What the look saw; files unchanged since are complete. */
+  look: FolderEntry[];
+  /** Files were arriving or waiting for an earlier copy: the next look must list the folder whatever changed. */
+  pending: boolean;
+  /** For a source with a change log (Google Drive): the token the next look asks what changed since. */
+  changes?: string;
 }
 
-export interface RouteLook {
-  look: FolderEntry[];
+export interface LookAtRouteInput {
+  route: string;
+  previous: LookState;
+}
+
+export interface RouteLook extends LookState {
   /** When to look again: soon while a file is still being written, else the source's poll interval. */
   nextLookMs: number;
 }
