@@ -50,27 +50,24 @@ export function connectorActivities(deps: ConnectorDeps) {
     return route;
   };
   const sourceOf = (name: string): FolderSource => deps.sources.get(name)!;
-  /** Per route, the processing paths whose workflow this process started: not read again on every look. */
-  const started = new Map<string, Set<string>>();
-  /** Routes this process has listed in full at least once. */
-  const lookedBefore = new Set<string>();
 
   return {
     /**
      * One look at a route's folder: claims what is complete, starts a workflow for every file in
      * processing/ (the claimed ones and those a crash left there), files away duplicates and
-     * oversized files with a report, and says when to look next.
+     * oversized files with a report, and says when to look next. What it knows for the next look
+     * travels in the watcher's state, not in this process: any connector process may make the next.
      */
-    lookAtRoute: (input: LookAtRouteInput): Promise<RouteLook> => heartbeating(async () => {
+    async lookAtRoute(input: LookAtRouteInput): Promise<RouteLook> {
       const route = routeOf(input.route);
       const source = sourceOf(route.source);
       const interval = pollInterval(route, deps.config);
-      // A change-log source is listed only when its log names the folder, or the last look left files pending;
-      // the first look of every process lists anyway, to pick up what a crash left in processing/.
+      // A change-log source is listed only when its log names the route's folder or its processing folder (where
+      // a claim that a crash cut short shows), or when the last look left files pending.
       const log = changeLogOf(source);
       let changes: string | undefined;
-      if (log && input.previous.changes && !input.previous.pending && lookedBefore.has(route.name)) {
-        const changed = await log.changes(input.previous.changes, [route.folder]);
+      if (log && input.previous.changes && !input.previous.pending) {
+        const changed = await log.changes(input.previous.changes, [route.folder, route.processing]);
         if (changed.folders.length === 0) return { ...input.previous, changes: changed.token, nextLookMs: interval };
         changes = changed.token;
       } else if (log) {
@@ -78,32 +75,30 @@ export function connectorActivities(deps: ConnectorDeps) {
         changes = await log.startPageToken();
       }
       const result = await lookAndClaim(route, source, lookOf(input.previous.look), Date.now());
-      const mine = started.get(route.name) ?? new Set<string>();
-      started.set(route.name, mine);
       const inProcessing = await source.list(route.processing);
-      for (const gone of [...mine]) if (!inProcessing.some((e) => e.path === gone)) mine.delete(gone);
-      const seen = new Set([...mine, ...result.claimed.map((c) => c.path), ...result.refused.map((r) => r.path)]);
-      const fresh = inProcessing.filter((e) => !seen.has(e.path));
+      const claimedNow = new Set([...result.claimed, ...result.refused].map((f) => f.path));
+      const known = new Set(input.previous.inHand ?? []);
+      const inHand = inProcessing.filter((e) => known.has(handKey(e)) && !claimedNow.has(e.path)).map(handKey);
+      const fresh = inProcessing.filter((e) => !known.has(handKey(e)) && !claimedNow.has(e.path));
       const claimed = [...result.claimed, ...(await unfinished(route, source, fresh))];
       let waiting = false;
       for (const file of [...result.refused, ...claimed.filter((c): c is RefusedFile => 'reason' in c)]) await refuseOversized(route, source, file);
       for (const file of claimed.filter((c): c is ClaimedFile => !('reason' in c))) {
         const fate = await startOrFileDuplicate(deps, route, source, file);
-        if (fate === 'in-hand') mine.add(file.path);
+        if (fate === 'in-hand') inHand.push(handKey({ path: file.path, size: file.bytes.length }));
         if (fate === 'waiting') waiting = true;
       }
-      lookedBefore.add(route.name);
       const taken = new Set([...result.claimed, ...result.refused].map((f) => f.name));
       const accepts = nameFilter(route.files);
       const arriving = [...result.look.values()].some((e) => !taken.has(e.name) && !isTemporaryName(e.name) && accepts(e.name));
       const pending = arriving || waiting;
       // Soon again while files are still arriving, so a finished upload waits no longer than its minimum age.
       const nextLookMs = pending ? Math.min(interval, Math.max(1_000, route.minAgeSeconds * 1000)) : interval;
-      return { look: [...result.look.values()], pending, ...(changes ? { changes } : {}), nextLookMs };
-    }),
+      return { look: [...result.look.values()], pending, ...(changes ? { changes } : {}), inHand, nextLookMs };
+    },
 
     /** Reads the claimed file and checks it for the route's operation; a file that does not fit is refused for good. */
-    stageConnectorFile: (input: { ctx: RequestContext; route: string; operation: ConnectorOperation; file: ConnectorFileRef }): Promise<StagedConnectorFile> => heartbeating(async () => {
+    async stageConnectorFile(input: { ctx: RequestContext; route: string; operation: ConnectorOperation; file: ConnectorFileRef }): Promise<StagedConnectorFile> {
       const route = routeOf(input.route);
       try {
         const bytes = Buffer.from(await sourceOf(route.source).read(input.file.path, route.maxFileMegabytes * MEGABYTE));
@@ -112,10 +107,10 @@ export function connectorActivities(deps: ConnectorDeps) {
       } catch (err) {
         throw asFailure(err);
       }
-    }),
+    },
 
     /** Writes result and reports, files the input into done/ or error/ and records the end in the ledger. Safe to repeat. */
-    fileConnectorResult: (input: FileConnectorResultInput): Promise<FiledConnectorFile> => heartbeating(async () => {
+    async fileConnectorResult(input: FileConnectorResultInput): Promise<FiledConnectorFile> {
       const route = routeOf(input.route);
       const source = sourceOf(route.source);
       const { outcome, file } = input;
@@ -142,25 +137,11 @@ export function connectorActivities(deps: ConnectorDeps) {
       deps.log.info({ route: route.name, file: file.name, status, inputPath, resultPath }, 'connector file finished');
       const mail = await routeMail(deps, route, report, result && resultPath ? { name: splitPath(resultPath).name, bytes: result.bytes } : undefined);
       return { status, inputPath, reportPath, ...(resultPath ? { resultPath } : {}), ...(mail ? { mail } : {}) };
-    }),
+    },
   };
 }
 
 export type ConnectorActivities = ReturnType<typeof connectorActivities>;
-
-/** How often a source step tells Temporal it is alive; the workflows notice a killed connector process after a few missed beats. */
-export const CONNECTOR_HEARTBEAT_MS = 5_000;
-
-/** Runs a source step with heartbeats: a transfer may take long, but a dead process must not hold a file for the step's whole timeout. */
-async function heartbeating<T>(step: () => Promise<T>): Promise<T> {
-  const activity = Context.current();
-  const alive = setInterval(() => activity.heartbeat(), CONNECTOR_HEARTBEAT_MS);
-  try {
-    return await step();
-  } finally {
-    clearInterval(alive);
-  }
-}
 
 /** The file's bytes as the operation's workflow takes them; a file that cannot be one is refused. */
 function checked(operation: ConnectorOperation, bytes: Buffer): { bytes: Buffer; kind: StagedConnectorFile['kind'] } {
@@ -201,9 +182,12 @@ function asFailure(err: unknown): unknown {
 
 /**
  * Moves the input to `target`, or to `target (2)` … where that name is taken. A repeated call
- * finds the input gone and answers where it went.
+ * finds the input gone and answers where it went; with `gone: 'skip'`, a caller that did not
+ * move it before is told that it is gone (undefined).
  */
-async function fileAway(source: FolderSource, from: string, target: string): Promise<string> {
+async function fileAway(source: FolderSource, from: string, target: string): Promise<string>;
+async function fileAway(source: FolderSource, from: string, target: string, opts: { gone: 'skip' }): Promise<string | undefined>;
+async function fileAway(source: FolderSource, from: string, target: string, opts?: { gone: 'skip' }): Promise<string | undefined> {
   for (let n = 1; ; n++) {
     const to = n === 1 ? target : numbered(target, n);
     try {
@@ -211,7 +195,7 @@ async function fileAway(source: FolderSource, from: string, target: string): Pro
       return to;
     } catch (err) {
       if (err instanceof TargetExistsError) continue;
-      if (err instanceof SourceGoneError) return (await landedAt(source, target)) ?? target;
+      if (err instanceof SourceGoneError) return opts ? undefined : ((await landedAt(source, target)) ?? target);
       throw err;
     }
   }
@@ -333,7 +317,9 @@ async function startOrFileDuplicate(deps: ConnectorDeps, route: RouteConfig, sou
   const entered = await deps.jobs.storage.connectorFiles.enter({ route: route.name, contentHash: file.hash, workflowId: `${CONNECTOR_FILE_OPERATION}-${jobId(job.source)}`, fileName: file.name });
   if (entered.outcome === 'finished') {
     const at = new Date();
-    const inputPath = await fileAway(source, file.path, donePath(route.done, at, file.name));
+    // Gone already: this was the first copy itself, filed away by its workflow since this look listed processing/.
+    const inputPath = await fileAway(source, file.path, donePath(route.done, at, file.name), { gone: 'skip' });
+    if (!inputPath) return 'duplicate';
     const report: FileReport = {
       route: route.name,
       file: file.name,
@@ -358,8 +344,12 @@ async function startOrFileDuplicate(deps: ConnectorDeps, route: RouteConfig, sou
   }
 }
 
+/** A file in processing/ as the watcher's state remembers it: a later file of the same name differs in size, or is claimed anew. */
+function handKey(e: { path: string; size: number }): string {
+  return `${e.size}:${e.path}`;
+}
+
 /** The source's poll interval; a local folder's watch asks for looks in between. */
 function pollInterval(route: RouteConfig, config: ConnectorConfig): number {
-  const source = config.sources[route.source]!;
-  return 'pollSeconds' in source ? source.pollSeconds * 1000 : 30_000;
+  return config.sources[route.source]!.pollSeconds * 1000;
 }

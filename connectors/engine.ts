@@ -1,9 +1,10 @@
-import { mkdirSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
 import { watch, type FSWatcher } from 'chokidar';
 import type { Logger } from 'pino';
 import { connectorActivities } from '../activities/connectors.js';
+import { withHeartbeats } from '../activities/heartbeat.js';
 import type { RouteStatus } from '../src/jobs/contracts.js';
 import type { JobDeps } from '../src/jobs/job.js';
 import { OPERATION, ROUTE } from '../src/temporal/search-attributes.js';
@@ -49,7 +50,7 @@ export async function startConnectors(opts: ConnectorEngineOptions): Promise<Con
     address: opts.temporalAddress,
     namespace: opts.namespace,
     taskQueue: opts.activityQueue,
-    activities: connectorActivities({ config, sources, jobs, activityQueue: opts.activityQueue, log }),
+    activities: withHeartbeats(connectorActivities({ config, sources, jobs, activityQueue: opts.activityQueue, log })),
   });
   const running = worker.run();
   for (const route of config.routes) await startWatcher(opts, route);
@@ -85,8 +86,15 @@ async function startWatcher(opts: ConnectorEngineOptions, route: RouteConfig): P
   }
 }
 
-/** For a local folder: the moment a file arrives or changes, the route's watcher is asked to look. */
-function localWatch(opts: ConnectorEngineOptions, route: RouteConfig): FSWatcher[] {
+/** How often a local route's folder that is not there (an unmounted share, a folder not made yet) is looked for. */
+const FOLDER_CHECK_MS = 2_000;
+
+/**
+ * For a local folder: the moment a file arrives or changes, the route's watcher is asked to look.
+ * A folder that is not there is waited for, never made: on an unmounted share it would be made on
+ * the disk below the mount point.
+ */
+function localWatch(opts: ConnectorEngineOptions, route: RouteConfig): { close(): Promise<void> } | [] {
   const source = opts.config.sources[route.source]!;
   if (source.kind !== 'local') return [];
   const folder = path.join(path.resolve(source.root), ...segments(route.folder));
@@ -100,9 +108,26 @@ function localWatch(opts: ConnectorEngineOptions, route: RouteConfig): FSWatcher
         .catch((err: unknown) => opts.log.warn({ err, route: route.name }, 'could not ask the route watcher to look'));
     }, SIGNAL_DEBOUNCE_MS);
   };
-  // A folder that is not there yet cannot be watched; an empty inbox is what the route expects anyway.
-  mkdirSync(folder, { recursive: true });
-  const watcher = watch(folder, { ignoreInitial: true, depth: 0 });
-  watcher.on('add', ask).on('change', ask).on('error', (err) => opts.log.warn({ err, route: route.name, folder }, 'folder watch failed'));
-  return [watcher];
+  let watcher: FSWatcher | undefined;
+  let waiting: NodeJS.Timeout | undefined;
+  let closed = false;
+  const attach = () => {
+    if (closed || watcher || !existsSync(folder)) return;
+    clearInterval(waiting);
+    watcher = watch(folder, { ignoreInitial: true, depth: 0 });
+    watcher.on('add', ask).on('change', ask).on('error', (err) => opts.log.warn({ err, route: route.name, folder }, 'folder watch failed'));
+    // What arrived while the folder was away is there already: no event will tell of it.
+    ask();
+  };
+  attach();
+  if (!watcher) waiting = setInterval(attach, FOLDER_CHECK_MS);
+  if (!watcher) opts.log.warn({ route: route.name, folder }, 'the route folder is not there (yet): waiting for it');
+  return {
+    async close() {
+      closed = true;
+      clearInterval(waiting);
+      clearTimeout(timer);
+      await watcher?.close();
+    },
+  };
 }

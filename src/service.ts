@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { Client, Connection } from '@temporalio/client';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
 import type { Logger } from 'pino';
+import { withHeartbeats } from '../activities/heartbeat.js';
 import { createActivities } from '../activities/index.js';
 import { createApp } from './api/app.js';
 import { allRoutes } from './api/routes/index.js';
@@ -71,7 +72,7 @@ export async function startService(config: Config, log: Logger): Promise<Running
         address: temporalAddress,
         namespace: config.temporal.namespace,
         taskQueue: config.temporal.taskQueue,
-        activities: createActivities({ blobs, storage, log, mail: { transport: await createMailTransport(config.mail), testFaults: config.mail.testFaults } }),
+        activities: withHeartbeats(createActivities({ blobs, storage, log, mail: { transport: await createMailTransport(config.mail), testFaults: config.mail.testFaults } })),
       });
       const running = worker.run();
       cleanups.push(async () => {

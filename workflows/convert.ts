@@ -1,24 +1,15 @@
 import { ApplicationFailure, CancellationScope, proxyActivities, uuid4 } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
+import { HEAVY, QUICK, READING } from './activity-profiles.js';
 import type { ConvertToZugferdInput, ConvertToZugferdResult, RefusalDetails } from '../src/jobs/contracts.js';
 import { ownerLanguage, refusalSummary } from '../src/analysis-api/owner-texts.js';
 import { finish, recordingFailure } from './outcome.js';
 import { buildValidated, isBlocking } from './zugferd-build.js';
 
 // Analysis: see analysis.ts. The rest is local work (images → PDF runs in the PDF worker).
-const { analyseDocument } = proxyActivities<Activities>({
-  startToCloseTimeout: '15 minutes',
-  heartbeatTimeout: '1 minute',
-  retry: { maximumAttempts: 2, initialInterval: '1 second' },
-});
-const { prepareZugferdInvoice, writeZugferdXml, storeDocument, discardBlobs } = proxyActivities<Activities>({
-  startToCloseTimeout: '30 seconds',
-  retry: { maximumAttempts: 5, initialInterval: '200 milliseconds', backoffCoefficient: 2 },
-});
-const { imagesToPdfDocument } = proxyActivities<Activities>({
-  startToCloseTimeout: '2 minutes',
-  retry: { maximumAttempts: 3, initialInterval: '1 second' },
-});
+const { analyseDocument } = proxyActivities<Activities>(READING);
+const { prepareZugferdInvoice, writeZugferdXml, storeDocument, discardBlobs } = proxyActivities<Activities>(QUICK);
+const { imagesToPdfDocument } = proxyActivities<Activities>(HEAVY);
 
 export const CONVERT_OPERATION = 'createZugferdFromPdf';
 

@@ -1,5 +1,6 @@
 import { proxyActivities, uuid4 } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
+import { HEAVY, QUICK } from './activity-profiles.js';
 import type { CreateInvoicePdfInput, CreateInvoicePdfResult } from '../src/jobs/contracts.js';
 import { deliverIfRequested } from './mail.js';
 import { finish, recordingFailure } from './outcome.js';
@@ -7,14 +8,8 @@ import { finish, recordingFailure } from './outcome.js';
 // Rendering, writing XML and storing are local and quick; embedding and validation (veraPDF in a
 // JVM, the official schematron) take longer. Broken input or templates fail for good
 // (non-retryable failures from the activities), I/O hiccups retry.
-const { renderTemplatePdf, writeZugferdXml, storeDocument, storeInvoiceRecord } = proxyActivities<Activities>({
-  startToCloseTimeout: '1 minute',
-  retry: { maximumAttempts: 5, initialInterval: '200 milliseconds', backoffCoefficient: 2 },
-});
-const { buildZugferdPdf, validateZugferdPdf } = proxyActivities<Activities>({
-  startToCloseTimeout: '4 minutes',
-  retry: { maximumAttempts: 3, initialInterval: '1 second' },
-});
+const { renderTemplatePdf, writeZugferdXml, storeDocument, storeInvoiceRecord } = proxyActivities<Activities>(QUICK);
+const { buildZugferdPdf, validateZugferdPdf } = proxyActivities<Activities>(HEAVY);
 
 export const CREATE_INVOICE_PDF = 'createInvoicePdfFromJson';
 

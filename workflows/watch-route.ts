@@ -1,5 +1,6 @@
 import { condition, continueAsNew, defineSignal, proxyActivities, setHandler } from '@temporalio/workflow';
 import type { ConnectorActivities } from '../activities/connectors.js';
+import { sourceStep } from './activity-profiles.js';
 import type { LookState } from '../src/jobs/contracts.js';
 
 /** Sent by a local folder watcher when something changed: look now instead of at the next interval. */
@@ -23,12 +24,8 @@ export interface WatchRouteInput {
  * where the last one left off. A source that is down is retried until it is back; looks resume there.
  */
 export async function watchRoute(input: WatchRouteInput): Promise<void> {
-  const { lookAtRoute } = proxyActivities<ConnectorActivities>({
-    taskQueue: input.activityQueue,
-    startToCloseTimeout: '10 minutes',
-    heartbeatTimeout: '20 seconds',
-    retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '2 minutes', nonRetryableErrorTypes: ['ROUTE_UNKNOWN'] },
-  });
+  const step = sourceStep(input.activityQueue);
+  const { lookAtRoute } = proxyActivities<ConnectorActivities>({ ...step, retry: { ...step.retry, nonRetryableErrorTypes: ['ROUTE_UNKNOWN'] } });
   let asked = false;
   setHandler(lookNow, () => {
     asked = true;

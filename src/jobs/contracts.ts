@@ -298,6 +298,8 @@ export interface LookState {
   pending: boolean;
   /** For a source with a change log (Google Drive): the token the next look asks what changed since. */
   changes?: string;
+  /** Files in processing/ (path and size) whose workflow a look has started: not read again by the next. */
+  inHand?: string[];
 }
 
 export interface LookAtRouteInput {

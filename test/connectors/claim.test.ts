@@ -72,4 +72,14 @@ describe('claiming dropped files', () => {
     writeFileSync(path.join(root, 'processing', 'inbox', 'left.pdf'), '%PDF left');
     expect((await unfinished(route, source, await source.list(route.processing))).map((f) => [f.name, f.path])).toEqual([['left.pdf', 'processing/inbox/left.pdf']]);
   });
+
+  it('passes over a file of processing/ that its workflow filed away after the listing', async () => {
+    const { root, route, source } = setup();
+    mkdirSync(path.join(root, 'processing', 'inbox'), { recursive: true });
+    writeFileSync(path.join(root, 'processing', 'inbox', 'left.pdf'), '%PDF left');
+    writeFileSync(path.join(root, 'processing', 'inbox', 'filed.pdf'), '%PDF filed');
+    const listed = await source.list(route.processing);
+    await source.move('processing/inbox/filed.pdf', 'done/filed.pdf');
+    expect((await unfinished(route, source, listed)).map((f) => f.name)).toEqual(['left.pdf']);
+  });
 });
