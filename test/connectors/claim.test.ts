@@ -1,15 +1,19 @@
-import { mkdtempSync, readdirSync, writeFileSync, mkdirSync, utimesSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync, mkdirSync, utimesSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { lookAndClaim, unfinished } from '../../connectors/claim.js';
 import { parseConfig } from '../../connectors/config.js';
 import { contentHash } from '../../connectors/identity.js';
 import { lookOf } from '../../connectors/readiness.js';
 import { LocalSource } from '../../connectors/sources/local.js';
 
+const roots: string[] = [];
+afterAll(() => roots.forEach((r) => rmSync(r, { recursive: true, force: true })));
+
 function setup(extra = '') {
   const root = mkdtempSync(path.join(os.tmpdir(), 'claim-'));
+  roots.push(root);
   mkdirSync(path.join(root, 'in'));
   const config = parseConfig(
     `sources: { box: { kind: local, root: ${root} } }

@@ -10,7 +10,7 @@ import type { FolderSource } from '../../connectors/sources/source.js';
 import { SftpSource } from '../../connectors/sources/sftp.js';
 import { createDriveFolder, startDriveEmulator, type DriveEmulator } from '../support/drive-emulator.js';
 import { startMoto, type MotoServer } from '../support/moto.js';
-import { startSshd, type SshdServer } from '../support/sshd.js';
+import { startSshd, type SshdServer } from '../../scripts/lib/sshd.js';
 import SftpClient from 'ssh2-sftp-client';
 import type { SourceHarness } from './source-contract.js';
 

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { execFile } from 'node:child_process';
 import os from 'node:os';
 import { promisify } from 'node:util';
@@ -74,6 +74,7 @@ routes:
   afterAll(async () => {
     await connectors?.stop();
     await service?.stop();
+    if (root) rmSync(root, { recursive: true, force: true });
   });
 
   it('processes two copies of one invoice dropped together once: the second waits for the first, then is filed as its duplicate', { timeout: 180_000 }, async () => {
