@@ -92,10 +92,8 @@ const route = z.strictObject({
   operation: z.enum(CONNECTOR_OPERATIONS),
   options: z
     .strictObject({
-      profile: z.enum(['EN16931', 'XRECHNUNG']).optional(),
       syntax: z.enum(['CII', 'UBL']).optional(),
       withLineItems: z.boolean().optional(),
-      language: z.enum(['de', 'en']).optional(),
     })
     .default({}),
   /** Where results go: another folder, even on another source; next to the input when left out. */

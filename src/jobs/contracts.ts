@@ -210,7 +210,6 @@ export const CONNECTOR_OPERATIONS = ['createZugferdFromPdf', 'createJSONFromAnal
 export type ConnectorOperation = (typeof CONNECTOR_OPERATIONS)[number];
 
 export interface ConnectorOptions {
-  profile?: 'EN16931' | 'XRECHNUNG';
   syntax?: SyntaxId;
   withLineItems?: boolean;
 }
