@@ -90,11 +90,11 @@ export function connectorActivities(deps: ConnectorDeps) {
       }
       const taken = new Set([...result.claimed, ...result.refused].map((f) => f.name));
       const accepts = nameFilter(route.files);
-      const arriving = [...result.look.values()].some((e) => !taken.has(e.name) && !isTemporaryName(e.name) && accepts(e.name));
-      const pending = arriving || waiting;
+      const arriving = [...result.look.values()].filter((e) => !taken.has(e.name) && !isTemporaryName(e.name) && accepts(e.name)).length;
+      const pending = arriving > 0 || waiting;
       // Soon again while files are still arriving, so a finished upload waits no longer than its minimum age.
       const nextLookMs = pending ? Math.min(interval, Math.max(1_000, route.minAgeSeconds * 1000)) : interval;
-      return { look: [...result.look.values()], pending, ...(changes ? { changes } : {}), inHand, nextLookMs };
+      return { look: [...result.look.values()], pending, ...(changes ? { changes } : {}), inHand, waiting: arriving, nextLookMs };
     },
 
     /** Reads the claimed file and checks it for the route's operation; a file that does not fit is refused for good. */

@@ -5,7 +5,6 @@ import { watch, type FSWatcher } from 'chokidar';
 import type { Logger } from 'pino';
 import { connectorActivities } from '../activities/connectors.js';
 import { withHeartbeats } from '../activities/heartbeat.js';
-import type { RouteStatus } from '../src/jobs/contracts.js';
 import type { JobDeps } from '../src/jobs/job.js';
 import { OPERATION, ROUTE } from '../src/temporal/search-attributes.js';
 import { createWorker } from '../src/temporal/worker.js';
@@ -14,7 +13,6 @@ import type { ConnectorConfig, RouteConfig } from './config.js';
 import { segments } from './sources/paths.js';
 import { openSource } from './sources/open.js';
 import type { FolderSource } from './sources/source.js';
-import { routeStatus } from './status.js';
 
 /**
  * The connectors as a running part of the service (EINVOICE_ROLE=connectors, or `all` with a
@@ -34,7 +32,6 @@ export interface ConnectorEngineOptions {
 }
 
 export interface ConnectorEngine {
-  status(): Promise<RouteStatus[]>;
   stop(): Promise<void>;
 }
 
@@ -57,7 +54,6 @@ export async function startConnectors(opts: ConnectorEngineOptions): Promise<Con
   const watchers = config.routes.flatMap((route) => localWatch(opts, route));
   log.info({ routes: config.routes.map((r) => r.name), queue: opts.activityQueue }, 'connectors started');
   return {
-    status: () => routeStatus(config, sources, jobs.storage),
     async stop() {
       await Promise.all(watchers.map((w) => w.close()));
       worker.shutdown();
@@ -74,7 +70,7 @@ async function startWatcher(opts: ConnectorEngineOptions, route: RouteConfig): P
     await opts.jobs.temporal.workflow.start(watchRoute, {
       taskQueue: opts.jobs.taskQueue,
       workflowId: watcherId(route.name),
-      args: [{ route: route.name, activityQueue: opts.activityQueue }],
+      args: [{ route: route.name, operation: route.operation, activityQueue: opts.activityQueue }],
       typedSearchAttributes: [
         { key: OPERATION, value: 'watchRoute' },
         { key: ROUTE, value: route.name },

@@ -12,6 +12,7 @@ import type { Services } from './api/services.js';
 import { createAuthenticator } from './api/authenticate.js';
 import type { Config } from './config.js';
 import { loadSigningSecret } from './auth/signed-url.js';
+import { cachedConnectorStatus } from './jobs/connector-status.js';
 import { createMailTransport } from './mail/transport.js';
 import { configureVeraPdf, stopVeraPdf } from './pdf/verapdf.js';
 import { BlobStore } from './storage/blob-store.js';
@@ -104,7 +105,7 @@ export async function startService(config: Config, log: Logger): Promise<Running
         ...jobs,
         signingSecret: await loadSigningSecret(config),
         version: VERSION,
-        ...(connectors ? { connectorStatus: connectors.status } : {}),
+        connectorStatus: cachedConnectorStatus(jobs),
       };
       const app = createApp({ routes: allRoutes(services), log, authenticate: createAuthenticator(storage) });
       for (const port of [config.http.port, config.http.v2Port].filter((p): p is number => p !== undefined)) {

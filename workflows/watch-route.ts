@@ -1,16 +1,20 @@
-import { condition, continueAsNew, defineSignal, proxyActivities, setHandler } from '@temporalio/workflow';
+import { condition, continueAsNew, defineQuery, defineSignal, proxyActivities, setHandler } from '@temporalio/workflow';
 import type { ConnectorActivities } from '../activities/connectors.js';
 import { sourceStep } from './activity-profiles.js';
-import type { LookState } from '../src/jobs/contracts.js';
+import type { ConnectorOperation, LookState, WatcherState } from '../src/jobs/contracts.js';
 
 /** Sent by a local folder watcher when something changed: look now instead of at the next interval. */
 export const lookNow = defineSignal('lookNow');
+
+/** For /health: the route, its last look, and what waits in its folder. */
+export const routeState = defineQuery<WatcherState>('routeState');
 
 /** A run's history stays short: after this many looks the watcher continues as a new run, carrying only its last look. */
 const LOOKS_PER_RUN = 200;
 
 export interface WatchRouteInput {
   route: string;
+  operation?: ConnectorOperation;
   activityQueue: string;
   /** The last look of the run before (continue-as-new). */
   state?: LookState;
@@ -31,10 +35,13 @@ export async function watchRoute(input: WatchRouteInput): Promise<void> {
     asked = true;
   });
   let state: LookState = input.state ?? { look: [], pending: true };
+  let lastLookAt: string | undefined;
+  setHandler(routeState, () => ({ route: input.route, ...(input.operation ? { operation: input.operation } : {}), ...(lastLookAt ? { lastLookAt } : {}), waiting: state.waiting ?? 0 }));
   for (let i = 0; i < LOOKS_PER_RUN; i++) {
     asked = false;
     const { nextLookMs, ...next } = await lookAtRoute({ route: input.route, previous: state });
     state = next;
+    lastLookAt = new Date().toISOString();
     await condition(() => asked, nextLookMs);
   }
   await continueAsNew<typeof watchRoute>({ ...input, state });

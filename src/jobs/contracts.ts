@@ -299,6 +299,8 @@ export interface LookState {
   changes?: string;
   /** Files in processing/ (path and size) whose workflow a look has started: not read again by the next. */
   inHand?: string[];
+  /** Files of the route's kind in its folder that the look did not take (not complete yet). */
+  waiting?: number;
 }
 
 export interface LookAtRouteInput {
@@ -314,11 +316,23 @@ export interface RouteLook extends LookState {
 /** A connector route at a glance: for `connectors status` and /health. */
 export interface RouteStatus {
   route: string;
-  operation: ConnectorOperation;
+  operation?: ConnectorOperation;
   /** Files in the watched folder not yet taken; -1 while the source cannot be reached. */
   waiting: number;
   /** Taken and not finished. */
   processing: number;
   processed: number;
   refused: number;
+  /** When the route's watcher last looked (/health). */
+  lastLookAt?: string;
+  /** Why its source cannot be reached, as the failing look says (/health). */
+  problem?: string;
+}
+
+/** What a route's watcher tells of itself (its `routeState` query). */
+export interface WatcherState {
+  route: string;
+  operation?: ConnectorOperation;
+  lastLookAt?: string;
+  waiting: number;
 }

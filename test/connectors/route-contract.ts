@@ -1,6 +1,7 @@
 import { Client, Connection } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FolderSource } from '../../connectors/sources/source.js';
+import type { RouteStatus } from '../../src/jobs/contracts.js';
 import { spawnService, type SpawnedService } from '../../scripts/lib/spawn-service.js';
 import { startWorkerProcess, type RoleProcess } from '../../scripts/lib/role-process.js';
 import { fixtureInvoice, invoicePdf } from '../ocr/fixtures.js';
@@ -44,6 +45,7 @@ export function routeContract(label: string, kind: string, makeHarness: () => Ro
     let source: FolderSource;
     let invoice: Uint8Array;
 
+    const health = async () => (await (await fetch(`${service.url}/health`)).json()) as { connectors?: RouteStatus[] };
     const startConnectors = (name: string) => startConnectorsProcess(service, config.yaml, name, config.env);
     const workflows = async (query: string) => {
       const ids: string[] = [];
@@ -91,7 +93,12 @@ export function routeContract(label: string, kind: string, makeHarness: () => Ro
     });
 
     it('starts while its server is down, and turns invoice.pdf dropped into in/ into out/invoice-zugferd.pdf once the server is back', { timeout: 240_000 }, async () => {
-      await pause(3_000);
+      // The API runs no connector itself, and still tells of every route, with why its source cannot be reached.
+      const down = await waitFor('/health naming the unreachable source', async () => {
+        const routes = (await health()).connectors ?? [];
+        return routes.length === 2 && routes.every((r) => r.waiting === -1 && r.problem) && routes;
+      });
+      expect(down.map((r) => r.route)).toEqual([jsonRoute, pdfRoute].sort());
       for (const c of connectors) expect(c.child.exitCode, `${c.logFile} exited`).toBeNull();
       await harness.startServer();
       source = harness.source();
@@ -155,6 +162,9 @@ export function routeContract(label: string, kind: string, makeHarness: () => Ro
       expect(await names(source, 'json-in')).toEqual([]);
       expect(await names(source, `processing/${jsonRoute}`)).toEqual([]);
       expect(await workflows(`EinvoiceRoute = "${jsonRoute}" AND EinvoiceOperation = "connectorFile"`)).toHaveLength(count);
+      const route = await waitFor('/health counting the batch', async () => (await health()).connectors?.find((r) => r.route === jsonRoute && r.processed === count && r.waiting === 0));
+      expect(route).toMatchObject({ operation: 'createXinvoiceFromJson', processing: 0, refused: 0, lastLookAt: expect.any(String) });
+      expect(route.problem).toBeUndefined();
     });
 
     it('loses nothing and does nothing twice when the worker and a connector process are killed (SIGKILL) with files in hand', { timeout: 420_000 }, async () => {
