@@ -37,6 +37,7 @@ export const ERROR_CODES = {
   TEMPLATE_INVALID: { status: 422, retryable: false, userMessage: 'The template cannot be used: its definition has problems (see detail); the operator has to fix it.' },
   XML_BUILD_FAILED: { status: 422, retryable: false, userMessage: 'The invoice could not be written as XML.' },
   PDF_UNREADABLE: { status: 422, retryable: false, userMessage: 'The PDF cannot be read or processed.' },
+  PDF_ENCRYPTED: { status: 422, retryable: false, userMessage: 'The PDF is encrypted (a password or restrictions); send it without encryption.' },
   PDF_NOT_CONVERTIBLE: { status: 422, retryable: false, userMessage: 'The PDF cannot be made PDF/A-3b conformant; no ZUGFeRD file was created.' },
   INVOICE_XML_MISSING: { status: 422, retryable: false, userMessage: 'The PDF carries no ZUGFeRD / Factur-X / XRechnung invoice XML.' },
   XML_NOT_ZUGFERD: { status: 422, retryable: false, userMessage: 'The XML cannot be embedded: ZUGFeRD / Factur-X carry UN/CEFACT CII with a known profile.' },

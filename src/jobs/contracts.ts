@@ -9,7 +9,7 @@ import type { DetectedProfile, ZugferdProfile } from '../pdf/profiles.js';
 import type { ZugferdReport } from '../pdf/validate.js';
 import type { TemplateSource } from '../render/registry.js';
 import type { RequestContext } from '../temporal/context.js';
-import type { ValidationReport } from '../validation/index.js';
+import type { Finding, ValidationReport } from '../validation/index.js';
 import type { SyntaxId } from '../xml/index.js';
 
 /**
@@ -38,6 +38,11 @@ export interface RefusalDetails {
   language?: OwnerLanguage;
   /** What the owner of the invoice reads, in that language. */
   userMessage?: string;
+  /** The analysis' confidence, for refusals after the analysis. */
+  extractionConfidence?: number;
+  /** The findings behind `ruleCodes` (one per rule) and the rule sets that made them, for explanations. */
+  findings?: Finding[];
+  artefacts?: ValidationReport['artefacts'];
 }
 
 // ---------------------------------------------------------------- analysis

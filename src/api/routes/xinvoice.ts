@@ -7,6 +7,7 @@ import { errorResponses } from '../common-responses.js';
 import { downloadUrl, resendToken } from '../links.js';
 import { defineRoute, jobOf } from '../route.js';
 import type { Services } from '../services.js';
+import { validationMessages, validationMessageSchema } from '../validation-messages.js';
 import { findingSchema, artefactsSchema } from '../validation-schemas.js';
 
 const MAX_XML_CHARS = 20 * 1024 * 1024;
@@ -89,13 +90,16 @@ export function xinvoiceRoutes(services: Services) {
           numberOfErrors: z.int(),
           numberOfWarnings: z.int(),
           findings: z.array(findingSchema),
+          xInvoiceErrors: z.array(validationMessageSchema).meta({ description: 'The errors among the findings, in the item shape of the RechnungsAPI client' }),
+          messages: z.array(validationMessageSchema).meta({ description: 'The warnings and information among the findings, in the same shape; together with xInvoiceErrors every finding once' }),
           validationArtefacts: artefactsSchema,
         }),
       },
       ...errorResponses(400, 401, 403, 413, 415, 503, 504),
     },
     async handle({ body, principal, request }) {
-      return { body: validationResponse(await validateXRechnung(services, jobOf(principal, request), body.xinvoiceXML)) };
+      const report = await validateXRechnung(services, jobOf(principal, request), body.xinvoiceXML);
+      return { body: { ...validationResponse(report), ...validationMessages(report, body.xinvoiceXML) } };
     },
   });
 
