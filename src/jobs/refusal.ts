@@ -7,6 +7,7 @@ import type { FieldProblem, RefusalDetails } from './contracts.js';
 
 export const REFUSAL_CODES = [
   'VALIDATION_ERROR',
+  'INVOICE_INCOMPLETE',
   'FILE_MISSING',
   'FILE_TOO_LARGE',
   'UNSUPPORTED_FILE_TYPE',

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
-import { invoiceSchema } from '../../invoice/model.js';
+import { invoiceInputSchema } from '../../invoice/input.js';
 import { renderInvoicePdf, resolveTemplate } from '../../jobs/render.js';
 import { mailResultSchema, transportSchema } from '../../mail/schema.js';
 import { listTemplates, templateRoots, type LoadedTemplate } from '../../render/index.js';
@@ -49,7 +49,7 @@ const fileNameSchema = z
 
 const createBody = z
   .object({
-    invoice: invoiceSchema,
+    invoice: invoiceInputSchema,
     templateId: z.string({ error: 'templateId is required: GET /api/v1/templates lists the templates' }).min(1, 'templateId is required: GET /api/v1/templates lists the templates').max(64),
     invoiceFilename: fileNameSchema.optional().meta({ description: 'File name of the PDF (".pdf" is appended when missing); default <invoiceNumber>.pdf' }),
     invoicePassthrough: z.boolean().default(true).meta({ description: 'true (default): create and return only; false: also store the invoice in the account\'s invoice list (GET /api/v1/invoices)' }),
@@ -123,7 +123,7 @@ export function templateRoutes(services: Services) {
         schema: createResponse,
         headers: { 'X-Idempotency-Key-Reused': idempotencyKeyReusedHeader },
       },
-      ...errorResponses(400, 401, 403, 409, 413, 415, 422, 503, 504),
+      ...errorResponses(400, 401, 403, 409, 412, 413, 415, 422, 503, 504),
     },
     async handle({ body, principal, request }) {
       const template = await resolveTemplate(roots, body.templateId);

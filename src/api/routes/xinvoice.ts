@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { invoiceSchema } from '../../invoice/model.js';
+import { invoiceInputSchema } from '../../invoice/input.js';
 import { buildXRechnung, validateXRechnung } from '../../jobs/xrechnung.js';
 import { mailResultSchema, transportSchema } from '../../mail/schema.js';
 import type { Finding, ValidationReport } from '../../validation/index.js';
@@ -25,7 +25,7 @@ export function xinvoiceRoutes(services: Services) {
     auth: 'bearer',
     body: z
       .object({
-        invoice: invoiceSchema,
+        invoice: invoiceInputSchema,
         syntax: z.enum(['CII', 'UBL']).default('CII').meta({ description: 'XML syntax of the XRechnung; CII by default' }),
         fileName: z.string().trim().min(1).max(200).regex(/^[^/\\\u0000-\u001f"]+$/, 'no paths, quotes or control characters').optional().meta({ description: 'File name of the stored XML; default <invoiceNumber>.xml' }),
         transport: transportSchema.optional(),
@@ -48,7 +48,7 @@ export function xinvoiceRoutes(services: Services) {
           transport: mailResultSchema.optional().meta({ description: 'What happened to the e-mail, when the request had a transport' }),
         }),
       },
-      ...errorResponses(400, 401, 403, 413, 415, 422, 503, 504),
+      ...errorResponses(400, 401, 403, 412, 413, 415, 422, 503, 504),
     },
     async handle({ body, principal, request }) {
       const built = await buildXRechnung(services, jobOf(principal, request), body);

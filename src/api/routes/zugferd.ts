@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { invoiceInputSchema } from '../../invoice/input.js';
 import { invoiceSchema } from '../../invoice/model.js';
 import { MAX_FILE_BYTES } from '../../jobs/file.js';
 import { buildZugferdFromJson, buildZugferdFromXml, extractZugferdInvoice, validateZugferdPdf, type BuiltZugferd } from '../../jobs/zugferd.js';
@@ -79,7 +80,7 @@ export function zugferdRoutes(services: Services) {
     auth: 'bearer',
     body: z
       .object({
-        invoice: invoiceSchema,
+        invoice: invoiceInputSchema,
         invoicePdf64: base64Pdf('The visible invoice as PDF'),
         profile: profileSchema.default('EN16931'),
         fileName,
@@ -103,7 +104,7 @@ export function zugferdRoutes(services: Services) {
           warnings: findings('Warnings and information of both parts'),
         }),
       },
-      ...errorResponses(400, 401, 403, 413, 415, 422, 503, 504),
+      ...errorResponses(400, 401, 403, 412, 413, 415, 422, 503, 504),
     },
     async handle({ body, principal, request }) {
       const built = await buildZugferdFromJson(services, jobOf(principal, request), { ...body, pdf: pdf(body, 'invoicePdf64') });
