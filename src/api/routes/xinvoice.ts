@@ -27,7 +27,15 @@ export function xinvoiceRoutes(services: Services) {
       .object({
         invoice: invoiceInputSchema,
         syntax: z.enum(['CII', 'UBL']).default('CII').meta({ description: 'XML syntax of the XRechnung; CII by default' }),
-        fileName: z.string().trim().min(1).max(200).regex(/^[^/\\\u0000-\u001f"]+$/, 'no paths, quotes or control characters').optional().meta({ description: 'File name of the stored XML; default <invoiceNumber>.xml' }),
+        fileName: z
+          .string()
+          .trim()
+          .min(1)
+          .max(200)
+          .regex(/^[^/\\\u0000-\u001f"]+$/, 'no paths, quotes or control characters')
+          .transform((name) => (/\.xml$/i.test(name) ? name : `${name}.xml`))
+          .optional()
+          .meta({ description: 'File name of the stored XML (".xml" is appended when missing); default <invoiceNumber>.xml' }),
         transport: transportSchema.optional(),
       })
       .strict(),

@@ -23,8 +23,9 @@ const fileName = z
   .min(1)
   .max(200)
   .regex(/^[^/\\\u0000-\u001f"]+$/, 'no paths, quotes or control characters')
+  .transform((name) => (/\.pdf$/i.test(name) ? name : `${name}.pdf`))
   .optional()
-  .meta({ description: 'File name of the stored PDF; default <invoiceNumber>-zugferd.pdf' });
+  .meta({ description: 'File name of the stored PDF (".pdf" is appended when missing); default <invoiceNumber>-zugferd.pdf' });
 const profileSchema = z.enum(ZUGFERD_PROFILES).meta({ description: 'Factur-X / ZUGFeRD profile; the XML carries only what the profile allows' });
 
 const isError = (f: Finding) => f.severity === 'error' || f.severity === 'fatal';
