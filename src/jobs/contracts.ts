@@ -190,10 +190,12 @@ export interface CreateInvoicePdfInput {
 }
 
 export interface CreateInvoicePdfResult {
-  /** The stored ZUGFeRD PDF (downloadURL, resendToken). */
-  documentId: string;
+  /** The stored ZUGFeRD PDF (downloadURL, resendToken); null when nothing was kept (passthrough without e-mail). */
+  documentId: string | null;
   /** The stored invoice record; null for passthrough. */
   invoiceId: string | null;
+  /** Passthrough: the numbers reserved for what was not kept, the PDF's when it was not stored and the invoice's. */
+  reserved?: { document?: number; invoice: number };
   pdfBlobKey: string;
   pages: number;
   report: ZugferdReport;

@@ -4,6 +4,7 @@ import { buildXRechnung, validateXRechnung } from '../../jobs/xrechnung.js';
 import { mailResultSchema, transportSchema } from '../../mail/schema.js';
 import type { Finding, ValidationReport } from '../../validation/index.js';
 import { errorResponses } from '../common-responses.js';
+import { storedFileName } from '../file-names.js';
 import { downloadUrl, resendToken } from '../links.js';
 import { defineRoute, jobOf } from '../route.js';
 import type { Services } from '../services.js';
@@ -27,13 +28,7 @@ export function xinvoiceRoutes(services: Services) {
       .object({
         invoice: invoiceInputSchema,
         syntax: z.enum(['CII', 'UBL']).default('CII').meta({ description: 'XML syntax of the XRechnung; CII by default' }),
-        fileName: z
-          .string()
-          .trim()
-          .min(1)
-          .max(200)
-          .regex(/^[^/\\\u0000-\u001f"]+$/, 'no paths, quotes or control characters')
-          .transform((name) => (/\.xml$/i.test(name) ? name : `${name}.xml`))
+        fileName: storedFileName('xml')
           .optional()
           .meta({ description: 'File name of the stored XML (".xml" is appended when missing); default <invoiceNumber>.xml' }),
         transport: transportSchema.optional(),

@@ -9,6 +9,7 @@ import type { ZugferdReport } from '../../pdf/validate.js';
 import type { Finding } from '../../validation/index.js';
 import { MAX_XML_BYTES } from '../../xml/index.js';
 import { errorResponses } from '../common-responses.js';
+import { storedFileName } from '../file-names.js';
 import { readFileField } from '../file-input.js';
 import { downloadUrl, resendToken } from '../links.js';
 import { defineRoute, jobOf } from '../route.js';
@@ -17,13 +18,7 @@ import { findingSchema, artefactsSchema } from '../validation-schemas.js';
 
 const findings = (description: string) => z.array(findingSchema).meta({ description });
 const base64Pdf = (description: string) => z.string().meta({ description: `${description}; base64, a data: prefix and line breaks are tolerated, up to 11 MB decoded` });
-const fileName = z
-  .string()
-  .trim()
-  .min(1)
-  .max(200)
-  .regex(/^[^/\\\u0000-\u001f"]+$/, 'no paths, quotes or control characters')
-  .transform((name) => (/\.pdf$/i.test(name) ? name : `${name}.pdf`))
+const fileName = storedFileName('pdf')
   .optional()
   .meta({ description: 'File name of the stored PDF (".pdf" is appended when missing); default <invoiceNumber>-zugferd.pdf' });
 const profileSchema = z.enum(ZUGFERD_PROFILES).meta({ description: 'Factur-X / ZUGFeRD profile; the XML carries only what the profile allows' });
