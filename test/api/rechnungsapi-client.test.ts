@@ -66,6 +66,8 @@ describe('RechnungsAPI client: create and validate', () => {
     const valid = await c.validateXRechnungXml(created.xInvoice);
     expect(valid).toMatchObject({ isValid: true, message: 'The document is valid.' });
     expect(valid.details.xInvoiceErrors).toEqual([]);
+    expect(await c.validateXInvoiceXml(created.xInvoice)).toEqual(valid);
+    expect(c.sent.at(-1)).toEqual(c.sent.at(-2));
   });
 
   it('validateXRechnungXml gives every finding once, as { type, message, location, schemaFile, id, line }', async () => {
