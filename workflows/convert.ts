@@ -33,6 +33,7 @@ export async function convertToZugferd(input: ConvertToZugferdInput): Promise<Co
         language,
         ...(analysis.fields ? { fields: analysis.fields } : {}),
         source: analysis.source,
+        extractionConfidence: analysis.extractionConfidence,
       });
       temporary.push(invoiceBlobKey);
       const pdfBlobKey = input.fileType === 'pdf' ? input.fileBlobKey : (await imagesToPdfDocument({ ctx, fileBlobKey: input.fileBlobKey, fileType: input.fileType })).pdfBlobKey;
@@ -45,6 +46,7 @@ export async function convertToZugferd(input: ConvertToZugferdInput): Promise<Co
         temporary.push(built.pdfBlobKey);
         const rules = report.findings.filter(isBlocking);
         const ruleCodes = [...new Set(rules.map((f) => f.ruleId))];
+        const findings = ruleCodes.map((code) => rules.find((f) => f.ruleId === code)!);
         throw ApplicationFailure.create({
           nonRetryable: true,
           type: 'ZUGFERD_INVALID',
@@ -52,7 +54,17 @@ export async function convertToZugferd(input: ConvertToZugferdInput): Promise<Co
             .slice(0, 5)
             .map((f) => `${f.ruleId}: ${f.message}`)
             .join('; ')}`,
-          details: [{ ruleCodes, stage: 'validateZugferdPdf', language, userMessage: refusalSummary('ZUGFERD_INVALID', ruleCodes, language) } satisfies RefusalDetails],
+          details: [
+            {
+              ruleCodes,
+              findings,
+              artefacts: report.artefacts,
+              stage: 'validateZugferdPdf',
+              language,
+              userMessage: refusalSummary('ZUGFERD_INVALID', ruleCodes, language),
+              extractionConfidence: analysis.extractionConfidence,
+            } satisfies RefusalDetails,
+          ],
         });
       }
 

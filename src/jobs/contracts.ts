@@ -9,7 +9,7 @@ import type { DetectedProfile, ZugferdProfile } from '../pdf/profiles.js';
 import type { ZugferdReport } from '../pdf/validate.js';
 import type { TemplateSource } from '../render/registry.js';
 import type { RequestContext } from '../temporal/context.js';
-import type { ValidationReport } from '../validation/index.js';
+import type { Finding, ValidationReport } from '../validation/index.js';
 import type { SyntaxId } from '../xml/index.js';
 
 /**
@@ -38,6 +38,11 @@ export interface RefusalDetails {
   language?: OwnerLanguage;
   /** What the owner of the invoice reads, in that language. */
   userMessage?: string;
+  /** The analysis' confidence, for refusals after the analysis. */
+  extractionConfidence?: number;
+  /** The findings behind `ruleCodes` (one per rule) and the rule sets that made them, for explanations. */
+  findings?: Finding[];
+  artefacts?: ValidationReport['artefacts'];
 }
 
 // ---------------------------------------------------------------- analysis
@@ -185,10 +190,12 @@ export interface CreateInvoicePdfInput {
 }
 
 export interface CreateInvoicePdfResult {
-  /** The stored ZUGFeRD PDF (downloadURL, resendToken). */
-  documentId: string;
+  /** The stored ZUGFeRD PDF (downloadURL, resendToken); null when nothing was kept (passthrough without e-mail). */
+  documentId: string | null;
   /** The stored invoice record; null for passthrough. */
   invoiceId: string | null;
+  /** Passthrough: the numbers reserved for what was not kept, the PDF's when it was not stored and the invoice's. */
+  reserved?: { document?: number; invoice: number };
   pdfBlobKey: string;
   pages: number;
   report: ZugferdReport;

@@ -1,12 +1,14 @@
 import { z } from 'zod';
-import { invoiceSchema } from '../../invoice/model.js';
+import { invoiceInputSchema } from '../../invoice/input.js';
 import { buildXRechnung, validateXRechnung } from '../../jobs/xrechnung.js';
 import { mailResultSchema, transportSchema } from '../../mail/schema.js';
 import type { Finding, ValidationReport } from '../../validation/index.js';
 import { errorResponses } from '../common-responses.js';
+import { storedFileName } from '../file-names.js';
 import { downloadUrl, resendToken } from '../links.js';
 import { defineRoute, jobOf } from '../route.js';
 import type { Services } from '../services.js';
+import { validationMessages, validationMessageSchema } from '../validation-messages.js';
 import { findingSchema, artefactsSchema } from '../validation-schemas.js';
 
 const MAX_XML_CHARS = 20 * 1024 * 1024;
@@ -24,9 +26,11 @@ export function xinvoiceRoutes(services: Services) {
     auth: 'bearer',
     body: z
       .object({
-        invoice: invoiceSchema,
+        invoice: invoiceInputSchema,
         syntax: z.enum(['CII', 'UBL']).default('CII').meta({ description: 'XML syntax of the XRechnung; CII by default' }),
-        fileName: z.string().trim().min(1).max(200).regex(/^[^/\\\u0000-\u001f"]+$/, 'no paths, quotes or control characters').optional().meta({ description: 'File name of the stored XML; default <invoiceNumber>.xml' }),
+        fileName: storedFileName('xml')
+          .optional()
+          .meta({ description: 'File name of the stored XML (".xml" is appended when missing); default <invoiceNumber>.xml' }),
         transport: transportSchema.optional(),
       })
       .strict(),
@@ -47,7 +51,7 @@ export function xinvoiceRoutes(services: Services) {
           transport: mailResultSchema.optional().meta({ description: 'What happened to the e-mail, when the request had a transport' }),
         }),
       },
-      ...errorResponses(400, 401, 403, 413, 415, 422, 503, 504),
+      ...errorResponses(400, 401, 403, 412, 413, 415, 422, 503, 504),
     },
     async handle({ body, principal, request }) {
       const built = await buildXRechnung(services, jobOf(principal, request), body);
@@ -89,13 +93,16 @@ export function xinvoiceRoutes(services: Services) {
           numberOfErrors: z.int(),
           numberOfWarnings: z.int(),
           findings: z.array(findingSchema),
+          xInvoiceErrors: z.array(validationMessageSchema).meta({ description: 'The errors among the findings, in the item shape of the RechnungsAPI client' }),
+          messages: z.array(validationMessageSchema).meta({ description: 'The warnings and information among the findings, in the same shape; together with xInvoiceErrors every finding once' }),
           validationArtefacts: artefactsSchema,
         }),
       },
       ...errorResponses(400, 401, 403, 413, 415, 503, 504),
     },
     async handle({ body, principal, request }) {
-      return { body: validationResponse(await validateXRechnung(services, jobOf(principal, request), body.xinvoiceXML)) };
+      const report = await validateXRechnung(services, jobOf(principal, request), body.xinvoiceXML);
+      return { body: { ...validationResponse(report), ...validationMessages(report, body.xinvoiceXML) } };
     },
   });
 

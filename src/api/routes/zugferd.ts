@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { invoiceInputSchema } from '../../invoice/input.js';
 import { invoiceSchema } from '../../invoice/model.js';
 import { MAX_FILE_BYTES } from '../../jobs/file.js';
 import { buildZugferdFromJson, buildZugferdFromXml, extractZugferdInvoice, validateZugferdPdf, type BuiltZugferd } from '../../jobs/zugferd.js';
@@ -8,6 +9,7 @@ import type { ZugferdReport } from '../../pdf/validate.js';
 import type { Finding } from '../../validation/index.js';
 import { MAX_XML_BYTES } from '../../xml/index.js';
 import { errorResponses } from '../common-responses.js';
+import { storedFileName } from '../file-names.js';
 import { readFileField } from '../file-input.js';
 import { downloadUrl, resendToken } from '../links.js';
 import { defineRoute, jobOf } from '../route.js';
@@ -16,14 +18,9 @@ import { findingSchema, artefactsSchema } from '../validation-schemas.js';
 
 const findings = (description: string) => z.array(findingSchema).meta({ description });
 const base64Pdf = (description: string) => z.string().meta({ description: `${description}; base64, a data: prefix and line breaks are tolerated, up to 11 MB decoded` });
-const fileName = z
-  .string()
-  .trim()
-  .min(1)
-  .max(200)
-  .regex(/^[^/\\\u0000-\u001f"]+$/, 'no paths, quotes or control characters')
+const fileName = storedFileName('pdf')
   .optional()
-  .meta({ description: 'File name of the stored PDF; default <invoiceNumber>-zugferd.pdf' });
+  .meta({ description: 'File name of the stored PDF (".pdf" is appended when missing); default <invoiceNumber>-zugferd.pdf' });
 const profileSchema = z.enum(ZUGFERD_PROFILES).meta({ description: 'Factur-X / ZUGFeRD profile; the XML carries only what the profile allows' });
 
 const isError = (f: Finding) => f.severity === 'error' || f.severity === 'fatal';
@@ -79,7 +76,7 @@ export function zugferdRoutes(services: Services) {
     auth: 'bearer',
     body: z
       .object({
-        invoice: invoiceSchema,
+        invoice: invoiceInputSchema,
         invoicePdf64: base64Pdf('The visible invoice as PDF'),
         profile: profileSchema.default('EN16931'),
         fileName,
@@ -103,7 +100,7 @@ export function zugferdRoutes(services: Services) {
           warnings: findings('Warnings and information of both parts'),
         }),
       },
-      ...errorResponses(400, 401, 403, 413, 415, 422, 503, 504),
+      ...errorResponses(400, 401, 403, 412, 413, 415, 422, 503, 504),
     },
     async handle({ body, principal, request }) {
       const built = await buildZugferdFromJson(services, jobOf(principal, request), { ...body, pdf: pdf(body, 'invoicePdf64') });
