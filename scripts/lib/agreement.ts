@@ -150,13 +150,7 @@ export interface CaseResult {
   cause?: string;
 }
 
-/**
- * Known reasons why the two verdicts can differ, by rule id. A disagreement whose differing rules
- * all have an entry here is explained; anything else is listed as unexplained.
- */
-export const KNOWN_DIFFERENCES: Readonly<Record<string, string>> = {};
-
-export function compareCase(c: AgreementCase, ours: ValidationReport & { scenario?: { name: string } }, kosit: KositVerdict): CaseResult {
+export function compareCase(c: AgreementCase, ours: ValidationReport, kosit: KositVerdict): CaseResult {
   const o = ourErrorRules(ours);
   const k = kositErrorRules(kosit);
   const result: CaseResult = {
@@ -171,12 +165,17 @@ export function compareCase(c: AgreementCase, ours: ValidationReport & { scenari
     const reported = kositAllRules(kosit);
     result.effective = c.mutation.expect.some((id) => reported.has(id));
   }
-  if (!result.verdictAgrees || !result.rulesAgree) {
-    const differing = [...o.filter((id) => !k.includes(id)), ...k.filter((id) => !o.includes(id))];
-    const known = differing.map((id) => KNOWN_DIFFERENCES[id]).filter((why): why is string => why !== undefined);
-    result.cause = differing.length > 0 && known.length === differing.length ? [...new Set(known)].join('; ') : `unexplained: ours only [${o.filter((id) => !k.includes(id)).join(' ')}], KoSIT only [${k.filter((id) => !o.includes(id)).join(' ')}]`;
-  }
+  if (!result.verdictAgrees || !result.rulesAgree) result.cause = causeOf(ours, kosit, o, k);
   return result;
+}
+
+/** Why two verdicts differ: a scenario KoSIT's configuration lacks, or the rules only one side reported. */
+function causeOf(ours: ValidationReport, kosit: KositVerdict, o: string[], k: string[]): string {
+  if (!kosit.scenario && ours.scenario?.id.startsWith('peppol-bis')) {
+    return "Peppol BIS Billing 3.0: KoSIT's official scenarios have none (no scenario, rejected); ours judges it by XSD and CEN rules like the configuration's non-official Peppol scenario (--scenarios plus)";
+  }
+  if (kosit.scenario && ours.scenario && kosit.scenario !== ours.scenario.name && !kosit.scenario.includes('NON-OFFICIAL')) return `different scenario: ours ${ours.scenario.name}, KoSIT ${kosit.scenario}`;
+  return `rules reported by one side only: ours [${o.filter((id) => !k.includes(id)).join(' ')}], KoSIT [${k.filter((id) => !o.includes(id)).join(' ')}]`;
 }
 
 export interface AgreementSummary {

@@ -227,6 +227,15 @@ export const MUTATIONS: readonly Mutation[] = [
   { id: 'no-due-date-no-terms', breaks: 'BR-CO-25 (BT-9 and BT-20 missing for a positive amount due)', expect: ['BR-CO-25'], invoicesOnly: true, cii: drop('ram:SpecifiedTradePaymentTerms'), ubl: all(drop('cac:PaymentTerms'), (x) => (x.includes('<cbc:DueDate>') ? drop('cbc:DueDate')(x) : x)) },
   { id: 'no-seller-electronic-address', breaks: 'BR-DE-? / PEPPOL-EN16931-R020 (BT-34 missing)', expect: ['PEPPOL-EN16931-R020', 'BR-62'], cii: within(ciiSeller, drop('ram:URIUniversalCommunication')), ubl: within(ublSupplier, drop('cbc:EndpointID')) },
   { id: 'no-buyer-electronic-address', breaks: 'PEPPOL-EN16931-R010 (BT-49 missing)', expect: ['PEPPOL-EN16931-R010', 'BR-63'], cii: within(ciiBuyer, drop('ram:URIUniversalCommunication')), ubl: within(ublCustomer, drop('cbc:EndpointID')) },
+  { id: 'no-business-process', breaks: 'PEPPOL-EN16931-R001 (BT-23 missing)', expect: ['PEPPOL-EN16931-R001'], cii: drop('ram:BusinessProcessSpecifiedDocumentContextParameter'), ubl: drop('cbc:ProfileID') },
+  {
+    id: 'seller-no-tax-registration',
+    breaks: 'BR-DE-16 (neither BT-31 nor BT-32 where VAT is charged), and BR-CO-26 where no BT-29 or BT-30 identifies the seller either',
+    expect: ['BR-DE-16', 'BR-CO-26'],
+    cii: within(ciiSeller, all(dropAll('ram:SpecifiedTaxRegistration'), (x) => (find(x, 'ram:SpecifiedLegalOrganization') ? drop('ram:SpecifiedLegalOrganization')(x) : x))),
+    ubl: within(ublSupplier, all(dropAll('cac:PartyTaxScheme'), within('cac:PartyLegalEntity', (x) => (find(x, 'cbc:CompanyID') ? drop('cbc:CompanyID')(x) : x)))),
+  },
+  { id: 'no-breakdown-vat-rate', breaks: 'BR-DE-14 (BT-119 missing)', expect: ['BR-DE-14'], cii: within(ciiSettlement, within('ram:ApplicableTradeTax', drop('ram:RateApplicablePercent'))), ubl: within('cac:TaxSubtotal', drop('cbc:Percent')) },
   { id: 'no-line-vat-rate', breaks: 'BR-S-05 (line VAT rate missing)', expect: ['BR-S-05'], cii: within(ciiLine, drop('ram:RateApplicablePercent')), ubl: within('cac:ClassifiedTaxCategory', drop('cbc:Percent')) },
 
   // ---- sums
@@ -252,7 +261,7 @@ export const MUTATIONS: readonly Mutation[] = [
     id: 'item-standard-scheme-9999',
     breaks: 'BR-CL-21 (BT-157 scheme not ISO 6523), a warning for XRechnung and information for its extension',
     expect: ['BR-CL-21'],
-    cii: prepend('ram:SpecifiedTradeProduct', '<ram:GlobalID schemeID="9999">4012345000009</ram:GlobalID>'),
+    cii: within('ram:SpecifiedTradeProduct', (product) => (find(product, 'ram:GlobalID') ? attr('ram:GlobalID', 'schemeID', '9999')(product) : `<ram:GlobalID schemeID="9999">4012345000009</ram:GlobalID>${product}`)),
     ubl: before('cac:ClassifiedTaxCategory', '<cac:StandardItemIdentification><cbc:ID schemeID="9999">4012345000009</cbc:ID></cac:StandardItemIdentification>'),
   },
   {
@@ -271,6 +280,10 @@ export const MUTATIONS: readonly Mutation[] = [
   },
   { id: 'vat-id-prefix', breaks: 'BR-CO-09 (BT-31 without ISO country prefix)', expect: ['BR-CO-09'], cii: within(ciiSeller, within('ram:SpecifiedTaxRegistration', text('ram:ID', (old) => `XY${old.slice(2)}`))), ubl: within(ublSupplier, within('cac:PartyTaxScheme', text('cbc:CompanyID', (old) => `XY${old.slice(2)}`))) },
   { id: 'iban-check-digits', breaks: 'BR-DE-19 (IBAN check digits wrong), a warning', expect: ['BR-DE-19'], cii: text('ram:IBANID', (old) => `${old.slice(0, 2)}${((Number(old.slice(2, 4)) + 1) % 100).toString().padStart(2, '0')}${old.slice(4)}`), ubl: within('cac:PayeeFinancialAccount', text('cbc:ID', (old) => `${old.slice(0, 2)}${((Number(old.slice(2, 4)) + 1) % 100).toString().padStart(2, '0')}${old.slice(4)}`)) },
+
+  { id: 'skonto-malformed', breaks: 'BR-DE-18 (cash discount terms not in the #SKONTO# format)', expect: ['BR-DE-18'], cii: within('ram:SpecifiedTradePaymentTerms', text('ram:Description', '#SKONTO#TAGE=14#PROZENT=2,00#')), ubl: within('cac:PaymentTerms', text('cbc:Note', '#SKONTO#TAGE=14#PROZENT=2,00#')) },
+  { id: 'seller-email-without-at', breaks: 'BR-DE-28 (BT-43 without @)', expect: ['BR-DE-28'], cii: within(ciiSeller, within('ram:EmailURIUniversalCommunication', text('ram:URIID', 'buchhaltung.example.com'))), ubl: within(ublSupplier, text('cbc:ElectronicMail', 'buchhaltung.example.com')) },
+  { id: 'seller-phone-short', breaks: 'BR-DE-27 (BT-42 with fewer than three digits)', expect: ['BR-DE-27'], cii: within(ciiSeller, within('ram:TelephoneUniversalCommunication', text('ram:CompleteNumber', '12'))), ubl: within(ublSupplier, text('cbc:Telephone', '12')) },
 
   // ---- dates
   { id: 'date-iso-in-102', breaks: 'BT-2 written as YYYY-MM-DD where format 102 (CCYYMMDD) is declared / not a date', expect: ['XSD', 'CII-DT-097'], cii: within('ram:IssueDateTime', text('udt:DateTimeString', (old) => `${old.slice(0, 4)}-${old.slice(4, 6)}-${old.slice(6)}`)), ubl: text('cbc:IssueDate', (old) => `${old.slice(8, 10)}.${old.slice(5, 7)}.${old.slice(0, 4)}`) },

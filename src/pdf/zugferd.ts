@@ -74,7 +74,7 @@ export async function validateZugferdPdf(bytes: Uint8Array, opts: { compareText:
   const inspection = await (opts.inspect ?? inProcess)(bytes, opts.compareText);
   const pdfa = await checkPdfA3b(bytes);
   const xml = inspection.invoice?.xml;
-  const xmlReport = xml !== undefined ? await validateInvoiceXml(xml) : undefined;
+  const xmlReport = xml !== undefined ? await validateInvoiceXml(xml, { container: 'pdf' }) : undefined;
   const detected = xml !== undefined ? detectProfile(xml) : undefined;
   const invoice = xml !== undefined ? tryReadInvoice(xml, detected!) : undefined;
   const profile = ZUGFERD_PROFILES.find((p) => p === detected?.profile && detected.generation !== 'ZUGFeRD 1.0');

@@ -7,7 +7,7 @@ import { errorResponses } from '../common-responses.js';
 import { downloadUrl, resendToken } from '../links.js';
 import { defineRoute, jobOf } from '../route.js';
 import type { Services } from '../services.js';
-import { findingSchema, artefactsSchema } from '../validation-schemas.js';
+import { findingSchema, artefactsSchema, scenarioSchema } from '../validation-schemas.js';
 
 const MAX_XML_CHARS = 20 * 1024 * 1024;
 
@@ -75,7 +75,8 @@ export function xinvoiceRoutes(services: Services) {
     path: '/api/v1/zugferd/validateXinvoiceXml',
     operationId: 'validateXinvoiceXml',
     summary: 'Validate XRechnung / EN 16931 XML (CII or UBL)',
-    description: 'Runs XSD, the CEN EN 16931 schematron and, for XRechnung documents, the XRechnung schematron. A document with errors is answered 200 with isValid false.',
+    description:
+      'Judges the XML under the scenario its root element and BT-24 select, as the KoSIT validator does: XRechnung 3.0 (standard, extension, CVD), plain EN 16931, Peppol BIS Billing 3.0, or a Factur-X / ZUGFeRD profile; XSD, the CEN EN 16931 schematron, and the XRechnung schematron or the Factur-X profile rules, with the scenario\'s severity overrides. A document with errors, or that no scenario supports (e.g. XRechnung before 3.0), is answered 200 with isValid false.',
     tags: ['XRechnung'],
     auth: 'bearer',
     body: z.object({ xinvoiceXML: z.string().min(1, 'must not be empty').max(MAX_XML_CHARS) }).strict(),
@@ -86,6 +87,7 @@ export function xinvoiceRoutes(services: Services) {
           isValid: z.boolean(),
           message: z.string(),
           syntax: z.enum(['CII', 'UBL']).optional(),
+          scenario: scenarioSchema.optional(),
           numberOfErrors: z.int(),
           numberOfWarnings: z.int(),
           findings: z.array(findingSchema),
@@ -108,6 +110,7 @@ function validationResponse(report: ValidationReport) {
     isValid: report.valid,
     message: report.valid ? 'The document is valid.' : `The document is invalid: ${errors} error(s).`,
     ...(report.syntax ? { syntax: report.syntax } : {}),
+    ...(report.scenario ? { scenario: report.scenario } : {}),
     numberOfErrors: errors,
     numberOfWarnings: report.findings.length - errors,
     findings: report.findings,
