@@ -108,7 +108,7 @@ if [ ! -f "$TOOLS/kosit-validator.jar" ] || [ "$(cat "$TOOLS/kosit-validator.ver
     echo "$KOSIT_VERSION" > "$TOOLS/kosit-validator.version"
     log "fetched KoSIT validator $KOSIT_VERSION"
   else
-    log "WARNING: org.kosit:validator:$KOSIT_VERSION (standalone) is not available from the Maven repository; KoSIT checks will be skipped"
+    log "WARNING: org.kosit:validator:$KOSIT_VERSION (standalone) is not available from the Maven repository; the tests take the KoSIT judge from ../shared/tools/kosit (or KOSIT_DIR) and skip it without"
   fi
 fi
 

@@ -83,37 +83,19 @@ export const attr =
     return xml.slice(0, r.start) + changed + xml.slice(r.innerStart);
   };
 
-/** Inserts `snippet` after the first `tag`'s end. */
-export const after =
+/** Inserts `snippet` at a position of the first `tag`: before it, as its first or last child, or after it. */
+const insertAt =
+  (at: 'start' | 'innerStart' | 'innerEnd' | 'end') =>
   (tag: string, snippet: string): Edit =>
   (xml) => {
-    const r = must(xml, tag);
-    return xml.slice(0, r.end) + snippet + xml.slice(r.end);
+    const i = must(xml, tag)[at];
+    return xml.slice(0, i) + snippet + xml.slice(i);
   };
 
-/** Inserts `snippet` before the first `tag`. */
-export const before =
-  (tag: string, snippet: string): Edit =>
-  (xml) => {
-    const r = must(xml, tag);
-    return xml.slice(0, r.start) + snippet + xml.slice(r.start);
-  };
-
-/** Inserts `snippet` as the first child of the first `tag`. */
-export const prepend =
-  (tag: string, snippet: string): Edit =>
-  (xml) => {
-    const r = must(xml, tag);
-    return xml.slice(0, r.innerStart) + snippet + xml.slice(r.innerStart);
-  };
-
-/** Inserts `snippet` as the last child of the first `tag`. */
-export const append =
-  (tag: string, snippet: string): Edit =>
-  (xml) => {
-    const r = must(xml, tag);
-    return xml.slice(0, r.innerEnd) + snippet + xml.slice(r.innerEnd);
-  };
+export const before = insertAt('start');
+export const prepend = insertAt('innerStart');
+export const append = insertAt('innerEnd');
+export const after = insertAt('end');
 
 /** Repeats the first `tag` right after itself. */
 export const duplicate =
