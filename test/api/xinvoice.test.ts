@@ -93,6 +93,7 @@ describe.each(services)('XRechnung creation and validation ($name)', (service) =
 
   it('names the scenario, keeps the original severity of an overridden rule, and refuses an outdated XRechnung', async () => {
     const created = await call(service, CREATE, { body: { invoice: first } });
+    expect(created.json.scenario).toMatchObject({ name: 'EN16931 XRechnung (CII)' });
     const xml: string = created.json.xInvoice;
     const ok = await call(service, VALIDATE, { body: { xinvoiceXML: xml.replace(/unitCode="[^"]*"/, 'unitCode="ZZZ"') } });
     expect(ok.json).toMatchObject({ isValid: true, scenario: { id: 'xrechnung-cii', name: 'EN16931 XRechnung (CII)', layers: ['xsd', 'en16931', 'xrechnung'] } });
