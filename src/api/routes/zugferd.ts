@@ -14,7 +14,7 @@ import { readFileField } from '../file-input.js';
 import { downloadUrl, resendToken } from '../links.js';
 import { defineRoute, jobOf } from '../route.js';
 import type { Services } from '../services.js';
-import { findingSchema, artefactsSchema } from '../validation-schemas.js';
+import { findingSchema, artefactsSchema, scenarioSchema } from '../validation-schemas.js';
 
 const findings = (description: string) => z.array(findingSchema).meta({ description });
 const base64Pdf = (description: string) => z.string().meta({ description: `${description}; base64, a data: prefix and line breaks are tolerated, up to 11 MB decoded` });
@@ -202,6 +202,7 @@ export function zugferdRoutes(services: Services) {
           profile: z.string().optional().meta({ description: 'Profile named by BT-24 (MINIMUM, BASICWL, BASIC, EN16931, EXTENDED, XRECHNUNG; COMFORT for ZUGFeRD 1.0)' }),
           generation: z.string().optional().meta({ description: 'Factur-X 1.0 / ZUGFeRD 2.x, ZUGFeRD 2.0 or ZUGFeRD 1.0' }),
           xmlFileName: z.string().optional(),
+          scenario: scenarioSchema.optional(),
           numberOfErrors: z.int(),
           numberOfWarnings: z.int(),
           findings: findings('All findings, PDF first'),
@@ -222,6 +223,7 @@ export function zugferdRoutes(services: Services) {
           ...(report.profile ? { profile: report.profile } : {}),
           ...(report.generation ? { generation: report.generation } : {}),
           ...(report.xmlFileName ? { xmlFileName: report.xmlFileName } : {}),
+          ...(report.scenario ? { scenario: report.scenario } : {}),
           numberOfErrors: errors,
           numberOfWarnings: report.findings.length - errors,
           findings: report.findings,
