@@ -113,6 +113,22 @@ describe('Italian headings and numbers', () => {
   });
 });
 
+describe('payment terms (BT-20)', () => {
+  it('reads the terms printed beside, behind or under their label, as printed', async () => {
+    const beside = await header(letter([{ s: 'Zahlungsbedingungen', x: 50, y: 460 }, { s: 'Zahlbar sofort ohne Abzug.', x: 200, y: 460 }]));
+    expect(beside.paymentTerms).toBe('Zahlbar sofort ohne Abzug.');
+    const behind = await header(letter([{ s: 'Payment terms: 14 days net', x: 50, y: 460 }]));
+    expect(behind.paymentTerms).toBe('14 days net');
+    const under = await header(letter([{ s: 'Conditions de paiement', x: 50, y: 460, bold: true }, { s: 'À réception de facture', x: 50, y: 472 }]));
+    expect(under.paymentTerms).toBe('À réception de facture');
+  });
+
+  it('takes no number or bare sign for terms, and no sentence that only mentions payment', async () => {
+    expect((await header(letter([{ s: 'Zahlungsbedingungen:', x: 50, y: 460 }, { s: '30', x: 200, y: 460 }]))).paymentTerms).toBeUndefined();
+    expect((await header(letter([{ s: 'Bitte beachten Sie unsere Zahlungsbedingungen auf der Rückseite.', x: 50, y: 460 }]))).paymentTerms).toBeUndefined();
+  });
+});
+
 describe('seller tax number (BT-32)', () => {
   const footer = (line: string): Text[] => letter([{ s: line, x: 297, y: 800, size: 6.5 }].map((t) => ({ ...t, x: 60 })));
   for (const [label, value] of [
