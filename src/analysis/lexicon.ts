@@ -165,7 +165,7 @@ export const PARTY_LABEL_WORDS: ReadonlyArray<[PartyRole, string]> = [
 ];
 
 /** Labels beside a VAT identifier that make it the buyer's. */
-export const BUYER_ID_CONTEXT = /ihre|kunde|customer|client|buyer|kaufer|acheteur|votre|uw |empfanger|destinataire|leistungsempfanger/;
+export const BUYER_ID_CONTEXT = /ihre|your|kunde|customer|client|buyer|kaufer|acheteur|votre|uw |empfanger|destinataire|leistungsempfanger/;
 
 export type TotalField = 'lineTotal' | 'allowances' | 'charges' | 'netTotal' | 'vatTotal' | 'grossTotal' | 'paid' | 'due';
 

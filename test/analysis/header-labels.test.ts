@@ -113,6 +113,16 @@ describe('Italian headings and numbers', () => {
   });
 });
 
+describe('VAT identifiers in the info block', () => {
+  it("takes the one beside 'Your VAT number' as the buyer's, in English as in German", async () => {
+    for (const label of ['Your VAT number', 'Your VAT no.', 'Ihre USt-IdNr.']) {
+      const invoice = await header(letter([{ s: label, x: 330, y: 200 }, { s: 'DE176543219', x: 545, y: 200, right: true }, { s: 'VAT no.: DE287654321', x: 330, y: 800, size: 6.5 }]));
+      expect(invoice.buyer?.buyerVatIdentifier, label).toBe('DE176543219');
+      expect(invoice.seller?.sellerVatIdentifier, label).toBe('DE287654321');
+    }
+  });
+});
+
 describe('payment terms (BT-20)', () => {
   it('reads the terms printed beside, behind or under their label, as printed', async () => {
     const beside = await header(letter([{ s: 'Zahlungsbedingungen', x: 50, y: 460 }, { s: 'Zahlbar sofort ohne Abzug.', x: 200, y: 460 }]));
