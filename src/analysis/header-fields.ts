@@ -1,6 +1,6 @@
 import { currenciesIn } from './codes.js';
 import { scanDates, scannedDate } from './dates.js';
-import { allSegments, belowOf, originalOffset, rightOf, type Doc, type Found } from './document.js';
+import { allSegments, belowOf, originalOffset, pageOf, rightOf, type Doc, type Found } from './document.js';
 import { makeSegment, tailOf, type Segment } from './layout.js';
 import { HEADER_LABELS, OTHER_LABELS, PARTY_LABELS, type HeaderField } from './lexicon.js';
 import { fold } from './text.js';
@@ -137,7 +137,7 @@ export function findHeaderFields(doc: Doc): Map<HeaderField, Array<Found>> {
         if (place !== 'same' && isLabel(source.text)) continue;
         if (place === 'right' && inStrip(doc, seg, source)) continue;
         // Inside running text a reference is one word: what follows is the sentence going on.
-        const text = r.inline && kind === 'ref' ? source.text.trim().split(/\s+/)[0]! : source.text;
+        const text = r.inline && kind === 'ref' ? source.text.trim().split(/\s+/)[0]! : kind === 'terms' ? termsText(doc, seg, source) : source.text;
         const value = parseValue(kind, text, doc, STRICT.has(r.field));
         if (value === undefined) continue;
         const pageFactor = seg.page === 1 ? 1 : 0.9;
@@ -148,6 +148,27 @@ export function findHeaderFields(doc: Doc): Map<HeaderField, Array<Found>> {
     }
   }
   return found;
+}
+
+/**
+ * Terms printed over several lines ("30% advance payment," / "balance at 30 days"): the lines
+ * below that start where the value or its label starts belong to it, until a sentence ends.
+ */
+function termsText(doc: Doc, label: Segment, value: Segment): string {
+  let text = value.text.trim();
+  let last = value;
+  for (let more = 0; more < 2 && !/[.!?]$/.test(text); more++) {
+    // The next line that has text there (a date printed in another column may stand between).
+    const next = pageOf(doc, last.page)
+      .lines.slice(last.line + 1, last.line + 3)
+      .filter((line) => line.top - last.bottom < 2.5 * last.height)
+      .map((line) => line.segments.find((o) => Math.abs(o.x0 - value.x0) < value.height || Math.abs(o.x0 - label.x0) < value.height))
+      .find((o) => o !== undefined);
+    if (!next || isLabel(next.text) || /^[^:]{1,30}:/.test(next.text)) break;
+    text = `${text} ${next.text.trim()}`;
+    last = next;
+  }
+  return text;
 }
 
 /**

@@ -113,6 +113,24 @@ describe('Italian headings and numbers', () => {
   });
 });
 
+describe('the sender line above the address window', () => {
+  it('reads a sender line that wraps after a separator as one: the name is its first part', async () => {
+    const invoice = await header([
+      { s: 'Elektro Brandt & Söhne KG · Karl-Heine-Straße 88 · Hinterhaus ·', x: 50, y: 110, size: 6.5 },
+      { s: '04229 Leipzig · Sachsen · Deutschland', x: 50, y: 118, size: 6.5 },
+      { s: 'Bergmann Logistik AG', x: 50, y: 135, size: 10 },
+      { s: 'Speicherstraße 40', x: 50, y: 148, size: 10 },
+      { s: '44147 Dortmund', x: 50, y: 161, size: 10 },
+      { s: 'Rechnung', x: 50, y: 230, size: 16, bold: true },
+      { s: 'Gesamtbetrag', x: 380, y: 420, bold: true },
+      { s: '119,00 €', x: 545, y: 420, right: true, bold: true },
+    ]);
+    expect(invoice.seller?.sellerName).toBe('Elektro Brandt & Söhne KG');
+    expect(invoice.seller?.sellerPostalAddress).toMatchObject({ sellerAddressLine1: 'Karl-Heine-Straße 88', sellerPostCode: '04229', sellerCity: 'Leipzig' });
+    expect(invoice.buyer?.buyerName).toBe('Bergmann Logistik AG');
+  });
+});
+
 describe('VAT identifiers in the info block', () => {
   it("takes the one beside 'Your VAT number' as the buyer's, in English as in German", async () => {
     for (const label of ['Your VAT number', 'Your VAT no.', 'Ihre USt-IdNr.']) {
