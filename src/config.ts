@@ -1,6 +1,8 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { TEST_FAULTS, type TestFault } from './mail/types.js';
+import { WORKLOADS, type Workload } from './temporal/queues.js';
+import type { WorkerSettings } from './temporal/worker-plan.js';
 
 /**
  * Configuration comes only from environment variables, validated once at start.
@@ -35,6 +37,23 @@ const envSchema = z.object({
   /** The folder connectors' configuration file (connectors/config.ts); `all` runs them when it is set, `connectors` needs it. */
   EINVOICE_CONNECTORS: optionalString,
   VERAPDF_POOL_SIZE: z.coerce.number().int().min(1).max(32).default(1),
+  /** The workload classes this process's worker serves (src/temporal/queues.ts); default all. */
+  EINVOICE_WORKER_QUEUES: optionalString.pipe(
+    z
+      .string()
+      .transform((v) => [...new Set(v.split(',').map((w) => w.trim()))])
+      .pipe(z.array(z.enum(WORKLOADS, { error: `must be a comma-separated list of ${WORKLOADS.join(', ')}` })))
+      .optional(),
+  ),
+  /** `quick=8,pdf=2`: activities at once per class. */
+  EINVOICE_WORKER_CONCURRENCY: optionalString.pipe(
+    z
+      .string()
+      .transform((v) => v.split(',').map((pair) => pair.split('=').map((p) => p.trim())))
+      .pipe(z.array(z.tuple([z.enum(WORKLOADS), z.coerce.number<string>().int().min(1).max(256)], { error: `must be class=number pairs, e.g. quick=8,pdf=2 (classes: ${WORKLOADS.join(', ')})` })))
+      .optional(),
+  ),
+  EINVOICE_OCR_MEMORY_MB: z.union([z.literal('').transform(() => undefined), z.coerce.number().int().min(256)]).optional(),
   SMTP_URL: optionalString.pipe(z.url({ protocol: /^smtps?$/, error: 'must be an smtp:// or smtps:// URL' }).optional()),
   SMTP_REQUIRE_TLS: z.enum(['true', 'false']).default('true'),
   SMTP_CA_FILE: optionalString,
@@ -97,6 +116,8 @@ export interface Config {
   role: z.infer<typeof envSchema>['EINVOICE_ROLE'];
   /** veraPDF processes kept running by the worker (src/pdf/verapdf.ts). */
   veraPdf: { poolSize: number };
+  /** The worker's queues and their limits (src/temporal/worker-plan.ts). */
+  worker: WorkerSettings;
   /** The folder connectors: their configuration file, and the queue their source activities are served on. */
   connectors: { configFile: string | undefined; taskQueue: string };
   mail: MailConfig;
@@ -137,6 +158,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     role: e.EINVOICE_ROLE,
     veraPdf: { poolSize: e.VERAPDF_POOL_SIZE },
+    worker: {
+      workloads: e.EINVOICE_WORKER_QUEUES ?? WORKLOADS,
+      concurrency: Object.fromEntries(e.EINVOICE_WORKER_CONCURRENCY ?? []) as Partial<Record<Workload, number>>,
+      ocrMemoryMb: e.EINVOICE_OCR_MEMORY_MB,
+    },
     connectors: { configFile: e.EINVOICE_CONNECTORS ? path.resolve(e.EINVOICE_CONNECTORS) : undefined, taskQueue: `${e.TEMPORAL_TASK_QUEUE}-connectors` },
     mail: {
       smtp: e.SMTP_URL ? smtpConfig(e.SMTP_URL, e.SMTP_REQUIRE_TLS === 'true', e.SMTP_CA_FILE) : undefined,

@@ -1,10 +1,12 @@
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
+import os from 'node:os';
 import type { AddressInfo } from 'node:net';
 import { Client, Connection } from '@temporalio/client';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
 import type { Logger } from 'pino';
 import { withHeartbeats } from '../activities/heartbeat.js';
+import { OCR_ENGINES } from '../activities/analysis.js';
 import { createActivities } from '../activities/index.js';
 import { createApp } from './api/app.js';
 import { allRoutes } from './api/routes/index.js';
@@ -14,12 +16,14 @@ import type { Config } from './config.js';
 import { loadSigningSecret } from './auth/signed-url.js';
 import { cachedConnectorStatus } from './jobs/connector-status.js';
 import { createMailTransport } from './mail/transport.js';
+import { DEFAULT_SANDBOX_LIMITS } from './ocr/sandbox.js';
 import { configureVeraPdf, stopVeraPdf } from './pdf/verapdf.js';
 import { BlobStore } from './storage/blob-store.js';
 import { openStorage } from './storage/index.js';
 import { startDevServer, type DevServer } from './temporal/dev-server.js';
 import { ensureNamespace } from './temporal/namespace.js';
-import { createWorker } from './temporal/worker.js';
+import { startWorkers } from './temporal/worker.js';
+import { availableMemoryMb, planWorker } from './temporal/worker-plan.js';
 import { parseConfig } from '../connectors/config.js';
 import { startConnectors, type ConnectorEngine } from '../connectors/engine.js';
 
@@ -69,18 +73,19 @@ export async function startService(config: Config, log: Logger): Promise<Running
       // The veraPDF processes start with the first check and end after the worker has finished its activities.
       await configureVeraPdf({ size: config.veraPdf.poolSize });
       cleanups.push(() => stopVeraPdf());
-      const { worker, connection: workerConnection } = await createWorker({
+      const plan = planWorker(config.temporal.taskQueue, config.worker, {
+        memoryMb: availableMemoryMb(process.constrainedMemory(), os.totalmem()),
+        ocrEngines: OCR_ENGINES,
+        sandboxHeapMb: DEFAULT_SANDBOX_LIMITS.heapMb,
+      });
+      const workers = await startWorkers({
         address: temporalAddress,
         namespace: config.temporal.namespace,
-        taskQueue: config.temporal.taskQueue,
+        queues: plan.queues,
         activities: withHeartbeats(createActivities({ blobs, storage, log, mail: { transport: await createMailTransport(config.mail), testFaults: config.mail.testFaults } })),
       });
-      const running = worker.run();
-      cleanups.push(async () => {
-        worker.shutdown();
-        await running;
-        await workerConnection.close();
-      });
+      cleanups.push(() => workers.stop());
+      log.info({ queues: plan.queues.map((q) => `${q.taskQueue} (${q.maxActivities} at once)`), ocr: plan.ocr }, 'worker polling');
     }
 
     const jobs = { temporal: new Client({ connection, namespace: config.temporal.namespace }), taskQueue: config.temporal.taskQueue, blobs, storage };

@@ -1,14 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConnectorActivities } from '../../activities/connectors.js';
-import { repoRoot } from '../../scripts/lib/spawn-service.js';
 import type { ConnectorFileInput, FileConnectorResultInput, LookAtRouteInput, RouteLook } from '../../src/jobs/contracts.js';
 import { processConnectorFile } from '../../workflows/connector-file.js';
 import { lookNow, watchRoute } from '../../workflows/watch-route.js';
+import { WORKFLOW_BUNDLE, withQueueWorkers } from '../support/queue-workers.js';
 import { byName } from './client.js';
 
 /**
@@ -19,7 +18,6 @@ import { byName } from './client.js';
  */
 
 const server = byName('sqlite');
-const WORKFLOW_BUNDLE = path.join(repoRoot, 'dist', 'workflow-bundle.js');
 const taskQueue = `connector-workflows-test-${randomUUID()}`;
 
 let connection: NativeConnection;
@@ -46,21 +44,18 @@ const fileInput = (operation: ConnectorFileInput['operation']): ConnectorFileInp
 /** Runs one file's workflow with the given activities; returns what the file-away step was handed. */
 async function runFile(input: ConnectorFileInput & { activityQueue: string }, activities: Record<string, (...args: never[]) => unknown>) {
   const filed: FileConnectorResultInput[] = [];
-  const worker = await Worker.create({
-    connection,
-    namespace: server.namespace,
-    taskQueue,
-    workflowBundle: { codePath: WORKFLOW_BUNDLE },
-    activities: {
-      async fileConnectorResult(i: FileConnectorResultInput) {
-        filed.push(i);
-        return { status: i.outcome.kind === 'done' ? 'done' : 'refused', inputPath: 'done/x', reportPath: 'done/x.report.json' };
-      },
-      async discardBlobs() {},
-      ...activities,
+  const stubs = {
+    async fileConnectorResult(i: FileConnectorResultInput) {
+      filed.push(i);
+      return { status: i.outcome.kind === 'done' ? 'done' : 'refused', inputPath: 'done/x', reportPath: 'done/x.report.json' };
     },
-  });
-  const result = await worker.runUntil(client.workflow.execute(processConnectorFile, { taskQueue, workflowId: `connectorFile-test-${randomUUID()}`, args: [input] }));
+    async discardBlobs() {},
+    ...activities,
+  };
+  // The connector's source steps are on the connectors' queue, here the workflows' own (quick) queue.
+  const result = await withQueueWorkers({ connection, namespace: server.namespace, taskQueue, activities: stubs }, () =>
+    client.workflow.execute(processConnectorFile, { taskQueue, workflowId: `connectorFile-test-${randomUUID()}`, args: [input] }),
+  );
   return { result, filed };
 }
 

@@ -1,12 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import path from 'node:path';
 import { Client, Connection, WorkflowFailedError } from '@temporalio/client';
-import { NativeConnection, Worker } from '@temporalio/worker';
+import { NativeConnection } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BuildZugferdInput, BuildZugferdResult } from '../../activities/zugferd.js';
 import type { ZugferdReport } from '../../src/pdf/validate.js';
-import { repoRoot } from '../../scripts/lib/spawn-service.js';
 import { createZugferdFromXml } from '../../workflows/zugferd.js';
+import { withQueueWorkers } from '../support/queue-workers.js';
 import { byName } from './client.js';
 
 /**
@@ -16,8 +15,6 @@ import { byName } from './client.js';
  */
 
 const server = byName('sqlite');
-// The bundle the built service runs (scripts/test.sh builds before testing).
-const WORKFLOW_BUNDLE = path.join(repoRoot, 'dist', 'workflow-bundle.js');
 const taskQueue = `zugferd-build-test-${randomUUID()}`;
 
 type Finding = ZugferdReport['findings'][number];
@@ -59,9 +56,8 @@ afterAll(async () => {
 
 async function run(findingsOf: Record<BuildZugferdInput['convert'], Finding[]>) {
   const { asked, activities } = stubs(findingsOf);
-  const worker = await Worker.create({ connection, namespace: server.namespace, taskQueue, workflowBundle: { codePath: WORKFLOW_BUNDLE }, activities });
   const input = { ctx: { requestId: randomUUID(), accountId: 'test' }, xmlBlobKey: 'xml', pdfBlobKey: 'pdf', fileName: 'invoice.pdf' };
-  const outcome = await worker.runUntil(
+  const outcome = await withQueueWorkers({ connection, namespace: server.namespace, taskQueue, activities }, () =>
     client.workflow
       .execute(createZugferdFromXml, { taskQueue, workflowId: `zugferd-build-${randomUUID()}`, args: [input] })
       .then((result) => ({ result }), (error: unknown) => ({ error })),
