@@ -53,6 +53,10 @@ const envSchema = z.object({
       .pipe(z.array(z.tuple([z.enum(WORKLOADS), z.coerce.number<string>().int().min(1).max(256)], { error: `must be class=number pairs, e.g. quick=8,pdf=2 (classes: ${WORKLOADS.join(', ')})` })))
       .optional(),
   ),
+  /** Prometheus metrics of this process (src/metrics) on their own port; unset: none. */
+  METRICS_PORT: z.union([z.literal('').transform(() => undefined), port]).optional(),
+  /** The Temporal SDK's worker metrics (schedule-to-start latency, slots), served by the SDK; unset: none. */
+  TEMPORAL_METRICS_PORT: z.union([z.literal('').transform(() => undefined), port]).optional(),
   EINVOICE_OCR_MEMORY_MB: z.union([z.literal('').transform(() => undefined), z.coerce.number().int().min(256)]).optional(),
   SMTP_URL: optionalString.pipe(z.url({ protocol: /^smtps?$/, error: 'must be an smtp:// or smtps:// URL' }).optional()),
   SMTP_REQUIRE_TLS: z.enum(['true', 'false']).default('true'),
@@ -118,6 +122,8 @@ export interface Config {
   veraPdf: { poolSize: number };
   /** The worker's queues and their limits (src/temporal/worker-plan.ts). */
   worker: WorkerSettings;
+  /** Ports of the metrics endpoints (on HOST); undefined: not served. */
+  metrics: { port: number | undefined; temporalPort: number | undefined };
   /** The folder connectors: their configuration file, and the queue their source activities are served on. */
   connectors: { configFile: string | undefined; taskQueue: string };
   mail: MailConfig;
@@ -163,6 +169,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       concurrency: Object.fromEntries(e.EINVOICE_WORKER_CONCURRENCY ?? []) as Partial<Record<Workload, number>>,
       ocrMemoryMb: e.EINVOICE_OCR_MEMORY_MB,
     },
+    metrics: { port: e.METRICS_PORT, temporalPort: e.TEMPORAL_METRICS_PORT },
     connectors: { configFile: e.EINVOICE_CONNECTORS ? path.resolve(e.EINVOICE_CONNECTORS) : undefined, taskQueue: `${e.TEMPORAL_TASK_QUEUE}-connectors` },
     mail: {
       smtp: e.SMTP_URL ? smtpConfig(e.SMTP_URL, e.SMTP_REQUIRE_TLS === 'true', e.SMTP_CA_FILE) : undefined,

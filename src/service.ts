@@ -8,6 +8,7 @@ import type { Logger } from 'pino';
 import { withHeartbeats } from '../activities/heartbeat.js';
 import { OCR_ENGINES } from '../activities/analysis.js';
 import { createActivities } from '../activities/index.js';
+import { withBusinessMetrics } from '../activities/metrics.js';
 import { createApp } from './api/app.js';
 import { allRoutes } from './api/routes/index.js';
 import type { Services } from './api/services.js';
@@ -16,6 +17,8 @@ import type { Config } from './config.js';
 import { loadSigningSecret } from './auth/signed-url.js';
 import { cachedConnectorStatus } from './jobs/connector-status.js';
 import { createMailTransport } from './mail/transport.js';
+import { registry } from './metrics/metrics.js';
+import { startMetricsServer } from './metrics/server.js';
 import { DEFAULT_SANDBOX_LIMITS } from './ocr/sandbox.js';
 import { configureVeraPdf, stopVeraPdf } from './pdf/verapdf.js';
 import { BlobStore } from './storage/blob-store.js';
@@ -49,7 +52,15 @@ export async function startService(config: Config, log: Logger): Promise<Running
     for (const cleanup of cleanups.reverse()) await cleanup().catch((err) => log.error({ err }, 'shutdown step failed'));
   };
   try {
-    installTemporalRuntime(log);
+    // The SDK's metrics describe workers: the API alone has none.
+    const { temporalPort } = config.metrics;
+    const host = config.http.host.includes(':') ? `[${config.http.host}]` : config.http.host;
+    installTemporalRuntime(log, config.role !== 'api' && temporalPort !== undefined ? `${host}:${temporalPort}` : undefined);
+    if (config.metrics.port !== undefined) {
+      const metricsServer = await startMetricsServer(registry, config.http.host, config.metrics.port);
+      cleanups.push(() => metricsServer.close());
+      log.info({ url: metricsServer.url }, 'metrics served');
+    }
     let devServer: DevServer | undefined;
     if (!config.temporal.address) {
       devServer = await startDevServer({ cliPath: config.temporal.cliPath, dataDir: config.dataDir, namespace: config.temporal.namespace, port: config.temporal.devPort, uiPort: config.temporal.uiPort, log });
@@ -82,7 +93,7 @@ export async function startService(config: Config, log: Logger): Promise<Running
         address: temporalAddress,
         namespace: config.temporal.namespace,
         queues: plan.queues,
-        activities: withHeartbeats(createActivities({ blobs, storage, log, mail: { transport: await createMailTransport(config.mail), testFaults: config.mail.testFaults } })),
+        activities: withHeartbeats(withBusinessMetrics(createActivities({ blobs, storage, log, mail: { transport: await createMailTransport(config.mail), testFaults: config.mail.testFaults } }))),
       });
       cleanups.push(() => workers.stop());
       log.info({ queues: plan.queues.map((q) => `${q.taskQueue} (${q.maxActivities} at once)`), ocr: plan.ocr }, 'worker polling');
@@ -132,12 +143,17 @@ export async function startService(config: Config, log: Logger): Promise<Running
 
 let runtimeInstalled = false;
 
-/** Temporal's core logs go through our logger; we, not the SDK, react to SIGTERM. */
-function installTemporalRuntime(log: Logger): void {
+/**
+ * Temporal's core logs go through our logger; we, not the SDK, react to SIGTERM. With an
+ * address, the SDK serves its worker metrics there (Prometheus, /metrics), durations in seconds
+ * like ours.
+ */
+function installTemporalRuntime(log: Logger, metricsAddress: string | undefined): void {
   if (runtimeInstalled) return;
   runtimeInstalled = true;
   Runtime.install({
     shutdownSignals: [],
+    ...(metricsAddress ? { telemetryOptions: { metrics: { prometheus: { bindAddress: metricsAddress, useSecondsForDurations: true } } } } : {}),
     logger: new DefaultLogger('WARN', (entry) => {
       const level = entry.level === 'ERROR' ? 'error' : entry.level === 'WARN' ? 'warn' : 'debug';
       log[level]({ temporal: entry.meta }, entry.message);
