@@ -155,7 +155,9 @@ function installTemporalRuntime(log: Logger, metricsAddress: string | undefined)
     shutdownSignals: [],
     ...(metricsAddress ? { telemetryOptions: { metrics: { prometheus: { bindAddress: metricsAddress, useSecondsForDurations: true } } } } : {}),
     logger: new DefaultLogger('WARN', (entry) => {
-      const level = entry.level === 'ERROR' ? 'error' : entry.level === 'WARN' ? 'warn' : 'debug';
+      // The queues of the pdf, ocr and mail classes carry activities only: that they poll no workflow tasks is as planned.
+      const planned = entry.message.startsWith('No workflows registered');
+      const level = entry.level === 'ERROR' ? 'error' : entry.level === 'WARN' && !planned ? 'warn' : 'debug';
       log[level]({ temporal: entry.meta }, entry.message);
     }),
   });
