@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { TEST_FAULTS, type TestFault } from './mail/types.js';
 import { WORKLOADS, type Workload } from './temporal/queues.js';
 import type { WorkerSettings } from './temporal/worker-plan.js';
+import type { BlobStorageConfig } from './storage/blob-storage.js';
 
 /**
  * Configuration comes only from environment variables, validated once at start.
@@ -53,6 +54,13 @@ const envSchema = z.object({
       .pipe(z.array(z.tuple([z.enum(WORKLOADS), z.coerce.number<string>().int().min(1).max(256)], { error: `must be class=number pairs, e.g. quick=8,pdf=2 (classes: ${WORKLOADS.join(', ')})` })))
       .optional(),
   ),
+  /** Where file contents live: a local folder, or an S3-compatible bucket when several machines share them. */
+  BLOB_STORE: z.enum(['local', 's3']).default('local'),
+  BLOB_S3_BUCKET: optionalString,
+  BLOB_S3_PREFIX: z.string().default('').refine((v) => v === '' || v.endsWith('/'), 'must be empty or end in /'),
+  BLOB_S3_REGION: z.string().default('us-east-1'),
+  BLOB_S3_ENDPOINT: optionalString.pipe(z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }).optional()),
+  BLOB_S3_FORCE_PATH_STYLE: z.enum(['true', 'false']).default('true'),
   /** Prometheus metrics of this process (src/metrics) on their own port; unset: none. */
   METRICS_PORT: z.union([z.literal('').transform(() => undefined), port]).optional(),
   /** The Temporal SDK's worker metrics (schedule-to-start latency, slots), served by the SDK; unset: none. */
@@ -74,6 +82,7 @@ const envSchema = z.object({
   ),
 })
   .refine((e) => e.EINVOICE_ROLE !== 'connectors' || e.EINVOICE_CONNECTORS, { path: ['EINVOICE_CONNECTORS'], message: 'EINVOICE_ROLE=connectors needs the configuration file' })
+  .refine((e) => e.BLOB_STORE !== 's3' || e.BLOB_S3_BUCKET, { path: ['BLOB_S3_BUCKET'], message: 'BLOB_STORE=s3 needs the bucket' })
   .refine((e) => [e.DKIM_DOMAIN, e.DKIM_SELECTOR, e.DKIM_PRIVATE_KEY_FILE].filter(Boolean).length % 3 === 0, {
   path: ['DKIM_DOMAIN'],
   message: 'set DKIM_DOMAIN, DKIM_SELECTOR and DKIM_PRIVATE_KEY_FILE together, or none of them',
@@ -122,6 +131,7 @@ export interface Config {
   veraPdf: { poolSize: number };
   /** The worker's queues and their limits (src/temporal/worker-plan.ts). */
   worker: WorkerSettings;
+  blobs: BlobStorageConfig;
   /** Ports of the metrics endpoints (on HOST); undefined: not served. */
   metrics: { port: number | undefined; temporalPort: number | undefined };
   /** The folder connectors: their configuration file, and the queue their source activities are served on. */
@@ -169,6 +179,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       concurrency: Object.fromEntries(e.EINVOICE_WORKER_CONCURRENCY ?? []) as Partial<Record<Workload, number>>,
       ocrMemoryMb: e.EINVOICE_OCR_MEMORY_MB,
     },
+    blobs:
+      e.BLOB_STORE === 's3'
+        ? {
+            kind: 's3',
+            bucket: e.BLOB_S3_BUCKET!,
+            prefix: e.BLOB_S3_PREFIX,
+            region: e.BLOB_S3_REGION,
+            ...(e.BLOB_S3_ENDPOINT ? { endpoint: e.BLOB_S3_ENDPOINT } : {}),
+            forcePathStyle: e.BLOB_S3_FORCE_PATH_STYLE === 'true',
+          }
+        : { kind: 'local' },
     metrics: { port: e.METRICS_PORT, temporalPort: e.TEMPORAL_METRICS_PORT },
     connectors: { configFile: e.EINVOICE_CONNECTORS ? path.resolve(e.EINVOICE_CONNECTORS) : undefined, taskQueue: `${e.TEMPORAL_TASK_QUEUE}-connectors` },
     mail: {

@@ -21,7 +21,7 @@ import { registry } from './metrics/metrics.js';
 import { startMetricsServer } from './metrics/server.js';
 import { DEFAULT_SANDBOX_LIMITS } from './ocr/sandbox.js';
 import { configureVeraPdf, stopVeraPdf } from './pdf/verapdf.js';
-import { BlobStore } from './storage/blob-store.js';
+import { openBlobStorage } from './storage/blob-storage.js';
 import { openStorage } from './storage/index.js';
 import { startDevServer, type DevServer } from './temporal/dev-server.js';
 import { ensureNamespace } from './temporal/namespace.js';
@@ -78,7 +78,7 @@ export async function startService(config: Config, log: Logger): Promise<Running
 
     const storage = await openStorage(config);
     cleanups.push(() => storage.close());
-    const blobs = new BlobStore(config.dataDir);
+    const blobs = openBlobStorage(config.blobs, config.dataDir);
 
     if (config.role === 'all' || config.role === 'worker') {
       // The veraPDF processes start with the first check and end after the worker has finished its activities.
