@@ -1,4 +1,4 @@
-import { S3Client } from '@aws-sdk/client-s3';
+import { CreateBucketCommand, HeadBucketCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
 
 /** Where an S3-compatible bucket is and how to sign for it; shared by the blob store and the connectors' S3 source. */
 export interface S3Endpoint {
@@ -24,4 +24,22 @@ export function createS3Client(options: S3Endpoint): S3Client {
     requestChecksumCalculation: 'WHEN_REQUIRED',
     responseChecksumValidation: 'WHEN_REQUIRED',
   });
+}
+
+/** Creates the bucket when it is missing; true when it was created. For set-ups that provision their own store (deploy/compose.yaml). */
+export async function ensureBucket(client: S3Client, bucket: string): Promise<boolean> {
+  try {
+    await client.send(new HeadBucketCommand({ Bucket: bucket }));
+    return false;
+  } catch (err) {
+    if (!(err instanceof S3ServiceException && err.$metadata.httpStatusCode === 404)) throw err;
+  }
+  try {
+    await client.send(new CreateBucketCommand({ Bucket: bucket }));
+    return true;
+  } catch (err) {
+    // Another process created it meanwhile.
+    if (err instanceof S3ServiceException && err.name === 'BucketAlreadyOwnedByYou') return false;
+    throw err;
+  }
 }

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { repoRoot } from '../../scripts/lib/spawn-service.js';
 import { scrape, total } from '../support/prometheus.js';
 import { byName, call } from './client.js';
 
@@ -56,6 +57,21 @@ describe('metrics', () => {
     for (const queue of [service.taskQueue, `${service.taskQueue}-pdf`, `${service.taskQueue}-ocr`, `${service.taskQueue}-mail`]) {
       expect(after.some((s) => s.name === 'temporal_worker_task_slots_available' && s.labels.task_queue === queue && s.labels.worker_type === 'ActivityWorker'), queue).toBe(true);
     }
+  });
+
+  it('include every metric the Grafana dashboard (deploy/grafana-dashboard.json) queries', async () => {
+    const dashboard = JSON.parse(readFileSync(path.join(repoRoot, 'deploy/grafana-dashboard.json'), 'utf8')) as { panels: Array<{ targets?: Array<{ expr: string }> }> };
+    const queried = new Set(dashboard.panels.flatMap((p) => p.targets ?? []).flatMap((t) => t.expr.match(/\b(?:einvoice|temporal|process|nodejs)_[a-z0-9_]+/g) ?? []));
+    // A family is declared by its TYPE line even before it has samples (the connectors' counters in a process without routes).
+    const declared = new Set<string>();
+    for (const url of [metricsUrl, temporalMetricsUrl]) {
+      for (const m of (await (await fetch(url)).text()).matchAll(/^# TYPE (\S+) (\w+)$/gm)) {
+        declared.add(m[1]!);
+        if (m[2] === 'histogram') for (const suffix of ['_bucket', '_sum', '_count']) declared.add(m[1]! + suffix);
+      }
+    }
+    expect([...queried].filter((name) => !declared.has(name))).toEqual([]);
+    expect(queried.size).toBeGreaterThan(10);
   });
 
   it('answer only /metrics on the metrics port', async () => {

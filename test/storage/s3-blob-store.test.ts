@@ -1,9 +1,11 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
 import path from 'node:path';
-import { CreateBucketCommand, GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { promisify } from 'node:util';
+import { CreateBucketCommand, GetObjectCommand, HeadBucketCommand, HeadObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawnService, type SpawnedService } from '../../scripts/lib/spawn-service.js';
+import { repoRoot, spawnService, type SpawnedService } from '../../scripts/lib/spawn-service.js';
 import { BlobNotFoundError, InvalidBlobKeyError } from '../../src/storage/blob-store.js';
 import { S3BlobStore } from '../../src/storage/s3-blob-store.js';
 import { startMoto, type MotoServer } from '../support/moto.js';
@@ -13,6 +15,7 @@ import { startMoto, type MotoServer } from '../support/moto.js';
  * (moto, which scripts/setup-connectors.sh installs), and the service running on it.
  */
 
+const run = promisify(execFile);
 const credentials = { accessKeyId: 'test', secretAccessKey: 'test' };
 const bucket = 'einvoice-blobs';
 let moto: MotoServer;
@@ -89,6 +92,27 @@ describe('S3BlobStore', () => {
     const err = await blobs.get(randomUUID()).catch((e: unknown) => e);
     expect(err).not.toBeInstanceOf(BlobNotFoundError);
     expect(err).toBeInstanceOf(Error);
+  });
+});
+
+describe('blob-store ensure-bucket (the CLI deploy/compose.yaml creates its buckets with)', () => {
+  const cli = (args: string[], env: Record<string, string>) =>
+    run(process.execPath, [path.join(repoRoot, 'dist/src/cli/blob-store.js'), ...args], { env: { PATH: process.env.PATH ?? '', BLOB_STORE: 's3', BLOB_S3_BUCKET: 'made-by-cli', BLOB_S3_ENDPOINT: moto.endpoint, AWS_ACCESS_KEY_ID: 'test', AWS_SECRET_ACCESS_KEY: 'test', ...env } }).then(
+      (r) => ({ code: 0, out: r.stdout + r.stderr }),
+      (e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, out: e.stdout + e.stderr }),
+    );
+
+  it('creates the bucket once, and finds it there the second time', async () => {
+    expect(await cli(['ensure-bucket'], {})).toEqual({ code: 0, out: 'created bucket made-by-cli\n' });
+    expect(await cli(['ensure-bucket'], {})).toEqual({ code: 0, out: 'bucket made-by-cli exists\n' });
+    expect(await cli(['ensure-bucket', '--bucket', 'other-one'], {})).toEqual({ code: 0, out: 'created bucket other-one\n' });
+    await s3.send(new HeadBucketCommand({ Bucket: 'other-one' }));
+  });
+
+  it('exits 2 without an S3 blob store configured, 1 when the server cannot be reached', async () => {
+    expect((await cli(['ensure-bucket'], { BLOB_STORE: 'local' })).code).toBe(2);
+    expect((await cli(['make-bucket'], {})).code).toBe(2);
+    expect((await cli(['ensure-bucket'], { BLOB_S3_ENDPOINT: 'http://127.0.0.1:9' })).code).toBe(1);
   });
 });
 
