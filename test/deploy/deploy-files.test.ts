@@ -62,8 +62,16 @@ interface ComposeService {
   deploy?: { replicas?: number | string; resources?: { limits?: { memory?: string } } };
 }
 
+/** Compose parses the YAML first, then interpolates the values: a ${…} where YAML syntax does not allow it fails there too. */
+function interpolateValues(value: unknown, missing: string[]): unknown {
+  if (typeof value === 'string') return interpolate(value, dotEnv, missing);
+  if (Array.isArray(value)) return value.map((v) => interpolateValues(v, missing));
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, interpolateValues(v, missing)]));
+  return value;
+}
+
 const missingVars: string[] = [];
-const compose = parseYaml(interpolate(read('compose.yaml'), dotEnv, missingVars), { merge: true }) as { services: Record<string, ComposeService>; volumes: Record<string, unknown> };
+const compose = interpolateValues(parseYaml(read('compose.yaml'), { merge: true }), missingVars) as { services: Record<string, ComposeService>; volumes: Record<string, unknown> };
 const services = compose.services;
 const einvoiceServices = Object.entries(services).filter(([, s]) => s.image === 'einvoice-service:local');
 const envOf = (s: ComposeService) => Object.fromEntries(Object.entries(s.environment ?? {}).map(([k, v]) => [k, String(v)]));
