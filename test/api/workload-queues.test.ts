@@ -1,14 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { Client, Connection } from '@temporalio/client';
 import { Context } from '@temporalio/activity';
-import { NativeConnection } from '@temporalio/worker';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { workloadQueue } from '../../src/temporal/queues.js';
 import { analyseInvoiceFile } from '../../workflows/analysis.js';
 import { convertToZugferd } from '../../workflows/convert.js';
 import { sendMessage } from '../../workflows/mail.js';
 import { createXInvoice } from '../../workflows/xinvoice.js';
-import { withQueueWorkers } from '../support/queue-workers.js';
+import { temporalForTests, withQueueWorkers } from '../support/queue-workers.js';
 import { byName } from './client.js';
 
 /**
@@ -26,18 +24,12 @@ const q = {
   mail: workloadQueue(taskQueue, 'mail'),
 };
 
-let connection: NativeConnection;
-let client: Client;
-beforeAll(async () => {
-  connection = await NativeConnection.connect({ address: server.temporalAddress });
-  client = new Client({ connection: await Connection.connect({ address: server.temporalAddress }), namespace: server.namespace });
-});
-afterAll(async () => {
-  await connection?.close();
-  await client?.connection.close();
-});
+const temporal = temporalForTests(server.temporalAddress, server.namespace);
 
-const ctx = () => ({ requestId: randomUUID(), accountId: 'test' });
+const ctx = () => {
+  const requestId = randomUUID();
+  return { requestId, accountId: 'test', source: { kind: 'request' as const, requestId } };
+};
 const report = { valid: true, pdfValid: true, findings: [], artefacts: [] };
 
 /** Stub activities that record, per activity, the queue each ran from. */
@@ -71,16 +63,16 @@ function recording() {
 describe('task queues by workload class (workflows, stub activities)', () => {
   it('keeps XML creation (build, validation, storing) on the quick queue, where the workflows run', async () => {
     const { servedBy, activities } = recording();
-    await withQueueWorkers({ connection, namespace: server.namespace, taskQueue, activities }, () =>
-      client.workflow.execute(createXInvoice, { taskQueue, workflowId: `xml-${randomUUID()}`, args: [{ ctx: ctx(), invoiceBlobKey: 'json', syntax: 'CII', fileName: 'a.xml' }] }),
+    await withQueueWorkers({ connection: temporal.connection, namespace: server.namespace, taskQueue, activities }, () =>
+      temporal.client.workflow.execute(createXInvoice, { taskQueue, workflowId: `xml-${randomUUID()}`, args: [{ ctx: ctx(), invoiceBlobKey: 'json', syntax: 'CII', fileName: 'a.xml' }] }),
     );
     expect(servedBy).toEqual({ buildInvoiceXml: [q.quick], validateInvoiceXml: [q.quick], storeDocument: [q.quick] });
   });
 
   it('sends reading to the OCR queue, images → PDF, embedding and PDF/A checks to the PDF queue', async () => {
     const { servedBy, activities } = recording();
-    await withQueueWorkers({ connection, namespace: server.namespace, taskQueue, activities }, () =>
-      client.workflow.execute(convertToZugferd, { taskQueue, workflowId: `convert-${randomUUID()}`, args: [{ ctx: ctx(), fileBlobKey: 'scan', fileType: 'png', fileName: 'scan.png' }] }),
+    await withQueueWorkers({ connection: temporal.connection, namespace: server.namespace, taskQueue, activities }, () =>
+      temporal.client.workflow.execute(convertToZugferd, { taskQueue, workflowId: `convert-${randomUUID()}`, args: [{ ctx: ctx(), fileBlobKey: 'scan', fileType: 'png', fileName: 'scan.png' }] }),
     );
     expect(servedBy).toEqual({
       analyseDocument: [q.ocr],
@@ -96,17 +88,17 @@ describe('task queues by workload class (workflows, stub activities)', () => {
 
   it('sends e-mail on the mail queue, from the child workflow, which inherits the queue of its parent', async () => {
     const { servedBy, activities } = recording();
-    await withQueueWorkers({ connection, namespace: server.namespace, taskQueue, activities }, () =>
-      client.workflow.execute(sendMessage, { taskQueue, workflowId: `mail-${randomUUID()}`, args: [{ ctx: ctx(), mail: { draftKey: 'draft' } }] }),
+    await withQueueWorkers({ connection: temporal.connection, namespace: server.namespace, taskQueue, activities }, () =>
+      temporal.client.workflow.execute(sendMessage, { taskQueue, workflowId: `mail-${randomUUID()}`, args: [{ ctx: ctx(), mail: { draftKey: 'draft' } }] }),
     );
     expect(servedBy).toEqual({ recordMailSend: [q.quick], sendMail: [q.mail] });
   });
 
   it('leaves an analysis waiting while no worker serves the OCR queue, and a worker that serves only OCR finishes it', async () => {
     const { servedBy, activities } = recording();
-    const handle = await client.workflow.start(analyseInvoiceFile, { taskQueue, workflowId: `analysis-${randomUUID()}`, args: [{ ctx: ctx(), fileBlobKey: 'scan', fileType: 'png', withLineItems: true }] });
+    const handle = await temporal.client.workflow.start(analyseInvoiceFile, { taskQueue, workflowId: `analysis-${randomUUID()}`, args: [{ ctx: ctx(), fileBlobKey: 'scan', fileType: 'png', withLineItems: true }] });
     // Workflows and quick steps are served, OCR is not: the workflow runs, its reading waits.
-    await withQueueWorkers({ connection, namespace: server.namespace, taskQueue, activities, workloads: ['quick', 'pdf', 'mail'] }, async () => {
+    await withQueueWorkers({ connection: temporal.connection, namespace: server.namespace, taskQueue, activities, workloads: ['quick', 'pdf', 'mail'] }, async () => {
       const deadline = Date.now() + 3_000;
       while (Date.now() < deadline) {
         const pending = (await handle.describe()).raw.pendingActivities ?? [];
@@ -117,7 +109,7 @@ describe('task queues by workload class (workflows, stub activities)', () => {
       expect(pending.map((a) => a.activityType?.name)).toEqual(['analyseDocument']);
     });
     expect(servedBy).toEqual({});
-    await withQueueWorkers({ connection, namespace: server.namespace, taskQueue, activities, workloads: ['quick', 'ocr'] }, () => handle.result());
+    await withQueueWorkers({ connection: temporal.connection, namespace: server.namespace, taskQueue, activities, workloads: ['quick', 'ocr'] }, () => handle.result());
     expect(servedBy).toEqual({ analyseDocument: [q.ocr], discardBlobs: [q.quick] });
   });
 });

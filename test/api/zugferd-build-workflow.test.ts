@@ -1,11 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { Client, Connection, WorkflowFailedError } from '@temporalio/client';
-import { NativeConnection } from '@temporalio/worker';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WorkflowFailedError } from '@temporalio/client';
+import { describe, expect, it } from 'vitest';
 import type { BuildZugferdInput, BuildZugferdResult } from '../../activities/zugferd.js';
 import type { ZugferdReport } from '../../src/pdf/validate.js';
 import { createZugferdFromXml } from '../../workflows/zugferd.js';
-import { withQueueWorkers } from '../support/queue-workers.js';
+import { temporalForTests, withQueueWorkers } from '../support/queue-workers.js';
 import { byName } from './client.js';
 
 /**
@@ -43,22 +42,13 @@ function stubs(findingsOf: Record<BuildZugferdInput['convert'], Finding[]>) {
   };
 }
 
-let connection: NativeConnection;
-let client: Client;
-beforeAll(async () => {
-  connection = await NativeConnection.connect({ address: server.temporalAddress });
-  client = new Client({ connection: await Connection.connect({ address: server.temporalAddress }), namespace: server.namespace });
-});
-afterAll(async () => {
-  await connection?.close();
-  await client?.connection.close();
-});
+const temporal = temporalForTests(server.temporalAddress, server.namespace);
 
 async function run(findingsOf: Record<BuildZugferdInput['convert'], Finding[]>) {
   const { asked, activities } = stubs(findingsOf);
   const input = { ctx: { requestId: randomUUID(), accountId: 'test' }, xmlBlobKey: 'xml', pdfBlobKey: 'pdf', fileName: 'invoice.pdf' };
-  const outcome = await withQueueWorkers({ connection, namespace: server.namespace, taskQueue, activities }, () =>
-    client.workflow
+  const outcome = await withQueueWorkers({ connection: temporal.connection, namespace: server.namespace, taskQueue, activities }, () =>
+    temporal.client.workflow
       .execute(createZugferdFromXml, { taskQueue, workflowId: `zugferd-build-${randomUUID()}`, args: [input] })
       .then((result) => ({ result }), (error: unknown) => ({ error })),
   );

@@ -1,5 +1,7 @@
 import path from 'node:path';
+import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Worker } from '@temporalio/worker';
+import { afterAll, beforeAll } from 'vitest';
 import { repoRoot } from '../../scripts/lib/spawn-service.js';
 import { WORKLOADS, workloadQueue, type Workload } from '../../src/temporal/queues.js';
 
@@ -29,4 +31,18 @@ export async function withQueueWorkers<T>(
   }
   // Each worker runs until the one inside it has stopped; the innermost until `body` is done.
   return workers.reduce<() => Promise<T>>((inner, worker) => () => worker.runUntil(inner), body)();
+}
+
+/** A worker connection and a client to the Temporal server at `address`, opened before the file's tests and closed after them. */
+export function temporalForTests(address: string, namespace: string): { connection: NativeConnection; client: Client } {
+  const handles = {} as { connection: NativeConnection; client: Client };
+  beforeAll(async () => {
+    handles.connection = await NativeConnection.connect({ address });
+    handles.client = new Client({ connection: await Connection.connect({ address }), namespace });
+  });
+  afterAll(async () => {
+    await handles.connection?.close();
+    await handles.client?.connection.close();
+  });
+  return handles;
 }
