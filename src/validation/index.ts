@@ -8,7 +8,7 @@ import type { Finding, ValidateOptions, ValidationReport } from './types.js';
 import { preloadSchema, schemaArtefact, validateAgainstSchema } from './xsd.js';
 
 export type { Finding, FindingSource, ScenarioInfo, Severity, Syntax, ValidateOptions, ValidationReport } from './types.js';
-export type { Container } from './scenarios.js';
+export { EN16931, type Container } from './scenarios.js';
 export { ArtefactsMissingError, type FacturXProfile } from './artefacts.js';
 export { MAX_INPUT_BYTES } from './input-guard.js';
 

@@ -36,6 +36,7 @@ export function zugferdRoutes(services: Services) {
     convertedToPdfA: built.converted,
     substitutedFonts: built.substitutedFonts,
     attachments: built.attachments,
+    ...(built.report.scenario ? { scenario: built.report.scenario } : {}),
     validationArtefacts: built.report.artefacts,
   });
   const createdFields = {
@@ -60,6 +61,7 @@ export function zugferdRoutes(services: Services) {
         description:
           'What became of the files the input PDF already carried: an earlier invoice XML is replaced by the new one, other files are kept as PDF/A-3 associated files (completed with MIME type, dates, size and relationship where missing), files that cannot be made conformant are dropped',
       }),
+    scenario: scenarioSchema.optional().meta({ description: 'The validation scenario the embedded XML was judged under' }),
     validationArtefacts: artefactsSchema,
     transport: mailResultSchema.optional().meta({ description: 'What happened to the e-mail, when the request had a transport' }),
   };
