@@ -10,10 +10,12 @@ import type { ActivityDeps } from './deps.js';
 /** Normal pages take 2–5 s on one core; a page still running after this is pathological. */
 const OCR_PAGE_TIMEOUT_MS = 90_000;
 
+/** Tesseract engines per worker process, shared by all analyses: OCR throughput is bounded by cores, not by requests. */
+export const OCR_ENGINES = Math.max(1, Math.min(os.availableParallelism(), 4));
+
 export function analysisActivities({ blobs, log }: ActivityDeps) {
-  // One pool per worker process, shared by all analyses: OCR throughput is bounded by cores, not by requests.
   const pool = new OcrPool({
-    size: Math.max(1, Math.min(os.availableParallelism(), 4)),
+    size: OCR_ENGINES,
     pageTimeoutMs: OCR_PAGE_TIMEOUT_MS,
     onWarning: (message, err) => log.warn({ err }, message),
   });

@@ -1,11 +1,14 @@
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
+import os from 'node:os';
 import type { AddressInfo } from 'node:net';
 import { Client, Connection } from '@temporalio/client';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
 import type { Logger } from 'pino';
 import { withHeartbeats } from '../activities/heartbeat.js';
+import { OCR_ENGINES } from '../activities/analysis.js';
 import { createActivities } from '../activities/index.js';
+import { withBusinessMetrics } from '../activities/metrics.js';
 import { createApp } from './api/app.js';
 import { allRoutes } from './api/routes/index.js';
 import type { Services } from './api/services.js';
@@ -14,12 +17,16 @@ import type { Config } from './config.js';
 import { loadSigningSecret } from './auth/signed-url.js';
 import { cachedConnectorStatus } from './jobs/connector-status.js';
 import { createMailTransport } from './mail/transport.js';
+import { registry } from './metrics/metrics.js';
+import { startMetricsServer } from './metrics/server.js';
+import { DEFAULT_SANDBOX_LIMITS } from './ocr/sandbox.js';
 import { configureVeraPdf, stopVeraPdf } from './pdf/verapdf.js';
-import { BlobStore } from './storage/blob-store.js';
+import { openBlobStorage } from './storage/blob-storage.js';
 import { openStorage } from './storage/index.js';
 import { startDevServer, type DevServer } from './temporal/dev-server.js';
 import { ensureNamespace } from './temporal/namespace.js';
-import { createWorker } from './temporal/worker.js';
+import { startWorkers } from './temporal/worker.js';
+import { availableMemoryMb, planWorker } from './temporal/worker-plan.js';
 import { parseConfig } from '../connectors/config.js';
 import { startConnectors, type ConnectorEngine } from '../connectors/engine.js';
 
@@ -45,7 +52,15 @@ export async function startService(config: Config, log: Logger): Promise<Running
     for (const cleanup of cleanups.reverse()) await cleanup().catch((err) => log.error({ err }, 'shutdown step failed'));
   };
   try {
-    installTemporalRuntime(log);
+    // The SDK's metrics describe workers: the API alone has none.
+    const { temporalPort } = config.metrics;
+    const host = config.http.host.includes(':') ? `[${config.http.host}]` : config.http.host;
+    installTemporalRuntime(log, config.role !== 'api' && temporalPort !== undefined ? `${host}:${temporalPort}` : undefined);
+    if (config.metrics.port !== undefined) {
+      const metricsServer = await startMetricsServer(registry, config.http.host, config.metrics.port);
+      cleanups.push(() => metricsServer.close());
+      log.info({ url: metricsServer.url }, 'metrics served');
+    }
     let devServer: DevServer | undefined;
     if (!config.temporal.address) {
       devServer = await startDevServer({ cliPath: config.temporal.cliPath, dataDir: config.dataDir, namespace: config.temporal.namespace, port: config.temporal.devPort, uiPort: config.temporal.uiPort, log });
@@ -63,24 +78,25 @@ export async function startService(config: Config, log: Logger): Promise<Running
 
     const storage = await openStorage(config);
     cleanups.push(() => storage.close());
-    const blobs = new BlobStore(config.dataDir);
+    const blobs = openBlobStorage(config.blobs, config.dataDir);
 
     if (config.role === 'all' || config.role === 'worker') {
       // The veraPDF processes start with the first check and end after the worker has finished its activities.
       await configureVeraPdf({ size: config.veraPdf.poolSize });
       cleanups.push(() => stopVeraPdf());
-      const { worker, connection: workerConnection } = await createWorker({
+      const plan = planWorker(config.temporal.taskQueue, config.worker, {
+        memoryMb: availableMemoryMb(process.constrainedMemory(), os.totalmem()),
+        ocrEngines: OCR_ENGINES,
+        sandboxHeapMb: DEFAULT_SANDBOX_LIMITS.heapMb,
+      });
+      const workers = await startWorkers({
         address: temporalAddress,
         namespace: config.temporal.namespace,
-        taskQueue: config.temporal.taskQueue,
-        activities: withHeartbeats(createActivities({ blobs, storage, log, mail: { transport: await createMailTransport(config.mail), testFaults: config.mail.testFaults } })),
+        queues: plan.queues,
+        activities: withHeartbeats(withBusinessMetrics(createActivities({ blobs, storage, log, mail: { transport: await createMailTransport(config.mail), testFaults: config.mail.testFaults } }))),
       });
-      const running = worker.run();
-      cleanups.push(async () => {
-        worker.shutdown();
-        await running;
-        await workerConnection.close();
-      });
+      cleanups.push(() => workers.stop());
+      log.info({ queues: plan.queues.map((q) => `${q.taskQueue} (${q.maxActivities} at once)`), ocr: plan.ocr }, 'worker polling');
     }
 
     const jobs = { temporal: new Client({ connection, namespace: config.temporal.namespace }), taskQueue: config.temporal.taskQueue, blobs, storage };
@@ -127,14 +143,21 @@ export async function startService(config: Config, log: Logger): Promise<Running
 
 let runtimeInstalled = false;
 
-/** Temporal's core logs go through our logger; we, not the SDK, react to SIGTERM. */
-function installTemporalRuntime(log: Logger): void {
+/**
+ * Temporal's core logs go through our logger; we, not the SDK, react to SIGTERM. With an
+ * address, the SDK serves its worker metrics there (Prometheus, /metrics), durations in seconds
+ * like ours.
+ */
+function installTemporalRuntime(log: Logger, metricsAddress: string | undefined): void {
   if (runtimeInstalled) return;
   runtimeInstalled = true;
   Runtime.install({
     shutdownSignals: [],
+    ...(metricsAddress ? { telemetryOptions: { metrics: { prometheus: { bindAddress: metricsAddress, useSecondsForDurations: true } } } } : {}),
     logger: new DefaultLogger('WARN', (entry) => {
-      const level = entry.level === 'ERROR' ? 'error' : entry.level === 'WARN' ? 'warn' : 'debug';
+      // The queues of the pdf, ocr and mail classes carry activities only: that they poll no workflow tasks is as planned.
+      const planned = entry.message.startsWith('No workflows registered');
+      const level = entry.level === 'ERROR' ? 'error' : entry.level === 'WARN' && !planned ? 'warn' : 'debug';
       log[level]({ temporal: entry.meta }, entry.message);
     }),
   });

@@ -3,7 +3,6 @@ import {
   ApplicationFailure,
   ParentClosePolicy,
   TimeoutFailure,
-  proxyActivities,
   setCurrentDetails,
   sleep,
   startChild,
@@ -12,7 +11,7 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
-import { QUICK } from './activity-profiles.js';
+import { proxySteps, QUICK, SENDING } from './activity-profiles.js';
 import type { SendMessageInput } from '../src/jobs/contracts.js';
 import type { MailOutcome, MailRequest, SendError } from '../src/mail/types.js';
 import type { RequestContext } from '../src/temporal/context.js';
@@ -25,15 +24,9 @@ import { ACCOUNT, OPERATION, OUTCOME, type Outcome } from '../src/temporal/searc
  * to a day. Nothing here can fail the parent: a created document is never lost to a mail.
  */
 
-// Recording is quick local I/O.
-const { recordMailSend, failMailSend } = proxyActivities<Activities>(QUICK);
-// Temporary failures (4xx, greylisting, a server restarting) are retried with growing pauses
-// for up to 24 hours; permanent ones are thrown non-retryable by the activity.
-const { sendMail } = proxyActivities<Activities>({
-  startToCloseTimeout: '3 minutes',
-  scheduleToCloseTimeout: '24 hours',
-  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '10 minutes' },
-});
+// Recording is quick local I/O; sending runs on the mail queue, retried for up to a day.
+const { recordMailSend, failMailSend } = proxySteps<Activities>(QUICK);
+const { sendMail } = proxySteps<Activities>(SENDING);
 
 /** How long a request waits for its e-mail before answering `queued`. */
 const WAIT_FOR_MAIL = '15 seconds';

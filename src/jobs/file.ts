@@ -1,5 +1,5 @@
 import { detectFileType, FILE_TYPE_LABEL, type FileType } from '../files/file-type.js';
-import type { BlobStore } from '../storage/blob-store.js';
+import type { BlobStorage } from '../storage/blob-storage.js';
 import { JobRefusal } from './refusal.js';
 
 /** SPEC.md: 11 MB raw for the analysis and ZUGFeRD operations ("about 14.7 MB base64"). */
@@ -32,7 +32,7 @@ export function checkFile(bytes: Buffer, rules: FileRules): FileType {
 }
 
 /** Checks the file and stores it for the workflow. */
-export async function storeFile(blobs: BlobStore, bytes: Buffer, rules: FileRules): Promise<{ key: string; type: FileType }> {
+export async function storeFile(blobs: BlobStorage, bytes: Buffer, rules: FileRules): Promise<{ key: string; type: FileType }> {
   const type = checkFile(bytes, rules);
   return { key: (await blobs.put(bytes)).key, type };
 }

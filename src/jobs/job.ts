@@ -1,6 +1,6 @@
 import type { Client } from '@temporalio/client';
 import type { Logger } from 'pino';
-import type { BlobStore } from '../storage/blob-store.js';
+import type { BlobStorage } from '../storage/blob-storage.js';
 import type { Storage } from '../storage/index.js';
 import type { RequestContext } from '../temporal/context.js';
 import type { JobSource } from './contracts.js';
@@ -9,7 +9,7 @@ import type { JobSource } from './contracts.js';
 export interface JobDeps {
   temporal: Client;
   taskQueue: string;
-  blobs: BlobStore;
+  blobs: BlobStorage;
   storage: Storage;
 }
 

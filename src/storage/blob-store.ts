@@ -34,7 +34,7 @@ export class InvalidBlobKeyError extends Error {
 }
 
 /** Only keys we generate are valid, which is what keeps every path inside the root. */
-const KEY_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+export const KEY_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /** Temporary files older than this are leftovers of a crash, not writes in progress. */
 const STALE_TEMP_MS = 60 * 60 * 1000;
