@@ -147,8 +147,15 @@ export function findHeaderFields(doc: Doc): Map<HeaderField, Array<Found>> {
       }
     }
   }
+  for (const seg of allSegments(doc)) {
+    if (TERMS_SENTENCE.test(fold(seg.text))) add('paymentTerms', { value: termsText(doc, seg, seg), score: 0.8, page: seg.page, y: seg.top, via: 'sentence' });
+  }
   return found;
 }
+
+/** Payment terms printed as a sentence of their own, without a label: "Zahlbar sofort rein netto", "Bei Zahlung innerhalb 14 Tagen 2 % Skonto". */
+const TERMS_SENTENCE =
+  /^(?:zahlbar (?:sofort|innerhalb|binnen|ohne|netto|rein|nach|bis)|bei zahlung (?:innerhalb|binnen|bis)|payable (?:within|immediately|upon|on receipt|net)|payment (?:is )?due (?:within|upon|on receipt|immediately)|due (?:upon|on) receipt|paiement (?:a|des) reception|payable a reception)\b/;
 
 /**
  * Terms printed over several lines ("30% advance payment," / "balance at 30 days"): the lines
@@ -164,7 +171,9 @@ function termsText(doc: Doc, label: Segment, value: Segment): string {
       .filter((line) => line.top - last.bottom < 2.5 * last.height)
       .map((line) => line.segments.find((o) => Math.abs(o.x0 - value.x0) < value.height || Math.abs(o.x0 - label.x0) < value.height))
       .find((o) => o !== undefined);
-    if (!next || isLabel(next.text) || /^[^:]{1,30}:/.test(next.text)) break;
+    // Terms go on after a comma, in a word that cannot start a sentence, or with more days, dates or rates; a line
+    // without figures that starts anew ("Bank-/Steuerinformationen", "Es bestehen Bonusvereinbarungen.") is something else.
+    if (!next || isLabel(next.text) || /^[^:]{1,30}:/.test(next.text) || !(/[,;\-–]$/.test(text) || /^[\p{Ll}\d]/u.test(next.text.trim()) || /\d/.test(next.text))) break;
     text = `${text} ${next.text.trim()}`;
     last = next;
   }

@@ -90,7 +90,7 @@ export const HEADER_LABELS: ReadonlyArray<LabelRule<HeaderField>> = [
   rule('customerNumber', 1, String.raw`kunden[- ]?${NO}|kundennummer|customer(?: ${NO}| account)?|account ${NO}|(?:${NO}|code) client|client ${NO}|klant ?nummer|klant[- ]?${NO}|debit(?:or|eur)(?:en)?[- ]?${NO}|kd\.?[- ]?${NO}|(?:codice|cod\.) cliente|(?:n\.|nr\.|numero) cliente`),
   rule('taxNumber', 1, String.raw`steuer[- ]?${NO}|st\.?[- ]?nr\.?|tax (?:${NO}|reference)|steuernummer|${NO} fiscal|fiscal (?:${NO}|code)|codice fiscale|cod\. ?fisc(?:ale|\.)|c\.f\.|fiscaal nummer|rsin`),
   rule('currency', 1, String.raw`wahrung|currency|devise|betrage in|amounts in|montants en|valuta|importi in|divisa`),
-  rule('paymentTerms', 1, String.raw`zahlungsbedingung(?:en)?|zahlungskonditionen|payment terms|terms of payment|conditions de (?:paiement|reglement)|modalites de (?:paiement|reglement)|condizioni di pagamento|termini di pagamento|betalingsvoorwaarden|betalingscondities`),
+  rule('paymentTerms', 1, String.raw`skontovereinbarung|zahlungsbedingung(?:en)?|zahlungskonditionen|payment terms|terms of payment|conditions de (?:paiement|reglement)|modalites de (?:paiement|reglement)|condizioni di pagamento|termini di pagamento|betalingsvoorwaarden|betalingscondities`),
 ];
 
 /**

@@ -151,6 +151,15 @@ describe('payment terms (BT-20)', () => {
     expect(under.paymentTerms).toBe('À réception de facture');
   });
 
+  it('reads terms printed as a sentence of their own, over the lines they run on, and stops before a heading', async () => {
+    const read = async (lines: string[]) => (await header(letter(lines.map((s, i) => ({ s, x: 50, y: 460 + 12 * i }))))).paymentTerms;
+    expect(await read(['Zahlbar sofort rein netto'])).toBe('Zahlbar sofort rein netto');
+    expect(await read(['Zahlbar innerhalb 30 Tagen netto bis 04.04.2018, 3%', 'Skonto innerhalb 10 Tagen bis 15.03.2018', 'Bankverbindung'])).toBe(
+      'Zahlbar innerhalb 30 Tagen netto bis 04.04.2018, 3% Skonto innerhalb 10 Tagen bis 15.03.2018',
+    );
+    expect(await read(['Payment terms: 30% advance payment,', 'balance at 30 days', 'Bank Account: DE02 1203 0000 0000 2020 51'])).toBe('30% advance payment, balance at 30 days');
+  });
+
   it('takes no number or bare sign for terms, and no sentence that only mentions payment', async () => {
     expect((await header(letter([{ s: 'Zahlungsbedingungen:', x: 50, y: 460 }, { s: '30', x: 200, y: 460 }]))).paymentTerms).toBeUndefined();
     expect((await header(letter([{ s: 'Bitte beachten Sie unsere Zahlungsbedingungen auf der Rückseite.', x: 50, y: 460 }]))).paymentTerms).toBeUndefined();
