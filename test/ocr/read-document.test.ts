@@ -155,7 +155,7 @@ describe('the tesseract pool', () => {
     expect(pool.workersStarted).toBe(2);
   });
 
-  it('reads with the segmentation asked for: one block row by row, or its layout analysis column by column', async () => {
+  it('reads with the segmentation asked for: as one block or one column row by row (table rows stay whole), or by its layout analysis column by column', async () => {
     const canvas = createCanvas(1600, 500);
     const ctx = canvas.getContext('2d');
     ctx.fillStyle = '#fff';
@@ -169,6 +169,7 @@ describe('the tesseract pool', () => {
     const page = rgbaToGray(ctx.getImageData(0, 0, 1600, 500).data, 1600, 500);
     const sides = (words: Word[]) => words.map((w) => (w.x < 800 ? 'L' : 'R')).join('').replace(/(.)\1+/g, '$1');
     expect(sides(await pool.recognise(page, undefined, 'block'))).toBe('LRLRLRLR');
+    expect(sides(await pool.recognise(page))).toBe('LRLRLRLR');
     expect(sides(await pool.recognise(page, undefined, 'auto'))).toBe('LR');
   });
 
