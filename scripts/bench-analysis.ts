@@ -64,6 +64,8 @@ const MODES: Record<string, PageSource> = {
   'text-layer': (pdf) => extractTextLayer(pdf),
   // Each page printed and scanned in simulation (150–200 dpi, skew, noise, JPEG), then read by the OCR path.
   'ocr-degraded': (pdf, file) => degradedScanPages(pdf, file, args['ocr-cache']),
+  // The same scans, each page uploaded as a JPEG of its own.
+  'ocr-degraded-jpeg': (pdf, file) => degradedScanPages(pdf, file, args['ocr-cache'], 'jpeg'),
 };
 const source = MODES[args.mode!];
 if (!source) throw new Error(`Unknown --mode ${args.mode}; known: ${Object.keys(MODES).join(', ')}`);
