@@ -16,10 +16,8 @@ import { findTotals } from './totals.js';
  */
 export interface Doubt {
   reason: 'totals' | 'invoice-number';
-  page: number;
-  /** The band of the page to read again, in the page's unit. */
-  top: number;
-  bottom: number;
+  /** The band of a page to read again, in the page's unit; none when nothing on a scanned page belongs to the doubt. */
+  band?: { page: number; top: number; bottom: number };
   severity: number;
 }
 
@@ -29,8 +27,7 @@ const CHECKED: readonly TotalField[] = ['netTotal', 'vatTotal', 'grossTotal'];
 const PLACED: readonly TotalField[] = ['lineTotal', 'netTotal', 'vatTotal', 'grossTotal', 'due'];
 /** Lines of margin above and below the candidates: labels print on the line above an amount in some layouts. */
 const MARGIN_LINES = 2.5;
-/** Where nothing was found at all: the totals sit in the lower part of the last page, the number in the upper part of the first. */
-const LOWER_PART = 0.45;
+/** Where no invoice number was found at all: it is printed in the upper part of the first page. */
 const UPPER_PART = 0.45;
 
 /** Doubts about the pages read by OCR (a text layer is never in doubt: reading it again gives the same). */
@@ -48,20 +45,21 @@ function totalsDoubt(doc: Doc, scanned: ReadonlySet<number>): Doubt | undefined 
   const solved = solveTotals(totals.fields, totals.vatRows, table.lineSum, rowsComplete);
   const severity = CHECKED.filter((f) => solved.support[f] !== 'label').length;
   if (severity === 0) return undefined;
+  // Without any total printed on a scanned page there is no band to read again (a continuation page, or no invoice), but the doubt stays.
   const placed = PLACED.flatMap((f) => totals.fields.get(f) ?? []).filter((f) => scanned.has(f.page));
-  const band = bandOf(doc, placed) ?? lowerPart(doc, scanned);
-  return band && { reason: 'totals', ...band, severity };
+  const band = bandOf(doc, placed);
+  return { reason: 'totals', ...(band ? { band } : {}), severity };
 }
 
 function numberDoubt(doc: Doc, scanned: ReadonlySet<number>): Doubt | undefined {
   if (findHeaderFields(doc).get('invoiceNumber')?.length) return undefined;
   const first = doc.pages[0]!;
   if (!scanned.has(first.page)) return undefined;
-  return { reason: 'invoice-number', page: first.page, top: 0, bottom: UPPER_PART * first.height, severity: 1 };
+  return { reason: 'invoice-number', band: { page: first.page, top: 0, bottom: UPPER_PART * first.height }, severity: 1 };
 }
 
 /** The band around the candidates on the page that holds most of them (the later page on a tie). */
-function bandOf(doc: Doc, found: Found[]): Omit<Doubt, 'reason' | 'severity'> | undefined {
+function bandOf(doc: Doc, found: Found[]): Doubt['band'] {
   if (found.length === 0) return undefined;
   const counts = new Map<number, number>();
   for (const f of found) counts.set(f.page, (counts.get(f.page) ?? 0) + 1);
@@ -70,11 +68,6 @@ function bandOf(doc: Doc, found: Found[]): Omit<Doubt, 'reason' | 'severity'> | 
   const ys = found.filter((f) => f.page === page).map((f) => f.y);
   const margin = MARGIN_LINES * lineHeight(doc, page);
   return { page, top: Math.max(0, Math.min(...ys) - margin), bottom: Math.min(layout.height, Math.max(...ys) + margin) };
-}
-
-function lowerPart(doc: Doc, scanned: ReadonlySet<number>): Omit<Doubt, 'reason' | 'severity'> | undefined {
-  const last = doc.pages.filter((p) => scanned.has(p.page)).at(-1);
-  return last && { page: last.page, top: (1 - LOWER_PART) * last.height, bottom: last.height };
 }
 
 /** The page's median line height: the unit of its spacing. */

@@ -24,14 +24,16 @@ export interface SecondPassOptions {
 export async function rereadDoubts(pages: PageText[], opts: SecondPassOptions): Promise<PageText[]> {
   let current = pages;
   for (const doubt of readingDoubts(pages)) {
-    const bitmap = await opts.render(doubt.page);
-    const top = Math.max(0, Math.floor(doubt.top));
-    const bottom = Math.min(bitmap.height, Math.ceil(doubt.bottom));
+    if (!doubt.band) continue;
+    const { page } = doubt.band;
+    const bitmap = await opts.render(page);
+    const top = Math.max(0, Math.floor(doubt.band.top));
+    const bottom = Math.min(bitmap.height, Math.ceil(doubt.band.bottom));
     if (bottom - top < 2) continue;
     const band = rows(bitmap, top, bottom);
     for (const segmentation of SECOND_READINGS) {
       const words = (await opts.recognise(band, segmentation)).map((w) => ({ ...w, y: w.y + top }));
-      const candidate = current.map((p) => (p.page === doubt.page ? replaceBand(p, words, top, bottom) : p));
+      const candidate = current.map((p) => (p.page === page ? replaceBand(p, words, top, bottom) : p));
       const left = readingDoubts(candidate).find((d) => d.reason === doubt.reason)?.severity ?? 0;
       if (left < doubt.severity) {
         current = candidate;

@@ -48,16 +48,21 @@ describe('doubts about a scanned reading', () => {
   it('places a doubt over the totals when their sum fails, covering every total line', () => {
     const [doubt, ...rest] = readingDoubts(invoicePage('582,87'));
     expect(rest).toEqual([]);
-    expect(doubt).toMatchObject({ reason: 'totals', page: 1 });
+    expect(doubt).toMatchObject({ reason: 'totals', band: { page: 1 } });
     expect(doubt!.severity).toBeGreaterThan(0);
-    expect(doubt!.top).toBeLessThan(1700);
-    expect(doubt!.bottom).toBeGreaterThan(1780 + 30);
-    expect(doubt!.bottom - doubt!.top).toBeLessThan(600);
+    expect(doubt!.band!.top).toBeLessThan(1700);
+    expect(doubt!.band!.bottom).toBeGreaterThan(1780 + 30);
+    expect(doubt!.band!.bottom - doubt!.band!.top).toBeLessThan(600);
   });
 
   it('doubts the upper part of the first page when no invoice number was read', () => {
     const doubts = readingDoubts(invoicePage('562,87', 'Rechnungsnumrner 2024-118'));
-    expect(doubts.map((d) => [d.reason, d.top])).toEqual([['invoice-number', 0]]);
+    expect(doubts.map((d) => [d.reason, d.band?.top])).toEqual([['invoice-number', 0]]);
+  });
+
+  it('keeps doubting totals that are not read at all, with no band to read again', () => {
+    const page = scan([...line(300, 200, 'Rechnungsnummer: 2024-118'), ...line(340, 200, 'Rechnungsdatum: 05.03.2024')]);
+    expect(readingDoubts(page)).toEqual([{ reason: 'totals', severity: 3 }]);
   });
 
   it('never doubts a text layer', () => {
@@ -72,9 +77,9 @@ describe('the second reading of a band in doubt', () => {
     expect(analyseInvoice(first, { withLineItems: false }).invoice.documentTotals?.invoiceTotalAmountWithVat).not.toBe('562.87');
     const ocr = recogniser({ [SECOND_READINGS[0]!]: totalsBlock('562,87') });
     const [doubt] = readingDoubts(first);
-    ocr.setTop(Math.floor(doubt!.top));
+    ocr.setTop(Math.floor(doubt!.band!.top));
     const pages = await rereadDoubts(first, { render: async () => PAGE, recognise: ocr.recognise });
-    expect(ocr.calls).toEqual([{ segmentation: SECOND_READINGS[0], height: Math.ceil(doubt!.bottom) - Math.floor(doubt!.top) }]);
+    expect(ocr.calls).toEqual([{ segmentation: SECOND_READINGS[0], height: Math.ceil(doubt!.band!.bottom) - Math.floor(doubt!.band!.top) }]);
     expect(analyseInvoice(pages, { withLineItems: false }).invoice.documentTotals?.invoiceTotalAmountWithVat).toBe('562.87');
     // The words outside the band are the first reading's.
     expect(pages[0]!.words.filter((w) => w.y < 1000)).toEqual(first[0]!.words.filter((w) => w.y < 1000));
@@ -84,7 +89,7 @@ describe('the second reading of a band in doubt', () => {
     const first = invoicePage('582,87');
     const [doubt] = readingDoubts(first);
     const ocr = recogniser({ [SECOND_READINGS[0]!]: totalsBlock('582,87'), [SECOND_READINGS[1]!]: totalsBlock('562,87') });
-    ocr.setTop(Math.floor(doubt!.top));
+    ocr.setTop(Math.floor(doubt!.band!.top));
     const pages = await rereadDoubts(first, { render: async () => PAGE, recognise: ocr.recognise });
     expect(ocr.calls.map((c) => c.segmentation)).toEqual([...SECOND_READINGS]);
     expect(analyseInvoice(pages, { withLineItems: false }).invoice.documentTotals?.invoiceTotalAmountWithVat).toBe('562.87');
@@ -94,7 +99,7 @@ describe('the second reading of a band in doubt', () => {
     const first = invoicePage('582,87');
     const [doubt] = readingDoubts(first);
     const ocr = recogniser({ [SECOND_READINGS[0]!]: totalsBlock('582,81'), [SECOND_READINGS[1]!]: () => [] });
-    ocr.setTop(Math.floor(doubt!.top));
+    ocr.setTop(Math.floor(doubt!.band!.top));
     expect(await rereadDoubts(first, { render: async () => PAGE, recognise: ocr.recognise })).toBe(first);
   });
 
