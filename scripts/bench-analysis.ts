@@ -385,7 +385,7 @@ async function run(): Promise<void> {
     g.line.fn += doc.line.fn;
     perGroup.set(item.group, g);
     if (args.verbose) {
-      console.log(`\n${doc.file}  conf=${doc.confidence.toFixed(2)}  ${seconds.toFixed(2)} s`);
+      console.log(`\n${doc.file}  conf=${doc.confidence.toFixed(2)}  ${seconds.toFixed(2)} s  lines tp ${doc.line.tp} fp ${doc.line.fp} fn ${doc.line.fn}`);
       for (const m of doc.misses) console.log(`    ${m}`);
     }
   }

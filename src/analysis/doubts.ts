@@ -30,6 +30,19 @@ const MARGIN_LINES = 2.5;
 /** Where no invoice number was found at all: it is printed in the upper part of the first page. */
 const UPPER_PART = 0.45;
 
+/**
+ * How much of the line-item table a reading gives: the quantity, price and
+ * amount cells of its rows, and each row whose quantity × price = amount
+ * holds. A second reading of a band that reaches into the table must not
+ * give less of it, whatever it does for the totals.
+ */
+export function itemCells(pages: PageText[]): number {
+  return findLineItems(buildDoc(pages)).rows.reduce(
+    (n, row) => n + [row.quantity, row.unitPrice, row.amount].filter((c) => c !== undefined).length + (row.arithmetic === true ? 1 : 0),
+    0,
+  );
+}
+
 /** Doubts about the pages read by OCR (a text layer is never in doubt: reading it again gives the same). */
 export function readingDoubts(pages: PageText[]): Doubt[] {
   const scanned = new Set(pages.filter((p) => p.source === 'ocr').map((p) => p.page));

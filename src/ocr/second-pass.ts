@@ -1,4 +1,4 @@
-import { readingDoubts } from '../analysis/doubts.js';
+import { itemCells, readingDoubts } from '../analysis/doubts.js';
 import type { PageText, Word } from '../analysis/page-text.js';
 import type { GrayBitmap } from './bitmap.js';
 import type { Segmentation } from './tesseract-pool.js';
@@ -7,7 +7,10 @@ import type { Segmentation } from './tesseract-pool.js';
  * A second reading of the parts of scanned pages where the invoice's own
  * arithmetic says the first one went wrong (src/analysis/doubts.ts): the band
  * of the page is read again with other page segmentations, and the new words
- * replace the old ones there only when less is then in doubt. A misread digit
+ * replace the old ones there only when less is then in doubt and no less of
+ * the line-item table is read (a band around the totals often takes in the
+ * table's last rows, which the first reading, as one column, reads whole; a
+ * uniform block or sparse text may split them). A misread digit
  * in a total is found this way because net + VAT = gross holds for the right
  * reading and hardly ever for a wrong one.
  */
@@ -23,6 +26,7 @@ export interface SecondPassOptions {
 
 export async function rereadDoubts(pages: PageText[], opts: SecondPassOptions): Promise<PageText[]> {
   let current = pages;
+  let items: number | undefined;
   for (const doubt of readingDoubts(pages)) {
     if (!doubt.band) continue;
     const { page } = doubt.band;
@@ -35,8 +39,10 @@ export async function rereadDoubts(pages: PageText[], opts: SecondPassOptions): 
       const words = (await opts.recognise(band, segmentation)).map((w) => ({ ...w, y: w.y + top }));
       const candidate = current.map((p) => (p.page === page ? replaceBand(p, words, top, bottom) : p));
       const left = readingDoubts(candidate).find((d) => d.reason === doubt.reason)?.severity ?? 0;
-      if (left < doubt.severity) {
+      items ??= itemCells(current);
+      if (left < doubt.severity && itemCells(candidate) >= items) {
         current = candidate;
+        items = undefined;
         break;
       }
     }

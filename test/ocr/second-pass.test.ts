@@ -95,6 +95,41 @@ describe('the second reading of a band in doubt', () => {
     expect(analyseInvoice(pages, { withLineItems: false }).invoice.documentTotals?.invoiceTotalAmountWithVat).toBe('562.87');
   });
 
+  it('does not take a reading that mends the totals but reads less of the line-item table in the band', async () => {
+    /** Two table rows, the second inside the band around the totals; `last` is how that row reads. */
+    const tablePage = (gross: string, last: Array<[number, string]>) =>
+      scan([
+        ...line(300, 200, 'Rechnungsnummer: 2024-118'),
+        ...line(340, 200, 'Rechnungsdatum: 05.03.2024'),
+        ...[[200, 'Pos'], [400, 'Beschreibung'], [1200, 'Menge'], [1600, 'Preis'], [2100, 'Betrag']].flatMap(([x, t]) => line(1500, x as number, t as string)),
+        ...[[200, '1'], [400, 'Trennblätter A4'], [1200, '20'], [1600, '9,90'], [2100, '198,00']].flatMap(([x, t]) => line(1580, x as number, t as string)),
+        ...last.flatMap(([x, t]) => line(1650, x, t)),
+        ...line(1700, 1200, 'Nettobetrag'),
+        ...line(1700, 2100, '473,00'),
+        ...line(1740, 1200, 'Umsatzsteuer 19 %'),
+        ...line(1740, 2100, '89,87'),
+        ...line(1780, 1200, 'Gesamtbetrag'),
+        ...line(1780, 2100, gross),
+      ]);
+    const whole: Array<[number, string]> = [[200, '2'], [400, 'Joghurt Banane'], [1200, '50'], [1600, '5,50'], [2100, '275,00']];
+    // The uniform block mends the gross but runs the row's price and amount together.
+    const split: Array<[number, string]> = [[200, '2'], [400, 'Joghurt Banane'], [1200, '50'], [1600, '5,50275,00']];
+    const first = tablePage('582,87', whole);
+    const [doubt] = readingDoubts(first);
+    expect(doubt!.band!.top).toBeLessThan(1650);
+    const band = (page: PageText[]) => (top: number) => page[0]!.words.filter((w) => w.y >= top).map((w) => ({ ...w, y: w.y - top }));
+    const ocr = recogniser({ [SECOND_READINGS[0]!]: band(tablePage('562,87', split)), [SECOND_READINGS[1]!]: band(tablePage('562,87', whole)) });
+    ocr.setTop(Math.floor(doubt!.band!.top));
+    const pages = await rereadDoubts(first, { render: async () => PAGE, recognise: ocr.recognise });
+    expect(ocr.calls.map((c) => c.segmentation)).toEqual([...SECOND_READINGS]);
+    const { invoice } = analyseInvoice(pages, { withLineItems: true });
+    expect(invoice.documentTotals?.invoiceTotalAmountWithVat).toBe('562.87');
+    expect(invoice.invoiceLine?.map((l) => [l.invoicedQuantity, l.priceDetails?.itemNetPrice, l.invoiceLineNetAmount])).toEqual([
+      ['20', '9.90', '198.00'],
+      ['50', '5.50', '275.00'],
+    ]);
+  });
+
   it('keeps the first reading when no second one leaves less in doubt', async () => {
     const first = invoicePage('582,87');
     const [doubt] = readingDoubts(first);
