@@ -7,8 +7,6 @@ import type { AnalyseDocumentInput, AnalysisSource, DocumentAnalysis } from '../
 import type { RequestContext } from '../src/temporal/context.js';
 import type { ActivityDeps } from './deps.js';
 
-/** Seconds between heartbeats while pages wait for a busy OCR worker. */
-const HEARTBEAT_MS = 10_000;
 /** Normal pages take 2–5 s on one core; a page still running after this is pathological. */
 const OCR_PAGE_TIMEOUT_MS = 90_000;
 
@@ -28,8 +26,8 @@ export function analysisActivities({ blobs, log }: ActivityDeps) {
      */
     async analyseDocument(input: AnalyseDocumentInput): Promise<DocumentAnalysis> {
       pool.warmUp(); // tesseract starts while the sandbox opens the file
+      // Beside the worker's regular heartbeats (activities/heartbeat.ts), each page read reports progress.
       const activity = Context.current();
-      const alive = setInterval(() => activity.heartbeat(), HEARTBEAT_MS);
       try {
         const bytes = await blobs.get(input.fileBlobKey);
         const text = await readDocument(bytes, input.fileType, {
@@ -42,8 +40,6 @@ export function analysisActivities({ blobs, log }: ActivityDeps) {
         return analysis;
       } catch (err) {
         throw asFailure(err);
-      } finally {
-        clearInterval(alive);
       }
     },
 

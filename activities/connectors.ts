@@ -8,15 +8,15 @@ import { lookOf, nameFilter } from '../connectors/readiness.js';
 import { reportJson, reportText, type FileOutcome, type FileReport } from '../connectors/report.js';
 import { FileTooLargeError, SourceGoneError, TargetExistsError } from '../connectors/sources/errors.js';
 import { join, splitPath } from '../connectors/sources/paths.js';
-import type { FolderSource } from '../connectors/sources/source.js';
+import { changeLogOf, type FolderSource } from '../connectors/sources/source.js';
 import { isTemporaryName } from '../connectors/sources/temporary-names.js';
 import { toV2Invoice } from '../src/analysis-api/output.js';
 import { CONNECTOR_FILE_OPERATION, startConnectorFile } from '../src/jobs/connector-file.js';
 import type {
   ConnectorFileRef,
-  ConnectorFileResult,
   ConnectorOperation,
   FileConnectorResultInput,
+  FiledConnectorFile,
   LookAtRouteInput,
   RouteLook,
   StagedConnectorFile,
@@ -24,7 +24,10 @@ import type {
 import { checkFile, MAX_CONVERT_FILE_BYTES, PDF_ONLY, type FileRules } from '../src/jobs/file.js';
 import { parseInvoice } from '../src/jobs/field-problems.js';
 import { jobId, type JobDeps } from '../src/jobs/job.js';
+import { prepareMail } from '../src/jobs/mail.js';
 import { JobRefusal } from '../src/jobs/refusal.js';
+import { LIMITS } from '../src/mail/schema.js';
+import type { MailRequest } from '../src/mail/types.js';
 import type { RequestContext } from '../src/temporal/context.js';
 
 /** What the connector activities reach: the routes and their open sources, and the job layer to start files' workflows. */
@@ -47,42 +50,55 @@ export function connectorActivities(deps: ConnectorDeps) {
     return route;
   };
   const sourceOf = (name: string): FolderSource => deps.sources.get(name)!;
-  /** Per route, the processing paths whose workflow this process started: not read again on every look. */
-  const started = new Map<string, Set<string>>();
 
   return {
     /**
      * One look at a route's folder: claims what is complete, starts a workflow for every file in
      * processing/ (the claimed ones and those a crash left there), files away duplicates and
-     * oversized files with a report, and says when to look next.
+     * oversized files with a report, and says when to look next. What it knows for the next look
+     * travels in the watcher's state, not in this process: any connector process may make the next.
      */
-    lookAtRoute: (input: LookAtRouteInput): Promise<RouteLook> => heartbeating(async () => {
+    async lookAtRoute(input: LookAtRouteInput): Promise<RouteLook> {
       const route = routeOf(input.route);
       const source = sourceOf(route.source);
-      const now = Date.now();
-      const result = await lookAndClaim(route, source, lookOf(input.previous), now);
-      const mine = started.get(route.name) ?? new Set<string>();
-      started.set(route.name, mine);
+      const interval = pollInterval(route, deps.config);
+      // A change-log source is listed only when its log names the route's folder or its processing folder (where
+      // a claim that a crash cut short shows), or when the last look left files pending.
+      const log = changeLogOf(source);
+      let changes: string | undefined;
+      if (log && input.previous.changes && !input.previous.pending) {
+        const changed = await log.changes(input.previous.changes, [route.folder, route.processing]);
+        if (changed.folders.length === 0) return { ...input.previous, changes: changed.token, nextLookMs: interval };
+        changes = changed.token;
+      } else if (log) {
+        // Taken before the listing, so what arrives during it is in the log next time.
+        changes = await log.startPageToken();
+      }
+      const result = await lookAndClaim(route, source, lookOf(input.previous.look), Date.now());
       const inProcessing = await source.list(route.processing);
-      for (const gone of [...mine]) if (!inProcessing.some((e) => e.path === gone)) mine.delete(gone);
-      const seen = new Set([...mine, ...result.claimed.map((c) => c.path), ...result.refused.map((r) => r.path)]);
-      const fresh = inProcessing.filter((e) => !seen.has(e.path));
+      const claimedNow = new Set([...result.claimed, ...result.refused].map((f) => f.path));
+      const known = new Set(input.previous.inHand ?? []);
+      const inHand = inProcessing.filter((e) => known.has(handKey(e)) && !claimedNow.has(e.path)).map(handKey);
+      const fresh = inProcessing.filter((e) => !known.has(handKey(e)) && !claimedNow.has(e.path));
       const claimed = [...result.claimed, ...(await unfinished(route, source, fresh))];
       let waiting = false;
       for (const file of [...result.refused, ...claimed.filter((c): c is RefusedFile => 'reason' in c)]) await refuseOversized(route, source, file);
       for (const file of claimed.filter((c): c is ClaimedFile => !('reason' in c))) {
         const fate = await startOrFileDuplicate(deps, route, source, file);
-        if (fate === 'in-hand') mine.add(file.path);
+        if (fate === 'in-hand') inHand.push(handKey({ path: file.path, size: file.bytes.length }));
         if (fate === 'waiting') waiting = true;
       }
       const taken = new Set([...result.claimed, ...result.refused].map((f) => f.name));
       const accepts = nameFilter(route.files);
-      const arriving = [...result.look.values()].some((e) => !taken.has(e.name) && !isTemporaryName(e.name) && accepts(e.name));
-      return { look: [...result.look.values()], nextLookMs: nextLook(route, arriving || waiting, deps.config) };
-    }),
+      const arriving = [...result.look.values()].filter((e) => !taken.has(e.name) && !isTemporaryName(e.name) && accepts(e.name)).length;
+      const pending = arriving > 0 || waiting;
+      // Soon again while files are still arriving, so a finished upload waits no longer than its minimum age.
+      const nextLookMs = pending ? Math.min(interval, Math.max(1_000, route.minAgeSeconds * 1000)) : interval;
+      return { look: [...result.look.values()], pending, ...(changes ? { changes } : {}), inHand, waiting: arriving, nextLookMs };
+    },
 
     /** Reads the claimed file and checks it for the route's operation; a file that does not fit is refused for good. */
-    stageConnectorFile: (input: { ctx: RequestContext; route: string; operation: ConnectorOperation; file: ConnectorFileRef }): Promise<StagedConnectorFile> => heartbeating(async () => {
+    async stageConnectorFile(input: { ctx: RequestContext; route: string; operation: ConnectorOperation; file: ConnectorFileRef }): Promise<StagedConnectorFile> {
       const route = routeOf(input.route);
       try {
         const bytes = Buffer.from(await sourceOf(route.source).read(input.file.path, route.maxFileMegabytes * MEGABYTE));
@@ -91,10 +107,10 @@ export function connectorActivities(deps: ConnectorDeps) {
       } catch (err) {
         throw asFailure(err);
       }
-    }),
+    },
 
     /** Writes result and reports, files the input into done/ or error/ and records the end in the ledger. Safe to repeat. */
-    fileConnectorResult: (input: FileConnectorResultInput): Promise<ConnectorFileResult> => heartbeating(async () => {
+    async fileConnectorResult(input: FileConnectorResultInput): Promise<FiledConnectorFile> {
       const route = routeOf(input.route);
       const source = sourceOf(route.source);
       const { outcome, file } = input;
@@ -119,26 +135,13 @@ export function connectorActivities(deps: ConnectorDeps) {
       await writeOnce(out.source, join(out.folder, names.text), Buffer.from(reportText(report)));
       await deps.jobs.storage.connectorFiles.finish({ route: route.name, contentHash: file.hash, status, resultPath: resultPath ?? null });
       deps.log.info({ route: route.name, file: file.name, status, inputPath, resultPath }, 'connector file finished');
-      return { status, inputPath, reportPath, ...(resultPath ? { resultPath } : {}) };
-    }),
+      const mail = await routeMail(deps, route, report, result && resultPath ? { name: splitPath(resultPath).name, bytes: result.bytes } : undefined);
+      return { status, inputPath, reportPath, ...(resultPath ? { resultPath } : {}), ...(mail ? { mail } : {}) };
+    },
   };
 }
 
 export type ConnectorActivities = ReturnType<typeof connectorActivities>;
-
-/** How often a source step tells Temporal it is alive; the workflows notice a killed connector process after a few missed beats. */
-export const CONNECTOR_HEARTBEAT_MS = 5_000;
-
-/** Runs a source step with heartbeats: a transfer may take long, but a dead process must not hold a file for the step's whole timeout. */
-async function heartbeating<T>(step: () => Promise<T>): Promise<T> {
-  const activity = Context.current();
-  const alive = setInterval(() => activity.heartbeat(), CONNECTOR_HEARTBEAT_MS);
-  try {
-    return await step();
-  } finally {
-    clearInterval(alive);
-  }
-}
 
 /** The file's bytes as the operation's workflow takes them; a file that cannot be one is refused. */
 function checked(operation: ConnectorOperation, bytes: Buffer): { bytes: Buffer; kind: StagedConnectorFile['kind'] } {
@@ -179,9 +182,12 @@ function asFailure(err: unknown): unknown {
 
 /**
  * Moves the input to `target`, or to `target (2)` … where that name is taken. A repeated call
- * finds the input gone and answers where it went.
+ * finds the input gone and answers where it went; with `gone: 'skip'`, a caller that did not
+ * move it before is told that it is gone (undefined).
  */
-async function fileAway(source: FolderSource, from: string, target: string): Promise<string> {
+async function fileAway(source: FolderSource, from: string, target: string): Promise<string>;
+async function fileAway(source: FolderSource, from: string, target: string, opts: { gone: 'skip' }): Promise<string | undefined>;
+async function fileAway(source: FolderSource, from: string, target: string, opts?: { gone: 'skip' }): Promise<string | undefined> {
   for (let n = 1; ; n++) {
     const to = n === 1 ? target : numbered(target, n);
     try {
@@ -189,7 +195,7 @@ async function fileAway(source: FolderSource, from: string, target: string): Pro
       return to;
     } catch (err) {
       if (err instanceof TargetExistsError) continue;
-      if (err instanceof SourceGoneError) return (await landedAt(source, target)) ?? target;
+      if (err instanceof SourceGoneError) return opts ? undefined : ((await landedAt(source, target)) ?? target);
       throw err;
     }
   }
@@ -257,6 +263,40 @@ function reportOutcome(input: FileConnectorResultInput, resultPath: string | und
   };
 }
 
+/**
+ * The e-mail a route asks for about a handled file (`mail.onSuccess` when it was processed and
+ * its result is valid, else `mail.onFailure`), stored as a draft for the file's workflow to send:
+ * the report's headline as subject, its text as body, the result attached. The sender is checked
+ * against the account's rules like any e-mail of the API; a sender the account may not use is
+ * logged and the file stays filed (`connectors check` names such a route in advance).
+ */
+async function routeMail(deps: ConnectorDeps, route: RouteConfig, report: FileReport, result: { name: string; bytes: Buffer } | undefined): Promise<MailRequest | 'not-allowed' | undefined> {
+  const succeeded = report.outcome.kind === 'done' && report.outcome.valid !== false;
+  const order = succeeded ? route.mail?.onSuccess : route.mail?.onFailure;
+  if (!order) return undefined;
+  const text = reportText(report);
+  const attach = result && result.bytes.byteLength <= LIMITS.attachmentBytes;
+  const note = result && !attach ? `\nThe result is too large to attach; it is ${result.name} in the route's output folder.\n` : '';
+  const address = (a: string) => ({ address: a, name: '' });
+  const email = {
+    from: address(order.from),
+    to: order.to.map(address),
+    cc: [],
+    bcc: [],
+    subject: text.slice(0, text.indexOf('\n')),
+    message: `${text}${note}`,
+    content: {},
+    attachments: attach ? [{ fileName: result.name, content: result.bytes }] : [],
+  };
+  try {
+    return (await prepareMail(deps.jobs, { accountId: route.account }, { useTransport: true, email })).request;
+  } catch (err) {
+    if (!(err instanceof JobRefusal) || err.code !== 'SENDER_NOT_ALLOWED') throw err;
+    deps.log.warn({ route: route.name, file: report.file, sender: order.from }, 'the route may not send e-mail as this sender; no e-mail about the file');
+    return 'not-allowed';
+  }
+}
+
 /** A file over the route's size limit: to error/ with a report, no workflow (its content is never read). */
 async function refuseOversized(route: RouteConfig, source: FolderSource, file: RefusedFile): Promise<void> {
   const inputPath = await fileAway(source, file.path, join(route.error, file.name));
@@ -277,7 +317,9 @@ async function startOrFileDuplicate(deps: ConnectorDeps, route: RouteConfig, sou
   const entered = await deps.jobs.storage.connectorFiles.enter({ route: route.name, contentHash: file.hash, workflowId: `${CONNECTOR_FILE_OPERATION}-${jobId(job.source)}`, fileName: file.name });
   if (entered.outcome === 'finished') {
     const at = new Date();
-    const inputPath = await fileAway(source, file.path, donePath(route.done, at, file.name));
+    // Gone already: this was the first copy itself, filed away by its workflow since this look listed processing/.
+    const inputPath = await fileAway(source, file.path, donePath(route.done, at, file.name), { gone: 'skip' });
+    if (!inputPath) return 'duplicate';
     const report: FileReport = {
       route: route.name,
       file: file.name,
@@ -302,9 +344,12 @@ async function startOrFileDuplicate(deps: ConnectorDeps, route: RouteConfig, sou
   }
 }
 
-/** Soon again while files are still arriving (so a finished upload waits no longer than its minimum age), else the source's interval. */
-function nextLook(route: RouteConfig, pending: boolean, config: ConnectorConfig): number {
-  const source = config.sources[route.source]!;
-  const interval = 'pollSeconds' in source ? source.pollSeconds * 1000 : 30_000;
-  return pending ? Math.min(interval, Math.max(1_000, route.minAgeSeconds * 1000)) : interval;
+/** A file in processing/ as the watcher's state remembers it: a later file of the same name differs in size, or is claimed anew. */
+function handKey(e: { path: string; size: number }): string {
+  return `${e.size}:${e.path}`;
+}
+
+/** The source's poll interval; a local folder's watch asks for looks in between. */
+function pollInterval(route: RouteConfig, config: ConnectorConfig): number {
+  return config.sources[route.source]!.pollSeconds * 1000;
 }

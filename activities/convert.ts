@@ -22,6 +22,8 @@ export function convertActivities({ blobs, log }: ActivityDeps) {
       language?: OwnerLanguage;
       /** How the pages were read: values read by OCR must also be read with confidence. */
       source: AnalysisSource;
+      /** The analysis' overall confidence, reported with a refusal. */
+      extractionConfidence?: number;
     }): Promise<{ invoiceBlobKey: string; profile: ConversionProfile; filled: FilledField[] }> {
       let prepared: ReturnType<typeof prepareForZugferd>;
       const fields = Object.entries(input.fields ?? {});
@@ -36,7 +38,12 @@ export function convertActivities({ blobs, log }: ActivityDeps) {
         });
       } catch (err) {
         if (!(err instanceof ConversionRefusal)) throw err;
-        const details: RefusalDetails = { fields: err.fields, language: err.language, userMessage: err.userMessage };
+        const details: RefusalDetails = {
+          fields: err.fields,
+          language: err.language,
+          userMessage: err.userMessage,
+          ...(input.extractionConfidence !== undefined ? { extractionConfidence: input.extractionConfidence } : {}),
+        };
         throw ApplicationFailure.create({ nonRetryable: true, type: err.code, message: err.message, details: [details] });
       }
       const { key } = await blobs.put(Buffer.from(JSON.stringify(prepared.invoice), 'utf8'));

@@ -58,9 +58,20 @@ export async function lookAndClaim(route: RouteConfig, source: FolderSource, pre
   return result;
 }
 
-/** Files in processing/ (`entries`, as listed there) read again: a crash may have left them claimed without a workflow. */
+/**
+ * Files in processing/ (`entries`, as listed there) read again: a crash may have left them claimed
+ * without a workflow. One that is gone meanwhile was filed away by its workflow.
+ */
 export async function unfinished(route: RouteConfig, source: FolderSource, entries: readonly SourceEntry[]): Promise<Array<ClaimedFile | RefusedFile>> {
-  return Promise.all(entries.map((e) => readClaimed(route, source, { name: e.name, path: e.path })));
+  const read = await Promise.all(
+    entries.map((e) =>
+      readClaimed(route, source, { name: e.name, path: e.path }).catch((err: unknown) => {
+        if (err instanceof SourceGoneError) return undefined;
+        throw err;
+      }),
+    ),
+  );
+  return read.filter((f) => f !== undefined);
 }
 
 async function readClaimed(route: RouteConfig, source: FolderSource, file: { name: string; path: string }): Promise<ClaimedFile | RefusedFile> {

@@ -25,7 +25,15 @@ function folderKey(path: string): string | undefined {
 
 const folder = z.string().refine((p) => folderKey(p) !== undefined, { message: "a folder inside the source, without '..'" });
 
-const localSource = z.strictObject({ kind: z.literal('local'), root: z.string().min(1) });
+const localSource = z.strictObject({
+  kind: z.literal('local'),
+  root: z.string().min(1),
+  /**
+   * Seconds between two looks besides the file-system watch, which tells of a new file at once: what
+   * another machine writes to a network share (NFS, SMB) raises no event here.
+   */
+  pollSeconds: z.number().min(1).default(30),
+});
 const sftpSource = z.strictObject({
   kind: z.literal('sftp'),
   host: z.string().min(1),
@@ -84,10 +92,8 @@ const route = z.strictObject({
   operation: z.enum(CONNECTOR_OPERATIONS),
   options: z
     .strictObject({
-      profile: z.enum(['EN16931', 'XRECHNUNG']).optional(),
       syntax: z.enum(['CII', 'UBL']).optional(),
       withLineItems: z.boolean().optional(),
-      language: z.enum(['de', 'en']).optional(),
     })
     .default({}),
   /** Where results go: another folder, even on another source; next to the input when left out. */

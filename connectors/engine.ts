@@ -1,10 +1,10 @@
-import { mkdirSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
 import { watch, type FSWatcher } from 'chokidar';
 import type { Logger } from 'pino';
 import { connectorActivities } from '../activities/connectors.js';
-import type { RouteStatus } from '../src/jobs/contracts.js';
+import { withHeartbeats } from '../activities/heartbeat.js';
 import type { JobDeps } from '../src/jobs/job.js';
 import { OPERATION, ROUTE } from '../src/temporal/search-attributes.js';
 import { createWorker } from '../src/temporal/worker.js';
@@ -13,7 +13,6 @@ import type { ConnectorConfig, RouteConfig } from './config.js';
 import { segments } from './sources/paths.js';
 import { openSource } from './sources/open.js';
 import type { FolderSource } from './sources/source.js';
-import { routeStatus } from './status.js';
 
 /**
  * The connectors as a running part of the service (EINVOICE_ROLE=connectors, or `all` with a
@@ -33,7 +32,6 @@ export interface ConnectorEngineOptions {
 }
 
 export interface ConnectorEngine {
-  status(): Promise<RouteStatus[]>;
   stop(): Promise<void>;
 }
 
@@ -49,14 +47,13 @@ export async function startConnectors(opts: ConnectorEngineOptions): Promise<Con
     address: opts.temporalAddress,
     namespace: opts.namespace,
     taskQueue: opts.activityQueue,
-    activities: connectorActivities({ config, sources, jobs, activityQueue: opts.activityQueue, log }),
+    activities: withHeartbeats(connectorActivities({ config, sources, jobs, activityQueue: opts.activityQueue, log })),
   });
   const running = worker.run();
   for (const route of config.routes) await startWatcher(opts, route);
   const watchers = config.routes.flatMap((route) => localWatch(opts, route));
   log.info({ routes: config.routes.map((r) => r.name), queue: opts.activityQueue }, 'connectors started');
   return {
-    status: () => routeStatus(config, sources, jobs.storage),
     async stop() {
       await Promise.all(watchers.map((w) => w.close()));
       worker.shutdown();
@@ -73,7 +70,7 @@ async function startWatcher(opts: ConnectorEngineOptions, route: RouteConfig): P
     await opts.jobs.temporal.workflow.start(watchRoute, {
       taskQueue: opts.jobs.taskQueue,
       workflowId: watcherId(route.name),
-      args: [{ route: route.name, activityQueue: opts.activityQueue }],
+      args: [{ route: route.name, operation: route.operation, activityQueue: opts.activityQueue }],
       typedSearchAttributes: [
         { key: OPERATION, value: 'watchRoute' },
         { key: ROUTE, value: route.name },
@@ -85,8 +82,15 @@ async function startWatcher(opts: ConnectorEngineOptions, route: RouteConfig): P
   }
 }
 
-/** For a local folder: the moment a file arrives or changes, the route's watcher is asked to look. */
-function localWatch(opts: ConnectorEngineOptions, route: RouteConfig): FSWatcher[] {
+/** How often a local route's folder that is not there (an unmounted share, a folder not made yet) is looked for. */
+const FOLDER_CHECK_MS = 2_000;
+
+/**
+ * For a local folder: the moment a file arrives or changes, the route's watcher is asked to look.
+ * A folder that is not there is waited for, never made: on an unmounted share it would be made on
+ * the disk below the mount point.
+ */
+function localWatch(opts: ConnectorEngineOptions, route: RouteConfig): { close(): Promise<void> } | [] {
   const source = opts.config.sources[route.source]!;
   if (source.kind !== 'local') return [];
   const folder = path.join(path.resolve(source.root), ...segments(route.folder));
@@ -100,9 +104,26 @@ function localWatch(opts: ConnectorEngineOptions, route: RouteConfig): FSWatcher
         .catch((err: unknown) => opts.log.warn({ err, route: route.name }, 'could not ask the route watcher to look'));
     }, SIGNAL_DEBOUNCE_MS);
   };
-  // A folder that is not there yet cannot be watched; an empty inbox is what the route expects anyway.
-  mkdirSync(folder, { recursive: true });
-  const watcher = watch(folder, { ignoreInitial: true, depth: 0 });
-  watcher.on('add', ask).on('change', ask).on('error', (err) => opts.log.warn({ err, route: route.name, folder }, 'folder watch failed'));
-  return [watcher];
+  let watcher: FSWatcher | undefined;
+  let waiting: NodeJS.Timeout | undefined;
+  let closed = false;
+  const attach = () => {
+    if (closed || watcher || !existsSync(folder)) return;
+    clearInterval(waiting);
+    watcher = watch(folder, { ignoreInitial: true, depth: 0 });
+    watcher.on('add', ask).on('change', ask).on('error', (err) => opts.log.warn({ err, route: route.name, folder }, 'folder watch failed'));
+    // What arrived while the folder was away is there already: no event will tell of it.
+    ask();
+  };
+  attach();
+  if (!watcher) waiting = setInterval(attach, FOLDER_CHECK_MS);
+  if (!watcher) opts.log.warn({ route: route.name, folder }, 'the route folder is not there (yet): waiting for it');
+  return {
+    async close() {
+      closed = true;
+      clearInterval(waiting);
+      clearTimeout(timer);
+      await watcher?.close();
+    },
+  };
 }

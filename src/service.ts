@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { Client, Connection } from '@temporalio/client';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
 import type { Logger } from 'pino';
+import { withHeartbeats } from '../activities/heartbeat.js';
 import { createActivities } from '../activities/index.js';
 import { createApp } from './api/app.js';
 import { allRoutes } from './api/routes/index.js';
@@ -11,6 +12,7 @@ import type { Services } from './api/services.js';
 import { createAuthenticator } from './api/authenticate.js';
 import type { Config } from './config.js';
 import { loadSigningSecret } from './auth/signed-url.js';
+import { cachedConnectorStatus } from './jobs/connector-status.js';
 import { createMailTransport } from './mail/transport.js';
 import { configureVeraPdf, stopVeraPdf } from './pdf/verapdf.js';
 import { BlobStore } from './storage/blob-store.js';
@@ -71,7 +73,7 @@ export async function startService(config: Config, log: Logger): Promise<Running
         address: temporalAddress,
         namespace: config.temporal.namespace,
         taskQueue: config.temporal.taskQueue,
-        activities: createActivities({ blobs, storage, log, mail: { transport: await createMailTransport(config.mail), testFaults: config.mail.testFaults } }),
+        activities: withHeartbeats(createActivities({ blobs, storage, log, mail: { transport: await createMailTransport(config.mail), testFaults: config.mail.testFaults } })),
       });
       const running = worker.run();
       cleanups.push(async () => {
@@ -103,7 +105,7 @@ export async function startService(config: Config, log: Logger): Promise<Running
         ...jobs,
         signingSecret: await loadSigningSecret(config),
         version: VERSION,
-        ...(connectors ? { connectorStatus: connectors.status } : {}),
+        connectorStatus: cachedConnectorStatus(jobs),
       };
       const app = createApp({ routes: allRoutes(services), log, authenticate: createAuthenticator(storage) });
       for (const port of [config.http.port, config.http.v2Port].filter((p): p is number => p !== undefined)) {

@@ -1,5 +1,6 @@
 import { CancellationScope, proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
+import { QUICK, READING } from './activity-profiles.js';
 import type { AnalyseDocumentInput, DocumentAnalysis } from '../src/jobs/contracts.js';
 import { finish, recordingFailure } from './outcome.js';
 
@@ -7,15 +8,8 @@ import { finish, recordingFailure } from './outcome.js';
 // the activity heartbeats meanwhile, so a dead worker is noticed within a
 // minute. A file that cannot be read fails for good (non-retryable failure
 // from the activity); one more attempt covers a worker lost mid-way.
-const { analyseDocument } = proxyActivities<Activities>({
-  startToCloseTimeout: '15 minutes',
-  heartbeatTimeout: '1 minute',
-  retry: { maximumAttempts: 2, initialInterval: '1 second' },
-});
-const { discardBlobs } = proxyActivities<Activities>({
-  startToCloseTimeout: '30 seconds',
-  retry: { maximumAttempts: 5, initialInterval: '200 milliseconds', backoffCoefficient: 2 },
-});
+const { analyseDocument } = proxyActivities<Activities>(READING);
+const { discardBlobs } = proxyActivities<Activities>(QUICK);
 
 /**
  * createJSONFromAnalysedPdf (sync and async, V1 and V2): analyse the uploaded

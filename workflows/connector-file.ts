@@ -1,8 +1,10 @@
 import { ActivityFailure, ApplicationFailure, ChildWorkflowFailure, executeChild, proxyActivities, workflowInfo } from '@temporalio/workflow';
 import type { ConnectorActivities } from '../activities/connectors.js';
+import { sourceStep } from './activity-profiles.js';
 import type { ConnectorFileInput, ConnectorFileResult, ConnectorOutcome, RefusalDetails, StagedConnectorFile } from '../src/jobs/contracts.js';
 import { analyseInvoiceFile } from './analysis.js';
 import { convertToZugferd } from './convert.js';
+import { deliverIfRequested } from './mail.js';
 import { finish } from './outcome.js';
 import { createXInvoice, validateXInvoice } from './xinvoice.js';
 import { extractZugferd, validateZugferd } from './zugferd.js';
@@ -18,12 +20,7 @@ import { extractZugferd, validateZugferd } from './zugferd.js';
 export async function processConnectorFile(input: ConnectorFileInput & { activityQueue: string }): Promise<ConnectorFileResult> {
   // The source's activities run where its folders and credentials are: the connector processes' queue.
   // A source that is down is waited for (minutes, hours); a refusal of the file is final.
-  const { stageConnectorFile, fileConnectorResult } = proxyActivities<ConnectorActivities>({
-    taskQueue: input.activityQueue,
-    startToCloseTimeout: '10 minutes',
-    heartbeatTimeout: '20 seconds',
-    retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '5 minutes' },
-  });
+  const { stageConnectorFile, fileConnectorResult } = proxyActivities<ConnectorActivities>(sourceStep(input.activityQueue));
   let outcome: ConnectorOutcome;
   try {
     const staged = await stageConnectorFile({ ctx: input.ctx, route: input.route, operation: input.operation, file: input.file });
@@ -31,10 +28,11 @@ export async function processConnectorFile(input: ConnectorFileInput & { activit
   } catch (err) {
     outcome = refusalOf(err);
   }
-  const filed = await fileConnectorResult({ ctx: input.ctx, route: input.route, operation: input.operation, file: input.file, outcome, finishedAt: new Date().toISOString() });
+  const { mail: request, ...filed } = await fileConnectorResult({ ctx: input.ctx, route: input.route, operation: input.operation, file: input.file, outcome, finishedAt: new Date().toISOString() });
+  const mail = request === 'not-allowed' ? request : (await deliverIfRequested(input.ctx, request))?.status;
   if (filed.status === 'refused') finish('refused', `${input.file.name} refused (${outcome.kind === 'refused' ? outcome.code : ''}), filed as ${filed.inputPath}`);
   else finish(outcome.kind === 'done' && outcome.valid === false ? 'invalid' : 'valid', `${input.file.name} → ${filed.resultPath ?? filed.reportPath}`);
-  return filed;
+  return { ...filed, ...(mail ? { mail } : {}) };
 }
 
 async function runOperation(input: ConnectorFileInput, staged: StagedConnectorFile): Promise<ConnectorOutcome> {

@@ -1,24 +1,15 @@
 import { ApplicationFailure, CancellationScope, proxyActivities, uuid4 } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
+import { HEAVY, QUICK, READING } from './activity-profiles.js';
 import type { ConvertToZugferdInput, ConvertToZugferdResult, RefusalDetails } from '../src/jobs/contracts.js';
 import { ownerLanguage, refusalSummary } from '../src/analysis-api/owner-texts.js';
 import { finish, recordingFailure } from './outcome.js';
 import { buildValidated, isBlocking } from './zugferd-build.js';
 
 // Analysis: see analysis.ts. The rest is local work (images → PDF runs in the PDF worker).
-const { analyseDocument } = proxyActivities<Activities>({
-  startToCloseTimeout: '15 minutes',
-  heartbeatTimeout: '1 minute',
-  retry: { maximumAttempts: 2, initialInterval: '1 second' },
-});
-const { prepareZugferdInvoice, writeZugferdXml, storeDocument, discardBlobs } = proxyActivities<Activities>({
-  startToCloseTimeout: '30 seconds',
-  retry: { maximumAttempts: 5, initialInterval: '200 milliseconds', backoffCoefficient: 2 },
-});
-const { imagesToPdfDocument } = proxyActivities<Activities>({
-  startToCloseTimeout: '2 minutes',
-  retry: { maximumAttempts: 3, initialInterval: '1 second' },
-});
+const { analyseDocument } = proxyActivities<Activities>(READING);
+const { prepareZugferdInvoice, writeZugferdXml, storeDocument, discardBlobs } = proxyActivities<Activities>(QUICK);
+const { imagesToPdfDocument } = proxyActivities<Activities>(HEAVY);
 
 export const CONVERT_OPERATION = 'createZugferdFromPdf';
 
@@ -42,6 +33,7 @@ export async function convertToZugferd(input: ConvertToZugferdInput): Promise<Co
         language,
         ...(analysis.fields ? { fields: analysis.fields } : {}),
         source: analysis.source,
+        extractionConfidence: analysis.extractionConfidence,
       });
       temporary.push(invoiceBlobKey);
       const pdfBlobKey = input.fileType === 'pdf' ? input.fileBlobKey : (await imagesToPdfDocument({ ctx, fileBlobKey: input.fileBlobKey, fileType: input.fileType })).pdfBlobKey;
@@ -54,6 +46,7 @@ export async function convertToZugferd(input: ConvertToZugferdInput): Promise<Co
         temporary.push(built.pdfBlobKey);
         const rules = report.findings.filter(isBlocking);
         const ruleCodes = [...new Set(rules.map((f) => f.ruleId))];
+        const findings = ruleCodes.map((code) => rules.find((f) => f.ruleId === code)!);
         throw ApplicationFailure.create({
           nonRetryable: true,
           type: 'ZUGFERD_INVALID',
@@ -61,7 +54,17 @@ export async function convertToZugferd(input: ConvertToZugferdInput): Promise<Co
             .slice(0, 5)
             .map((f) => `${f.ruleId}: ${f.message}`)
             .join('; ')}`,
-          details: [{ ruleCodes, stage: 'validateZugferdPdf', language, userMessage: refusalSummary('ZUGFERD_INVALID', ruleCodes, language) } satisfies RefusalDetails],
+          details: [
+            {
+              ruleCodes,
+              findings,
+              artefacts: report.artefacts,
+              stage: 'validateZugferdPdf',
+              language,
+              userMessage: refusalSummary('ZUGFERD_INVALID', ruleCodes, language),
+              extractionConfidence: analysis.extractionConfidence,
+            } satisfies RefusalDetails,
+          ],
         });
       }
 

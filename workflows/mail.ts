@@ -12,6 +12,7 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
+import { QUICK } from './activity-profiles.js';
 import type { SendMessageInput } from '../src/jobs/contracts.js';
 import type { MailOutcome, MailRequest, SendError } from '../src/mail/types.js';
 import type { RequestContext } from '../src/temporal/context.js';
@@ -25,10 +26,7 @@ import { ACCOUNT, OPERATION, OUTCOME, type Outcome } from '../src/temporal/searc
  */
 
 // Recording is quick local I/O.
-const { recordMailSend, failMailSend } = proxyActivities<Activities>({
-  startToCloseTimeout: '30 seconds',
-  retry: { maximumAttempts: 5, initialInterval: '200 milliseconds', backoffCoefficient: 2 },
-});
+const { recordMailSend, failMailSend } = proxyActivities<Activities>(QUICK);
 // Temporary failures (4xx, greylisting, a server restarting) are retried with growing pauses
 // for up to 24 hours; permanent ones are thrown non-retryable by the activity.
 const { sendMail } = proxyActivities<Activities>({

@@ -1,5 +1,6 @@
 import { proxyActivities, uuid4 } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
+import { HEAVY, QUICK } from './activity-profiles.js';
 import type { CreateInvoicePdfInput, CreateInvoicePdfResult } from '../src/jobs/contracts.js';
 import { deliverIfRequested } from './mail.js';
 import { finish, recordingFailure } from './outcome.js';
@@ -7,14 +8,8 @@ import { finish, recordingFailure } from './outcome.js';
 // Rendering, writing XML and storing are local and quick; embedding and validation (veraPDF in a
 // JVM, the official schematron) take longer. Broken input or templates fail for good
 // (non-retryable failures from the activities), I/O hiccups retry.
-const { renderTemplatePdf, writeZugferdXml, storeDocument, storeInvoiceRecord } = proxyActivities<Activities>({
-  startToCloseTimeout: '1 minute',
-  retry: { maximumAttempts: 5, initialInterval: '200 milliseconds', backoffCoefficient: 2 },
-});
-const { buildZugferdPdf, validateZugferdPdf } = proxyActivities<Activities>({
-  startToCloseTimeout: '4 minutes',
-  retry: { maximumAttempts: 3, initialInterval: '1 second' },
-});
+const { renderTemplatePdf, writeZugferdXml, storeDocument, storeInvoiceRecord, recordUnkeptCreation, discardBlobs } = proxyActivities<Activities>(QUICK);
+const { buildZugferdPdf, validateZugferdPdf } = proxyActivities<Activities>(HEAVY);
 
 export const CREATE_INVOICE_PDF = 'createInvoicePdfFromJson';
 
@@ -25,6 +20,9 @@ const PROFILE = 'EN16931';
  * createInvoicePdfFromJson: render through the template → attach the EN 16931 XML → validate the
  * whole (PDF/A-3b by veraPDF, Factur-X structure, XML rules, and that the page shows what the XML
  * says) → store → (e-mail). The rendered PDF already declares PDF/A-3b, so no Ghostscript conversion runs.
+ * Passthrough keeps nothing: the PDF goes back in the answer only (the job deletes it once read),
+ * unless it is also e-mailed, when it stays as the e-mail's document for retries and resends.
+ * Either way the answer's ids are numbers reserved like a stored document's.
  */
 export async function createInvoicePdf(input: CreateInvoicePdfInput): Promise<CreateInvoicePdfResult> {
   return recordingFailure(async () => {
@@ -34,6 +32,14 @@ export async function createInvoicePdf(input: CreateInvoicePdfInput): Promise<Cr
     const built = await buildZugferdPdf({ ctx, pdfBlobKey: rendered.pdfBlobKey, xmlBlobKey, convert: 'auto' });
     const report = await validateZugferdPdf({ ctx, pdfBlobKey: built.pdfBlobKey, compareText: true });
     const errors = report.findings.filter((f) => f.severity === 'error' || f.severity === 'fatal').length;
+    const usage = { operation: CREATE_INVOICE_PDF, units: 1 };
+    const intermediate = [rendered.pdfBlobKey, xmlBlobKey].filter((key) => key !== built.pdfBlobKey);
+    if (input.passthrough && !input.mail) {
+      const { numbers } = await recordUnkeptCreation({ ctx, usageId: uuid4(), usage, reserve: 2 });
+      await discardBlobs({ ctx, keys: [...intermediate, input.invoiceBlobKey] });
+      finish(report.valid ? 'valid' : 'invalid', `${rendered.pages}-page invoice PDF, template ${input.templateId}, ${report.valid ? 'valid' : `invalid (${errors} errors)`}, not kept (passthrough)`);
+      return { documentId: null, invoiceId: null, reserved: { document: numbers[0]!, invoice: numbers[1]! }, pdfBlobKey: built.pdfBlobKey, pages: rendered.pages, report };
+    }
     const documentId = uuid4();
     const invoiceId = input.passthrough ? null : uuid4();
     await storeDocument({
@@ -44,13 +50,15 @@ export async function createInvoicePdf(input: CreateInvoicePdfInput): Promise<Cr
       fileName: input.fileName,
       contentType: 'application/pdf',
       meta: { templateId: input.templateId, profile: PROFILE, pages: rendered.pages, converted: built.converted, valid: report.valid, errors, invoiceId },
-      usage: { operation: CREATE_INVOICE_PDF, units: 1 },
+      usage,
     });
     if (invoiceId) {
       await storeInvoiceRecord({ ctx, invoiceId, invoiceBlobKey: input.invoiceBlobKey, pdfDocumentId: documentId, fileName: input.fileName, templateId: input.templateId });
     }
+    const reserved = invoiceId ? undefined : { invoice: (await recordUnkeptCreation({ ctx, usageId: uuid4(), reserve: 1 })).numbers[0]! };
+    await discardBlobs({ ctx, keys: invoiceId ? intermediate : [...intermediate, input.invoiceBlobKey] });
     finish(report.valid ? 'valid' : 'invalid', `${rendered.pages}-page invoice PDF, template ${input.templateId}, ${report.valid ? 'valid' : `invalid (${errors} errors)`}, document ${documentId}`);
     const mail = await deliverIfRequested(ctx, input.mail, documentId);
-    return { documentId, invoiceId, pdfBlobKey: built.pdfBlobKey, pages: rendered.pages, report, ...(mail ? { mail } : {}) };
+    return { documentId, invoiceId, ...(reserved ? { reserved } : {}), pdfBlobKey: built.pdfBlobKey, pages: rendered.pages, report, ...(mail ? { mail } : {}) };
   });
 }

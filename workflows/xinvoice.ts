@@ -3,19 +3,14 @@ import type { CreateXInvoiceInput, CreateXInvoiceResult, ValidateXInvoiceInput }
 import type { ValidationReport } from '../src/validation/index.js';
 import { OUTCOME, type Outcome } from '../src/temporal/search-attributes.js';
 import type { Activities } from '../activities/index.js';
+import { HEAVY, QUICK } from './activity-profiles.js';
 import { deliverIfRequested } from './mail.js';
 
 // Building and storing are quick and local; validation runs the official
 // schematron and may be slow on a cold worker. Invalid input fails for good
 // (non-retryable ApplicationFailure thrown by the activity), I/O hiccups retry.
-const { buildInvoiceXml, storeDocument } = proxyActivities<Activities>({
-  startToCloseTimeout: '30 seconds',
-  retry: { maximumAttempts: 5, initialInterval: '200 milliseconds', backoffCoefficient: 2 },
-});
-const { validateInvoiceXml } = proxyActivities<Activities>({
-  startToCloseTimeout: '2 minutes',
-  retry: { maximumAttempts: 3, initialInterval: '1 second' },
-});
+const { buildInvoiceXml, storeDocument } = proxyActivities<Activities>(QUICK);
+const { validateInvoiceXml } = proxyActivities<Activities>(HEAVY);
 
 /** createXinvoiceFromJson: build → validate → store → (e-mail). */
 export async function createXInvoice(input: CreateXInvoiceInput): Promise<CreateXInvoiceResult> {

@@ -1,6 +1,7 @@
 import { ApplicationFailure, proxyActivities } from '@temporalio/workflow';
 import type { BuildZugferdResult } from '../activities/zugferd.js';
 import type { Activities } from '../activities/index.js';
+import { HEAVY } from './activity-profiles.js';
 import type { RefusalDetails } from '../src/jobs/contracts.js';
 import type { ZugferdReport } from '../src/pdf/validate.js';
 import type { RequestContext } from '../src/temporal/context.js';
@@ -9,14 +10,7 @@ import type { RequestContext } from '../src/temporal/context.js';
 // a JVM. Bad input fails for good (non-retryable ApplicationFailure from the activity); I/O
 // hiccups and a crashed worker retry. Helpers, not workflow types: index.ts does not re-export
 // this module.
-const { buildZugferdPdf } = proxyActivities<Activities>({
-  startToCloseTimeout: '3 minutes',
-  retry: { maximumAttempts: 3, initialInterval: '1 second' },
-});
-const { validateZugferdPdf } = proxyActivities<Activities>({
-  startToCloseTimeout: '4 minutes',
-  retry: { maximumAttempts: 3, initialInterval: '1 second' },
-});
+const { buildZugferdPdf, validateZugferdPdf } = proxyActivities<Activities>(HEAVY);
 
 /** PDF/A's font rules (ISO 19005-3 6.2.11): what Ghostscript's own typefaces can mend. */
 const FONT_RULE = /^PDFA-6\.2\.11\./;

@@ -1,5 +1,6 @@
 import { proxyActivities, uuid4 } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
+import { HEAVY, QUICK } from './activity-profiles.js';
 import type {
   CreateZugferdFromJsonInput,
   CreateZugferdFromXmlInput,
@@ -18,18 +19,8 @@ import { buildValidated, countErrors } from './zugferd-build.js';
 // Writing XML and storing are quick; extraction reads the PDF in an isolated worker and
 // validation runs veraPDF in a JVM (building: zugferd-build.ts). Bad input fails for good
 // (non-retryable ApplicationFailure from the activity); I/O hiccups and a crashed worker retry.
-const { writeZugferdXml, storeDocument } = proxyActivities<Activities>({
-  startToCloseTimeout: '30 seconds',
-  retry: { maximumAttempts: 5, initialInterval: '200 milliseconds', backoffCoefficient: 2 },
-});
-const { extractZugferdInvoice } = proxyActivities<Activities>({
-  startToCloseTimeout: '3 minutes',
-  retry: { maximumAttempts: 3, initialInterval: '1 second' },
-});
-const { validateZugferdPdf } = proxyActivities<Activities>({
-  startToCloseTimeout: '4 minutes',
-  retry: { maximumAttempts: 3, initialInterval: '1 second' },
-});
+const { writeZugferdXml, storeDocument } = proxyActivities<Activities>(QUICK);
+const { extractZugferdInvoice, validateZugferdPdf } = proxyActivities<Activities>(HEAVY);
 
 interface BuildInput {
   ctx: RequestContext;

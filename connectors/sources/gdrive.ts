@@ -3,7 +3,7 @@ import type { Readable } from 'node:stream';
 import { FileTooLargeError, SourceError, SourceGoneError, SourceUnavailableError, TargetExistsError, isConnectionError } from './errors.js';
 import { join, segments, splitPath } from './paths.js';
 import { readLimited } from './read-limited.js';
-import type { FolderSource, SourceEntry } from './source.js';
+import type { ChangeLog, FolderSource, SourceEntry } from './source.js';
 import { temporaryName } from './temporary-names.js';
 
 export interface GdriveSourceOptions {
@@ -16,7 +16,7 @@ export interface GdriveSourceOptions {
 }
 
 export interface DriveChanges {
-  /** Folders (source paths this adapter has resolved, e.g. by listing them) in which a file was added or changed. */
+  /** Those of the asked folders in which a file was added or changed. */
   folders: string[];
   /** The token to ask with next time; save it to resume after a restart. */
   token: string;
@@ -40,7 +40,7 @@ const statusOf = (err: unknown) => (err as { status?: number } | undefined)?.sta
  * (exclusiveMove is false: the engine's content-hash workflow id keeps such a
  * file from being processed twice).
  */
-export class GdriveSource implements FolderSource {
+export class GdriveSource implements FolderSource, ChangeLog {
   readonly kind = 'gdrive';
   readonly exclusiveMove = false;
   private readonly api: drive_v3.Drive;
@@ -198,14 +198,14 @@ export class GdriveSource implements FolderSource {
     return data.startPageToken!;
   }
 
-  /** Which known folders had files added or changed since `token`: the ones worth listing in this poll. */
-  async changes(token: string): Promise<DriveChanges> {
-    const known = new Map<string, string>();
-    for (const [path, { lookup }] of this.folders) {
-      const folderId = await lookup.catch(() => undefined);
-      if (folderId) known.set(folderId, path);
+  /** Which of `folders` had files added, changed or moved in since `token`; a folder not made yet had none. */
+  async changes(token: string, folders: string[]): Promise<DriveChanges> {
+    const watched = new Map<string, string>();
+    for (const folder of folders) {
+      const id = await this.folderId(folder, false);
+      if (id) watched.set(id, folder);
     }
-    const folders = new Set<string>();
+    const changed = new Set<string>();
     let pageToken = token;
     for (;;) {
       const page = await this.request(() =>
@@ -213,9 +213,9 @@ export class GdriveSource implements FolderSource {
       );
       for (const change of page.changes ?? []) {
         if (change.removed) continue;
-        for (const parent of change.file?.parents ?? []) if (known.has(parent)) folders.add(known.get(parent)!);
+        for (const parent of change.file?.parents ?? []) if (watched.has(parent)) changed.add(watched.get(parent)!);
       }
-      if (!page.nextPageToken) return { folders: [...folders], token: page.newStartPageToken! };
+      if (!page.nextPageToken) return { folders: [...changed], token: page.newStartPageToken! };
       pageToken = page.nextPageToken;
     }
   }

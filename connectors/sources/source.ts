@@ -38,3 +38,18 @@ export interface FolderSource {
   check(): Promise<void>;
   close(): Promise<void>;
 }
+
+/**
+ * A source that keeps a log of its changes (Google Drive): a poll asks what changed since a
+ * saved token instead of listing every watched folder.
+ */
+export interface ChangeLog {
+  /** Where the log stands now: changes after this token are new. */
+  startPageToken(): Promise<string>;
+  /** Which of `folders` had files added or changed since `token`, and the token to ask with next. */
+  changes(token: string, folders: string[]): Promise<{ folders: string[]; token: string }>;
+}
+
+export function changeLogOf(source: FolderSource): (FolderSource & ChangeLog) | undefined {
+  return 'changes' in source && 'startPageToken' in source ? (source as FolderSource & ChangeLog) : undefined;
+}

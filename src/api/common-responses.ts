@@ -1,4 +1,4 @@
-import { ERROR_CODES, errorEnvelopeSchema } from './errors.js';
+import { ERROR_CODES, errorEnvelopeSchema, invoiceIncompleteSchema } from './errors.js';
 import type { ResponseSpec } from './route.js';
 
 const STATUS_TEXT: Record<number, string> = {
@@ -7,6 +7,7 @@ const STATUS_TEXT: Record<number, string> = {
   403: 'Wrong authentication scheme, or invalid link',
   404: 'Not found',
   409: 'Conflict',
+  412: 'The invoice lacks mandatory fields',
   413: 'Body or file too large',
   415: 'Unsupported content or file type',
   422: 'The request was understood but cannot be processed',
@@ -19,7 +20,7 @@ export function errorResponses(...statuses: number[]): Record<number, ResponseSp
   return Object.fromEntries(
     statuses.map((status) => {
       const codes = Object.entries(ERROR_CODES).filter(([, k]) => k.status === status).map(([code]) => code);
-      return [status, { description: `${STATUS_TEXT[status] ?? 'Error'} (${codes.join(', ')})`, schema: errorEnvelopeSchema }];
+      return [status, { description: `${STATUS_TEXT[status] ?? 'Error'} (${codes.join(', ')})`, schema: status === 412 ? invoiceIncompleteSchema : errorEnvelopeSchema }];
     }),
   );
 }

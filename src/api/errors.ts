@@ -33,10 +33,12 @@ export const ERROR_CODES = {
   METHOD_NOT_ALLOWED: { status: 405, retryable: false, userMessage: 'This method is not allowed on this path.' },
   IDEMPOTENCY_CONFLICT: { status: 409, retryable: false, userMessage: 'This Idempotency-Key was used with a different request body.' },
   IDEMPOTENCY_IN_PROGRESS: { status: 409, retryable: true, userMessage: 'A request with this Idempotency-Key is still being processed; retry shortly.' },
+  INVOICE_INCOMPLETE: { status: 412, retryable: false, userMessage: 'The invoice lacks mandatory fields that EN 16931 requires; see errorlist.' },
   TEMPLATE_NOT_FOUND: { status: 422, retryable: false, userMessage: 'There is no template with this templateId; GET /api/v1/templates lists them.' },
   TEMPLATE_INVALID: { status: 422, retryable: false, userMessage: 'The template cannot be used: its definition has problems (see detail); the operator has to fix it.' },
   XML_BUILD_FAILED: { status: 422, retryable: false, userMessage: 'The invoice could not be written as XML.' },
   PDF_UNREADABLE: { status: 422, retryable: false, userMessage: 'The PDF cannot be read or processed.' },
+  PDF_ENCRYPTED: { status: 422, retryable: false, userMessage: 'The PDF is encrypted (a password or restrictions); send it without encryption.' },
   PDF_NOT_CONVERTIBLE: { status: 422, retryable: false, userMessage: 'The PDF cannot be made PDF/A-3b conformant; no ZUGFeRD file was created.' },
   INVOICE_XML_MISSING: { status: 422, retryable: false, userMessage: 'The PDF carries no ZUGFeRD / Factur-X / XRechnung invoice XML.' },
   XML_NOT_ZUGFERD: { status: 422, retryable: false, userMessage: 'The XML cannot be embedded: ZUGFeRD / Factur-X carry UN/CEFACT CII with a known profile.' },
@@ -88,24 +90,50 @@ export function fromRefusal(refusal: JobRefusal): ApiError {
   return new ApiError(refusal.code, { ...(userMessage ? { userMessage } : {}), ...(detail ? { detail } : {}), ...(stage ? { stage } : {}), ...(fields ? { fields } : {}), cause: refusal });
 }
 
+const fieldProblemSchema = z.object({ field: z.string(), bt: z.string().optional(), message: z.string() });
+
 export const errorEnvelopeSchema = z
   .object({
     success: z.literal(false),
     error: z.object({
-      code: z.string().meta({ description: 'Machine-readable code, see the catalogue in README.md' }),
+      code: z.string().meta({
+        description: `Machine-readable code:\n\n| code | HTTP | retryable |\n|---|---|---|\n${Object.entries(ERROR_CODES)
+          .map(([code, kind]) => `| ${code} | ${kind.status} | ${kind.retryable} |`)
+          .join('\n')}`,
+        'x-codes': Object.fromEntries(Object.entries(ERROR_CODES).map(([code, kind]) => [code, { httpStatus: kind.status, retryable: kind.retryable }])),
+      }),
       userMessage: z.string().meta({ description: 'Human-readable explanation' }),
       reference: z.string().meta({ description: 'Request id; also in logs and the Temporal workflow id' }),
       retryable: z.boolean(),
       stage: z.string().optional(),
       detail: z.string().optional(),
-      fields: z.array(z.object({ field: z.string(), bt: z.string().optional(), message: z.string() })).optional(),
+      fields: z.array(fieldProblemSchema).optional(),
     }),
   })
   .meta({ id: 'ErrorEnvelope' });
 
 export type ErrorEnvelope = z.infer<typeof errorEnvelopeSchema>;
 
+/**
+ * INVOICE_INCOMPLETE (412) also answers in the fields the RechnungsAPI client turns into its
+ * ValidationFailedError: `message`, `noOfMissingData` and `errorlist`, beside the envelope.
+ */
+export const invoiceIncompleteSchema = errorEnvelopeSchema
+  .extend({
+    message: z.string().meta({ description: 'What is wrong, in words (the same as error.userMessage)' }),
+    noOfMissingData: z.int().meta({ description: 'How many mandatory fields are missing' }),
+    errorlist: z.array(fieldProblemSchema).meta({ description: 'One item per missing field: its JSON path in the request (field), its business term or group (bt) and the EN 16931 rule that requires it (message)' }),
+  })
+  .meta({ id: 'InvoiceIncomplete' });
+
 export function toEnvelope(err: ApiError, reference: string): ErrorEnvelope {
+  const envelope = envelopeOf(err, reference);
+  if (err.code !== 'INVOICE_INCOMPLETE') return envelope;
+  const missing = err.options.fields ?? [];
+  return { ...envelope, message: err.userMessage, noOfMissingData: missing.length, errorlist: missing } as ErrorEnvelope;
+}
+
+function envelopeOf(err: ApiError, reference: string): ErrorEnvelope {
   return {
     success: false,
     error: {

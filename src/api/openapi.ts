@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { invoiceSchema } from '../invoice/model.js';
 import { errorEnvelopeSchema } from './errors.js';
-import type { ParameterSpec, RouteSpec } from './route.js';
+import type { ParameterSpec, ResponseSpec, RouteSpec } from './route.js';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -37,11 +37,18 @@ const ref = (id: string) => ({ $ref: `#/components/schemas/${id}` });
 export function buildOpenApi(allRoutes: RouteSpec[], info: { version: string; servers: string[] }): JsonSchema {
   const routes = allRoutes.filter((r) => !r.hidden);
   const requests: Array<[string, z.ZodType]> = [['Invoice', invoiceSchema]];
-  const responses: Array<[string, z.ZodType]> = [['ErrorEnvelope', errorEnvelopeSchema]];
-  for (const r of routes) {
-    if (r.body) requests.push([`${cap(r.operationId)}Request`, r.body]);
-    for (const [status, spec] of Object.entries(r.responses)) if (spec.schema && status.startsWith('2')) responses.push([`${cap(r.operationId)}Response`, spec.schema]);
-  }
+  // One component per response schema object: a schema two operations share (an alias path) is referenced by both.
+  const responseIds = new Map<z.ZodType, string>([[errorEnvelopeSchema, 'ErrorEnvelope']]);
+  const responseId = (status: string, spec: ResponseSpec, operationId: string): string => {
+    const schema = spec.schema!;
+    const known = responseIds.get(schema);
+    if (known) return known;
+    // Success answers are named after their operation; other answers with their own shape (a 412 body, a failure with an e-mail) by their id.
+    const id = status.startsWith('2') ? `${cap(operationId)}Response` : ((schema.meta() as { id?: string } | undefined)?.id ?? `${cap(operationId)}Error${status}`);
+    responseIds.set(schema, id);
+    return id;
+  };
+  for (const r of routes) if (r.body) requests.push([`${cap(r.operationId)}Request`, r.body]);
   const paths: Record<string, Record<string, unknown>> = {};
   for (const r of routes) {
     const item = (paths[toOpenApiPath(r.path)] ??= {});
@@ -60,13 +67,14 @@ export function buildOpenApi(allRoutes: RouteSpec[], info: { version: string; se
             description: spec.description,
             ...(spec.headers ? { headers: Object.fromEntries(Object.entries(spec.headers).map(([name, h]) => [name, { description: h.description, schema: parameterSchema(h) }])) } : {}),
             ...(spec.schema || spec.contentType
-              ? { content: { [spec.contentType ?? 'application/json']: { schema: spec.schema ? ref(status.startsWith('2') ? `${cap(r.operationId)}Response` : 'ErrorEnvelope') : { type: 'string', format: 'binary' } } } }
+              ? { content: { [spec.contentType ?? 'application/json']: { schema: spec.schema ? ref(responseId(status, spec, r.operationId)) : { type: 'string', format: 'binary' } } } }
               : {}),
           },
         ]),
       ),
     };
   }
+  const responses = [...responseIds].map(([schema, id]): [string, z.ZodType] => [id, schema]);
   return {
     openapi: '3.1.0',
     info: {

@@ -7,6 +7,6 @@ export interface Services extends JobDeps {
   config: Config;
   signingSecret: string;
   version: string;
-  /** The folder connectors' routes, where this process runs them. */
-  connectorStatus?: () => Promise<RouteStatus[]>;
+  /** The folder connectors' routes of the installation; undefined while Temporal does not answer. */
+  connectorStatus: () => Promise<RouteStatus[] | undefined>;
 }

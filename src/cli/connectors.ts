@@ -92,7 +92,7 @@ const COMMANDS: Record<string, Command> = {
       json: statuses,
       text: table(
         ['ROUTE', 'OPERATION', 'WAITING', 'PROCESSING', 'PROCESSED', 'REFUSED'],
-        statuses.map((s) => [s.route, s.operation, s.waiting < 0 ? 'unreachable' : String(s.waiting), String(s.processing), String(s.processed), String(s.refused)]),
+        statuses.map((s) => [s.route, s.operation ?? '', s.waiting < 0 ? 'unreachable' : String(s.waiting), String(s.processing), String(s.processed), String(s.refused)]),
       ),
     };
   },

@@ -417,7 +417,7 @@ export const invoiceSchema = o({
     )
     .optional(),
   invoiceLine: z.array(invoiceLine).optional(),
-}).meta({ bt: 'BG-0', description: 'EN 16931 invoice' });
+}).meta({ description: 'EN 16931 invoice' });
 
 /** The invoice as the domain sees it: decimals as canonical strings, dates as YYYY-MM-DD. */
 export type Invoice = z.output<typeof invoiceSchema>;

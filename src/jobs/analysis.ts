@@ -51,25 +51,27 @@ export type AnalysisJobState = { status: 'processing' } | { status: 'done'; anal
  * worker involvement, so a client polling every 3 s costs next to nothing. An id that is not a
  * UUID, an unknown job, another account's job and one expired are all NOT_FOUND.
  */
-export async function analysisJob(deps: JobDeps, account: Account, id: string): Promise<AnalysisJobState> {
+export async function analysisJob(deps: JobDeps, account: Account, id: string): Promise<{ jobId: string; state: AnalysisJobState }> {
   const notFound = () => new JobRefusal('NOT_FOUND', { userMessage: 'There is no such job (the id is unknown, not a UUID, or the result has expired).' });
   if (!UUID.test(id)) throw notFound();
-  const handle = deps.temporal.workflow.getHandle<typeof analyseInvoiceFile>(id);
+  // A UUID names the same job in either case; the workflow id is the lower-case form startAnalysis made.
+  const jobId = id.toLowerCase();
+  const handle = deps.temporal.workflow.getHandle<typeof analyseInvoiceFile>(jobId);
   let described: WorkflowExecutionDescription;
   try {
     described = await handle.describe();
   } catch (err) {
     if (err instanceof WorkflowNotFoundError) throw notFound();
-    throw new JobRefusal('SERVICE_UNAVAILABLE', { detail: `Could not read job ${id}: ${(err as Error).message}`, cause: err });
+    throw new JobRefusal('SERVICE_UNAVAILABLE', { detail: `Could not read job ${jobId}: ${(err as Error).message}`, cause: err });
   }
   const attributes = described.typedSearchAttributes;
   const expired = described.closeTime !== undefined && Date.now() - described.closeTime.getTime() > JOB_RETENTION_MS;
   if (attributes.get(OPERATION) !== ASYNC_OPERATION || attributes.get(ACCOUNT) !== account.accountId || expired) throw notFound();
-  if (described.status.name === 'RUNNING') return { status: 'processing' };
+  if (described.status.name === 'RUNNING') return { jobId, state: { status: 'processing' } };
   try {
-    return { status: 'done', analysis: await handle.result() };
+    return { jobId, state: { status: 'done', analysis: await handle.result() } };
   } catch (err) {
-    return { status: 'failed', refusal: toRefusal(err) };
+    return { jobId, state: { status: 'failed', refusal: toRefusal(err) } };
   }
 }
 

@@ -9,7 +9,7 @@ import type { DetectedProfile, ZugferdProfile } from '../pdf/profiles.js';
 import type { ZugferdReport } from '../pdf/validate.js';
 import type { TemplateSource } from '../render/registry.js';
 import type { RequestContext } from '../temporal/context.js';
-import type { ValidationReport } from '../validation/index.js';
+import type { Finding, ValidationReport } from '../validation/index.js';
 import type { SyntaxId } from '../xml/index.js';
 
 /**
@@ -38,6 +38,11 @@ export interface RefusalDetails {
   language?: OwnerLanguage;
   /** What the owner of the invoice reads, in that language. */
   userMessage?: string;
+  /** The analysis' confidence, for refusals after the analysis. */
+  extractionConfidence?: number;
+  /** The findings behind `ruleCodes` (one per rule) and the rule sets that made them, for explanations. */
+  findings?: Finding[];
+  artefacts?: ValidationReport['artefacts'];
 }
 
 // ---------------------------------------------------------------- analysis
@@ -185,10 +190,12 @@ export interface CreateInvoicePdfInput {
 }
 
 export interface CreateInvoicePdfResult {
-  /** The stored ZUGFeRD PDF (downloadURL, resendToken). */
-  documentId: string;
+  /** The stored ZUGFeRD PDF (downloadURL, resendToken); null when nothing was kept (passthrough without e-mail). */
+  documentId: string | null;
   /** The stored invoice record; null for passthrough. */
   invoiceId: string | null;
+  /** Passthrough: the numbers reserved for what was not kept, the PDF's when it was not stored and the invoice's. */
+  reserved?: { document?: number; invoice: number };
   pdfBlobKey: string;
   pages: number;
   report: ZugferdReport;
@@ -210,7 +217,6 @@ export const CONNECTOR_OPERATIONS = ['createZugferdFromPdf', 'createJSONFromAnal
 export type ConnectorOperation = (typeof CONNECTOR_OPERATIONS)[number];
 
 export interface ConnectorOptions {
-  profile?: 'EN16931' | 'XRECHNUNG';
   syntax?: SyntaxId;
   withLineItems?: boolean;
 }
@@ -270,6 +276,13 @@ export interface ConnectorFileResult {
   inputPath: string;
   resultPath?: string;
   reportPath: string;
+  /** What became of the route's e-mail about the file, where it asks for one. */
+  mail?: MailOutcome['status'] | 'not-allowed';
+}
+
+/** The file-away step's answer: the route's e-mail, when it asks for one, stored for the workflow to send. */
+export interface FiledConnectorFile extends Omit<ConnectorFileResult, 'mail'> {
+  mail?: MailRequest | 'not-allowed';
 }
 
 /** A file as a folder source lists it. */
@@ -283,14 +296,26 @@ export interface FolderEntry {
   version?: string;
 }
 
-export interface LookAtRouteInput {
-  route: string;
-  /** What the previous look saw; files unchanged since are complete. */
-  previous: FolderEntry[];
+/** What a look leaves for the next one; a route's watcher carries it, across continue-as-new too. */
+export interface LookState {
+  /** What the look saw; files unchanged since are complete. */
+  look: FolderEntry[];
+  /** Files were arriving or waiting for an earlier copy: the next look must list the folder whatever changed. */
+  pending: boolean;
+  /** For a source with a change log (Google Drive): the token the next look asks what changed since. */
+  changes?: string;
+  /** Files in processing/ (path and size) whose workflow a look has started: not read again by the next. */
+  inHand?: string[];
+  /** Files of the route's kind in its folder that the look did not take (not complete yet). */
+  waiting?: number;
 }
 
-export interface RouteLook {
-  look: FolderEntry[];
+export interface LookAtRouteInput {
+  route: string;
+  previous: LookState;
+}
+
+export interface RouteLook extends LookState {
   /** When to look again: soon while a file is still being written, else the source's poll interval. */
   nextLookMs: number;
 }
@@ -298,11 +323,23 @@ export interface RouteLook {
 /** A connector route at a glance: for `connectors status` and /health. */
 export interface RouteStatus {
   route: string;
-  operation: ConnectorOperation;
+  operation?: ConnectorOperation;
   /** Files in the watched folder not yet taken; -1 while the source cannot be reached. */
   waiting: number;
   /** Taken and not finished. */
   processing: number;
   processed: number;
   refused: number;
+  /** When the route's watcher last looked (/health). */
+  lastLookAt?: string;
+  /** Why its source cannot be reached, as the failing look says (/health). */
+  problem?: string;
+}
+
+/** What a route's watcher tells of itself (its `routeState` query). */
+export interface WatcherState {
+  route: string;
+  operation?: ConnectorOperation;
+  lastLookAt?: string;
+  waiting: number;
 }

@@ -53,7 +53,8 @@ export interface ResendOrder {
 /** The resend operation: the e-mail a create job sent with its document, once more, to the same or other recipients. */
 export async function resendEmail(deps: JobDeps, job: Job, order: ResendOrder): Promise<MailResult> {
   const { accountId } = job.account;
-  if (!(await deps.storage.documents.get(order.documentId, accountId))) throw new JobRefusal('NOT_FOUND', { detail: 'The document no longer exists.' });
+  // Another account's document and one that is gone are the same answer: nothing tells whether it exists.
+  if (!(await deps.storage.documents.get(order.documentId, accountId))) throw new JobRefusal('NOT_FOUND', { detail: 'There is no document of this resend token in your account.' });
   const original = await deps.storage.mail.originalSendOfDocument(accountId, order.documentId);
   if (!original) throw new JobRefusal('NOTHING_TO_RESEND');
   let draft: MailDraft;

@@ -7,6 +7,7 @@ import type { FieldProblem, RefusalDetails } from './contracts.js';
 
 export const REFUSAL_CODES = [
   'VALIDATION_ERROR',
+  'INVOICE_INCOMPLETE',
   'FILE_MISSING',
   'FILE_TOO_LARGE',
   'UNSUPPORTED_FILE_TYPE',
@@ -15,6 +16,7 @@ export const REFUSAL_CODES = [
   'TEMPLATE_INVALID',
   'XML_BUILD_FAILED',
   'PDF_UNREADABLE',
+  'PDF_ENCRYPTED',
   'PDF_NOT_CONVERTIBLE',
   'INVOICE_XML_MISSING',
   'XML_NOT_ZUGFERD',

@@ -56,5 +56,8 @@ export async function renderInvoicePdf(deps: JobDeps, job: Job, order: RenderOrd
     },
     summary: `Invoice PDF from JSON, template ${template.template.id}`,
   });
-  return { ...result, pdf: await deps.blobs.get(pdfBlobKey), fileName, mail: await mail.result(outcome) };
+  const pdf = await deps.blobs.get(pdfBlobKey);
+  // Nothing kept (passthrough): the PDF lived only to be answered.
+  if (result.documentId === null) await deps.blobs.delete(pdfBlobKey);
+  return { ...result, pdf, fileName, mail: await mail.result(outcome) };
 }

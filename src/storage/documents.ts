@@ -80,6 +80,14 @@ const toDocument = (r: DocumentRow): DocumentRecord => ({
   meta: JSON.parse(r.meta) as Record<string, unknown>,
 });
 
+/**
+ * The next document number, for something created but not kept (a passthrough invoice): it is
+ * numbered like a stored document, so its numbers never collide with one's.
+ */
+export function reserveDocumentNumber(tx: Queryable): Promise<number> {
+  return nextValue(tx, DOCUMENT_COUNTER);
+}
+
 /** Inserts the document with the next document number; inside `db`'s transaction when `db` is one, else in its own. */
 export async function createDocument(db: Queryable, input: NewDocument, now = Date.now()): Promise<DocumentRecord> {
   return atomically(db, async (tx) => {

@@ -3,7 +3,7 @@ import type { JobSource } from '../jobs/contracts.js';
 import { createAccount, getAccount, listAccounts } from './accounts.js';
 import { connectorCounts, enterConnectorFile, finishConnectorFile, getConnectorFile } from './connector-ledger.js';
 import { openDatabase, type Database, type Queryable } from './database.js';
-import { createDocument, documentNumbers, getDocument, getDocumentByNumber, listDocuments, type DocumentRecord, type NewDocument } from './documents.js';
+import { createDocument, documentNumbers, getDocument, getDocumentByNumber, listDocuments, reserveDocumentNumber, type DocumentRecord, type NewDocument } from './documents.js';
 import {
   claimIdempotencyKey,
   completeIdempotencyKey,
@@ -45,6 +45,11 @@ export interface Storage {
    * and the stored document is returned, so usage is never counted twice.
    */
   recordDocument(input: DocumentWithUsage): Promise<DocumentRecord>;
+  /**
+   * For a creation nothing is kept of: records its usage (once, under `usageId`, however often a
+   * retry calls) and reserves `reserve` document numbers, in one transaction.
+   */
+  recordUnkept(input: UnkeptCreation): Promise<number[]>;
   close(): Promise<void>;
 }
 
@@ -58,6 +63,15 @@ export interface DocumentWithUsage {
   /** One usage record, or several (e.g. one per page and step of a conversion). */
   usage: UsageEntry | UsageEntry[];
   /** What the usage is recorded against: the request or connector file. */
+  source?: JobSource;
+}
+
+export interface UnkeptCreation {
+  accountId: string;
+  /** Chosen by the workflow, so that a retried activity records the usage once. */
+  usageId: string;
+  usage?: UsageEntry;
+  reserve: number;
   source?: JobSource;
 }
 
@@ -109,6 +123,17 @@ export async function recordDocument(db: Database, input: DocumentWithUsage, now
   });
 }
 
+export async function recordUnkept(db: Database, input: UnkeptCreation, now = Date.now()): Promise<number[]> {
+  return db.transaction(async (tx) => {
+    await tx.lock(`usage:${input.usageId}`);
+    const { rows } = await tx.query('SELECT id FROM usage_records WHERE id = $1', [input.usageId]);
+    if (input.usage && rows.length === 0) await recordUsage(tx, { ...input.usage, id: input.usageId, accountId: input.accountId, source: input.source ?? null }, now);
+    const numbers: number[] = [];
+    for (let i = 0; i < input.reserve; i++) numbers.push(await reserveDocumentNumber(tx));
+    return numbers;
+  });
+}
+
 /** Opens the configured database (migrating it) and binds the repositories to it. */
 export async function openStorage(config: Pick<Config, 'dataDir' | 'databaseUrl'>): Promise<Storage> {
   const db = await openDatabase(config);
@@ -121,6 +146,7 @@ export async function openStorage(config: Pick<Config, 'dataDir' | 'databaseUrl'
     mail: bind(db, mailFunctions),
     connectorFiles: bind(db, connectorFileFunctions),
     recordDocument: (input) => recordDocument(db, input),
+    recordUnkept: (input) => recordUnkept(db, input),
     close: () => db.close(),
   };
 }

@@ -233,7 +233,7 @@ describe('async analysis jobs', () => {
     expect(failed.json).toEqual({
       job_id: submitted.json.job_id,
       status: 'failed',
-      error: { code: 'PDF_NO_TEXT', userMessage: expect.stringMatching(/text/), reference: submitted.json.job_id },
+      error: { code: 'PDF_NO_TEXT', userMessage: expect.stringMatching(/text/), reference: submitted.json.job_id, message: failed.json.error.userMessage, resultStatus: 422 },
     });
   });
 });

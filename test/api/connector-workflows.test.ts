@@ -127,7 +127,7 @@ describe("a route's watcher (workflow, stubbed activities)", () => {
     const looks: Array<{ at: number; previous: LookAtRouteInput['previous'] }> = [];
     const lookAtRoute: ConnectorActivities['lookAtRoute'] = async (input: LookAtRouteInput): Promise<RouteLook> => {
       looks.push({ at: Date.now(), previous: input.previous });
-      return { look: [{ path: 'in/a.pdf', name: 'a.pdf', size: looks.length, modifiedMs: 0 }], nextLookMs: 600_000 };
+      return { look: [{ path: 'in/a.pdf', name: 'a.pdf', size: looks.length, modifiedMs: 0 }], pending: false, changes: `token-${looks.length}`, nextLookMs: 600_000 };
     };
     const worker = await Worker.create({ connection, namespace: server.namespace, taskQueue, workflowBundle: { codePath: WORKFLOW_BUNDLE }, activities: { lookAtRoute } });
     await worker.runUntil(async () => {
@@ -144,8 +144,8 @@ describe("a route's watcher (workflow, stubbed activities)", () => {
       expect(looks).toHaveLength(2);
       // Ten minutes until the next look, but the signal brought it within seconds.
       expect(looks[1]!.at - asked).toBeLessThan(10_000);
-      expect(looks[0]!.previous).toEqual([]);
-      expect(looks[1]!.previous).toEqual([{ path: 'in/a.pdf', name: 'a.pdf', size: 1, modifiedMs: 0 }]);
+      expect(looks[0]!.previous).toEqual({ look: [], pending: true });
+      expect(looks[1]!.previous).toEqual({ look: [{ path: 'in/a.pdf', name: 'a.pdf', size: 1, modifiedMs: 0 }], pending: false, changes: 'token-1' });
     });
   });
 });

@@ -33,13 +33,13 @@ afterAll(async () => {
   for (const s of storages.values()) await s.close();
 });
 
-/** The failure answer of SPEC.md, with the e-mail, whatever went wrong. */
-function expectFailure(r: CallResult, status: number, code: string): void {
+/** The failure answer of SPEC.md, with the e-mail, whatever went wrong: the RechnungsAPI client's code, our reason. */
+function expectFailure(r: CallResult, status: number, code: string, reason: string): void {
   expect(r.status, r.text).toBe(status);
   expect(r.headers.get('content-type')).toContain('application/json');
   const { error, email } = r.json;
   expect(r.json.success).toBe(false);
-  expect(error).toMatchObject({ code, httpStatus: status, retryable: expect.any(Boolean), userMessage: expect.any(String), reference: r.headers.get('x-request-id'), stage: expect.any(String) });
+  expect(error).toMatchObject({ code, reason, httpStatus: status, retryable: expect.any(Boolean), userMessage: expect.any(String), reference: r.headers.get('x-request-id'), stage: expect.any(String) });
   expect(email.subject).toMatch(/not created|nicht erstellt/);
   expect(email.text).toContain(error.reference);
   expect(email.html).toContain('<p>');
@@ -139,8 +139,8 @@ describe('createZugferdFromPdf refusals', () => {
     wrong.documentTotals = { ...wrong.documentTotals, invoiceTotalAmountWithVat: '592.75', amountDueForPayment: '592.75' };
     const before = await usageOf(service);
     const r = await call(service, CONVERT, { body: { pdfInvoiceBase64: b64(await invoicePdf(wrong)), fileName: 'Rechnung 4711.pdf' } });
-    expectFailure(r, 422, 'TOTALS_MISMATCH');
-    expect(r.json.error.stage).toBe('prepareZugferdInvoice');
+    expectFailure(r, 422, 'VERIFICATION_FAILED', 'TOTALS_MISMATCH');
+    expect(r.json.error).toMatchObject({ stage: 'verify', step: 'prepareZugferdInvoice' });
     expect(r.json.error.fields).toEqual(expect.arrayContaining([expect.objectContaining({ bt: 'BT-112', message: expect.stringContaining('592.75') })]));
     // The invoice is German: so is what its owner reads.
     expect(r.json.error.userMessage).toMatch(/^Die Summen auf der Rechnung passen nicht zu den Positionen \(BT-112/);
@@ -154,7 +154,8 @@ describe('createZugferdFromPdf refusals', () => {
     delete noTaxId.seller!.sellerVatIdentifier;
     delete noTaxId.seller!.sellerTaxRegistrationIdentifier;
     const r = await call(service, CONVERT, { body: { pdfInvoiceBase64: b64(await invoicePdf(noTaxId)) } });
-    expectFailure(r, 422, 'FIELDS_MISSING');
+    expectFailure(r, 422, 'MISSING_MANDATORY_FIELDS', 'FIELDS_MISSING');
+    expect(r.json.error.stage).toBe('missing');
     expect(r.json.error.fields).toEqual(expect.arrayContaining([expect.objectContaining({ field: 'invoice.seller.sellerVatIdentifier', bt: 'BT-31' })]));
     expect(r.json.error.userMessage).toContain('die USt-IdNr. oder Steuernummer des Verkäufers');
     expect(r.json.email.subject).toBe('E-Rechnung nicht erstellt: invoice.pdf');
@@ -163,22 +164,22 @@ describe('createZugferdFromPdf refusals', () => {
 
   it('refuses a blank scan with PDF_NO_TEXT from the analysis step', { timeout: 120_000 }, async () => {
     const r = await call(service, CONVERT, { body: { pdfInvoiceBase64: b64(await blankScan()), fileName: 'leer.jpg' } });
-    expectFailure(r, 422, 'PDF_NO_TEXT');
-    expect(r.json.error.stage).toBe('analyseDocument');
+    expectFailure(r, 422, 'PDF_NO_TEXT', 'PDF_NO_TEXT');
+    expect(r.json.error).toMatchObject({ stage: 'analyse', step: 'analyseDocument' });
   });
 
   it('answers input problems in the same shape, e-mail included, at once', async () => {
     const big = b64(Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.alloc(MAX_CONVERT_FILE_BYTES)]));
     const tooLarge = await call(service, CONVERT, { body: { pdfInvoiceBase64: big } });
-    expectFailure(tooLarge, 413, 'FILE_TOO_LARGE');
-    expect(tooLarge.json.error.stage).toBe('request');
+    expectFailure(tooLarge, 413, 'FILE_TOO_LARGE', 'FILE_TOO_LARGE');
+    expect(tooLarge.json.error.stage).toBe('input');
     expect(tooLarge.ms).toBeLessThan(1500);
 
     const gif = await call(service, CONVERT, { body: { invoiceBase64: b64(Buffer.concat([Buffer.from('GIF89a'), Buffer.alloc(32)])) } });
-    expectFailure(gif, 415, 'UNSUPPORTED_FILE_TYPE');
-    expectFailure(await call(service, CONVERT, { body: { fileName: 'x.pdf' } }), 400, 'FILE_MISSING');
+    expectFailure(gif, 415, 'INVALID_REQUEST', 'UNSUPPORTED_FILE_TYPE');
+    expectFailure(await call(service, CONVERT, { body: { fileName: 'x.pdf' } }), 400, 'INVALID_REQUEST', 'FILE_MISSING');
     const typo = await call(service, CONVERT, { body: { pdfInvoiceBase64: pdf, filename: 'x.pdf' } });
-    expectFailure(typo, 400, 'VALIDATION_ERROR');
+    expectFailure(typo, 400, 'INVALID_REQUEST', 'VALIDATION_ERROR');
     expect(typo.json.error.fields[0].field).toContain('filename');
   });
 

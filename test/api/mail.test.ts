@@ -227,6 +227,15 @@ describe.each(services)('e-mail delivery through the outbox ($name)', (service) 
     expectEnvelope(await call(service, RESEND, { body: { resendToken: 'garbage' } }), 403, 'RESEND_TOKEN_INVALID');
     expectEnvelope(await call(service, RESEND, { body: { resendToken: created.json.resendToken } }), 409, 'NOTHING_TO_RESEND');
   });
+
+  it("answers another account's resend token as not in your account, as for one that does not exist", async () => {
+    const created = await call(service, CREATE, { body: { invoice, transport } });
+    const other = await accountsCli(service, 'create-account', '--name', 'Other GmbH');
+    const { token } = await accountsCli(service, 'create-token', '--account', other.id);
+    const foreign = await call(service, RESEND, { body: { resendToken: created.json.resendToken }, token });
+    expectEnvelope(foreign, 404, 'NOT_FOUND');
+    expect(foreign.json.error.detail).toBe('There is no document of this resend token in your account.');
+  });
 });
 
 describe('e-mail and Temporal', () => {

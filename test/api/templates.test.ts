@@ -50,12 +50,13 @@ describe.each(services)('template invoices ($name)', (service) => {
   });
 
   it.each(['de-standard', 'en-standard'])('renders a valid ZUGFeRD PDF with %s, returns every SPEC field and a working link', async (templateId) => {
-    const r = await call(service, CREATE, { body: { invoice: fixture, templateId } });
+    const r = await call(service, CREATE, { body: { invoice: fixture, templateId, invoicePassthrough: false } });
     expect(r.status, r.text).toBe(200);
     const b = r.json;
     expect(b.zugferdValid, JSON.stringify(b.zugferdErrorList)).toBe(true);
     expect(b.xInvoiceValid, JSON.stringify(b.xInvoiceErrorList)).toBe(true);
-    expect(b).toMatchObject({ iqDataId: null, fileName: 'RE-2025-00101.pdf', fileExtension: 'pdf', templateId, pages: 1, numberOfZugferdErrors: 0, numberOfxInvoiceErrors: 0 });
+    expect(b.iqDataId).toSatisfy(Number.isSafeInteger);
+    expect(b).toMatchObject({ fileName: 'RE-2025-00101.pdf', fileExtension: 'pdf', templateId, pages: 1, numberOfZugferdErrors: 0, numberOfxInvoiceErrors: 0 });
     expect(b.documentId).toSatisfy(Number.isSafeInteger);
     expect(b.documentId).toBeGreaterThan(0);
     expect(b.fsNodeId).toBe(b.documentId);
@@ -98,8 +99,23 @@ describe.each(services)('template invoices ($name)', (service) => {
     expect(stored.json.iqDataId).toSatisfy(Number.isSafeInteger);
     expect(stored.json.documentId).toSatisfy(Number.isSafeInteger);
     expect(stored.json.iqDataId).not.toBe(stored.json.documentId);
-    const passthrough = await call(service, CREATE, { body: { invoice: { ...fixture, invoiceNumber: `PASS-${service.name}` }, templateId: 'de-standard' } });
-    expect(passthrough.json.iqDataId).toBeNull();
+    // Passthrough (the default) answers the PDF and keeps nothing: integer ids reserved like a stored document's, no link.
+    const storage = await storageOf(service);
+    const passthrough = await call(service, CREATE, { body: { invoice: { ...fixture, invoiceNumber: `PASS-${service.name}` }, templateId: 'de-standard', invoiceFilename: `PASS-${service.name}` } });
+    expect(passthrough.status, passthrough.text).toBe(200);
+    expect(passthrough.json).toMatchObject({ downloadURL: null, resendToken: null, fsNodeId: passthrough.json.documentId });
+    for (const id of [passthrough.json.iqDataId, passthrough.json.documentId]) {
+      expect(id).toSatisfy(Number.isSafeInteger);
+      expect(id).toBeGreaterThan(stored.json.documentId);
+      expect(await storage.documents.getByNumber(id, service.accountId)).toBeUndefined();
+    }
+    expectEnvelope(await call(service, `/api/v1/invoices/${passthrough.json.iqDataId}`), 404, 'NOT_FOUND');
+    const { documents } = await storage.documents.list(service.accountId, { limit: 200 });
+    expect(documents.map((d) => d.fileName)).not.toContain(`PASS-${service.name}.pdf`);
+    // Billed all the same: one unit, against the request, with no document.
+    const billed = (await storage.usage.list(service.accountId, { limit: 1000 })).filter((u) => u.source?.kind === 'request' && u.source.requestId === passthrough.headers.get('x-request-id'));
+    expect(billed).toEqual([expect.objectContaining({ operation: 'createInvoicePdfFromJson', units: 1, documentId: null })]);
+    expect(Buffer.from(passthrough.json.filecontentB64, 'base64').subarray(0, 5).toString()).toBe('%PDF-');
 
     const list = await call(service, '/api/v1/invoices?limit=200');
     expect(list.status, list.text).toBe(200);
@@ -294,7 +310,8 @@ describe('OpenAPI document of the template endpoints', () => {
     const created = r.json.components.schemas.CreateInvoicePdfFromJsonResponse.properties;
     expect(created.documentId.type).toBe('integer');
     expect(created.fsNodeId.type).toBe('integer');
-    expect(created.iqDataId.anyOf.map((s: { type: string }) => s.type).sort()).toEqual(['integer', 'null']);
+    expect(created.iqDataId.type).toBe('integer');
+    expect(created.downloadURL.anyOf.map((s: { type: string }) => s.type).sort()).toEqual(['null', 'string']);
 
     const get = r.json.paths['/api/v1/invoices/{id}'].get;
     expect(get.parameters).toEqual([expect.objectContaining({ name: 'id', in: 'path', required: true, description: expect.stringContaining('iqDataId') })]);

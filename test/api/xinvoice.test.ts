@@ -60,14 +60,19 @@ describe.each(services)('XRechnung creation and validation ($name)', (service) =
     expect(r.json.numberOfXInvoiceErrors).toBe(ids.length);
   });
 
-  it('reports a missing mandatory element through the schema check, naming the element', async () => {
+  it('refuses an invoice without a mandatory field with 412, naming it, its business term and JSON path', async () => {
     const broken = structuredClone(first);
     delete broken.invoiceNumber;
     const r = await call(service, CREATE, { body: { invoice: broken } });
-    expect(r.json.valid).toBe(false);
-    const xsd = (r.json.xInvoiceErrors as Array<{ source: string; message: string }>).filter((e) => e.source === 'xsd');
-    expect(xsd.length).toBeGreaterThan(0);
-    expect(xsd[0]!.message).toMatch(/ID/);
+    expectEnvelope(r, 412, 'INVOICE_INCOMPLETE');
+    expect(r.json).toMatchObject({ message: r.json.error.userMessage, noOfMissingData: 1, errorlist: [{ field: 'invoice.invoiceNumber', bt: 'BT-1', message: expect.stringContaining('BR-02') }] });
+  });
+
+  it('names a stored XML file .xml, and a download by its name, non-ASCII included', async () => {
+    const r = await call(service, CREATE, { body: { invoice: first, fileName: 'Rechnung Größe' } });
+    expect(r.status, r.text).toBe(200);
+    const download = await fetch(r.json.downloadURL);
+    expect(download.headers.get('content-disposition')).toBe(`attachment; filename="Rechnung Gro_e.xml"; filename*=UTF-8''Rechnung%20Gr%C3%B6%C3%9Fe.xml`);
   });
 
   it('validates XML it did not create: valid, invalid, not well-formed, and an XXE attempt', async () => {
@@ -89,6 +94,22 @@ describe.each(services)('XRechnung creation and validation ($name)', (service) =
     const attack = await call(service, VALIDATE, { body: { xinvoiceXML: xxe } });
     expect(attack.json.isValid).toBe(false);
     expect(attack.text).not.toContain('root:');
+  });
+
+  it('names the scenario, keeps the original severity of an overridden rule, and refuses an outdated XRechnung', async () => {
+    const created = await call(service, CREATE, { body: { invoice: first } });
+    expect(created.json.scenario).toMatchObject({ name: 'EN16931 XRechnung (CII)' });
+    const xml: string = created.json.xInvoice;
+    const ok = await call(service, VALIDATE, { body: { xinvoiceXML: xml.replace(/unitCode="[^"]*"/, 'unitCode="ZZZ"') } });
+    expect(ok.json).toMatchObject({ isValid: true, scenario: { id: 'xrechnung-cii', name: 'EN16931 XRechnung (CII)', layers: ['xsd', 'en16931', 'xrechnung'] } });
+    expect(ok.json.findings).toContainEqual(expect.objectContaining({ ruleId: 'BR-CL-23', severity: 'warning', originalSeverity: 'error' }));
+
+    const old = await call(service, VALIDATE, { body: { xinvoiceXML: xml.replace('kosit:xrechnung_3.0', 'kosit:xrechnung_2.3') } });
+    expect(old.status).toBe(200);
+    expect(old.json.isValid).toBe(false);
+    expect(old.json.scenario).toBeUndefined();
+    expect(old.json.findings).toEqual([expect.objectContaining({ ruleId: 'SPECIFICATION-UNSUPPORTED', severity: 'fatal' })]);
+    expect(old.json.findings[0].message).toContain('xrechnung_2.3');
   });
 });
 

@@ -3,7 +3,7 @@ import { SourceError, SourceUnavailableError } from '../../connectors/sources/er
 import { S3Source } from '../../connectors/sources/s3.js';
 import { SftpSource } from '../../connectors/sources/sftp.js';
 import { startMoto } from '../support/moto.js';
-import { startSshd } from '../support/sshd.js';
+import { startSshd } from '../../scripts/lib/sshd.js';
 
 // What `connectors check` will show for a source that answers but is configured wrong: not retryable, and naming where.
 describe('check of a misconfigured source', () => {

@@ -1,15 +1,19 @@
-import { mkdtempSync, readdirSync, writeFileSync, mkdirSync, utimesSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync, mkdirSync, utimesSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { lookAndClaim, unfinished } from '../../connectors/claim.js';
 import { parseConfig } from '../../connectors/config.js';
 import { contentHash } from '../../connectors/identity.js';
 import { lookOf } from '../../connectors/readiness.js';
 import { LocalSource } from '../../connectors/sources/local.js';
 
+const roots: string[] = [];
+afterAll(() => roots.forEach((r) => rmSync(r, { recursive: true, force: true })));
+
 function setup(extra = '') {
   const root = mkdtempSync(path.join(os.tmpdir(), 'claim-'));
+  roots.push(root);
   mkdirSync(path.join(root, 'in'));
   const config = parseConfig(
     `sources: { box: { kind: local, root: ${root} } }
@@ -71,5 +75,15 @@ describe('claiming dropped files', () => {
     mkdirSync(path.join(root, 'processing', 'inbox'), { recursive: true });
     writeFileSync(path.join(root, 'processing', 'inbox', 'left.pdf'), '%PDF left');
     expect((await unfinished(route, source, await source.list(route.processing))).map((f) => [f.name, f.path])).toEqual([['left.pdf', 'processing/inbox/left.pdf']]);
+  });
+
+  it('passes over a file of processing/ that its workflow filed away after the listing', async () => {
+    const { root, route, source } = setup();
+    mkdirSync(path.join(root, 'processing', 'inbox'), { recursive: true });
+    writeFileSync(path.join(root, 'processing', 'inbox', 'left.pdf'), '%PDF left');
+    writeFileSync(path.join(root, 'processing', 'inbox', 'filed.pdf'), '%PDF filed');
+    const listed = await source.list(route.processing);
+    await source.move('processing/inbox/filed.pdf', 'done/filed.pdf');
+    expect((await unfinished(route, source, listed)).map((f) => f.name)).toEqual(['left.pdf']);
   });
 });

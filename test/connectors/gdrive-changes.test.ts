@@ -12,12 +12,13 @@ beforeAll(async () => {
 });
 afterAll(() => harness.stop());
 
-it('names the folders whose files changed since a saved token, and nothing once caught up', async () => {
+it('names the watched folders whose files changed since a saved token, and nothing once caught up', async () => {
   await source.write('in/older.pdf', new Uint8Array([1]));
   await source.write('out/result.pdf', new Uint8Array([2]));
   const token = await source.startPageToken();
   await source.write('in/invoice.pdf', new Uint8Array([3]));
-  const first = await source.changes(token);
+  await source.write('elsewhere/other.pdf', new Uint8Array([4]));
+  const first = await source.changes(token, ['in', 'out', 'not-made-yet']);
   expect(first.folders).toEqual(['in']);
-  expect(await source.changes(first.token)).toEqual({ folders: [], token: first.token });
+  expect(await source.changes(first.token, ['in', 'out'])).toEqual({ folders: [], token: first.token });
 });

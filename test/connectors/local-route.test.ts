@@ -1,18 +1,21 @@
-import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
 import os from 'node:os';
+import { promisify } from 'node:util';
 import path from 'node:path';
-import { Client, Connection } from '@temporalio/client';
+import PostalMime from 'postal-mime';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawnService, type SpawnedService } from '../../scripts/lib/spawn-service.js';
+import { repoRoot, spawnService, type SpawnedService } from '../../scripts/lib/spawn-service.js';
 import { fixtureInvoice, invoicePdf } from '../ocr/fixtures.js';
 import { startConnectorsProcess, type ConnectorsProcess } from '../support/connectors-process.js';
 
 /**
- * A local folder route end to end, as an operator runs it: the service, and the connectors as a
- * process of their own on the same Temporal server and data. Files are dropped the way people
- * drop them (written in place, sometimes slowly), results are looked for where the README says.
+ * What a route does beyond what every source's contract checks (route-contract.ts): copies of one
+ * invoice dropped together, JSON turned into XRechnung and refused with what to fix, and the
+ * route's e-mails. On a local folder, with the service and the connectors as processes of their own.
  */
 
+const exec = promisify(execFile);
 const today = () => new Date().toISOString().slice(0, 10);
 const ls = (dir: string) => (existsSync(dir) ? readdirSync(dir).sort() : []);
 
@@ -26,13 +29,11 @@ async function waitFor<T>(what: string, probe: () => T | undefined | false, time
   }
 }
 
-describe('a local folder route', () => {
+describe('a local folder route, beyond the contract', () => {
   let service: SpawnedService;
   let connectors: ConnectorsProcess;
   let root: string;
-  let temporal: Client;
   let config: string;
-  let pdf: Uint8Array;
 
   beforeAll(async () => {
     service = await spawnService({ name: 'connectors-local' });
@@ -55,46 +56,29 @@ routes:
     files: "*.json"
     operation: createXinvoiceFromJson
     minAgeSeconds: 1
+  - name: mailed
+    account: ${service.accountId}
+    source: box
+    folder: mail-in
+    files: "*.json"
+    operation: createXinvoiceFromJson
+    minAgeSeconds: 1
+    mail:
+      onSuccess: { to: [ap@buyer.example], from: robot@connectors.example }
+      onFailure: { to: [ops@connectors.example], from: robot@connectors.example }
 `;
+    await exec(process.execPath, [path.join(repoRoot, 'dist/src/cli/accounts.js'), 'allow-sender', '--account', service.accountId, '--sender', 'connectors.example'], { cwd: repoRoot, env: service.env });
     connectors = await startConnectorsProcess(service, config);
-    temporal = new Client({ connection: await Connection.connect({ address: service.temporalAddress }), namespace: service.namespace });
-    pdf = await invoicePdf(fixtureInvoice());
   }, 180_000);
 
   afterAll(async () => {
     await connectors?.stop();
-    await temporal?.connection.close();
     await service?.stop();
-  });
-
-  it('turns invoice.pdf dropped into in/ into out/invoice-zugferd.pdf with its reports, and files the input under done/<day>/', { timeout: 180_000 }, async () => {
-    writeFileSync(path.join(root, 'in', 'invoice.pdf'), pdf);
-    const result = await waitFor('out/invoice-zugferd.pdf', () => existsSync(path.join(root, 'out', 'invoice-zugferd.pdf')) && readFileSync(path.join(root, 'out', 'invoice-zugferd.pdf')));
-    expect(result.subarray(0, 5).toString('latin1')).toBe('%PDF-');
-    expect(result.includes(Buffer.from('factur-x.xml')) || result.includes(Buffer.from('zugferd-invoice.xml'))).toBe(true);
-    await waitFor('the input in done/', () => ls(path.join(root, 'done', today())).includes('invoice.pdf'));
-    expect(readFileSync(path.join(root, 'out', 'invoice.report.txt'), 'utf8')).toMatch(/^invoice\.pdf: done → invoice-zugferd\.pdf\n/);
-    expect(JSON.parse(readFileSync(path.join(root, 'out', 'invoice.report.json'), 'utf8'))).toMatchObject({ route: 'scans', file: 'invoice.pdf', outcome: { kind: 'done', result: 'invoice-zugferd.pdf' } });
-    expect(ls(path.join(root, 'in'))).toEqual([]);
-    expect(ls(path.join(root, 'processing', 'scans'))).toEqual([]);
-    // One workflow per file, findable in the Temporal UI by route and file name.
-    const runs = [];
-    for await (const wf of temporal.workflow.list({ query: `EinvoiceRoute = "scans" AND EinvoiceFile = "invoice.pdf" AND EinvoiceOperation = "connectorFile"` })) runs.push(wf);
-    expect(runs).toHaveLength(1);
-    await expect(temporal.workflow.getHandle(runs[0]!.workflowId).result()).resolves.toMatchObject({ status: 'done', resultPath: 'out/invoice-zugferd.pdf', inputPath: `done/${today()}/invoice.pdf` });
-  });
-
-  it('does not process the same invoice twice: a second copy is filed with a note naming the first', async () => {
-    writeFileSync(path.join(root, 'in', 'copy-of-invoice.pdf'), pdf);
-    const note = await waitFor('the duplicate note', () => {
-      const file = path.join(root, 'done', today(), 'copy-of-invoice.report.txt');
-      return existsSync(file) && readFileSync(file, 'utf8');
-    });
-    expect(note).toContain('arrived before as invoice.pdf');
-    expect(ls(path.join(root, 'out')).filter((f) => f.endsWith('.pdf'))).toEqual(['invoice-zugferd.pdf']);
+    if (root) rmSync(root, { recursive: true, force: true });
   });
 
   it('processes two copies of one invoice dropped together once: the second waits for the first, then is filed as its duplicate', { timeout: 180_000 }, async () => {
+    mkdirSync(path.join(root, 'in'), { recursive: true });
     const twin = await invoicePdf({ ...fixtureInvoice(), invoiceNumber: 'TWIN-1' });
     writeFileSync(path.join(root, 'in', 'twin-a.pdf'), twin);
     writeFileSync(path.join(root, 'in', 'twin-b.pdf'), twin);
@@ -138,44 +122,28 @@ routes:
     expect(refused).toContain('BT-2');
   });
 
-  it('files an unreadable file into error/ with its report', async () => {
-    writeFileSync(path.join(root, 'in', 'broken.pdf'), 'this is no PDF at all');
-    const report = await waitFor('the report of broken.pdf', () => {
-      const file = path.join(root, 'error', 'broken.report.txt');
-      return existsSync(file) && readFileSync(file, 'utf8');
+  it('e-mails the result of a processed file to the route\'s recipients and the report of a refused one to its failure address', { timeout: 180_000 }, async () => {
+    mkdirSync(path.join(root, 'mail-in'), { recursive: true });
+    writeFileSync(path.join(root, 'mail-in', 'RE-M1.json'), JSON.stringify({ invoice: { ...fixtureInvoice(), invoiceNumber: 'RE-M1' } }));
+    writeFileSync(path.join(root, 'mail-in', 'RE-M2.json'), JSON.stringify({ ...fixtureInvoice(), invoiceIssueDate: 'yesterday' }));
+    const outbox = path.join(service.dataDir, 'outbox');
+    const mine = await waitFor('two e-mails in the outbox', () => {
+      const files = ls(outbox).filter((f) => f.endsWith('.eml')).map((f) => readFileSync(path.join(outbox, f)));
+      const about = files.filter((m) => m.includes('RE-M1.json') || m.includes('RE-M2.json'));
+      return about.length >= 2 && about;
     });
-    expect(report).toMatch(/^broken\.pdf: not processed \(UNSUPPORTED_FILE_TYPE\)/);
-    expect(ls(path.join(root, 'error'))).toContain('broken.pdf');
+    const mails = await Promise.all(mine.map((m) => PostalMime.parse(m)));
+    const success = mails.find((m) => m.to?.[0]?.address === 'ap@buyer.example')!;
+    const failure = mails.find((m) => m.to?.[0]?.address === 'ops@connectors.example')!;
+    expect(success.subject).toBe('RE-M1.json: done → RE-M1.xml');
+    expect(success.from?.address).toBe('robot@connectors.example');
+    expect(success.attachments.map((a) => a.filename)).toEqual(['RE-M1.xml']);
+    expect(Buffer.from(success.attachments[0]!.content as ArrayBuffer).toString('utf8')).toContain('<ram:ID>RE-M1</ram:ID>');
+    expect(failure.subject).toBe('RE-M2.json: not processed (VALIDATION_ERROR)');
+    expect(failure.text).toContain('BT-2');
+    expect(failure.attachments).toEqual([]);
+    expect(mails).toHaveLength(2);
   });
 
-  it('does not take a file that is still being written', { timeout: 180_000 }, async () => {
-    const file = path.join(root, 'in', 'slow.pdf');
-    const other = await invoicePdf({ ...fixtureInvoice(), invoiceNumber: 'SLOW-1' });
-    // Written in 15 pieces over three seconds, each within the route's minimum age of one second: never complete before the end.
-    const pieces = 15;
-    for (let i = 0; i < pieces; i++) {
-      appendFileSync(file, other.subarray(Math.floor((i * other.length) / pieces), Math.floor(((i + 1) * other.length) / pieces)));
-      await new Promise((r) => setTimeout(r, 200));
-    }
-    expect(ls(path.join(root, 'in'))).toContain('slow.pdf');
-    const result = await waitFor('out/slow-zugferd.pdf', () => existsSync(path.join(root, 'out', 'slow-zugferd.pdf')));
-    expect(result).toBe(true);
-    expect(ls(path.join(root, 'error'))).not.toContain('slow.pdf');
-  });
 
-  it('loses nothing and does nothing twice when the connectors process is killed (SIGKILL) with files in hand', async () => {
-    const names = Array.from({ length: 5 }, (_, i) => `batch-${i}.pdf`);
-    for (const [i, name] of names.entries()) writeFileSync(path.join(root, 'in', name), await invoicePdf({ ...fixtureInvoice(), invoiceNumber: `KILL-${i}` }));
-    await waitFor('a claimed file', () => ls(path.join(root, 'processing', 'scans')).length > 0 || ls(path.join(root, 'out')).some((f) => f.startsWith('batch-')));
-    await connectors.kill();
-    connectors = await startConnectorsProcess(service, config, 'connectors-after-kill');
-    const results = await waitFor('every batch result', () => {
-      const made = ls(path.join(root, 'out')).filter((f) => f.startsWith('batch-') && f.endsWith('-zugferd.pdf'));
-      return made.length >= names.length && made;
-    }, 240_000);
-    await waitFor('every batch input filed', () => ls(path.join(root, 'done', today())).filter((f) => f.startsWith('batch-') && f.endsWith('.pdf')).length === names.length);
-    expect(results).toEqual(names.map((n) => n.replace('.pdf', '-zugferd.pdf')).sort());
-    expect(ls(path.join(root, 'processing', 'scans'))).toEqual([]);
-    expect(ls(path.join(root, 'in'))).toEqual([]);
-  }, 300_000);
 });

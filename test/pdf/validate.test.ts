@@ -7,6 +7,7 @@ import type { ZugferdProfile } from '../../src/pdf/profiles.js';
 import { veraPdfAvailable } from '../support/java-validators.js';
 import { invoiceFixture } from '../xml/fixtures.js';
 import { samplePdf } from './sample-pdf.js';
+import { ZF1 } from './zugferd1-sample.js';
 
 /** validateZugferdPdf on files made to be right and files made wrong in one known way each. */
 
@@ -58,6 +59,17 @@ describe('validateZugferdPdf', () => {
     const report = await validateZugferdPdf(await zugferd({ omit: ['invoiceNumber', 'totals', 'buyer'] }), { compareText: true });
     expect(ids(report).sort()).toEqual(['PDF2XML-BT-1', 'PDF2XML-BT-109', 'PDF2XML-BT-110', 'PDF2XML-BT-112', 'PDF2XML-BT-115', 'PDF2XML-BT-44']);
     expect(report).toMatchObject({ pdfValid: false, xmlValid: true });
+  });
+
+  it('validates ZUGFeRD 1.0 XML after migrating it to EN 16931, and says so', async () => {
+    const report = await validateZugferdPdf(await zugferd({ xml: ZF1 }), { compareText: false });
+    expect(report.generation).toBe('ZUGFeRD 1.0');
+    expect(report.findings.map((f) => f.ruleId)).not.toContain('UNSUPPORTED-DOCUMENT');
+    expect(report.findings.find((f) => f.source !== 'pdf')).toMatchObject({ ruleId: 'ZF1-MIGRATED', severity: 'information' });
+    expect(report.artefacts.map((a) => a.name)).toContain('CEN EN 16931 schematron (CII)');
+    // The minimal 2014 sample lacks what EN 16931 added later (addresses, the item price): the business rules say so.
+    expect(ids(report)).toEqual(expect.arrayContaining(['BR-08', 'BR-10', 'BR-26']));
+    expect(report.xmlValid).toBe(false);
   });
 
   it('reports a plain PDF: not PDF/A, fonts not embedded, no invoice', async () => {

@@ -52,4 +52,19 @@ describe.each(BACKENDS)('openStorage on %s', (backend) => {
     const usage = await storage.usage.list(account.id);
     expect(usage).toEqual([expect.objectContaining({ operation: 'convert', units: 1, documentId: input.document.id })]);
   });
+
+  it('records what is not kept: its usage once under its id, and document numbers no document has', async () => {
+    const account = await storage.accounts.create('Passing through');
+    const input = { accountId: account.id, usageId: randomUUID(), usage: { operation: 'createInvoicePdfFromJson', units: 1 }, reserve: 2 };
+    const attempts = await Promise.all(Array.from({ length: 3 }, () => storage.recordUnkept(input)));
+    const numbers = attempts.flat();
+    expect(new Set(numbers).size).toBe(6);
+    expect(await storage.usage.list(account.id)).toEqual([expect.objectContaining({ id: input.usageId, operation: 'createInvoicePdfFromJson', units: 1, documentId: null })]);
+    const stored = await storage.recordDocument({
+      document: { id: randomUUID(), accountId: account.id, kind: 'zugferd-pdf', blobKey: randomUUID(), fileName: 'x.pdf', contentType: 'application/pdf', size: 1, sha256: 'd'.repeat(64) },
+      usage: { operation: 'x', units: 1 },
+    });
+    expect(numbers).not.toContain(stored.number);
+    expect(stored.number).toBeGreaterThan(Math.max(...numbers));
+  });
 });

@@ -13,9 +13,17 @@ import { freePort } from '../../scripts/lib/spawn-service.js';
 export interface DriveEmulator {
   rootUrl: string;
   token: string;
+  /**
+   * OAuth credentials as a Google client file gives them (client id and secret, a refresh token),
+   * with `token_uri` pointing at this emulator, whose token endpoint hands out its one access token:
+   * what a connectors process configured with `credentials` uses to reach it.
+   */
+  oauthCredentials: string;
   start(): Promise<void>;
   stop(): Promise<void>;
 }
+
+const TOKEN = 'valid-token';
 
 export async function startDriveEmulator(): Promise<DriveEmulator> {
   const app = createApp();
@@ -23,6 +31,11 @@ export async function startDriveEmulator(): Promise<DriveEmulator> {
   // PDF uploaded as application/octet-stream would arrive empty. Reading such bodies here first keeps
   // them whole; its parsers skip a request whose body was read.
   const handler = async (req: IncomingMessage & { body?: Buffer; rawBody?: Buffer }, res: Parameters<typeof app>[1]) => {
+    if (req.method === 'POST' && req.url === '/token') {
+      await buffer(req);
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ access_token: TOKEN, token_type: 'Bearer', expires_in: 3600 }));
+      return;
+    }
     if (req.url?.startsWith('/upload/') && new URL(req.url, 'http://x').searchParams.get('uploadType') === 'media') {
       req.body = req.rawBody = await buffer(req);
     }
@@ -32,7 +45,8 @@ export async function startDriveEmulator(): Promise<DriveEmulator> {
   let server: Server | undefined;
   const emulator: DriveEmulator = {
     rootUrl: `http://127.0.0.1:${port}/`,
-    token: 'valid-token',
+    token: TOKEN,
+    oauthCredentials: JSON.stringify({ client_id: 'einvoice-test', client_secret: 'not-a-secret', refresh_token: 'refresh', token_uri: `http://127.0.0.1:${port}/token` }),
     async start() {
       const listening = createServer((req, res) => void handler(req, res));
       await new Promise<void>((resolve, reject) => listening.once('error', reject).listen(port, '127.0.0.1', resolve));

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import { freePort, repoRoot } from '../../scripts/lib/spawn-service.js';
-import { startChildServer, type ChildServer } from './child-server.js';
+import { startChildServer, type ChildServer } from '../../scripts/lib/child-server.js';
 
 /**
  * moto's S3-compatible server on a loopback port, from .tools/moto, which

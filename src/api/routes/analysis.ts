@@ -42,7 +42,16 @@ const jobStatus = z
     job_id: z.uuid(),
     status: z.enum(['processing', 'done', 'failed']),
     result: v2Result.optional().meta({ description: 'Only when done' }),
-    error: z.object({ code: z.string(), userMessage: z.string(), reference: z.string() }).optional().meta({ description: 'Only when failed' }),
+    error: z
+      .object({
+        code: z.string(),
+        userMessage: z.string(),
+        reference: z.string(),
+        message: z.string().meta({ description: 'The same text as userMessage, under the name RechnungsAPI clients read' }),
+        resultStatus: z.int().meta({ description: 'The HTTP status the failure would have had as a synchronous answer (e.g. 422 for PDF_NO_TEXT)' }),
+      })
+      .optional()
+      .meta({ description: 'Only when failed' }),
   })
   .meta({ id: 'AnalysisJob' });
 
@@ -88,23 +97,28 @@ export function analysisRoutes(services: Services) {
     },
   });
 
-  const status = defineRoute({
-    method: 'GET',
-    path: '/service-invoice-async-status',
-    operationId: 'getAnalysisJobStatus',
-    summary: 'Status and result of an async analysis job',
-    description: 'An id that is not a UUID, an unknown job, a job of another account and a job finished more than 24 hours ago are all answered 404 NOT_FOUND.',
-    tags: ['Analysis'],
-    auth: 'bearer',
-    query: z.object({ id: z.string().meta({ description: 'job_id from the submit answer' }) }),
-    responses: { 200: { description: 'processing, done with result, or failed with error', schema: jobStatus }, ...errorResponses(400, 401, 403, 404, 503) },
-    async handle({ query, principal }) {
-      const body = await jobStatusOf(query.id, await analysisJob(services, principal, query.id));
-      // Nothing here is cacheable; the hint spares the server clients that poll in a tight loop.
-      const headers: Record<string, string> = { 'Cache-Control': 'no-store', ...(body.status === 'processing' ? { 'Retry-After': String(POLL_AFTER_SECONDS) } : {}) };
-      return { body, headers };
-    },
-  });
+  /** SPEC.md's fixed route name, and the name the RechnungsAPI client polls: the same operation. */
+  const statusRoute = (path: string, operationId: string, summary: string) =>
+    defineRoute({
+      method: 'GET',
+      path,
+      operationId,
+      summary,
+      description: 'An id that is not a UUID, an unknown job, a job of another account and a job finished more than 24 hours ago are all answered 404 NOT_FOUND. The id is case-insensitive; job_id is answered in lower case.',
+      tags: ['Analysis'],
+      auth: 'bearer',
+      query: z.object({ id: z.string().meta({ description: 'job_id from the submit answer' }) }),
+      responses: { 200: { description: 'processing, done with result, or failed with error', schema: jobStatus }, ...errorResponses(400, 401, 403, 404, 503) },
+      async handle({ query, principal }) {
+        const { jobId, state } = await analysisJob(services, principal, query.id);
+        const body = jobStatusOf(jobId, state);
+        // Nothing here is cacheable; the hint spares the server clients that poll in a tight loop.
+        const headers: Record<string, string> = { 'Cache-Control': 'no-store', ...(body.status === 'processing' ? { 'Retry-After': String(POLL_AFTER_SECONDS) } : {}) };
+        return { body, headers };
+      },
+    });
+  const status = statusRoute('/service-invoice-async-status', 'getAnalysisJobStatus', 'Status and result of an async analysis job');
+  const statusAlias = statusRoute('/rechnungsapi-invoice-async-status', 'getAnalysisJobStatusAlias', 'Status and result of an async analysis job (the path the RechnungsAPI client polls)');
 
   const v1 = defineRoute({
     method: 'POST',
@@ -128,14 +142,14 @@ export function analysisRoutes(services: Services) {
     },
   });
 
-  return [v2, submit, status, v1];
+  return [v2, submit, status, statusAlias, v1];
 }
 
 function jobStatusOf(id: string, state: AnalysisJobState): JobStatus {
   if (state.status === 'processing') return { job_id: id, status: 'processing' };
   if (state.status === 'done') return { job_id: id, status: 'done', result: v2Body(state.analysis) };
   const failure = fromRefusal(state.refusal);
-  return { job_id: id, status: 'failed', error: { code: failure.code, userMessage: failure.userMessage, reference: id } };
+  return { job_id: id, status: 'failed', error: { code: failure.code, userMessage: failure.userMessage, reference: id, message: failure.userMessage, resultStatus: failure.status } };
 }
 
 function v2Body(analysis: DocumentAnalysis) {

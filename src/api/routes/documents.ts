@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { attachmentDisposition } from '../../analysis-api/file-name.js';
 import { verifyDownload } from '../../auth/signed-url.js';
 import { errorResponses } from '../common-responses.js';
 import { ApiError } from '../errors.js';
@@ -28,7 +29,7 @@ export function documentRoutes(services: Services) {
         return {
           body: await services.blobs.get(doc.blobKey),
           contentType: doc.contentType,
-          headers: { 'Content-Disposition': `attachment; filename="${doc.fileName.replace(/["\\\r\n]/g, '_')}"`, 'Cache-Control': 'private, no-store' },
+          headers: { 'Content-Disposition': attachmentDisposition(doc.fileName), 'Cache-Control': 'private, no-store' },
         };
       },
     }),

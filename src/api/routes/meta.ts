@@ -35,15 +35,32 @@ export function metaRoutes(services: Services, allRoutes: () => RouteSpec[]) {
       auth: 'none',
       responses: {
         200: {
-          description: 'The API answers; `connectors` lists each route (waiting -1: its source cannot be reached) where this process runs them',
+          description:
+            'The API answers; `connectors` lists each folder connector route of the installation, whichever process watches it (waiting -1 and `problem`: its source cannot be reached); absent without routes, or while Temporal does not answer',
           schema: z.object({
             status: z.literal('ok'),
             version: z.string(),
-            connectors: z.array(z.object({ route: z.string(), operation: z.string(), waiting: z.number(), processing: z.number(), processed: z.number(), refused: z.number() })).optional(),
+            connectors: z
+              .array(
+                z.object({
+                  route: z.string(),
+                  operation: z.string().optional(),
+                  waiting: z.number(),
+                  processing: z.number(),
+                  processed: z.number(),
+                  refused: z.number(),
+                  lastLookAt: z.string().optional(),
+                  problem: z.string().optional(),
+                }),
+              )
+              .optional(),
           }),
         },
       },
-      handle: async () => ({ body: { status: 'ok', version: services.version, ...(services.connectorStatus ? { connectors: await services.connectorStatus() } : {}) } }),
+      handle: async () => {
+        const connectors = await services.connectorStatus();
+        return { body: { status: 'ok', version: services.version, ...(connectors?.length ? { connectors } : {}) } };
+      },
     }),
     defineRoute({
       method: 'GET',

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
-import { invoiceSchema } from '../../invoice/model.js';
+import { invoiceInputSchema } from '../../invoice/input.js';
 import { renderInvoicePdf, resolveTemplate } from '../../jobs/render.js';
 import { mailResultSchema, transportSchema } from '../../mail/schema.js';
 import { listTemplates, templateRoots, type LoadedTemplate } from '../../render/index.js';
@@ -9,6 +9,7 @@ import { STORED_INVOICE_KIND, type StoredInvoiceMeta } from '../../render/stored
 import { InvalidCursorError, type DocumentRecord } from '../../storage/documents.js';
 import { CREATE_INVOICE_PDF } from '../../../workflows/render.js';
 import { errorResponses } from '../common-responses.js';
+import { storedFileName } from '../file-names.js';
 import { ApiError } from '../errors.js';
 import { downloadUrl, resendToken } from '../links.js';
 import { defineRoute, jobOf, type Principal, type RequestInfo, type RouteResult } from '../route.js';
@@ -39,19 +40,12 @@ const idempotencyKeyReusedHeader = {
 };
 
 
-const fileNameSchema = z
-  .string()
-  .trim()
-  .min(1)
-  .max(200)
-  .regex(/^[^/\\\u0000-\u001f"]+$/, 'no paths, quotes or control characters')
-  .transform((name) => (/\.pdf$/i.test(name) ? name : `${name}.pdf`));
 
 const createBody = z
   .object({
-    invoice: invoiceSchema,
+    invoice: invoiceInputSchema,
     templateId: z.string({ error: 'templateId is required: GET /api/v1/templates lists the templates' }).min(1, 'templateId is required: GET /api/v1/templates lists the templates').max(64),
-    invoiceFilename: fileNameSchema.optional().meta({ description: 'File name of the PDF (".pdf" is appended when missing); default <invoiceNumber>.pdf' }),
+    invoiceFilename: storedFileName('pdf').optional().meta({ description: 'File name of the PDF (".pdf" is appended when missing); default <invoiceNumber>.pdf' }),
     invoicePassthrough: z.boolean().default(true).meta({ description: 'true (default): create and return only; false: also store the invoice in the account\'s invoice list (GET /api/v1/invoices)' }),
     transport: transportSchema.optional(),
   })
@@ -59,11 +53,17 @@ const createBody = z
 
 const createResponse = z.object({
   message: z.string(),
-  downloadURL: z.url().meta({ description: 'Signed link to the stored PDF, valid for DOWNLOAD_URL_TTL_SECONDS' }),
-  resendToken: z.string(),
-  iqDataId: z.int().positive().nullable().meta({ description: 'Integer id of the stored invoice record (GET /api/v1/invoices/{id}); null with invoicePassthrough true (nothing is stored)' }),
-  documentId: z.int().positive().meta({ description: 'Integer id (document number) of the stored ZUGFeRD PDF document' }),
-  fsNodeId: z.int().positive().meta({ description: 'Integer id of the stored file; in this service a file is a document, so it equals documentId' }),
+  downloadURL: z
+    .url()
+    .nullable()
+    .meta({ description: 'Signed link to the stored PDF, valid for DOWNLOAD_URL_TTL_SECONDS; null with invoicePassthrough true and no e-mail, when nothing is kept' }),
+  resendToken: z.string().nullable().meta({ description: 'For the resend operation; null when nothing is kept' }),
+  iqDataId: z
+    .int()
+    .positive()
+    .meta({ description: 'Integer id of the invoice: of the stored invoice record (GET /api/v1/invoices/{id}), or with invoicePassthrough true a number reserved for it (nothing is stored, so GET finds nothing)' }),
+  documentId: z.int().positive().meta({ description: 'Integer id (document number) of the ZUGFeRD PDF: of the stored document, or a number reserved for it when nothing is kept' }),
+  fsNodeId: z.int().positive().meta({ description: 'Integer id of the file; in this service a file is a document, so it equals documentId' }),
   fileName: z.string(),
   fileExtension: z.literal('pdf'),
   fileSize: z.int().meta({ description: 'Bytes' }),
@@ -123,7 +123,7 @@ export function templateRoutes(services: Services) {
         schema: createResponse,
         headers: { 'X-Idempotency-Key-Reused': idempotencyKeyReusedHeader },
       },
-      ...errorResponses(400, 401, 403, 409, 413, 415, 422, 503, 504),
+      ...errorResponses(400, 401, 403, 409, 412, 413, 415, 422, 503, 504),
     },
     async handle({ body, principal, request }) {
       const template = await resolveTemplate(roots, body.templateId);
@@ -207,16 +207,17 @@ async function createPdf(services: Services, template: LoadedTemplate, body: z.o
   // Inside the idempotent part: a replayed request neither stores a draft nor sends again.
   const result = await renderInvoicePdf(services, jobOf(principal, request), { template, invoice: body.invoice, fileName: body.invoiceFilename, passthrough: body.invoicePassthrough, transport: body.transport });
   const { pdf } = result;
-  const numbers = await services.storage.documents.numbers([result.documentId, ...(result.invoiceId ? [result.invoiceId] : [])], principal.accountId);
-  const documentNumber = numberOf(numbers, result.documentId);
+  const stored = [result.documentId, result.invoiceId].filter((id): id is string => id !== null);
+  const numbers = await services.storage.documents.numbers(stored, principal.accountId);
+  const documentNumber = result.documentId ? numberOf(numbers, result.documentId) : result.reserved!.document!;
   const errors = result.report.findings.filter((f) => f.severity === 'error' || f.severity === 'fatal');
   const pdfErrors = errors.filter((f) => f.source === 'pdf');
   const xmlErrors = errors.filter((f) => f.source !== 'pdf');
   return {
     message: result.report.valid ? `Invoice PDF created (${result.pages} page(s)); it is a valid ZUGFeRD / Factur-X EN 16931 invoice.` : `Invoice PDF created; validation found ${errors.length} error(s).`,
-    downloadURL: downloadUrl(services, result.documentId),
-    resendToken: resendToken(services, result.documentId),
-    iqDataId: result.invoiceId ? numberOf(numbers, result.invoiceId) : null,
+    downloadURL: result.documentId ? downloadUrl(services, result.documentId) : null,
+    resendToken: result.documentId ? resendToken(services, result.documentId) : null,
+    iqDataId: result.invoiceId ? numberOf(numbers, result.invoiceId) : result.reserved!.invoice,
     documentId: documentNumber,
     fsNodeId: documentNumber,
     fileName: result.fileName,

@@ -1,13 +1,15 @@
 import { z } from 'zod';
-import { invoiceSchema } from '../../invoice/model.js';
+import { invoiceInputSchema } from '../../invoice/input.js';
 import { buildXRechnung, validateXRechnung } from '../../jobs/xrechnung.js';
 import { mailResultSchema, transportSchema } from '../../mail/schema.js';
 import type { Finding, ValidationReport } from '../../validation/index.js';
 import { errorResponses } from '../common-responses.js';
+import { storedFileName } from '../file-names.js';
 import { downloadUrl, resendToken } from '../links.js';
 import { defineRoute, jobOf } from '../route.js';
 import type { Services } from '../services.js';
-import { findingSchema, artefactsSchema } from '../validation-schemas.js';
+import { validationMessages, validationMessageSchema } from '../validation-messages.js';
+import { findingSchema, artefactsSchema, scenarioSchema } from '../validation-schemas.js';
 
 const MAX_XML_CHARS = 20 * 1024 * 1024;
 
@@ -24,9 +26,11 @@ export function xinvoiceRoutes(services: Services) {
     auth: 'bearer',
     body: z
       .object({
-        invoice: invoiceSchema,
+        invoice: invoiceInputSchema,
         syntax: z.enum(['CII', 'UBL']).default('CII').meta({ description: 'XML syntax of the XRechnung; CII by default' }),
-        fileName: z.string().trim().min(1).max(200).regex(/^[^/\\\u0000-\u001f"]+$/, 'no paths, quotes or control characters').optional().meta({ description: 'File name of the stored XML; default <invoiceNumber>.xml' }),
+        fileName: storedFileName('xml')
+          .optional()
+          .meta({ description: 'File name of the stored XML (".xml" is appended when missing); default <invoiceNumber>.xml' }),
         transport: transportSchema.optional(),
       })
       .strict(),
@@ -42,12 +46,13 @@ export function xinvoiceRoutes(services: Services) {
           numberOfXInvoiceErrors: z.int(),
           xInvoiceErrors: z.array(findingSchema),
           xInvoiceWarnings: z.array(findingSchema),
+          scenario: scenarioSchema.optional(),
           validationArtefacts: artefactsSchema,
           xInvoice: z.string().meta({ description: 'The XML' }),
           transport: mailResultSchema.optional().meta({ description: 'What happened to the e-mail, when the request had a transport' }),
         }),
       },
-      ...errorResponses(400, 401, 403, 413, 415, 422, 503, 504),
+      ...errorResponses(400, 401, 403, 412, 413, 415, 422, 503, 504),
     },
     async handle({ body, principal, request }) {
       const built = await buildXRechnung(services, jobOf(principal, request), body);
@@ -62,6 +67,7 @@ export function xinvoiceRoutes(services: Services) {
           numberOfXInvoiceErrors: errors.length,
           xInvoiceErrors: errors,
           xInvoiceWarnings: built.report.findings.filter((f) => !isError(f)),
+          ...(built.report.scenario ? { scenario: built.report.scenario } : {}),
           validationArtefacts: built.report.artefacts,
           xInvoice: built.xml,
           transport: built.mail,
@@ -75,7 +81,8 @@ export function xinvoiceRoutes(services: Services) {
     path: '/api/v1/zugferd/validateXinvoiceXml',
     operationId: 'validateXinvoiceXml',
     summary: 'Validate XRechnung / EN 16931 XML (CII or UBL)',
-    description: 'Runs XSD, the CEN EN 16931 schematron and, for XRechnung documents, the XRechnung schematron. A document with errors is answered 200 with isValid false.',
+    description:
+      'Judges the XML under the scenario its root element and BT-24 select, as the KoSIT validator does: XRechnung 3.0 (standard, extension, CVD), plain EN 16931, Peppol BIS Billing 3.0, or a Factur-X / ZUGFeRD profile; XSD, the CEN EN 16931 schematron, and the XRechnung schematron or the Factur-X profile rules, with the scenario\'s severity overrides. A document with errors, or that no scenario supports (e.g. XRechnung before 3.0), is answered 200 with isValid false.',
     tags: ['XRechnung'],
     auth: 'bearer',
     body: z.object({ xinvoiceXML: z.string().min(1, 'must not be empty').max(MAX_XML_CHARS) }).strict(),
@@ -86,16 +93,20 @@ export function xinvoiceRoutes(services: Services) {
           isValid: z.boolean(),
           message: z.string(),
           syntax: z.enum(['CII', 'UBL']).optional(),
+          scenario: scenarioSchema.optional(),
           numberOfErrors: z.int(),
           numberOfWarnings: z.int(),
           findings: z.array(findingSchema),
+          xInvoiceErrors: z.array(validationMessageSchema).meta({ description: 'The errors among the findings, in the item shape of the RechnungsAPI client' }),
+          messages: z.array(validationMessageSchema).meta({ description: 'The warnings and information among the findings, in the same shape; together with xInvoiceErrors every finding once' }),
           validationArtefacts: artefactsSchema,
         }),
       },
       ...errorResponses(400, 401, 403, 413, 415, 503, 504),
     },
     async handle({ body, principal, request }) {
-      return { body: validationResponse(await validateXRechnung(services, jobOf(principal, request), body.xinvoiceXML)) };
+      const report = await validateXRechnung(services, jobOf(principal, request), body.xinvoiceXML);
+      return { body: { ...validationResponse(report), ...validationMessages(report, body.xinvoiceXML) } };
     },
   });
 
@@ -108,6 +119,7 @@ function validationResponse(report: ValidationReport) {
     isValid: report.valid,
     message: report.valid ? 'The document is valid.' : `The document is invalid: ${errors} error(s).`,
     ...(report.syntax ? { syntax: report.syntax } : {}),
+    ...(report.scenario ? { scenario: report.scenario } : {}),
     numberOfErrors: errors,
     numberOfWarnings: report.findings.length - errors,
     findings: report.findings,

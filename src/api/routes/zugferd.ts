@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { invoiceInputSchema } from '../../invoice/input.js';
 import { invoiceSchema } from '../../invoice/model.js';
 import { MAX_FILE_BYTES } from '../../jobs/file.js';
 import { buildZugferdFromJson, buildZugferdFromXml, extractZugferdInvoice, validateZugferdPdf, type BuiltZugferd } from '../../jobs/zugferd.js';
@@ -8,22 +9,18 @@ import type { ZugferdReport } from '../../pdf/validate.js';
 import type { Finding } from '../../validation/index.js';
 import { MAX_XML_BYTES } from '../../xml/index.js';
 import { errorResponses } from '../common-responses.js';
+import { storedFileName } from '../file-names.js';
 import { readFileField } from '../file-input.js';
 import { downloadUrl, resendToken } from '../links.js';
 import { defineRoute, jobOf } from '../route.js';
 import type { Services } from '../services.js';
-import { findingSchema, artefactsSchema } from '../validation-schemas.js';
+import { findingSchema, artefactsSchema, scenarioSchema } from '../validation-schemas.js';
 
 const findings = (description: string) => z.array(findingSchema).meta({ description });
 const base64Pdf = (description: string) => z.string().meta({ description: `${description}; base64, a data: prefix and line breaks are tolerated, up to 11 MB decoded` });
-const fileName = z
-  .string()
-  .trim()
-  .min(1)
-  .max(200)
-  .regex(/^[^/\\\u0000-\u001f"]+$/, 'no paths, quotes or control characters')
+const fileName = storedFileName('pdf')
   .optional()
-  .meta({ description: 'File name of the stored PDF; default <invoiceNumber>-zugferd.pdf' });
+  .meta({ description: 'File name of the stored PDF (".pdf" is appended when missing); default <invoiceNumber>-zugferd.pdf' });
 const profileSchema = z.enum(ZUGFERD_PROFILES).meta({ description: 'Factur-X / ZUGFeRD profile; the XML carries only what the profile allows' });
 
 const isError = (f: Finding) => f.severity === 'error' || f.severity === 'fatal';
@@ -39,6 +36,7 @@ export function zugferdRoutes(services: Services) {
     convertedToPdfA: built.converted,
     substitutedFonts: built.substitutedFonts,
     attachments: built.attachments,
+    ...(built.report.scenario ? { scenario: built.report.scenario } : {}),
     validationArtefacts: built.report.artefacts,
   });
   const createdFields = {
@@ -63,6 +61,7 @@ export function zugferdRoutes(services: Services) {
         description:
           'What became of the files the input PDF already carried: an earlier invoice XML is replaced by the new one, other files are kept as PDF/A-3 associated files (completed with MIME type, dates, size and relationship where missing), files that cannot be made conformant are dropped',
       }),
+    scenario: scenarioSchema.optional().meta({ description: 'The validation scenario the embedded XML was judged under' }),
     validationArtefacts: artefactsSchema,
     transport: mailResultSchema.optional().meta({ description: 'What happened to the e-mail, when the request had a transport' }),
   };
@@ -79,7 +78,7 @@ export function zugferdRoutes(services: Services) {
     auth: 'bearer',
     body: z
       .object({
-        invoice: invoiceSchema,
+        invoice: invoiceInputSchema,
         invoicePdf64: base64Pdf('The visible invoice as PDF'),
         profile: profileSchema.default('EN16931'),
         fileName,
@@ -103,7 +102,7 @@ export function zugferdRoutes(services: Services) {
           warnings: findings('Warnings and information of both parts'),
         }),
       },
-      ...errorResponses(400, 401, 403, 413, 415, 422, 503, 504),
+      ...errorResponses(400, 401, 403, 412, 413, 415, 422, 503, 504),
     },
     async handle({ body, principal, request }) {
       const built = await buildZugferdFromJson(services, jobOf(principal, request), { ...body, pdf: pdf(body, 'invoicePdf64') });
@@ -205,6 +204,7 @@ export function zugferdRoutes(services: Services) {
           profile: z.string().optional().meta({ description: 'Profile named by BT-24 (MINIMUM, BASICWL, BASIC, EN16931, EXTENDED, XRECHNUNG; COMFORT for ZUGFeRD 1.0)' }),
           generation: z.string().optional().meta({ description: 'Factur-X 1.0 / ZUGFeRD 2.x, ZUGFeRD 2.0 or ZUGFeRD 1.0' }),
           xmlFileName: z.string().optional(),
+          scenario: scenarioSchema.optional(),
           numberOfErrors: z.int(),
           numberOfWarnings: z.int(),
           findings: findings('All findings, PDF first'),
@@ -225,6 +225,7 @@ export function zugferdRoutes(services: Services) {
           ...(report.profile ? { profile: report.profile } : {}),
           ...(report.generation ? { generation: report.generation } : {}),
           ...(report.xmlFileName ? { xmlFileName: report.xmlFileName } : {}),
+          ...(report.scenario ? { scenario: report.scenario } : {}),
           numberOfErrors: errors,
           numberOfWarnings: report.findings.length - errors,
           findings: report.findings,

@@ -4,7 +4,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir, userInfo } from 'node:os';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
-import { freePort } from '../../scripts/lib/spawn-service.js';
+import { freePort } from './spawn-service.js';
 import { startChildServer, type ChildServer } from './child-server.js';
 
 /**
