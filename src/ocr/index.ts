@@ -1,11 +1,10 @@
 import type { PageText } from '../analysis/page-text.js';
 import type { FileType } from '../files/file-type.js';
 import type { Invoice } from '../invoice/model.js';
-import { isBlank, type GrayBitmap } from './bitmap.js';
+import { isBlank } from './bitmap.js';
 import { UnreadableFileError } from './decode-image.js';
 import { isReadable } from './readable.js';
 import { DEFAULT_SANDBOX_LIMITS, SandboxedDocument, type SandboxLimits } from './sandbox.js';
-import { rereadDoubts } from './second-pass.js';
 import type { OcrPool } from './tesseract-pool.js';
 
 export { UnreadableFileError } from './decode-image.js';
@@ -56,24 +55,16 @@ export async function readDocument(bytes: Uint8Array, type: FileType, opts: Read
       throw new UnreadableFileError(`The document has ${scanPages.length} pages without a text layer; at most ${MAX_OCR_PAGES} are read by OCR.`);
     }
     let done = 0;
-    // The first and last pages, where the invoice number and the totals are, are kept for a second reading.
-    const kept = new Map<number, GrayBitmap>();
-    const keep = new Set([scanPages[0], scanPages.at(-1)]);
     // As many pages in flight as there are workers: the sandbox renders the next page while OCR reads this one.
     const ocrPages = await mapConcurrently(scanPages, opts.pool.size, async (page): Promise<PageText> => {
       signal.throwIfAborted();
       const bitmap = await doc.render(page);
-      if (keep.has(page)) kept.set(page, bitmap);
       const words = isBlank(bitmap) ? [] : await opts.pool.recognise(bitmap, signal);
       opts.onPage?.(++done, scanPages.length);
       return { page, width: bitmap.width, height: bitmap.height, words, source: 'ocr' };
     });
-    const firstReading = [...textPages, ...ocrPages].sort((a, b) => a.page - b.page);
-    if (!firstReading.some((p) => isReadable(p.words))) throw new NoTextError(`None of the ${firstReading.length} page(s) has readable text.`);
-    const pages = await rereadDoubts(firstReading, {
-      render: async (page) => kept.get(page) ?? doc.render(page),
-      recognise: (bitmap, segmentation) => opts.pool.recognise(bitmap, signal, segmentation),
-    });
+    const pages = [...textPages, ...ocrPages].sort((a, b) => a.page - b.page);
+    if (!pages.some((p) => isReadable(p.words))) throw new NoTextError(`None of the ${pages.length} page(s) has readable text.`);
     return { pageCount, pages, ocrPages: ocrPages.length };
   } finally {
     stop.abort();
