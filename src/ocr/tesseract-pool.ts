@@ -39,36 +39,8 @@ export class OcrPoolClosedError extends Error {
 const LANGUAGES = ['deu', 'eng'] as const;
 const require = createRequire(import.meta.url);
 
-/**
- * How tesseract divides what it is given into lines (its page segmentation
- * mode). `block`: one uniform block of text, tesseract's own default;
- * `column`: one column of text of varying sizes, so that a line of small print
- * beside a large name is scaled as itself and keeps its accents and umlauts,
- * while a table row stays one line; `auto`: its full layout analysis into
- * columns and blocks; `sparse`: as much text as it finds, in no particular
- * order. Each cuts a region into lines differently, and so misreads it
- * differently.
- */
-export type Segmentation = 'block' | 'column' | 'auto' | 'sparse';
-const PAGE_SEG_MODE: Record<Segmentation, Tesseract.PSM> = {
-  block: Tesseract.PSM.SINGLE_BLOCK,
-  column: Tesseract.PSM.SINGLE_COLUMN,
-  auto: Tesseract.PSM.AUTO,
-  sparse: Tesseract.PSM.SPARSE_TEXT,
-};
-
-/**
- * How every scanned page is read first: as one column of varying type sizes.
- * On degraded generated scans (26 documents, every 8th) this read header
- * fields 90.2 % right and line items at F1 96.1 %, against 89.3 % / 95.1 % as
- * one uniform block (tesseract's default) and 90.5 % / 91.1 % with its full
- * layout analysis, which splits tables into blocks.
- */
-export const PAGE_READING: Segmentation = 'column';
-
 interface Job {
   image: Uint8Array;
-  segmentation: Segmentation;
   size: { width: number; height: number };
   resolve(words: Word[]): void;
   reject(err: unknown): void;
@@ -109,14 +81,13 @@ export class OcrPool {
     }
   }
 
-  /** Recognises one page (or part of one); words in the bitmap's pixel coordinates, turned upright when the page was askew. */
-  recognise(bitmap: GrayBitmap, signal?: AbortSignal, segmentation: Segmentation = PAGE_READING): Promise<Word[]> {
+  /** Recognises one page; words in the bitmap's pixel coordinates, turned upright when the page was askew. */
+  recognise(bitmap: GrayBitmap, signal?: AbortSignal): Promise<Word[]> {
     if (this.closed) return Promise.reject(new OcrPoolClosedError('The OCR pool is closed'));
     if (signal?.aborted) return Promise.reject(signal.reason);
     return new Promise<Word[]>((resolve, reject) => {
       const job: Job = {
         image: toPgm(bitmap),
-        segmentation,
         size: { width: bitmap.width, height: bitmap.height },
         resolve,
         reject,
@@ -178,11 +149,7 @@ export class OcrPool {
       const timeout = new Promise<never>((_, reject) => {
         timer = setTimeout(() => reject(new OcrTimeoutError(`OCR of a page took longer than ${this.opts.pageTimeoutMs / 1000} s`)), this.opts.pageTimeoutMs);
       });
-      // Set for every job: the worker keeps whatever the previous one left.
-      const read = engine.tesseract
-        .setParameters({ tessedit_pageseg_mode: PAGE_SEG_MODE[job.segmentation] })
-        .then(() => engine.tesseract.recognize(job.image, {}, { text: false, tsv: true }));
-      const result = await Promise.race([read, timeout, engine.exited]);
+      const result = await Promise.race([engine.tesseract.recognize(job.image, {}, { text: false, tsv: true }), timeout, engine.exited]);
       job.resolve(wordsFromTsv(result.data.tsv ?? '', job.size));
     } catch (err) {
       // Whatever went wrong, this worker's state is unknown: the next page gets a fresh one.

@@ -4,9 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCanvas } from '@napi-rs/canvas';
-import type { PageText, Word } from '../../src/analysis/page-text.js';
-import { rgbaToGray } from '../../src/ocr/bitmap.js';
+import type { PageText } from '../../src/analysis/page-text.js';
 import type { Invoice } from '../../src/invoice/model.js';
 import { MAX_OCR_PAGES, NoTextError, OcrPool, OcrTimeoutError, readDocument, UnreadableFileError } from '../../src/ocr/index.js';
 import { repoRoot } from '../../scripts/lib/spawn-service.js';
@@ -153,24 +151,6 @@ describe('the tesseract pool', () => {
     await Promise.all(scans.concat(scans).map((jpeg) => readDocument(jpeg, 'jpeg', { pool })));
     expect(before).toBe(2);
     expect(pool.workersStarted).toBe(2);
-  });
-
-  it('reads with the segmentation asked for: as one block or one column row by row (table rows stay whole), or by its layout analysis column by column', async () => {
-    const canvas = createCanvas(1600, 500);
-    const ctx = canvas.getContext('2d');
-    ctx.fillStyle = '#fff';
-    ctx.fillRect(0, 0, 1600, 500);
-    ctx.fillStyle = '#000';
-    ctx.font = '40px sans-serif';
-    for (let i = 0; i < 4; i++) {
-      ctx.fillText(`Links Zeile ${i + 1}`, 60, 90 + i * 100);
-      ctx.fillText(`Rechts ${i + 1}`, 1250, 90 + i * 100);
-    }
-    const page = rgbaToGray(ctx.getImageData(0, 0, 1600, 500).data, 1600, 500);
-    const sides = (words: Word[]) => words.map((w) => (w.x < 800 ? 'L' : 'R')).join('').replace(/(.)\1+/g, '$1');
-    expect(sides(await pool.recognise(page, undefined, 'block'))).toBe('LRLRLRLR');
-    expect(sides(await pool.recognise(page))).toBe('LRLRLRLR');
-    expect(sides(await pool.recognise(page, undefined, 'auto'))).toBe('LR');
   });
 
   it('gives up on a page that takes too long, and replaces only that worker', async () => {
