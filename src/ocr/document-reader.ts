@@ -9,7 +9,6 @@ import { openImage } from './decode-image.js';
 import { openPdf, rasterisePage } from './rasterise-pdf.js';
 import { isReadable } from './readable.js';
 import { removeRules } from './rules.js';
-import { deskewBitmap } from './skew.js';
 
 /**
  * Everything that parses the untrusted file. It runs inside the sandbox child
@@ -67,9 +66,9 @@ async function embeddedInvoice(bytes: Uint8Array): Promise<{ pageCount: number; 
   }
 }
 
-/** What tesseract reads best: no speckle, level lines, no table rules (found more surely once they are level). */
+/** What tesseract reads best: no speckle, no table rules. */
 function forOcr(page: GrayBitmap): GrayBitmap {
-  return removeRules(deskewBitmap(despeckle(page)));
+  return removeRules(despeckle(page));
 }
 
 function notToRender(page: number): Promise<GrayBitmap> {

@@ -107,12 +107,12 @@ const MIN_WORDS_PER_LINE = 3;
 const MAX_SKEW_RADIANS = (5 * Math.PI) / 180;
 
 /**
- * Boxes are reported in the image tesseract read: across an A4 page at 300
- * dpi, 1° moves the right end of a line 40 px, a whole text line, and a table
- * row falls apart into two. The page is turned level before recognition
- * (skew.ts); what slant is left, or a page whose slant the image did not show
- * clearly, is measured on the lines tesseract found (the median slope of word
- * bottoms) and every box is turned back about the page centre.
+ * Tesseract reads a page fed askew correctly, but reports boxes in the skewed
+ * image: across an A4 page at 300 dpi, 1° moves the right end of a line 40 px,
+ * a whole text line, and a table row falls apart into two. The slant is
+ * measured on the lines tesseract found (the median slope of word bottoms) and
+ * every box is turned back about the page centre. Cheaper and more reliable
+ * than rotating the image before recognition.
  */
 export function deskew<W extends LinedWord>(words: W[], page: { width: number; height: number }): W[] {
   const angle = skewAngle(words);
