@@ -10,7 +10,7 @@ import { fold } from './text.js';
  * text, in the next cell to the right, or in the cell below (forms with the label on top).
  */
 
-type Kind = 'id' | 'ref' | 'date' | 'taxNumber' | 'currency';
+type Kind = 'id' | 'ref' | 'date' | 'taxNumber' | 'currency' | 'terms';
 
 const KIND: Readonly<Record<HeaderField, Kind>> = {
   invoiceNumber: 'id',
@@ -23,6 +23,7 @@ const KIND: Readonly<Record<HeaderField, Kind>> = {
   customerNumber: 'id',
   taxNumber: 'taxNumber',
   currency: 'currency',
+  paymentTerms: 'terms',
 };
 
 /** Words that are labels themselves, never an identifier's value. */
@@ -46,6 +47,11 @@ export function parseValue(kind: Kind, text: string, doc: Doc, strictId: boolean
     }
     case 'currency':
       return currenciesIn(t)[0];
+    case 'terms': {
+      // Free text as printed ("Zahlbar sofort ohne Abzug.", "14 Tage netto"): words, not a lone number or sign.
+      const v = t.replace(/^[:\s]+/, '').replace(/\s+/g, ' ').trim();
+      return v.length <= 200 && /\p{L}{2}/u.test(v) ? v : undefined;
+    }
     case 'ref': {
       // Buyer references may be names or spaced numbers ("05 158 004 - 11023 - 45"): the whole short value.
       const v = t.replace(/^[(#:;,.\s]+/, '').trim();

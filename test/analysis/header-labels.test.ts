@@ -113,6 +113,32 @@ describe('Italian headings and numbers', () => {
   });
 });
 
+describe('VAT identifiers in the info block', () => {
+  it("takes the one beside 'Your VAT number' as the buyer's, in English as in German", async () => {
+    for (const label of ['Your VAT number', 'Your VAT no.', 'Ihre USt-IdNr.']) {
+      const invoice = await header(letter([{ s: label, x: 330, y: 200 }, { s: 'DE176543219', x: 545, y: 200, right: true }, { s: 'VAT no.: DE287654321', x: 330, y: 800, size: 6.5 }]));
+      expect(invoice.buyer?.buyerVatIdentifier, label).toBe('DE176543219');
+      expect(invoice.seller?.sellerVatIdentifier, label).toBe('DE287654321');
+    }
+  });
+});
+
+describe('payment terms (BT-20)', () => {
+  it('reads the terms printed beside, behind or under their label, as printed', async () => {
+    const beside = await header(letter([{ s: 'Zahlungsbedingungen', x: 50, y: 460 }, { s: 'Zahlbar sofort ohne Abzug.', x: 200, y: 460 }]));
+    expect(beside.paymentTerms).toBe('Zahlbar sofort ohne Abzug.');
+    const behind = await header(letter([{ s: 'Payment terms: 14 days net', x: 50, y: 460 }]));
+    expect(behind.paymentTerms).toBe('14 days net');
+    const under = await header(letter([{ s: 'Conditions de paiement', x: 50, y: 460, bold: true }, { s: 'À réception de facture', x: 50, y: 472 }]));
+    expect(under.paymentTerms).toBe('À réception de facture');
+  });
+
+  it('takes no number or bare sign for terms, and no sentence that only mentions payment', async () => {
+    expect((await header(letter([{ s: 'Zahlungsbedingungen:', x: 50, y: 460 }, { s: '30', x: 200, y: 460 }]))).paymentTerms).toBeUndefined();
+    expect((await header(letter([{ s: 'Bitte beachten Sie unsere Zahlungsbedingungen auf der Rückseite.', x: 50, y: 460 }]))).paymentTerms).toBeUndefined();
+  });
+});
+
 describe('seller tax number (BT-32)', () => {
   const footer = (line: string): Text[] => letter([{ s: line, x: 297, y: 800, size: 6.5 }].map((t) => ({ ...t, x: 60 })));
   for (const [label, value] of [
