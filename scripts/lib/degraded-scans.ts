@@ -12,8 +12,7 @@ import { quantile } from './quantile.js';
  * the scanned pages are put together as a scanner that scans to PDF does (one
  * JPEG per page, no text), and the document goes through the service's OCR
  * path exactly as an uploaded one does (sandbox, resolution normalisation,
- * deskew, the tesseract pool, the second reading of what the invoice's
- * arithmetic doubts). The benchmark's per-page timing includes the
+ * despeckling and rule removal, the tesseract pool). The benchmark's per-page timing includes the
  * simulation; the OCR path alone is timed here and summarised when the run
  * ends, per page as the document's time over its pages.
  */
@@ -76,6 +75,6 @@ export async function degradedScanPages(pdf: Uint8Array, file: string, cacheDir?
 function summarise(): void {
   if (ocrSeconds.length === 0) return;
   const at = (q: number) => quantile(ocrSeconds, q).toFixed(2);
-  console.log(`OCR path alone (sandboxed render + tesseract incl. second readings, ${pool!.size} worker, excluding the scan simulation): median ${at(0.5)} s, p95 ${at(0.95)} s, max ${Math.max(...ocrSeconds).toFixed(2)} s per page over ${ocrSeconds.length} pages`);
+  console.log(`OCR path alone (sandboxed render + tesseract, ${pool!.size} worker, excluding the scan simulation): median ${at(0.5)} s, p95 ${at(0.95)} s, max ${Math.max(...ocrSeconds).toFixed(2)} s per page over ${ocrSeconds.length} pages`);
   void pool!.close();
 }
