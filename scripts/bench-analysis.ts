@@ -16,7 +16,7 @@ import { quantile } from './lib/quantile.js';
  * Benchmark (not a test) of reading invoices from their visual.
  *   node dist/scripts/bench-analysis.js [--corpus ../shared/corpus] [--mode text-layer] [--verbose] [--only substring]
  *                                       [--include-invalid] [--write-calibration] [--ocr-cache DIR]
- *                                       [--set corpus|generated] [--seeds scripts/synthetic-seeds.json]
+ *                                       [--set corpus|generated] [--seeds scripts/synthetic-seeds.json] [--every N]
  *
  * Every ZUGFeRD / Factur-X PDF of the corpus carries its invoice as XML: the analysis never
  * looks at the attachment; its result is compared with the XML per business term (exact after
@@ -40,6 +40,8 @@ const { values: args } = parseArgs({
     mode: { type: 'string', default: 'text-layer' },
     verbose: { type: 'boolean', default: false },
     only: { type: 'string' },
+    /** Every Nth document only (a quicker sample for comparing OCR settings; not for reported figures). */
+    every: { type: 'string' },
     'write-calibration': { type: 'boolean', default: false },
     /** ocr-degraded: keep each page's OCR words in this folder and reuse them (for iterating on the analysis; timings then exclude OCR). */
     'ocr-cache': { type: 'string' },
@@ -62,6 +64,8 @@ const MODES: Record<string, PageSource> = {
   'text-layer': (pdf) => extractTextLayer(pdf),
   // Each page printed and scanned in simulation (150–200 dpi, skew, noise, JPEG), then read by the OCR path.
   'ocr-degraded': (pdf, file) => degradedScanPages(pdf, file, args['ocr-cache']),
+  // The same scans, each page uploaded as a JPEG of its own.
+  'ocr-degraded-jpeg': (pdf, file) => degradedScanPages(pdf, file, args['ocr-cache'], 'jpeg'),
 };
 const source = MODES[args.mode!];
 if (!source) throw new Error(`Unknown --mode ${args.mode}; known: ${Object.keys(MODES).join(', ')}`);
@@ -311,7 +315,7 @@ async function run(): Promise<void> {
   }
   console.log(`Corpus: ${corpus}   mode: ${args.mode}${generated ? `   set: generated from ${path.relative(repoRoot, seedsFile)}` : ''}`);
   const items: BenchItem[] = (generated ? syntheticItems(corpus, seedsFile) : corpusItems(corpus, [...ZUGFERD_GROUPS, ...(args['include-invalid'] ? ['invalid'] : [])])).filter(
-    (i) => !args.only || i.file.includes(args.only),
+    (i, at) => (!args.only || i.file.includes(args.only)) && at % Number(args.every ?? 1) === 0,
   );
   // Warm-up: the first pdfjs load compiles a lot of code; it is not what a page costs.
   if (items[0]) await source!(await bytesOf(items[0]), items[0].file);
@@ -381,7 +385,7 @@ async function run(): Promise<void> {
     g.line.fn += doc.line.fn;
     perGroup.set(item.group, g);
     if (args.verbose) {
-      console.log(`\n${doc.file}  conf=${doc.confidence.toFixed(2)}  ${seconds.toFixed(2)} s`);
+      console.log(`\n${doc.file}  conf=${doc.confidence.toFixed(2)}  ${seconds.toFixed(2)} s  lines tp ${doc.line.tp} fp ${doc.line.fp} fn ${doc.line.fn}`);
       for (const m of doc.misses) console.log(`    ${m}`);
     }
   }

@@ -1,4 +1,5 @@
 import { createCanvas, ImageData } from '@napi-rs/canvas';
+import { PDFDocument } from 'pdf-lib';
 import type { GrayBitmap } from '../../src/ocr/bitmap.js';
 import { openPdf, rasterisePage } from '../../src/ocr/rasterise-pdf.js';
 
@@ -73,6 +74,19 @@ export async function scanPage(page: GrayBitmap, profile: ScanProfile, seed = 1)
   ctx.putImageData(image, 0, 0);
   return canvas.encode('jpeg', profile.jpegQuality);
 }
+
+/** What a scanner that scans to PDF makes: one JPEG per page, A4 wide, no text. */
+export async function imageOnlyPdf(jpegs: Uint8Array[]): Promise<Uint8Array> {
+  const doc = await PDFDocument.create();
+  for (const jpeg of jpegs) {
+    const image = await doc.embedJpg(jpeg);
+    const page = doc.addPage([A4_WIDTH_POINTS, (A4_WIDTH_POINTS * image.height) / image.width]);
+    page.drawImage(image, { x: 0, y: 0, width: page.getWidth(), height: page.getHeight() });
+  }
+  return doc.save();
+}
+
+const A4_WIDTH_POINTS = 595.28;
 
 function grayToRgba(gray: Uint8Array, tone: (v: number) => number): Uint8ClampedArray {
   const rgba = new Uint8ClampedArray(gray.length * 4);

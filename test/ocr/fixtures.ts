@@ -9,7 +9,9 @@ import type { GrayBitmap } from '../../src/ocr/bitmap.js';
 import { openPdf, rasterisePage } from '../../src/ocr/rasterise-pdf.js';
 import { loadTemplate, renderInvoicePdf, templateRoots } from '../../src/render/index.js';
 import { writeInvoiceXml } from '../../src/xml/index.js';
-import { scanPage, scanPdf, type ScanProfile } from '../../scripts/lib/scan-simulation.js';
+import { imageOnlyPdf, scanPage, scanPdf, type ScanProfile } from '../../scripts/lib/scan-simulation.js';
+
+export { imageOnlyPdf };
 
 /**
  * Invoice documents made here, never copied from the corpus: a fixture invoice
@@ -37,16 +39,6 @@ export async function scannedJpegs(pdf: Uint8Array, profile: ScanProfile = OFFIC
   return scanPdf(pdf, profile);
 }
 
-/** What a scanner that "scans to PDF" makes: one JPEG per page, no text. */
-export async function imageOnlyPdf(jpegs: Uint8Array[]): Promise<Uint8Array> {
-  const doc = await PDFDocument.create();
-  for (const jpeg of jpegs) {
-    const image = await doc.embedJpg(jpeg);
-    const page = doc.addPage([595.28, (595.28 * image.height) / image.width]);
-    page.drawImage(image, { x: 0, y: 0, width: page.getWidth(), height: page.getHeight() });
-  }
-  return doc.save();
-}
 
 /** Grayscale pages of a PDF at a given resolution (the clean originals of the TIFF tests). */
 export async function pdfBitmaps(pdf: Uint8Array, dpi: number): Promise<GrayBitmap[]> {
