@@ -148,7 +148,10 @@ export function findHeaderFields(doc: Doc): Map<HeaderField, Array<Found>> {
     }
   }
   for (const seg of allSegments(doc)) {
-    if (TERMS_SENTENCE.test(fold(seg.text))) add('paymentTerms', { value: termsText(doc, seg, seg), score: 0.8, page: seg.page, y: seg.top, via: 'sentence' });
+    // A stray sign before the sentence (".Bei Zahlung …") is no part of it.
+    if (TERMS_SENTENCE.test(fold(seg.text).replace(/^[^\p{L}\d]+/u, ''))) {
+      add('paymentTerms', { value: termsText(doc, seg, seg).replace(/^[^\p{L}\d]+/u, ''), score: 0.8, page: seg.page, y: seg.top, via: 'sentence' });
+    }
   }
   return found;
 }

@@ -154,6 +154,7 @@ describe('payment terms (BT-20)', () => {
   it('reads terms printed as a sentence of their own, over the lines they run on, and stops before a heading', async () => {
     const read = async (lines: string[]) => (await header(letter(lines.map((s, i) => ({ s, x: 50, y: 460 + 12 * i }))))).paymentTerms;
     expect(await read(['Zahlbar sofort rein netto'])).toBe('Zahlbar sofort rein netto');
+    expect(await read(['.Bei Zahlung innerhalb 14 Tagen gewähren wir 2,0% Skonto.'])).toBe('Bei Zahlung innerhalb 14 Tagen gewähren wir 2,0% Skonto.');
     expect(await read(['Zahlbar innerhalb 30 Tagen netto bis 04.04.2018, 3%', 'Skonto innerhalb 10 Tagen bis 15.03.2018', 'Bankverbindung'])).toBe(
       'Zahlbar innerhalb 30 Tagen netto bis 04.04.2018, 3% Skonto innerhalb 10 Tagen bis 15.03.2018',
     );
