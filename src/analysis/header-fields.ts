@@ -48,8 +48,9 @@ export function parseValue(kind: Kind, text: string, doc: Doc, strictId: boolean
     case 'currency':
       return currenciesIn(t)[0];
     case 'terms': {
-      // Free text as printed ("Zahlbar sofort ohne Abzug.", "14 Tage netto"): words, not a lone number or sign.
-      const v = t.replace(/^[:\s]+/, '').replace(/\s+/g, ' ').trim();
+      // Free text as printed ("Zahlbar sofort ohne Abzug.", "14 Tage netto"): words, not a lone number or sign;
+      // a colon or stray sign before them (".Bei Zahlung …") is no part of it.
+      const v = t.replace(/^[^\p{L}\d]+/u, '').replace(/\s+/g, ' ').trim();
       return v.length <= 200 && /\p{L}{2}/u.test(v) ? v : undefined;
     }
     case 'ref': {
@@ -148,10 +149,9 @@ export function findHeaderFields(doc: Doc): Map<HeaderField, Array<Found>> {
     }
   }
   for (const seg of allSegments(doc)) {
-    // A stray sign before the sentence (".Bei Zahlung …") is no part of it.
-    if (TERMS_SENTENCE.test(fold(seg.text).replace(/^[^\p{L}\d]+/u, ''))) {
-      add('paymentTerms', { value: termsText(doc, seg, seg).replace(/^[^\p{L}\d]+/u, ''), score: 0.8, page: seg.page, y: seg.top, via: 'sentence' });
-    }
+    if (!TERMS_SENTENCE.test(fold(seg.text).replace(/^[^\p{L}\d]+/u, ''))) continue;
+    const value = parseValue('terms', termsText(doc, seg, seg), doc, false);
+    if (value !== undefined) add('paymentTerms', { value, score: 0.8, page: seg.page, y: seg.top, via: 'sentence' });
   }
   return found;
 }

@@ -475,7 +475,7 @@ function mean(values: number[]): number {
  * then the country named in full ("Sachsen" / "Deutschland"; a canton "BE" / "Schweiz", where the
  * region's code is also a country's).
  */
-export function addressEnd(lines: readonly string[], cityAt: number): { end: number; country?: string } {
+function addressEnd(lines: readonly string[], cityAt: number): { end: number; country?: string } {
   const next = lines[cityAt + 1];
   const then = lines[cityAt + 2];
   const named = then !== undefined && !/^\s*[A-Z]{2}\s*$/.test(then) ? countryOfLine(then) : undefined;
