@@ -107,7 +107,9 @@ export function routeContract(label: string, kind: string, makeHarness: () => Ro
       expect(Buffer.from(result.subarray(0, 5)).toString('latin1')).toBe('%PDF-');
       expect(Buffer.from(result).includes('factur-x.xml')).toBe(true);
       await waitFor('the input in done/', async () => (await names(source, `done/${today()}`)).includes('invoice.pdf'));
-      expect(await text(source, 'out/invoice.report.txt')).toMatch(/^invoice\.pdf: done → invoice-zugferd\.pdf\n/);
+      // The reports are written after the result and the filing of the input: wait for them as a user would.
+      const report = await waitFor('out/invoice.report.txt', async () => (await names(source, 'out')).includes('invoice.report.txt') && text(source, 'out/invoice.report.txt'));
+      expect(report).toMatch(/^invoice\.pdf: done → invoice-zugferd\.pdf\n/);
       expect(JSON.parse(await text(source, 'out/invoice.report.json'))).toMatchObject({ route: pdfRoute, file: 'invoice.pdf', outcome: { kind: 'done', result: 'invoice-zugferd.pdf' } });
       expect(await names(source, 'in')).toEqual([]);
       expect(await names(source, `processing/${pdfRoute}`)).toEqual([]);
