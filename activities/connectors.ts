@@ -29,6 +29,7 @@ import { JobRefusal } from '../src/jobs/refusal.js';
 import { LIMITS } from '../src/mail/schema.js';
 import type { MailRequest } from '../src/mail/types.js';
 import type { RequestContext } from '../src/temporal/context.js';
+import { stepBlobs } from './step.js';
 
 /** What the connector activities reach: the routes and their open sources, and the job layer to start files' workflows. */
 export interface ConnectorDeps {
@@ -103,7 +104,7 @@ export function connectorActivities(deps: ConnectorDeps) {
       try {
         const bytes = Buffer.from(await sourceOf(route.source).read(input.file.path, route.maxFileMegabytes * MEGABYTE));
         const { bytes: stored, kind } = checked(input.operation, bytes);
-        return { blobKey: (await deps.jobs.blobs.put(stored)).key, kind };
+        return { blobKey: (await stepBlobs(deps.jobs.blobs).put(stored)).key, kind };
       } catch (err) {
         throw asFailure(err);
       }
@@ -289,7 +290,7 @@ async function routeMail(deps: ConnectorDeps, route: RouteConfig, report: FileRe
     attachments: attach ? [{ fileName: result.name, content: result.bytes }] : [],
   };
   try {
-    return (await prepareMail(deps.jobs, { accountId: route.account }, { useTransport: true, email })).request;
+    return await (await prepareMail({ ...deps.jobs, blobs: stepBlobs(deps.jobs.blobs) }, { accountId: route.account }, { useTransport: true, email })).stage();
   } catch (err) {
     if (!(err instanceof JobRefusal) || err.code !== 'SENDER_NOT_ALLOWED') throw err;
     deps.log.warn({ route: route.name, file: report.file, sender: order.from }, 'the route may not send e-mail as this sender; no e-mail about the file');

@@ -35,6 +35,8 @@ const envSchema = z.object({
   /** The folder connectors' configuration file (connectors/config.ts); `all` runs them when it is set, `connectors` needs it. */
   EINVOICE_CONNECTORS: optionalString,
   VERAPDF_POOL_SIZE: z.coerce.number().int().min(1).max(32).default(1),
+  SOURCE_DATE_EPOCH: z.union([z.literal('').transform(() => undefined), z.coerce.number().int().min(0)]).optional(),
+  WORKFLOW_WAIT_SECONDS: z.union([z.literal('').transform(() => undefined), z.coerce.number().int().min(1).max(3600)]).optional(),
   SMTP_URL: optionalString.pipe(z.url({ protocol: /^smtps?$/, error: 'must be an smtp:// or smtps:// URL' }).optional()),
   SMTP_REQUIRE_TLS: z.enum(['true', 'false']).default('true'),
   SMTP_CA_FILE: optionalString,
@@ -93,6 +95,10 @@ export interface Config {
   };
   signingSecret: string | undefined;
   downloadUrlTtlSeconds: number;
+  /** SOURCE_DATE_EPOCH: every built document carries this creation time, so equal requests give equal bytes. */
+  documentTime: Date | undefined;
+  /** The longest an API request waits for its workflow before answering 504 (WORKFLOW_WAIT_SECONDS); unset: each operation's own limit. */
+  workflowWaitMs: number | undefined;
   logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
   role: z.infer<typeof envSchema>['EINVOICE_ROLE'];
   /** veraPDF processes kept running by the worker (src/pdf/verapdf.ts). */
@@ -134,6 +140,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     signingSecret: e.SIGNING_SECRET,
     downloadUrlTtlSeconds: e.DOWNLOAD_URL_TTL_SECONDS,
+    documentTime: e.SOURCE_DATE_EPOCH === undefined ? undefined : new Date(e.SOURCE_DATE_EPOCH * 1000),
+    workflowWaitMs: e.WORKFLOW_WAIT_SECONDS === undefined ? undefined : e.WORKFLOW_WAIT_SECONDS * 1000,
     logLevel: e.LOG_LEVEL,
     role: e.EINVOICE_ROLE,
     veraPdf: { poolSize: e.VERAPDF_POOL_SIZE },

@@ -73,7 +73,9 @@ export async function startService(config: Config, log: Logger): Promise<Running
         address: temporalAddress,
         namespace: config.temporal.namespace,
         taskQueue: config.temporal.taskQueue,
-        activities: withHeartbeats(createActivities({ blobs, storage, log, mail: { transport: await createMailTransport(config.mail), testFaults: config.mail.testFaults } })),
+        activities: withHeartbeats(
+          createActivities({ blobs, storage, log, mail: { transport: await createMailTransport(config.mail), testFaults: config.mail.testFaults }, ...(config.documentTime ? { documentTime: config.documentTime } : {}) }),
+        ),
       });
       const running = worker.run();
       cleanups.push(async () => {
@@ -83,7 +85,7 @@ export async function startService(config: Config, log: Logger): Promise<Running
       });
     }
 
-    const jobs = { temporal: new Client({ connection, namespace: config.temporal.namespace }), taskQueue: config.temporal.taskQueue, blobs, storage };
+    const jobs = { temporal: new Client({ connection, namespace: config.temporal.namespace }), taskQueue: config.temporal.taskQueue, blobs, storage, maxWaitMs: config.workflowWaitMs };
     let connectors: ConnectorEngine | undefined;
     if (config.connectors.configFile && (config.role === 'all' || config.role === 'connectors')) {
       const file = config.connectors.configFile;

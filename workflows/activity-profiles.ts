@@ -29,6 +29,19 @@ export const READING: ActivityOptions = {
 };
 
 /**
+ * One SMTP transaction. Temporary failures (4xx, greylisting, a server restarting) are retried
+ * with growing pauses for up to 24 hours; permanent ones are thrown non-retryable by the activity.
+ * A worker that dies mid-send is noticed by the heartbeat timeout; the send ledger
+ * (activities/mail.ts) keeps the retry from sending what was accepted.
+ */
+export const DELIVERY: ActivityOptions = {
+  startToCloseTimeout: '3 minutes',
+  heartbeatTimeout: '20 seconds',
+  scheduleToCloseTimeout: '24 hours',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '10 minutes' },
+};
+
+/**
  * A connector's steps on its source (list, read, write, move), served by the connector processes
  * on their own queue. A source that is down is waited for with growing pauses, for hours if need be.
  */

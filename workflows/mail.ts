@@ -12,7 +12,7 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
-import { QUICK } from './activity-profiles.js';
+import { DELIVERY, QUICK } from './activity-profiles.js';
 import type { SendMessageInput } from '../src/jobs/contracts.js';
 import type { MailOutcome, MailRequest, SendError } from '../src/mail/types.js';
 import type { RequestContext } from '../src/temporal/context.js';
@@ -27,13 +27,7 @@ import { ACCOUNT, OPERATION, OUTCOME, type Outcome } from '../src/temporal/searc
 
 // Recording is quick local I/O.
 const { recordMailSend, failMailSend } = proxyActivities<Activities>(QUICK);
-// Temporary failures (4xx, greylisting, a server restarting) are retried with growing pauses
-// for up to 24 hours; permanent ones are thrown non-retryable by the activity.
-const { sendMail } = proxyActivities<Activities>({
-  startToCloseTimeout: '3 minutes',
-  scheduleToCloseTimeout: '24 hours',
-  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '10 minutes' },
-});
+const { sendMail } = proxyActivities<Activities>(DELIVERY);
 
 /** How long a request waits for its e-mail before answering `queued`. */
 const WAIT_FOR_MAIL = '15 seconds';

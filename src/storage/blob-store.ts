@@ -4,8 +4,12 @@ import { mkdir, open, readdir, readFile, rename, rm, stat, unlink } from 'node:f
 import path from 'node:path';
 
 /**
- * Blobs as files under `<dataDir>/blobs`, named by random UUID keys and sharded into
+ * Blobs as files under `<dataDir>/blobs`, named by UUID-shaped keys and sharded into
  * `ab/cd/<key>` sub-folders so that no folder grows too large.
+ *
+ * Keys are random, or, in a store `scoped()` to a job or a workflow step, derived from the scope
+ * and the content: a step that runs twice (a retried activity, a client retrying with its
+ * Idempotency-Key) writes its bytes under the key of the first run, and only once.
  *
  * Writes are atomic: bytes go to a temporary file in `<root>/tmp` (same file system), are
  * fsynced, then renamed into place, and the folder is fsynced so the rename survives a crash.
@@ -42,22 +46,37 @@ const STALE_TEMP_MS = 60 * 60 * 1000;
 export class BlobStore {
   readonly root: string;
   private readonly tempDir: string;
-  private prepared: Promise<void> | undefined;
+  /** Shared with the scoped views of this store: the folders are prepared once. */
+  private readonly state: { prepared?: Promise<void> | undefined };
 
   /** The store in `<dataDir>/blobs`; folders are created on first write. */
-  constructor(dataDir: string) {
+  constructor(
+    dataDir: string,
+    private readonly scope?: string,
+    state: { prepared?: Promise<void> } = {},
+  ) {
     this.root = path.join(dataDir, 'blobs');
     this.tempDir = path.join(this.root, 'tmp');
+    this.state = state;
+  }
+
+  /** The same store, but `put` is content-addressed within `scope` (a workflow step, a keyed request). */
+  scoped(scope: string): BlobStore {
+    return new BlobStore(path.dirname(this.root), scope, this.state);
   }
 
   async put(bytes: Uint8Array): Promise<StoredBlob> {
-    await (this.prepared ??= this.prepare().catch((err: unknown) => {
-      this.prepared = undefined; // let the next write try again
+    await (this.state.prepared ??= this.prepare().catch((err: unknown) => {
+      this.state.prepared = undefined; // let the next write try again
       throw err;
     }));
-    const key = randomUUID();
+    const sha256 = sha256Hex(bytes);
+    const key = this.scope === undefined ? randomUUID() : keyOf(`${this.scope}\n${sha256}`);
     const target = this.pathOf(key);
-    const temp = path.join(this.tempDir, `${key}.tmp`);
+    // The same bytes in the same scope were written before (by an earlier run of the step).
+    if (this.scope !== undefined && (await exists(target))) return { key, size: bytes.byteLength, sha256 };
+    // Unique per writer: two runs of one step may write the same key at once; the rename is atomic.
+    const temp = path.join(this.tempDir, `${key}.${randomUUID()}.tmp`);
     await writeDurably(temp, bytes);
     try {
       await mkdir(path.dirname(target), { recursive: true });
@@ -67,7 +86,7 @@ export class BlobStore {
       throw err;
     }
     await fsyncDir(path.dirname(target));
-    return { key, size: bytes.byteLength, sha256: sha256Hex(bytes) };
+    return { key, size: bytes.byteLength, sha256 };
   }
 
   /** Size and SHA-256 of a stored blob (reads it: the hash is not kept on the side). */
@@ -132,6 +151,22 @@ async function fsyncDir(dir: string): Promise<void> {
   } finally {
     await handle.close();
   }
+}
+
+/** A key in the store's UUID shape, from the first 128 bits of a SHA-256. */
+function keyOf(text: string): string {
+  const h = createHash('sha256').update(text).digest('hex');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20, 32)}`;
+}
+
+async function exists(file: string): Promise<boolean> {
+  return stat(file).then(
+    () => true,
+    (err: unknown) => {
+      if (isNotFound(err)) return false;
+      throw err;
+    },
+  );
 }
 
 function sha256Hex(bytes: Uint8Array): string {
