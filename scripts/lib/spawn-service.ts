@@ -23,8 +23,14 @@ export interface SpawnedService {
   namespace: string;
   taskQueue: string;
   env: Record<string, string>;
-  /** SIGTERM, wait for exit; resolves with the exit code (null when killed by a signal). */
+  /** The service's log file (every start appends to it). */
+  logFile: string;
+  /** SIGTERM, wait for exit; resolves with the exit code (null when killed by a signal). Removes the data folder. */
   stop(): Promise<number | null>;
+  /** SIGKILL, as a crash; the data folder stays, for `start`. */
+  kill(): Promise<void>;
+  /** Starts the process again (same environment, ports and data) after `kill`; resolves once /health answers. */
+  start(): Promise<void>;
 }
 
 export interface SpawnOptions {
@@ -82,14 +88,26 @@ export async function spawnService(opts: SpawnOptions): Promise<SpawnedService> 
     ...opts.env,
   };
   const logFile = path.join(dataDir, 'service.log');
-  const child = spawn(process.execPath, [path.join(repoRoot, 'dist/src/main.js')], { cwd: repoRoot, env, stdio: ['ignore', openSync(logFile, 'a'), openSync(logFile, 'a')] });
+  const url = `http://127.0.0.1:${port}`;
+  const launch = () => spawn(process.execPath, [path.join(repoRoot, 'dist/src/main.js')], { cwd: repoRoot, env, stdio: ['ignore', openSync(logFile, 'a'), openSync(logFile, 'a')] });
+  let child = launch();
   const stop = async () => {
     const code = await stopChild(child);
     if (!process.env.KEEP_TEST_DATA) rmSync(dataDir, { recursive: true, force: true });
     return code;
   };
+  const kill = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise((r) => child.once('exit', r));
+    child.kill('SIGKILL');
+    await exited;
+  };
+  const start = async () => {
+    if (child.exitCode === null && child.signalCode === null) throw new Error(`${opts.name} is still running`);
+    child = launch();
+    await waitForHealth(url, child, logFile);
+  };
   try {
-    const url = `http://127.0.0.1:${port}`;
     await waitForHealth(url, child, logFile);
     const cli = async (...args: string[]) => JSON.parse((await run(process.execPath, [path.join(repoRoot, 'dist/src/cli/accounts.js'), ...args, '--json'], { cwd: repoRoot, env })).stdout);
     const account = (await cli('create-account', '--name', `${opts.name} account`)) as { id: string };
@@ -105,7 +123,10 @@ export async function spawnService(opts: SpawnOptions): Promise<SpawnedService> 
       namespace,
       taskQueue: env.TEMPORAL_TASK_QUEUE!,
       env,
+      logFile,
       stop,
+      kill,
+      start,
     };
   } catch (err) {
     await stop();
