@@ -24,6 +24,8 @@ const { values } = parseArgs({
 });
 const seed = Number(values.seed ?? Date.now() % 1_000_000);
 const split = await startSplitService({ name: 'fault-injection', env: { SOURCE_DATE_EPOCH: '1767225600', ...(values['database-url'] ? { DATABASE_URL: values['database-url'] } : {}) } });
+// Ctrl-C stops the processes it started too.
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void split.stop().finally(() => process.exit(130)));
 try {
   await promisify(execFile)(process.execPath, [path.join(repoRoot, 'dist/src/cli/accounts.js'), 'allow-sender', '--account', split.api.accountId, '--sender', 'acme.example'], { cwd: repoRoot, env: split.api.env });
   const report = await runChaos(split, {

@@ -1,5 +1,7 @@
+import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { AddressInfo } from 'node:net';
 import { Client, Connection } from '@temporalio/client';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
@@ -7,6 +9,7 @@ import type { Logger } from 'pino';
 import { withHeartbeats } from '../activities/heartbeat.js';
 import { createActivities } from '../activities/index.js';
 import { createApp } from './api/app.js';
+import { ApiError, ERROR_CODES, toEnvelope } from './api/errors.js';
 import { allRoutes } from './api/routes/index.js';
 import type { Services } from './api/services.js';
 import { createAuthenticator } from './api/authenticate.js';
@@ -85,7 +88,7 @@ export async function startService(config: Config, log: Logger): Promise<Running
       });
     }
 
-    const jobs = { temporal: new Client({ connection, namespace: config.temporal.namespace }), taskQueue: config.temporal.taskQueue, blobs, storage, maxWaitMs: config.workflowWaitMs };
+    const jobs = { temporal: new Client({ connection, namespace: config.temporal.namespace }), taskQueue: config.temporal.taskQueue, blobs, storage, limits: config.intakeLimits, maxWaitMs: config.workflowWaitMs };
     let connectors: ConnectorEngine | undefined;
     if (config.connectors.configFile && (config.role === 'all' || config.role === 'connectors')) {
       const file = config.connectors.configFile;
@@ -111,7 +114,8 @@ export async function startService(config: Config, log: Logger): Promise<Running
       };
       const app = createApp({ routes: allRoutes(services), log, authenticate: createAuthenticator(storage) });
       for (const port of [config.http.port, config.http.v2Port].filter((p): p is number => p !== undefined)) {
-        const server = http.createServer(app.callback());
+        const server = http.createServer({ maxHeaderSize: MAX_HEADER_BYTES }, app.callback());
+        server.on('clientError', answerClientError);
         // Analyses and conversions may take minutes (SPEC: clients wait up to 600 s).
         server.requestTimeout = 660_000;
         await new Promise<void>((resolve, reject) => server.once('error', reject).listen(port, config.http.host, resolve));
@@ -125,6 +129,24 @@ export async function startService(config: Config, log: Logger): Promise<Running
     await stop();
     throw err;
   }
+}
+
+/**
+ * Node's default (16 KiB) would cut the connection on a long header before any route could say
+ * which header is wrong; with room for it, a 100,000-character Idempotency-Key gets its 400.
+ */
+const MAX_HEADER_BYTES = 256 * 1024;
+
+/** A request HTTP cannot even parse (headers above MAX_HEADER_BYTES, broken syntax) still gets an answer in the envelope. */
+function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): void {
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const code = err.code === 'HPE_HEADER_OVERFLOW' ? 'HEADERS_TOO_LARGE' : 'BAD_REQUEST';
+  const envelope = toEnvelope(new ApiError(code), randomUUID());
+  const body = JSON.stringify(envelope);
+  socket.end(`HTTP/1.1 ${ERROR_CODES[code].status} ${http.STATUS_CODES[ERROR_CODES[code].status]}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
 }
 
 let runtimeInstalled = false;

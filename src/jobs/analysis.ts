@@ -77,7 +77,7 @@ export async function analysisJob(deps: JobDeps, account: Account, id: string): 
 
 /** Stores the file for the workflow that analyses it. */
 async function analysisRun(deps: JobDeps, order: AnalysisOrder, rules: FileRules, operation: string): Promise<StagedRun<typeof analyseInvoiceFile>> {
-  const file = await storeFile(deps.blobs, order.file, rules);
+  const file = await storeFile(deps.blobs, order.file, rules, deps.limits);
   return {
     operation,
     input: { fileBlobKey: file.key, fileType: file.type, withLineItems: order.withLineItems },

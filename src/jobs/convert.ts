@@ -24,7 +24,7 @@ export interface ConvertedInvoice extends Omit<ConvertToZugferdResult, 'pdfBlobK
  * `fileName` is the input's name, already made safe (analysis-api/file-name.ts).
  */
 export async function convertPdfToZugferd(deps: JobDeps, job: Job, order: { file: Buffer; fileName: string }): Promise<ConvertedInvoice> {
-  const fileType = checkFile(order.file, CONVERTIBLE);
+  const fileType = checkFile(order.file, CONVERTIBLE, deps.limits);
   if (fileType === 'pdf' && isEncryptedPdf(order.file)) {
     throw new JobRefusal('PDF_ENCRYPTED', { stage: 'input', detail: 'The PDF declares encryption (/Encrypt in its trailer).' });
   }

@@ -1,5 +1,6 @@
 import type { Client } from '@temporalio/client';
 import type { Logger } from 'pino';
+import type { IntakeLimits } from '../files/declared-size.js';
 import type { BlobStore } from '../storage/blob-store.js';
 import type { Storage } from '../storage/index.js';
 import type { RequestContext } from '../temporal/context.js';
@@ -11,6 +12,8 @@ export interface JobDeps {
   taskQueue: string;
   blobs: BlobStore;
   storage: Storage;
+  /** What an uploaded file may declare (pages, pixels, inflated size); default DEFAULT_INTAKE_LIMITS. */
+  limits?: IntakeLimits;
   /** The longest a caller waits for a workflow (WORKFLOW_WAIT_SECONDS); unset: each operation's own limit. */
   maxWaitMs?: number;
 }

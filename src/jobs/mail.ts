@@ -1,3 +1,4 @@
+import { hasEncodedWord } from '../mail/address.js';
 import { buildDraft, type EmailOrder } from '../mail/compose.js';
 import { loadDraft, saveDraft } from '../mail/drafts.js';
 import type { PlaceholderValues } from '../mail/placeholders.js';
@@ -32,7 +33,7 @@ export async function prepareMail(deps: JobDeps, account: Account, order: Transp
   if (!order) return { stage: async () => undefined, result: async () => undefined };
   if (!order.useTransport) return { stage: async () => undefined, result: async () => SKIPPED };
   const { email } = order;
-  await checkMail(deps, account, email);
+  await checkMail(deps, account, email, values);
   return { stage: async () => ({ draftKey: await storeDraft(deps, email, values) }), result: (outcome) => mailResult(deps, account, outcome) };
 }
 
@@ -89,8 +90,12 @@ async function send(deps: JobDeps, job: Job, operation: string, stage: () => Pro
 
 const SKIPPED: MailResult = { status: 'skipped', message: 'Nothing to do: useTransport is false, so no e-mail was sent.' };
 
-async function checkMail(deps: JobDeps, account: Account, email: EmailOrder): Promise<void> {
+async function checkMail(deps: JobDeps, account: Account, email: EmailOrder, values: PlaceholderValues): Promise<void> {
   await assertSenderAllowed(deps, account, email.from.address);
+  // The request's own fields are checked by its schema; what the invoice fills in is checked here.
+  if (hasEncodedWord(buildDraft(email, values, []).subject)) {
+    throw new JobRefusal('VALIDATION_ERROR', { fields: [{ field: 'subject', message: 'a placeholder filled from the invoice puts an RFC 2047 encoded word (=?…?=) into the subject' }] });
+  }
   email.attachments.forEach((a, i) => {
     if (a.content.byteLength > LIMITS.attachmentBytes) {
       throw new JobRefusal('ATTACHMENT_TOO_LARGE', {

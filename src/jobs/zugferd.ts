@@ -33,7 +33,7 @@ export interface BuiltZugferd extends Omit<CreateZugferdResult, 'pdfBlobKey' | '
 
 /** createZugferdFromJson: invoice JSON → CII of the profile → embedded in the PDF, validated and stored. */
 export async function buildZugferdFromJson(deps: JobDeps, job: Job, order: ZugferdOrder & { invoice: unknown; profile: ZugferdProfile }): Promise<BuiltZugferd> {
-  checkFile(order.pdf, PDF_ONLY);
+  checkFile(order.pdf, PDF_ONLY, deps.limits);
   const { invoice, mail, stage } = await checkInvoice(deps, job.account, order.invoice, order.transport);
   const result = await runWorkflow(deps, job, createZugferdFromJson, {
     operation: 'createZugferdFromJson',
@@ -46,7 +46,7 @@ export async function buildZugferdFromJson(deps: JobDeps, job: Job, order: Zugfe
 
 /** createZugferdPdfFromXinvoice: the caller's CII, unchanged, embedded in the PDF. */
 export async function buildZugferdFromXml(deps: JobDeps, job: Job, order: ZugferdOrder & { xml: string }): Promise<BuiltZugferd> {
-  checkFile(order.pdf, PDF_ONLY);
+  checkFile(order.pdf, PDF_ONLY, deps.limits);
   const invoice = invoiceOf(order.xml);
   const mail = await prepareMail(deps, job.account, order.transport, invoice ? invoicePlaceholders(invoice) : {});
   const result = await runWorkflow(deps, job, createZugferdFromXml, {
@@ -65,7 +65,7 @@ export async function buildZugferdFromXml(deps: JobDeps, job: Job, order: Zugfer
 
 /** validateZugferdPdf: PDF/A-3, the hybrid structure and XMP, the XML's own rules, optionally the visible text against the XML. */
 export async function validateZugferdPdf(deps: JobDeps, job: Job, order: { pdf: Buffer; compareText: boolean }): Promise<ZugferdReport> {
-  const { key: pdfBlobKey } = await storeFile(deps.blobs, order.pdf, PDF_ONLY);
+  const { key: pdfBlobKey } = await storeFile(deps.blobs, order.pdf, PDF_ONLY, deps.limits);
   return runWorkflow(deps, job, validateZugferd, {
     operation: 'validateZugferdPdf',
     input: { pdfBlobKey, compareText: order.compareText },
@@ -82,7 +82,7 @@ export interface ExtractedInvoice extends Omit<ExtractZugferdResult, 'xmlBlobKey
 
 /** extractXinvoiceFromZugferdToJson: the invoice XML a PDF carries, and the invoice it holds. */
 export async function extractZugferdInvoice(deps: JobDeps, job: Job, pdf: Buffer): Promise<ExtractedInvoice> {
-  const { key: pdfBlobKey } = await storeFile(deps.blobs, pdf, PDF_ONLY);
+  const { key: pdfBlobKey } = await storeFile(deps.blobs, pdf, PDF_ONLY, deps.limits);
   const { xmlBlobKey, invoiceBlobKey, ...result } = await runWorkflow(deps, job, extractZugferd, {
     operation: 'extractXinvoiceFromZugferdToJson',
     input: { pdfBlobKey },
