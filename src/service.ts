@@ -23,6 +23,7 @@ import { openStorage } from './storage/index.js';
 import { startDevServer, type DevServer } from './temporal/dev-server.js';
 import { ensureNamespace } from './temporal/namespace.js';
 import { createWorker } from './temporal/worker.js';
+import { removeOrphanedTempDirs } from './temp-dirs.js';
 import { parseConfig } from '../connectors/config.js';
 import { startConnectors, type ConnectorEngine } from '../connectors/engine.js';
 
@@ -69,6 +70,9 @@ export async function startService(config: Config, log: Logger): Promise<Running
     const blobs = new BlobStore(config.dataDir);
 
     if (config.role === 'all' || config.role === 'worker') {
+      // What killed predecessors left behind (their helpers' folders); folders of processes still running stay.
+      const orphans = await removeOrphanedTempDirs();
+      if (orphans.length) log.info({ removed: orphans.length }, 'removed temporary folders of processes that are gone');
       // The veraPDF processes start with the first check and end after the worker has finished its activities.
       await configureVeraPdf({ size: config.veraPdf.poolSize });
       cleanups.push(() => stopVeraPdf());

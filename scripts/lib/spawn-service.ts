@@ -31,6 +31,7 @@ export interface SpawnedService {
   kill(): Promise<void>;
   /** Starts the process again (same environment, ports and data) after `kill`; resolves once /health answers. */
   start(): Promise<void>;
+  pid(): number | undefined;
 }
 
 export interface SpawnOptions {
@@ -127,6 +128,7 @@ export async function spawnService(opts: SpawnOptions): Promise<SpawnedService> 
       stop,
       kill,
       start,
+      pid: () => child.pid,
     };
   } catch (err) {
     await stop();

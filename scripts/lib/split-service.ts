@@ -16,6 +16,8 @@ import { freePort, repoRoot, spawnService, type SpawnedService } from './spawn-s
 export interface Part {
   readonly name: 'temporal' | 'api' | 'worker';
   running(): boolean;
+  /** The process id while it runs. */
+  pid(): number | undefined;
   /** SIGKILL; resolves once the process is gone. */
   kill(): Promise<void>;
   /** Starts it again on the same data; resolves once it serves. */
@@ -59,6 +61,7 @@ export async function startSplitService(opts: SplitOptions): Promise<SplitServic
   const apiPart: Part = {
     name: 'api',
     running: () => apiRunning,
+    pid: () => (apiRunning ? service.pid() : undefined),
     kill: async () => {
       apiRunning = false;
       await service.kill();
@@ -92,6 +95,7 @@ async function temporalPart(dir: string): Promise<Part & { address: string }> {
     name: 'temporal' as const,
     address: `127.0.0.1:${port}`,
     running: () => alive(child),
+    pid: () => child?.pid,
     kill: () => killChild(child),
     async start() {
       child = spawn(cli, args, { stdio: ['ignore', openSync(log, 'a'), openSync(log, 'a')] });
@@ -108,6 +112,7 @@ async function workerPart(api: SpawnedService, env: Record<string, string>): Pro
   const part: Part = {
     name: 'worker',
     running: () => alive(current?.child),
+    pid: () => current?.child.pid,
     kill: async () => current?.kill(),
     async start() {
       // A log file per start: the start is seen in the file's own lines.

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
-import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { tempDir } from '../temp-dirs.js';
 import { PdfInputError } from './structure.js';
 
 /**
@@ -43,7 +43,7 @@ const OUTPUT_INTENT_PS = `%!
 
 export async function convertToPdfA3(input: Uint8Array, options: ConversionOptions = {}): Promise<Uint8Array> {
   const limits = { ...DEFAULT_CONVERSION_LIMITS, ...options };
-  const dir = await mkdtemp(path.join(tmpdir(), 'einvoice-gs-'));
+  const dir = await tempDir('gs');
   try {
     const source = path.join(dir, 'input.pdf');
     const intent = path.join(dir, 'output-intent.ps');

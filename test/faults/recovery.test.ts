@@ -1,4 +1,6 @@
 import { execFile } from 'node:child_process';
+import { readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { Client, Connection } from '@temporalio/client';
@@ -130,8 +132,13 @@ describe('crashes between a request and its answer (issue 15)', () => {
       return pending.some((a) => a.activityType?.name === 'buildZugferdPdf' && a.lastStartedTime);
     }, 120_000);
     const killedAt = Date.now();
+    const killedPid = split.parts.worker.pid();
+    const leftBehind = () => readdirSync(tmpdir()).filter((name) => name.startsWith('einvoice-') && name.includes(`-${killedPid}-`));
     await split.parts.worker.kill();
+    // Item 4: the dead worker's helper folders (tesseract's language links at least) are there until a worker starts.
+    expect(leftBehind()).not.toEqual([]);
     await split.parts.worker.start();
+    expect(leftBehind()).toEqual([]);
     const done = await answer;
     expect(done.status, done.body.toString()).toBe(200);
     // The heartbeat timeout (30 s) notices the dead worker; without it the step's 4-minute start-to-close timeout would.
