@@ -23,7 +23,9 @@ const { values } = parseArgs({
   },
 });
 const seed = Number(values.seed ?? Date.now() % 1_000_000);
-const split = await startSplitService({ name: 'fault-injection', env: { SOURCE_DATE_EPOCH: '1767225600', ...(values['database-url'] ? { DATABASE_URL: values['database-url'] } : {}) } });
+// The API answers 504 after a minute (the client sends again, and joins the same workflow), as behind a proxy.
+const env = { SOURCE_DATE_EPOCH: '1767225600', WORKFLOW_WAIT_SECONDS: '60', ...(values['database-url'] ? { DATABASE_URL: values['database-url'] } : {}) };
+const split = await startSplitService({ name: 'fault-injection', env });
 // Ctrl-C stops the processes it started too.
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void split.stop().finally(() => process.exit(130)));
 try {

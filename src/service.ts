@@ -22,6 +22,7 @@ import { BlobStore } from './storage/blob-store.js';
 import { openStorage } from './storage/index.js';
 import { startDevServer, type DevServer } from './temporal/dev-server.js';
 import { ensureNamespace } from './temporal/namespace.js';
+import { ensureRetentionSchedule } from './temporal/schedules.js';
 import { createWorker } from './temporal/worker.js';
 import { removeOrphanedTempDirs } from './temp-dirs.js';
 import { parseConfig } from '../connectors/config.js';
@@ -68,6 +69,7 @@ export async function startService(config: Config, log: Logger): Promise<Running
     const storage = await openStorage(config);
     cleanups.push(() => storage.close());
     const blobs = new BlobStore(config.dataDir);
+    const temporal = new Client({ connection, namespace: config.temporal.namespace });
 
     if (config.role === 'all' || config.role === 'worker') {
       // What killed predecessors left behind (their helpers' folders); folders of processes still running stay.
@@ -90,9 +92,10 @@ export async function startService(config: Config, log: Logger): Promise<Running
         await running;
         await workerConnection.close();
       });
+      await ensureRetentionSchedule(temporal, config.temporal.taskQueue);
     }
 
-    const jobs = { temporal: new Client({ connection, namespace: config.temporal.namespace }), taskQueue: config.temporal.taskQueue, blobs, storage, limits: config.intakeLimits, maxWaitMs: config.workflowWaitMs };
+    const jobs = { temporal, taskQueue: config.temporal.taskQueue, blobs, storage, limits: config.intakeLimits, maxWaitMs: config.workflowWaitMs };
     let connectors: ConnectorEngine | undefined;
     if (config.connectors.configFile && (config.role === 'all' || config.role === 'connectors')) {
       const file = config.connectors.configFile;

@@ -28,6 +28,13 @@ export const READING: ActivityOptions = {
   retry: { maximumAttempts: 3, initialInterval: '1 second', backoffCoefficient: 2 },
 };
 
+/** The retention pass: a walk over the database and the blob folders, minutes on a large installation. */
+export const HOUSEKEEPING: ActivityOptions = {
+  startToCloseTimeout: '1 hour',
+  heartbeatTimeout: '30 seconds',
+  retry: { maximumAttempts: 3, initialInterval: '10 seconds', backoffCoefficient: 2 },
+};
+
 /**
  * One SMTP transaction. Temporary failures (4xx, greylisting, a server restarting) are retried
  * with growing pauses for up to 24 hours; permanent ones are thrown non-retryable by the activity.

@@ -105,19 +105,24 @@ export async function runChaos(split: SplitService, opts: ChaosOptions): Promise
   })();
 
   const chaos: Done[] = [];
+  const problems: string[] = [];
   let next = 0;
   const client = async () => {
     while (killing) {
       const plan = plans(next++);
       const key = `chaos-${opts.seed}-${plan.index}`;
-      const answer = await sendUntilAnswered(target, plan.path, plan.body('chaos'), key, { deadlineMs: 900_000 });
-      chaos.push({ plan, run: 'chaos', key, answer });
+      try {
+        const answer = await sendUntilAnswered(target, plan.path, plan.body('chaos'), key, { deadlineMs: 900_000 });
+        chaos.push({ plan, run: 'chaos', key, answer });
+        log(`${plan.kind} #${plan.index}: ${answer.status} after ${answer.attempts} attempt(s), ${Math.round(answer.ms / 1000)} s`);
+      } catch (err) {
+        problems.push(`${plan.kind} #${plan.index}: ${(err as Error).message}`);
+      }
     }
   };
   await Promise.all([killer, ...Array.from({ length: opts.concurrency }, client)]);
   log(`${chaos.length} requests during ${opts.kills} kills; now the same once more without kills`);
 
-  const problems: string[] = [];
   const answered = (d: Done) => d.answer.status >= 200 && d.answer.status < 300;
   for (const d of chaos.filter((d) => !answered(d))) problems.push(`${d.plan.kind} #${d.plan.index}: answered ${d.answer.status} ${d.answer.body.toString('utf8').slice(0, 200)}`);
   const created = chaos.filter((d) => d.plan.kind !== 'email').length;

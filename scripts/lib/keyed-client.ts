@@ -38,9 +38,9 @@ export async function send(target: Target, path: string, body: unknown, key?: st
   return { status: res.status, headers: res.headers, body: bytes, json };
 }
 
-/** An answer the client should not act on but send again. */
+/** An answer the client should not act on but send again: 5xx, and whatever the service marks retryable (409 IDEMPOTENCY_IN_PROGRESS). */
 export function tryAgain(a: { status: number; json: any }): boolean {
-  return a.status >= 500 || (a.status === 409 && a.json?.error?.code === 'IDEMPOTENCY_IN_PROGRESS');
+  return a.status >= 500 || a.json?.error?.retryable === true;
 }
 
 /** Sends until answered for good; gives up after `deadlineMs` with the last problem. */

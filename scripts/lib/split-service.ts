@@ -58,6 +58,9 @@ export async function startSplitService(opts: SplitOptions): Promise<SplitServic
   }
   const service = api;
   let apiRunning = true;
+  // Once stopping, nothing starts again (a fault injector may be restarting a part just then).
+  let stopping = false;
+  const guard = (part: Part): Part => ({ ...part, start: () => (stopping ? Promise.reject(new Error(`${part.name}: the service is stopping`)) : part.start()) });
   const apiPart: Part = {
     name: 'api',
     running: () => apiRunning,
@@ -73,9 +76,10 @@ export async function startSplitService(opts: SplitOptions): Promise<SplitServic
   };
   return {
     api: service,
-    parts: { temporal, api: apiPart, worker },
+    parts: { temporal: guard(temporal), api: guard(apiPart), worker: guard(worker) },
     temporalDbFile: path.join(temporalDir, 'temporal.sqlite'),
     async stop() {
+      stopping = true;
       await worker.kill();
       await service.stop();
       await temporal.kill();

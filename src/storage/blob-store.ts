@@ -114,6 +114,20 @@ export class BlobStore {
     }
   }
 
+  /** Every blob with the time it was written, for the retention job; a walk of the folders, not a snapshot. */
+  async *list(): AsyncGenerator<{ key: string; writtenAt: number }> {
+    for (const a of await readdir(this.root).catch(() => [] as string[])) {
+      if (!/^[0-9a-f]{2}$/.test(a)) continue;
+      for (const b of await readdir(path.join(this.root, a)).catch(() => [] as string[])) {
+        for (const key of await readdir(path.join(this.root, a, b)).catch(() => [] as string[])) {
+          if (!KEY_PATTERN.test(key)) continue;
+          const info = await stat(this.pathOf(key)).catch(() => undefined);
+          if (info) yield { key, writtenAt: info.mtimeMs };
+        }
+      }
+    }
+  }
+
   private pathOf(key: string): string {
     if (!KEY_PATTERN.test(key)) throw new InvalidBlobKeyError(key);
     return path.join(this.root, key.slice(0, 2), key.slice(2, 4), key);

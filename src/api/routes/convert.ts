@@ -36,7 +36,7 @@ export function convertRoutes(services: Services) {
           contentType: 'application/pdf',
           headers: idempotencyHeaders.response,
         },
-        ...Object.fromEntries([400, 401, 403, 413, 415, 422, 500, 503, 504].map((s) => [s, { description: `Refused (${codesOf(s).join(', ')})`, schema: conversionFailureSchema }])),
+        ...Object.fromEntries([400, 401, 403, 409, 413, 415, 422, 500, 503, 504].map((s) => [s, { description: `Refused (${codesOf(s).join(', ')})`, schema: conversionFailureSchema }])),
       },
       handle: ({ body, principal, request }) => oncePerKey(services, principal, request, { operation: 'createZugferdFromPdf', body }, async (services, job) => {
         const file = readFileField(body, { fields: FILE_FIELD_ALIASES, maxBytes: MAX_CONVERT_FILE_BYTES }).bytes;
