@@ -29,6 +29,8 @@ export interface SpawnedService {
   stop(): Promise<number | null>;
   /** SIGKILL, as a crash; the data folder stays, for `start`. */
   kill(): Promise<void>;
+  /** SIGTERM, as an operator stops it; the data folder stays, for `start`. */
+  terminate(): Promise<void>;
   /** Starts the process again (same environment, ports and data) after `kill`; resolves once /health answers. */
   start(): Promise<void>;
   pid(): number | undefined;
@@ -103,6 +105,9 @@ export async function spawnService(opts: SpawnOptions): Promise<SpawnedService> 
     child.kill('SIGKILL');
     await exited;
   };
+  const terminate = async () => {
+    await stopChild(child);
+  };
   const start = async () => {
     if (child.exitCode === null && child.signalCode === null) throw new Error(`${opts.name} is still running`);
     child = launch();
@@ -127,6 +132,7 @@ export async function spawnService(opts: SpawnOptions): Promise<SpawnedService> 
       logFile,
       stop,
       kill,
+      terminate,
       start,
       pid: () => child.pid,
     };

@@ -20,6 +20,8 @@ export interface Part {
   pid(): number | undefined;
   /** SIGKILL; resolves once the process is gone. */
   kill(): Promise<void>;
+  /** SIGTERM, as an operator stops it; resolves once the process is gone. */
+  stop(): Promise<void>;
   /** Starts it again on the same data; resolves once it serves. */
   start(): Promise<void>;
 }
@@ -69,6 +71,10 @@ export async function startSplitService(opts: SplitOptions): Promise<SplitServic
       apiRunning = false;
       await service.kill();
     },
+    stop: async () => {
+      apiRunning = false;
+      await service.terminate();
+    },
     start: async () => {
       await service.start();
       apiRunning = true;
@@ -101,6 +107,7 @@ async function temporalPart(dir: string): Promise<Part & { address: string }> {
     running: () => alive(child),
     pid: () => child?.pid,
     kill: () => killChild(child),
+    stop: () => killChild(child, 'SIGTERM'),
     async start() {
       child = spawn(cli, args, { stdio: ['ignore', openSync(log, 'a'), openSync(log, 'a')] });
       await waitForPort(port, 60_000);
@@ -118,6 +125,7 @@ async function workerPart(api: SpawnedService, env: Record<string, string>): Pro
     running: () => alive(current?.child),
     pid: () => current?.child.pid,
     kill: async () => current?.kill(),
+    stop: async () => current?.stop(),
     async start() {
       // A log file per start: the start is seen in the file's own lines.
       current = await startRoleProcess(api, 'worker', `worker-${++n}`, env);
@@ -129,9 +137,9 @@ async function workerPart(api: SpawnedService, env: Record<string, string>): Pro
 
 const alive = (child: ChildProcess | undefined) => child !== undefined && child.exitCode === null && child.signalCode === null;
 
-async function killChild(child: ChildProcess | undefined): Promise<void> {
+async function killChild(child: ChildProcess | undefined, signal: NodeJS.Signals = 'SIGKILL'): Promise<void> {
   if (!child || !alive(child)) return;
   const exited = new Promise((r) => child.once('exit', r));
-  child.kill('SIGKILL');
+  child.kill(signal);
   await exited;
 }
