@@ -17,11 +17,19 @@ MUSTANG_VERSION=2.26.0          # org.mustangproject:Mustang-CLI and :validator
 VERAPDF_VERSION=1.28.2          # org.verapdf.apps:greenfield-apps
 KOSIT_VERSION=1.6.2             # org.kosit:validator (classifier standalone)
 PH_CII_D16B_VERSION=4.1.1       # com.helger.cii:ph-cii-d16b (full UN/CEFACT D16B XSD)
+# The rules of the KoSIT XRechnung configuration (release 2026-01-31), which public buyers run:
+# CEN EN 16931 1.3.15 and XRechnung schematron 2.5.0 (for XRechnung 3.0.2), as packaged in
+# helger's phive rule jars (one folder per rule release; the folder names are pinned below and
+# the versions read from the stylesheets must match them). See README, "Which rules".
+PHIVE_RULES_VERSION=4.2.3       # com.helger.phive.rules:phive-rules-en16931 and :phive-rules-xrechnung
+CEN_RULES_VERSION=1.3.15        # folder external/schematron/<version> of phive-rules-en16931
+XRECHNUNG_FOLDER=3.0.2          # folder external/schematron/<XRechnung version> of phive-rules-xrechnung
+XRECHNUNG_SCHEMATRON_VERSION=2.5.0
 # Factur-X / ZUGFeRD profiles taken from the validator jar's ZF_250 folders.
 FX_PROFILES="MINIMUM BASIC-WL BASIC EN16931 EXTENDED"
 # Bump when the artefact layout or the SEF compilation changes, so existing
 # checkouts rebuild .artefacts on the next run.
-ARTEFACT_LAYOUT=5
+ARTEFACT_LAYOUT=6
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 TOOLS="$ROOT/.tools/java"
@@ -100,12 +108,12 @@ if [ ! -f "$TOOLS/kosit-validator.jar" ] || [ "$(cat "$TOOLS/kosit-validator.ver
     echo "$KOSIT_VERSION" > "$TOOLS/kosit-validator.version"
     log "fetched KoSIT validator $KOSIT_VERSION"
   else
-    log "WARNING: org.kosit:validator:$KOSIT_VERSION (standalone) is not available from the Maven repository; KoSIT checks will be skipped"
+    log "WARNING: org.kosit:validator:$KOSIT_VERSION (standalone) is not available from the Maven repository; the tests take the KoSIT judge from ../shared/tools/kosit (or KOSIT_DIR) and skip it without"
   fi
 fi
 
 # ---- validation artefacts --------------------------------------------------
-STAMP="layout=$ARTEFACT_LAYOUT mustang=$MUSTANG_VERSION ph-cii-d16b=$PH_CII_D16B_VERSION"
+STAMP="layout=$ARTEFACT_LAYOUT mustang=$MUSTANG_VERSION ph-cii-d16b=$PH_CII_D16B_VERSION phive-rules=$PHIVE_RULES_VERSION cen=$CEN_RULES_VERSION xrechnung=$XRECHNUNG_FOLDER"
 if [ "$(cat "$ART/.stamp" 2>/dev/null)" != "$STAMP" ] || [ ! -f "$ART/manifest.json" ]; then
   log "extracting validation artefacts"
   # Built in a staging folder and swapped in at the end, so a failed run
@@ -115,11 +123,17 @@ if [ "$(cat "$ART/.stamp" 2>/dev/null)" != "$STAMP" ] || [ ! -f "$ART/manifest.j
   mkdir -p "$STAGE"
   mvn_copy "org.mustangproject:validator:$MUSTANG_VERSION" "$WORK/jars"
   mvn_copy "com.helger.cii:ph-cii-d16b:$PH_CII_D16B_VERSION" "$WORK/jars"
+  mvn_copy "com.helger.phive.rules:phive-rules-en16931:$PHIVE_RULES_VERSION" "$WORK/jars"
+  mvn_copy "com.helger.phive.rules:phive-rules-xrechnung:$PHIVE_RULES_VERSION" "$WORK/jars"
   MUSTANG_JAR="$WORK/jars/validator-$MUSTANG_VERSION.jar"
   D16B_JAR="$WORK/jars/ph-cii-d16b-$PH_CII_D16B_VERSION.jar"
 
-  unzip -q "$MUSTANG_JAR" 'xslt/en16931schematron/*' 'xslt/XR_30/*' 'schema/UBL_21/*' 'xslt/ZF_250/*' 'schema/ZF_250/*' -d "$WORK/mustang-x"
+  unzip -q "$MUSTANG_JAR" 'schema/UBL_21/*' 'xslt/ZF_250/*' 'schema/ZF_250/*' -d "$WORK/mustang-x"
   unzip -q "$D16B_JAR" 'external/schemas/d16b/*' -d "$WORK/d16b-x"
+  unzip -q "$WORK/jars/phive-rules-en16931-$PHIVE_RULES_VERSION.jar" "external/schematron/$CEN_RULES_VERSION/*" -d "$WORK/cen-x"
+  unzip -q "$WORK/jars/phive-rules-xrechnung-$PHIVE_RULES_VERSION.jar" "external/schematron/$XRECHNUNG_FOLDER/*" -d "$WORK/xr-x"
+  CEN_DIR="$WORK/cen-x/external/schematron/$CEN_RULES_VERSION"
+  XR_DIR="$WORK/xr-x/external/schematron/$XRECHNUNG_FOLDER"
 
   mkdir -p "$STAGE/xsd/ubl-2.1/maindoc" "$STAGE/xslt"
   # The full D16B schema (not a Factur-X profile subset): XRechnung CII is
@@ -128,10 +142,10 @@ if [ "$(cat "$ART/.stamp" 2>/dev/null)" != "$STAMP" ] || [ ! -f "$ART/manifest.j
   cp -r "$WORK/mustang-x/schema/UBL_21/common" "$STAGE/xsd/ubl-2.1/common"
   cp "$WORK/mustang-x/schema/UBL_21/maindoc/UBL-Invoice-2.1.xsd" \
      "$WORK/mustang-x/schema/UBL_21/maindoc/UBL-CreditNote-2.1.xsd" "$STAGE/xsd/ubl-2.1/maindoc/"
-  cp "$WORK/mustang-x/xslt/en16931schematron/EN16931-CII-validation.xslt" "$STAGE/xslt/en16931-cii.xslt"
-  cp "$WORK/mustang-x/xslt/en16931schematron/EN16931-UBL-validation.xslt" "$STAGE/xslt/en16931-ubl.xslt"
-  cp "$WORK/mustang-x/xslt/XR_30/XRechnung-CII-validation.xslt" "$STAGE/xslt/xrechnung-cii.xslt"
-  cp "$WORK/mustang-x/xslt/XR_30/XRechnung-UBL-validation.xslt" "$STAGE/xslt/xrechnung-ubl.xslt"
+  cp "$CEN_DIR/cii/EN16931-CII-validation.xslt" "$STAGE/xslt/en16931-cii.xslt"
+  cp "$CEN_DIR/ubl/EN16931-UBL-validation.xslt" "$STAGE/xslt/en16931-ubl.xslt"
+  cp "$XR_DIR/XRechnung-CII-validation.xslt" "$STAGE/xslt/xrechnung-cii.xslt"
+  cp "$XR_DIR/XRechnung-UBL-validation.xslt" "$STAGE/xslt/xrechnung-ubl.xslt"
 
   # SaxonJS 2.7 evaluates xs:integer arithmetic in IEEE doubles once values
   # exceed 2^53, while xs:decimal stays exact. The XRechnung IBAN checks
@@ -267,6 +281,11 @@ NODE
   for v in EN_VERSION EN_UBL_VERSION XR_VERSION XR_UBL_VERSION XR_STANDARD FX_VERSION; do
     [ -n "${!v}" ] || { echo "setup-validators: could not read $v from the artefacts" >&2; exit 1; }
   done
+  # A rule jar that packs another release under the pinned folder stops the build for review.
+  [ "$EN_VERSION" = "$CEN_RULES_VERSION" ] && [ "$EN_UBL_VERSION" = "$CEN_RULES_VERSION" ] \
+    || { echo "setup-validators: the CEN rules are $EN_VERSION/$EN_UBL_VERSION, expected $CEN_RULES_VERSION" >&2; exit 1; }
+  [ "$XR_VERSION" = "$XRECHNUNG_SCHEMATRON_VERSION" ] && [ "$XR_UBL_VERSION" = "$XRECHNUNG_SCHEMATRON_VERSION" ] \
+    || { echo "setup-validators: the XRechnung schematron is $XR_VERSION/$XR_UBL_VERSION, expected $XRECHNUNG_SCHEMATRON_VERSION" >&2; exit 1; }
 
   mkdir -p "$STAGE/sef"
   SEF_NAMES="en16931-cii en16931-ubl xrechnung-cii xrechnung-ubl"
@@ -318,16 +337,18 @@ NODE
   "layout": $ARTEFACT_LAYOUT,
   "sources": [
     { "artifact": "org.mustangproject:validator", "version": "$MUSTANG_VERSION" },
-    { "artifact": "com.helger.cii:ph-cii-d16b", "version": "$PH_CII_D16B_VERSION" }
+    { "artifact": "com.helger.cii:ph-cii-d16b", "version": "$PH_CII_D16B_VERSION" },
+    { "artifact": "com.helger.phive.rules:phive-rules-en16931", "version": "$PHIVE_RULES_VERSION" },
+    { "artifact": "com.helger.phive.rules:phive-rules-xrechnung", "version": "$PHIVE_RULES_VERSION" }
   ],
   "artefacts": [
     { "name": "UN/CEFACT CII D16B XSD", "version": "D16B", "path": "xsd/cii-d16b/data/standard/CrossIndustryInvoice_100pD16B.xsd", "source": "com.helger.cii:ph-cii-d16b:$PH_CII_D16B_VERSION", "sha256": "$(sha "$STAGE/xsd/cii-d16b/data/standard/CrossIndustryInvoice_100pD16B.xsd")" },
     { "name": "OASIS UBL 2.1 Invoice XSD", "version": "2.1", "path": "xsd/ubl-2.1/maindoc/UBL-Invoice-2.1.xsd", "source": "org.mustangproject:validator:$MUSTANG_VERSION", "sha256": "$(sha "$STAGE/xsd/ubl-2.1/maindoc/UBL-Invoice-2.1.xsd")" },
     { "name": "OASIS UBL 2.1 CreditNote XSD", "version": "2.1", "path": "xsd/ubl-2.1/maindoc/UBL-CreditNote-2.1.xsd", "source": "org.mustangproject:validator:$MUSTANG_VERSION", "sha256": "$(sha "$STAGE/xsd/ubl-2.1/maindoc/UBL-CreditNote-2.1.xsd")" },
-    { "name": "CEN EN 16931 schematron (CII)", "version": "$EN_VERSION", "path": "sef/en16931-cii.sef.json", "source": "org.mustangproject:validator:$MUSTANG_VERSION", "sha256": "$(sha "$STAGE/xslt/en16931-cii.xslt")" },
-    { "name": "CEN EN 16931 schematron (UBL)", "version": "$EN_UBL_VERSION", "path": "sef/en16931-ubl.sef.json", "source": "org.mustangproject:validator:$MUSTANG_VERSION", "sha256": "$(sha "$STAGE/xslt/en16931-ubl.xslt")" },
-    { "name": "XRechnung schematron (CII)", "version": "$XR_VERSION", "standard": "XRechnung $XR_STANDARD", "path": "sef/xrechnung-cii.sef.json", "source": "org.mustangproject:validator:$MUSTANG_VERSION", "sha256": "$(sha "$STAGE/xslt/xrechnung-cii.xslt")" },
-    { "name": "XRechnung schematron (UBL)", "version": "$XR_UBL_VERSION", "standard": "XRechnung $XR_STANDARD", "path": "sef/xrechnung-ubl.sef.json", "source": "org.mustangproject:validator:$MUSTANG_VERSION", "sha256": "$(sha "$STAGE/xslt/xrechnung-ubl.xslt")" }$FX_ENTRIES
+    { "name": "CEN EN 16931 schematron (CII)", "version": "$EN_VERSION", "path": "sef/en16931-cii.sef.json", "source": "com.helger.phive.rules:phive-rules-en16931:$PHIVE_RULES_VERSION", "sha256": "$(sha "$STAGE/xslt/en16931-cii.xslt")" },
+    { "name": "CEN EN 16931 schematron (UBL)", "version": "$EN_UBL_VERSION", "path": "sef/en16931-ubl.sef.json", "source": "com.helger.phive.rules:phive-rules-en16931:$PHIVE_RULES_VERSION", "sha256": "$(sha "$STAGE/xslt/en16931-ubl.xslt")" },
+    { "name": "XRechnung schematron (CII)", "version": "$XR_VERSION", "standard": "XRechnung $XR_STANDARD", "path": "sef/xrechnung-cii.sef.json", "source": "com.helger.phive.rules:phive-rules-xrechnung:$PHIVE_RULES_VERSION", "sha256": "$(sha "$STAGE/xslt/xrechnung-cii.xslt")" },
+    { "name": "XRechnung schematron (UBL)", "version": "$XR_UBL_VERSION", "standard": "XRechnung $XR_STANDARD", "path": "sef/xrechnung-ubl.sef.json", "source": "com.helger.phive.rules:phive-rules-xrechnung:$PHIVE_RULES_VERSION", "sha256": "$(sha "$STAGE/xslt/xrechnung-ubl.xslt")" }$FX_ENTRIES
   ],
   "patches": [
     { "files": ["xslt/xrechnung-cii.xslt", "xslt/xrechnung-ubl.xslt"], "reason": "IBAN mod-97 checks cast to xs:decimal instead of xs:integer: SaxonJS 2.7 loses precision on xs:integer above 2^53; result identical to Saxon/Java" },

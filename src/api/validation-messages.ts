@@ -12,7 +12,7 @@ export const validationMessageSchema = z.object({
   type: z.enum(['error', 'warning', 'information']).meta({ description: 'fatal findings are errors' }),
   message: z.string(),
   location: z.string().meta({ description: 'XPath of the element, line:column for parse errors; empty when the finding is about the whole document' }),
-  schemaFile: z.string().meta({ description: 'The rule set and its version, e.g. "CEN EN 16931 schematron (CII) 1.3.16"; empty for checks before the rules (input, well-formedness)' }),
+  schemaFile: z.string().meta({ description: 'The rule set and its version, e.g. "CEN EN 16931 schematron (CII) 1.3.15"; empty for checks before the rules (input, well-formedness)' }),
   id: z.string().meta({ description: 'The rule id, e.g. BR-CO-10' }),
   line: z.string().meta({ description: 'Line number in the document where known, else empty' }),
 });

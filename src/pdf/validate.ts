@@ -20,6 +20,8 @@ export interface ZugferdReport {
   generation?: DetectedProfile['generation'];
   /** Name of the embedded invoice file. */
   xmlFileName?: string;
+  /** The scenario the embedded XML was judged under. */
+  scenario?: ValidationReport['scenario'];
   findings: Finding[];
   artefacts: Array<{ name: string; version: string }>;
 }
@@ -132,6 +134,7 @@ export function assembleReport(parts: ReportParts): ZugferdReport {
     ...(parts.detected?.profile ? { profile: parts.detected.profile } : {}),
     ...(parts.detected ? { generation: parts.detected.generation } : {}),
     ...(parts.attachment ? { xmlFileName: parts.attachment.name } : {}),
+    ...(parts.xml?.scenario ? { scenario: parts.xml.scenario } : {}),
     findings,
     artefacts: [...(parts.pdfa ? [parts.pdfa.artefact] : []), ...(parts.xml?.artefacts ?? [])],
   };

@@ -1,5 +1,5 @@
 import type { Invoice } from '../invoice/model.js';
-import { validateInvoiceXml, type Finding, type ValidationReport } from '../validation/index.js';
+import { EN16931, validateInvoiceXml, type Finding, type ValidationReport } from '../validation/index.js';
 import { parseUntrustedXml } from '../xml/dom.js';
 import { parseInvoiceXml, writeCii, type SyntaxId } from '../xml/index.js';
 import type { AttachmentNote } from './attachments.js';
@@ -77,7 +77,7 @@ export async function validateZugferdPdf(bytes: Uint8Array, opts: { compareText:
   const xml = inspection.invoice?.xml;
   const detected = xml !== undefined ? detectProfile(xml) : undefined;
   const invoice = xml !== undefined ? tryReadInvoice(xml, detected!) : undefined;
-  const xmlReport = xml === undefined ? undefined : detected?.generation === 'ZUGFeRD 1.0' ? await migratedReport(invoice!) : await validateInvoiceXml(xml);
+  const xmlReport = xml === undefined ? undefined : detected?.generation === 'ZUGFeRD 1.0' ? await migratedReport(invoice!) : await validateInvoiceXml(xml, { container: 'pdf' });
   const profile = ZUGFERD_PROFILES.find((p) => p === detected?.profile && detected.generation !== 'ZUGFeRD 1.0');
   return assembleReport({
     facts: inspection.facts,
@@ -99,7 +99,9 @@ async function migratedReport(read: { invoice?: Invoice; problem?: string }): Pr
   if (!read.invoice) {
     return { valid: false, findings: [{ ruleId: 'ZF1-NOT-MIGRATED', severity: 'error', message: `The ZUGFeRD 1.0 XML cannot be migrated to EN 16931: ${read.problem}`, source: 'xml' }], artefacts: [] };
   }
-  const report = await validateInvoiceXml(writeCii(read.invoice));
+  // The 1.0 guideline id names no EN 16931 scenario; the migrated invoice is judged as plain EN 16931 inside a PDF.
+  const migrated = { ...read.invoice, processControl: { ...read.invoice.processControl, specificationIdentifier: EN16931 } };
+  const report = await validateInvoiceXml(writeCii(migrated), { container: 'pdf' });
   const note: Finding = {
     ruleId: 'ZF1-MIGRATED',
     severity: 'information',

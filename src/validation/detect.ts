@@ -45,9 +45,10 @@ function rootKind(ns: string, name: string): RootKind | undefined {
   return undefined;
 }
 
-function text(doc: XmlDocument, xpath: string): string | undefined {
-  const value = doc.get(xpath, XPATH_NS)?.content.trim();
-  return value === undefined || value === '' ? undefined : value;
+function text(doc: XmlDocument, xpath: string, trim = true): string | undefined {
+  const content = doc.get(xpath, XPATH_NS)?.content;
+  const value = trim ? content?.trim() : content;
+  return value === undefined || value.trim() === '' ? undefined : value;
 }
 
 export function detectDocument(doc: XmlDocument): DetectResult {
@@ -55,7 +56,8 @@ export function detectDocument(doc: XmlDocument): DetectResult {
   const kind = rootKind(root.namespaceUri, root.name);
   if (!kind) return { ok: false, root: root.namespaceUri ? `{${root.namespaceUri}}${root.name}` : root.name };
   const documentType = text(doc, FIELDS[kind].typeCode);
-  const customization = text(doc, FIELDS[kind].customization);
+  // Untrimmed: scenarios match BT-24 exactly, as KoSIT does.
+  const customization = text(doc, FIELDS[kind].customization, false);
   return {
     ok: true,
     document: {
@@ -67,10 +69,3 @@ export function detectDocument(doc: XmlDocument): DetectResult {
   };
 }
 
-/**
- * XRechnung CIUS and XRechnung extension identifiers both contain this URN
- * (e.g. urn:cen.eu:en16931:2017#compliant#urn:xeinkauf.de:kosit:xrechnung_3.0).
- */
-export function isXRechnungCustomization(customization: string | undefined): boolean {
-  return customization !== undefined && customization.includes('urn:xeinkauf.de:kosit:xrechnung');
-}

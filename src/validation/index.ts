@@ -1,14 +1,15 @@
-import { detectDocument, isXRechnungCustomization, type RootKind } from './detect.js';
+import { detectDocument, type RootKind } from './detect.js';
 import { guardInput } from './input-guard.js';
 import { parseXml } from './parse.js';
-import { checkProfile, FACTURX_PROFILES, facturXProfileOf, preloadProfile } from './profile.js';
+import { checkProfile, FACTURX_PROFILES, preloadProfile } from './profile.js';
+import { selectScenario, unsupportedMessage, type Scenario } from './scenarios.js';
 import { preloadRuleSet, ruleSetArtefact, runSchematron, type RuleSet } from './schematron.js';
-import type { Finding, ValidateOptions, ValidationReport, XRechnungMode } from './types.js';
+import type { Finding, ValidateOptions, ValidationReport } from './types.js';
 import { preloadSchema, schemaArtefact, validateAgainstSchema } from './xsd.js';
 
-export type { Finding, FindingSource, Severity, Syntax, ValidateOptions, ValidationReport, XRechnungMode } from './types.js';
+export type { Finding, FindingSource, ScenarioInfo, Severity, Syntax, ValidateOptions, ValidationReport } from './types.js';
+export { EN16931, type Container } from './scenarios.js';
 export { ArtefactsMissingError, type FacturXProfile } from './artefacts.js';
-export { facturXProfileOf } from './profile.js';
 export { MAX_INPUT_BYTES } from './input-guard.js';
 
 /**
@@ -48,6 +49,15 @@ export async function validateInvoiceXml(xml: string, opts: ValidateOptions = {}
       );
     }
     const { kind, ...identity } = detected.document;
+    const container = opts.container ?? 'xml';
+    const scenario = selectScenario(kind, identity.customization, container);
+    if (!scenario) {
+      return {
+        ...report([{ ruleId: 'SPECIFICATION-UNSUPPORTED', severity: 'fatal', message: unsupportedMessage(kind, identity.customization, container), location: 'BT-24', source: 'input' }], []),
+        ...identity,
+      };
+    }
+    const judged = { ...identity, scenario: { id: scenario.id, name: scenario.name, layers: ['xsd' as const, ...scenario.layers] } };
     const applied = [schemaArtefact(kind)];
     const findings: Finding[] = validateAgainstSchema(doc, kind);
     if (findings.some(isBlocking)) {
@@ -57,21 +67,18 @@ export async function validateInvoiceXml(xml: string, opts: ValidateOptions = {}
         message: 'The EN 16931 and XRechnung business rules were not checked because the document does not conform to the XML Schema',
         source: 'xsd',
       });
-      return { ...report(findings, applied), ...identity };
+      return { ...report(findings, applied), ...judged };
     }
-    for (const ruleSet of ruleSetsFor(kind, opts.xrechnung ?? 'auto', identity.customization)) {
+    for (const ruleSet of ruleSetsFor(kind, scenario)) {
       findings.push(...runSchematron(xml, ruleSet));
       applied.push(ruleSetArtefact(ruleSet.key));
     }
-    // A CII document that names a Factur-X / ZUGFeRD profile in BT-24 must
-    // also follow that profile's own XSD and schematron.
-    const profile = kind === 'cii' ? facturXProfileOf(identity.customization) : undefined;
-    if (profile) {
-      const checked = checkProfile(doc, xml, profile);
+    if (scenario.facturX) {
+      const checked = checkProfile(doc, xml, scenario.facturX);
       findings.push(...checked.findings);
       applied.push(...checked.artefacts);
     }
-    return { ...report(findings, applied), ...identity };
+    return { ...report(findings.map((f) => withScenarioLevel(f, scenario)), applied), ...judged };
   } finally {
     doc.dispose();
   }
@@ -84,17 +91,24 @@ export async function validateInvoiceXml(xml: string, opts: ValidateOptions = {}
 export function warmUpValidation(): void {
   for (const kind of ['cii', 'ubl-invoice', 'ubl-creditnote'] as const) {
     preloadSchema(kind);
-    for (const ruleSet of ruleSetsFor(kind, 'always', undefined)) preloadRuleSet(ruleSet.key);
+    for (const ruleSet of ruleSetsFor(kind, { layers: ['en16931', 'xrechnung'] })) preloadRuleSet(ruleSet.key);
   }
   for (const profile of FACTURX_PROFILES) preloadProfile(profile);
 }
 
-function ruleSetsFor(kind: RootKind, mode: XRechnungMode, customization: string | undefined): RuleSet[] {
+function ruleSetsFor(kind: RootKind, scenario: Pick<Scenario, 'layers'>): RuleSet[] {
   const cii = kind === 'cii';
-  const sets: RuleSet[] = [{ key: cii ? 'en16931-cii' : 'en16931-ubl', source: 'en16931' }];
-  const xrechnung = mode === 'always' || (mode === 'auto' && isXRechnungCustomization(customization));
-  if (xrechnung) sets.push({ key: cii ? 'xrechnung-cii' : 'xrechnung-ubl', source: 'xrechnung' });
+  const sets: RuleSet[] = [];
+  if (scenario.layers.includes('en16931')) sets.push({ key: cii ? 'en16931-cii' : 'en16931-ubl', source: 'en16931' });
+  if (scenario.layers.includes('xrechnung')) sets.push({ key: cii ? 'xrechnung-cii' : 'xrechnung-ubl', source: 'xrechnung' });
   return sets;
+}
+
+/** The scenario's severity for a rule (KoSIT's customLevel), keeping the rule set's own where it differs. */
+function withScenarioLevel(f: Finding, scenario: Scenario): Finding {
+  const level = Object.hasOwn(scenario.customLevels, f.ruleId) ? scenario.customLevels[f.ruleId] : undefined;
+  if (level === undefined || level === f.severity || f.source === 'xsd' || f.source === 'input') return f;
+  return { ...f, severity: level, originalSeverity: f.severity };
 }
 
 function isBlocking(f: Finding): boolean {

@@ -9,10 +9,9 @@ import { preloadSchema, schemaArtefact, validateWithSchema } from './xsd.js';
  * the document must also follow that profile's own XSD (a subset of CII
  * D16B) and schematron, as Mustang's validator checks them.
  *
- * The identifiers are matched exactly (Factur-X 1.0 and the equivalent
- * ZUGFeRD 2.0 URNs that the profiles' code lists accept). XRechnung
- * identifiers are deliberately not mapped: XRechnung documents keep the
- * EN 16931 + XRechnung pipeline unchanged.
+ * Which identifier names which profile, and where (the EN16931 profile
+ * shares BT-24 with plain EN 16931), is the scenarios' business
+ * (scenarios.ts).
  *
  * The EXTENDED schematron runs with two set-up patches (see
  * scripts/setup-validators.sh and the manifest's "patches"): without them
@@ -22,25 +21,7 @@ import { preloadSchema, schemaArtefact, validateWithSchema } from './xsd.js';
 
 export type { FacturXProfile } from './artefacts.js';
 
-const PROFILE_IDS: Readonly<Record<string, FacturXProfile>> = {
-  'urn:factur-x.eu:1p0:minimum': 'MINIMUM',
-  'urn:zugferd.de:2p0:minimum': 'MINIMUM',
-  'urn:factur-x.eu:1p0:basicwl': 'BASICWL',
-  'urn:zugferd.de:2p0:basicwl': 'BASICWL',
-  'urn:cen.eu:en16931:2017#compliant#urn:factur-x.eu:1p0:basic': 'BASIC',
-  'urn:cen.eu:en16931:2017#compliant#urn:zugferd.de:2p0:basic': 'BASIC',
-  'urn:cen.eu:en16931:2017': 'EN16931',
-  'urn:cen.eu:en16931:2017:compliant:factur-x.eu:1p0:en16931': 'EN16931',
-  'urn:cen.eu:en16931:2017#conformant#urn:factur-x.eu:1p0:extended': 'EXTENDED',
-  'urn:cen.eu:en16931:2017#conformant#urn:zugferd.de:2p0:extended': 'EXTENDED',
-};
-
 export const FACTURX_PROFILES: readonly FacturXProfile[] = ['MINIMUM', 'BASICWL', 'BASIC', 'EN16931', 'EXTENDED'];
-
-/** The Factur-X / ZUGFeRD profile a CII document's BT-24 names, if any. */
-export function facturXProfileOf(customization: string | undefined): FacturXProfile | undefined {
-  return customization === undefined ? undefined : PROFILE_IDS[customization];
-}
 
 /** Mustang does not count the profiles' "not used in the given context" reports as errors; we keep them as warnings. */
 const NOT_USED = { ruleId: 'PROFILE-NOT-USED', severity: 'warning' } as const;

@@ -95,6 +95,22 @@ describe.each(services)('XRechnung creation and validation ($name)', (service) =
     expect(attack.json.isValid).toBe(false);
     expect(attack.text).not.toContain('root:');
   });
+
+  it('names the scenario, keeps the original severity of an overridden rule, and refuses an outdated XRechnung', async () => {
+    const created = await call(service, CREATE, { body: { invoice: first } });
+    expect(created.json.scenario).toMatchObject({ name: 'EN16931 XRechnung (CII)' });
+    const xml: string = created.json.xInvoice;
+    const ok = await call(service, VALIDATE, { body: { xinvoiceXML: xml.replace(/unitCode="[^"]*"/, 'unitCode="ZZZ"') } });
+    expect(ok.json).toMatchObject({ isValid: true, scenario: { id: 'xrechnung-cii', name: 'EN16931 XRechnung (CII)', layers: ['xsd', 'en16931', 'xrechnung'] } });
+    expect(ok.json.findings).toContainEqual(expect.objectContaining({ ruleId: 'BR-CL-23', severity: 'warning', originalSeverity: 'error' }));
+
+    const old = await call(service, VALIDATE, { body: { xinvoiceXML: xml.replace('kosit:xrechnung_3.0', 'kosit:xrechnung_2.3') } });
+    expect(old.status).toBe(200);
+    expect(old.json.isValid).toBe(false);
+    expect(old.json.scenario).toBeUndefined();
+    expect(old.json.findings).toEqual([expect.objectContaining({ ruleId: 'SPECIFICATION-UNSUPPORTED', severity: 'fatal' })]);
+    expect(old.json.findings[0].message).toContain('xrechnung_2.3');
+  });
 });
 
 describe('Temporal visibility', () => {

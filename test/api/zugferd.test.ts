@@ -50,6 +50,8 @@ describe.each(services)('ZUGFeRD endpoints ($name)', (service) => {
     expect(r.json, JSON.stringify([r.json.zugferdErrorList, r.json.xInvoiceErrorList])).toMatchObject({ zugferdValid: true, xInvoiceValid: true, numberOfZugferdErrors: 0, numberOfxInvoiceErrors: 0, profile, convertedToPdfA: true, substitutedFonts: 0 });
     expect(r.json.xInvoice).toContain('CrossIndustryInvoice');
     expect(r.json.validationArtefacts.map((a: { name: string }) => a.name)).toContain('veraPDF PDF/A-3B');
+    // The embedded XML is judged under its profile's scenario, XRechnung's where BT-24 names XRechnung.
+    expect(r.json.scenario.id).toBe(profile === 'XRECHNUNG' ? 'xrechnung-cii' : `factur-x-${profile.toLowerCase()}-cii`);
     keep(`${service.name}-json-${profile}`, r.json.zugferd);
 
     const download = await fetch(r.json.downloadURL);

@@ -3,13 +3,15 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { kositUnavailable, startKosit, type KositJudge, type KositVerdict } from '../../scripts/lib/kosit.js';
 import { writeCii, writeInvoiceXml, type CiiProfile, type SyntaxId } from '../../src/xml/index.js';
 import { mustangJar, runMustang } from '../support/java-validators.js';
 import { invoiceFixture, invoiceFixtures } from '../xml/fixtures.js';
 
 /**
- * The official judge for what we write: every fixture as XRechnung CII and UBL, and a few rich
- * ones in each Factur-X profile, go through the Mustang CLI. One JVM per batch (its start costs
+ * The official judges for what we write: every fixture as XRechnung CII and UBL, and a few rich
+ * ones in each Factur-X profile, go through the Mustang CLI, and (where ../shared has it) the
+ * KoSIT validator, the judge of German public buyers. One JVM per batch (its start costs
  * more than a file), two batches in parallel for two cores.
  */
 
@@ -82,5 +84,39 @@ describe('Mustang accepts what we write', () => {
       verdict.errors = report.messages.filter((m) => m.severity === 'error' || m.severity === 'fatal').map((m) => m.message);
     }
     expect(verdict).toEqual({ valid: true, errors: [] });
+  });
+});
+
+const kositMissing = kositUnavailable();
+if (kositMissing) console.log(`xrechnung-output: KoSIT judge skipped, ${kositMissing}`);
+
+// KoSIT's XRechnung configuration knows XRechnung and plain EN 16931 (which the Factur-X EN16931
+// profile names in BT-24); the other Factur-X profiles have no scenario there.
+const forKosit = outputs.filter((o) => !/\.(MINIMUM|BASICWL|BASIC|EXTENDED)\.cii\.xml$/.test(o.file));
+
+describe.skipIf(kositMissing !== undefined)('KoSIT accepts what we write', () => {
+  let kosit: KositJudge;
+  const judged = new Map<string, KositVerdict>();
+
+  beforeAll(async () => {
+    kosit = await startKosit();
+    for (const o of forKosit) judged.set(o.file, await kosit.judge(o.xml));
+  }, 600_000);
+
+  afterAll(async () => {
+    await kosit?.stop();
+  });
+
+  it('judged the XRechnung and EN 16931 files under the scenario they name', () => {
+    expect(forKosit.length).toBeGreaterThan(70);
+    for (const o of forKosit) {
+      const expected = o.file.endsWith('.EN16931.cii.xml') ? 'EN16931 (CII)' : o.file.endsWith('.cii.xml') ? 'EN16931 XRechnung (CII)' : /EN16931 XRechnung \(UBL (Invoice|CreditNote)\)/;
+      expect(judged.get(o.file)?.scenario, o.file).toMatch(expected);
+    }
+  });
+
+  it.each(forKosit.map((o) => o.file))('%s is accepted with no error or warning', (file) => {
+    const verdict = judged.get(file)!;
+    expect({ accepted: verdict.accepted, findings: verdict.messages.filter((m) => m.level !== 'information').map((m) => `${m.level} ${m.code ?? m.step}: ${m.text}`) }).toEqual({ accepted: true, findings: [] });
   });
 });

@@ -12,7 +12,7 @@ import { DOMParser, type Element } from '@xmldom/xmldom';
  *
  * The KoSIT validator is not offered here: neither its jar nor the XRechnung
  * scenario configuration can be obtained from the package registries this
- * project can reach (see scripts/setup-validators.sh).
+ * project can reach; scripts/lib/kosit.ts runs it from ../shared/tools/kosit.
  */
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');

@@ -35,12 +35,36 @@ describe('Factur-X / ZUGFeRD profile rules', () => {
     expect(applyProfileScope(r, profile).filter(isBlocking)).toEqual([]);
   });
 
-  it.each(['BASIC', 'EN16931'] as const)('%s output is valid with the profile XSD and schematron applied', async (profile) => {
-    const r = await validateInvoiceXml(profileXml(profile));
+  // The EN16931 profile writes plain EN 16931 into BT-24: it is the Factur-X profile inside a PDF.
+  it.each(['BASIC', 'EN16931'] as const)('%s output in a PDF is valid with the profile XSD and schematron applied as their own layer', async (profile) => {
+    const r = await validateInvoiceXml(profileXml(profile), { container: 'pdf' });
     expect(r.findings.filter(isBlocking)).toEqual([]);
     expect(r.valid).toBe(true);
     const label = `Factur-X ${profile}`;
     expect(names(r)).toEqual([expect.stringContaining('CII D16B XSD'), 'CEN EN 16931 schematron (CII)', `${label} XSD`, `${label} schematron`]);
+    expect(r.scenario).toMatchObject({ id: `factur-x-${profile.toLowerCase()}-cii`, layers: ['xsd', 'en16931', 'profile'] });
+  });
+
+  // Two seller contact names (BT-41 twice): CII-SR-465 is a warning of the CEN rules, an error of the Factur-X profiles.
+  const withDepartment = () =>
+    replaceOnce(profileXml('EN16931'), 'Debitorenbuchhaltung</ram:PersonName>', 'Debitorenbuchhaltung</ram:PersonName><ram:DepartmentName>Buchhaltung</ram:DepartmentName>');
+
+  it('judges plain EN 16931 XML on its own as EN 16931 (CII), without the Factur-X layer, as KoSIT does', async () => {
+    const r = await validateInvoiceXml(withDepartment());
+    expect(r.scenario).toEqual({ id: 'en16931-cii', name: 'EN16931 (CII)', layers: ['xsd', 'en16931'] });
+    expect(names(r).some((n) => n.startsWith('Factur-X'))).toBe(false);
+    expect(r.findings.filter((f) => f.ruleId === 'CII-SR-465').map((f) => [f.source, f.severity])).toEqual([['en16931', 'warning']]);
+    expect(r.valid).toBe(true);
+  });
+
+  it('applies the Factur-X EN16931 layer to the same XML inside a PDF', async () => {
+    const r = await validateInvoiceXml(withDepartment(), { container: 'pdf' });
+    expect(r.scenario?.name).toBe('Factur-X 1.0 / ZUGFeRD 2.x EN 16931 (CII)');
+    expect(r.findings.filter((f) => f.ruleId === 'CII-SR-465').map((f) => [f.source, f.severity]).sort()).toEqual([
+      ['en16931', 'warning'],
+      ['profile', 'error'],
+    ]);
+    expect(r.valid).toBe(false);
   });
 
   it('EXTENDED output is valid with the EXTENDED XSD and schematron applied', async () => {

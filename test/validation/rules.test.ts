@@ -96,23 +96,13 @@ describe('XRechnung rules', () => {
     expect(r.findings.find((f) => f.ruleId === 'BR-DE-15')).toMatchObject({ severity: 'error', source: 'xrechnung' });
   });
 
-  it('skips the XRechnung rules with xrechnung: "never"', async () => {
-    const r = await validateInvoiceXml(withoutBuyerReference(), { xrechnung: 'never' });
+  it('does not apply the XRechnung rules to a plain EN 16931 document (BT-24 urn:cen.eu:en16931:2017)', async () => {
+    const plain = replaceOnce(withoutBuyerReference(), 'urn:cen.eu:en16931:2017#compliant#urn:xeinkauf.de:kosit:xrechnung_3.0', 'urn:cen.eu:en16931:2017');
+    const r = await validateInvoiceXml(plain);
     expect(r.findings).toEqual([]);
     expect(r.valid).toBe(true);
+    expect(r.scenario).toEqual({ id: 'en16931-cii', name: 'EN16931 (CII)', layers: ['xsd', 'en16931'] });
     expect(r.artefacts.map((a) => a.name).some((n) => n.includes('XRechnung'))).toBe(false);
-  });
-
-  it('does not apply the XRechnung rules to a plain EN 16931 document in auto mode, but does with "always"', async () => {
-    const plain = replaceOnce(fixture('ubl'), 'urn:cen.eu:en16931:2017#compliant#urn:xeinkauf.de:kosit:xrechnung_3.0', 'urn:cen.eu:en16931:2017');
-    const auto = await validateInvoiceXml(plain);
-    expect(auto.findings).toEqual([]);
-    expect(auto.artefacts).toHaveLength(2);
-
-    const always = await validateInvoiceXml(plain, { xrechnung: 'always' });
-    expect(always.artefacts).toHaveLength(3);
-    // BR-DE-21: BT-24 should carry the XRechnung identifier.
-    expect(always.findings.find((f) => f.ruleId === 'BR-DE-21')).toMatchObject({ source: 'xrechnung' });
   });
 
   it('accepts a correct IBAN in BR-DE-19 (precision of the mod-97 check under SaxonJS) and flags a wrong one', async () => {
@@ -146,7 +136,7 @@ describe('performance', () => {
     warmUpValidation();
     warmUpValidation();
     for (const name of ['cii', 'ubl', 'ublCreditNote'] as const) {
-      expect((await validateInvoiceXml(fixture(name), { xrechnung: 'always' })).valid).toBe(true);
+      expect((await validateInvoiceXml(fixture(name))).valid).toBe(true);
     }
   });
 

@@ -10,7 +10,7 @@ import { idempotencyHeaders, oncePerKey } from '../idempotency.js';
 import { defineRoute, jobOf } from '../route.js';
 import type { Services } from '../services.js';
 import { validationMessages, validationMessageSchema } from '../validation-messages.js';
-import { findingSchema, artefactsSchema } from '../validation-schemas.js';
+import { findingSchema, artefactsSchema, scenarioSchema } from '../validation-schemas.js';
 
 const MAX_XML_CHARS = 20 * 1024 * 1024;
 
@@ -49,6 +49,7 @@ export function xinvoiceRoutes(services: Services) {
           numberOfXInvoiceErrors: z.int(),
           xInvoiceErrors: z.array(findingSchema),
           xInvoiceWarnings: z.array(findingSchema),
+          scenario: scenarioSchema.optional(),
           validationArtefacts: artefactsSchema,
           xInvoice: z.string().meta({ description: 'The XML' }),
           transport: mailResultSchema.optional().meta({ description: 'What happened to the e-mail, when the request had a transport' }),
@@ -69,6 +70,7 @@ export function xinvoiceRoutes(services: Services) {
           numberOfXInvoiceErrors: errors.length,
           xInvoiceErrors: errors,
           xInvoiceWarnings: built.report.findings.filter((f) => !isError(f)),
+          ...(built.report.scenario ? { scenario: built.report.scenario } : {}),
           validationArtefacts: built.report.artefacts,
           xInvoice: built.xml,
           transport: built.mail,
@@ -82,7 +84,8 @@ export function xinvoiceRoutes(services: Services) {
     path: '/api/v1/zugferd/validateXinvoiceXml',
     operationId: 'validateXinvoiceXml',
     summary: 'Validate XRechnung / EN 16931 XML (CII or UBL)',
-    description: 'Runs XSD, the CEN EN 16931 schematron and, for XRechnung documents, the XRechnung schematron. A document with errors is answered 200 with isValid false.',
+    description:
+      'Judges the XML under the scenario its root element and BT-24 select, as the KoSIT validator does: XRechnung 3.0 (standard, extension, CVD), plain EN 16931, Peppol BIS Billing 3.0, or a Factur-X / ZUGFeRD profile; XSD, the CEN EN 16931 schematron, and the XRechnung schematron or the Factur-X profile rules, with the scenario\'s severity overrides. A document with errors, or that no scenario supports (e.g. XRechnung before 3.0), is answered 200 with isValid false.',
     tags: ['XRechnung'],
     auth: 'bearer',
     body: z.object({ xinvoiceXML: z.string().min(1, 'must not be empty').max(MAX_XML_CHARS) }).strict(),
@@ -93,6 +96,7 @@ export function xinvoiceRoutes(services: Services) {
           isValid: z.boolean(),
           message: z.string(),
           syntax: z.enum(['CII', 'UBL']).optional(),
+          scenario: scenarioSchema.optional(),
           numberOfErrors: z.int(),
           numberOfWarnings: z.int(),
           findings: z.array(findingSchema),
@@ -118,6 +122,7 @@ function validationResponse(report: ValidationReport) {
     isValid: report.valid,
     message: report.valid ? 'The document is valid.' : `The document is invalid: ${errors} error(s).`,
     ...(report.syntax ? { syntax: report.syntax } : {}),
+    ...(report.scenario ? { scenario: report.scenario } : {}),
     numberOfErrors: errors,
     numberOfWarnings: report.findings.length - errors,
     findings: report.findings,

@@ -15,7 +15,7 @@ import { downloadUrl, resendToken } from '../links.js';
 import { idempotencyHeaders, oncePerKey } from '../idempotency.js';
 import { defineRoute, jobOf } from '../route.js';
 import type { Services } from '../services.js';
-import { findingSchema, artefactsSchema } from '../validation-schemas.js';
+import { findingSchema, artefactsSchema, scenarioSchema } from '../validation-schemas.js';
 
 const findings = (description: string) => z.array(findingSchema).meta({ description });
 const base64Pdf = (description: string) => z.string().meta({ description: `${description}; base64, a data: prefix and line breaks are tolerated, up to 11 MB decoded` });
@@ -37,6 +37,7 @@ export function zugferdRoutes(services: Services) {
     convertedToPdfA: built.converted,
     substitutedFonts: built.substitutedFonts,
     attachments: built.attachments,
+    ...(built.report.scenario ? { scenario: built.report.scenario } : {}),
     validationArtefacts: built.report.artefacts,
   });
   const createdFields = {
@@ -61,6 +62,7 @@ export function zugferdRoutes(services: Services) {
         description:
           'What became of the files the input PDF already carried: an earlier invoice XML is replaced by the new one, other files are kept as PDF/A-3 associated files (completed with MIME type, dates, size and relationship where missing), files that cannot be made conformant are dropped',
       }),
+    scenario: scenarioSchema.optional().meta({ description: 'The validation scenario the embedded XML was judged under' }),
     validationArtefacts: artefactsSchema,
     transport: mailResultSchema.optional().meta({ description: 'What happened to the e-mail, when the request had a transport' }),
   };
@@ -207,6 +209,7 @@ export function zugferdRoutes(services: Services) {
           profile: z.string().optional().meta({ description: 'Profile named by BT-24 (MINIMUM, BASICWL, BASIC, EN16931, EXTENDED, XRECHNUNG; COMFORT for ZUGFeRD 1.0)' }),
           generation: z.string().optional().meta({ description: 'Factur-X 1.0 / ZUGFeRD 2.x, ZUGFeRD 2.0 or ZUGFeRD 1.0' }),
           xmlFileName: z.string().optional(),
+          scenario: scenarioSchema.optional(),
           numberOfErrors: z.int(),
           numberOfWarnings: z.int(),
           findings: findings('All findings, PDF first'),
@@ -227,6 +230,7 @@ export function zugferdRoutes(services: Services) {
           ...(report.profile ? { profile: report.profile } : {}),
           ...(report.generation ? { generation: report.generation } : {}),
           ...(report.xmlFileName ? { xmlFileName: report.xmlFileName } : {}),
+          ...(report.scenario ? { scenario: report.scenario } : {}),
           numberOfErrors: errors,
           numberOfWarnings: report.findings.length - errors,
           findings: report.findings,
