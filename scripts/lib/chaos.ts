@@ -3,6 +3,7 @@ import path from 'node:path';
 import { invoiceSchema, type Invoice } from '../../src/invoice/model.js';
 import { loadTemplate, renderInvoicePdf, templateRoots } from '../../src/render/index.js';
 import { sendUntilAnswered, type Answer, type Target } from './keyed-client.js';
+import { prng } from './scan-simulation.js';
 import { repoRoot } from './spawn-service.js';
 import type { Part, SplitService } from './split-service.js';
 
@@ -64,21 +65,9 @@ interface Done {
 
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** mulberry32: a small seeded generator, so that a failing run can be repeated. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 export async function runChaos(split: SplitService, opts: ChaosOptions): Promise<ChaosReport> {
   const log = opts.log ?? (() => undefined);
-  const rnd = random(opts.seed);
+  const rnd = prng(opts.seed); // seeded, so that a failing run can be repeated
   const between = ([lo, hi]: [number, number]) => (lo + (hi - lo) * rnd()) * 1000;
   const target: Target = { url: split.api.url, token: split.api.token };
   const started = Date.now();

@@ -4,6 +4,7 @@ import path from 'node:path';
 import fc from 'fast-check';
 import { loadTemplate, renderInvoicePdf, templateRoots } from '../../src/render/index.js';
 import { invoiceSchema } from '../../src/invoice/model.js';
+import { rssMiB } from './process-memory.js';
 import { repoRoot } from './spawn-service.js';
 
 /**
@@ -143,38 +144,56 @@ export interface FuzzReport {
   failures: Array<{ status: number; how: string; family: string; answer: string }>;
   /** Resident memory of the service process (MiB) after each tenth of the run. */
   rssMiB: number[];
+  /** The highest resident memory seen after any one case, and that case. */
+  peak: { rssMiB: number; how: string; family: string };
   seconds: number;
 }
 
+/** Cases are made a batch at a time, so that a long run holds only one batch of inputs. */
+const BATCH = 100;
+
 export async function runFuzz(target: { url: string; token: string; pid: number }, opts: { runs: number; seed: number; log?: (line: string) => void }): Promise<FuzzReport> {
   const started = Date.now();
-  const cases = fc.sample(await fuzzCases(), { numRuns: opts.runs, seed: opts.seed });
-  const report: FuzzReport = { cases: 0, byStatus: {}, failures: [], rssMiB: [], seconds: 0 };
-  const tenth = Math.max(1, Math.floor(cases.length / 10));
-  for (const [i, c] of cases.entries()) {
-    let status: number;
-    let answer = '';
-    try {
-      const res = await fetch(`${target.url}${c.path}`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${target.token}` }, body: c.body, signal: AbortSignal.timeout(600_000) });
-      status = res.status;
-      answer = (await res.text()).slice(0, 300);
-    } catch (err) {
-      status = 599; // no answer at all: a reset connection counts as a failure
-      answer = (err as Error).message;
-    }
-    report.cases++;
-    report.byStatus[status] = (report.byStatus[status] ?? 0) + 1;
-    if (status >= 500) report.failures.push({ status, how: c.how, family: c.family, answer });
-    if ((i + 1) % tenth === 0) {
-      report.rssMiB.push(rssMiB(target.pid));
-      opts.log?.(`${i + 1}/${cases.length}: ${JSON.stringify(report.byStatus)}, service RSS ${report.rssMiB.at(-1)} MiB`);
+  const arbitrary = await fuzzCases();
+  const report: FuzzReport = { cases: 0, byStatus: {}, failures: [], rssMiB: [], peak: { rssMiB: 0, how: '', family: '' }, seconds: 0 };
+  const tenth = Math.max(1, Math.floor(opts.runs / 10));
+  for (let batch = 0; batch * BATCH < opts.runs; batch++) {
+    const cases = fc.sample(arbitrary, { numRuns: Math.min(BATCH, opts.runs - batch * BATCH), seed: opts.seed + batch });
+    for (const c of cases) {
+      let status: number;
+      let answer = '';
+      try {
+        const res = await fetch(`${target.url}${c.path}`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${target.token}` }, body: c.body, signal: AbortSignal.timeout(600_000) });
+        status = res.status;
+        answer = (await res.text()).slice(0, 300);
+      } catch (err) {
+        status = 599; // no answer at all: a reset connection counts as a failure
+        answer = (err as Error).message;
+      }
+      report.cases++;
+      report.byStatus[status] = (report.byStatus[status] ?? 0) + 1;
+      if (status >= 500) report.failures.push({ status, how: c.how, family: c.family, answer });
+      const rss = rssMiB(target.pid);
+      if (rss > report.peak.rssMiB) report.peak = { rssMiB: rss, how: c.how.slice(0, 200), family: c.family };
+      if (report.cases % tenth === 0) {
+        report.rssMiB.push(rss);
+        opts.log?.(`${report.cases}/${opts.runs}: ${JSON.stringify(report.byStatus)}, service RSS ${rss} MiB`);
+      }
     }
   }
   report.seconds = Math.round((Date.now() - started) / 1000);
   return report;
 }
 
-export function rssMiB(pid: number): number {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  return Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024);
+/** The service may hold this much at any moment (the OCR engines are replaced above 1.5 GB). */
+export const PEAK_LIMIT_MIB = 2048;
+/** After the first tenth (engines started, caches filled) the service ends within this of where it was. */
+export const GROWTH_LIMIT_MIB = 256;
+
+/** Why the run's memory was not bounded, or undefined when it was. */
+export function memoryProblem(report: FuzzReport): string | undefined {
+  const growth = report.rssMiB.at(-1)! - report.rssMiB[0]!;
+  if (growth >= GROWTH_LIMIT_MIB) return `the service grew by ${growth} MiB after warm-up (RSS ${report.rssMiB.join(', ')} MiB)`;
+  if (report.peak.rssMiB >= PEAK_LIMIT_MIB) return `the service reached ${report.peak.rssMiB} MiB after ${report.peak.family} case "${report.peak.how}"`;
+  return undefined;
 }

@@ -11,6 +11,7 @@ import { startSplitService, type SplitService } from '../../scripts/lib/split-se
 import { openStorage, type Storage } from '../../src/storage/index.js';
 import { startSmtpSink, receivedFor, type SmtpSink } from '../mail/smtp-sink.js';
 import { fixtureInvoice, invoicePdf } from '../ocr/fixtures.js';
+import { waitFor } from '../support/wait-for.js';
 
 /**
  * Issue 15, items 1 to 3, with the API, the worker and Temporal as processes of their own, as an
@@ -36,15 +37,6 @@ let n = 0;
 const transport = (receiver: string) => ({ type: 'email', useTransport: true, sender: 'rechnung@acme.example', receiver, subject: 'Rechnung {invoicenumber}', message: 'Anbei.' });
 const documentCount = async () => (await storage.documents.list(split.api.accountId, { limit: 200 })).documents.length;
 
-async function waitFor<T>(what: string, probe: () => Promise<T | undefined | false>, timeoutMs = 120_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe().catch(() => undefined);
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await pause(250);
-  }
-}
 
 async function runningWorkflow(operation: string): Promise<string | undefined> {
   for await (const wf of temporal.workflow.list({ query: `EinvoiceOperation = "${operation}" AND ExecutionStatus = "Running"` })) return wf.workflowId;
