@@ -1,5 +1,5 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, openSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -146,7 +146,7 @@ export async function spawnService(opts: SpawnOptions): Promise<SpawnedService> 
 async function waitForHealth(url: string, child: ChildProcess, logFile: string): Promise<void> {
   const deadline = Date.now() + 90_000;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`The service exited with ${child.exitCode} at start; see ${logFile}`);
+    if (child.exitCode !== null) throw new Error(`The service exited with ${child.exitCode} at start; the end of ${logFile}:\n${logTail(logFile)}`);
     try {
       if ((await fetch(`${url}/health`)).ok) return;
     } catch {
@@ -155,6 +155,15 @@ async function waitForHealth(url: string, child: ChildProcess, logFile: string):
     await new Promise((r) => setTimeout(r, 200));
   }
   throw new Error(`The service did not answer /health within 90 s; see ${logFile}`);
+}
+
+/** The last lines of a log, so that a failure in CI says why without the (removed) data folder. */
+function logTail(file: string, lines = 20): string {
+  try {
+    return readFileSync(file, 'utf8').trimEnd().split('\n').slice(-lines).join('\n');
+  } catch {
+    return '(no log)';
+  }
 }
 
 async function stopChild(child: ChildProcess): Promise<number | null> {

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, openSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { Connection } from '@temporalio/client';
 import { devServerArgs, waitForPort } from '../../src/temporal/dev-server.js';
 import { startRoleProcess, type RoleProcess } from './role-process.js';
 import { freePort, repoRoot, spawnService, type SpawnedService } from './spawn-service.js';
@@ -111,6 +112,7 @@ async function temporalPart(dir: string): Promise<Part & { address: string }> {
     async start() {
       child = spawn(cli, args, { stdio: ['ignore', openSync(log, 'a'), openSync(log, 'a')] });
       await waitForPort(port, 60_000);
+      await waitForNamespace(`127.0.0.1:${port}`, 60_000);
     },
   };
   await part.start();
@@ -133,6 +135,25 @@ async function workerPart(api: SpawnedService, env: Record<string, string>): Pro
   };
   await part.start();
   return part;
+}
+
+/** An open port is not yet a server that answers: the API exits at start when it cannot connect. */
+async function waitForNamespace(address: string, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      const connection = await Connection.connect({ address, connectTimeout: 2_000 });
+      try {
+        await connection.workflowService.describeNamespace({ namespace: NAMESPACE });
+        return;
+      } finally {
+        await connection.close();
+      }
+    } catch (err) {
+      if (Date.now() > deadline) throw new Error(`Temporal at ${address} did not serve namespace ${NAMESPACE} within ${timeoutMs} ms: ${(err as Error).message}`);
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  }
 }
 
 const alive = (child: ChildProcess | undefined) => child !== undefined && child.exitCode === null && child.signalCode === null;

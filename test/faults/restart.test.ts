@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { send, sendUntilAnswered, type Target } from '../../scripts/lib/keyed-client.js';
 import { repoRoot } from '../../scripts/lib/spawn-service.js';
 import { startSplitService, type SplitService } from '../../scripts/lib/split-service.js';
+import { openStorage } from '../../src/storage/index.js';
 import { fixtureInvoice, invoicePdf } from '../ocr/fixtures.js';
 import { createTestEnv, type TestEnv } from '../storage/helpers.js';
 
@@ -36,6 +37,15 @@ describe.each(['sqlite', 'postgres'] as const)('stopping everything and starting
     await env?.cleanup();
   });
 
+  const documentIds = async () => {
+    const storage = await openStorage({ dataDir: split.api.dataDir, databaseUrl: split.api.env.DATABASE_URL });
+    try {
+      return (await storage.documents.list(split.api.accountId, { limit: 200 })).documents.map((d) => d.id).sort();
+    } finally {
+      await storage.close();
+    }
+  };
+
   it('keeps accounts, documents, keys and jobs, and finishes the work under way', { timeout: 420_000 }, async () => {
     const done = await sendUntilAnswered(target, CREATE, { invoice: { ...invoice, invoiceNumber: 'KEEP-1' } }, 'keep-1', { deadlineMs: 120_000 });
     expect(done.status, done.body.toString()).toBe(200);
@@ -49,11 +59,15 @@ describe.each(['sqlite', 'postgres'] as const)('stopping everything and starting
     expect(job.status, job.body.toString()).toBe(200);
     await new Promise((r) => setTimeout(r, 2_000));
 
+    const before = await documentIds();
     await split.parts.api.stop();
     await split.parts.temporal.stop();
     await pending;
     await split.parts.temporal.start();
     await split.parts.api.start();
+    // Every stored document is still recorded (checked before the worker can add the pending one).
+    expect(before.length).toBeGreaterThan(0);
+    expect(await documentIds()).toEqual(before);
     await split.parts.worker.start();
 
     // The account and its token.
@@ -69,6 +83,7 @@ describe.each(['sqlite', 'postgres'] as const)('stopping everything and starting
     const finished = await sendUntilAnswered(target, CREATE, pendingBody, 'pending-1', { deadlineMs: 180_000 });
     expect(finished.status, finished.body.toString()).toBe(200);
     expect(finished.json.transport.send.status).toBe('sent');
+    expect((await documentIds()).length).toBe(before.length + 1);
     // The async job started before the stop.
     const deadline = Date.now() + 240_000;
     let status: any;
