@@ -33,7 +33,8 @@ const plainText = () =>
     .trim()
     .min(1, 'must not be empty')
     .max(MAX_TEXT)
-    .refine((v) => !NOT_XML.test(v), 'must not contain control characters (other than line breaks and tabs)');
+    // Aborts: a name's own one-line rule would report the same character again.
+    .refine((v) => !NOT_XML.test(v), { message: 'must not contain control characters (other than line breaks and tabs)', abort: true });
 
 const text = (bt: string, description?: string) => plainText().meta({ bt, kind: 'string', ...(description ? { description } : {}) });
 
