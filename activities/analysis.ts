@@ -12,10 +12,12 @@ const OCR_PAGE_TIMEOUT_MS = 90_000;
 /** A fresh OCR engine (about half a second) every 200 pages, or sooner when the worker process is above 1.5 GB. */
 const OCR_RECYCLE = { maxPages: 200, rssMarkBytes: 1536 * 1024 * 1024 };
 
+/** Tesseract engines per worker process, shared by all analyses: OCR throughput is bounded by cores, not by requests. */
+export const OCR_ENGINES = Math.max(1, Math.min(os.availableParallelism(), 4));
+
 export function analysisActivities({ blobs, log }: ActivityDeps) {
-  // One pool per worker process, shared by all analyses: OCR throughput is bounded by cores, not by requests.
   const pool = new OcrPool({
-    size: Math.max(1, Math.min(os.availableParallelism(), 4)),
+    size: OCR_ENGINES,
     pageTimeoutMs: OCR_PAGE_TIMEOUT_MS,
     recycle: OCR_RECYCLE,
     onWarning: (message, err) => log.warn({ err }, message),

@@ -12,6 +12,7 @@ import { changeLogOf, type FolderSource } from '../connectors/sources/source.js'
 import { isTemporaryName } from '../connectors/sources/temporary-names.js';
 import { toV2Invoice } from '../src/analysis-api/output.js';
 import { CONNECTOR_FILE_OPERATION, startConnectorFile } from '../src/jobs/connector-file.js';
+import { connectorFiles, conversions, type ConnectorStage } from '../src/metrics/metrics.js';
 import type {
   ConnectorFileRef,
   ConnectorOperation,
@@ -76,7 +77,11 @@ export function connectorActivities(deps: ConnectorDeps) {
         // Taken before the listing, so what arrives during it is in the log next time.
         changes = await log.startPageToken();
       }
-      const result = await lookAndClaim(route, source, lookOf(input.previous.look), Date.now());
+      const before = lookOf(input.previous.look);
+      const result = await lookAndClaim(route, source, before, Date.now());
+      const accepts = nameFilter(route.files);
+      count(route, 'seen', [...result.look.values()].filter((e) => !before.has(e.path) && !isTemporaryName(e.name) && accepts(e.name)).length);
+      count(route, 'claimed', result.claimed.length + result.refused.length);
       const inProcessing = await source.list(route.processing);
       const claimedNow = new Set([...result.claimed, ...result.refused].map((f) => f.path));
       const known = new Set(input.previous.inHand ?? []);
@@ -91,7 +96,6 @@ export function connectorActivities(deps: ConnectorDeps) {
         if (fate === 'waiting') waiting = true;
       }
       const taken = new Set([...result.claimed, ...result.refused].map((f) => f.name));
-      const accepts = nameFilter(route.files);
       const arriving = [...result.look.values()].filter((e) => !taken.has(e.name) && !isTemporaryName(e.name) && accepts(e.name)).length;
       const pending = arriving > 0 || waiting;
       // Soon again while files are still arriving, so a finished upload waits no longer than its minimum age.
@@ -137,6 +141,8 @@ export function connectorActivities(deps: ConnectorDeps) {
       await writeOnce(out.source, join(out.folder, names.text), Buffer.from(reportText(report)));
       await deps.jobs.storage.connectorFiles.finish({ route: route.name, contentHash: file.hash, status, resultPath: resultPath ?? null });
       deps.log.info({ route: route.name, file: file.name, status, inputPath, resultPath }, 'connector file finished');
+      count(route, status === 'done' ? 'done' : 'failed');
+      if (input.operation === 'createZugferdFromPdf') conversions.inc({ outcome: outcome.kind === 'done' ? 'converted' : outcome.code, via: 'connector' });
       const mail = await routeMail(deps, route, report, result && resultPath ? { name: splitPath(resultPath).name, bytes: result.bytes } : undefined);
       return { status, inputPath, reportPath, ...(resultPath ? { resultPath } : {}), ...(mail ? { mail } : {}) };
     },
@@ -299,8 +305,13 @@ async function routeMail(deps: ConnectorDeps, route: RouteConfig, report: FileRe
   }
 }
 
+function count(route: RouteConfig, stage: ConnectorStage, files = 1): void {
+  if (files > 0) connectorFiles.inc({ route: route.name, stage }, files);
+}
+
 /** A file over the route's size limit: to error/ with a report, no workflow (its content is never read). */
 async function refuseOversized(route: RouteConfig, source: FolderSource, file: RefusedFile): Promise<void> {
+  count(route, 'failed');
   const inputPath = await fileAway(source, file.path, join(route.error, file.name));
   const report: FileReport = { route: route.name, file: file.name, operation: route.operation, workflowId: '-', at: new Date().toISOString(), outcome: { kind: 'refused', code: 'FILE_TOO_LARGE', userMessage: file.reason } };
   const { folder } = splitPath(inputPath);
@@ -333,6 +344,7 @@ async function startOrFileDuplicate(deps: ConnectorDeps, route: RouteConfig, sou
     const { folder } = splitPath(inputPath);
     await writeOnce(source, join(folder, reportNames(file.name).text), Buffer.from(reportText(report)));
     await writeOnce(source, join(folder, reportNames(file.name).json), Buffer.from(reportJson(report)));
+    count(route, 'duplicate');
     return 'duplicate';
   }
   try {

@@ -1,11 +1,11 @@
 import type { Logger } from 'pino';
-import type { BlobStore } from '../src/storage/blob-store.js';
+import type { BlobStorage } from '../src/storage/blob-storage.js';
 import type { Storage } from '../src/storage/index.js';
 import type { MailDeps } from './mail.js';
 
 /** What activities may touch: the blob store, the metadata database, a logger, the mail transport. */
 export interface ActivityDeps {
-  blobs: BlobStore;
+  blobs: BlobStorage;
   storage: Storage;
   log: Logger;
   mail: MailDeps;

@@ -5,7 +5,8 @@ import { LIMITS } from '../src/mail/schema.js';
 import { classifySendError } from '../src/mail/smtp-errors.js';
 import type { MailTransport } from '../src/mail/transport.js';
 import type { MailDraft, MailRequest, SendError, TestFault } from '../src/mail/types.js';
-import { BlobNotFoundError, type BlobStore } from '../src/storage/blob-store.js';
+import type { BlobStorage } from '../src/storage/blob-storage.js';
+import { BlobNotFoundError } from '../src/storage/blob-store.js';
 import type { RequestContext } from '../src/temporal/context.js';
 import type { ActivityDeps } from './deps.js';
 
@@ -104,12 +105,12 @@ export function mailActivities({ blobs, storage, log, mail }: ActivityDeps) {
   };
 }
 
-async function readDraft(blobs: BlobStore, key: string): Promise<MailDraft> {
+async function readDraft(blobs: BlobStorage, key: string): Promise<MailDraft> {
   return missingIsPermanent(() => loadDraft(blobs, key), 'the message');
 }
 
 /** The created document first, then the request's own attachments. */
-async function loadAttachments(blobs: BlobStore, storage: ActivityDeps['storage'], draft: MailDraft, documentId: string | null): Promise<AttachmentContent[]> {
+async function loadAttachments(blobs: BlobStorage, storage: ActivityDeps['storage'], draft: MailDraft, documentId: string | null): Promise<AttachmentContent[]> {
   const result: AttachmentContent[] = [];
   if (documentId) {
     const doc = await storage.documents.get(documentId);
@@ -120,7 +121,7 @@ async function loadAttachments(blobs: BlobStore, storage: ActivityDeps['storage'
   return result;
 }
 
-function readBlob(blobs: BlobStore, key: string, what: string): Promise<Buffer> {
+function readBlob(blobs: BlobStorage, key: string, what: string): Promise<Buffer> {
   return missingIsPermanent(() => blobs.get(key), what);
 }
 

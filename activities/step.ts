@@ -1,5 +1,5 @@
 import { Context } from '@temporalio/activity';
-import type { BlobStore } from '../src/storage/blob-store.js';
+import type { BlobStorage } from '../src/storage/blob-storage.js';
 
 /**
  * What makes a retried activity harmless: it writes what it makes under keys derived from its
@@ -8,7 +8,7 @@ import type { BlobStore } from '../src/storage/blob-store.js';
  */
 
 /** The blob store as the running activity writes to it. */
-export function stepBlobs(blobs: BlobStore): BlobStore {
+export function stepBlobs(blobs: BlobStorage): BlobStorage {
   const { workflowExecution, activityId } = Context.current().info;
   return blobs.scoped(`${workflowExecution?.workflowId ?? 'activity'}/${activityId}`);
 }

@@ -1,11 +1,13 @@
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import http from 'node:http';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { PDFArray, PDFDict, PDFDocument, PDFName, PDFRef, PDFStream, type PDFObject } from 'pdf-lib';
 import { extractTextLayer } from '../src/analysis/index.js';
 import { Decimal } from '../src/invoice/decimal.js';
-import type { Invoice } from '../src/invoice/model.js';
+import { invoiceSchema, type Invoice } from '../src/invoice/model.js';
+import { listTemplates, loadTemplate, renderInvoicePdf, templateRoots } from '../src/render/index.js';
 import { LEGAL_FORM } from '../src/analysis/parties.js';
 import { corpusItems, embeddedFiles, getPath, isVisible, truthOf, visibleOf, ZUGFERD_GROUPS, type Golden, type Kind, type Visible } from './lib/corpus-truth.js';
 import { scanProfile, seedOf } from './lib/scan-simulation.js';
@@ -15,7 +17,7 @@ import { quantile } from './lib/quantile.js';
 
 /**
  * Benchmark (not a test) of createZugferdFromPdf end to end against the built service.
- *   node dist/scripts/bench-convert.js [--corpus ../shared/corpus] [--mode text-layer|ocr-degraded] [--only substring]
+ *   node dist/scripts/bench-convert.js [--corpus ../shared/corpus] [--set corpus|fixtures] [--mode text-layer|ocr-degraded] [--only substring]
  *                                      [--concurrency 1] [--verbose] [--json results.json]
  *
  * Input: the ZUGFeRD / Factur-X PDFs of the corpus whose page agrees with their XML (the invoice
@@ -32,12 +34,17 @@ import { quantile } from './lib/quantile.js';
  * not the XML's, when the XML's own value breaks an EN 16931 rule, or when two names differ
  * only by a legal form; the report also gives the rate with every difference counted wrong.
  * One warm-up request (the first file, not counted) precedes the measured ones.
+ *
+ * `--set fixtures` measures the same on invoices whose truth is exact and needs no corpus: every
+ * invoice of test/fixtures/invoices (the model's edge cases: several rates, credit notes,
+ * allowances, reverse charge, export …) rendered by every built-in template.
  */
 
 const { values: args } = parseArgs({
   options: {
     corpus: { type: 'string' },
     mode: { type: 'string', default: 'text-layer' },
+    set: { type: 'string', default: 'corpus' },
     only: { type: 'string' },
     concurrency: { type: 'string', default: '1' },
     verbose: { type: 'boolean', default: false },
@@ -98,6 +105,26 @@ async function listCases(): Promise<Case[]> {
   }
   console.log(`ZUGFeRD / Factur-X PDFs whose page agrees with their XML: ${candidates - dropped.length} of ${candidates} kept`);
   for (const d of dropped) console.log(`  dropped: ${d}`);
+  return cases;
+}
+
+/** The test fixtures rendered by every built-in template, written to `dir`; the fixture is the truth. */
+async function fixtureCases(dir: string): Promise<Case[]> {
+  const fixtures = path.join(repoRoot, 'test/fixtures/invoices');
+  const roots = templateRoots(dir);
+  const templates = (await listTemplates(roots)).filter((t) => t.source === 'builtin' && t.valid).map((t) => t.id);
+  const cases: Case[] = [];
+  for (const name of readdirSync(fixtures).filter((f) => f.endsWith('.json')).sort()) {
+    const truth = invoiceSchema.parse(JSON.parse(readFileSync(path.join(fixtures, name), 'utf8')));
+    for (const id of templates) {
+      const file = path.join(dir, `${path.basename(name, '.json')}-${id}.pdf`);
+      if (args.only && !file.includes(args.only)) continue;
+      const { pdf } = await renderInvoicePdf(truth, await loadTemplate(roots, id), { created: new Date('2026-01-15T10:00:00Z'), fileId: '0'.repeat(32) });
+      writeFileSync(file, pdf);
+      cases.push({ group: 'fixtures', file, truth, visible: visibleOf(await extractTextLayer(pdf)) });
+    }
+  }
+  console.log(`Fixtures rendered by the built-in templates (${templates.join(', ')}): ${cases.length}`);
   return cases;
 }
 
@@ -200,7 +227,7 @@ interface Result {
 }
 
 async function convert(service: SpawnedService, c: Case): Promise<Result> {
-  const base = { file: path.relative(corpus, c.file), group: c.group };
+  const base = { file: c.group === 'fixtures' ? path.basename(c.file) : path.relative(corpus, c.file), group: c.group };
   let pdf: Uint8Array;
   try {
     pdf = await prepare!(readFileSync(c.file), c.file);
@@ -359,10 +386,12 @@ function printResult(r: Result): void {
 function report(results: Result[]): void {
   const converted = (rs: Result[]) => `${rs.filter((r) => r.code === 'ok').length} / ${rs.length}`;
   const zugferd = results.filter((r) => (ZUGFERD_GROUPS as readonly string[]).includes(r.group));
-  const plain = results.filter((r) => !zugferd.includes(r));
+  const plain = results.filter((r) => r.group === 'plain-pdf');
+  const fixtures = results.filter((r) => r.group === 'fixtures');
   const failed = results.filter((r) => r.code !== 'ok');
   console.log(`\nSummary (${args.mode})`);
-  console.log(`  converted: corpus ZUGFeRD/Factur-X ${converted(zugferd)}, plain PDFs ${converted(plain)}, all ${converted(results)}`);
+  const sets = fixtures.length ? `fixtures rendered by the built-in templates ${converted(fixtures)}` : `corpus ZUGFeRD/Factur-X ${converted(zugferd)}, plain PDFs ${converted(plain)}, all ${converted(results)}`;
+  console.log(`  converted: ${sets}`);
   console.log(`  failure codes: ${histogram(failed.map((r) => r.code))}`);
   console.log(`  FIELDS_MISSING fields: ${histogram(failed.filter((r) => r.code === 'FIELDS_MISSING').flatMap((r) => r.fields ?? []))}`);
   console.log(`  ZUGFERD_INVALID rules: ${histogram(failed.filter((r) => r.code === 'ZUGFERD_INVALID').flatMap((r) => r.ruleCodes ?? []))}`);
@@ -381,12 +410,14 @@ function report(results: Result[]): void {
 }
 
 async function run(): Promise<void> {
-  if (!existsSync(corpus)) {
-    console.log(`No corpus at ${corpus}: nothing to measure (pass --corpus DIR).`);
+  if (args.set !== 'corpus' && args.set !== 'fixtures') throw new Error(`Unknown --set ${args.set}; known: corpus, fixtures`);
+  const rendered = args.set === 'fixtures' ? mkdtempSync(path.join(tmpdir(), 'bench-convert-fixtures-')) : undefined;
+  if (!rendered && !existsSync(corpus)) {
+    console.log(`No corpus at ${corpus}: nothing to measure (pass --corpus DIR, or --set fixtures).`);
     return;
   }
-  console.log(`Corpus: ${corpus}   mode: ${args.mode}   concurrency: ${concurrency}`);
-  const cases = await listCases();
+  console.log(`${rendered ? 'Set: fixtures' : `Corpus: ${corpus}`}   mode: ${args.mode}   concurrency: ${concurrency}`);
+  const cases = rendered ? await fixtureCases(rendered) : await listCases();
   if (cases.length === 0) return;
   const service = await spawnService({ name: 'bench-convert' });
   try {
@@ -405,6 +436,7 @@ async function run(): Promise<void> {
     if (args.json) writeFileSync(args.json, JSON.stringify({ mode: args.mode, corpus, results }, null, 2));
   } finally {
     await service.stop();
+    if (rendered) rmSync(rendered, { recursive: true, force: true });
   }
 }
 

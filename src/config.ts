@@ -2,6 +2,9 @@ import path from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_INTAKE_LIMITS, type IntakeLimits } from './files/declared-size.js';
 import { TEST_FAULTS, type TestFault } from './mail/types.js';
+import { WORKLOADS, type Workload } from './temporal/queues.js';
+import type { WorkerSettings } from './temporal/worker-plan.js';
+import type { BlobStorageConfig } from './storage/blob-storage.js';
 
 /**
  * Configuration comes only from environment variables, validated once at start.
@@ -41,6 +44,34 @@ const envSchema = z.object({
   MAX_IMAGE_PIXELS: z.coerce.number().int().min(1_000_000).max(1_000_000_000).default(DEFAULT_INTAKE_LIMITS.maxImagePixels),
   MAX_INFLATED_MEGABYTES: z.coerce.number().int().min(16).max(4096).default(DEFAULT_INTAKE_LIMITS.maxInflatedBytes / 1024 / 1024),
   WORKFLOW_WAIT_SECONDS: z.union([z.literal('').transform(() => undefined), z.coerce.number().int().min(1).max(3600)]).optional(),
+  /** The workload classes this process's worker serves (src/temporal/queues.ts); default all. */
+  EINVOICE_WORKER_QUEUES: optionalString.pipe(
+    z
+      .string()
+      .transform((v) => [...new Set(v.split(',').map((w) => w.trim()))])
+      .pipe(z.array(z.enum(WORKLOADS, { error: `must be a comma-separated list of ${WORKLOADS.join(', ')}` })))
+      .optional(),
+  ),
+  /** `quick=8,pdf=2`: activities at once per class. */
+  EINVOICE_WORKER_CONCURRENCY: optionalString.pipe(
+    z
+      .string()
+      .transform((v) => v.split(',').map((pair) => pair.split('=').map((p) => p.trim())))
+      .pipe(z.array(z.tuple([z.enum(WORKLOADS), z.coerce.number<string>().int().min(1).max(256)], { error: `must be class=number pairs, e.g. quick=8,pdf=2 (classes: ${WORKLOADS.join(', ')})` })))
+      .optional(),
+  ),
+  /** Where file contents live: a local folder, or an S3-compatible bucket when several machines share them. */
+  BLOB_STORE: z.enum(['local', 's3']).default('local'),
+  BLOB_S3_BUCKET: optionalString,
+  BLOB_S3_PREFIX: z.string().default('').refine((v) => v === '' || v.endsWith('/'), 'must be empty or end in /'),
+  BLOB_S3_REGION: z.string().default('us-east-1'),
+  BLOB_S3_ENDPOINT: optionalString.pipe(z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }).optional()),
+  BLOB_S3_FORCE_PATH_STYLE: z.enum(['true', 'false']).default('true'),
+  /** Prometheus metrics of this process (src/metrics) on their own port; unset: none. */
+  METRICS_PORT: z.union([z.literal('').transform(() => undefined), port]).optional(),
+  /** The Temporal SDK's worker metrics (schedule-to-start latency, slots), served by the SDK; unset: none. */
+  TEMPORAL_METRICS_PORT: z.union([z.literal('').transform(() => undefined), port]).optional(),
+  EINVOICE_OCR_MEMORY_MB: z.union([z.literal('').transform(() => undefined), z.coerce.number().int().min(256)]).optional(),
   SMTP_URL: optionalString.pipe(z.url({ protocol: /^smtps?$/, error: 'must be an smtp:// or smtps:// URL' }).optional()),
   SMTP_REQUIRE_TLS: z.enum(['true', 'false']).default('true'),
   SMTP_CA_FILE: optionalString,
@@ -57,6 +88,7 @@ const envSchema = z.object({
   ),
 })
   .refine((e) => e.EINVOICE_ROLE !== 'connectors' || e.EINVOICE_CONNECTORS, { path: ['EINVOICE_CONNECTORS'], message: 'EINVOICE_ROLE=connectors needs the configuration file' })
+  .refine((e) => e.BLOB_STORE !== 's3' || e.BLOB_S3_BUCKET, { path: ['BLOB_S3_BUCKET'], message: 'BLOB_STORE=s3 needs the bucket' })
   .refine((e) => [e.DKIM_DOMAIN, e.DKIM_SELECTOR, e.DKIM_PRIVATE_KEY_FILE].filter(Boolean).length % 3 === 0, {
   path: ['DKIM_DOMAIN'],
   message: 'set DKIM_DOMAIN, DKIM_SELECTOR and DKIM_PRIVATE_KEY_FILE together, or none of them',
@@ -109,6 +141,11 @@ export interface Config {
   role: z.infer<typeof envSchema>['EINVOICE_ROLE'];
   /** veraPDF processes kept running by the worker (src/pdf/verapdf.ts). */
   veraPdf: { poolSize: number };
+  /** The worker's queues and their limits (src/temporal/worker-plan.ts). */
+  worker: WorkerSettings;
+  blobs: BlobStorageConfig;
+  /** Ports of the metrics endpoints (on HOST); undefined: not served. */
+  metrics: { port: number | undefined; temporalPort: number | undefined };
   /** The folder connectors: their configuration file, and the queue their source activities are served on. */
   connectors: { configFile: string | undefined; taskQueue: string };
   mail: MailConfig;
@@ -152,6 +189,23 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     role: e.EINVOICE_ROLE,
     veraPdf: { poolSize: e.VERAPDF_POOL_SIZE },
+    worker: {
+      workloads: e.EINVOICE_WORKER_QUEUES ?? WORKLOADS,
+      concurrency: Object.fromEntries(e.EINVOICE_WORKER_CONCURRENCY ?? []) as Partial<Record<Workload, number>>,
+      ocrMemoryMb: e.EINVOICE_OCR_MEMORY_MB,
+    },
+    blobs:
+      e.BLOB_STORE === 's3'
+        ? {
+            kind: 's3',
+            bucket: e.BLOB_S3_BUCKET!,
+            prefix: e.BLOB_S3_PREFIX,
+            region: e.BLOB_S3_REGION,
+            ...(e.BLOB_S3_ENDPOINT ? { endpoint: e.BLOB_S3_ENDPOINT } : {}),
+            forcePathStyle: e.BLOB_S3_FORCE_PATH_STYLE === 'true',
+          }
+        : { kind: 'local' },
+    metrics: { port: e.METRICS_PORT, temporalPort: e.TEMPORAL_METRICS_PORT },
     connectors: { configFile: e.EINVOICE_CONNECTORS ? path.resolve(e.EINVOICE_CONNECTORS) : undefined, taskQueue: `${e.TEMPORAL_TASK_QUEUE}-connectors` },
     mail: {
       smtp: e.SMTP_URL ? smtpConfig(e.SMTP_URL, e.SMTP_REQUIRE_TLS === 'true', e.SMTP_CA_FILE) : undefined,

@@ -1,13 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
+import os from 'node:os';
 import type { Duplex } from 'node:stream';
 import type { AddressInfo } from 'node:net';
 import { Client, Connection } from '@temporalio/client';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
 import type { Logger } from 'pino';
 import { withHeartbeats } from '../activities/heartbeat.js';
+import { OCR_ENGINES } from '../activities/analysis.js';
 import { createActivities } from '../activities/index.js';
+import { withBusinessMetrics } from '../activities/metrics.js';
 import { createApp } from './api/app.js';
 import { ApiError, ERROR_CODES, toEnvelope } from './api/errors.js';
 import { allRoutes } from './api/routes/index.js';
@@ -17,13 +20,17 @@ import type { Config } from './config.js';
 import { loadSigningSecret } from './auth/signed-url.js';
 import { cachedConnectorStatus } from './jobs/connector-status.js';
 import { createMailTransport } from './mail/transport.js';
+import { registry } from './metrics/metrics.js';
+import { startMetricsServer } from './metrics/server.js';
+import { DEFAULT_SANDBOX_LIMITS } from './ocr/sandbox.js';
 import { configureVeraPdf, stopVeraPdf } from './pdf/verapdf.js';
-import { BlobStore } from './storage/blob-store.js';
+import { openBlobStorage } from './storage/blob-storage.js';
 import { openStorage } from './storage/index.js';
 import { startDevServer, type DevServer } from './temporal/dev-server.js';
 import { ensureNamespace } from './temporal/namespace.js';
 import { ensureRetentionSchedule } from './temporal/schedules.js';
-import { createWorker } from './temporal/worker.js';
+import { startWorkers } from './temporal/worker.js';
+import { availableMemoryMb, planWorker } from './temporal/worker-plan.js';
 import { removeOrphanedTempDirs } from './temp-dirs.js';
 import { parseConfig } from '../connectors/config.js';
 import { startConnectors, type ConnectorEngine } from '../connectors/engine.js';
@@ -50,7 +57,15 @@ export async function startService(config: Config, log: Logger): Promise<Running
     for (const cleanup of cleanups.reverse()) await cleanup().catch((err) => log.error({ err }, 'shutdown step failed'));
   };
   try {
-    installTemporalRuntime(log);
+    // The SDK's metrics describe workers: the API alone has none.
+    const { temporalPort } = config.metrics;
+    const host = config.http.host.includes(':') ? `[${config.http.host}]` : config.http.host;
+    installTemporalRuntime(log, config.role !== 'api' && temporalPort !== undefined ? `${host}:${temporalPort}` : undefined);
+    if (config.metrics.port !== undefined) {
+      const metricsServer = await startMetricsServer(registry, config.http.host, config.metrics.port);
+      cleanups.push(() => metricsServer.close());
+      log.info({ url: metricsServer.url }, 'metrics served');
+    }
     let devServer: DevServer | undefined;
     if (!config.temporal.address) {
       devServer = await startDevServer({ cliPath: config.temporal.cliPath, dataDir: config.dataDir, namespace: config.temporal.namespace, port: config.temporal.devPort, uiPort: config.temporal.uiPort, log });
@@ -68,7 +83,7 @@ export async function startService(config: Config, log: Logger): Promise<Running
 
     const storage = await openStorage(config);
     cleanups.push(() => storage.close());
-    const blobs = new BlobStore(config.dataDir);
+    const blobs = openBlobStorage(config.blobs, config.dataDir);
     const temporal = new Client({ connection, namespace: config.temporal.namespace });
 
     if (config.role === 'all' || config.role === 'worker') {
@@ -78,21 +93,25 @@ export async function startService(config: Config, log: Logger): Promise<Running
       // The veraPDF processes start with the first check and end after the worker has finished its activities.
       await configureVeraPdf({ size: config.veraPdf.poolSize });
       cleanups.push(() => stopVeraPdf());
-      const { worker, connection: workerConnection } = await createWorker({
+      const plan = planWorker(config.temporal.taskQueue, config.worker, {
+        memoryMb: availableMemoryMb(process.constrainedMemory(), os.totalmem()),
+        ocrEngines: OCR_ENGINES,
+        sandboxHeapMb: DEFAULT_SANDBOX_LIMITS.heapMb,
+      });
+      const workers = await startWorkers({
         address: temporalAddress,
         namespace: config.temporal.namespace,
-        taskQueue: config.temporal.taskQueue,
+        queues: plan.queues,
         activities: withHeartbeats(
-          createActivities({ blobs, storage, log, mail: { transport: await createMailTransport(config.mail), testFaults: config.mail.testFaults }, ...(config.documentTime ? { documentTime: config.documentTime } : {}) }),
+          withBusinessMetrics(
+            createActivities({ blobs, storage, log, mail: { transport: await createMailTransport(config.mail), testFaults: config.mail.testFaults }, ...(config.documentTime ? { documentTime: config.documentTime } : {}) }),
+          ),
         ),
       });
-      const running = worker.run();
-      cleanups.push(async () => {
-        worker.shutdown();
-        await running;
-        await workerConnection.close();
-      });
-      await ensureRetentionSchedule(temporal, config.temporal.taskQueue);
+      cleanups.push(() => workers.stop());
+      log.info({ queues: plan.queues.map((q) => `${q.taskQueue} (${q.maxActivities} at once)`), ocr: plan.ocr }, 'worker polling');
+      // The retention workflow and its pass run on the workflows' queue: a process serving it sets the schedule up.
+      if (plan.queues.some((q) => q.workflows)) await ensureRetentionSchedule(temporal, config.temporal.taskQueue);
     }
 
     const jobs = { temporal, taskQueue: config.temporal.taskQueue, blobs, storage, limits: config.intakeLimits, maxWaitMs: config.workflowWaitMs };
@@ -158,14 +177,21 @@ function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): void {
 
 let runtimeInstalled = false;
 
-/** Temporal's core logs go through our logger; we, not the SDK, react to SIGTERM. */
-function installTemporalRuntime(log: Logger): void {
+/**
+ * Temporal's core logs go through our logger; we, not the SDK, react to SIGTERM. With an
+ * address, the SDK serves its worker metrics there (Prometheus, /metrics), durations in seconds
+ * like ours.
+ */
+function installTemporalRuntime(log: Logger, metricsAddress: string | undefined): void {
   if (runtimeInstalled) return;
   runtimeInstalled = true;
   Runtime.install({
     shutdownSignals: [],
+    ...(metricsAddress ? { telemetryOptions: { metrics: { prometheus: { bindAddress: metricsAddress, useSecondsForDurations: true } } } } : {}),
     logger: new DefaultLogger('WARN', (entry) => {
-      const level = entry.level === 'ERROR' ? 'error' : entry.level === 'WARN' ? 'warn' : 'debug';
+      // The queues of the pdf, ocr and mail classes carry activities only: that they poll no workflow tasks is as planned.
+      const planned = entry.message.startsWith('No workflows registered');
+      const level = entry.level === 'ERROR' ? 'error' : entry.level === 'WARN' && !planned ? 'warn' : 'debug';
       log[level]({ temporal: entry.meta }, entry.message);
     }),
   });

@@ -1,52 +1,93 @@
-import type { ActivityOptions } from '@temporalio/workflow';
+import { proxyActivities, workflowInfo, type ActivityInterfaceFor, type ActivityOptions } from '@temporalio/workflow';
+import { workloadQueue, type Workload } from '../src/temporal/queues.js';
 
 /**
- * How each kind of step is timed and retried. Every activity heartbeats (activities/heartbeat.ts),
- * so a heartbeat timeout of seconds is what notices a dead worker; the start-to-close timeout only
+ * How each kind of step is timed and retried, and which workload class (task queue, see
+ * src/temporal/queues.ts) runs it. Every activity heartbeats (activities/heartbeat.ts), so a
+ * heartbeat timeout of seconds is what notices a dead worker; the start-to-close timeout only
  * bounds a step that hangs while its process is alive. Refusals are thrown non-retryable, so the
  * attempts are spent on crashes and passing faults only.
  */
+export interface StepProfile {
+  workload: Workload;
+  options: ActivityOptions;
+}
 
 /** Storing, recording, writing XML, rendering a template: local work of milliseconds to seconds. */
-export const QUICK: ActivityOptions = {
-  startToCloseTimeout: '1 minute',
-  heartbeatTimeout: '20 seconds',
-  retry: { maximumAttempts: 5, initialInterval: '200 milliseconds', backoffCoefficient: 2 },
+export const QUICK: StepProfile = {
+  workload: 'quick',
+  options: {
+    startToCloseTimeout: '1 minute',
+    heartbeatTimeout: '20 seconds',
+    retry: { maximumAttempts: 5, initialInterval: '200 milliseconds', backoffCoefficient: 2 },
+  },
 };
 
-/** Ghostscript, pdf-lib, veraPDF, the schematron validators: seconds, on a big file minutes. */
-export const HEAVY: ActivityOptions = {
+/** Seconds, on a big file minutes. */
+const LONG: ActivityOptions = {
   startToCloseTimeout: '4 minutes',
   heartbeatTimeout: '30 seconds',
   retry: { maximumAttempts: 5, initialInterval: '1 second', backoffCoefficient: 2 },
 };
 
+/** The schematron validators on an XML invoice: quick CPU work for an ordinary invoice, minutes for one of thousands of lines. */
+export const XML_RULES: StepProfile = { workload: 'quick', options: LONG };
+
+/** Ghostscript, pdf-lib, veraPDF: the PDF workers. */
+export const PDF: StepProfile = { workload: 'pdf', options: LONG };
+
 /** Reading a document: seconds per page, up to 30 scanned pages, perhaps waiting for a busy OCR pool. */
-export const READING: ActivityOptions = {
-  startToCloseTimeout: '15 minutes',
-  heartbeatTimeout: '30 seconds',
-  retry: { maximumAttempts: 3, initialInterval: '1 second', backoffCoefficient: 2 },
+export const READING: StepProfile = {
+  workload: 'ocr',
+  options: {
+    startToCloseTimeout: '15 minutes',
+    heartbeatTimeout: '30 seconds',
+    retry: { maximumAttempts: 3, initialInterval: '1 second', backoffCoefficient: 2 },
+  },
 };
 
 /** The retention pass: a walk over the database and the blob folders, minutes on a large installation. */
-export const HOUSEKEEPING: ActivityOptions = {
-  startToCloseTimeout: '1 hour',
-  heartbeatTimeout: '30 seconds',
-  retry: { maximumAttempts: 3, initialInterval: '10 seconds', backoffCoefficient: 2 },
+export const HOUSEKEEPING: StepProfile = {
+  workload: 'quick',
+  options: {
+    startToCloseTimeout: '1 hour',
+    heartbeatTimeout: '30 seconds',
+    retry: { maximumAttempts: 3, initialInterval: '10 seconds', backoffCoefficient: 2 },
+  },
 };
 
 /**
- * One SMTP transaction. Temporary failures (4xx, greylisting, a server restarting) are retried
- * with growing pauses for up to 24 hours; permanent ones are thrown non-retryable by the activity.
- * A worker that dies mid-send is noticed by the heartbeat timeout; the send ledger
- * (activities/mail.ts) keeps the retry from sending what was accepted.
+ * One SMTP transaction, on the mail queue. Temporary failures (4xx, greylisting, a server
+ * restarting) are retried with growing pauses for up to 24 hours; permanent ones are thrown
+ * non-retryable by the activity. A worker that dies mid-send is noticed by the heartbeat timeout;
+ * the send ledger (activities/mail.ts) keeps the retry from sending what was accepted.
  */
-export const DELIVERY: ActivityOptions = {
-  startToCloseTimeout: '3 minutes',
-  heartbeatTimeout: '20 seconds',
-  scheduleToCloseTimeout: '24 hours',
-  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '10 minutes' },
+export const SENDING: StepProfile = {
+  workload: 'mail',
+  options: {
+    startToCloseTimeout: '3 minutes',
+    heartbeatTimeout: '20 seconds',
+    scheduleToCloseTimeout: '24 hours',
+    retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '10 minutes' },
+  },
 };
+
+/**
+ * Activities of one profile, scheduled on its workload's queue. The queue is resolved at each
+ * call, inside the running workflow, from the queue that workflow runs on; module scope, where
+ * the proxies are declared, has no workflow to ask.
+ */
+export function proxySteps<A>(profile: StepProfile): ActivityInterfaceFor<A> {
+  return new Proxy({} as ActivityInterfaceFor<A>, {
+    get(_, name) {
+      if (typeof name !== 'string') return undefined;
+      return (...args: unknown[]) => {
+        const steps = proxyActivities<Record<string, (...a: unknown[]) => Promise<unknown>>>({ ...profile.options, taskQueue: workloadQueue(workflowInfo().taskQueue, profile.workload) });
+        return steps[name]!(...args);
+      };
+    },
+  });
+}
 
 /**
  * A connector's steps on its source (list, read, write, move), served by the connector processes

@@ -1,6 +1,6 @@
-import { CancellationScope, proxyActivities } from '@temporalio/workflow';
+import { CancellationScope } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
-import { QUICK, READING } from './activity-profiles.js';
+import { proxySteps, QUICK, READING } from './activity-profiles.js';
 import type { AnalyseDocumentInput, DocumentAnalysis } from '../src/jobs/contracts.js';
 import { finish, recordingFailure } from './outcome.js';
 
@@ -8,8 +8,8 @@ import { finish, recordingFailure } from './outcome.js';
 // the activity heartbeats meanwhile, so a dead worker is noticed within a
 // minute. A file that cannot be read fails for good (non-retryable failure
 // from the activity); one more attempt covers a worker lost mid-way.
-const { analyseDocument } = proxyActivities<Activities>(READING);
-const { discardBlobs } = proxyActivities<Activities>(QUICK);
+const { analyseDocument } = proxySteps<Activities>(READING);
+const { discardBlobs } = proxySteps<Activities>(QUICK);
 
 /**
  * createJSONFromAnalysedPdf (sync and async, V1 and V2): analyse the uploaded

@@ -1,15 +1,15 @@
-import { ApplicationFailure, CancellationScope, proxyActivities, uuid4 } from '@temporalio/workflow';
+import { ApplicationFailure, CancellationScope, uuid4 } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
-import { HEAVY, QUICK, READING } from './activity-profiles.js';
+import { PDF, proxySteps, QUICK, READING } from './activity-profiles.js';
 import type { ConvertToZugferdInput, ConvertToZugferdResult, RefusalDetails } from '../src/jobs/contracts.js';
 import { ownerLanguage, refusalSummary } from '../src/analysis-api/owner-texts.js';
 import { finish, recordingFailure } from './outcome.js';
 import { buildValidated, isBlocking } from './zugferd-build.js';
 
 // Analysis: see analysis.ts. The rest is local work (images → PDF runs in the PDF worker).
-const { analyseDocument } = proxyActivities<Activities>(READING);
-const { prepareZugferdInvoice, writeZugferdXml, storeDocument, discardBlobs } = proxyActivities<Activities>(QUICK);
-const { imagesToPdfDocument } = proxyActivities<Activities>(HEAVY);
+const { analyseDocument } = proxySteps<Activities>(READING);
+const { prepareZugferdInvoice, writeZugferdXml, storeDocument, discardBlobs } = proxySteps<Activities>(QUICK);
+const { imagesToPdfDocument } = proxySteps<Activities>(PDF);
 
 export const CONVERT_OPERATION = 'createZugferdFromPdf';
 

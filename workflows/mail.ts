@@ -4,7 +4,6 @@ import {
   ParentClosePolicy,
   TimeoutFailure,
   patched,
-  proxyActivities,
   setCurrentDetails,
   sleep,
   startChild,
@@ -13,7 +12,7 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
-import { DELIVERY, QUICK } from './activity-profiles.js';
+import { proxySteps, QUICK, SENDING } from './activity-profiles.js';
 import type { SendMessageInput } from '../src/jobs/contracts.js';
 import type { MailOutcome, MailRequest, SendError } from '../src/mail/types.js';
 import type { RequestContext } from '../src/temporal/context.js';
@@ -26,9 +25,9 @@ import { ACCOUNT, OPERATION, OUTCOME, type Outcome } from '../src/temporal/searc
  * to a day. Nothing here can fail the parent: a created document is never lost to a mail.
  */
 
-// Recording is quick local I/O.
-const { recordMailSend, failMailSend } = proxyActivities<Activities>(QUICK);
-const { sendMail } = proxyActivities<Activities>(DELIVERY);
+// Recording is quick local I/O; sending runs on the mail queue, retried for up to a day.
+const { recordMailSend, failMailSend } = proxySteps<Activities>(QUICK);
+const { sendMail } = proxySteps<Activities>(SENDING);
 
 /** How long a request waits for its e-mail before answering `queued`. */
 const WAIT_FOR_MAIL = '15 seconds';

@@ -1,6 +1,6 @@
-import { proxyActivities, uuid4 } from '@temporalio/workflow';
+import { uuid4 } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
-import { HEAVY, QUICK } from './activity-profiles.js';
+import { PDF, proxySteps, QUICK } from './activity-profiles.js';
 import type { CreateInvoicePdfInput, CreateInvoicePdfResult } from '../src/jobs/contracts.js';
 import { deliverIfRequested } from './mail.js';
 import { finish, recordingFailure } from './outcome.js';
@@ -8,8 +8,8 @@ import { finish, recordingFailure } from './outcome.js';
 // Rendering, writing XML and storing are local and quick; embedding and validation (veraPDF in a
 // JVM, the official schematron) take longer. Broken input or templates fail for good
 // (non-retryable failures from the activities), I/O hiccups retry.
-const { renderTemplatePdf, writeZugferdXml, storeDocument, storeInvoiceRecord, recordUnkeptCreation, discardBlobs } = proxyActivities<Activities>(QUICK);
-const { buildZugferdPdf, validateZugferdPdf } = proxyActivities<Activities>(HEAVY);
+const { renderTemplatePdf, writeZugferdXml, storeDocument, storeInvoiceRecord, recordUnkeptCreation, discardBlobs } = proxySteps<Activities>(QUICK);
+const { buildZugferdPdf, validateZugferdPdf } = proxySteps<Activities>(PDF);
 
 export const CREATE_INVOICE_PDF = 'createInvoicePdfFromJson';
 

@@ -1,9 +1,9 @@
-import { proxyActivities, setCurrentDetails } from '@temporalio/workflow';
+import { setCurrentDetails } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
 import type { RetentionReport } from '../src/storage/retention.js';
-import { HOUSEKEEPING } from './activity-profiles.js';
+import { HOUSEKEEPING, proxySteps } from './activity-profiles.js';
 
-const { applyRetention } = proxyActivities<Activities>(HOUSEKEEPING);
+const { applyRetention } = proxySteps<Activities>(HOUSEKEEPING);
 
 /** Started every hour by the `retention` Schedule (src/temporal/schedules.ts): forgets what the service promises to forget. */
 export async function retention(): Promise<RetentionReport> {

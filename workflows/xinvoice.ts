@@ -1,16 +1,16 @@
-import { proxyActivities, setCurrentDetails, upsertSearchAttributes, uuid4 } from '@temporalio/workflow';
+import { setCurrentDetails, upsertSearchAttributes, uuid4 } from '@temporalio/workflow';
 import type { CreateXInvoiceInput, CreateXInvoiceResult, ValidateXInvoiceInput } from '../src/jobs/contracts.js';
 import type { ValidationReport } from '../src/validation/index.js';
 import { OUTCOME, type Outcome } from '../src/temporal/search-attributes.js';
 import type { Activities } from '../activities/index.js';
-import { HEAVY, QUICK } from './activity-profiles.js';
+import { proxySteps, QUICK, XML_RULES } from './activity-profiles.js';
 import { deliverIfRequested } from './mail.js';
 
 // Building and storing are quick and local; validation runs the official
 // schematron and may be slow on a cold worker. Invalid input fails for good
 // (non-retryable ApplicationFailure thrown by the activity), I/O hiccups retry.
-const { buildInvoiceXml, storeDocument } = proxyActivities<Activities>(QUICK);
-const { validateInvoiceXml } = proxyActivities<Activities>(HEAVY);
+const { buildInvoiceXml, storeDocument } = proxySteps<Activities>(QUICK);
+const { validateInvoiceXml } = proxySteps<Activities>(XML_RULES);
 
 /** createXinvoiceFromJson: build → validate → store → (e-mail). */
 export async function createXInvoice(input: CreateXInvoiceInput): Promise<CreateXInvoiceResult> {

@@ -1,7 +1,7 @@
-import { ApplicationFailure, proxyActivities } from '@temporalio/workflow';
+import { ApplicationFailure } from '@temporalio/workflow';
 import type { BuildZugferdResult } from '../activities/zugferd.js';
 import type { Activities } from '../activities/index.js';
-import { HEAVY } from './activity-profiles.js';
+import { PDF, proxySteps } from './activity-profiles.js';
 import type { RefusalDetails } from '../src/jobs/contracts.js';
 import type { ZugferdReport } from '../src/pdf/validate.js';
 import type { RequestContext } from '../src/temporal/context.js';
@@ -10,7 +10,7 @@ import type { RequestContext } from '../src/temporal/context.js';
 // a JVM. Bad input fails for good (non-retryable ApplicationFailure from the activity); I/O
 // hiccups and a crashed worker retry. Helpers, not workflow types: index.ts does not re-export
 // this module.
-const { buildZugferdPdf, validateZugferdPdf } = proxyActivities<Activities>(HEAVY);
+const { buildZugferdPdf, validateZugferdPdf } = proxySteps<Activities>(PDF);
 
 /** PDF/A's font rules (ISO 19005-3 6.2.11): what Ghostscript's own typefaces can mend. */
 const FONT_RULE = /^PDFA-6\.2\.11\./;

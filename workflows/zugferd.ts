@@ -1,6 +1,6 @@
-import { proxyActivities, uuid4 } from '@temporalio/workflow';
+import { uuid4 } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
-import { HEAVY, QUICK } from './activity-profiles.js';
+import { PDF, proxySteps, QUICK } from './activity-profiles.js';
 import type {
   CreateZugferdFromJsonInput,
   CreateZugferdFromXmlInput,
@@ -19,8 +19,8 @@ import { buildValidated, countErrors } from './zugferd-build.js';
 // Writing XML and storing are quick; extraction reads the PDF in an isolated worker and
 // validation runs veraPDF in a JVM (building: zugferd-build.ts). Bad input fails for good
 // (non-retryable ApplicationFailure from the activity); I/O hiccups and a crashed worker retry.
-const { writeZugferdXml, storeDocument } = proxyActivities<Activities>(QUICK);
-const { extractZugferdInvoice, validateZugferdPdf } = proxyActivities<Activities>(HEAVY);
+const { writeZugferdXml, storeDocument } = proxySteps<Activities>(QUICK);
+const { extractZugferdInvoice, validateZugferdPdf } = proxySteps<Activities>(PDF);
 
 interface BuildInput {
   ctx: RequestContext;

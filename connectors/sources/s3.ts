@@ -8,23 +8,16 @@ import {
   S3ServiceException,
 } from '@aws-sdk/client-s3';
 import type { Readable } from 'node:stream';
+import { createS3Client, type S3Endpoint } from '../../src/storage/s3-client.js';
 import { FileTooLargeError, SourceError, SourceGoneError, SourceUnavailableError, TargetExistsError, isConnectionError } from './errors.js';
 import { join, normalise } from './paths.js';
 import { readLimited } from './read-limited.js';
 import type { FolderSource, SourceEntry } from './source.js';
 
-export interface S3SourceOptions {
+export interface S3SourceOptions extends S3Endpoint {
   bucket: string;
   /** Key prefix that source paths are relative to ('' for the whole bucket). */
   prefix?: string;
-  region?: string;
-  /** For S3-compatible servers (MinIO, Hetzner, Wasabi, Ceph); unset for AWS. */
-  endpoint?: string;
-  forcePathStyle?: boolean;
-  /** Read by the caller from a file or the environment; unset: the SDK's default chain (AWS_* variables, profiles). */
-  credentials?: { accessKeyId: string; secretAccessKey: string; sessionToken?: string };
-  /** The SDK's attempts per request, connection failures included (its default is 3). */
-  maxAttempts?: number;
 }
 
 const status = (err: unknown) => (err instanceof S3ServiceException ? err.$metadata.httpStatusCode : undefined);
@@ -49,17 +42,7 @@ export class S3Source implements FolderSource {
     this.bucket = options.bucket;
     this.prefix = options.prefix ? `${normalise(options.prefix)}/` : '';
     this.where = `s3 bucket ${options.bucket}${options.endpoint ? ` at ${options.endpoint}` : ''}`;
-    this.client = new S3Client({
-      region: options.region ?? 'us-east-1',
-      endpoint: options.endpoint,
-      forcePathStyle: options.forcePathStyle,
-      credentials: options.credentials,
-      maxAttempts: options.maxAttempts,
-      // The SDK's default CRC checksums (aws-chunked uploads) are not understood by every S3-compatible server;
-      // send and check them only where the operation requires them.
-      requestChecksumCalculation: 'WHEN_REQUIRED',
-      responseChecksumValidation: 'WHEN_REQUIRED',
-    });
+    this.client = createS3Client(options);
   }
 
   private key(path: string): string {

@@ -3,6 +3,7 @@ import { connect } from 'node:net';
 
 /** A server process the tests start on a loopback port and stop again (sshd, the S3 server). */
 export interface ChildServer {
+  pid: number | undefined;
   stop(): Promise<void>;
 }
 
@@ -27,7 +28,7 @@ export async function startChildServer(command: string, args: string[], port: nu
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  return { stop };
+  return { pid: proc.pid, stop };
 }
 
 function accepts(port: number): Promise<boolean> {

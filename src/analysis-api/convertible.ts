@@ -79,6 +79,12 @@ const EN16931_REQUIRED: Requirement[] = [
     bt: 'BT-30',
     present: (i) => has(i.seller?.sellerVatIdentifier) || has(i.seller?.sellerLegalRegistrationIdentifier) || has(i.seller?.sellerIdentifier),
   },
+  // BR-CO-25: an amount left to pay needs a due date or payment terms.
+  {
+    field: 'paymentDueDate',
+    bt: 'BT-9',
+    present: (i) => has(i.paymentDueDate) || has(i.paymentTerms) || !(i.documentTotals?.amountDueForPayment && new Decimal(i.documentTotals.amountDueForPayment).gt(0)),
+  },
   need('buyer.buyerName', 'BT-44', (i) => i.buyer?.buyerName),
   need('buyer.buyerPostalAddress.buyerCountryCode', 'BT-55', (i) => i.buyer?.buyerPostalAddress?.buyerCountryCode),
   need('documentTotals.invoiceTotalAmountWithoutVat', 'BT-109', (i) => i.documentTotals?.invoiceTotalAmountWithoutVat),

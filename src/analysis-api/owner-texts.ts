@@ -16,6 +16,7 @@ const DETAILS: Readonly<Record<string, Pair>> = {
   'BT-1': ['the invoice number', 'die Rechnungsnummer'],
   'BT-2': ['the invoice date', 'das Rechnungsdatum'],
   'BT-5': ['the currency', 'die Währung'],
+  'BT-9': ['the due date or the payment terms (e.g. "payable within 14 days")', 'das Fälligkeitsdatum oder die Zahlungsbedingungen (z. B. „zahlbar innerhalb von 14 Tagen“)'],
   'BT-27': ["the seller's name", 'der Name des Verkäufers'],
   'BT-30': ["the seller's VAT ID or company registration number", 'die USt-IdNr. oder Handelsregisternummer des Verkäufers'],
   'BT-31': ["the seller's VAT ID or tax number", 'die USt-IdNr. oder Steuernummer des Verkäufers'],

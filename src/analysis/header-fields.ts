@@ -1,6 +1,6 @@
 import { currenciesIn } from './codes.js';
 import { scanDates, scannedDate } from './dates.js';
-import { allSegments, belowOf, originalOffset, rightOf, type Doc, type Found } from './document.js';
+import { allSegments, belowOf, originalOffset, pageOf, rightOf, type Doc, type Found } from './document.js';
 import { makeSegment, tailOf, type Segment } from './layout.js';
 import { HEADER_LABELS, OTHER_LABELS, PARTY_LABELS, type HeaderField } from './lexicon.js';
 import { fold } from './text.js';
@@ -10,7 +10,7 @@ import { fold } from './text.js';
  * text, in the next cell to the right, or in the cell below (forms with the label on top).
  */
 
-type Kind = 'id' | 'ref' | 'date' | 'taxNumber' | 'currency';
+type Kind = 'id' | 'ref' | 'date' | 'taxNumber' | 'currency' | 'terms';
 
 const KIND: Readonly<Record<HeaderField, Kind>> = {
   invoiceNumber: 'id',
@@ -23,6 +23,7 @@ const KIND: Readonly<Record<HeaderField, Kind>> = {
   customerNumber: 'id',
   taxNumber: 'taxNumber',
   currency: 'currency',
+  paymentTerms: 'terms',
 };
 
 /** Words that are labels themselves, never an identifier's value. */
@@ -46,6 +47,11 @@ export function parseValue(kind: Kind, text: string, doc: Doc, strictId: boolean
     }
     case 'currency':
       return currenciesIn(t)[0];
+    case 'terms': {
+      // Free text as printed ("Zahlbar sofort ohne Abzug.", "14 Tage netto"): words, not a lone number or sign.
+      const v = t.replace(/^[:\s]+/, '').replace(/\s+/g, ' ').trim();
+      return v.length <= 200 && /\p{L}{2}/u.test(v) ? v : undefined;
+    }
     case 'ref': {
       // Buyer references may be names or spaced numbers ("05 158 004 - 11023 - 45"): the whole short value.
       const v = t.replace(/^[(#:;,.\s]+/, '').trim();
@@ -131,7 +137,7 @@ export function findHeaderFields(doc: Doc): Map<HeaderField, Array<Found>> {
         if (place !== 'same' && isLabel(source.text)) continue;
         if (place === 'right' && inStrip(doc, seg, source)) continue;
         // Inside running text a reference is one word: what follows is the sentence going on.
-        const text = r.inline && kind === 'ref' ? source.text.trim().split(/\s+/)[0]! : source.text;
+        const text = r.inline && kind === 'ref' ? source.text.trim().split(/\s+/)[0]! : kind === 'terms' ? termsText(doc, seg, source) : source.text;
         const value = parseValue(kind, text, doc, STRICT.has(r.field));
         if (value === undefined) continue;
         const pageFactor = seg.page === 1 ? 1 : 0.9;
@@ -141,7 +147,37 @@ export function findHeaderFields(doc: Doc): Map<HeaderField, Array<Found>> {
       }
     }
   }
+  for (const seg of allSegments(doc)) {
+    if (TERMS_SENTENCE.test(fold(seg.text))) add('paymentTerms', { value: termsText(doc, seg, seg), score: 0.8, page: seg.page, y: seg.top, via: 'sentence' });
+  }
   return found;
+}
+
+/** Payment terms printed as a sentence of their own, without a label: "Zahlbar sofort rein netto", "Bei Zahlung innerhalb 14 Tagen 2 % Skonto". */
+const TERMS_SENTENCE =
+  /^(?:zahlbar (?:sofort|innerhalb|binnen|ohne|netto|rein|nach|bis)|bei zahlung (?:innerhalb|binnen|bis)|payable (?:within|immediately|upon|on receipt|net)|payment (?:is )?due (?:within|upon|on receipt|immediately)|due (?:upon|on) receipt|paiement (?:a|des) reception|payable a reception)\b/;
+
+/**
+ * Terms printed over several lines ("30% advance payment," / "balance at 30 days"): the lines
+ * below that start where the value or its label starts belong to it, until a sentence ends.
+ */
+function termsText(doc: Doc, label: Segment, value: Segment): string {
+  let text = value.text.trim();
+  let last = value;
+  for (let more = 0; more < 2 && !/[.!?]$/.test(text); more++) {
+    // The next line that has text there (a date printed in another column may stand between).
+    const next = pageOf(doc, last.page)
+      .lines.slice(last.line + 1, last.line + 3)
+      .filter((line) => line.top - last.bottom < 2.5 * last.height)
+      .map((line) => line.segments.find((o) => Math.abs(o.x0 - value.x0) < value.height || Math.abs(o.x0 - label.x0) < value.height))
+      .find((o) => o !== undefined);
+    // Terms go on after a comma, in a word that cannot start a sentence, or with more days, dates or rates; a line
+    // without figures that starts anew ("Bank-/Steuerinformationen", "Es bestehen Bonusvereinbarungen.") is something else.
+    if (!next || isLabel(next.text) || /^[^:]{1,30}:/.test(next.text) || !(/[,;\-–]$/.test(text) || /^[\p{Ll}\d]/u.test(next.text.trim()) || /\d/.test(next.text))) break;
+    text = `${text} ${next.text.trim()}`;
+    last = next;
+  }
+  return text;
 }
 
 /**

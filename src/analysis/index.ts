@@ -68,6 +68,7 @@ export function analyseWithEvidence(pages: PageText[], opts: AnalyseOptions): Ev
   const type = documentType(doc);
   set('invoiceTypeCode', type.code, type.via);
   setFound('paymentDueDate', pick('dueDate'));
+  setFound('paymentTerms', pick('paymentTerms'));
   setFound('deliveryInformation.actualDeliveryDate', pick('deliveryDate'));
   const period = findInvoicingPeriod(doc);
   setFound('invoicingPeriod.invoicingPeriodStartDate', period?.start);

@@ -17,7 +17,8 @@ export type HeaderField =
   | 'contractReference'
   | 'customerNumber'
   | 'taxNumber'
-  | 'currency';
+  | 'currency'
+  | 'paymentTerms';
 
 export interface LabelRule<F extends string> {
   field: F;
@@ -89,6 +90,7 @@ export const HEADER_LABELS: ReadonlyArray<LabelRule<HeaderField>> = [
   rule('customerNumber', 1, String.raw`kunden[- ]?${NO}|kundennummer|customer(?: ${NO}| account)?|account ${NO}|(?:${NO}|code) client|client ${NO}|klant ?nummer|klant[- ]?${NO}|debit(?:or|eur)(?:en)?[- ]?${NO}|kd\.?[- ]?${NO}|(?:codice|cod\.) cliente|(?:n\.|nr\.|numero) cliente`),
   rule('taxNumber', 1, String.raw`steuer[- ]?${NO}|st\.?[- ]?nr\.?|tax (?:${NO}|reference)|steuernummer|${NO} fiscal|fiscal (?:${NO}|code)|codice fiscale|cod\. ?fisc(?:ale|\.)|c\.f\.|fiscaal nummer|rsin`),
   rule('currency', 1, String.raw`wahrung|currency|devise|betrage in|amounts in|montants en|valuta|importi in|divisa`),
+  rule('paymentTerms', 1, String.raw`skontovereinbarung|zahlungsbedingung(?:en)?|zahlungskonditionen|payment terms|terms of payment|conditions de (?:paiement|reglement)|modalites de (?:paiement|reglement)|condizioni di pagamento|termini di pagamento|betalingsvoorwaarden|betalingscondities`),
 ];
 
 /**
@@ -163,7 +165,7 @@ export const PARTY_LABEL_WORDS: ReadonlyArray<[PartyRole, string]> = [
 ];
 
 /** Labels beside a VAT identifier that make it the buyer's. */
-export const BUYER_ID_CONTEXT = /ihre|kunde|customer|client|buyer|kaufer|acheteur|votre|uw |empfanger|destinataire|leistungsempfanger/;
+export const BUYER_ID_CONTEXT = /ihre|your|kunde|customer|client|buyer|kaufer|acheteur|votre|uw |empfanger|destinataire|leistungsempfanger/;
 
 export type TotalField = 'lineTotal' | 'allowances' | 'charges' | 'netTotal' | 'vatTotal' | 'grossTotal' | 'paid' | 'due';
 

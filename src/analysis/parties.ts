@@ -87,8 +87,8 @@ export function parseCityLine(text: string): CityLine | undefined {
   const m = POSTCODE_LINE.exec(t);
   if (m && !STREET_WORD.test(fold(m[3]!))) {
     const country = (m[1] && countryOfPostcodePrefix(m[1])) || (m[4] && countryOfLine(m[4])) || undefined;
-    // "80333 München - Deutschland": the tail is a country; "Frankfurt am Main" stays whole.
-    const city = m[4] && !countryOfLine(m[4]) ? `${m[3]} - ${m[4]}` : m[3]!;
+    // "80333 München - Deutschland": the tail is a country; otherwise the city is all of it, as printed ("2502 Biel/Bienne").
+    const city = m[4] && !countryOfLine(m[4]) ? t.slice(t.indexOf(m[2]!) + m[2]!.length) : m[3]!;
     return { postcode: m[2]!, city: city.trim(), ...(country ? { country } : {}) };
   }
   const us = US_CITY_LINE.exec(t);
@@ -120,8 +120,7 @@ export function parseAddress(lines: string[], nameless = false): Omit<Party, 'sc
   if (cityAt < 0) return nameless ? undefined : { name, ...withId };
   const cityLine: Omit<CityLine, 'postcode'> & { postcode?: string } = parseCityLine(rows[cityAt]!) ?? { city: clean(rows[cityAt]!) };
   const between = rows.slice(nameLines, cityAt);
-  const after = rows[cityAt + 1];
-  const country = cityLine.country ?? (after ? countryOfLine(after) : undefined);
+  const country = cityLine.country ?? addressEnd(rows, cityAt).country;
   const out: ReturnType<typeof parseAddress> = { ...(cityLine.postcode ? { postcode: cityLine.postcode } : {}), city: cityLine.city, ...withId };
   // The main address line is the first that looks like a street (a house number or a street word);
   // lines before it are contact persons, lines after it (building, floor) the second line.
@@ -248,6 +247,7 @@ function blockUnder(label: Segment, blocks: Block[]): Segment[] {
   return below ? cutAtAddressEnd(below).segments : [];
 }
 
+const ENDS_WITH_SEPARATOR = /\s*[·•●|\u2022\u25cf]\s*$/u;
 const SEPARATORS = /\s+[·•●|\u2022\u25cf–-]\s+|\s*[·•●|\u2022\u25cf]\s*/u;
 
 const SEPARATOR_ONLY = /^[·•●|\u2022\u25cf–-]$/u;
@@ -308,13 +308,15 @@ export function findParties(doc: Doc): Parties {
     }
   }
 
-  // 2. Sender line in the upper half.
+  // 2. Sender line in the upper half; one too long for the window wraps after a separator and goes on in the line below.
   if (!found.seller) {
-    for (const line of page.lines) {
+    for (const [i, line] of page.lines.entries()) {
       if (line.top > 0.45 * page.height) break;
       for (const run of separatedRuns(line.segments)) {
-        const parts = senderLine(run.map((s) => s.text).join(' '));
-        if (parts) keep('seller', partyOf(parts, boxOf(run), 0.8, 'sender-line'));
+        const text = run.map((s) => s.text).join(' ');
+        const goesOn = ENDS_WITH_SEPARATOR.test(text) ? page.lines[i + 1]?.segments.find((s) => Math.abs(s.x0 - run[0]!.x0) < s.height) : undefined;
+        const parts = senderLine(goesOn ? `${text} ${goesOn.text}` : text);
+        if (parts) keep('seller', partyOf(parts, boxOf(goesOn ? [...run, goesOn] : run), 0.8, 'sender-line'));
       }
       if (found.seller) break;
     }
@@ -468,13 +470,25 @@ function mean(values: number[]): number {
   return values.reduce((a, b) => a + b, 0) / Math.max(1, values.length);
 }
 
+/**
+ * Where an address ends after its city line, and its country: the country line, or a region and
+ * then the country named in full ("Sachsen" / "Deutschland"; a canton "BE" / "Schweiz", where the
+ * region's code is also a country's).
+ */
+export function addressEnd(lines: readonly string[], cityAt: number): { end: number; country?: string } {
+  const next = lines[cityAt + 1];
+  const then = lines[cityAt + 2];
+  const named = then !== undefined && !/^\s*[A-Z]{2}\s*$/.test(then) ? countryOfLine(then) : undefined;
+  if (named && next !== undefined && !/\d/.test(next) && next.trim().length <= 40) return { end: cityAt + 3, country: named };
+  const country = next !== undefined ? countryOfLine(next) : undefined;
+  return country ? { end: cityAt + 2, country } : { end: cityAt + 1 };
+}
+
 /** An address ends with its city line (and the country line after it); what follows is something else. */
 function cutAtAddressEnd(b: Block): Block {
   const at = b.segments.findIndex((s, i) => i > 0 && parseCityLine(s.text) !== undefined);
   if (at < 0) return b;
-  const next = b.segments[at + 1];
-  const end = next && countryOfLine(next.text) ? at + 2 : at + 1;
-  const segments = b.segments.slice(0, end);
+  const segments = b.segments.slice(0, addressEnd(b.segments.map((s) => s.text), at).end);
   return { ...b, segments, x1: Math.max(...segments.map((s) => s.x1)), bottom: segments.at(-1)!.bottom };
 }
 

@@ -3,6 +3,7 @@ import Router from '@koa/router';
 import Koa from 'koa';
 import type { Logger } from 'pino';
 import { JobRefusal } from '../jobs/refusal.js';
+import { httpMetrics } from '../metrics/http.js';
 import { ApiError, fromRefusal, toEnvelope } from './errors.js';
 import { readJsonBody } from './json-body.js';
 import { parseWith, type Principal, type RequestInfo, type RouteResult, type RouteSpec } from './route.js';
@@ -20,6 +21,7 @@ export function createApp(opts: AppOptions): Koa {
   const app = new Koa({ proxy: false });
   const router = new Router();
 
+  app.use(httpMetrics());
   app.use(async (ctx, next) => {
     const incoming = ctx.get('x-request-id');
     const requestId = REQUEST_ID.test(incoming) ? incoming : randomUUID();

@@ -4,6 +4,7 @@ import { CONVERT_OPERATION, convertToZugferd } from '../../workflows/convert.js'
 import type { ConvertToZugferdResult } from './contracts.js';
 import { checkFile, MAX_CONVERT_FILE_BYTES, type FileRules } from './file.js';
 import type { Job, JobDeps } from './job.js';
+import { conversions } from '../metrics/metrics.js';
 import { JobRefusal } from './refusal.js';
 import { runWorkflow } from './run-workflow.js';
 
@@ -24,6 +25,17 @@ export interface ConvertedInvoice extends Omit<ConvertToZugferdResult, 'pdfBlobK
  * `fileName` is the input's name, already made safe (analysis-api/file-name.ts).
  */
 export async function convertPdfToZugferd(deps: JobDeps, job: Job, order: { file: Buffer; fileName: string }): Promise<ConvertedInvoice> {
+  try {
+    const converted = await convert(deps, job, order);
+    conversions.inc({ outcome: 'converted', via: job.source.kind });
+    return converted;
+  } catch (err) {
+    conversions.inc({ outcome: err instanceof JobRefusal ? err.code : 'INTERNAL_ERROR', via: job.source.kind });
+    throw err;
+  }
+}
+
+async function convert(deps: JobDeps, job: Job, order: { file: Buffer; fileName: string }): Promise<ConvertedInvoice> {
   const fileType = checkFile(order.file, CONVERTIBLE, deps.limits);
   if (fileType === 'pdf' && isEncryptedPdf(order.file)) {
     throw new JobRefusal('PDF_ENCRYPTED', { stage: 'input', detail: 'The PDF declares encryption (/Encrypt in its trailer).' });

@@ -1,6 +1,6 @@
 import { declaredSizeProblem, DEFAULT_INTAKE_LIMITS, type IntakeLimits } from '../files/declared-size.js';
 import { detectFileType, FILE_TYPE_LABEL, type FileType } from '../files/file-type.js';
-import type { BlobStore } from '../storage/blob-store.js';
+import type { BlobStorage } from '../storage/blob-storage.js';
 import { JobRefusal } from './refusal.js';
 
 /** SPEC.md: 11 MB raw for the analysis and ZUGFeRD operations ("about 14.7 MB base64"). */
@@ -38,7 +38,7 @@ export function checkFile(bytes: Buffer, rules: FileRules, limits: IntakeLimits 
 }
 
 /** Checks the file and stores it for the workflow. */
-export async function storeFile(blobs: BlobStore, bytes: Buffer, rules: FileRules, limits?: IntakeLimits): Promise<{ key: string; type: FileType }> {
+export async function storeFile(blobs: BlobStorage, bytes: Buffer, rules: FileRules, limits?: IntakeLimits): Promise<{ key: string; type: FileType }> {
   const type = checkFile(bytes, rules, limits);
   return { key: (await blobs.put(bytes)).key, type };
 }

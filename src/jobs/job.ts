@@ -1,7 +1,7 @@
 import type { Client } from '@temporalio/client';
 import type { Logger } from 'pino';
 import type { IntakeLimits } from '../files/declared-size.js';
-import type { BlobStore } from '../storage/blob-store.js';
+import type { BlobStorage } from '../storage/blob-storage.js';
 import type { Storage } from '../storage/index.js';
 import type { RequestContext } from '../temporal/context.js';
 import type { JobSource } from './contracts.js';
@@ -10,7 +10,7 @@ import type { JobSource } from './contracts.js';
 export interface JobDeps {
   temporal: Client;
   taskQueue: string;
-  blobs: BlobStore;
+  blobs: BlobStorage;
   storage: Storage;
   /** What an uploaded file may declare (pages, pixels, inflated size); default DEFAULT_INTAKE_LIMITS. */
   limits?: IntakeLimits;

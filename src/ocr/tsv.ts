@@ -68,15 +68,16 @@ const DESCENDING = /[gjpqyµ()[\]{},;]/u;
 /**
  * The misreadings worth repairing by rule. At scan resolutions tesseract's
  * German model reads the "ß" of "straße", in nearly every German address, as
- * "lR", "R", "B", "fB", "fi", "fl", "l", "f" or nothing. No word contains "stralRe", "strale" or "straRe";
+ * "lR", "ll", "R", "B", "fB", "fi", "fl", "l", "f" or nothing. No word contains "stralRe", "stralle", "strale" or "straRe";
  * "…strafe" is a word (a penalty) and is repaired only before a house number.
  */
 export function repairText(text: string, next?: string): string {
   const repaired = text
-    .replace(/([Ss])tra(?:lR|lB|R|B|8|fS|fB|fi|fl|l|)e(?=$|[\s\d.,])/g, '$1traße')
+    .replace(/([Ss])tra(?:lR|lB|ll|R|B|8|fS|fB|fi|fl|l|)e(?=$|[\s\d.,])/g, '$1traße')
     // "ü" read as "ii": "Miinchen", "Gebiihr". German and English words hardly ever hold "ii".
     .replace(/(\p{L})ii(?=\p{Ll})/gu, '$1ü');
-  return next !== undefined && /^\d/.test(next) ? repaired.replace(/([Ss])trafe$/, '$1traße') : repaired;
+  // Before a house number: "…strafe" is the street, and "Musterstr," the abbreviation whose period read as a comma.
+  return next !== undefined && /^\d/.test(next) ? repaired.replace(/([Ss])trafe$/, '$1traße').replace(/([Ss]tr),$/, '$1.') : repaired;
 }
 
 /** How far (in heights of the label) a colon may stand from the label it ends. */

@@ -2,6 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { constants } from 'node:fs';
 import { mkdir, open, readdir, readFile, rename, rm, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
+import type { BlobStorage, ListedBlob } from './blob-storage.js';
 
 /**
  * Blobs as files under `<dataDir>/blobs`, named by UUID-shaped keys and sharded into
@@ -38,12 +39,12 @@ export class InvalidBlobKeyError extends Error {
 }
 
 /** Only keys we generate are valid, which is what keeps every path inside the root. */
-const KEY_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+export const KEY_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /** Temporary files older than this are leftovers of a crash, not writes in progress. */
 const STALE_TEMP_MS = 60 * 60 * 1000;
 
-export class BlobStore {
+export class BlobStore implements BlobStorage {
   readonly root: string;
   private readonly tempDir: string;
   /** Shared with the scoped views of this store: the folders are prepared once. */
@@ -71,7 +72,7 @@ export class BlobStore {
       throw err;
     }));
     const sha256 = sha256Hex(bytes);
-    const key = this.scope === undefined ? randomUUID() : keyOf(`${this.scope}\n${sha256}`);
+    const key = this.scope === undefined ? randomUUID() : scopedKey(this.scope, sha256);
     const target = this.pathOf(key);
     // The same bytes in the same scope were written before (by an earlier run of the step).
     if (this.scope !== undefined && (await exists(target))) return { key, size: bytes.byteLength, sha256 };
@@ -115,7 +116,7 @@ export class BlobStore {
   }
 
   /** Every blob with the time it was written, for the retention job; a walk of the folders, not a snapshot. */
-  async *list(): AsyncGenerator<{ key: string; writtenAt: number }> {
+  async *list(): AsyncGenerator<ListedBlob> {
     for (const a of await readdir(this.root).catch(() => [] as string[])) {
       if (!/^[0-9a-f]{2}$/.test(a)) continue;
       for (const b of await readdir(path.join(this.root, a)).catch(() => [] as string[])) {
@@ -167,9 +168,9 @@ async function fsyncDir(dir: string): Promise<void> {
   }
 }
 
-/** A key in the store's UUID shape, from the first 128 bits of a SHA-256. */
-function keyOf(text: string): string {
-  const h = createHash('sha256').update(text).digest('hex');
+/** The key of content (its SHA-256) written within a scope: the store's UUID shape, from the first 128 bits of a SHA-256. */
+export function scopedKey(scope: string, sha256: string): string {
+  const h = createHash('sha256').update(`${scope}\n${sha256}`).digest('hex');
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20, 32)}`;
 }
 

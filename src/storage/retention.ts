@@ -1,5 +1,5 @@
 import { loadDraft } from '../mail/drafts.js';
-import type { BlobStore } from './blob-store.js';
+import type { BlobStorage } from './blob-storage.js';
 import type { Storage } from './index.js';
 
 /**
@@ -32,7 +32,7 @@ export interface RetentionReport {
   blobs: number;
 }
 
-export async function applyRetention(storage: Storage, blobs: BlobStore, now = Date.now()): Promise<RetentionReport> {
+export async function applyRetention(storage: Storage, blobs: BlobStorage, now = Date.now()): Promise<RetentionReport> {
   const report: RetentionReport = { idempotencyKeys: await storage.idempotency.deleteExpired(now), documents: 0, drafts: 0, blobs: 0 };
   const { db } = storage;
 

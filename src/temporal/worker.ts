@@ -1,6 +1,7 @@
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
+import type { QueuePlan } from './worker-plan.js';
 
 /** Workflows are bundled once at build (scripts/bundle-workflows.ts); the worker only loads the bundle. */
 export const WORKFLOW_BUNDLE_PATH = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../workflow-bundle.js');
@@ -12,6 +13,8 @@ export interface WorkerOptions {
   activities: object;
 }
 
+const SHUTDOWN_GRACE = '20 seconds';
+
 export async function createWorker(opts: WorkerOptions): Promise<{ worker: Worker; connection: NativeConnection }> {
   const connection = await NativeConnection.connect({ address: opts.address });
   const worker = await Worker.create({
@@ -22,7 +25,48 @@ export async function createWorker(opts: WorkerOptions): Promise<{ worker: Worke
     activities: opts.activities,
     // Two cores: a few validations or PDF builds at once keep latency predictable.
     maxConcurrentActivityTaskExecutions: 8,
-    shutdownGraceTime: '20 seconds',
+    shutdownGraceTime: SHUTDOWN_GRACE,
   });
   return { worker, connection };
+}
+
+export interface RunningWorkers {
+  /** Stops polling, lets running activities finish (up to the grace time), closes the connection. */
+  stop(): Promise<void>;
+}
+
+/**
+ * One worker per planned queue, over one connection. Every worker registers every activity:
+ * the workflows decide which queue a step goes to (workflows/activity-profiles.ts), and an
+ * activity never asked for on a queue costs nothing there.
+ */
+export async function startWorkers(opts: { address: string; namespace: string; queues: readonly QueuePlan[]; activities: object }): Promise<RunningWorkers> {
+  const connection = await NativeConnection.connect({ address: opts.address });
+  const workers: Worker[] = [];
+  try {
+    for (const queue of opts.queues) {
+      workers.push(
+        await Worker.create({
+          connection,
+          namespace: opts.namespace,
+          taskQueue: queue.taskQueue,
+          ...(queue.workflows ? { workflowBundle: { codePath: WORKFLOW_BUNDLE_PATH } } : {}),
+          activities: opts.activities,
+          maxConcurrentActivityTaskExecutions: queue.maxActivities,
+          shutdownGraceTime: SHUTDOWN_GRACE,
+        }),
+      );
+    }
+  } catch (err) {
+    await connection.close();
+    throw err;
+  }
+  const running = workers.map((w) => w.run());
+  return {
+    async stop() {
+      for (const w of workers) w.shutdown();
+      await Promise.allSettled(running);
+      await connection.close();
+    },
+  };
 }

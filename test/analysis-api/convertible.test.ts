@@ -133,6 +133,16 @@ describe('refusing', () => {
     expect(refusal(read).fields.map((f) => f.bt)).toContain('BT-31');
   });
 
+  it('asks for a due date or payment terms when an amount is left to pay (BR-CO-25), and for nothing when it is paid', () => {
+    const read = asRead();
+    delete read.paymentDueDate;
+    delete read.paymentTerms;
+    expect(refusal(read).fields.map((f) => f.bt)).toEqual(['BT-9']);
+    expect(prepareForZugferd({ ...read, paymentTerms: 'Zahlbar sofort ohne Abzug.' }).invoice.paymentTerms).toBe('Zahlbar sofort ohne Abzug.');
+    read.documentTotals = { ...read.documentTotals, paidAmount: read.documentTotals!.invoiceTotalAmountWithVat, amountDueForPayment: '0.00' };
+    expect(prepareForZugferd(read).invoice.documentTotals?.amountDueForPayment).toBe('0.00');
+  });
+
   it('refuses totals that differ from what the lines add up to, to the cent', () => {
     const read = asRead();
     read.documentTotals = { ...read.documentTotals, invoiceTotalAmountWithoutVat: '472.99' };

@@ -118,6 +118,10 @@ describe('addresses', () => {
     expect(parseCityLine('3012 CN Rotterdam')).toEqual({ postcode: '3012 CN', city: 'Rotterdam' });
     expect(parseCityLine('Fremont, CA 94538')).toEqual({ postcode: '94538', city: 'Fremont', country: 'US' });
     expect(parseCityLine('1242 chemin de l’olive')).toBeUndefined();
+    // A city with a slash or hyphen is printed whole; only a country after it is split off.
+    expect(parseCityLine('2502 Biel/Bienne')).toEqual({ postcode: '2502', city: 'Biel/Bienne' });
+    expect(parseCityLine('01067 Dresden-Neustadt')).toEqual({ postcode: '01067', city: 'Dresden-Neustadt' });
+    expect(parseCityLine('80333 München - Deutschland')).toEqual({ postcode: '80333', city: 'München', country: 'DE' });
   });
 
   it('splits an address block into name, street, post code, city and country', () => {
@@ -135,6 +139,14 @@ describe('addresses', () => {
       postcode: '10115',
       city: 'Berlin',
     });
+  });
+
+  it('takes the country named after a region line, not the region whose code is also a country', () => {
+    // Canton Bern ("BE") is not Belgium; Sachsen names no country, Deutschland does.
+    expect(parseAddress(['Seeland Präzisionsteile AG', 'Rue du Lac 12', '2502 Biel/Bienne', 'BE', 'Schweiz'])).toMatchObject({ city: 'Biel/Bienne', country: 'CH' });
+    expect(parseAddress(['Elektro Brandt KG', 'Karl-Heine-Straße 88', '04229 Leipzig', 'Sachsen', 'Deutschland'])).toMatchObject({ city: 'Leipzig', country: 'DE' });
+    expect(parseAddress(['Hofladen Kern', 'Am Anger 3', '99084 Erfurt', 'Deutschland'])).toMatchObject({ city: 'Erfurt', country: 'DE' });
+    expect(parseAddress(['Maison Dupont', '3 rue de Rivoli', '75001 Paris', 'BE'])).toMatchObject({ country: 'BE' });
   });
 });
 

@@ -113,6 +113,59 @@ describe('Italian headings and numbers', () => {
   });
 });
 
+describe('the sender line above the address window', () => {
+  it('reads a sender line that wraps after a separator as one: the name is its first part', async () => {
+    const invoice = await header([
+      { s: 'Elektro Brandt & Söhne KG · Karl-Heine-Straße 88 · Hinterhaus ·', x: 50, y: 110, size: 6.5 },
+      { s: '04229 Leipzig · Sachsen · Deutschland', x: 50, y: 118, size: 6.5 },
+      { s: 'Bergmann Logistik AG', x: 50, y: 135, size: 10 },
+      { s: 'Speicherstraße 40', x: 50, y: 148, size: 10 },
+      { s: '44147 Dortmund', x: 50, y: 161, size: 10 },
+      { s: 'Rechnung', x: 50, y: 230, size: 16, bold: true },
+      { s: 'Gesamtbetrag', x: 380, y: 420, bold: true },
+      { s: '119,00 €', x: 545, y: 420, right: true, bold: true },
+    ]);
+    expect(invoice.seller?.sellerName).toBe('Elektro Brandt & Söhne KG');
+    expect(invoice.seller?.sellerPostalAddress).toMatchObject({ sellerAddressLine1: 'Karl-Heine-Straße 88', sellerPostCode: '04229', sellerCity: 'Leipzig' });
+    expect(invoice.buyer?.buyerName).toBe('Bergmann Logistik AG');
+  });
+});
+
+describe('VAT identifiers in the info block', () => {
+  it("takes the one beside 'Your VAT number' as the buyer's, in English as in German", async () => {
+    for (const label of ['Your VAT number', 'Your VAT no.', 'Ihre USt-IdNr.']) {
+      const invoice = await header(letter([{ s: label, x: 330, y: 200 }, { s: 'DE176543219', x: 545, y: 200, right: true }, { s: 'VAT no.: DE287654321', x: 330, y: 800, size: 6.5 }]));
+      expect(invoice.buyer?.buyerVatIdentifier, label).toBe('DE176543219');
+      expect(invoice.seller?.sellerVatIdentifier, label).toBe('DE287654321');
+    }
+  });
+});
+
+describe('payment terms (BT-20)', () => {
+  it('reads the terms printed beside, behind or under their label, as printed', async () => {
+    const beside = await header(letter([{ s: 'Zahlungsbedingungen', x: 50, y: 460 }, { s: 'Zahlbar sofort ohne Abzug.', x: 200, y: 460 }]));
+    expect(beside.paymentTerms).toBe('Zahlbar sofort ohne Abzug.');
+    const behind = await header(letter([{ s: 'Payment terms: 14 days net', x: 50, y: 460 }]));
+    expect(behind.paymentTerms).toBe('14 days net');
+    const under = await header(letter([{ s: 'Conditions de paiement', x: 50, y: 460, bold: true }, { s: 'À réception de facture', x: 50, y: 472 }]));
+    expect(under.paymentTerms).toBe('À réception de facture');
+  });
+
+  it('reads terms printed as a sentence of their own, over the lines they run on, and stops before a heading', async () => {
+    const read = async (lines: string[]) => (await header(letter(lines.map((s, i) => ({ s, x: 50, y: 460 + 12 * i }))))).paymentTerms;
+    expect(await read(['Zahlbar sofort rein netto'])).toBe('Zahlbar sofort rein netto');
+    expect(await read(['Zahlbar innerhalb 30 Tagen netto bis 04.04.2018, 3%', 'Skonto innerhalb 10 Tagen bis 15.03.2018', 'Bankverbindung'])).toBe(
+      'Zahlbar innerhalb 30 Tagen netto bis 04.04.2018, 3% Skonto innerhalb 10 Tagen bis 15.03.2018',
+    );
+    expect(await read(['Payment terms: 30% advance payment,', 'balance at 30 days', 'Bank Account: DE02 1203 0000 0000 2020 51'])).toBe('30% advance payment, balance at 30 days');
+  });
+
+  it('takes no number or bare sign for terms, and no sentence that only mentions payment', async () => {
+    expect((await header(letter([{ s: 'Zahlungsbedingungen:', x: 50, y: 460 }, { s: '30', x: 200, y: 460 }]))).paymentTerms).toBeUndefined();
+    expect((await header(letter([{ s: 'Bitte beachten Sie unsere Zahlungsbedingungen auf der Rückseite.', x: 50, y: 460 }]))).paymentTerms).toBeUndefined();
+  });
+});
+
 describe('seller tax number (BT-32)', () => {
   const footer = (line: string): Text[] => letter([{ s: line, x: 297, y: 800, size: 6.5 }].map((t) => ({ ...t, x: 60 })));
   for (const [label, value] of [

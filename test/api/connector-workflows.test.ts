@@ -1,14 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import path from 'node:path';
-import { Client, Connection } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
-import { NativeConnection, Worker } from '@temporalio/worker';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Worker } from '@temporalio/worker';
+import { describe, expect, it } from 'vitest';
 import type { ConnectorActivities } from '../../activities/connectors.js';
-import { repoRoot } from '../../scripts/lib/spawn-service.js';
 import type { ConnectorFileInput, FileConnectorResultInput, LookAtRouteInput, RouteLook } from '../../src/jobs/contracts.js';
 import { processConnectorFile } from '../../workflows/connector-file.js';
 import { lookNow, watchRoute } from '../../workflows/watch-route.js';
+import { temporalForTests, WORKFLOW_BUNDLE, withQueueWorkers } from '../support/queue-workers.js';
 import { byName } from './client.js';
 
 /**
@@ -19,19 +17,9 @@ import { byName } from './client.js';
  */
 
 const server = byName('sqlite');
-const WORKFLOW_BUNDLE = path.join(repoRoot, 'dist', 'workflow-bundle.js');
 const taskQueue = `connector-workflows-test-${randomUUID()}`;
 
-let connection: NativeConnection;
-let client: Client;
-beforeAll(async () => {
-  connection = await NativeConnection.connect({ address: server.temporalAddress });
-  client = new Client({ connection: await Connection.connect({ address: server.temporalAddress }), namespace: server.namespace });
-});
-afterAll(async () => {
-  await connection?.close();
-  await client?.connection.close();
-});
+const temporal = temporalForTests(server.temporalAddress, server.namespace);
 
 const ctx = () => ({ requestId: randomUUID(), accountId: 'test', source: { kind: 'connector' as const, route: 'inbox', file: 'RE-1.json', hash: randomUUID() } });
 const fileInput = (operation: ConnectorFileInput['operation']): ConnectorFileInput & { activityQueue: string } => ({
@@ -46,21 +34,18 @@ const fileInput = (operation: ConnectorFileInput['operation']): ConnectorFileInp
 /** Runs one file's workflow with the given activities; returns what the file-away step was handed. */
 async function runFile(input: ConnectorFileInput & { activityQueue: string }, activities: Record<string, (...args: never[]) => unknown>) {
   const filed: FileConnectorResultInput[] = [];
-  const worker = await Worker.create({
-    connection,
-    namespace: server.namespace,
-    taskQueue,
-    workflowBundle: { codePath: WORKFLOW_BUNDLE },
-    activities: {
-      async fileConnectorResult(i: FileConnectorResultInput) {
-        filed.push(i);
-        return { status: i.outcome.kind === 'done' ? 'done' : 'refused', inputPath: 'done/x', reportPath: 'done/x.report.json' };
-      },
-      async discardBlobs() {},
-      ...activities,
+  const stubs = {
+    async fileConnectorResult(i: FileConnectorResultInput) {
+      filed.push(i);
+      return { status: i.outcome.kind === 'done' ? 'done' : 'refused', inputPath: 'done/x', reportPath: 'done/x.report.json' };
     },
-  });
-  const result = await worker.runUntil(client.workflow.execute(processConnectorFile, { taskQueue, workflowId: `connectorFile-test-${randomUUID()}`, args: [input] }));
+    async discardBlobs() {},
+    ...activities,
+  };
+  // The connector's source steps are on the connectors' queue, here the workflows' own (quick) queue.
+  const result = await withQueueWorkers({ connection: temporal.connection, namespace: server.namespace, taskQueue, activities: stubs }, () =>
+    temporal.client.workflow.execute(processConnectorFile, { taskQueue, workflowId: `connectorFile-test-${randomUUID()}`, args: [input] }),
+  );
   return { result, filed };
 }
 
@@ -129,9 +114,9 @@ describe("a route's watcher (workflow, stubbed activities)", () => {
       looks.push({ at: Date.now(), previous: input.previous });
       return { look: [{ path: 'in/a.pdf', name: 'a.pdf', size: looks.length, modifiedMs: 0 }], pending: false, changes: `token-${looks.length}`, nextLookMs: 600_000 };
     };
-    const worker = await Worker.create({ connection, namespace: server.namespace, taskQueue, workflowBundle: { codePath: WORKFLOW_BUNDLE }, activities: { lookAtRoute } });
+    const worker = await Worker.create({ connection: temporal.connection, namespace: server.namespace, taskQueue, workflowBundle: { codePath: WORKFLOW_BUNDLE }, activities: { lookAtRoute } });
     await worker.runUntil(async () => {
-      const handle = await client.workflow.start(watchRoute, { taskQueue, workflowId: `watch-test-${randomUUID()}`, args: [{ route: 'inbox', activityQueue: taskQueue }] });
+      const handle = await temporal.client.workflow.start(watchRoute, { taskQueue, workflowId: `watch-test-${randomUUID()}`, args: [{ route: 'inbox', activityQueue: taskQueue }] });
       const until = async (n: number) => {
         const deadline = Date.now() + 20_000;
         while (looks.length < n && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));

@@ -1,12 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import path from 'node:path';
-import { Client, Connection, WorkflowFailedError } from '@temporalio/client';
-import { NativeConnection, Worker } from '@temporalio/worker';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WorkflowFailedError } from '@temporalio/client';
+import { describe, expect, it } from 'vitest';
 import type { BuildZugferdInput, BuildZugferdResult } from '../../activities/zugferd.js';
 import type { ZugferdReport } from '../../src/pdf/validate.js';
-import { repoRoot } from '../../scripts/lib/spawn-service.js';
 import { createZugferdFromXml } from '../../workflows/zugferd.js';
+import { temporalForTests, withQueueWorkers } from '../support/queue-workers.js';
 import { byName } from './client.js';
 
 /**
@@ -16,8 +14,6 @@ import { byName } from './client.js';
  */
 
 const server = byName('sqlite');
-// The bundle the built service runs (scripts/test.sh builds before testing).
-const WORKFLOW_BUNDLE = path.join(repoRoot, 'dist', 'workflow-bundle.js');
 const taskQueue = `zugferd-build-test-${randomUUID()}`;
 
 type Finding = ZugferdReport['findings'][number];
@@ -46,23 +42,13 @@ function stubs(findingsOf: Record<BuildZugferdInput['convert'], Finding[]>) {
   };
 }
 
-let connection: NativeConnection;
-let client: Client;
-beforeAll(async () => {
-  connection = await NativeConnection.connect({ address: server.temporalAddress });
-  client = new Client({ connection: await Connection.connect({ address: server.temporalAddress }), namespace: server.namespace });
-});
-afterAll(async () => {
-  await connection?.close();
-  await client?.connection.close();
-});
+const temporal = temporalForTests(server.temporalAddress, server.namespace);
 
 async function run(findingsOf: Record<BuildZugferdInput['convert'], Finding[]>) {
   const { asked, activities } = stubs(findingsOf);
-  const worker = await Worker.create({ connection, namespace: server.namespace, taskQueue, workflowBundle: { codePath: WORKFLOW_BUNDLE }, activities });
   const input = { ctx: { requestId: randomUUID(), accountId: 'test' }, xmlBlobKey: 'xml', pdfBlobKey: 'pdf', fileName: 'invoice.pdf' };
-  const outcome = await worker.runUntil(
-    client.workflow
+  const outcome = await withQueueWorkers({ connection: temporal.connection, namespace: server.namespace, taskQueue, activities }, () =>
+    temporal.client.workflow
       .execute(createZugferdFromXml, { taskQueue, workflowId: `zugferd-build-${randomUUID()}`, args: [input] })
       .then((result) => ({ result }), (error: unknown) => ({ error })),
   );

@@ -42,6 +42,18 @@ afterAll(() => rmSync(outDir, { recursive: true, force: true }));
 const plain = b64(await samplePdf(invoice));
 const withEmbeddedFont = b64(await samplePdf(invoice, { font: 'embedded' }));
 const twentyPages = b64(await samplePdf(invoice, { pages: 20 }));
+/**
+ * 200 MB of zeros compress to about 200 KB. Built before any request: compressing blocks the
+ * event loop for seconds, and a kept-alive connection that the server closes meanwhile would be
+ * reused before the client notices ("other side closed"), a failure of the test, not the service.
+ */
+const decompressionBomb = await (async () => {
+  const doc = await PDFDocument.load(await samplePdf(invoice));
+  const bomb = doc.context.register(doc.context.flateStream(new Uint8Array(200 * 1024 * 1024), { Type: 'EmbeddedFile', Subtype: 'text/xml' }));
+  const spec = doc.context.register(doc.context.obj({ Type: 'Filespec', F: PDFString.of('factur-x.xml'), EF: { F: bomb } }));
+  doc.catalog.set(PDFName.of('Names'), doc.context.obj({ EmbeddedFiles: { Names: [PDFString.of('factur-x.xml'), spec] } }));
+  return b64(await doc.save());
+})();
 
 describe.each(services)('ZUGFeRD endpoints ($name)', (service) => {
   it.each(ZUGFERD_PROFILES)('createZugferdFromJson %s: converts a non-PDF/A input and embeds the profile XML', { timeout: 120_000 }, async (profile) => {
@@ -142,12 +154,7 @@ describe.each(services)('ZUGFeRD endpoints ($name)', (service) => {
   });
 
   it('survives a decompression bomb posing as the invoice XML, and keeps serving', { timeout: 120_000 }, async () => {
-    const doc = await PDFDocument.load(await samplePdf(invoice));
-    // 200 MB of zeros compress to about 200 KB.
-    const bomb = doc.context.register(doc.context.flateStream(new Uint8Array(200 * 1024 * 1024), { Type: 'EmbeddedFile', Subtype: 'text/xml' }));
-    const spec = doc.context.register(doc.context.obj({ Type: 'Filespec', F: PDFString.of('factur-x.xml'), EF: { F: bomb } }));
-    doc.catalog.set(PDFName.of('Names'), doc.context.obj({ EmbeddedFiles: { Names: [PDFString.of('factur-x.xml'), spec] } }));
-    const r = await call(service, VALIDATE, { body: { zugferdFile64: b64(await doc.save()) } });
+    const r = await call(service, VALIDATE, { body: { zugferdFile64: decompressionBomb } });
     expect(r.status, r.text).toBe(200);
     expect((r.json.findings as Array<{ ruleId: string; message: string }>).find((f) => f.ruleId === 'ZF-XML-MISSING')?.message).toContain('exceeds');
     expect((await call(service, EXTRACT, { body: { zugferd64: plain } })).status).toBe(422);

@@ -149,7 +149,7 @@ describe('crashes between a request and its answer (issue 15)', () => {
     await split.parts.worker.kill();
     await split.parts.worker.start();
     const mail = await sink.waitFor(receiver, 120_000);
-    // The DELIVERY profile's 20 s heartbeat timeout; before, the attempt's 3-minute start-to-close timeout.
+    // The SENDING profile's 20 s heartbeat timeout; before, the attempt's 3-minute start-to-close timeout.
     expect(Date.now() - killedAt).toBeLessThan(75_000);
     const first = await answered;
     expect([200, 202], first.body.toString()).toContain(first.status);

@@ -38,12 +38,15 @@ describe('tesseract TSV', () => {
 
   it('repairs the "ß" of "straße" that scans lose, and nothing else', () => {
     expect(['KundenstralRe', 'SpeicherstraRe', 'StraBe', 'KundenstrafBe', 'Lieferantenstrafie'].map((t) => repairText(t))).toEqual(['Kundenstraße', 'Speicherstraße', 'Straße', 'Kundenstraße', 'Lieferantenstraße']);
-    expect(['Kundenstrale 15', 'Lieferantenstrafle', 'Kundenstrae'].map((t) => repairText(t))).toEqual(['Kundenstraße 15', 'Lieferantenstraße', 'Kundenstraße']);
+    expect(['Kundenstrale 15', 'Lieferantenstrafle', 'Kundenstrae', 'Beispielstralle'].map((t) => repairText(t))).toEqual(['Kundenstraße 15', 'Lieferantenstraße', 'Kundenstraße', 'Beispielstraße']);
     expect(['Strasse', 'Straßenbahn', 'Kastrabe'].map((t) => repairText(t))).toEqual(['Strasse', 'Straßenbahn', 'Kastrabe']);
     // "Strafe" is a word: only a house number after it makes it a street.
     expect(repairText('Musterstrafe', '12')).toBe('Musterstraße');
     expect(repairText('Vertragsstrafe', 'von')).toBe('Vertragsstrafe');
     expect(repairText('Vertragsstrafe')).toBe('Vertragsstrafe');
+    // The abbreviation's period read as a comma, before a house number only.
+    expect(repairText('Musterstr,', '12')).toBe('Musterstr.');
+    expect(repairText('Musterstr,', 'Haus')).toBe('Musterstr,');
   });
 });
 

@@ -19,7 +19,9 @@ export default async function setup(project: TestProject) {
   const databaseUrl = process.env.TEST_DATABASE_URL;
   if (!databaseUrl) throw new Error('TEST_DATABASE_URL is not set: run the tests with scripts/test.sh, which starts a private PostgreSQL.');
   const namespace = 'einvoice-test';
-  const sqlite = await spawnService({ name: 'sqlite', namespace, temporalPort: await freePort() });
+  // The embedded set-up also serves its metrics (test/api/metrics.test.ts).
+  const metrics = { METRICS_PORT: String(await freePort()), TEMPORAL_METRICS_PORT: String(await freePort()) };
+  const sqlite = await spawnService({ name: 'sqlite', namespace, temporalPort: await freePort(), env: metrics });
   let postgres: SpawnedService | undefined;
   try {
     postgres = await spawnService({ name: 'postgres', namespace, env: { DATABASE_URL: databaseUrl, TEMPORAL_ADDRESS: sqlite.temporalAddress } });
