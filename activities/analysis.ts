@@ -9,6 +9,8 @@ import type { ActivityDeps } from './deps.js';
 
 /** Normal pages take 2–5 s on one core; a page still running after this is pathological. */
 const OCR_PAGE_TIMEOUT_MS = 90_000;
+/** A fresh OCR engine (about half a second) every 200 pages, or sooner when the worker process is above 1.5 GB. */
+const OCR_RECYCLE = { maxPages: 200, rssMarkBytes: 1536 * 1024 * 1024 };
 
 /** Tesseract engines per worker process, shared by all analyses: OCR throughput is bounded by cores, not by requests. */
 export const OCR_ENGINES = Math.max(1, Math.min(os.availableParallelism(), 4));
@@ -17,6 +19,7 @@ export function analysisActivities({ blobs, log }: ActivityDeps) {
   const pool = new OcrPool({
     size: OCR_ENGINES,
     pageTimeoutMs: OCR_PAGE_TIMEOUT_MS,
+    recycle: OCR_RECYCLE,
     onWarning: (message, err) => log.warn({ err }, message),
   });
 

@@ -22,6 +22,7 @@ import type {
   RouteLook,
   StagedConnectorFile,
 } from '../src/jobs/contracts.js';
+import type { IntakeLimits } from '../src/files/declared-size.js';
 import { checkFile, MAX_CONVERT_FILE_BYTES, PDF_ONLY, type FileRules } from '../src/jobs/file.js';
 import { parseInvoice } from '../src/jobs/field-problems.js';
 import { jobId, type JobDeps } from '../src/jobs/job.js';
@@ -30,6 +31,7 @@ import { JobRefusal } from '../src/jobs/refusal.js';
 import { LIMITS } from '../src/mail/schema.js';
 import type { MailRequest } from '../src/mail/types.js';
 import type { RequestContext } from '../src/temporal/context.js';
+import { stepBlobs } from './step.js';
 
 /** What the connector activities reach: the routes and their open sources, and the job layer to start files' workflows. */
 export interface ConnectorDeps {
@@ -106,8 +108,8 @@ export function connectorActivities(deps: ConnectorDeps) {
       const route = routeOf(input.route);
       try {
         const bytes = Buffer.from(await sourceOf(route.source).read(input.file.path, route.maxFileMegabytes * MEGABYTE));
-        const { bytes: stored, kind } = checked(input.operation, bytes);
-        return { blobKey: (await deps.jobs.blobs.put(stored)).key, kind };
+        const { bytes: stored, kind } = checked(input.operation, bytes, deps.jobs.limits);
+        return { blobKey: (await stepBlobs(deps.jobs.blobs).put(stored)).key, kind };
       } catch (err) {
         throw asFailure(err);
       }
@@ -150,16 +152,16 @@ export function connectorActivities(deps: ConnectorDeps) {
 export type ConnectorActivities = ReturnType<typeof connectorActivities>;
 
 /** The file's bytes as the operation's workflow takes them; a file that cannot be one is refused. */
-function checked(operation: ConnectorOperation, bytes: Buffer): { bytes: Buffer; kind: StagedConnectorFile['kind'] } {
+function checked(operation: ConnectorOperation, bytes: Buffer, limits: IntakeLimits | undefined): { bytes: Buffer; kind: StagedConnectorFile['kind'] } {
   switch (operation) {
     case 'createZugferdFromPdf':
     case 'createJSONFromAnalysedPdf':
-      return { bytes, kind: checkFile(bytes, DOCUMENT) };
+      return { bytes, kind: checkFile(bytes, DOCUMENT, limits) };
     case 'extractJSONFromZugferd':
-      return { bytes, kind: checkFile(bytes, PDF_ONLY) };
+      return { bytes, kind: checkFile(bytes, PDF_ONLY, limits) };
     case 'validate':
       // Invoice XML starts with its declaration or root element (after a byte order mark or blanks).
-      return /^(?:\uFEFF)?\s*</.test(bytes.subarray(0, 256).toString('utf8')) ? { bytes, kind: 'xml' } : { bytes, kind: checkFile(bytes, PDF_ONLY) };
+      return /^(?:\uFEFF)?\s*</.test(bytes.subarray(0, 256).toString('utf8')) ? { bytes, kind: 'xml' } : { bytes, kind: checkFile(bytes, PDF_ONLY, limits) };
     case 'createXinvoiceFromJson': {
       let value: unknown;
       try {
@@ -295,7 +297,7 @@ async function routeMail(deps: ConnectorDeps, route: RouteConfig, report: FileRe
     attachments: attach ? [{ fileName: result.name, content: result.bytes }] : [],
   };
   try {
-    return (await prepareMail(deps.jobs, { accountId: route.account }, { useTransport: true, email })).request;
+    return await (await prepareMail({ ...deps.jobs, blobs: stepBlobs(deps.jobs.blobs) }, { accountId: route.account }, { useTransport: true, email })).stage();
   } catch (err) {
     if (!(err instanceof JobRefusal) || err.code !== 'SENDER_NOT_ALLOWED') throw err;
     deps.log.warn({ route: route.name, file: report.file, sender: order.from }, 'the route may not send e-mail as this sender; no e-mail about the file');

@@ -7,6 +7,7 @@ import { PdfInputError } from '../src/pdf/structure.js';
 import type { AnalysisSource, FieldReport, RefusalDetails } from '../src/jobs/contracts.js';
 import type { RequestContext } from '../src/temporal/context.js';
 import type { ActivityDeps } from './deps.js';
+import { stepBlobs } from './step.js';
 
 export function convertActivities({ blobs, log }: ActivityDeps) {
   return {
@@ -46,7 +47,7 @@ export function convertActivities({ blobs, log }: ActivityDeps) {
         };
         throw ApplicationFailure.create({ nonRetryable: true, type: err.code, message: err.message, details: [details] });
       }
-      const { key } = await blobs.put(Buffer.from(JSON.stringify(prepared.invoice), 'utf8'));
+      const { key } = await stepBlobs(blobs).put(Buffer.from(JSON.stringify(prepared.invoice), 'utf8'));
       log.debug({ requestId: input.ctx.requestId, profile: prepared.profile }, 'invoice prepared for ZUGFeRD');
       return { invoiceBlobKey: key, profile: prepared.profile, filled: prepared.filled };
     },
@@ -55,7 +56,7 @@ export function convertActivities({ blobs, log }: ActivityDeps) {
     async imagesToPdfDocument(input: { ctx: RequestContext; fileBlobKey: string; fileType: 'png' | 'jpeg' | 'tiff' }): Promise<{ pdfBlobKey: string }> {
       try {
         const pdf = await runIsolated('images', { bytes: new Uint8Array(await blobs.get(input.fileBlobKey)), type: input.fileType });
-        return { pdfBlobKey: (await blobs.put(pdf)).key };
+        return { pdfBlobKey: (await stepBlobs(blobs).put(pdf)).key };
       } catch (err) {
         if (err instanceof PdfInputError) throw ApplicationFailure.nonRetryable(err.message, 'FILE_UNREADABLE');
         throw err;

@@ -9,4 +9,6 @@ export interface ActivityDeps {
   storage: Storage;
   log: Logger;
   mail: MailDeps;
+  /** SOURCE_DATE_EPOCH: the creation time of every built document (reproducible builds); unset: see activities/step.ts. */
+  documentTime?: Date;
 }

@@ -4,6 +4,7 @@ import type { ActivityDeps } from './deps.js';
 import { documentActivities } from './documents.js';
 import { mailActivities } from './mail.js';
 import { renderActivities } from './render.js';
+import { retentionActivities } from './retention.js';
 import { xinvoiceActivities } from './xinvoice.js';
 import { zugferdActivities } from './zugferd.js';
 
@@ -11,7 +12,7 @@ export type { ActivityDeps } from './deps.js';
 
 /** Every activity the worker registers, bound to its dependencies. */
 export function createActivities(deps: ActivityDeps) {
-  return { ...xinvoiceActivities(deps), ...documentActivities(deps), ...zugferdActivities(deps), ...mailActivities(deps), ...renderActivities(deps), ...analysisActivities(deps), ...convertActivities(deps) };
+  return { ...xinvoiceActivities(deps), ...documentActivities(deps), ...zugferdActivities(deps), ...mailActivities(deps), ...renderActivities(deps), ...analysisActivities(deps), ...convertActivities(deps), ...retentionActivities(deps) };
 }
 
 export type Activities = ReturnType<typeof createActivities>;

@@ -1,10 +1,11 @@
-import { randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { ApplicationFailure } from '@temporalio/activity';
 import { invoiceSchema, type Invoice } from '../src/invoice/model.js';
 import { loadTemplateFrom, renderInvoicePdf, TemplateInvalidError, type TemplateSource } from '../src/render/index.js';
 import { STORED_INVOICE_KIND, storedInvoiceMeta } from '../src/render/stored-invoice.js';
 import type { RequestContext } from '../src/temporal/context.js';
 import type { ActivityDeps } from './deps.js';
+import { documentTime, stepBlobs } from './step.js';
 
 export interface RenderInvoiceInput {
   ctx: RequestContext;
@@ -29,7 +30,7 @@ export interface StoreInvoiceRecordInput {
   templateId: string;
 }
 
-export function renderActivities({ blobs, storage, log }: ActivityDeps) {
+export function renderActivities({ blobs, storage, log, documentTime: fixedTime }: ActivityDeps) {
   const readInvoice = async (key: string): Promise<Invoice> => {
     const parsed = invoiceSchema.safeParse(JSON.parse((await blobs.get(key)).toString('utf8')));
     if (!parsed.success) throw ApplicationFailure.nonRetryable(`stored invoice does not match the model: ${parsed.error.message}`, 'VALIDATION_ERROR');
@@ -46,13 +47,16 @@ export function renderActivities({ blobs, storage, log }: ActivityDeps) {
       let rendered;
       try {
         const template = await loadTemplateFrom(input.templateDir, input.templateSource);
-        rendered = await renderInvoicePdf(invoice, template, { created: new Date(), fileId: randomBytes(16).toString('hex') });
+        const created = documentTime(fixedTime);
+        // Derived, not drawn at random: a retried step renders the same bytes.
+        const fileId = createHash('sha256').update(`${created.toISOString()}\n${input.templateDir}\n${JSON.stringify(invoice)}`).digest('hex').slice(0, 32);
+        rendered = await renderInvoicePdf(invoice, template, { created, fileId });
       } catch (err) {
         // The operator may have broken the template since the API checked it.
         if (err instanceof TemplateInvalidError) throw ApplicationFailure.nonRetryable(err.message, 'TEMPLATE_INVALID');
         throw err;
       }
-      const stored = await blobs.put(rendered.pdf);
+      const stored = await stepBlobs(blobs).put(rendered.pdf);
       log.debug({ requestId: input.ctx.requestId, pages: rendered.pages, size: stored.size }, 'invoice PDF rendered');
       return { pdfBlobKey: stored.key, pages: rendered.pages };
     },

@@ -4,6 +4,7 @@ import type { RequestContext } from '../src/temporal/context.js';
 import { validateInvoiceXml as runValidation, type ValidationReport } from '../src/validation/index.js';
 import { writeInvoiceXml, type SyntaxId } from '../src/xml/index.js';
 import type { ActivityDeps } from './deps.js';
+import { stepBlobs } from './step.js';
 
 export function xinvoiceActivities({ blobs, log }: ActivityDeps) {
   return {
@@ -17,7 +18,7 @@ export function xinvoiceActivities({ blobs, log }: ActivityDeps) {
       } catch (err) {
         throw ApplicationFailure.nonRetryable((err as Error).message, 'XML_BUILD_FAILED');
       }
-      const stored = await blobs.put(Buffer.from(xml, 'utf8'));
+      const stored = await stepBlobs(blobs).put(Buffer.from(xml, 'utf8'));
       log.debug({ requestId: input.ctx.requestId, size: stored.size }, 'XML built');
       return { xmlBlobKey: stored.key, size: stored.size };
     },

@@ -10,6 +10,7 @@ import type { ExtractZugferdInput, ExtractZugferdResult, ValidateZugferdInput } 
 import type { RequestContext } from '../src/temporal/context.js';
 import { writeInvoiceXml } from '../src/xml/index.js';
 import type { ActivityDeps } from './deps.js';
+import { documentTime, stepBlobs } from './step.js';
 
 export interface BuildZugferdInput {
   ctx: RequestContext;
@@ -41,7 +42,7 @@ const isolatedInspect: Inspect = (bytes, withText) => runIsolated('inspect', { b
 const isolatedEmbed: Embed = (input) => runIsolated('embed', input);
 const isolatedUnembed: UnembedFonts = (bytes) => runIsolated('unembedFonts', { bytes });
 
-export function zugferdActivities({ blobs, log }: ActivityDeps) {
+export function zugferdActivities({ blobs, log, documentTime: fixedTime }: ActivityDeps) {
   const text = async (key: string) => (await blobs.get(key)).toString('utf8');
   const pdfBytes = async (key: string) => new Uint8Array(await blobs.get(key));
 
@@ -56,15 +57,15 @@ export function zugferdActivities({ blobs, log }: ActivityDeps) {
       } catch (err) {
         throw ApplicationFailure.nonRetryable((err as Error).message, 'XML_BUILD_FAILED');
       }
-      return { xmlBlobKey: (await blobs.put(Buffer.from(xml, 'utf8'))).key };
+      return { xmlBlobKey: (await stepBlobs(blobs).put(Buffer.from(xml, 'utf8'))).key };
     },
 
     /** PDF (converted to PDF/A-3b when needed) + CII → ZUGFeRD / Factur-X PDF/A-3b. */
     async buildZugferdPdf(input: BuildZugferdInput): Promise<BuildZugferdResult> {
       try {
         const xml = new Uint8Array(await blobs.get(input.xmlBlobKey));
-        const built = await buildZugferd({ pdf: await pdfBytes(input.pdfBlobKey), xml, convert: input.convert, now: new Date() }, { inspect: isolatedInspect, embed: isolatedEmbed, unembedFonts: isolatedUnembed });
-        const stored = await blobs.put(Buffer.from(built.pdf));
+        const built = await buildZugferd({ pdf: await pdfBytes(input.pdfBlobKey), xml, convert: input.convert, now: documentTime(fixedTime) }, { inspect: isolatedInspect, embed: isolatedEmbed, unembedFonts: isolatedUnembed });
+        const stored = await stepBlobs(blobs).put(Buffer.from(built.pdf));
         const { profile, converted, substitutedFonts, attachments } = built;
         log.debug({ requestId: input.ctx.requestId, profile, converted, substitutedFonts, attachments: attachments.length, size: stored.size }, 'ZUGFeRD PDF built');
         return { pdfBlobKey: stored.key, profile, converted, substitutedFonts, attachments };
@@ -93,7 +94,7 @@ export function zugferdActivities({ blobs, log }: ActivityDeps) {
         throw asFailure(err);
       }
       if (!found) throw ApplicationFailure.nonRetryable('No embedded invoice XML (factur-x.xml, zugferd-invoice.xml, ZUGFeRD-invoice.xml, xrechnung.xml or another XML attachment up to 20 MB).', 'INVOICE_XML_MISSING');
-      const store = async (text: string) => (await blobs.put(Buffer.from(text, 'utf8'))).key;
+      const store = async (text: string) => (await stepBlobs(blobs).put(Buffer.from(text, 'utf8'))).key;
       return {
         xmlBlobKey: await store(found.xml),
         fileName: found.fileName,

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { DEFAULT_INTAKE_LIMITS, type IntakeLimits } from './files/declared-size.js';
 import { TEST_FAULTS, type TestFault } from './mail/types.js';
 import { WORKLOADS, type Workload } from './temporal/queues.js';
 import type { WorkerSettings } from './temporal/worker-plan.js';
@@ -38,6 +39,11 @@ const envSchema = z.object({
   /** The folder connectors' configuration file (connectors/config.ts); `all` runs them when it is set, `connectors` needs it. */
   EINVOICE_CONNECTORS: optionalString,
   VERAPDF_POOL_SIZE: z.coerce.number().int().min(1).max(32).default(1),
+  SOURCE_DATE_EPOCH: z.union([z.literal('').transform(() => undefined), z.coerce.number().int().min(0)]).optional(),
+  MAX_PDF_PAGES: z.coerce.number().int().min(1).max(100_000).default(DEFAULT_INTAKE_LIMITS.maxPdfPages),
+  MAX_IMAGE_PIXELS: z.coerce.number().int().min(1_000_000).max(1_000_000_000).default(DEFAULT_INTAKE_LIMITS.maxImagePixels),
+  MAX_INFLATED_MEGABYTES: z.coerce.number().int().min(16).max(4096).default(DEFAULT_INTAKE_LIMITS.maxInflatedBytes / 1024 / 1024),
+  WORKFLOW_WAIT_SECONDS: z.union([z.literal('').transform(() => undefined), z.coerce.number().int().min(1).max(3600)]).optional(),
   /** The workload classes this process's worker serves (src/temporal/queues.ts); default all. */
   EINVOICE_WORKER_QUEUES: optionalString.pipe(
     z
@@ -125,6 +131,12 @@ export interface Config {
   };
   signingSecret: string | undefined;
   downloadUrlTtlSeconds: number;
+  /** What an uploaded file may declare before anything parses it (src/files/declared-size.ts). */
+  intakeLimits: IntakeLimits;
+  /** SOURCE_DATE_EPOCH: every built document carries this creation time, so equal requests give equal bytes. */
+  documentTime: Date | undefined;
+  /** The longest an API request waits for its workflow before answering 504 (WORKFLOW_WAIT_SECONDS); unset: each operation's own limit. */
+  workflowWaitMs: number | undefined;
   logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
   role: z.infer<typeof envSchema>['EINVOICE_ROLE'];
   /** veraPDF processes kept running by the worker (src/pdf/verapdf.ts). */
@@ -171,6 +183,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     signingSecret: e.SIGNING_SECRET,
     downloadUrlTtlSeconds: e.DOWNLOAD_URL_TTL_SECONDS,
+    intakeLimits: { maxPdfPages: e.MAX_PDF_PAGES, maxImagePixels: e.MAX_IMAGE_PIXELS, maxInflatedBytes: e.MAX_INFLATED_MEGABYTES * 1024 * 1024 },
+    documentTime: e.SOURCE_DATE_EPOCH === undefined ? undefined : new Date(e.SOURCE_DATE_EPOCH * 1000),
+    workflowWaitMs: e.WORKFLOW_WAIT_SECONDS === undefined ? undefined : e.WORKFLOW_WAIT_SECONDS * 1000,
     logLevel: e.LOG_LEVEL,
     role: e.EINVOICE_ROLE,
     veraPdf: { poolSize: e.VERAPDF_POOL_SIZE },

@@ -1,6 +1,8 @@
+import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
+import type { Duplex } from 'node:stream';
 import type { AddressInfo } from 'node:net';
 import { Client, Connection } from '@temporalio/client';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
@@ -10,6 +12,7 @@ import { OCR_ENGINES } from '../activities/analysis.js';
 import { createActivities } from '../activities/index.js';
 import { withBusinessMetrics } from '../activities/metrics.js';
 import { createApp } from './api/app.js';
+import { ApiError, ERROR_CODES, toEnvelope } from './api/errors.js';
 import { allRoutes } from './api/routes/index.js';
 import type { Services } from './api/services.js';
 import { createAuthenticator } from './api/authenticate.js';
@@ -25,8 +28,10 @@ import { openBlobStorage } from './storage/blob-storage.js';
 import { openStorage } from './storage/index.js';
 import { startDevServer, type DevServer } from './temporal/dev-server.js';
 import { ensureNamespace } from './temporal/namespace.js';
+import { ensureRetentionSchedule } from './temporal/schedules.js';
 import { startWorkers } from './temporal/worker.js';
 import { availableMemoryMb, planWorker } from './temporal/worker-plan.js';
+import { removeOrphanedTempDirs } from './temp-dirs.js';
 import { parseConfig } from '../connectors/config.js';
 import { startConnectors, type ConnectorEngine } from '../connectors/engine.js';
 
@@ -79,8 +84,12 @@ export async function startService(config: Config, log: Logger): Promise<Running
     const storage = await openStorage(config);
     cleanups.push(() => storage.close());
     const blobs = openBlobStorage(config.blobs, config.dataDir);
+    const temporal = new Client({ connection, namespace: config.temporal.namespace });
 
     if (config.role === 'all' || config.role === 'worker') {
+      // What killed predecessors left behind (their helpers' folders); folders of processes still running stay.
+      const orphans = await removeOrphanedTempDirs();
+      if (orphans.length) log.info({ removed: orphans.length }, 'removed temporary folders of processes that are gone');
       // The veraPDF processes start with the first check and end after the worker has finished its activities.
       await configureVeraPdf({ size: config.veraPdf.poolSize });
       cleanups.push(() => stopVeraPdf());
@@ -93,13 +102,19 @@ export async function startService(config: Config, log: Logger): Promise<Running
         address: temporalAddress,
         namespace: config.temporal.namespace,
         queues: plan.queues,
-        activities: withHeartbeats(withBusinessMetrics(createActivities({ blobs, storage, log, mail: { transport: await createMailTransport(config.mail), testFaults: config.mail.testFaults } }))),
+        activities: withHeartbeats(
+          withBusinessMetrics(
+            createActivities({ blobs, storage, log, mail: { transport: await createMailTransport(config.mail), testFaults: config.mail.testFaults }, ...(config.documentTime ? { documentTime: config.documentTime } : {}) }),
+          ),
+        ),
       });
       cleanups.push(() => workers.stop());
       log.info({ queues: plan.queues.map((q) => `${q.taskQueue} (${q.maxActivities} at once)`), ocr: plan.ocr }, 'worker polling');
+      // The retention workflow and its pass run on the workflows' queue: a process serving it sets the schedule up.
+      if (plan.queues.some((q) => q.workflows)) await ensureRetentionSchedule(temporal, config.temporal.taskQueue);
     }
 
-    const jobs = { temporal: new Client({ connection, namespace: config.temporal.namespace }), taskQueue: config.temporal.taskQueue, blobs, storage };
+    const jobs = { temporal, taskQueue: config.temporal.taskQueue, blobs, storage, limits: config.intakeLimits, maxWaitMs: config.workflowWaitMs };
     let connectors: ConnectorEngine | undefined;
     if (config.connectors.configFile && (config.role === 'all' || config.role === 'connectors')) {
       const file = config.connectors.configFile;
@@ -125,7 +140,8 @@ export async function startService(config: Config, log: Logger): Promise<Running
       };
       const app = createApp({ routes: allRoutes(services), log, authenticate: createAuthenticator(storage) });
       for (const port of [config.http.port, config.http.v2Port].filter((p): p is number => p !== undefined)) {
-        const server = http.createServer(app.callback());
+        const server = http.createServer({ maxHeaderSize: MAX_HEADER_BYTES }, app.callback());
+        server.on('clientError', answerClientError);
         // Analyses and conversions may take minutes (SPEC: clients wait up to 600 s).
         server.requestTimeout = 660_000;
         await new Promise<void>((resolve, reject) => server.once('error', reject).listen(port, config.http.host, resolve));
@@ -139,6 +155,24 @@ export async function startService(config: Config, log: Logger): Promise<Running
     await stop();
     throw err;
   }
+}
+
+/**
+ * Node's default (16 KiB) would cut the connection on a long header before any route could say
+ * which header is wrong; with room for it, a 100,000-character Idempotency-Key gets its 400.
+ */
+const MAX_HEADER_BYTES = 256 * 1024;
+
+/** A request HTTP cannot even parse (headers above MAX_HEADER_BYTES, broken syntax) still gets an answer in the envelope. */
+function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): void {
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const code = err.code === 'HPE_HEADER_OVERFLOW' ? 'HEADERS_TOO_LARGE' : 'BAD_REQUEST';
+  const envelope = toEnvelope(new ApiError(code), randomUUID());
+  const body = JSON.stringify(envelope);
+  socket.end(`HTTP/1.1 ${ERROR_CODES[code].status} ${http.STATUS_CODES[ERROR_CODES[code].status]}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
 }
 
 let runtimeInstalled = false;

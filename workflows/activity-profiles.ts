@@ -46,14 +46,27 @@ export const READING: StepProfile = {
   },
 };
 
+/** The retention pass: a walk over the database and the blob folders, minutes on a large installation. */
+export const HOUSEKEEPING: StepProfile = {
+  workload: 'quick',
+  options: {
+    startToCloseTimeout: '1 hour',
+    heartbeatTimeout: '30 seconds',
+    retry: { maximumAttempts: 3, initialInterval: '10 seconds', backoffCoefficient: 2 },
+  },
+};
+
 /**
- * Sending an e-mail. Temporary failures (4xx, greylisting, a server restarting) are retried with
- * growing pauses for up to 24 hours; permanent ones are thrown non-retryable by the activity.
+ * One SMTP transaction, on the mail queue. Temporary failures (4xx, greylisting, a server
+ * restarting) are retried with growing pauses for up to 24 hours; permanent ones are thrown
+ * non-retryable by the activity. A worker that dies mid-send is noticed by the heartbeat timeout;
+ * the send ledger (activities/mail.ts) keeps the retry from sending what was accepted.
  */
 export const SENDING: StepProfile = {
   workload: 'mail',
   options: {
     startToCloseTimeout: '3 minutes',
+    heartbeatTimeout: '20 seconds',
     scheduleToCloseTimeout: '24 hours',
     retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '10 minutes' },
   },

@@ -8,3 +8,4 @@ export * from './analysis.js';
 export { convertToZugferd } from './convert.js';
 export { processConnectorFile } from './connector-file.js';
 export { watchRoute } from './watch-route.js';
+export { retention } from './retention.js';

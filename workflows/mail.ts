@@ -3,6 +3,7 @@ import {
   ApplicationFailure,
   ParentClosePolicy,
   TimeoutFailure,
+  patched,
   setCurrentDetails,
   sleep,
   startChild,
@@ -39,9 +40,15 @@ export interface DeliverMailInput {
   documentId: string | undefined;
 }
 
-/** One send: record it, send it (with retries), record a final failure. */
+/**
+ * The parent records the send before it starts this workflow (so that whatever it answers names
+ * a send that exists); runs started before that change record it here.
+ */
+const RECORDED_BY_PARENT = 'send-recorded-by-parent';
+
+/** One send: send it (with retries), record a final failure. */
 export async function deliverMail(input: DeliverMailInput): Promise<MailOutcome> {
-  await recordMailSend(input);
+  if (!patched(RECORDED_BY_PARENT)) await recordMailSend(input);
   try {
     await sendMail({ ctx: input.ctx, sendId: input.sendId });
     finish('sent', 'e-mail accepted');
@@ -82,6 +89,8 @@ export async function sendMessage(input: SendMessageInput): Promise<MailOutcome>
 async function deliver(ctx: RequestContext, request: MailRequest, documentId: string | undefined): Promise<MailOutcome> {
   const sendId = uuid4();
   try {
+    // Recorded before any answer: a `queued` answer (the worker died, the server is slow) names a send the list shows.
+    if (patched(RECORDED_BY_PARENT)) await recordMailSend({ ctx, sendId, request, documentId });
     const child = await startChild(deliverMail, {
       workflowId: `${workflowInfo().workflowId}-mail`,
       args: [{ ctx, sendId, request, documentId }],

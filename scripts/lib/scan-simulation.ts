@@ -97,8 +97,8 @@ function grayToRgba(gray: Uint8Array, tone: (v: number) => number): Uint8Clamped
   return rgba;
 }
 
-/** mulberry32: small, fast, good enough for noise. */
-function prng(seed: number): () => number {
+/** mulberry32: small, fast, seeded (a run can be repeated), good enough for noise and for picking. */
+export function prng(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;

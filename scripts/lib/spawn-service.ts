@@ -1,5 +1,5 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, openSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -23,8 +23,17 @@ export interface SpawnedService {
   namespace: string;
   taskQueue: string;
   env: Record<string, string>;
-  /** SIGTERM, wait for exit; resolves with the exit code (null when killed by a signal). */
+  /** The service's log file (every start appends to it). */
+  logFile: string;
+  /** SIGTERM, wait for exit; resolves with the exit code (null when killed by a signal). Removes the data folder. */
   stop(): Promise<number | null>;
+  /** SIGKILL, as a crash; the data folder stays, for `start`. */
+  kill(): Promise<void>;
+  /** SIGTERM, as an operator stops it; the data folder stays, for `start`. */
+  terminate(): Promise<void>;
+  /** Starts the process again (same environment, ports and data) after `kill`; resolves once /health answers. */
+  start(): Promise<void>;
+  pid(): number | undefined;
 }
 
 export interface SpawnOptions {
@@ -82,14 +91,29 @@ export async function spawnService(opts: SpawnOptions): Promise<SpawnedService> 
     ...opts.env,
   };
   const logFile = path.join(dataDir, 'service.log');
-  const child = spawn(process.execPath, [path.join(repoRoot, 'dist/src/main.js')], { cwd: repoRoot, env, stdio: ['ignore', openSync(logFile, 'a'), openSync(logFile, 'a')] });
+  const url = `http://127.0.0.1:${port}`;
+  const launch = () => spawn(process.execPath, [path.join(repoRoot, 'dist/src/main.js')], { cwd: repoRoot, env, stdio: ['ignore', openSync(logFile, 'a'), openSync(logFile, 'a')] });
+  let child = launch();
   const stop = async () => {
     const code = await stopChild(child);
     if (!process.env.KEEP_TEST_DATA) rmSync(dataDir, { recursive: true, force: true });
     return code;
   };
+  const kill = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise((r) => child.once('exit', r));
+    child.kill('SIGKILL');
+    await exited;
+  };
+  const terminate = async () => {
+    await stopChild(child);
+  };
+  const start = async () => {
+    if (child.exitCode === null && child.signalCode === null) throw new Error(`${opts.name} is still running`);
+    child = launch();
+    await waitForHealth(url, child, logFile);
+  };
   try {
-    const url = `http://127.0.0.1:${port}`;
     await waitForHealth(url, child, logFile);
     const cli = async (...args: string[]) => JSON.parse((await run(process.execPath, [path.join(repoRoot, 'dist/src/cli/accounts.js'), ...args, '--json'], { cwd: repoRoot, env })).stdout);
     const account = (await cli('create-account', '--name', `${opts.name} account`)) as { id: string };
@@ -105,7 +129,12 @@ export async function spawnService(opts: SpawnOptions): Promise<SpawnedService> 
       namespace,
       taskQueue: env.TEMPORAL_TASK_QUEUE!,
       env,
+      logFile,
       stop,
+      kill,
+      terminate,
+      start,
+      pid: () => child.pid,
     };
   } catch (err) {
     await stop();
@@ -117,7 +146,7 @@ export async function spawnService(opts: SpawnOptions): Promise<SpawnedService> 
 async function waitForHealth(url: string, child: ChildProcess, logFile: string): Promise<void> {
   const deadline = Date.now() + 90_000;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`The service exited with ${child.exitCode} at start; see ${logFile}`);
+    if (child.exitCode !== null) throw new Error(`The service exited with ${child.exitCode} at start; the end of ${logFile}:\n${logTail(logFile)}`);
     try {
       if ((await fetch(`${url}/health`)).ok) return;
     } catch {
@@ -126,6 +155,15 @@ async function waitForHealth(url: string, child: ChildProcess, logFile: string):
     await new Promise((r) => setTimeout(r, 200));
   }
   throw new Error(`The service did not answer /health within 90 s; see ${logFile}`);
+}
+
+/** The last lines of a log, so that a failure in CI says why without the (removed) data folder. */
+function logTail(file: string, lines = 20): string {
+  try {
+    return readFileSync(file, 'utf8').trimEnd().split('\n').slice(-lines).join('\n');
+  } catch {
+    return '(no log)';
+  }
 }
 
 async function stopChild(child: ChildProcess): Promise<number | null> {

@@ -29,8 +29,8 @@ export const CONVERSION_CODES = {
   INVALID_REQUEST: {
     stage: 'input',
     retryable: false,
-    reasons: ['INVALID_JSON', 'VALIDATION_ERROR', 'UNSUPPORTED_CONTENT_TYPE', 'FILE_MISSING', 'INVALID_BASE64', 'UNSUPPORTED_FILE_TYPE'],
-    description: 'The request or its file is not what the endpoint takes',
+    reasons: ['INVALID_JSON', 'BAD_REQUEST', 'HEADERS_TOO_LARGE', 'VALIDATION_ERROR', 'UNSUPPORTED_CONTENT_TYPE', 'FILE_MISSING', 'INVALID_BASE64', 'UNSUPPORTED_FILE_TYPE', 'IDEMPOTENCY_CONFLICT'],
+    description: 'The request or its file is not what the endpoint takes, or its Idempotency-Key was sent with another request',
   },
   FILE_TOO_LARGE: { stage: 'input', retryable: false, reasons: ['FILE_TOO_LARGE', 'BODY_TOO_LARGE'], description: 'The file is above 11 MiB decoded, or the body above 16 MB' },
   UNAUTHORIZED: { stage: 'access', retryable: false, reasons: ['AUTH_MISSING', 'AUTH_INVALID', 'AUTH_SCHEME_INVALID'], description: 'No token, an unknown or revoked one, or not sent as "Authorization: Bearer"' },
@@ -46,7 +46,11 @@ export const CONVERSION_CODES = {
     reasons: ['ZUGFERD_INVALID', 'PDF_NOT_CONVERTIBLE', 'XML_BUILD_FAILED'],
     description: 'The e-invoice built from the page breaks a rule (`ruleCodes`, `explanations`), or the pages cannot be made PDF/A-3',
   },
-  PROCESSING_TEMPORARY_ERROR: { retryable: true, reasons: ['SERVICE_UNAVAILABLE', 'UPSTREAM_TIMEOUT'], description: 'A temporary problem on our side; send the file again later' },
+  PROCESSING_TEMPORARY_ERROR: {
+    retryable: true,
+    reasons: ['SERVICE_UNAVAILABLE', 'UPSTREAM_TIMEOUT', 'IDEMPOTENCY_IN_PROGRESS'],
+    description: 'A temporary problem on our side, or the request with this Idempotency-Key still running; send the file again later (with the same key: its result)',
+  },
   UNKNOWN_ERROR: { retryable: true, reasons: ['INTERNAL_ERROR'], description: 'An unexpected error; `reference` finds it in the log' },
 } as const satisfies Record<string, ConversionCode>;
 

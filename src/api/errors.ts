@@ -18,6 +18,8 @@ interface ErrorKind {
 /** The catalogue. README.md documents it; keep the two in step. */
 export const ERROR_CODES = {
   INVALID_JSON: { status: 400, retryable: false, userMessage: 'The request body is not valid JSON.' },
+  BAD_REQUEST: { status: 400, retryable: false, userMessage: 'The request is not valid HTTP.' },
+  HEADERS_TOO_LARGE: { status: 431, retryable: false, userMessage: 'The request headers are larger than 256 KiB together.' },
   VALIDATION_ERROR: { status: 400, retryable: false, userMessage: 'The request does not match the interface; see fields.' },
   UNSUPPORTED_CONTENT_TYPE: { status: 415, retryable: false, userMessage: 'Send the request body as application/json.' },
   BODY_TOO_LARGE: { status: 413, retryable: false, userMessage: 'The request body is larger than this endpoint accepts.' },

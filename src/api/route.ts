@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import { z } from 'zod';
+import { JsonNumber } from '../invoice/decimal.js';
 import { fieldProblems } from '../jobs/field-problems.js';
 import type { Job } from '../jobs/job.js';
 import { ApiError } from './errors.js';
@@ -100,9 +101,13 @@ export function defineRoute<A extends Auth, B extends z.ZodType | undefined = un
   return spec as unknown as RouteSpec;
 }
 
+/** A JSON number where the interface wants text or a flag is refused as such, not as "an object". */
+const numberWhereNot: z.core.$ZodErrorMap = (issue) =>
+  issue.code === 'invalid_type' && issue.input instanceof JsonNumber ? `must be ${issue.expected === 'string' ? 'text (a JSON string in quotes)' : `a ${issue.expected}`}, not a number` : undefined;
+
 /** Validates a request part; problems name the JSON path and, inside an invoice, the business term. */
 export function parseWith<S extends z.ZodType>(schema: S, value: unknown, where: 'body' | 'query'): z.output<S> {
-  const result = schema.safeParse(value);
+  const result = schema.safeParse(value, { error: numberWhereNot });
   if (result.success) return result.data;
   throw new ApiError('VALIDATION_ERROR', { fields: fieldProblems(result.error.issues, where) });
 }

@@ -79,9 +79,11 @@ const UNSUPPORTED_NAMES: Readonly<Record<number, string>> = { 9: 'JBIG', 10: 'JB
 
 export function openTiff(input: Uint8Array, limits: { maxPixels: number }): TiffFile {
   const bytes = Buffer.from(input.buffer, input.byteOffset, input.byteLength);
+  checkDirectories(bytes);
   let ifds: IFD[];
   try {
-    ifds = UTIF.decode(bytes);
+    // Maker notes are camera data nobody reads here, and a second parser's worth of untrusted input.
+    ifds = (UTIF.decode as (data: Buffer, options: { parseMN: boolean; debug: boolean }) => IFD[])(bytes, { parseMN: false, debug: false });
   } catch (err) {
     throw new TiffError(`The TIFF structure is broken: ${messageOf(err)}`);
   }
@@ -94,6 +96,56 @@ export function openTiff(input: Uint8Array, limits: { maxPixels: number }): Tiff
     }),
     decode: (index) => decodePage(bytes, images[index]!, limits.maxPixels),
   };
+}
+
+/** Bytes per value of each TIFF field type (1 BYTE … 13 IFD). */
+const TYPE_SIZE: Readonly<Record<number, number>> = { 1: 1, 2: 1, 3: 2, 4: 4, 5: 8, 6: 1, 7: 1, 8: 2, 9: 4, 10: 8, 11: 4, 12: 8, 13: 4 };
+/** Tags whose values point at further directories, which utif2 follows. */
+const DIRECTORY_TAGS = new Set([330, 34665, 34853, 50740, 61440]);
+/** More directories than any scan has (pages, thumbnails, EXIF); a longer chain is a loop or a bomb. */
+const MAX_DIRECTORIES = 4096;
+
+/**
+ * utif2 trusts the directory structure: a field that claims four billion values is read value by
+ * value into an array (gigabytes, then a crash), and a chain of directories that points back at
+ * itself is followed for ever. Every directory is walked here first, without reading a value
+ * array: each one and every field's values must lie inside the file, and no directory comes twice.
+ */
+function checkDirectories(bytes: Buffer): void {
+  const broken = (why: string) => new TiffError(`The TIFF structure is broken: ${why}.`);
+  if (bytes.length < 8) throw broken('the file is shorter than a TIFF header');
+  const order = bytes.toString('latin1', 0, 2);
+  if (order !== 'II' && order !== 'MM') throw broken('no byte order mark');
+  const u16 = (at: number) => (order === 'II' ? bytes.readUInt16LE(at) : bytes.readUInt16BE(at));
+  const u32 = (at: number) => (order === 'II' ? bytes.readUInt32LE(at) : bytes.readUInt32BE(at));
+  const seen = new Set<number>();
+  const pending = [u32(4)];
+  while (pending.length > 0) {
+    const at = pending.pop()!;
+    if (at === 0) continue;
+    if (seen.has(at)) throw broken(`the directory at byte ${at} is reached twice`);
+    if (seen.size >= MAX_DIRECTORIES) throw broken(`more than ${MAX_DIRECTORIES} directories`);
+    seen.add(at);
+    if (at + 2 > bytes.length) throw broken(`a directory at byte ${at} lies beyond the end of the file`);
+    const count = u16(at);
+    const end = at + 2 + count * 12;
+    if (end + 4 > bytes.length) throw broken(`the directory at byte ${at} has ${count} fields, more than the file holds`);
+    for (let entry = at + 2; entry < end; entry += 12) {
+      const tag = u16(entry);
+      const size = TYPE_SIZE[u16(entry + 2)];
+      if (size === undefined) continue; // utif2 skips types it does not know, without reading
+      const values = u32(entry + 4);
+      const length = values * size;
+      if (length > 4 && u32(entry + 8) + length > bytes.length) throw broken(`field ${tag} claims ${values} values, more than the file holds`);
+      if (!DIRECTORY_TAGS.has(tag)) continue;
+      const base = length > 4 ? u32(entry + 8) : entry + 8;
+      // As utif2 reads them: each value an offset, except DNGPrivateData, whose first four bytes are one.
+      const read = (i: number) => (size === 1 ? bytes[base + i]! : size === 2 ? u16(base + 2 * i) : u32(base + 4 * i));
+      if (tag === 50740) pending.push(length >= 4 ? u32(base) : 0);
+      else if (size <= 4) for (let i = 0; i < values; i++) pending.push(read(i));
+    }
+    pending.push(u32(end));
+  }
 }
 
 async function decodePage(bytes: Buffer, ifd: IFD, maxPixels: number): Promise<DecodedPage> {

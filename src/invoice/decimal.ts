@@ -7,6 +7,15 @@ import { Decimal } from 'decimal.js';
  */
 export { Decimal };
 
+/**
+ * A JSON number of a request as written ("12.10"): the request parser (api/json-body.ts) keeps
+ * numbers so, never as binary floats, and as numbers, so that the model can take them where a
+ * number belongs and refuse them where text does.
+ */
+export class JsonNumber {
+  constructor(readonly text: string) {}
+}
+
 const DECIMAL_TEXT = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
 
 /** Largest number of significant digits we accept: 19 integer + fraction digits is plenty for money. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { JsonNumber } from './decimal.js';
 import { invoiceSchema } from './model.js';
 
 /**
@@ -9,7 +10,7 @@ import { invoiceSchema } from './model.js';
  * answer goes back into a create endpoint as it is.
  */
 export const invoiceInputSchema = z
-  .preprocess((value) => (value === null || typeof value !== 'object' ? value : (withoutAbsent(value) ?? {})), invoiceSchema)
+  .preprocess((value) => (value === null || typeof value !== 'object' || value instanceof JsonNumber ? value : (withoutAbsent(value) ?? {})), invoiceSchema)
   .meta({ description: 'EN 16931 invoice; null, {} and [] count as absent, so an analysis answer (V1 or V2) can be sent as it is' });
 
 function withoutAbsent(value: unknown): unknown {
@@ -18,7 +19,7 @@ function withoutAbsent(value: unknown): unknown {
     const items = value.map(withoutAbsent).filter((v) => v !== undefined);
     return items.length > 0 ? items : undefined;
   }
-  if (typeof value === 'object') {
+  if (typeof value === 'object' && !(value instanceof JsonNumber)) {
     const entries = Object.entries(value as Record<string, unknown>)
       .map(([k, v]) => [k, withoutAbsent(v)] as const)
       .filter(([, v]) => v !== undefined);

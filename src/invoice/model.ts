@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { canonicalDecimal, isDecimalText } from './decimal.js';
+import { canonicalDecimal, isDecimalText, JsonNumber } from './decimal.js';
 
 /**
  * The EN 16931 invoice object of SPEC.md: every JSON key with its business term.
@@ -22,8 +22,31 @@ const MAX_TEXT = 100_000;
 /** Embedded attachments (BT-125, base64) are routinely megabytes: as much as fits into the 20 MB XML we accept. */
 const MAX_ATTACHMENT = 20 * 1024 * 1024;
 
-const text = (bt: string, description?: string) =>
-  z.string().trim().min(1, 'must not be empty').max(MAX_TEXT).meta({ bt, kind: 'string', ...(description ? { description } : {}) });
+/** What XML 1.0 cannot carry: C0 controls but tab, line feed and carriage return; lone surrogates; U+FFFE, U+FFFF. */
+const NOT_XML = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+/**
+ * Names may not carry C1 controls either (DEL, NEL and the like, legal in XML but never text). Line
+ * breaks stay: the EN 16931 test suite has seller and item names on two lines, and a name filled
+ * into a mail subject is made single-line there (src/mail/placeholders.ts).
+ */
+const NOT_IN_NAMES = /[\u007f-\u009f]/;
+
+const plainText = () =>
+  z
+    .string()
+    .trim()
+    .min(1, 'must not be empty')
+    .max(MAX_TEXT)
+    // Aborts: a name's own rule would report the same character again.
+    .refine((v) => !NOT_XML.test(v), { message: 'must not contain control characters (other than line breaks and tabs)', abort: true });
+
+const text = (bt: string, description?: string) => plainText().meta({ bt, kind: 'string', ...(description ? { description } : {}) });
+
+/** A party's, person's or item's name. */
+const name = (bt: string) =>
+  plainText()
+    .refine((v) => !NOT_IN_NAMES.test(v), 'must not contain control characters')
+    .meta({ bt, kind: 'string' });
 
 /** Coded values: trimmed, upper-cased where the code lists are upper-case. */
 const code = (bt: string, pattern: RegExp, description: string) =>
@@ -67,9 +90,9 @@ const date = (bt: string) =>
 
 const decimal = (bt: string) =>
   z
-    .union([z.number(), z.string()])
+    .union([z.number(), z.string(), z.instanceof(JsonNumber)])
     .transform((v, ctx) => {
-      const t = typeof v === 'number' ? String(v) : v.trim();
+      const t = v instanceof JsonNumber ? v.text : typeof v === 'number' ? String(v) : v.trim();
       if (isDecimalText(t)) return canonicalDecimal(t);
       ctx.addIssue({ code: 'custom', message: 'must be a decimal number such as 1234.56' });
       return z.NEVER;
@@ -126,8 +149,8 @@ const deliverToAddress = o({
 }).meta({ bt: 'BG-15' });
 
 const seller = o({
-  sellerName: text('BT-27').optional(),
-  sellerTradingName: text('BT-28').optional(),
+  sellerName: name('BT-27').optional(),
+  sellerTradingName: name('BT-28').optional(),
   sellerIdentifier: z.array(text('BT-29')).max(100).optional().meta({ bt: 'BT-29' }),
   sellerLegalRegistrationIdentifier: text('BT-30').optional(),
   sellerVatIdentifier: text('BT-31').optional(),
@@ -136,7 +159,7 @@ const seller = o({
   sellerElectronicAddress: text('BT-34', 'Electronic address; an e-mail address gets scheme EM, a Leitweg-ID scheme 0204').optional(),
   sellerPostalAddress: sellerPostalAddress.optional(),
   sellerContact: o({
-    sellerContactPoint: text('BT-41').optional(),
+    sellerContactPoint: name('BT-41').optional(),
     sellerContactTelephoneNumber: text('BT-42').optional(),
     sellerContactEmailAddress: text('BT-43').optional(),
   })
@@ -145,15 +168,15 @@ const seller = o({
 }).meta({ bt: 'BG-4' });
 
 const buyer = o({
-  buyerName: text('BT-44').optional(),
-  buyerTradingName: text('BT-45').optional(),
+  buyerName: name('BT-44').optional(),
+  buyerTradingName: name('BT-45').optional(),
   buyerIdentifier: text('BT-46').optional(),
   buyerLegalRegistrationIdentifier: text('BT-47').optional(),
   buyerVatIdentifier: text('BT-48').optional(),
   buyerElectronicAddress: text('BT-49', 'Electronic address; an e-mail address gets scheme EM, a Leitweg-ID scheme 0204').optional(),
   buyerPostalAddress: buyerPostalAddress.optional(),
   buyerContact: o({
-    buyerContactPoint: text('BT-56').optional(),
+    buyerContactPoint: name('BT-56').optional(),
     buyerContactTelephoneNumber: text('BT-57').optional(),
     buyerContactEmailAddress: text('BT-58').optional(),
   })
@@ -237,7 +260,7 @@ const invoiceLine = o({
     .max(1, 'EN 16931 allows one VAT category per line')
     .optional(),
   itemInformation: o({
-    itemName: text('BT-153').optional(),
+    itemName: name('BT-153').optional(),
     itemDescription: text('BT-154').optional(),
     itemSellersIdentifier: text('BT-155').optional(),
     itemBuyersIdentifier: text('BT-156').optional(),
@@ -256,7 +279,7 @@ const invoiceLine = o({
     itemAttributes: z
       .array(
         o({
-          itemAttributeName: text('BT-160').optional(),
+          itemAttributeName: name('BT-160').optional(),
           itemAttributeValue: text('BT-161').optional(),
         }).meta({ bt: 'BG-32' }),
       )
@@ -278,7 +301,7 @@ export const invoiceSchema = o({
   buyerReference: text('BT-10', 'Buyer reference; for German public buyers the Leitweg-ID').optional(),
   projectReference: o({
     projectReferenceIdentifier: text('BT-11').optional(),
-    projectReferenceName: text('BT-11-0').optional(),
+    projectReferenceName: name('BT-11-0').optional(),
   })
     .meta({ bt: 'BT-11' })
     .optional(),
@@ -316,21 +339,21 @@ export const invoiceSchema = o({
   seller: seller.optional(),
   buyer: buyer.optional(),
   payee: o({
-    payeeName: text('BT-59').optional(),
+    payeeName: name('BT-59').optional(),
     payeeIdentifier: text('BT-60').optional(),
     payeeLegalRegistrationIdentifier: text('BT-61').optional(),
   })
     .meta({ bt: 'BG-10' })
     .optional(),
   sellerTaxRepresentativeParty: o({
-    sellerTaxRepresentativeName: text('BT-62').optional(),
+    sellerTaxRepresentativeName: name('BT-62').optional(),
     sellerTaxRepresentativeVatIdentifier: text('BT-63').optional(),
     sellerTaxRepresentativePostalAddress: taxRepresentativePostalAddress.optional(),
   })
     .meta({ bt: 'BG-11' })
     .optional(),
   deliveryInformation: o({
-    deliverToPartyName: text('BT-70').optional(),
+    deliverToPartyName: name('BT-70').optional(),
     deliverToLocationIdentifier: text('BT-71').optional(),
     actualDeliveryDate: date('BT-72').optional(),
     deliverToAddress: deliverToAddress.optional(),
@@ -351,14 +374,14 @@ export const invoiceSchema = o({
       .array(
         o({
           paymentAccountIdentifier: text('BT-84', 'IBAN or other account identifier').optional(),
-          paymentAccountName: text('BT-85').optional(),
+          paymentAccountName: name('BT-85').optional(),
           paymentServiceProviderIdentifier: text('BT-86', 'BIC').optional(),
         }).meta({ bt: 'BG-17' }),
       )
       .optional(),
     paymentCardInformation: o({
       paymentCardPrimaryAccountNumber: text('BT-87').optional(),
-      paymentCardHolderName: text('BT-88').optional(),
+      paymentCardHolderName: name('BT-88').optional(),
     })
       .meta({ bt: 'BG-18' })
       .optional(),

@@ -6,7 +6,7 @@ import type { DocumentAnalysis } from './contracts.js';
 import { MAX_FILE_BYTES, storeFile, type FileRules } from './file.js';
 import type { Account, Job, JobDeps } from './job.js';
 import { JobRefusal } from './refusal.js';
-import { runWorkflow, startWorkflow, toRefusal, type WorkflowRun } from './run-workflow.js';
+import { runWorkflow, startWorkflow, toRefusal, type StagedRun } from './run-workflow.js';
 
 /**
  * Invoice analysis, waited for or started as an async job. Both run the analyseInvoiceFile
@@ -76,8 +76,8 @@ export async function analysisJob(deps: JobDeps, account: Account, id: string): 
 }
 
 /** Stores the file for the workflow that analyses it. */
-async function analysisRun(deps: JobDeps, order: AnalysisOrder, rules: FileRules, operation: string): Promise<WorkflowRun<typeof analyseInvoiceFile>> {
-  const file = await storeFile(deps.blobs, order.file, rules);
+async function analysisRun(deps: JobDeps, order: AnalysisOrder, rules: FileRules, operation: string): Promise<StagedRun<typeof analyseInvoiceFile>> {
+  const file = await storeFile(deps.blobs, order.file, rules, deps.limits);
   return {
     operation,
     input: { fileBlobKey: file.key, fileType: file.type, withLineItems: order.withLineItems },

@@ -2,7 +2,7 @@ import { zugferdFileName } from '../analysis-api/file-name.js';
 import { isEncryptedPdf } from '../pdf/encryption.js';
 import { CONVERT_OPERATION, convertToZugferd } from '../../workflows/convert.js';
 import type { ConvertToZugferdResult } from './contracts.js';
-import { checkFile, MAX_CONVERT_FILE_BYTES, storeFile, type FileRules } from './file.js';
+import { checkFile, MAX_CONVERT_FILE_BYTES, type FileRules } from './file.js';
 import type { Job, JobDeps } from './job.js';
 import { conversions } from '../metrics/metrics.js';
 import { JobRefusal } from './refusal.js';
@@ -36,15 +36,15 @@ export async function convertPdfToZugferd(deps: JobDeps, job: Job, order: { file
 }
 
 async function convert(deps: JobDeps, job: Job, order: { file: Buffer; fileName: string }): Promise<ConvertedInvoice> {
-  if (checkFile(order.file, CONVERTIBLE) === 'pdf' && isEncryptedPdf(order.file)) {
+  const fileType = checkFile(order.file, CONVERTIBLE, deps.limits);
+  if (fileType === 'pdf' && isEncryptedPdf(order.file)) {
     throw new JobRefusal('PDF_ENCRYPTED', { stage: 'input', detail: 'The PDF declares encryption (/Encrypt in its trailer).' });
   }
-  const file = await storeFile(deps.blobs, order.file, CONVERTIBLE);
   const fileName = zugferdFileName(order.fileName);
   const { pdfBlobKey, ...result } = await runWorkflow(deps, job, convertToZugferd, {
     operation: CONVERT_OPERATION,
-    input: { fileBlobKey: file.key, fileType: file.type, fileName },
-    summary: `ZUGFeRD from ${file.type.toUpperCase()}`,
+    input: async () => ({ fileBlobKey: (await deps.blobs.put(order.file)).key, fileType, fileName }),
+    summary: `ZUGFeRD from ${fileType.toUpperCase()}`,
     timeoutMs: CONVERT_TIMEOUT_MS,
   });
   return { ...result, pdf: await deps.blobs.get(pdfBlobKey), fileName };

@@ -1,5 +1,6 @@
 import type { Client } from '@temporalio/client';
 import type { Logger } from 'pino';
+import type { IntakeLimits } from '../files/declared-size.js';
 import type { BlobStorage } from '../storage/blob-storage.js';
 import type { Storage } from '../storage/index.js';
 import type { RequestContext } from '../temporal/context.js';
@@ -11,6 +12,10 @@ export interface JobDeps {
   taskQueue: string;
   blobs: BlobStorage;
   storage: Storage;
+  /** What an uploaded file may declare (pages, pixels, inflated size); default DEFAULT_INTAKE_LIMITS. */
+  limits?: IntakeLimits;
+  /** The longest a caller waits for a workflow (WORKFLOW_WAIT_SECONDS); unset: each operation's own limit. */
+  maxWaitMs?: number;
 }
 
 /** The account a job is done for and billed to. */
@@ -23,6 +28,24 @@ export interface Job {
   account: Account;
   source: JobSource;
   log: Logger;
+  /** Set for a request with an Idempotency-Key (src/jobs/idempotency.ts): its workflow is the key's. */
+  keyed?: KeyedRun;
+}
+
+/** The part of an idempotent request the job layer needs. */
+export interface KeyedRun {
+  /** Names the key's workflow (`<operation>-key-<id>`) and scopes the blobs the job stages for it. */
+  id: string;
+  /** Set once the key's workflow has answered: what follows must never run the work again. */
+  answered: boolean;
+  /** Steps that must wait until the answer is kept for replay (deleting what existed only to be answered). */
+  afterAnswer: Array<() => Promise<void>>;
+}
+
+/** Runs `step` once the job's answer is safe: at once, or for a keyed request after its answer is kept. */
+export async function afterAnswer(job: Job, step: () => Promise<void>): Promise<void> {
+  if (job.keyed) job.keyed.afterAnswer.push(step);
+  else await step();
 }
 
 /**

@@ -1,3 +1,4 @@
+import { hasEncodedWord } from '../mail/address.js';
 import { buildDraft, type EmailOrder } from '../mail/compose.js';
 import { loadDraft, saveDraft } from '../mail/drafts.js';
 import type { PlaceholderValues } from '../mail/placeholders.js';
@@ -17,29 +18,30 @@ import { runWorkflow } from './run-workflow.js';
  */
 
 export interface PreparedMail {
-  /** For the workflow input (deliverIfRequested); undefined when nothing is to be sent. */
-  request: MailRequest | undefined;
+  /** Stores the e-mail for the workflow input (deliverIfRequested); undefined when nothing is to be sent. */
+  stage(): Promise<MailRequest | undefined>;
   /** What became of the e-mail; undefined when the job had no transport. */
   result(outcome: MailOutcome | undefined): Promise<MailResult | undefined>;
 }
 
 /**
- * Checks and stores a job's e-mail before its workflow starts, so that a refused sender or an
- * oversized attachment is refused at once and nothing is created. `values` fill the
- * placeholders (the create jobs pass invoicePlaceholders(invoice)).
+ * Checks a job's e-mail before its workflow starts, so that a refused sender or an oversized
+ * attachment is refused at once and nothing is created; `stage` stores it once the workflow is
+ * to start. `values` fill the placeholders (the create jobs pass invoicePlaceholders(invoice)).
  */
 export async function prepareMail(deps: JobDeps, account: Account, order: TransportOrder | undefined, values: PlaceholderValues = {}): Promise<PreparedMail> {
-  if (!order) return { request: undefined, result: async () => undefined };
-  if (!order.useTransport) return { request: undefined, result: async () => SKIPPED };
-  const draftKey = await storeDraft(deps, account, order.email, values);
-  return { request: { draftKey }, result: (outcome) => mailResult(deps, account, outcome) };
+  if (!order) return { stage: async () => undefined, result: async () => undefined };
+  if (!order.useTransport) return { stage: async () => undefined, result: async () => SKIPPED };
+  const { email } = order;
+  await checkMail(deps, account, email, values);
+  return { stage: async () => ({ draftKey: await storeDraft(deps, email, values) }), result: (outcome) => mailResult(deps, account, outcome) };
 }
 
 /** The delivery operation: an e-mail without a document. */
 export async function sendEmail(deps: JobDeps, job: Job, order: TransportOrder): Promise<MailResult> {
+  if (!order.useTransport) return SKIPPED;
   const prepared = await prepareMail(deps, job.account, order);
-  if (!prepared.request) return SKIPPED;
-  return send(deps, job, 'delivery', prepared.request);
+  return send(deps, job, 'delivery', async () => (await prepared.stage())!);
 }
 
 export interface ResendOrder {
@@ -72,24 +74,28 @@ export async function resendEmail(deps: JobDeps, job: Job, order: ResendOrder): 
   // The rules may have changed since the first send.
   await assertSenderAllowed(deps, job.account, draft.from.address);
   const unchanged = !order.receiver && !order.cc && !order.bcc;
-  const draftKey = unchanged ? original.draftKey : await saveDraft(deps.blobs, again);
-  return send(deps, job, 'resendEmail', { draftKey, resendOf: original.id }, order.documentId);
+  const stage = async () => ({ draftKey: unchanged ? original.draftKey : await saveDraft(deps.blobs, again), resendOf: original.id });
+  return send(deps, job, 'resendEmail', stage, order.documentId);
 }
 
 /** Runs the send workflow; `queued` while the e-mail is still being retried. */
-async function send(deps: JobDeps, job: Job, operation: string, mail: MailRequest, documentId?: string): Promise<MailResult> {
+async function send(deps: JobDeps, job: Job, operation: string, stage: () => Promise<MailRequest>, documentId?: string): Promise<MailResult> {
   const outcome = await runWorkflow(deps, job, sendMessage, {
     operation,
-    input: { mail, ...(documentId ? { documentId } : {}) },
-    summary: mail.resendOf ? 'Resend e-mail' : 'Send e-mail',
+    input: async () => ({ mail: await stage(), ...(documentId ? { documentId } : {}) }),
+    summary: operation === 'resendEmail' ? 'Resend e-mail' : 'Send e-mail',
   });
   return mailResult(deps, job.account, outcome);
 }
 
 const SKIPPED: MailResult = { status: 'skipped', message: 'Nothing to do: useTransport is false, so no e-mail was sent.' };
 
-async function storeDraft(deps: JobDeps, account: Account, email: EmailOrder, values: PlaceholderValues): Promise<string> {
+async function checkMail(deps: JobDeps, account: Account, email: EmailOrder, values: PlaceholderValues): Promise<void> {
   await assertSenderAllowed(deps, account, email.from.address);
+  // The request's own fields are checked by its schema; what the invoice fills in is checked here.
+  if (hasEncodedWord(buildDraft(email, values, []).subject)) {
+    throw new JobRefusal('VALIDATION_ERROR', { fields: [{ field: 'subject', message: 'a placeholder filled from the invoice puts an RFC 2047 encoded word (=?…?=) into the subject' }] });
+  }
   email.attachments.forEach((a, i) => {
     if (a.content.byteLength > LIMITS.attachmentBytes) {
       throw new JobRefusal('ATTACHMENT_TOO_LARGE', {
@@ -102,6 +108,9 @@ async function storeDraft(deps: JobDeps, account: Account, email: EmailOrder, va
   if (total > LIMITS.messageAttachmentBytes) {
     throw new JobRefusal('ATTACHMENT_TOO_LARGE', { userMessage: `The attachments are larger than ${LIMITS.messageAttachmentBytes / 1024 / 1024} MiB together.` });
   }
+}
+
+async function storeDraft(deps: JobDeps, email: EmailOrder, values: PlaceholderValues): Promise<string> {
   const attachments = [];
   for (const a of email.attachments) {
     const stored = await deps.blobs.put(a.content);

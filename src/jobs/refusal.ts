@@ -29,6 +29,9 @@ export const REFUSAL_CODES = [
   'FIELDS_UNCERTAIN',
   'TOTALS_MISMATCH',
   'ZUGFERD_INVALID',
+  // An Idempotency-Key sent with another request before; the key's workflow still running.
+  'IDEMPOTENCY_CONFLICT',
+  'IDEMPOTENCY_IN_PROGRESS',
   // The job could not be run or finished: worth trying again later.
   'UPSTREAM_TIMEOUT',
   'SERVICE_UNAVAILABLE',

@@ -2,8 +2,8 @@ import type { MailResult, TransportOrder } from '../mail/schema.js';
 import { loadTemplate, TemplateInvalidError, TemplateNotFoundError, type LoadedTemplate, type templateRoots } from '../render/index.js';
 import { CREATE_INVOICE_PDF, createInvoicePdf } from '../../workflows/render.js';
 import type { CreateInvoicePdfResult } from './contracts.js';
-import { stageInvoice } from './invoice-input.js';
-import type { Job, JobDeps } from './job.js';
+import { checkInvoice } from './invoice-input.js';
+import { afterAnswer, type Job, type JobDeps } from './job.js';
 import { nameFromNumber } from './names.js';
 import { JobRefusal } from './refusal.js';
 import { runWorkflow } from './run-workflow.js';
@@ -40,24 +40,19 @@ export interface RenderedInvoicePdf extends Omit<CreateInvoicePdfResult, 'pdfBlo
 
 /** createInvoicePdfFromJson: the invoice rendered through the template as a ZUGFeRD PDF/A-3, validated and stored, optionally e-mailed. */
 export async function renderInvoicePdf(deps: JobDeps, job: Job, order: RenderOrder): Promise<RenderedInvoicePdf> {
-  const { invoice, invoiceBlobKey, mail } = await stageInvoice(deps, job.account, order.invoice, order.transport);
+  const { invoice, mail, stage } = await checkInvoice(deps, job.account, order.invoice, order.transport);
   const fileName = order.fileName ?? `${nameFromNumber(invoice.invoiceNumber) ?? 'invoice'}.pdf`;
   const { template } = order;
   const { pdfBlobKey, mail: outcome, ...result } = await runWorkflow(deps, job, createInvoicePdf, {
     operation: CREATE_INVOICE_PDF,
-    input: {
-      invoiceBlobKey,
-      templateId: template.template.id,
-      templateDir: template.dir,
-      templateSource: template.source,
-      fileName,
-      passthrough: order.passthrough,
-      ...(mail.request ? { mail: mail.request } : {}),
+    input: async () => {
+      const { invoiceBlobKey, mail: request } = await stage();
+      return { invoiceBlobKey, templateId: template.template.id, templateDir: template.dir, templateSource: template.source, fileName, passthrough: order.passthrough, ...(request ? { mail: request } : {}) };
     },
     summary: `Invoice PDF from JSON, template ${template.template.id}`,
   });
   const pdf = await deps.blobs.get(pdfBlobKey);
-  // Nothing kept (passthrough): the PDF lived only to be answered.
-  if (result.documentId === null) await deps.blobs.delete(pdfBlobKey);
+  // Nothing kept (passthrough): the PDF lived only to be answered (and, with a key, until the answer is kept).
+  if (result.documentId === null) await afterAnswer(job, async () => void (await deps.blobs.delete(pdfBlobKey)));
   return { ...result, pdf, fileName, mail: await mail.result(outcome) };
 }

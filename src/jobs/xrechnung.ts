@@ -2,7 +2,7 @@ import type { MailResult, TransportOrder } from '../mail/schema.js';
 import type { ValidationReport } from '../validation/index.js';
 import type { SyntaxId } from '../xml/index.js';
 import { createXInvoice, validateXInvoice } from '../../workflows/xinvoice.js';
-import { stageInvoice } from './invoice-input.js';
+import { checkInvoice } from './invoice-input.js';
 import type { Job, JobDeps } from './job.js';
 import { nameFromNumber } from './names.js';
 import { runWorkflow } from './run-workflow.js';
@@ -26,11 +26,11 @@ export interface BuiltXRechnung {
 
 /** createXinvoiceFromJson: invoice JSON → XRechnung XML, validated and stored, optionally e-mailed. */
 export async function buildXRechnung(deps: JobDeps, job: Job, order: XRechnungOrder): Promise<BuiltXRechnung> {
-  const { invoice, invoiceBlobKey, mail } = await stageInvoice(deps, job.account, order.invoice, order.transport);
+  const { invoice, mail, stage } = await checkInvoice(deps, job.account, order.invoice, order.transport);
   const fileName = order.fileName ?? `${nameFromNumber(invoice.invoiceNumber) ?? 'xrechnung'}.xml`;
   const result = await runWorkflow(deps, job, createXInvoice, {
     operation: 'createXinvoiceFromJson',
-    input: { invoiceBlobKey, syntax: order.syntax, fileName, mail: mail.request },
+    input: async () => ({ ...(await stage()), syntax: order.syntax, fileName }),
     summary: `XRechnung ${order.syntax} from JSON`,
   });
   const xml = (await deps.blobs.get(result.xmlBlobKey)).toString('utf8');

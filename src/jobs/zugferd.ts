@@ -6,8 +6,8 @@ import type { ZugferdReport } from '../pdf/validate.js';
 import { parseInvoiceXml } from '../xml/index.js';
 import { createZugferdFromJson, createZugferdFromXml, extractZugferd, validateZugferd } from '../../workflows/zugferd.js';
 import type { CreateZugferdResult, ExtractZugferdResult } from './contracts.js';
-import { PDF_ONLY, storeFile } from './file.js';
-import { stageInvoice } from './invoice-input.js';
+import { checkFile, PDF_ONLY, storeFile } from './file.js';
+import { checkInvoice } from './invoice-input.js';
 import type { Job, JobDeps } from './job.js';
 import { prepareMail, type PreparedMail } from './mail.js';
 import { nameFromNumber } from './names.js';
@@ -33,11 +33,11 @@ export interface BuiltZugferd extends Omit<CreateZugferdResult, 'pdfBlobKey' | '
 
 /** createZugferdFromJson: invoice JSON → CII of the profile → embedded in the PDF, validated and stored. */
 export async function buildZugferdFromJson(deps: JobDeps, job: Job, order: ZugferdOrder & { invoice: unknown; profile: ZugferdProfile }): Promise<BuiltZugferd> {
-  const { key: pdfBlobKey } = await storeFile(deps.blobs, order.pdf, PDF_ONLY);
-  const { invoice, invoiceBlobKey, mail } = await stageInvoice(deps, job.account, order.invoice, order.transport);
+  checkFile(order.pdf, PDF_ONLY, deps.limits);
+  const { invoice, mail, stage } = await checkInvoice(deps, job.account, order.invoice, order.transport);
   const result = await runWorkflow(deps, job, createZugferdFromJson, {
     operation: 'createZugferdFromJson',
-    input: { invoiceBlobKey, pdfBlobKey, profile: order.profile, fileName: order.fileName ?? defaultName(invoice.invoiceNumber), mail: mail.request },
+    input: async () => ({ ...(await stage()), pdfBlobKey: (await deps.blobs.put(order.pdf)).key, profile: order.profile, fileName: order.fileName ?? defaultName(invoice.invoiceNumber) }),
     summary: `ZUGFeRD ${order.profile} from JSON`,
     timeoutMs: PDF_WORKFLOW_TIMEOUT_MS,
   });
@@ -46,13 +46,17 @@ export async function buildZugferdFromJson(deps: JobDeps, job: Job, order: Zugfe
 
 /** createZugferdPdfFromXinvoice: the caller's CII, unchanged, embedded in the PDF. */
 export async function buildZugferdFromXml(deps: JobDeps, job: Job, order: ZugferdOrder & { xml: string }): Promise<BuiltZugferd> {
-  const { key: pdfBlobKey } = await storeFile(deps.blobs, order.pdf, PDF_ONLY);
+  checkFile(order.pdf, PDF_ONLY, deps.limits);
   const invoice = invoiceOf(order.xml);
   const mail = await prepareMail(deps, job.account, order.transport, invoice ? invoicePlaceholders(invoice) : {});
-  const xmlBlobKey = (await deps.blobs.put(Buffer.from(order.xml, 'utf8'))).key;
   const result = await runWorkflow(deps, job, createZugferdFromXml, {
     operation: 'createZugferdPdfFromXinvoice',
-    input: { xmlBlobKey, pdfBlobKey, fileName: order.fileName ?? defaultName(invoice?.invoiceNumber), mail: mail.request },
+    input: async () => ({
+      xmlBlobKey: (await deps.blobs.put(Buffer.from(order.xml, 'utf8'))).key,
+      pdfBlobKey: (await deps.blobs.put(order.pdf)).key,
+      fileName: order.fileName ?? defaultName(invoice?.invoiceNumber),
+      mail: await mail.stage(),
+    }),
     summary: 'ZUGFeRD from XML',
     timeoutMs: PDF_WORKFLOW_TIMEOUT_MS,
   });
@@ -61,7 +65,7 @@ export async function buildZugferdFromXml(deps: JobDeps, job: Job, order: Zugfer
 
 /** validateZugferdPdf: PDF/A-3, the hybrid structure and XMP, the XML's own rules, optionally the visible text against the XML. */
 export async function validateZugferdPdf(deps: JobDeps, job: Job, order: { pdf: Buffer; compareText: boolean }): Promise<ZugferdReport> {
-  const { key: pdfBlobKey } = await storeFile(deps.blobs, order.pdf, PDF_ONLY);
+  const { key: pdfBlobKey } = await storeFile(deps.blobs, order.pdf, PDF_ONLY, deps.limits);
   return runWorkflow(deps, job, validateZugferd, {
     operation: 'validateZugferdPdf',
     input: { pdfBlobKey, compareText: order.compareText },
@@ -78,7 +82,7 @@ export interface ExtractedInvoice extends Omit<ExtractZugferdResult, 'xmlBlobKey
 
 /** extractXinvoiceFromZugferdToJson: the invoice XML a PDF carries, and the invoice it holds. */
 export async function extractZugferdInvoice(deps: JobDeps, job: Job, pdf: Buffer): Promise<ExtractedInvoice> {
-  const { key: pdfBlobKey } = await storeFile(deps.blobs, pdf, PDF_ONLY);
+  const { key: pdfBlobKey } = await storeFile(deps.blobs, pdf, PDF_ONLY, deps.limits);
   const { xmlBlobKey, invoiceBlobKey, ...result } = await runWorkflow(deps, job, extractZugferd, {
     operation: 'extractXinvoiceFromZugferdToJson',
     input: { pdfBlobKey },

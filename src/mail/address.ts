@@ -17,6 +17,17 @@ export function hasControlCharacters(text: string): boolean {
   return CONTROL.test(text);
 }
 
+/**
+ * An RFC 2047 encoded word (`=?utf-8?b?…?=`). Sent as plain text in a header it would be decoded
+ * by the receiving mail program, so a display name or subject could say anything, a forged
+ * sender included; values are encoded by the mailer when they need it, never by the client.
+ */
+const ENCODED_WORD = /=\?[^?\s]*\?[bq]\?[^?]*\?=/i;
+
+export function hasEncodedWord(text: string): boolean {
+  return ENCODED_WORD.test(text);
+}
+
 // RFC 5322 dot-atom local part. Quoted local parts ("a b"@x.de) are legal but practically
 // unused for invoices and a classic source of parser disagreement, so they are refused.
 const LOCAL_PART = /^[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*$/;
@@ -70,6 +81,7 @@ function parseMailbox(entry: string): ParseResult<MailAddress> {
   if (!angled && /[\s<>"]/.test(entry)) return fail(entry, 'is not an e-mail address (separate several addresses with commas)');
   const name = unquote(rawName);
   if (name === undefined) return fail(entry, 'has a display name with unbalanced quotes or angle brackets');
+  if (hasEncodedWord(name)) return fail(entry, 'has an RFC 2047 encoded word (=?…?=) in its display name; send the name itself, it is encoded as needed');
   if (name.length > MAX_NAME) return fail(entry, `has a display name longer than ${MAX_NAME} characters`);
   const address = parseAddress(rawAddress);
   return address.ok ? { ok: true, value: { address: address.value, name } } : address;

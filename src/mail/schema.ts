@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { hasControlCharacters, parseAddressList } from './address.js';
+import { JsonNumber } from '../invoice/decimal.js';
+import { hasControlCharacters, hasEncodedWord, parseAddressList } from './address.js';
 import type { EmailOrder } from './compose.js';
 import { contentPlaceholders } from './placeholders.js';
 import type { MailAddress } from './types.js';
@@ -27,8 +28,14 @@ export const LIMITS = {
 export type TransportOrder = { useTransport: false } | { useTransport: true; email: EmailOrder };
 
 const NO_CONTROLS = 'must not contain line breaks or control characters';
+const NO_ENCODED_WORDS = 'must not contain RFC 2047 encoded words (=?charset?B?…?=); send the text itself, it is encoded as needed';
 
-const headerText = (max: number) => z.string().max(max).refine((v) => !hasControlCharacters(v), NO_CONTROLS);
+const headerText = (max: number) =>
+  z
+    .string()
+    .max(max)
+    .refine((v) => !hasControlCharacters(v), NO_CONTROLS)
+    .refine((v) => !hasEncodedWord(v), NO_ENCODED_WORDS);
 
 /** A comma-separated address list, parsed into addresses (the resend operation uses it too). */
 export const addressList = z
@@ -53,6 +60,7 @@ const attachmentSchema = z
       .min(1, 'must not be empty')
       .max(200)
       .refine((v) => !hasControlCharacters(v), NO_CONTROLS)
+      .refine((v) => !hasEncodedWord(v), NO_ENCODED_WORDS)
       .refine((v) => !/[/\\]/.test(v), 'must be a file name, not a path')
       .meta({ description: 'File name shown in the e-mail' }),
     fileBase64: z
@@ -122,7 +130,7 @@ export const transportSchema = z
 const PLACEHOLDER_NAME = /^[A-Za-z0-9_.-]{1,64}$/;
 
 const contentSchema = z
-  .record(z.string(), z.union([z.string().max(10_000), z.number(), z.boolean()]).transform(String))
+  .record(z.string(), z.union([z.string().max(10_000), z.number(), z.boolean(), z.instanceof(JsonNumber).transform((n) => n.text)]).transform(String))
   .superRefine((content, ctx) => {
     const names = Object.keys(content);
     if (names.length > 100) ctx.addIssue({ code: 'custom', message: 'at most 100 placeholders' });

@@ -1,10 +1,10 @@
-import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { rmSync, symlinkSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import os from 'node:os';
 import path from 'node:path';
 import type { Worker as ThreadWorker } from 'node:worker_threads';
 import Tesseract from 'tesseract.js';
 import type { Word } from '../analysis/page-text.js';
+import { tempDirSync } from '../temp-dirs.js';
 import { toPgm, type GrayBitmap } from './bitmap.js';
 import { OCR_DPI } from './resolution.js';
 import { ocrScript } from './scripts.js';
@@ -23,6 +23,11 @@ export interface OcrPoolOptions {
   size: number;
   /** Longest a single page may take once a worker has it. */
   pageTimeoutMs: number;
+  /**
+   * A worker is replaced after this many pages, or after a page that leaves the process above
+   * `rssMarkBytes`: a WebAssembly engine's memory grows to its largest page and never shrinks.
+   */
+  recycle?: { maxPages: number; rssMarkBytes: number };
   /** Called with problems that do not fail a page (a worker restarting). */
   onWarning?: (message: string, err?: unknown) => void;
 }
@@ -57,6 +62,8 @@ interface Engine {
 interface Slot {
   engine: Promise<Engine> | undefined;
   busy: boolean;
+  /** Pages the current engine has read. */
+  pages: number;
 }
 
 export class OcrPool {
@@ -68,7 +75,7 @@ export class OcrPool {
 
   constructor(private readonly opts: OcrPoolOptions) {
     if (!(opts.size >= 1)) throw new RangeError('An OCR pool needs at least one worker');
-    this.slots = Array.from({ length: opts.size }, () => ({ engine: undefined, busy: false }));
+    this.slots = Array.from({ length: opts.size }, () => ({ engine: undefined, busy: false, pages: 0 }));
     this.langDir = languageDir();
     process.once('exit', this.removeLangDir);
   }
@@ -151,6 +158,8 @@ export class OcrPool {
       });
       const result = await Promise.race([engine.tesseract.recognize(job.image, {}, { text: false, tsv: true }), timeout, engine.exited]);
       job.resolve(wordsFromTsv(result.data.tsv ?? '', job.size));
+      const { recycle } = this.opts;
+      if (recycle && (++slot.pages >= recycle.maxPages || process.memoryUsage.rss() > recycle.rssMarkBytes)) await this.retire(slot);
     } catch (err) {
       // Whatever went wrong, this worker's state is unknown: the next page gets a fresh one.
       await this.retire(slot);
@@ -207,6 +216,7 @@ export class OcrPool {
   private async retire(slot: Slot): Promise<void> {
     const starting = slot.engine;
     slot.engine = undefined;
+    slot.pages = 0;
     const engine = await starting?.catch(() => undefined);
     await engine?.tesseract.terminate().catch((err: unknown) => this.opts.onWarning?.('OCR worker did not terminate cleanly', err));
   }
@@ -224,7 +234,7 @@ function threadOf(worker: Tesseract.Worker): ThreadWorker {
  * (`4.0.0_best_int`) are the ones tesseract.js itself picks for LSTM-only use.
  */
 function languageDir(): string {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'einvoice-tessdata-'));
+  const dir = tempDirSync('tessdata');
   for (const lang of LANGUAGES) {
     const pkg = path.dirname(require.resolve(`@tesseract.js-data/${lang}/package.json`));
     symlinkSync(path.join(pkg, '4.0.0_best_int', `${lang}.traineddata.gz`), path.join(dir, `${lang}.traineddata.gz`));

@@ -1,4 +1,4 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { PDFArray, PDFDict, PDFHexString, PDFName, PDFRef, PDFStream, PDFString, type PDFContext, type PDFObject } from 'pdf-lib';
 import { settleAttachments, type AttachmentNote } from './attachments.js';
@@ -81,11 +81,13 @@ async function embed(input: EmbedInput): Promise<Embedded> {
     modified: input.now,
   };
   writeInfo(context, info);
-  const documentId = existingDocumentId(context) ?? randomBytes(16).toString('hex');
-  const xmp = buildXmp({ info, profile: input.profile, documentId: `uuid:${toUuid(documentId)}`, instanceId: `uuid:${randomUUID()}` });
+  // Derived from what goes in, not drawn at random: the same build (a retried step) gives the same bytes.
+  const derived = (purpose: string) => createHash('sha256').update(`${purpose}\n${input.now.toISOString()}\n`).update(input.pdf).update(input.xml).digest('hex').slice(0, 32);
+  const documentId = existingDocumentId(context) ?? derived('document');
+  const xmp = buildXmp({ info, profile: input.profile, documentId: `uuid:${toUuid(documentId)}`, instanceId: `uuid:${toUuid(derived('instance'))}` });
   catalog.set(PDFName.of('Metadata'), context.register(context.stream(Buffer.from(xmp, 'utf8'), { Type: 'Metadata', Subtype: 'XML' })));
   // PDF/A: the trailer ID is required; the first half identifies the document, the second this version.
-  context.trailerInfo.ID = context.obj([PDFHexString.of(documentId), PDFHexString.of(randomBytes(16).toString('hex'))]);
+  context.trailerInfo.ID = context.obj([PDFHexString.of(documentId), PDFHexString.of(derived('version'))]);
 
   dropUnreachable(context);
   const pdf = await doc.save({ useObjectStreams: false, addDefaultPage: false, updateFieldAppearances: false });

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
-import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { tempDir } from '../temp-dirs.js';
 import { PdfInputError } from './structure.js';
 
 /**
@@ -23,6 +23,11 @@ export interface ConversionLimits {
 
 export const DEFAULT_CONVERSION_LIMITS: ConversionLimits = { timeoutMs: 60_000, maxOutputBytes: 50 * 1024 * 1024 };
 
+export interface ConversionOptions extends Partial<ConversionLimits> {
+  /** The output's creation time; with it (and the same input) the output is the same, byte for byte. */
+  now?: Date;
+}
+
 // pdfmark program that gives the output the sRGB OutputIntent PDF/A requires. Its file name must
 // not be PDFA_def.ps: Ghostscript would find its own library copy first.
 const OUTPUT_INTENT_PS = `%!
@@ -36,8 +41,9 @@ const OUTPUT_INTENT_PS = `%!
 [{Catalog} << /OutputIntents [ {OutputIntent_PDFA} ] >> /PUT pdfmark
 `;
 
-export async function convertToPdfA3(input: Uint8Array, limits: ConversionLimits = DEFAULT_CONVERSION_LIMITS): Promise<Uint8Array> {
-  const dir = await mkdtemp(path.join(tmpdir(), 'einvoice-gs-'));
+export async function convertToPdfA3(input: Uint8Array, options: ConversionOptions = {}): Promise<Uint8Array> {
+  const limits = { ...DEFAULT_CONVERSION_LIMITS, ...options };
+  const dir = await tempDir('gs');
   try {
     const source = path.join(dir, 'input.pdf');
     const intent = path.join(dir, 'output-intent.ps');
@@ -58,11 +64,12 @@ export async function convertToPdfA3(input: Uint8Array, limits: ConversionLimits
       '-sColorConversionStrategy=RGB',
       '-dAutoRotatePages=/None',
       `--permit-file-read=${path.dirname(SRGB_ICC_PROFILE)}/`,
-      `-sOutputFile=${output}`,
-      intent,
-      source,
+      // Relative names: Ghostscript derives the trailer ID from the output's name and the time.
+      '-sOutputFile=output.pdf',
+      'output-intent.ps',
+      'input.pdf',
     ];
-    const { code, stderr } = await run('gs', args, dir, limits.timeoutMs);
+    const { code, stderr } = await run('gs', args, dir, limits.timeoutMs, options.now);
     if (code !== 0) throw new PdfInputError(`The PDF could not be converted to PDF/A-3: Ghostscript failed (${firstLines(stderr) || `exit ${code}`}).`);
     const size = (await stat(output).catch(() => undefined))?.size ?? 0;
     if (size === 0) throw new PdfInputError('The PDF could not be converted to PDF/A-3: Ghostscript produced no output.');
@@ -73,10 +80,12 @@ export async function convertToPdfA3(input: Uint8Array, limits: ConversionLimits
   }
 }
 
-function run(cmd: string, args: string[], cwd: string, timeoutMs: number): Promise<{ code: number; stderr: string }> {
+function run(cmd: string, args: string[], cwd: string, timeoutMs: number, now: Date | undefined): Promise<{ code: number; stderr: string }> {
   return new Promise((resolve, reject) => {
     // A minimal environment: nothing from the service's own (secrets, proxies) reaches Ghostscript.
-    const child = spawn(cmd, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'], env: { PATH: process.env.PATH ?? '/usr/bin:/bin', TMPDIR: cwd } });
+    // SOURCE_DATE_EPOCH sets its dates (and so its trailer ID), as in reproducible builds.
+    const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', TMPDIR: cwd, ...(now ? { SOURCE_DATE_EPOCH: String(Math.floor(now.getTime() / 1000)) } : {}) };
+    const child = spawn(cmd, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'], env });
     let stderr = '';
     const keep = (chunk: Buffer) => {
       if (stderr.length < 8192) stderr += chunk.toString('utf8');

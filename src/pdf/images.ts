@@ -15,7 +15,8 @@ const A4_WIDTH = 595.28;
 const MAX_PIXELS = 60_000_000;
 
 export async function imagesToPdf(bytes: Uint8Array, type: ImageType): Promise<Uint8Array> {
-  const doc = await PDFDocument.create();
+  // No dates: the build converts this PDF and gives it the document's own time.
+  const doc = await PDFDocument.create({ updateMetadata: false });
   const images = type === 'tiff' ? await tiffPages(doc, bytes) : [await embedSingle(doc, bytes, type)];
   for (const image of images) {
     const height = (A4_WIDTH * image.height) / image.width;

@@ -1,8 +1,8 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { tempDirSync } from '../temp-dirs.js';
 import { findRepoRoot } from '../validation/artefacts.js';
 import type { Finding } from '../validation/index.js';
 
@@ -258,7 +258,7 @@ class VeraPdfProcess {
         }
       });
     }
-    this.dir = mkdtempSync(path.join(tmpdir(), 'einvoice-verapdf-'));
+    this.dir = tempDirSync('verapdf');
     this.reportPrefix = path.join(this.dir, 'tempReport');
     this.child = spawn(
       'java',

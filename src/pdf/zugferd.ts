@@ -52,7 +52,7 @@ export async function buildZugferd(
   const { profile, invoice } = embeddableXml(Buffer.from(input.xml).toString('utf8'));
   const unembedded = input.convert === 'substitute-fonts' ? await (opts.unembedFonts ?? withoutSimpleFontPrograms)(input.pdf) : undefined;
   const converted = input.convert !== 'auto' || !(await declaresPdfA(input.pdf, opts.inspect ?? inProcess));
-  const pdf = converted ? await convertToPdfA3(unembedded?.pdf ?? input.pdf) : input.pdf;
+  const pdf = converted ? await convertToPdfA3(unembedded?.pdf ?? input.pdf, { now: input.now }) : input.pdf;
   const embedded = await (opts.embed ?? embedInvoiceXml)({
     pdf,
     xml: input.xml,

@@ -2,10 +2,15 @@ import { createHash, randomUUID } from 'node:crypto';
 import { constants } from 'node:fs';
 import { mkdir, open, readdir, readFile, rename, rm, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
+import type { BlobStorage, ListedBlob } from './blob-storage.js';
 
 /**
- * Blobs as files under `<dataDir>/blobs`, named by random UUID keys and sharded into
+ * Blobs as files under `<dataDir>/blobs`, named by UUID-shaped keys and sharded into
  * `ab/cd/<key>` sub-folders so that no folder grows too large.
+ *
+ * Keys are random, or, in a store `scoped()` to a job or a workflow step, derived from the scope
+ * and the content: a step that runs twice (a retried activity, a client retrying with its
+ * Idempotency-Key) writes its bytes under the key of the first run, and only once.
  *
  * Writes are atomic: bytes go to a temporary file in `<root>/tmp` (same file system), are
  * fsynced, then renamed into place, and the folder is fsynced so the rename survives a crash.
@@ -39,25 +44,40 @@ export const KEY_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-
 /** Temporary files older than this are leftovers of a crash, not writes in progress. */
 const STALE_TEMP_MS = 60 * 60 * 1000;
 
-export class BlobStore {
+export class BlobStore implements BlobStorage {
   readonly root: string;
   private readonly tempDir: string;
-  private prepared: Promise<void> | undefined;
+  /** Shared with the scoped views of this store: the folders are prepared once. */
+  private readonly state: { prepared?: Promise<void> | undefined };
 
   /** The store in `<dataDir>/blobs`; folders are created on first write. */
-  constructor(dataDir: string) {
+  constructor(
+    dataDir: string,
+    private readonly scope?: string,
+    state: { prepared?: Promise<void> } = {},
+  ) {
     this.root = path.join(dataDir, 'blobs');
     this.tempDir = path.join(this.root, 'tmp');
+    this.state = state;
+  }
+
+  /** The same store, but `put` is content-addressed within `scope` (a workflow step, a keyed request). */
+  scoped(scope: string): BlobStore {
+    return new BlobStore(path.dirname(this.root), scope, this.state);
   }
 
   async put(bytes: Uint8Array): Promise<StoredBlob> {
-    await (this.prepared ??= this.prepare().catch((err: unknown) => {
-      this.prepared = undefined; // let the next write try again
+    await (this.state.prepared ??= this.prepare().catch((err: unknown) => {
+      this.state.prepared = undefined; // let the next write try again
       throw err;
     }));
-    const key = randomUUID();
+    const sha256 = sha256Hex(bytes);
+    const key = this.scope === undefined ? randomUUID() : scopedKey(this.scope, sha256);
     const target = this.pathOf(key);
-    const temp = path.join(this.tempDir, `${key}.tmp`);
+    // The same bytes in the same scope were written before (by an earlier run of the step).
+    if (this.scope !== undefined && (await exists(target))) return { key, size: bytes.byteLength, sha256 };
+    // Unique per writer: two runs of one step may write the same key at once; the rename is atomic.
+    const temp = path.join(this.tempDir, `${key}.${randomUUID()}.tmp`);
     await writeDurably(temp, bytes);
     try {
       await mkdir(path.dirname(target), { recursive: true });
@@ -67,7 +87,7 @@ export class BlobStore {
       throw err;
     }
     await fsyncDir(path.dirname(target));
-    return { key, size: bytes.byteLength, sha256: sha256Hex(bytes) };
+    return { key, size: bytes.byteLength, sha256 };
   }
 
   /** Size and SHA-256 of a stored blob (reads it: the hash is not kept on the side). */
@@ -92,6 +112,20 @@ export class BlobStore {
     } catch (err) {
       if (isNotFound(err)) return false;
       throw err;
+    }
+  }
+
+  /** Every blob with the time it was written, for the retention job; a walk of the folders, not a snapshot. */
+  async *list(): AsyncGenerator<ListedBlob> {
+    for (const a of await readdir(this.root).catch(() => [] as string[])) {
+      if (!/^[0-9a-f]{2}$/.test(a)) continue;
+      for (const b of await readdir(path.join(this.root, a)).catch(() => [] as string[])) {
+        for (const key of await readdir(path.join(this.root, a, b)).catch(() => [] as string[])) {
+          if (!KEY_PATTERN.test(key)) continue;
+          const info = await stat(this.pathOf(key)).catch(() => undefined);
+          if (info) yield { key, writtenAt: info.mtimeMs };
+        }
+      }
     }
   }
 
@@ -132,6 +166,22 @@ async function fsyncDir(dir: string): Promise<void> {
   } finally {
     await handle.close();
   }
+}
+
+/** The key of content (its SHA-256) written within a scope: the store's UUID shape, from the first 128 bits of a SHA-256. */
+export function scopedKey(scope: string, sha256: string): string {
+  const h = createHash('sha256').update(`${scope}\n${sha256}`).digest('hex');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20, 32)}`;
+}
+
+async function exists(file: string): Promise<boolean> {
+  return stat(file).then(
+    () => true,
+    (err: unknown) => {
+      if (isNotFound(err)) return false;
+      throw err;
+    },
+  );
 }
 
 function sha256Hex(bytes: Uint8Array): string {

@@ -1,9 +1,13 @@
 import type { Queryable } from './database.js';
 
 /**
- * Idempotency-Key support. A request first *claims* (account, key); only the claimer executes
- * the operation, then *completes* the key with the response (or *releases* it on failure so the
- * client may retry). Duplicates see the stored state instead of executing again.
+ * Idempotency-Key records. A row is not a lock: it fixes what a key means (the hash of the
+ * request first sent with it) and, once an answer was given, keeps that answer for replay. The
+ * work itself belongs to the key's workflow (src/jobs/idempotency.ts), which Temporal runs at
+ * most once per key generation, whichever process dies in between.
+ *
+ * A key's *generation* is the `createdAt` of its row: a key that expired and is used again
+ * starts a new generation, and with it a new workflow.
  */
 
 export interface IdempotencyRecord {
@@ -13,17 +17,17 @@ export interface IdempotencyRecord {
   state: 'pending' | 'done';
   /** The stored response (any JSON value) once `done`. */
   response: unknown;
-  /** Epoch milliseconds. */
+  /** Epoch milliseconds; also the key's generation. */
   createdAt: number;
   expiresAt: number;
 }
 
 export type ClaimResult =
-  /** This caller owns the key and must execute the request, then complete or release it. */
-  | { outcome: 'claimed' }
-  /** Same key, same request, still executing elsewhere. */
-  | { outcome: 'in_progress'; record: IdempotencyRecord }
-  /** Same key, same request, finished: replay `record.response`. */
+  /** The first request with this key (or the first after it expired): a new generation. */
+  | { outcome: 'claimed'; record: IdempotencyRecord }
+  /** Same key, same request, no answer kept yet: run (or join) the key's workflow. */
+  | { outcome: 'pending'; record: IdempotencyRecord }
+  /** Same key, same request, answered: replay `record.response`. */
   | { outcome: 'completed'; record: IdempotencyRecord }
   /** Same key reused for a different request. */
   | { outcome: 'mismatch'; record: IdempotencyRecord };
@@ -31,9 +35,17 @@ export type ClaimResult =
 export interface ClaimInput {
   accountId: string;
   key: string;
-  /** A hash of what identifies the request (method, path, body), to detect key reuse. */
+  /** A hash of what identifies the request (operation, body), to detect key reuse. */
   requestHash: string;
   ttlMs: number;
+}
+
+/** One generation of a key, as complete and release name it. */
+export interface KeyGeneration {
+  accountId: string;
+  key: string;
+  requestHash: string;
+  createdAt: number;
 }
 
 interface IdempotencyRow {
@@ -42,8 +54,8 @@ interface IdempotencyRow {
   request_hash: string;
   state: 'pending' | 'done';
   response: string | null;
-  created_at: number;
-  expires_at: number;
+  created_at: number | string;
+  expires_at: number | string;
 }
 
 const toRecord = (r: IdempotencyRow): IdempotencyRecord => ({
@@ -52,8 +64,8 @@ const toRecord = (r: IdempotencyRow): IdempotencyRecord => ({
   requestHash: r.request_hash,
   state: r.state,
   response: r.response === null ? null : JSON.parse(r.response),
-  createdAt: r.created_at,
-  expiresAt: r.expires_at,
+  createdAt: Number(r.created_at),
+  expiresAt: Number(r.expires_at),
 });
 
 /** A lookup can miss a row that expired and was taken over in between: retry the claim then. */
@@ -61,34 +73,35 @@ const CLAIM_ATTEMPTS = 3;
 
 export async function claimIdempotencyKey(db: Queryable, input: ClaimInput, now = Date.now()): Promise<ClaimResult> {
   for (let attempt = 0; attempt < CLAIM_ATTEMPTS; attempt++) {
-    if (await insertClaim(db, input, now)) return { outcome: 'claimed' };
+    const claimed = await insertClaim(db, input, now);
+    if (claimed) return { outcome: 'claimed', record: claimed };
     const record = await lookupIdempotencyKey(db, input.accountId, input.key, now);
-    if (record) return { outcome: classify(record, input.requestHash), record };
+    if (record) return { outcome: classify(record, input.requestHash), record } as ClaimResult;
   }
   throw new Error(`Idempotency key ${input.key} kept changing hands; giving up`);
 }
 
 /**
  * One atomic statement on both back-ends: the unique (account_id, key) key decides the single
- * winner among concurrent claims, and an expired row is taken over as if it did not exist.
+ * first request among concurrent ones, and an expired row is taken over as if it did not exist.
  */
-async function insertClaim(db: Queryable, input: ClaimInput, now: number): Promise<boolean> {
-  const { rowCount } = await db.query(
+async function insertClaim(db: Queryable, input: ClaimInput, now: number): Promise<IdempotencyRecord | undefined> {
+  const { rows } = await db.query<IdempotencyRow>(
     `INSERT INTO idempotency_keys (account_id, key, request_hash, state, response, created_at, expires_at)
      VALUES ($1, $2, $3, 'pending', NULL, $4, $5)
      ON CONFLICT (account_id, key) DO UPDATE SET
        request_hash = excluded.request_hash, state = 'pending', response = NULL,
        created_at = excluded.created_at, expires_at = excluded.expires_at
      WHERE idempotency_keys.expires_at <= $4
-     RETURNING key`,
+     RETURNING account_id, key, request_hash, state, response, created_at, expires_at`,
     [input.accountId, input.key, input.requestHash, now, now + input.ttlMs],
   );
-  return rowCount === 1;
+  return rows[0] && toRecord(rows[0]);
 }
 
 function classify(record: IdempotencyRecord, requestHash: string): Exclude<ClaimResult['outcome'], 'claimed'> {
   if (record.requestHash !== requestHash) return 'mismatch';
-  return record.state === 'done' ? 'completed' : 'in_progress';
+  return record.state === 'done' ? 'completed' : 'pending';
 }
 
 /** Expired keys are treated as absent. */
@@ -101,29 +114,32 @@ export async function lookupIdempotencyKey(db: Queryable, accountId: string, key
   return rows[0] && toRecord(rows[0]);
 }
 
-/** Stores the response of a claimed request. Returns false if the claim was lost (e.g. it expired and was taken over). */
-export async function completeIdempotencyKey(
-  db: Queryable,
-  input: { accountId: string; key: string; requestHash: string; response: unknown },
-): Promise<boolean> {
+/**
+ * Keeps the answer of a generation. Returns false when another request kept one first (its
+ * answer is the one to give) or the generation is gone (expired and taken over, or released).
+ */
+export async function completeIdempotencyKey(db: Queryable, input: KeyGeneration & { response: unknown }): Promise<boolean> {
   const { rowCount } = await db.query(
-    `UPDATE idempotency_keys SET state = 'done', response = $4
-     WHERE account_id = $1 AND key = $2 AND request_hash = $3 AND state = 'pending'`,
-    [input.accountId, input.key, input.requestHash, JSON.stringify(input.response ?? null)],
+    `UPDATE idempotency_keys SET state = 'done', response = $5
+     WHERE account_id = $1 AND key = $2 AND request_hash = $3 AND created_at = $4 AND state = 'pending'`,
+    [input.accountId, input.key, input.requestHash, input.createdAt, JSON.stringify(input.response ?? null)],
   );
   return rowCount === 1;
 }
 
-/** Drops a pending claim whose request failed, so that the client can retry with the same key. */
-export async function releaseIdempotencyKey(db: Queryable, input: { accountId: string; key: string; requestHash: string }): Promise<boolean> {
+/**
+ * Forgets a generation whose request was refused before anything was created, so that the
+ * client may send a corrected request under the same key.
+ */
+export async function releaseIdempotencyKey(db: Queryable, input: KeyGeneration): Promise<boolean> {
   const { rowCount } = await db.query(
-    `DELETE FROM idempotency_keys WHERE account_id = $1 AND key = $2 AND request_hash = $3 AND state = 'pending'`,
-    [input.accountId, input.key, input.requestHash],
+    `DELETE FROM idempotency_keys WHERE account_id = $1 AND key = $2 AND request_hash = $3 AND created_at = $4 AND state = 'pending'`,
+    [input.accountId, input.key, input.requestHash, input.createdAt],
   );
   return rowCount === 1;
 }
 
-/** Housekeeping: keys are only taken over on reuse, so never-reused expired keys need purging. */
+/** Retention: keys are only taken over on reuse, so never-reused expired keys need purging. */
 export async function deleteExpiredIdempotencyKeys(db: Queryable, now = Date.now()): Promise<number> {
   const { rowCount } = await db.query('DELETE FROM idempotency_keys WHERE expires_at <= $1', [now]);
   return rowCount;

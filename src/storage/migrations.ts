@@ -155,4 +155,12 @@ export const MIGRATIONS: readonly Migration[] = [
       )`,
     ],
   },
+  {
+    version: 6,
+    name: 'retention: drafts removed once no longer needed',
+    statements: [
+      // Set by the retention job (retention.ts) when it removed the send's stored message; the record stays.
+      `ALTER TABLE mail_sends ADD COLUMN draft_removed_at BIGINT`,
+    ],
+  },
 ];

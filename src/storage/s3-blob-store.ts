@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3ServiceException, type S3Client } from '@aws-sdk/client-s3';
-import { BlobNotFoundError, InvalidBlobKeyError, KEY_PATTERN, type StoredBlob } from './blob-store.js';
-import type { BlobStorage } from './blob-storage.js';
+import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, PutObjectCommand, S3ServiceException, type S3Client } from '@aws-sdk/client-s3';
+import { BlobNotFoundError, InvalidBlobKeyError, KEY_PATTERN, scopedKey, type StoredBlob } from './blob-store.js';
+import type { BlobStorage, ListedBlob } from './blob-storage.js';
 import { createS3Client, type S3Endpoint } from './s3-client.js';
 
 export interface S3BlobStoreOptions extends S3Endpoint {
@@ -22,13 +22,23 @@ const SHA256_META = 'sha256';
 export class S3BlobStore implements BlobStorage {
   private readonly client: S3Client;
 
-  constructor(private readonly options: S3BlobStoreOptions) {
-    this.client = createS3Client(options);
+  constructor(
+    private readonly options: S3BlobStoreOptions,
+    private readonly scope?: string,
+    client?: S3Client,
+  ) {
+    this.client = client ?? createS3Client(options);
+  }
+
+  scoped(scope: string): S3BlobStore {
+    return new S3BlobStore(this.options, scope, this.client);
   }
 
   async put(bytes: Uint8Array): Promise<StoredBlob> {
-    const key = randomUUID();
     const sha256 = createHash('sha256').update(bytes).digest('hex');
+    const key = this.scope === undefined ? randomUUID() : scopedKey(this.scope, sha256);
+    // The same bytes in the same scope were written before (by an earlier run of the step); a racing second upload writes the same bytes.
+    if (this.scope !== undefined && (await this.exists(key))) return { key, size: bytes.byteLength, sha256 };
     await this.client.send(
       new PutObjectCommand({ Bucket: this.options.bucket, Key: this.objectKey(key), Body: bytes, ContentLength: bytes.byteLength, ContentType: 'application/octet-stream', Metadata: { [SHA256_META]: sha256 } }),
     );
@@ -58,15 +68,32 @@ export class S3BlobStore implements BlobStorage {
 
   async delete(key: string): Promise<boolean> {
     // S3 answers a delete of a missing object like any other: ask first.
-    const existed = await this.stat(key).then(
-      () => true,
-      (err: unknown) => {
-        if (err instanceof BlobNotFoundError) return false;
-        throw err;
-      },
-    );
+    const existed = await this.exists(key);
     if (existed) await this.client.send(new DeleteObjectCommand({ Bucket: this.options.bucket, Key: this.objectKey(key) }));
     return existed;
+  }
+
+  /** The blobs under this store's prefix; objects there that are not blobs (other prefixes nested in it) are passed over. */
+  async *list(): AsyncGenerator<ListedBlob> {
+    let token: string | undefined;
+    do {
+      const page = await this.client.send(new ListObjectsV2Command({ Bucket: this.options.bucket, Prefix: this.options.prefix, ContinuationToken: token }));
+      for (const object of page.Contents ?? []) {
+        const key = object.Key?.slice(this.options.prefix.length);
+        if (key && KEY_PATTERN.test(key) && object.LastModified) yield { key, writtenAt: object.LastModified.getTime() };
+      }
+      token = page.IsTruncated ? page.NextContinuationToken : undefined;
+    } while (token);
+  }
+
+  private async exists(key: string): Promise<boolean> {
+    try {
+      await this.client.send(new HeadObjectCommand({ Bucket: this.options.bucket, Key: this.objectKey(key) }));
+      return true;
+    } catch (err) {
+      if (isMissing(err)) return false;
+      throw err;
+    }
   }
 
   private objectKey(key: string): string {

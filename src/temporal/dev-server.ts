@@ -36,17 +36,7 @@ export async function startDevServer(opts: DevServerOptions): Promise<DevServer>
   if (await portInUse(opts.port)) {
     throw new Error(`Port ${opts.port} is in use: another Temporal server? Set TEMPORAL_DEV_PORT, or TEMPORAL_ADDRESS to use it`);
   }
-  const args = [
-    'server', 'start-dev',
-    '--db-filename', path.join(opts.dataDir, 'temporal.sqlite'),
-    '--ip', '127.0.0.1',
-    '--port', String(opts.port),
-    '--ui-port', String(opts.uiPort),
-    '--namespace', opts.namespace,
-    '--log-level', 'warn',
-    '--ui-disable-news-fetch',
-    ...SEARCH_ATTRIBUTES.flatMap((k) => ['--search-attribute', `${k.name}=${TYPE_NAMES[k.type] ?? 'Keyword'}`]),
-  ];
+  const args = devServerArgs({ dbFile: path.join(opts.dataDir, 'temporal.sqlite'), port: opts.port, uiPort: opts.uiPort, namespace: opts.namespace });
   const logFile = openSync(path.join(opts.dataDir, 'temporal.log'), 'a');
   const child = spawn(opts.cliPath, args, { stdio: ['ignore', logFile, logFile], detached: false });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
@@ -55,6 +45,25 @@ export async function startDevServer(opts: DevServerOptions): Promise<DevServer>
   if (!ready) throw new Error(`Temporal dev server exited at start; see ${path.join(opts.dataDir, 'temporal.log')}`);
   opts.log.info({ address, ui: `http://127.0.0.1:${opts.uiPort}` }, 'Temporal dev server started');
   return { address, uiUrl: `http://127.0.0.1:${opts.uiPort}`, stop: () => stopChild(child, exited) };
+}
+
+/**
+ * The dev server's command line: its state in `dbFile` (SQLite; a server started again on the
+ * same file goes on where the last one stopped), our namespace and search attributes registered
+ * at launch.
+ */
+export function devServerArgs(opts: { dbFile: string; port: number; uiPort: number; namespace: string }): string[] {
+  return [
+    'server', 'start-dev',
+    '--db-filename', opts.dbFile,
+    '--ip', '127.0.0.1',
+    '--port', String(opts.port),
+    '--ui-port', String(opts.uiPort),
+    '--namespace', opts.namespace,
+    '--log-level', 'warn',
+    '--ui-disable-news-fetch',
+    ...SEARCH_ATTRIBUTES.flatMap((k) => ['--search-attribute', `${k.name}=${TYPE_NAMES[k.type] ?? 'Keyword'}`]),
+  ];
 }
 
 async function stopChild(child: ChildProcess, exited: Promise<number | null>): Promise<void> {
@@ -73,7 +82,7 @@ function portInUse(port: number): Promise<boolean> {
   });
 }
 
-async function waitForPort(port: number, timeoutMs: number): Promise<void> {
+export async function waitForPort(port: number, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (await portInUse(port)) return;

@@ -1,8 +1,12 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { manyPagesPdf } from '../files/hostile-files.js';
 import { byName, call, expectEnvelope } from './client.js';
 
 const service = byName('sqlite');
 const CREATE = '/api/v1/zugferd/createXinvoiceFromJson';
+const base = JSON.parse(readFileSync(path.join(import.meta.dirname, '../fixtures/invoices/01-standard-19.json'), 'utf8'));
 
 describe('request rules and the error envelope', () => {
   it('gives every response an X-Request-Id and echoes a sane incoming one', async () => {
@@ -40,6 +44,47 @@ describe('request rules and the error envelope', () => {
         expect.objectContaining({ field: 'invoice.colour', message: expect.stringContaining('unknown field') }),
       ]),
     );
+  });
+
+  it('issue 15, item 7: a number where text belongs, control characters in a name, an impossible date, each a 400 naming the field', async () => {
+    const problem = async (invoice: object, raw?: string) => {
+      const r = raw ? await call(service, CREATE, { raw }) : await call(service, CREATE, { body: { invoice } });
+      expectEnvelope(r, 400, 'VALIDATION_ERROR');
+      return r.json.error.fields as Array<{ field: string; message: string }>;
+    };
+    // The body is sent as text: 12345 is a JSON number here, as a client's serialiser writes it.
+    const numbered = JSON.stringify({ invoice: { ...base, invoiceNumber: 'X' } }).replace('"invoiceNumber":"X"', '"invoiceNumber":12345');
+    expect(await problem({}, numbered)).toEqual([expect.objectContaining({ field: 'invoice.invoiceNumber', message: expect.stringContaining('not a number') })]);
+    expect(await problem({ ...base, seller: { ...base.seller, sellerName: 'ACME\u0007 GmbH' } })).toEqual([expect.objectContaining({ field: 'invoice.seller.sellerName', message: expect.stringContaining('control characters') })]);
+    expect(await problem({ ...base, buyer: { ...base.buyer, buyerName: 'Erika\u0085Mustermann' } })).toEqual([expect.objectContaining({ field: 'invoice.buyer.buyerName', message: expect.stringContaining('control characters') })]);
+    expect(await problem({ ...base, invoiceIssueDate: '31.02.2024' })).toEqual([expect.objectContaining({ field: 'invoice.invoiceIssueDate' })]);
+    // Amounts stay JSON numbers or strings, exactly.
+    const amount = JSON.stringify({ invoice: base }).replace(/"invoiceTotalAmountWithVat":"([\d.]+)"/, '"invoiceTotalAmountWithVat":$1');
+    expect((await call(service, CREATE, { raw: amount })).status).toBe(200);
+  });
+
+  it('issue 15, item 7: a body in another charset than UTF-8 is refused, not misread', async () => {
+    const r = await call(service, CREATE, { raw: Buffer.from('{"invoice":{}}', 'utf16le'), headers: { 'content-type': 'application/json; charset=utf-16' } });
+    expectEnvelope(r, 415, 'UNSUPPORTED_CONTENT_TYPE');
+    expect(r.json.error.detail).toContain('charset=utf-16');
+    expect((await call(service, CREATE, { body: {}, headers: { 'content-type': 'application/json; charset=UTF-8' } })).json.error.code).toBe('VALIDATION_ERROR');
+  });
+
+  it('issue 15, item 7: a 100,000-character Idempotency-Key is a 400 naming the header, not a reset connection', async () => {
+    const r = await call(service, CREATE, { body: { invoice: base }, headers: { 'idempotency-key': 'k'.repeat(100_000) } });
+    expectEnvelope(r, 400, 'VALIDATION_ERROR');
+    expect(r.json.error.fields).toEqual([expect.objectContaining({ field: 'Idempotency-Key' })]);
+    // Headers beyond any use still get the envelope.
+    const huge = await fetch(`${service.url}${CREATE}`, { method: 'POST', headers: { 'x-padding': 'p'.repeat(300 * 1024) }, body: '{}' });
+    expect(huge.status).toBe(431);
+    expect(((await huge.json()) as { error: { code: string } }).error.code).toBe('HEADERS_TOO_LARGE');
+  });
+
+  it('issue 15, item 5: a 50,000-page PDF is refused from its page tree in a second, not after a minute of parsing', async () => {
+    const r = await call(service, '/api/v1/zugferd/validateZugferdPdf', { body: { zugferdFile64: manyPagesPdf(50_000).toString('base64') } });
+    expectEnvelope(r, 422, 'PDF_UNREADABLE');
+    expect(r.json.error.userMessage).toBe('The PDF has 50,000 pages; at most 500 are read (MAX_PDF_PAGES).');
+    expect(r.ms).toBeLessThan(5_000);
   });
 
   it('requires the invoice object', async () => {

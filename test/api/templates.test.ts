@@ -316,8 +316,11 @@ describe('OpenAPI document of the template endpoints', () => {
     const get = r.json.paths['/api/v1/invoices/{id}'].get;
     expect(get.parameters).toEqual([expect.objectContaining({ name: 'id', in: 'path', required: true, description: expect.stringContaining('iqDataId') })]);
     expect(r.json.components.schemas.ListInvoicesResponse.properties.invoices.items.properties.iqDataId.type).toBe('integer');
-    // Other operations get no header parameters they do not read.
-    expect(r.json.paths['/api/v1/zugferd/createXinvoiceFromJson'].post.parameters).toEqual([]);
+    // The other create, convert and e-mail operations take the key too; the others get no header parameters they do not read.
+    for (const path of ['/api/v1/zugferd/createXinvoiceFromJson', '/api/v1/zugferd/createZugferdFromJson', '/api/v1/zugferd/createZugferdPdfFromXinvoice', '/createZugferdFromPdf', '/api/v1/delivery', '/api/v1/delivery/resend']) {
+      expect(r.json.paths[path].post.parameters.map((p: { name: string }) => p.name), path).toEqual(['Idempotency-Key']);
+    }
+    expect(r.json.paths['/api/v1/zugferd/validateXinvoiceXml'].post.parameters).toEqual([]);
   });
 });
 

@@ -7,6 +7,7 @@ import { startWorkerProcess, type RoleProcess } from '../../scripts/lib/role-pro
 import { fixtureInvoice, invoicePdf } from '../ocr/fixtures.js';
 import { startConnectorsProcess } from '../support/connectors-process.js';
 import type { RouteHarness } from './harnesses.js';
+import { waitFor } from '../support/wait-for.js';
 
 /**
  * A connector route end to end on one kind of source, as an operator runs it: the API, the worker
@@ -17,17 +18,7 @@ import type { RouteHarness } from './harnesses.js';
  */
 
 const today = () => new Date().toISOString().slice(0, 10);
-const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-async function waitFor<T>(what: string, probe: () => Promise<T | undefined | false>, timeoutMs = 120_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe().catch(() => undefined);
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await pause(500);
-  }
-}
 
 const names = async (source: FolderSource, folder: string) => (await source.list(folder)).map((e) => e.name).sort();
 const text = async (source: FolderSource, path: string) => Buffer.from(await source.read(path, 10 * 1024 * 1024)).toString('utf8');

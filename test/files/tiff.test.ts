@@ -114,10 +114,35 @@ describe('hostile TIFF files', () => {
     await expect((await openImage(tiff, 'tiff')).decodePage(0)).rejects.toThrow(UnreadableFileError);
   });
 
+  it('refuses a field that claims more values than the file holds, without reading them', () => {
+    const bytes = fixture('grey-lzw.tif');
+    const view = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    const stripOffsets = field(view, 273);
+    view.writeUInt32LE(0xffff_fff0, stripOffsets + 4); // about four billion strips
+    const started = performance.now();
+    expect(() => openTiff(bytes, LIMITS)).toThrow(/field 273 claims 4294967280 values, more than the file holds/);
+    expect(performance.now() - started).toBeLessThan(100);
+  });
+
+  it('refuses a chain of directories that comes back to itself', () => {
+    const bytes = fixture('grey-lzw.tif');
+    const view = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    const first = view.readUInt32LE(4);
+    view.writeUInt32LE(first, first + 2 + view.readUInt16LE(first) * 12); // the next directory is this one
+    expect(() => openTiff(bytes, LIMITS)).toThrow(/the directory at byte \d+ is reached twice/);
+  });
+
   it('reports a file without an image', () => {
     expect(() => openTiff(Buffer.from('II*\0\0\0\0\0', 'latin1'), LIMITS)).toThrow(TiffError);
   });
 });
+
+/** Where a field of the first directory of a little-endian TIFF starts. */
+function field(view: Buffer, tag: number): number {
+  const first = view.readUInt32LE(4);
+  for (let entry = first + 2; entry < first + 2 + view.readUInt16LE(first) * 12; entry += 12) if (view.readUInt16LE(entry) === tag) return entry;
+  throw new Error(`no field ${tag}`);
+}
 
 /** A one-strip TIFF: UTIF writes the directory, the strip follows it. */
 function withStrip(ifd: Record<string, number[]>, strip: Uint8Array): Uint8Array {

@@ -52,6 +52,18 @@ describe('transport object of the create endpoints', () => {
     expect(issues(transportSchema, attachment).join()).toMatch(/attachments\.0\.fileName: .*line breaks/);
   });
 
+  it('refuses RFC 2047 encoded words in every header field a client fills (issue 15, item 6: a forged sender name)', () => {
+    // "PayPal <service@paypal.example>" as an encoded word: a mail program would show it decoded.
+    const forged = '=?utf-8?b?UGF5UGFsIDxzZXJ2aWNlQHBheXBhbC5leGFtcGxlPg==?=';
+    expect(issues(transportSchema, { ...valid, senderName: forged }).join()).toMatch(/^senderName: .*encoded words/);
+    expect(issues(transportSchema, { ...valid, subject: `Rechnung =?ISO-8859-1?Q?f=FCr_Sie?=` }).join()).toMatch(/^subject: .*encoded words/);
+    expect(issues(transportSchema, { ...valid, receiver: `"${forged}" <a@customer.example>` }).join()).toMatch(/^receiver: .*encoded word/);
+    expect(issues(transportSchema, { ...valid, cc: `${forged} <c@customer.example>` }).join()).toMatch(/^cc: .*encoded word/);
+    expect(issues(transportSchema, { ...valid, attachments: [{ fileName: `${forged}.pdf`, fileBase64: 'SGVsbG8=' }] }).join()).toMatch(/attachments\.0\.fileName: .*encoded words/);
+    // Text that merely looks a bit like one, and real non-ASCII text, pass (the mailer encodes them itself).
+    expect(issues(transportSchema, { ...valid, senderName: 'Müller & Söhne =? GmbH', subject: 'Rechnung für Sie ?= =?' })).toEqual([]);
+  });
+
   it('refuses invalid addresses, several senders, paths as file names, bad base64, unknown fields and too many recipients', () => {
     expect(issues(transportSchema, { ...valid, receiver: 'not an address' }).join()).toMatch(/^receiver: /);
     expect(issues(transportSchema, { ...valid, sender: 'a@acme.example, b@acme.example' })).toEqual(['sender: must be one address']);

@@ -38,8 +38,11 @@ export interface SmtpSink {
   received: ReceivedMail[];
   /** DATA transactions per recipient address, accepted or not. */
   transactions: Map<string, number>;
-  /** The reply to the n-th (1-based) DATA transaction that includes `address`; undefined accepts. */
-  plan(address: string, reply: (n: number) => Reply | undefined): void;
+  /**
+   * The reply to the n-th (1-based) DATA transaction that includes `address`; undefined accepts;
+   * 'hold' never answers (a server that hangs after the message: the sender waits until it gives up or dies).
+   */
+  plan(address: string, reply: (n: number) => Reply | 'hold' | undefined): void;
   /** Resolves once a message for `address` was accepted. */
   waitFor(address: string, timeoutMs?: number): Promise<ReceivedMail>;
   close(): Promise<void>;
@@ -63,7 +66,7 @@ export async function startSmtpSink(options: SinkOptions = {}): Promise<SmtpSink
 
   const received: ReceivedMail[] = [];
   const transactions = new Map<string, number>();
-  const plans = new Map<string, (n: number) => Reply | undefined>();
+  const plans = new Map<string, (n: number) => Reply | 'hold' | undefined>();
   const waiters: Array<{ address: string; resolve: (m: ReceivedMail) => void }> = [];
 
   const onData = (stream: SMTPServerDataStream, session: SMTPServerSession, callback: (err?: Error | null) => void) => {
@@ -71,12 +74,13 @@ export async function startSmtpSink(options: SinkOptions = {}): Promise<SmtpSink
     stream.on('data', (c: Buffer) => chunks.push(c));
     stream.on('end', () => {
       const rcptTo = session.envelope.rcptTo.map((r) => r.address.toLowerCase());
-      let reply: Reply | undefined;
+      let reply: Reply | 'hold' | undefined;
       for (const address of rcptTo) {
         const n = (transactions.get(address) ?? 0) + 1;
         transactions.set(address, n);
         reply ??= plans.get(address)?.(n);
       }
+      if (reply === 'hold') return;
       if (reply) return callback(Object.assign(new Error(reply.message), { responseCode: reply.code }));
       const raw = Buffer.concat(chunks);
       PostalMime.parse(raw).then((parsed) => {

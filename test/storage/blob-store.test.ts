@@ -33,6 +33,26 @@ describe('BlobStore', () => {
     expect(await store.stat(stored.key)).toEqual(stored);
   });
 
+  it('scoped: the same bytes in the same scope are one blob, written once; other scopes and random puts stay apart', async () => {
+    const bytes = Buffer.from('%PDF-1.7 the built document');
+    const step = store.scoped('createXinvoiceFromJson-key-1/3');
+    const first = await step.put(bytes);
+    const { mtimeMs } = await stat(path.join(dataDir, 'blobs', first.key.slice(0, 2), first.key.slice(2, 4), first.key));
+    await new Promise((r) => setTimeout(r, 20));
+    // A retried step: same key, and the file is not written again.
+    const again = await store.scoped('createXinvoiceFromJson-key-1/3').put(bytes);
+    expect(again).toEqual(first);
+    expect((await stat(path.join(dataDir, 'blobs', first.key.slice(0, 2), first.key.slice(2, 4), first.key))).mtimeMs).toBe(mtimeMs);
+    expect((await store.scoped('createXinvoiceFromJson-key-2/3').put(bytes)).key).not.toBe(first.key);
+    expect((await step.put(Buffer.from('other bytes'))).key).not.toBe(first.key);
+    expect((await store.put(bytes)).key).not.toBe(first.key);
+    // Concurrent writers of one key (two runs of a step at once) leave one whole blob.
+    const racing = await Promise.all(Array.from({ length: 8 }, () => store.scoped('race').put(bytes)));
+    expect(new Set(racing.map((r) => r.key)).size).toBe(1);
+    expect(await store.get(racing[0]!.key)).toEqual(bytes);
+    expect(await readdir(path.join(dataDir, 'blobs', 'tmp'))).toEqual([]);
+  });
+
   it('stores empty and large blobs', async () => {
     const empty = await store.put(new Uint8Array());
     expect((await store.get(empty.key)).length).toBe(0);

@@ -31,7 +31,9 @@ describe.each(BACKENDS)('idempotency keys on %s', (backend) => {
     const results = await Promise.all(Array.from({ length: 20 }, () => claimIdempotencyKey(db, claim(key))));
     const outcomes = results.map((r) => r.outcome);
     expect(outcomes.filter((o) => o === 'claimed')).toHaveLength(1);
-    expect(outcomes.filter((o) => o === 'in_progress')).toHaveLength(19);
+    expect(outcomes.filter((o) => o === 'pending')).toHaveLength(19);
+    // All of them name the same generation, so they run (or join) the same workflow.
+    expect(new Set(results.map((r) => r.record.createdAt)).size).toBe(1);
   });
 
   it('lets exactly one of 20 concurrent claims win over an expired key', async () => {
@@ -44,17 +46,19 @@ describe.each(BACKENDS)('idempotency keys on %s', (backend) => {
 
   it('replays a completed request and detects key reuse for another request', async () => {
     const key = freshKey();
-    expect(await claimIdempotencyKey(db, claim(key), 1_000)).toEqual({ outcome: 'claimed' });
+    expect((await claimIdempotencyKey(db, claim(key), 1_000)).outcome).toBe('claimed');
     const response = { status: 201, body: { id: 'doc-1', total: '119.00' } };
-    expect(await completeIdempotencyKey(db, { accountId, key, requestHash: 'h1', response })).toBe(true);
+    // Another generation of the key (one that expired meanwhile) cannot complete it.
+    expect(await completeIdempotencyKey(db, { accountId, key, requestHash: 'h1', createdAt: 999, response })).toBe(false);
+    expect(await completeIdempotencyKey(db, { accountId, key, requestHash: 'h1', createdAt: 1_000, response })).toBe(true);
 
     const replay = await claimIdempotencyKey(db, claim(key), 2_000);
     expect(replay.outcome).toBe('completed');
-    expect(replay.outcome !== 'claimed' && replay.record).toMatchObject({ state: 'done', response, createdAt: 1_000, expiresAt: 61_000 });
+    expect(replay.record).toMatchObject({ state: 'done', response, createdAt: 1_000, expiresAt: 61_000 });
 
     expect((await claimIdempotencyKey(db, claim(key, { requestHash: 'other' }), 2_000)).outcome).toBe('mismatch');
     // Completing twice does nothing.
-    expect(await completeIdempotencyKey(db, { accountId, key, requestHash: 'h1', response: 'x' })).toBe(false);
+    expect(await completeIdempotencyKey(db, { accountId, key, requestHash: 'h1', createdAt: 1_000, response: 'x' })).toBe(false);
   });
 
   it('keeps keys per account', async () => {
@@ -64,20 +68,28 @@ describe.each(BACKENDS)('idempotency keys on %s', (backend) => {
     expect((await claimIdempotencyKey(db, claim(key, { accountId: otherAccount }))).outcome).toBe('claimed');
   });
 
+  it('a pending key is no lock: the same request claims it again and gets the same generation', async () => {
+    const key = freshKey();
+    const first = await claimIdempotencyKey(db, claim(key), 5_000);
+    const again = await claimIdempotencyKey(db, claim(key), 9_000);
+    expect(again).toMatchObject({ outcome: 'pending', record: { createdAt: first.record.createdAt } });
+  });
+
   it('releases a pending claim so the client can retry', async () => {
     const key = freshKey();
-    await claimIdempotencyKey(db, claim(key));
-    expect(await releaseIdempotencyKey(db, { accountId, key, requestHash: 'other' })).toBe(false);
-    expect(await releaseIdempotencyKey(db, { accountId, key, requestHash: 'h1' })).toBe(true);
+    const { record } = await claimIdempotencyKey(db, claim(key));
+    expect(await releaseIdempotencyKey(db, { accountId, key, requestHash: 'other', createdAt: record.createdAt })).toBe(false);
+    expect(await releaseIdempotencyKey(db, { accountId, key, requestHash: 'h1', createdAt: record.createdAt - 1 })).toBe(false);
+    expect(await releaseIdempotencyKey(db, { accountId, key, requestHash: 'h1', createdAt: record.createdAt })).toBe(true);
     expect(await lookupIdempotencyKey(db, accountId, key)).toBeUndefined();
     expect((await claimIdempotencyKey(db, claim(key))).outcome).toBe('claimed');
   });
 
   it('does not release a completed key', async () => {
     const key = freshKey();
-    await claimIdempotencyKey(db, claim(key));
-    await completeIdempotencyKey(db, { accountId, key, requestHash: 'h1', response: null });
-    expect(await releaseIdempotencyKey(db, { accountId, key, requestHash: 'h1' })).toBe(false);
+    const { record } = await claimIdempotencyKey(db, claim(key));
+    await completeIdempotencyKey(db, { accountId, key, requestHash: 'h1', createdAt: record.createdAt, response: null });
+    expect(await releaseIdempotencyKey(db, { accountId, key, requestHash: 'h1', createdAt: record.createdAt })).toBe(false);
     expect((await lookupIdempotencyKey(db, accountId, key))?.state).toBe('done');
   });
 

@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import { CreateBucketCommand, GetObjectCommand, HeadBucketCommand, HeadObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot, spawnService, type SpawnedService } from '../../scripts/lib/spawn-service.js';
-import { BlobNotFoundError, InvalidBlobKeyError } from '../../src/storage/blob-store.js';
+import { BlobNotFoundError, InvalidBlobKeyError, scopedKey } from '../../src/storage/blob-store.js';
 import { S3BlobStore } from '../../src/storage/s3-blob-store.js';
 import { startMoto, type MotoServer } from '../support/moto.js';
 
@@ -64,6 +64,38 @@ describe('S3BlobStore', () => {
     const foreign = randomUUID();
     await s3.send(new PutObjectCommand({ Bucket: bucket, Key: `stat/${foreign}`, Body: Buffer.from('written elsewhere') }));
     expect(await blobs.stat(foreign)).toEqual({ key: foreign, size: 17, sha256: createHash('sha256').update('written elsewhere').digest('hex') });
+  });
+
+  it('scoped: the same bytes in the same scope are one object, uploaded once (the same key as the local store makes); other scopes and random puts stay apart', async () => {
+    const blobs = store('scoped/');
+    const bytes = Buffer.from('%PDF-1.7 the built document');
+    const first = await blobs.scoped('createXinvoiceFromJson-key-1/3').put(bytes);
+    expect(first.key).toBe(scopedKey('createXinvoiceFromJson-key-1/3', first.sha256));
+    const { LastModified } = await s3.send(new HeadObjectCommand({ Bucket: bucket, Key: `scoped/${first.key}` }));
+    await new Promise((r) => setTimeout(r, 1100)); // S3 times are in whole seconds
+    // A retried step: same key, and nothing uploaded again.
+    expect(await blobs.scoped('createXinvoiceFromJson-key-1/3').put(bytes)).toEqual(first);
+    expect((await s3.send(new HeadObjectCommand({ Bucket: bucket, Key: `scoped/${first.key}` }))).LastModified).toEqual(LastModified);
+    expect((await blobs.scoped('createXinvoiceFromJson-key-2/3').put(bytes)).key).not.toBe(first.key);
+    expect((await blobs.put(bytes)).key).not.toBe(first.key);
+    const racing = await Promise.all(Array.from({ length: 8 }, () => blobs.scoped('race').put(bytes)));
+    expect(new Set(racing.map((r) => r.key)).size).toBe(1);
+    expect(await blobs.get(racing[0]!.key)).toEqual(bytes);
+  });
+
+  it('lists the blobs under its prefix with the time each was written, over several pages, and nothing else in the bucket', async () => {
+    const blobs = store('listed/');
+    const before = Date.now() - 2000;
+    // More than one listing page (1,000 keys), uploaded 50 at a time (the SDK's sockets).
+    const keys: string[] = [];
+    for (let i = 0; i < 1003; i += 50) keys.push(...(await Promise.all(Array.from({ length: Math.min(50, 1003 - i) }, (_, j) => blobs.put(Buffer.from(`blob ${i + j}`))))).map((b) => b.key));
+    await s3.send(new PutObjectCommand({ Bucket: bucket, Key: 'listed/nested/0f8fad5b-d9cb-469f-a165-70867728950e', Body: Buffer.from('not a blob of this store') }));
+    await s3.send(new PutObjectCommand({ Bucket: bucket, Key: 'listed-other/0f8fad5b-d9cb-469f-a165-70867728950e', Body: Buffer.from('another prefix') }));
+    const listed: Array<{ key: string; writtenAt: number }> = [];
+    for await (const blob of blobs.list()) listed.push(blob);
+    expect(listed.map((b) => b.key).sort()).toEqual([...keys].sort());
+    for (const b of listed) expect(b.writtenAt).toBeGreaterThanOrEqual(before);
+    for (const b of listed) expect(b.writtenAt).toBeLessThanOrEqual(Date.now() + 2000);
   });
 
   it('reports a missing blob as BlobNotFoundError, deletes, and says whether there was anything to delete', async () => {

@@ -21,7 +21,7 @@ describe.each(BACKENDS)('openStorage on %s', (backend) => {
     const account = await storage.accounts.create('Bound');
     expect(await storage.accounts.get(account.id)).toEqual(account);
     const claim = { accountId: account.id, key: 'k', requestHash: 'h', ttlMs: 1_000 };
-    expect(await storage.idempotency.claim(claim)).toEqual({ outcome: 'claimed' });
+    expect(await storage.idempotency.claim(claim)).toMatchObject({ outcome: 'claimed', record: { accountId: account.id, key: 'k', state: 'pending' } });
     await storage.usage.record({ accountId: account.id, operation: 'validate', units: 1 });
     expect(await storage.usage.sum(account.id)).toEqual({ validate: 1 });
   });

@@ -7,7 +7,7 @@ import { freePort, spawnService, type SpawnedService } from '../../scripts/lib/s
  * that same Temporal server through TEMPORAL_ADDRESS (its own task queue).
  */
 
-export type ServiceHandle = Omit<SpawnedService, 'stop'> & { name: 'sqlite' | 'postgres' };
+export type ServiceHandle = Omit<SpawnedService, 'stop' | 'kill' | 'terminate' | 'start' | 'pid'> & { name: 'sqlite' | 'postgres' };
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -29,7 +29,7 @@ export default async function setup(project: TestProject) {
     await sqlite.stop();
     throw err;
   }
-  const strip = ({ stop: _stop, ...rest }: SpawnedService) => rest as ServiceHandle;
+  const strip = ({ stop: _stop, kill: _kill, terminate: _terminate, start: _start, pid: _pid, ...rest }: SpawnedService) => rest as ServiceHandle;
   project.provide('services', [strip(sqlite), strip(postgres)]);
   // The borrower stops before the owner of the Temporal dev server.
   return async () => {

@@ -6,7 +6,8 @@ import { MAX_CONVERT_FILE_BYTES } from '../../jobs/file.js';
 import type { AttachmentNote } from '../../pdf/attachments.js';
 import { CONVERSION_CODES, conversionFailure, conversionFailureSchema, statusesOf } from '../conversion-failure.js';
 import { FILE_FIELD_ALIASES, readFileField } from '../file-input.js';
-import { defineRoute, jobOf } from '../route.js';
+import { idempotencyHeaders, oncePerKey } from '../idempotency.js';
+import { defineRoute } from '../route.js';
 import type { Services } from '../services.js';
 import { fileFields } from './analysis.js';
 
@@ -24,6 +25,7 @@ export function convertRoutes(services: Services) {
       tags: ['ZUGFeRD'],
       auth: 'bearer',
       body: z.object({ ...fileFields, fileName: z.string().max(10_000).optional().meta({ description: `Original file name; names the result <name>-zugferd.pdf and the e-mail. Default ${DEFAULT_FILE_NAME}.` }) }).strict(),
+      headers: idempotencyHeaders.request,
       responses: {
         200: {
           description:
@@ -32,12 +34,13 @@ export function convertRoutes(services: Services) {
             'X-Zugferd-Attachments counts what became of files the input PDF carried: kept as PDF/A-3 associated files, replaced (an older invoice XML) or dropped (unreadable); ' +
             'X-Zugferd-Substituted-Fonts counts the fonts whose embedded programs contradicted their widths, which PDF/A forbids, and which are therefore drawn in a close typeface of Ghostscript\'s, at the same widths)',
           contentType: 'application/pdf',
+          headers: idempotencyHeaders.response,
         },
-        ...Object.fromEntries([400, 401, 403, 413, 415, 422, 500, 503, 504].map((s) => [s, { description: `Refused (${codesOf(s).join(', ')})`, schema: conversionFailureSchema }])),
+        ...Object.fromEntries([400, 401, 403, 409, 413, 415, 422, 500, 503, 504].map((s) => [s, { description: `Refused (${codesOf(s).join(', ')})`, schema: conversionFailureSchema }])),
       },
-      async handle({ body, principal, request }) {
+      handle: ({ body, principal, request }) => oncePerKey(services, principal, request, { operation: 'createZugferdFromPdf', body }, async (services, job) => {
         const file = readFileField(body, { fields: FILE_FIELD_ALIASES, maxBytes: MAX_CONVERT_FILE_BYTES }).bytes;
-        const result = await convertPdfToZugferd(services, jobOf(principal, request), { file, fileName: sanitiseFileName(body.fileName) });
+        const result = await convertPdfToZugferd(services, job, { file, fileName: sanitiseFileName(body.fileName) });
         return {
           body: result.pdf,
           contentType: 'application/pdf',
@@ -53,7 +56,7 @@ export function convertRoutes(services: Services) {
             'Cache-Control': 'private, no-store',
           },
         };
-      },
+      }),
       failure: (err, { request, body }) => conversionFailure(err, request.requestId, sanitiseFileName((body as { fileName?: unknown } | undefined)?.fileName)),
     }),
   ];

@@ -6,7 +6,8 @@ import { InvalidSendCursorError } from '../../storage/mail-records.js';
 import { errorResponses } from '../common-responses.js';
 import { ApiError } from '../errors.js';
 import { resendToken } from '../links.js';
-import { defineRoute, jobOf } from '../route.js';
+import { idempotencyHeaders, oncePerKey } from '../idempotency.js';
+import { defineRoute } from '../route.js';
 import type { Services } from '../services.js';
 
 /** E-mail: the delivery endpoint, the resend operation and the list of sends (the jobs are in src/jobs/mail.ts). */
@@ -26,8 +27,8 @@ export function deliveryRoutes(services: Services) {
 
   /** 200 and 202 of one operation share a schema object; each operation needs its own (one OpenAPI component per operation). */
   const mailResponses = (schema: typeof mailResultSchema) => ({
-    200: { description: 'The e-mail was sent (`sent`), not sent (`failed`), or there was nothing to do (`skipped`)', schema },
-    202: { description: 'The mail server has not accepted the e-mail yet (`queued`); it is retried in the background', schema },
+    200: { description: 'The e-mail was sent (`sent`), not sent (`failed`), or there was nothing to do (`skipped`)', schema, headers: idempotencyHeaders.response },
+    202: { description: 'The mail server has not accepted the e-mail yet (`queued`); it is retried in the background', schema, headers: idempotencyHeaders.response },
   });
 
   const delivery = defineRoute({
@@ -40,10 +41,10 @@ export function deliveryRoutes(services: Services) {
     tags: ['E-mail'],
     auth: 'bearer',
     body: z.object({ transport: deliveryTransportSchema }).strict(),
+    headers: idempotencyHeaders.request,
     responses: { ...mailResponses(mailResultSchema.meta({ description: 'What happened to the e-mail' })), ...errorResponses(400, 401, 403, 413, 415, 503, 504) },
-    async handle({ body, principal, request }) {
-      return answer(await sendEmail(services, jobOf(principal, request), body.transport));
-    },
+    handle: ({ body, principal, request }) =>
+      oncePerKey(services, principal, request, { operation: 'delivery', body }, async (services, job) => answer(await sendEmail(services, job, body.transport))),
   });
 
   const resend = defineRoute({
@@ -63,11 +64,14 @@ export function deliveryRoutes(services: Services) {
         bcc: addressList.optional(),
       })
       .strict(),
+    headers: idempotencyHeaders.request,
     responses: { ...mailResponses(mailResultSchema.meta({ description: 'What happened to the repeated e-mail' })), ...errorResponses(400, 401, 403, 404, 409, 503, 504) },
     async handle({ body, principal, request }) {
       const documentId = documentOfResendToken(services, body.resendToken);
       if (!documentId) throw new ApiError('RESEND_TOKEN_INVALID');
-      return answer(await resendEmail(services, jobOf(principal, request), { documentId, receiver: body.receiver, cc: body.cc, bcc: body.bcc }));
+      return oncePerKey(services, principal, request, { operation: 'resendEmail', body }, async (services, job) =>
+        answer(await resendEmail(services, job, { documentId, receiver: body.receiver, cc: body.cc, bcc: body.bcc })),
+      );
     },
   });
 

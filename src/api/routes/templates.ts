@@ -1,5 +1,3 @@
-import { createHash } from 'node:crypto';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
 import { invoiceInputSchema } from '../../invoice/input.js';
 import { renderInvoicePdf, resolveTemplate } from '../../jobs/render.js';
@@ -12,7 +10,9 @@ import { errorResponses } from '../common-responses.js';
 import { storedFileName } from '../file-names.js';
 import { ApiError } from '../errors.js';
 import { downloadUrl, resendToken } from '../links.js';
-import { defineRoute, jobOf, type Principal, type RequestInfo, type RouteResult } from '../route.js';
+import { idempotencyHeaders, oncePerKey } from '../idempotency.js';
+import type { Job } from '../../jobs/job.js';
+import { defineRoute } from '../route.js';
 import type { Services } from '../services.js';
 import { findingSchema } from '../validation-schemas.js';
 
@@ -20,26 +20,6 @@ import { findingSchema } from '../validation-schemas.js';
  * Template invoices: createInvoicePdfFromJson (with Idempotency-Key), the template list, and
  * the account's stored invoices (invoicePassthrough: false).
  */
-
-const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
-/** A duplicate waits this long for the first request to finish; the workflow itself may take up to 2 minutes. */
-const IDEMPOTENCY_WAIT_MS = 150_000;
-const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
-
-/** The request header as the OpenAPI document shows it (the handler checks it in idempotent()). */
-const idempotencyKeyHeader = {
-  description:
-    'Optional; any unique string (1 to 255 visible ASCII characters). The first request with a key is processed normally and its response ' +
-    '(invoice number, download URL, ZUGFeRD data) is cached for 24 hours. The same key with an identical body within 24 hours returns the ' +
-    'cached response, creates no new invoice and uses no credits. The same key with a different body is rejected with 409 Conflict and uses no credits.',
-  schema: z.string().regex(IDEMPOTENCY_KEY),
-};
-const idempotencyKeyReusedHeader = {
-  description: 'Only when the request had an Idempotency-Key: true for a cached response, false for a freshly created one.',
-  schema: z.enum(['true', 'false']),
-};
-
-
 
 const createBody = z
   .object({
@@ -116,18 +96,19 @@ export function templateRoutes(services: Services) {
     tags: ['Templates'],
     auth: 'bearer',
     body: createBody,
-    headers: { 'Idempotency-Key': idempotencyKeyHeader },
+    headers: idempotencyHeaders.request,
     responses: {
       200: {
         description: 'The PDF was created (or, with a reused Idempotency-Key, the first response is repeated)',
         schema: createResponse,
-        headers: { 'X-Idempotency-Key-Reused': idempotencyKeyReusedHeader },
+        headers: idempotencyHeaders.response,
       },
       ...errorResponses(400, 401, 403, 409, 412, 413, 415, 422, 503, 504),
     },
     async handle({ body, principal, request }) {
       const template = await resolveTemplate(roots, body.templateId);
-      return idempotent(services, principal, request, body, async () => ({ body: await createPdf(services, template, body, principal, request) }));
+      const upgrade = (kept: unknown) => withNumericIds(services, principal.accountId, kept);
+      return oncePerKey(services, principal, request, { operation: CREATE_INVOICE_PDF, body, upgrade }, async (keyed, job) => ({ body: await createPdf(keyed, template, body, job) }));
     },
   });
 
@@ -203,12 +184,12 @@ export function templateRoutes(services: Services) {
   return [create, list, invoices, invoice];
 }
 
-async function createPdf(services: Services, template: LoadedTemplate, body: z.output<typeof createBody>, principal: Principal, request: RequestInfo): Promise<CreateResponse> {
-  // Inside the idempotent part: a replayed request neither stores a draft nor sends again.
-  const result = await renderInvoicePdf(services, jobOf(principal, request), { template, invoice: body.invoice, fileName: body.invoiceFilename, passthrough: body.invoicePassthrough, transport: body.transport });
+async function createPdf(services: Services, template: LoadedTemplate, body: z.output<typeof createBody>, job: Job): Promise<CreateResponse> {
+  const { accountId } = job.account;
+  const result = await renderInvoicePdf(services, job, { template, invoice: body.invoice, fileName: body.invoiceFilename, passthrough: body.invoicePassthrough, transport: body.transport });
   const { pdf } = result;
   const stored = [result.documentId, result.invoiceId].filter((id): id is string => id !== null);
-  const numbers = await services.storage.documents.numbers(stored, principal.accountId);
+  const numbers = await services.storage.documents.numbers(stored, accountId);
   const documentNumber = result.documentId ? numberOf(numbers, result.documentId) : result.reserved!.document!;
   const errors = result.report.findings.filter((f) => f.severity === 'error' || f.severity === 'fatal');
   const pdfErrors = errors.filter((f) => f.source === 'pdf');
@@ -238,55 +219,6 @@ async function createPdf(services: Services, template: LoadedTemplate, body: z.o
 
 // ---------------------------------------------------------------- Idempotency-Key
 
-/** What the cache keeps of a response: enough to send it again byte for byte. */
-interface CachedResponse {
-  status: number;
-  body: unknown;
-}
-
-/**
- * SPEC's Idempotency-Key: the first request with a key claims it atomically (one winner among
- * concurrent duplicates) and runs; its response is kept 24 hours. The same key with the same
- * body gets that response again with X-Idempotency-Key-Reused: true, and runs nothing, so
- * nothing is created or billed; a duplicate that arrives while the first still runs waits for
- * it. The same key with another body is a 409. A failed request releases its key, so the client
- * can retry with it.
- */
-async function idempotent(services: Services, principal: Principal, request: RequestInfo, body: unknown, execute: () => Promise<RouteResult>): Promise<RouteResult> {
-  const header = request.headers['idempotency-key'];
-  if (header === undefined) return execute();
-  const key = Array.isArray(header) ? header[0] : header;
-  if (!key || !IDEMPOTENCY_KEY.test(key)) {
-    throw new ApiError('VALIDATION_ERROR', { fields: [{ field: 'Idempotency-Key', message: 'must be 1 to 255 visible ASCII characters' }] });
-  }
-  const store = services.storage.idempotency;
-  const claim = { accountId: principal.accountId, key, requestHash: requestHash(body) };
-  const deadline = Date.now() + IDEMPOTENCY_WAIT_MS;
-  for (;;) {
-    const claimed = await store.claim({ ...claim, ttlMs: IDEMPOTENCY_TTL_MS });
-    if (claimed.outcome === 'mismatch') throw new ApiError('IDEMPOTENCY_CONFLICT');
-    if (claimed.outcome === 'completed') return replay(services, principal.accountId, claimed.record.response as CachedResponse);
-    if (claimed.outcome === 'claimed') {
-      let result: RouteResult;
-      try {
-        result = await execute();
-      } catch (err) {
-        await store.release(claim);
-        throw err;
-      }
-      await store.complete({ ...claim, response: { status: result.status ?? 200, body: result.body } satisfies CachedResponse });
-      return { ...result, headers: { ...result.headers, 'X-Idempotency-Key-Reused': 'false' } };
-    }
-    // in_progress: wait until the first request completes (replay) or fails (released: claim again).
-    const settled = await waitForSettled(services, claim, deadline);
-    if (settled) return replay(services, principal.accountId, settled);
-  }
-}
-
-async function replay(services: Services, accountId: string, cached: CachedResponse): Promise<RouteResult> {
-  return { status: cached.status, body: await withNumericIds(services, accountId, cached.body), headers: { 'X-Idempotency-Key-Reused': 'true' } };
-}
-
 /** A response cached before ids became integers (at most 24 hours old) carries UUIDs: answer with the numbers. */
 async function withNumericIds(services: Services, accountId: string, body: unknown): Promise<unknown> {
   if (!body || typeof body !== 'object' || typeof (body as { documentId?: unknown }).documentId !== 'string') return body;
@@ -300,31 +232,6 @@ function numberOf(numbers: Map<string, number>, id: string): number {
   const number = numbers.get(id);
   if (number === undefined) throw new Error(`Document ${id} was not found after it was stored`);
   return number;
-}
-
-/** Polls the key: the cached response once done; undefined when the key was released (or taken over) and may be claimed again. */
-async function waitForSettled(services: Services, claim: { accountId: string; key: string; requestHash: string }, deadline: number): Promise<CachedResponse | undefined> {
-  for (let delay = 100; ; delay = Math.min(delay * 2, 1000)) {
-    if (Date.now() > deadline) throw new ApiError('IDEMPOTENCY_IN_PROGRESS');
-    await sleep(delay);
-    const record = await services.storage.idempotency.lookup(claim.accountId, claim.key);
-    if (!record || record.requestHash !== claim.requestHash) return undefined;
-    if (record.state === 'done') return record.response as CachedResponse;
-  }
-}
-
-/** The operation and the validated body with sorted keys: formatting or key order do not make a request "different". */
-function requestHash(body: unknown): string {
-  return createHash('sha256').update(`${CREATE_INVOICE_PDF}\n${canonicalJson(body)}`).digest('hex');
-}
-
-function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined);
-    return `{${entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
-  }
-  return JSON.stringify(value);
 }
 
 // ---------------------------------------------------------------- stored invoices

@@ -6,6 +6,7 @@ import type { Finding, ValidationReport } from '../../validation/index.js';
 import { errorResponses } from '../common-responses.js';
 import { storedFileName } from '../file-names.js';
 import { downloadUrl, resendToken } from '../links.js';
+import { idempotencyHeaders, oncePerKey } from '../idempotency.js';
 import { defineRoute, jobOf } from '../route.js';
 import type { Services } from '../services.js';
 import { validationMessages, validationMessageSchema } from '../validation-messages.js';
@@ -34,9 +35,11 @@ export function xinvoiceRoutes(services: Services) {
         transport: transportSchema.optional(),
       })
       .strict(),
+    headers: idempotencyHeaders.request,
     responses: {
       200: {
         description: 'The XML was created; `valid` tells whether it passed validation',
+        headers: idempotencyHeaders.response,
         schema: z.object({
           message: z.string(),
           downloadURL: z.url().meta({ description: 'Signed link to the stored XML, valid for DOWNLOAD_URL_TTL_SECONDS' }),
@@ -54,8 +57,8 @@ export function xinvoiceRoutes(services: Services) {
       },
       ...errorResponses(400, 401, 403, 412, 413, 415, 422, 503, 504),
     },
-    async handle({ body, principal, request }) {
-      const built = await buildXRechnung(services, jobOf(principal, request), body);
+    handle: ({ body, principal, request }) => oncePerKey(services, principal, request, { operation: 'createXinvoiceFromJson', body }, async (services, job) => {
+      const built = await buildXRechnung(services, job, body);
       const errors = built.report.findings.filter(isError);
       return {
         body: {
@@ -73,7 +76,7 @@ export function xinvoiceRoutes(services: Services) {
           transport: built.mail,
         },
       };
-    },
+    }),
   });
 
   const validate = defineRoute({

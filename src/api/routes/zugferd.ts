@@ -12,6 +12,7 @@ import { errorResponses } from '../common-responses.js';
 import { storedFileName } from '../file-names.js';
 import { readFileField } from '../file-input.js';
 import { downloadUrl, resendToken } from '../links.js';
+import { idempotencyHeaders, oncePerKey } from '../idempotency.js';
 import { defineRoute, jobOf } from '../route.js';
 import type { Services } from '../services.js';
 import { findingSchema, artefactsSchema, scenarioSchema } from '../validation-schemas.js';
@@ -85,9 +86,11 @@ export function zugferdRoutes(services: Services) {
         transport,
       })
       .strict(),
+    headers: idempotencyHeaders.request,
     responses: {
       200: {
         description: 'The PDF was created; zugferdValid and xInvoiceValid tell whether it passed validation',
+        headers: idempotencyHeaders.response,
         schema: z.object({
           message: z.string(),
           ...createdFields,
@@ -104,8 +107,8 @@ export function zugferdRoutes(services: Services) {
       },
       ...errorResponses(400, 401, 403, 412, 413, 415, 422, 503, 504),
     },
-    async handle({ body, principal, request }) {
-      const built = await buildZugferdFromJson(services, jobOf(principal, request), { ...body, pdf: pdf(body, 'invoicePdf64') });
+    handle: ({ body, principal, request }) => oncePerKey(services, principal, request, { operation: 'createZugferdFromJson', body }, async (services, job) => {
+      const built = await buildZugferdFromJson(services, job, { ...body, pdf: pdf(body, 'invoicePdf64') });
       const { report } = built;
       const pdfErrors = report.findings.filter((f) => fromPdf(f) && isError(f));
       const xmlErrors = report.findings.filter((f) => !fromPdf(f) && isError(f));
@@ -125,7 +128,7 @@ export function zugferdRoutes(services: Services) {
           transport: built.mail,
         },
       };
-    },
+    }),
   });
 
   const fromXml = defineRoute({
@@ -145,9 +148,11 @@ export function zugferdRoutes(services: Services) {
         transport,
       })
       .strict(),
+    headers: idempotencyHeaders.request,
     responses: {
       200: {
         description: 'The PDF was created; valid tells whether it passed validation',
+        headers: idempotencyHeaders.response,
         schema: z.object({
           valid: z.boolean(),
           message: z.string(),
@@ -160,8 +165,8 @@ export function zugferdRoutes(services: Services) {
       },
       ...errorResponses(400, 401, 403, 413, 415, 422, 503, 504),
     },
-    async handle({ body, principal, request }) {
-      const built = await buildZugferdFromXml(services, jobOf(principal, request), { xml: body.xInvoiceXml, pdf: pdf(body, 'invoicePdf64'), fileName: body.fileName, transport: body.transport });
+    handle: ({ body, principal, request }) => oncePerKey(services, principal, request, { operation: 'createZugferdPdfFromXinvoice', body }, async (services, job) => {
+      const built = await buildZugferdFromXml(services, job, { xml: body.xInvoiceXml, pdf: pdf(body, 'invoicePdf64'), fileName: body.fileName, transport: body.transport });
       const errors = built.report.findings.filter(isError);
       return {
         body: {
@@ -175,7 +180,7 @@ export function zugferdRoutes(services: Services) {
           transport: built.mail,
         },
       };
-    },
+    }),
   });
 
   const validate = defineRoute({
