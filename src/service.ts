@@ -19,6 +19,7 @@ import { BlobStore } from './storage/blob-store.js';
 import { openStorage } from './storage/index.js';
 import { startDevServer, type DevServer } from './temporal/dev-server.js';
 import { ensureNamespace } from './temporal/namespace.js';
+import { temporalUi } from './temporal/ui.js';
 import { createWorker } from './temporal/worker.js';
 import { parseConfig } from '../connectors/config.js';
 import { startConnectors, type ConnectorEngine } from '../connectors/engine.js';
@@ -106,6 +107,7 @@ export async function startService(config: Config, log: Logger): Promise<Running
         signingSecret: await loadSigningSecret(config),
         version: VERSION,
         connectorStatus: cachedConnectorStatus(jobs),
+        temporalUi: temporalUi(config.temporal.uiUrl ?? devServer?.uiUrl, config.temporal.namespace),
       };
       const app = createApp({ routes: allRoutes(services), log, authenticate: createAuthenticator(storage) });
       for (const port of [config.http.port, config.http.v2Port].filter((p): p is number => p !== undefined)) {

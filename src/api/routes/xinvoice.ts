@@ -4,6 +4,7 @@ import { buildXRechnung, validateXRechnung } from '../../jobs/xrechnung.js';
 import { mailResultSchema, transportSchema } from '../../mail/schema.js';
 import type { Finding, ValidationReport } from '../../validation/index.js';
 import { errorResponses } from '../common-responses.js';
+import { reportAlternatives, reportAnswer, reportHeaders } from '../report-answer.js';
 import { storedFileName } from '../file-names.js';
 import { downloadUrl, resendToken } from '../links.js';
 import { defineRoute, jobOf } from '../route.js';
@@ -86,9 +87,11 @@ export function xinvoiceRoutes(services: Services) {
     tags: ['XRechnung'],
     auth: 'bearer',
     body: z.object({ xinvoiceXML: z.string().min(1, 'must not be empty').max(MAX_XML_CHARS) }).strict(),
+    headers: reportHeaders,
     responses: {
       200: {
         description: 'Validation report',
+        alternatives: reportAlternatives,
         schema: z.object({
           isValid: z.boolean(),
           message: z.string(),
@@ -106,6 +109,8 @@ export function xinvoiceRoutes(services: Services) {
     },
     async handle({ body, principal, request }) {
       const report = await validateXRechnung(services, jobOf(principal, request), body.xinvoiceXML);
+      const forPeople = await reportAnswer({ kind: 'xml', ...report }, request);
+      if (forPeople) return forPeople;
       return { body: { ...validationResponse(report), ...validationMessages(report, body.xinvoiceXML) } };
     },
   });

@@ -9,6 +9,7 @@ import type { ZugferdReport } from '../../pdf/validate.js';
 import type { Finding } from '../../validation/index.js';
 import { MAX_XML_BYTES } from '../../xml/index.js';
 import { errorResponses } from '../common-responses.js';
+import { reportAlternatives, reportAnswer, reportHeaders } from '../report-answer.js';
 import { storedFileName } from '../file-names.js';
 import { readFileField } from '../file-input.js';
 import { downloadUrl, resendToken } from '../links.js';
@@ -193,9 +194,11 @@ export function zugferdRoutes(services: Services) {
         comparePDF2XML: z.boolean().default(false).meta({ description: 'Also compare the visible text of the PDF with the XML' }),
       })
       .strict(),
+    headers: reportHeaders,
     responses: {
       200: {
         description: 'Validation report',
+        alternatives: reportAlternatives,
         schema: z.object({
           isValid: z.boolean(),
           message: z.string(),
@@ -215,6 +218,8 @@ export function zugferdRoutes(services: Services) {
     },
     async handle({ body, principal, request }) {
       const report = await validateZugferdPdf(services, jobOf(principal, request), { pdf: pdf(body, 'zugferdFile64'), compareText: body.comparePDF2XML });
+      const forPeople = await reportAnswer({ kind: 'zugferd', ...report }, request);
+      if (forPeople) return forPeople;
       const errors = report.findings.filter(isError).length;
       return {
         body: {

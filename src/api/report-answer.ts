@@ -1,0 +1,33 @@
+import { pickLanguage } from '../report/language.js';
+import { reportHtml } from '../report/html.js';
+import { reportPdf } from '../report/pdf.js';
+import { reportView, type ReportSubject } from '../report/validation-report.js';
+import { preferredType } from './negotiate.js';
+import type { ParameterSpec, RequestInfo, RouteResult } from './route.js';
+
+/** The validate endpoints answer their report for people when asked: `Accept: text/html` or `application/pdf`. */
+
+export const REPORT_TYPES = ['application/json', 'text/html', 'application/pdf'] as const;
+
+export const reportHeaders: Record<string, ParameterSpec> = {
+  Accept: { description: 'application/json (default), text/html for the report as a web page, application/pdf for the same report as a PDF/A-3b file (e.g. to send to the supplier)' },
+  'Accept-Language': { description: 'Language of the HTML and PDF report: de or en (default en); the findings quote the rule sets\' own messages' },
+};
+
+export const reportAlternatives = {
+  'text/html': 'The report as a self-contained HTML page: verdict, document and scenario, findings grouped by validator with rule id, severity, message, business terms (BT) and location, and the validators\' versions',
+  'application/pdf': 'The same report as a PDF/A-3b document',
+};
+
+/** The report as HTML or PDF when the request prefers one; undefined for JSON. */
+export async function reportAnswer(subject: ReportSubject, request: RequestInfo): Promise<RouteResult | undefined> {
+  const type = preferredType(request.headers.accept, REPORT_TYPES);
+  if (type === 'application/json') return undefined;
+  const view = reportView(subject, pickLanguage(undefined, request.headers['accept-language']));
+  if (type === 'text/html') return { body: reportHtml(view), contentType: 'text/html; charset=utf-8', headers: { Vary: 'Accept, Accept-Language' } };
+  return {
+    body: Buffer.from(await reportPdf(view)),
+    contentType: 'application/pdf',
+    headers: { Vary: 'Accept, Accept-Language', 'Content-Disposition': `inline; filename="validation-report-${request.requestId}.pdf"` },
+  };
+}
