@@ -227,7 +227,7 @@ function flatten(value, path = '', out = []) {
 }
 
 const genericPath = (path) => path.replace(/\[\d+\]/g, '[]');
-const humanize = (key) => key.replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/^./, (c) => c.toUpperCase());
+const humanize = (key) => key.replace(/([a-z0-9])([A-Z])/g, (_, a, b) => `${a} ${b.toLowerCase()}`).replace(/^./, (c) => c.toUpperCase());
 
 function setPath(target, path, value) {
   const keys = path.split('.').flatMap((part) => {
