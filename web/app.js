@@ -296,6 +296,17 @@ function showEditor(file, kind, b64, analysis) {
   format.addEventListener('change', () => (profileRow.hidden = format.value !== 'zugferd'));
   profileRow.hidden = format.value !== 'zugferd';
   const outcome = el('div', { id: 'outcome', role: 'status', 'aria-live': 'polite' });
+  /** Adds an empty input for each path that has none, and moves the focus to the first. */
+  const askFor = (paths) => {
+    const added = [];
+    for (const path of new Set(paths)) {
+      if (fields.querySelector(`input[data-path="${CSS.escape(path)}"]`)) continue;
+      const row = fieldRow(path, '', undefined);
+      fields.append(row);
+      added.push(row);
+    }
+    added[0]?.querySelector('input').focus();
+  };
   const stem = file.name.replace(/\.[^.]+$/, '');
 
   const form = el(
@@ -318,31 +329,21 @@ function showEditor(file, kind, b64, analysis) {
         zugferd
           ? api('/api/v1/zugferd/createZugferdFromJson', { body: { invoice, invoicePdf64: b64, profile: profile.value } })
           : api('/api/v1/zugferd/createXinvoiceFromJson', { body: { invoice, syntax: format.value } }),
-      (err) => {
-        // Fields the service names as missing or wrong get an input, so they can be filled in and sent again.
-        const added = [];
-        for (const f of err.error?.fields ?? []) {
-          const path = String(f.field ?? '').replace(/^invoice\./, '');
-          if (!path || path === f.field || fields.querySelector(`input[data-path="${CSS.escape(path)}"]`)) continue;
-          const row = fieldRow(path, '', undefined);
-          fields.append(row);
-          added.push(row);
-        }
-        added[0]?.querySelector('input').focus();
-      },
+      // Fields the service names as missing or wrong get an input, so they can be filled in and sent again.
+      (err) => askFor((err.error?.fields ?? []).map((f) => String(f.field ?? '')).filter((f) => f.startsWith('invoice.')).map((f) => f.slice('invoice.'.length))),
     );
     loadJobs();
     if (!answer) return;
     const errors = zugferd ? [...answer.zugferdErrorList, ...answer.xInvoiceErrorList] : answer.xInvoiceErrors;
+    // A broken rule names its business terms: those the reading left empty get an input too.
+    askFor(errors.flatMap((f) => [...f.message.matchAll(/\bBT-\d+\b/g)].map((m) => data.paths[m[0]]).filter(Boolean)));
     const blob = zugferd
       ? new Blob([Uint8Array.from(atob(answer.zugferd), (c) => c.charCodeAt(0))], { type: 'application/pdf' })
       : new Blob([answer.xInvoice], { type: 'application/xml' });
     const name = zugferd ? `${stem}-zugferd.pdf` : `${stem}-xrechnung.xml`;
-    outcome.append(
-      el('p', { text: errors.length ? fill(T.createdInvalid, { n: errors.length }) : T.createdValid }),
-      errors.length ? el('ul', {}, ...errors.map((f) => el('li', {}, el('code', { text: f.ruleId }), ` ${f.message}`))) : null,
-      downloadLink(blob, name, `${T.download}: ${name}`),
-    );
+    outcome.append(el('p', { text: errors.length ? fill(T.createdInvalid, { n: errors.length }) : T.createdValid }));
+    if (errors.length) outcome.append(el('ul', {}, ...errors.map((f) => el('li', {}, el('code', { text: f.ruleId }), ` ${f.message}`))));
+    outcome.append(downloadLink(blob, name, `${T.download}: ${name}`));
   });
   $('result').replaceChildren(el('div', { class: 'editor' }, el('div', { class: 'preview' }, el('h3', { text: T.preview }), preview), form));
 }

@@ -145,22 +145,22 @@ describe('the page at /app in chromium', () => {
     await page.locator('#format').selectOption('zugferd');
     await page.locator('#profile').selectOption('EN16931');
     const create = page.getByRole('button', { name: 'Create', exact: true });
-    await create.click();
     const link = page.getByRole('link', { name: /rechnung-zugferd\.pdf/ });
     const problem = page.locator('#problem p').first();
-    await Promise.race([link.waitFor({ state: 'visible', timeout: 180_000 }), problem.waitFor({ state: 'visible', timeout: 180_000 })]);
-    if (await problem.isVisible()) {
-      // What the page did not show (INVOICE_INCOMPLETE names it) gets an empty input; the person fills it in from the paper.
-      expect(await problem.textContent()).toContain('mandatory');
-      const paths = await page.$$eval('#fields input[data-path]', (inputs) => (inputs as HTMLInputElement[]).filter((i) => i.value === '').map((i) => i.dataset.path!));
-      expect(paths.length).toBeGreaterThan(0);
-      expect(await page.evaluate(() => (document.activeElement as HTMLInputElement | null)?.dataset.path)).toBe(paths[0]);
-      await shot(page, '6-missing-field-asked');
-      for (const p of paths) await page.locator(`#fields input[data-path="${p}"]`).fill(String(valueAt(invoice, p)));
+    // The reading misses what the page does not print plainly; the service names it (INVOICE_INCOMPLETE, or a broken
+    // rule's business term), the page asks for it with an empty input, and the person fills it in from the paper.
+    for (let round = 0; ; round++) {
       await create.click();
-      await link.waitFor({ state: 'visible', timeout: 180_000 });
+      await Promise.race([link.waitFor({ state: 'visible', timeout: 180_000 }), problem.waitFor({ state: 'visible', timeout: 180_000 })]);
+      const empty = await page.$$eval('#fields input[data-path]', (inputs) => (inputs as HTMLInputElement[]).filter((i) => i.value === '').map((i) => i.dataset.path!));
+      if (!empty.length) break;
+      expect(round).toBeLessThan(3);
+      expect(await page.evaluate(() => (document.activeElement as HTMLInputElement | null)?.dataset.path)).toBe(empty[0]);
+      await shot(page, `6-asked-round-${round + 1}`);
+      for (const p of empty) await page.locator(`#fields input[data-path="${p}"]`).fill(String(valueAt(invoice, p)));
     }
-    expect(await text(page, '#outcome')).toContain('Created; validation found no errors.');
+    await link.waitFor({ state: 'visible', timeout: 180_000 });
+    expect(await text(page, '#outcome')).toBe(`Created; validation found no errors.Download: rechnung-zugferd.pdf`);
     await shot(page, '7-built-zugferd');
     const [download] = await Promise.all([page.waitForEvent('download'), link.click()]);
     const pdf = await readFile(await download.path());

@@ -27,6 +27,8 @@ const ASSETS: Record<string, { type: string; read: () => Promise<Buffer | string
 /** What the script needs besides the words: the business term of each field path, and the profiles. */
 const PAGE_DATA = {
   bt: Object.fromEntries(catalog.map((f) => [f.path, f.bt])),
+  /** Business term → its one path outside any list, so a finding that names a term can ask for it. */
+  paths: Object.fromEntries(catalog.filter((f) => f.bt && !f.path.includes('[]') && !f.list).map((f) => [f.bt, f.path])),
   profiles: ZUGFERD_PROFILES,
   maxFileBytes: MAX_FILE_BYTES,
 };
