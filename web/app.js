@@ -179,36 +179,23 @@ async function showEInvoice(source, fileName) {
   if (html === undefined) return;
   const stem = fileName.replace(/\.[^.]+$/, '');
   const view = el('div', { id: 'view' });
+  const action = (label, path, accept, done) =>
+    el('button', {
+      type: 'button',
+      class: 'secondary',
+      text: label,
+      onclick: async () => {
+        const answer = await busy(T.working, () => api(path, { body: source, accept }));
+        if (answer) done(answer);
+      },
+    });
+  const offerPdf = (name) => (pdf) => actions.append(downloadLink(pdf, name, `${T.download}: ${name}`));
   const actions = el(
     'div',
     { class: 'actions' },
-    el('button', {
-      type: 'button',
-      class: 'secondary',
-      text: T.reportPdf,
-      onclick: async () => {
-        const pdf = await busy(T.working, () => api(validatePath, { body: source, accept: 'application/pdf' }));
-        if (pdf) actions.append(downloadLink(pdf, `${stem}-report.pdf`, `${T.download}: ${stem}-report.pdf`));
-      },
-    }),
-    el('button', {
-      type: 'button',
-      class: 'secondary',
-      text: T.readable,
-      onclick: async () => {
-        const page = await busy(T.working, () => api('/api/v1/zugferd/visualizeXinvoice', { body: source, accept: 'text/html' }));
-        if (page) view.replaceChildren(mainOf(page));
-      },
-    }),
-    el('button', {
-      type: 'button',
-      class: 'secondary',
-      text: T.readablePdf,
-      onclick: async () => {
-        const pdf = await busy(T.working, () => api('/api/v1/zugferd/visualizeXinvoice', { body: source, accept: 'application/pdf' }));
-        if (pdf) actions.append(downloadLink(pdf, `${stem}-view.pdf`, `${T.download}: ${stem}-view.pdf`));
-      },
-    }),
+    action(T.reportPdf, validatePath, 'application/pdf', offerPdf(`${stem}-report.pdf`)),
+    action(T.readable, '/api/v1/zugferd/visualizeXinvoice', 'text/html', (page) => view.replaceChildren(mainOf(page))),
+    action(T.readablePdf, '/api/v1/zugferd/visualizeXinvoice', 'application/pdf', offerPdf(`${stem}-view.pdf`)),
   );
   $('result').replaceChildren(el('div', { id: 'report' }, mainOf(html)), actions, view);
 }
