@@ -1,5 +1,6 @@
 import { FILE, OPERATION, OUTCOME, ROUTE } from '../temporal/search-attributes.js';
 import type { Account, JobDeps } from './job.js';
+import { JobRefusal } from './refusal.js';
 
 /** What the page shows of an account's recent work: its workflows, newest first, from Temporal's visibility store. */
 export interface RecentJob {
@@ -22,6 +23,16 @@ export async function recentJobs(deps: JobDeps, account: Account, limit: number)
   const jobs: RecentJob[] = [];
   // The route watchers run for the whole installation, not for an account's file.
   const query = `EinvoiceAccount = "${account.accountId}" AND EinvoiceOperation != "watchRoute"`;
+  try {
+    await listInto(deps, query, limit, jobs);
+  } catch (err) {
+    throw new JobRefusal('SERVICE_UNAVAILABLE', { detail: `Temporal did not list the jobs: ${(err as Error).message}`, cause: err });
+  }
+  // Temporal lists the newest first; the page wants them by start even where a store orders by close.
+  return jobs.sort((a, b) => b.startedAt.localeCompare(a.startedAt));
+}
+
+async function listInto(deps: JobDeps, query: string, limit: number, jobs: RecentJob[]): Promise<void> {
   for await (const wf of deps.temporal.workflow.list({ query, pageSize: limit })) {
     const attrs = wf.typedSearchAttributes;
     const operation = attrs.get(OPERATION) ?? wf.type;
@@ -40,6 +51,4 @@ export async function recentJobs(deps: JobDeps, account: Account, limit: number)
     });
     if (jobs.length >= limit) break;
   }
-  // Temporal lists the newest first; the page wants them by start even where a store orders by close.
-  return jobs.sort((a, b) => b.startedAt.localeCompare(a.startedAt));
 }
