@@ -25,7 +25,9 @@ export const DOCUMENT_CSS = `
 .einv .sev-error, .einv .sev-fatal { color: #a4262c; font-weight: 700; }
 .einv .sev-warning { color: #7a4b00; font-weight: 700; }
 .einv .sev-information { color: #3d4752; }
-.einv code, .einv .loc { font-family: "DejaVu Sans Mono", monospace; font-size: .85em; word-break: break-all; }
+.einv code, .einv .loc { font-family: "DejaVu Sans Mono", monospace; font-size: .85em; }
+.einv .loc { word-break: break-all; }
+.einv .rule-id { white-space: nowrap; }
 .einv dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: .2rem 1rem; margin: 0; }
 .einv dl.facts dt { font-weight: 600; }
 .einv dl.facts dd { margin: 0; }

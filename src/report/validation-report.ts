@@ -74,6 +74,12 @@ export function termsOf(f: Pick<Finding, 'ruleId' | 'message'>): string[] {
   return [...new Set([...`${f.ruleId} ${f.message}`.matchAll(/\b(B[TG]-\d+)\b/g)].map((m) => m[1]!))];
 }
 
+/**
+ * Schematron XPaths spell every step as `*:Name[namespace-uri()='…'][1]`; people read `/Name[1]`.
+ * The namespaces add nothing here: an invoice's elements are unambiguous by name and position.
+ */
+export const readableLocation = (location: string) => location.replace(/\[namespace-uri\(\)='[^']*'\]/g, '').replace(/\*:/g, '');
+
 export function reportView(subject: ReportSubject, lang: Language): ReportView {
   const t = TEXT[lang].report;
   const errors = subject.findings.filter((f) => isBlockingSeverity(f.severity)).length;
@@ -98,7 +104,7 @@ export function reportView(subject: ReportSubject, lang: Language): ReportView {
         ...(f.originalSeverity ? { originalSeverity: f.originalSeverity } : {}),
         message: f.message,
         terms: termsOf(f),
-        ...(f.location ? { location: f.location } : {}),
+        ...(f.location ? { location: readableLocation(f.location) } : {}),
       }));
     return { id, title: t.groups[id], errors: findings.filter((f) => isBlockingSeverity(f.severity)).length, findings };
   }).filter((g) => g.findings.length > 0);

@@ -6,7 +6,7 @@ import { reportHtml } from '../../src/report/html.js';
 import { invoiceHtml } from '../../src/report/invoice-html.js';
 import { pickLanguage } from '../../src/report/language.js';
 import { reportPdf } from '../../src/report/pdf.js';
-import { reportView, termsOf, type ReportSubject } from '../../src/report/validation-report.js';
+import { readableLocation, reportView, termsOf, type ReportSubject } from '../../src/report/validation-report.js';
 import { fixtureInvoice } from '../ocr/fixtures.js';
 
 const TYPES = ['application/json', 'text/html', 'application/pdf'] as const;
@@ -50,6 +50,11 @@ describe('the validation report for people', () => {
   it('finds the business terms of a finding in its rule id and message', () => {
     expect(termsOf({ ruleId: 'BR-CO-15', message: 'Invoice total amount with VAT (BT-112) = (BT-109) + (BT-110); BG-22' })).toEqual(['BT-112', 'BT-109', 'BT-110', 'BG-22']);
     expect(termsOf({ ruleId: 'PDF2XML-BT-1', message: 'not on the page' })).toEqual(['BT-1']);
+  });
+
+  it('shows schematron locations without their namespace tests', () => {
+    expect(readableLocation("/*:CrossIndustryInvoice[namespace-uri()='urn:un:unece:uncefact:data:standard:CrossIndustryInvoice:100'][1]/*:ExchangedDocument[namespace-uri()='x'][1]")).toBe('/CrossIndustryInvoice[1]/ExchangedDocument[1]');
+    expect(readableLocation('12:7')).toBe('12:7');
   });
 
   it('groups findings by validator, PDF/A apart from the container, errors first, in the reader\'s language', () => {
