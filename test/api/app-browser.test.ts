@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot } from '../../scripts/lib/spawn-service.js';
 import { writeInvoiceXml } from '../../src/xml/index.js';
 import { fixtureInvoice, invoicePdf } from '../ocr/fixtures.js';
-import { byName, call } from './client.js';
+import { byName, call, ownAccountToken } from './client.js';
 
 /**
  * The page at /app in a real browser: Debian's chromium (installed by scripts/setup-browser.sh),
@@ -21,7 +21,10 @@ const service = byName('sqlite');
 const invoice = fixtureInvoice('01-standard-19.json');
 
 let browser: Browser;
+/** The person's own account, so the page's job list shows only what these tests did. */
+let token: string;
 beforeAll(async () => {
+  token = await ownAccountToken(service, 'browser tests');
   if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: scripts/setup-browser.sh (run by scripts/setup.sh) installs Debian's chromium.`);
   await mkdir(SHOTS, { recursive: true });
   // As root (CI, containers) chromium runs only without its sandbox.
@@ -47,7 +50,7 @@ const visible = (page: Page, selector: string, timeout = 30_000) => page.locator
 const shot = (page: Page, name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
 
 /** Types the token with the keyboard and submits it with Enter, as a person would. */
-async function signIn(page: Page, token = service.token): Promise<void> {
+async function signIn(page: Page): Promise<void> {
   await page.getByLabel('Your API token').focus();
   await page.keyboard.type(token);
   await page.keyboard.press('Enter');
@@ -172,8 +175,13 @@ describe('the page at /app in chromium', () => {
     const extracted = await call(service, '/api/v1/zugferd/extractXinvoiceFromZugferdToJson', { body: { zugferd64: pdf.toString('base64') } });
     expect(extracted.json.invoice.invoiceNumber).toBe(edited);
 
-    await page.getByRole('button', { name: 'Refresh' }).click();
-    await expect.poll(() => text(page, '#jobs-list')).toContain('createZugferdFromJson');
+    // Temporal's visibility store follows the workflow with a short delay: refresh until the list shows the build.
+    await expect
+      .poll(async () => {
+        await page.getByRole('button', { name: 'Refresh' }).click();
+        return text(page, '#jobs-list');
+      }, { timeout: 15_000, interval: 1_000 })
+      .toMatch(/createZugferdFromJson\s*completed · valid/);
     expect(await page.locator('#jobs-list a').first().getAttribute('href')).toMatch(/\/namespaces\/einvoice-test\/workflows\//);
     await shot(page, '8-recent-jobs');
     await context.close();
