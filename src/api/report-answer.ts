@@ -9,10 +9,12 @@ import type { ParameterSpec, RequestInfo, RouteResult } from './route.js';
 
 export const REPORT_TYPES = ['application/json', 'text/html', 'application/pdf'] as const;
 
+/** OpenAPI ignores an `Accept` header parameter; the response's content types document the choice. */
 export const reportHeaders: Record<string, ParameterSpec> = {
-  Accept: { description: 'application/json (default), text/html for the report as a web page, application/pdf for the same report as a PDF/A-3b file (e.g. to send to the supplier)' },
   'Accept-Language': { description: 'Language of the HTML and PDF report: de or en (default en); the findings quote the rule sets\' own messages' },
 };
+
+export const REPORT_FORMATS_NOTE = ' Accept: text/html answers the report as a web page, Accept: application/pdf as a PDF/A-3b file (e.g. to send to the supplier); anything else JSON.';
 
 export const reportAlternatives = {
   'text/html': 'The report as a self-contained HTML page: verdict, document and scenario, findings grouped by validator with rule id, severity, message, business terms (BT) and location, and the validators\' versions',

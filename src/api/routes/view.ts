@@ -30,10 +30,7 @@ export function viewRoutes(services: Services) {
       })
       .strict()
       .refine((b) => (b.xinvoiceXML === undefined) !== (b.zugferdFile64 === undefined), { message: 'send exactly one of xinvoiceXML and zugferdFile64', path: ['xinvoiceXML'] }),
-    headers: {
-      Accept: { description: 'text/html (default) or application/pdf' },
-      'Accept-Language': { description: 'de or en, when the body names no language' },
-    },
+    headers: { 'Accept-Language': { description: 'de or en, when the body names no language' } },
     responses: {
       200: {
         description: 'The invoice as an HTML page',
