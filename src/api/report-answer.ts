@@ -3,6 +3,7 @@ import { reportHtml } from '../report/html.js';
 import { reportPdf } from '../report/pdf.js';
 import { reportView, type ReportSubject } from '../report/validation-report.js';
 import { preferredType } from './negotiate.js';
+import { lineFinder, ruleSetOf } from './validation-messages.js';
 import type { ParameterSpec, RequestInfo, RouteResult } from './route.js';
 
 /** The validate endpoints answer their report for people when asked: `Accept: text/html` or `application/pdf`. */
@@ -21,11 +22,19 @@ export const reportAlternatives = {
   'application/pdf': 'The same report as a PDF/A-3b document',
 };
 
-/** The report as HTML or PDF when the request prefers one; undefined for JSON. */
-export async function reportAnswer(subject: ReportSubject, request: RequestInfo): Promise<RouteResult | undefined> {
+/**
+ * The report as HTML or PDF when the request prefers one; undefined for JSON. With the XML that
+ * was sent, each finding is placed on its line too.
+ */
+export async function reportAnswer(subject: ReportSubject, request: RequestInfo, xml?: string): Promise<RouteResult | undefined> {
   const type = preferredType(request.headers.accept, REPORT_TYPES);
   if (type === 'application/json') return undefined;
-  const view = reportView(subject, pickLanguage(undefined, request.headers['accept-language']));
+  const lineOf = xml === undefined ? undefined : lineFinder(subject.findings, xml);
+  const findings = subject.findings.map((f) => {
+    const line = lineOf?.(f.location);
+    return { ...f, ...(line ? { line } : {}), ruleSet: ruleSetOf(f, subject.artefacts) };
+  });
+  const view = reportView({ ...subject, findings }, pickLanguage(undefined, request.headers['accept-language']));
   if (type === 'text/html') return { body: reportHtml(view), contentType: 'text/html; charset=utf-8', headers: { Vary: 'Accept, Accept-Language' } };
   return {
     body: Buffer.from(await reportPdf(view)),

@@ -53,12 +53,12 @@ export function reportFragment(view: ReportView): string {
   const groups = view.groups.length
     ? view.groups
         .map(
-          (g) => `<section class="group" data-group="${g.id}"><h2>${esc(g.title)} <span class="note">(${esc(w.groupErrors(g.errors))})</span></h2>
+          (g) => `<section class="group" data-group="${g.id}"><h2>${esc(g.title)} <span class="note">(${esc(w.groupErrors(g.errors))})</span></h2>${g.ruleSets.length ? `<p class="note">${esc(g.ruleSets.join(', '))}</p>` : ''}
 <table><thead><tr><th scope="col">${esc(w.severity)}</th><th scope="col">${esc(w.rule)}</th><th scope="col">${esc(w.message)}</th><th scope="col">${esc(w.field)}</th><th scope="col">${esc(w.location)}</th></tr></thead><tbody>
 ${g.findings
   .map(
     (f) =>
-      `<tr class="finding"><td class="sev-${f.severity}">${esc(w.severities[f.severity])}${f.originalSeverity ? `<br><span class="note">${esc(w.changedFrom(w.severities[f.originalSeverity]))}</span>` : ''}</td><td><code class="rule-id">${esc(f.ruleId)}</code></td><td>${esc(f.message)}</td><td>${esc(f.terms.join(', '))}</td><td class="loc">${esc(f.location ?? '')}</td></tr>`,
+      `<tr class="finding"><td class="sev-${f.severity}">${esc(w.severities[f.severity])}${f.originalSeverity ? `<br><span class="note">${esc(w.changedFrom(w.severities[f.originalSeverity]))}</span>` : ''}</td><td><code class="rule-id">${esc(f.ruleId)}</code></td><td>${esc(f.message)}</td><td>${esc(f.terms.join(', '))}</td><td>${f.line ? `${esc(w.line(f.line))}<br>` : ''}<span class="loc">${esc(f.location ?? '')}</span></td></tr>`,
   )
   .join('\n')}
 </tbody></table></section>`,

@@ -40,12 +40,13 @@ export async function reportPdf(view: ReportView, created = new Date()): Promise
     flow.gap(8);
     flow.keep(flow.lineHeight(STYLE.heading!) * 3);
     flow.paragraph(`${group.title} (${w.groupErrors(group.errors)})`, STYLE.heading!);
+    if (group.ruleSets.length) flow.paragraph(group.ruleSets.join(', '), STYLE.muted!);
     for (const f of group.findings) {
       const head = [w.severities[f.severity], f.ruleId, f.terms.join(', ')].filter(Boolean).join('  ·  ');
       const lines = [
         ...flow.wrap(head, STYLE.bold!, flow.width),
         ...flow.wrap(f.message, STYLE.body!, flow.width),
-        ...(f.location ? flow.wrap(`${w.location}: ${f.location}`, STYLE.muted!, flow.width) : []),
+        ...(f.location || f.line ? flow.wrap(`${w.location}: ${[f.line && w.line(f.line), f.location].filter(Boolean).join(', ')}`, STYLE.muted!, flow.width) : []),
       ];
       flow.gap(3);
       // A finding stays on one page unless it alone is longer than a page.

@@ -8,11 +8,14 @@ import { TEXT } from './text.js';
  * finding grouped by the validator that reported it, and the validators' versions.
  */
 
+/** A finding with what the caller knows about it besides: its line in the document sent, the rule set and version that reported it. */
+export type SubjectFinding = Finding & { line?: string; ruleSet?: string };
+
 export interface ReportSubject {
   /** What was judged: invoice XML on its own, or a ZUGFeRD / Factur-X PDF with its XML. */
   kind: 'xml' | 'zugferd';
   valid: boolean;
-  findings: Finding[];
+  findings: SubjectFinding[];
   artefacts: Array<{ name: string; version: string }>;
   scenario?: ScenarioInfo;
   syntax?: string;
@@ -33,6 +36,7 @@ export interface ReportFinding {
   /** Business terms and groups the finding names (BT-…, BG-…), from its rule id and message. */
   terms: string[];
   location?: string;
+  line?: string;
 }
 
 export type GroupId = 'input' | 'xsd' | 'en16931' | 'xrechnung' | 'profile' | 'pdfa' | 'container';
@@ -40,6 +44,8 @@ export type GroupId = 'input' | 'xsd' | 'en16931' | 'xrechnung' | 'profile' | 'p
 export interface ReportGroup {
   id: GroupId;
   title: string;
+  /** The rule sets and versions behind the group's findings, where known. */
+  ruleSets: string[];
   errors: number;
   findings: ReportFinding[];
 }
@@ -95,8 +101,8 @@ export function reportView(subject: ReportSubject, lang: Language): ReportView {
   facts.push([t.counts, t.countsValue(errors, warnings)]);
 
   const groups = GROUP_ORDER.map((id): ReportGroup => {
-    const findings = subject.findings
-      .filter((f) => groupOf(f) === id)
+    const members = subject.findings.filter((f) => groupOf(f) === id);
+    const findings = members
       .sort((a, b) => SEVERITY_ORDER.indexOf(a.severity) - SEVERITY_ORDER.indexOf(b.severity))
       .map((f) => ({
         ruleId: f.ruleId,
@@ -105,8 +111,10 @@ export function reportView(subject: ReportSubject, lang: Language): ReportView {
         message: f.message,
         terms: termsOf(f),
         ...(f.location ? { location: readableLocation(f.location) } : {}),
+        ...(f.line ? { line: f.line } : {}),
       }));
-    return { id, title: t.groups[id], errors: findings.filter((f) => isBlockingSeverity(f.severity)).length, findings };
+    const ruleSets = [...new Set(members.map((f) => f.ruleSet).filter((r): r is string => !!r))];
+    return { id, title: t.groups[id], ruleSets, errors: findings.filter((f) => isBlockingSeverity(f.severity)).length, findings };
   }).filter((g) => g.findings.length > 0);
 
   return {

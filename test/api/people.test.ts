@@ -41,7 +41,10 @@ describe.each(services)('reports and views for people ($name)', (service) => {
     expect(page).toMatch(/data-group="xrechnung"[\s\S]*BR-DE-15/);
     // The BT the rule names, the XPath it fired on, and the validators' versions.
     expect(page).toMatch(/<code class="rule-id">BR-CO-15<\/code><\/td><td>[^<]*<\/td><td>[^<]*BT-112/);
-    expect(page).toContain('<td class="loc">/CrossIndustryInvoice[1]/SupplyChainTradeTransaction[1]/ApplicableHeaderTradeSettlement[1]/SpecifiedTradeSettlementHeaderMonetarySummation[1]</td>');
+    const line = json.json.xInvoiceErrors.find((m: { id: string }) => m.id === 'BR-CO-16').line;
+    expect(line).toMatch(/^\d+$/);
+    expect(page).toContain(`Zeile ${line}<br><span class="loc">/CrossIndustryInvoice[1]/SupplyChainTradeTransaction[1]/ApplicableHeaderTradeSettlement[1]/SpecifiedTradeSettlementHeaderMonetarySummation[1]</span>`);
+    expect(page).toMatch(/data-group="en16931"><h2>.*?<\/h2><p class="note">CEN EN 16931 schematron \(CII\) 1\.3\.15<\/p>/);
     for (const a of json.json.validationArtefacts as Array<{ name: string; version: string }>) expect(page).toContain(`<td>${a.version}</td>`);
   });
 

@@ -109,7 +109,7 @@ export function xinvoiceRoutes(services: Services) {
     },
     async handle({ body, principal, request }) {
       const report = await validateXRechnung(services, jobOf(principal, request), body.xinvoiceXML);
-      const forPeople = await reportAnswer({ kind: 'xml', ...report }, request);
+      const forPeople = await reportAnswer({ kind: 'xml', ...report }, request, body.xinvoiceXML);
       if (forPeople) return forPeople;
       return { body: { ...validationResponse(report), ...validationMessages(report, body.xinvoiceXML) } };
     },
