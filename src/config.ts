@@ -32,6 +32,7 @@ const envSchema = z.object({
   TEMPORAL_DEV_PORT: port.default(7233),
   TEMPORAL_UI_PORT: port.default(8233),
   TEMPORAL_CLI: optionalString,
+  TEMPORAL_UI_URL: optionalString.pipe(z.url().optional()),
   SIGNING_SECRET: optionalString.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
   DOWNLOAD_URL_TTL_SECONDS: z.coerce.number().int().min(60).default(24 * 3600),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -127,6 +128,8 @@ export interface Config {
     taskQueue: string;
     devPort: number;
     uiPort: number;
+    /** The Web UI of a cluster (TEMPORAL_UI_URL); the embedded dev server's is known once it runs. */
+    uiUrl: string | undefined;
     cliPath: string;
   };
   signingSecret: string | undefined;
@@ -179,6 +182,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       taskQueue: e.TEMPORAL_TASK_QUEUE,
       devPort: e.TEMPORAL_DEV_PORT,
       uiPort: e.TEMPORAL_UI_PORT,
+      uiUrl: e.TEMPORAL_UI_URL?.replace(/\/+$/, ''),
       cliPath: e.TEMPORAL_CLI ?? path.resolve('.tools/temporal/bin/temporal'),
     },
     signingSecret: e.SIGNING_SECRET,

@@ -32,6 +32,7 @@ import { ensureRetentionSchedule } from './temporal/schedules.js';
 import { startWorkers } from './temporal/worker.js';
 import { availableMemoryMb, planWorker } from './temporal/worker-plan.js';
 import { removeOrphanedTempDirs } from './temp-dirs.js';
+import { temporalUi } from './temporal/ui.js';
 import { parseConfig } from '../connectors/config.js';
 import { startConnectors, type ConnectorEngine } from '../connectors/engine.js';
 
@@ -137,6 +138,7 @@ export async function startService(config: Config, log: Logger): Promise<Running
         signingSecret: await loadSigningSecret(config),
         version: VERSION,
         connectorStatus: cachedConnectorStatus(jobs),
+        temporalUi: temporalUi(config.temporal.uiUrl ?? devServer?.uiUrl, config.temporal.namespace),
       };
       const app = createApp({ routes: allRoutes(services), log, authenticate: createAuthenticator(storage) });
       for (const port of [config.http.port, config.http.v2Port].filter((p): p is number => p !== undefined)) {

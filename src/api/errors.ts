@@ -43,6 +43,7 @@ export const ERROR_CODES = {
   PDF_ENCRYPTED: { status: 422, retryable: false, userMessage: 'The PDF is encrypted (a password or restrictions); send it without encryption.' },
   PDF_NOT_CONVERTIBLE: { status: 422, retryable: false, userMessage: 'The PDF cannot be made PDF/A-3b conformant; no ZUGFeRD file was created.' },
   INVOICE_XML_MISSING: { status: 422, retryable: false, userMessage: 'The PDF carries no ZUGFeRD / Factur-X / XRechnung invoice XML.' },
+  XML_UNREADABLE: { status: 422, retryable: false, userMessage: 'The XML is not a readable CII or UBL invoice (see detail).' },
   XML_NOT_ZUGFERD: { status: 422, retryable: false, userMessage: 'The XML cannot be embedded: ZUGFeRD / Factur-X carry UN/CEFACT CII with a known profile.' },
   SENDER_NOT_ALLOWED: { status: 403, retryable: false, userMessage: 'This account may not send e-mail from this sender address.' },
   ATTACHMENT_TOO_LARGE: { status: 413, retryable: false, userMessage: 'An e-mail attachment is larger than allowed.' },

@@ -67,7 +67,12 @@ export function buildOpenApi(allRoutes: RouteSpec[], info: { version: string; se
             description: spec.description,
             ...(spec.headers ? { headers: Object.fromEntries(Object.entries(spec.headers).map(([name, h]) => [name, { description: h.description, schema: parameterSchema(h) }])) } : {}),
             ...(spec.schema || spec.contentType
-              ? { content: { [spec.contentType ?? 'application/json']: { schema: spec.schema ? ref(responseId(status, spec, r.operationId)) : { type: 'string', format: 'binary' } } } }
+              ? {
+                  content: {
+                    [spec.contentType ?? 'application/json']: { schema: spec.schema ? ref(responseId(status, spec, r.operationId)) : rawSchema(spec.contentType!) },
+                    ...Object.fromEntries(Object.entries(spec.alternatives ?? {}).map(([type, description]) => [type, { schema: { ...rawSchema(type), description } }])),
+                  },
+                }
               : {}),
           },
         ]),
@@ -118,5 +123,8 @@ function queryParameters(query: z.ZodType | undefined) {
     schema: z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }),
   }));
 }
+
+/** A body that is not JSON: text for text types, bytes otherwise. */
+const rawSchema = (type: string): JsonSchema => (type.startsWith('text/') ? { type: 'string' } : { type: 'string', format: 'binary' });
 
 const cap = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);

@@ -41,6 +41,8 @@ export interface ResponseSpec {
   contentType?: string;
   /** Response headers worth documenting, by name. */
   headers?: Record<string, ParameterSpec>;
+  /** Other representations of the same answer, chosen by the Accept header: content type → description. */
+  alternatives?: Record<string, string>;
 }
 
 /** A header or path parameter, for the OpenAPI document (the handler reads and checks it itself). */

@@ -1,6 +1,7 @@
 import type { Config } from '../config.js';
 import type { RouteStatus } from '../jobs/contracts.js';
 import type { JobDeps } from '../jobs/job.js';
+import type { TemporalUi } from '../temporal/ui.js';
 
 /** What route handlers use: the job layer's dependencies and the API's own. Built once in main.ts; tests build the same from real components. */
 export interface Services extends JobDeps {
@@ -9,4 +10,6 @@ export interface Services extends JobDeps {
   version: string;
   /** The folder connectors' routes of the installation; undefined while Temporal does not answer. */
   connectorStatus: () => Promise<RouteStatus[] | undefined>;
+  /** Links to workflows in the Temporal Web UI, where it answers. */
+  temporalUi: TemporalUi;
 }

@@ -41,16 +41,21 @@ export function ruleSetOf(f: Finding, artefacts: ValidationReport['artefacts']):
   return artefact ? `${artefact.name} ${artefact.version}` : '';
 }
 
-/** Errors (`xInvoiceErrors`) and the other findings (`messages`), so that the client, which lists both together, sees each finding once. */
-export function validationMessages(report: ValidationReport, xml: string): { xInvoiceErrors: ValidationMessage[]; messages: ValidationMessage[] } {
-  const locate = report.findings.some((f) => f.location?.startsWith('/')) ? lineLocator(xml) : undefined;
-  const lineOf = (location: string | undefined): string => {
+/** The line in the document sent of a finding's location (an XPath, or a parse error's line:column); '' where there is none. */
+export function lineFinder(findings: readonly Finding[], xml: string): (location: string | undefined) => string {
+  const locate = findings.some((f) => f.location?.startsWith('/')) ? lineLocator(xml) : undefined;
+  return (location) => {
     if (!location) return '';
     const parseError = /^(\d+):\d+$/.exec(location);
     if (parseError) return parseError[1]!;
     const line = location.startsWith('/') ? locate?.(location) : undefined;
     return line === undefined ? '' : String(line);
   };
+}
+
+/** Errors (`xInvoiceErrors`) and the other findings (`messages`), so that the client, which lists both together, sees each finding once. */
+export function validationMessages(report: ValidationReport, xml: string): { xInvoiceErrors: ValidationMessage[]; messages: ValidationMessage[] } {
+  const lineOf = lineFinder(report.findings, xml);
   const toMessage = (f: Finding): ValidationMessage => ({
     type: isError(f) ? 'error' : f.severity === 'warning' ? 'warning' : 'information',
     message: f.message,

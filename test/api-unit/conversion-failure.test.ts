@@ -11,8 +11,8 @@ describe('createZugferdFromPdf failures in the client catalogue', () => {
   it('maps every refusal a job can end with to one of the client codes', () => {
     const mapped = new Set(Object.values(CONVERSION_CODES).flatMap((c) => [...c.reasons]));
     const unmapped = REFUSAL_CODES.filter((code) => !mapped.has(code) && answer(fromRefusal(new JobRefusal(code))).error.code === 'UNKNOWN_ERROR' && code !== 'INTERNAL_ERROR');
-    // Refusals of other operations (templates, e-mail, extraction) never end a conversion; they would be unknown.
-    expect(unmapped.sort()).toEqual(['ATTACHMENT_TOO_LARGE', 'INVOICE_INCOMPLETE', 'INVOICE_XML_MISSING', 'NOTHING_TO_RESEND', 'NOT_FOUND', 'SENDER_NOT_ALLOWED', 'TEMPLATE_INVALID', 'TEMPLATE_NOT_FOUND', 'XML_NOT_ZUGFERD']);
+    // Refusals of other operations (templates, e-mail, extraction, the readable view) never end a conversion; they would be unknown.
+    expect(unmapped.sort()).toEqual(['ATTACHMENT_TOO_LARGE', 'INVOICE_INCOMPLETE', 'INVOICE_XML_MISSING', 'NOTHING_TO_RESEND', 'NOT_FOUND', 'SENDER_NOT_ALLOWED', 'TEMPLATE_INVALID', 'TEMPLATE_NOT_FOUND', 'XML_NOT_ZUGFERD', 'XML_UNREADABLE']);
   });
 
   it('answers a rule failure as ZUGFERD_REJECTED with an explanation per rule code and the confidence', () => {

@@ -1,5 +1,11 @@
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { promisify } from 'node:util';
 import { inject } from 'vitest';
+import { repoRoot } from '../../scripts/lib/spawn-service.js';
 import type { ServiceHandle } from '../support/global-setup.js';
+
+const run = promisify(execFile);
 
 export const services: ServiceHandle[] = inject('services');
 export const byName = (name: ServiceHandle['name']) => services.find((s) => s.name === name)!;
@@ -52,4 +58,12 @@ export function expectEnvelope(r: CallResult, status: number, code: string): voi
   if (r.json.success !== false || typeof e.userMessage !== 'string' || !e.userMessage || e.reference !== r.headers.get('x-request-id') || typeof e.retryable !== 'boolean') {
     throw new Error(`malformed error envelope: ${r.text}`);
   }
+}
+
+/** A token of a new account of its own (accounts CLI), for tests that read what an account did, undisturbed by other files. */
+export async function ownAccountToken(service: ServiceHandle, name: string): Promise<string> {
+  const cli = async (...args: string[]) =>
+    JSON.parse((await run(process.execPath, [path.join(repoRoot, 'dist/src/cli/accounts.js'), ...args, '--json'], { cwd: repoRoot, env: service.env })).stdout) as Record<string, string>;
+  const account = await cli('create-account', '--name', name);
+  return (await cli('create-token', '--account', account.id!, '--label', name)).token!;
 }

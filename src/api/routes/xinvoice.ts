@@ -4,6 +4,7 @@ import { buildXRechnung, validateXRechnung } from '../../jobs/xrechnung.js';
 import { mailResultSchema, transportSchema } from '../../mail/schema.js';
 import type { Finding, ValidationReport } from '../../validation/index.js';
 import { errorResponses } from '../common-responses.js';
+import { REPORT_FORMATS_NOTE, reportAlternatives, reportAnswer, reportHeaders } from '../report-answer.js';
 import { storedFileName } from '../file-names.js';
 import { downloadUrl, resendToken } from '../links.js';
 import { idempotencyHeaders, oncePerKey } from '../idempotency.js';
@@ -85,13 +86,15 @@ export function xinvoiceRoutes(services: Services) {
     operationId: 'validateXinvoiceXml',
     summary: 'Validate XRechnung / EN 16931 XML (CII or UBL)',
     description:
-      'Judges the XML under the scenario its root element and BT-24 select, as the KoSIT validator does: XRechnung 3.0 (standard, extension, CVD), plain EN 16931, Peppol BIS Billing 3.0, or a Factur-X / ZUGFeRD profile; XSD, the CEN EN 16931 schematron, and the XRechnung schematron or the Factur-X profile rules, with the scenario\'s severity overrides. A document with errors, or that no scenario supports (e.g. XRechnung before 3.0), is answered 200 with isValid false.',
+      'Judges the XML under the scenario its root element and BT-24 select, as the KoSIT validator does: XRechnung 3.0 (standard, extension, CVD), plain EN 16931, Peppol BIS Billing 3.0, or a Factur-X / ZUGFeRD profile; XSD, the CEN EN 16931 schematron, and the XRechnung schematron or the Factur-X profile rules, with the scenario\'s severity overrides. A document with errors, or that no scenario supports (e.g. XRechnung before 3.0), is answered 200 with isValid false.' + REPORT_FORMATS_NOTE,
     tags: ['XRechnung'],
     auth: 'bearer',
     body: z.object({ xinvoiceXML: z.string().min(1, 'must not be empty').max(MAX_XML_CHARS) }).strict(),
+    headers: reportHeaders,
     responses: {
       200: {
         description: 'Validation report',
+        alternatives: reportAlternatives,
         schema: z.object({
           isValid: z.boolean(),
           message: z.string(),
@@ -109,6 +112,8 @@ export function xinvoiceRoutes(services: Services) {
     },
     async handle({ body, principal, request }) {
       const report = await validateXRechnung(services, jobOf(principal, request), body.xinvoiceXML);
+      const forPeople = await reportAnswer({ kind: 'xml', ...report }, request, body.xinvoiceXML);
+      if (forPeople) return forPeople;
       return { body: { ...validationResponse(report), ...validationMessages(report, body.xinvoiceXML) } };
     },
   });

@@ -9,6 +9,7 @@ import type { ZugferdReport } from '../../pdf/validate.js';
 import type { Finding } from '../../validation/index.js';
 import { MAX_XML_BYTES } from '../../xml/index.js';
 import { errorResponses } from '../common-responses.js';
+import { REPORT_FORMATS_NOTE, reportAlternatives, reportAnswer, reportHeaders } from '../report-answer.js';
 import { storedFileName } from '../file-names.js';
 import { readFileField } from '../file-input.js';
 import { downloadUrl, resendToken } from '../links.js';
@@ -189,7 +190,7 @@ export function zugferdRoutes(services: Services) {
     operationId: 'validateZugferdPdf',
     summary: 'Validate a ZUGFeRD / Factur-X PDF',
     description:
-      'PDF/A-3 conformance (veraPDF), the embedded invoice and its AFRelationship, the Factur-X XMP properties against the XML, the XML itself (XSD, EN 16931, XRechnung where BT-24 names it), and with comparePDF2XML whether the visible text shows the invoice number, dates, totals and parties of the XML. A document with errors is answered 200 with isValid false.',
+      'PDF/A-3 conformance (veraPDF), the embedded invoice and its AFRelationship, the Factur-X XMP properties against the XML, the XML itself (XSD, EN 16931, XRechnung where BT-24 names it), and with comparePDF2XML whether the visible text shows the invoice number, dates, totals and parties of the XML. A document with errors is answered 200 with isValid false.' + REPORT_FORMATS_NOTE,
     tags: ['ZUGFeRD'],
     auth: 'bearer',
     body: z
@@ -198,9 +199,11 @@ export function zugferdRoutes(services: Services) {
         comparePDF2XML: z.boolean().default(false).meta({ description: 'Also compare the visible text of the PDF with the XML' }),
       })
       .strict(),
+    headers: reportHeaders,
     responses: {
       200: {
         description: 'Validation report',
+        alternatives: reportAlternatives,
         schema: z.object({
           isValid: z.boolean(),
           message: z.string(),
@@ -220,6 +223,8 @@ export function zugferdRoutes(services: Services) {
     },
     async handle({ body, principal, request }) {
       const report = await validateZugferdPdf(services, jobOf(principal, request), { pdf: pdf(body, 'zugferdFile64'), compareText: body.comparePDF2XML });
+      const forPeople = await reportAnswer({ kind: 'zugferd', ...report }, request);
+      if (forPeople) return forPeople;
       const errors = report.findings.filter(isError).length;
       return {
         body: {

@@ -1,0 +1,118 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { z } from 'zod';
+import { catalog } from '../../invoice/catalog.js';
+import { MAX_FILE_BYTES } from '../../jobs/file.js';
+import { ZUGFERD_PROFILES } from '../../pdf/profiles.js';
+import { DOCUMENT_CSS, esc } from '../../report/html.js';
+import { pickLanguage, type Language } from '../../report/language.js';
+import { TEXT } from '../../report/text.js';
+import { findRepoRoot } from '../../validation/artefacts.js';
+import { ApiError } from '../errors.js';
+import { defineRoute } from '../route.js';
+
+/**
+ * The page for people at /app: rendered here in the reader's language, with a small hand-written
+ * ES module (web/app.js) that calls the same REST API with the token the reader gives once.
+ * Everything is served by the service itself, so the page works offline.
+ */
+
+const webDir = path.join(findRepoRoot(), 'web');
+const ASSETS: Record<string, { type: string; read: () => Promise<Buffer | string> }> = {
+  'app.js': { type: 'text/javascript; charset=utf-8', read: () => readFile(path.join(webDir, 'app.js')) },
+  'app.css': { type: 'text/css; charset=utf-8', read: () => readFile(path.join(webDir, 'app.css')) },
+  'report.css': { type: 'text/css; charset=utf-8', read: async () => DOCUMENT_CSS },
+};
+
+/** What the script needs besides the words: the business term of each field path, and the profiles. */
+const PAGE_DATA = {
+  bt: Object.fromEntries(catalog.map((f) => [f.path, f.bt])),
+  /** Business term → its one path outside any list, so a finding that names a term can ask for it. */
+  paths: Object.fromEntries(catalog.filter((f) => f.bt && !f.path.includes('[]') && !f.list).map((f) => [f.bt, f.path])),
+  profiles: ZUGFERD_PROFILES,
+  maxFileBytes: MAX_FILE_BYTES,
+};
+
+/** JSON inside a script element: `<` escaped so no text can end the element. */
+const scriptJson = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u003c');
+
+function page(lang: Language): string {
+  const t = TEXT[lang].app;
+  const other: Language = lang === 'de' ? 'en' : 'de';
+  return `<!doctype html>
+<html lang="${lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${esc(t.title)}</title>
+<link rel="stylesheet" href="/app/report.css"><link rel="stylesheet" href="/app/app.css"></head>
+<body>
+<header class="top"><h1>${esc(t.title)}</h1>
+<nav aria-label="${esc(t.language)}"><a href="/app?lang=${other}" hreflang="${other}" lang="${other}">${other === 'de' ? 'Deutsch' : 'English'}</a></nav></header>
+<main id="main">
+<p class="intro">${esc(t.intro)}</p>
+<section aria-labelledby="token-title" class="panel">
+  <h2 id="token-title">${esc(t.tokenLegend)}</h2>
+  <form id="token-form">
+    <label for="token">${esc(t.tokenLabel)}</label>
+    <input id="token" name="token" type="password" autocomplete="off" spellcheck="false" required aria-describedby="token-hint">
+    <button type="submit">${esc(t.tokenSave)}</button>
+    <button type="button" id="token-forget" hidden>${esc(t.tokenForget)}</button>
+    <p id="token-hint" class="note">${esc(t.tokenHint)}</p>
+  </form>
+  <p id="token-status" role="status" aria-live="polite"></p>
+</section>
+<section id="work" aria-labelledby="file-title" class="panel" hidden>
+  <h2 id="file-title">${esc(t.fileLegend)}</h2>
+  <div id="drop" class="drop">
+    <label for="file">${esc(t.fileLabel)}</label>
+    <input id="file" type="file" accept=".pdf,.png,.jpg,.jpeg,.tif,.tiff,.xml,application/pdf,image/png,image/jpeg,image/tiff,text/xml,application/xml">
+    <p aria-hidden="true" class="note">${esc(t.dropHere)}</p>
+  </div>
+  <p id="busy" role="status" aria-live="polite"></p>
+  <div id="problem" role="alert"></div>
+  <div id="result"></div>
+</section>
+<section id="jobs" aria-labelledby="jobs-title" class="panel" hidden>
+  <h2 id="jobs-title">${esc(t.jobs)}</h2>
+  <button type="button" id="jobs-refresh">${esc(t.jobsRefresh)}</button>
+  <div id="jobs-list"></div>
+</section>
+</main>
+<script type="application/json" id="page-data">${scriptJson({ lang, text: t, ...PAGE_DATA })}</script>
+<script type="module" src="/app/app.js"></script>
+</body></html>`;
+}
+
+export function appRoutes() {
+  return [
+    defineRoute({
+      method: 'GET',
+      path: '/app',
+      operationId: 'app',
+      summary: 'The page for people: drop an invoice, correct it, create the e-invoice; validation reports; recent jobs',
+      tags: ['Service'],
+      auth: 'none',
+      hidden: true,
+      query: z.object({ lang: z.string().optional() }),
+      responses: { 200: { description: 'HTML page' } },
+      handle: async ({ query, request }) => ({
+        body: page(pickLanguage(query.lang, request.headers['accept-language'])),
+        contentType: 'text/html; charset=utf-8',
+        headers: { Vary: 'Accept-Language', 'Content-Security-Policy': "default-src 'self'; img-src 'self' blob: data:; object-src 'self' blob:; frame-src 'self' blob:; style-src 'self'", 'X-Content-Type-Options': 'nosniff' },
+      }),
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/app/:asset',
+      operationId: 'appAsset',
+      summary: 'Script and styles of the page',
+      tags: ['Service'],
+      auth: 'none',
+      hidden: true,
+      responses: { 200: { description: 'Static asset' } },
+      handle: async ({ request }) => {
+        const asset = ASSETS[request.params.asset ?? ''];
+        if (!asset) throw new ApiError('NOT_FOUND');
+        return { body: await asset.read(), contentType: asset.type, headers: { 'Cache-Control': 'no-cache', 'X-Content-Type-Options': 'nosniff' } };
+      },
+    }),
+  ];
+}

@@ -1,0 +1,102 @@
+import { catalog } from '../invoice/catalog.js';
+import type { Invoice } from '../invoice/model.js';
+import { createFormatter, type Formatter } from '../render/format.js';
+import { isCreditNoteType } from '../xml/codes.js';
+import { esc, factsList, htmlDocument } from './html.js';
+import { LOCALE, type Language } from './language.js';
+import { TEXT } from './text.js';
+
+/**
+ * An e-invoice as people read it: parties, lines, VAT and totals in tables, and every other
+ * business term the document carries listed with its BT number, so nothing in the XML is hidden.
+ * Dates and amounts in the reader's locale, amounts exactly as written (no floating point).
+ */
+
+const FIELDS = new Map(catalog.map((f) => [f.path, f]));
+
+/** `sellerPostalAddress` → "Seller postal address": the model's names are English and descriptive. */
+const humanize = (key: string) => key.replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/^./, (c) => c.toUpperCase()).replace(/ ([A-Z])(?=[a-z])/g, (_, c: string) => ` ${c.toLowerCase()}`);
+
+type Row = readonly [string, string];
+
+/** Every leaf under `value`, as "Label (BT-n)" and its formatted value. */
+function termRows(value: unknown, path: string, fmt: Formatter, rows: Row[] = []): Row[] {
+  if (value === undefined || value === null) return rows;
+  if (Array.isArray(value)) {
+    const field = FIELDS.get(path);
+    if (field?.list) rows.push([labelOf(path), value.map(String).join(', ')]);
+    else for (const item of value) termRows(item, `${path}[]`, fmt, rows);
+    return rows;
+  }
+  if (typeof value === 'object') {
+    for (const [key, child] of Object.entries(value)) termRows(child, path ? `${path}.${key}` : key, fmt, rows);
+    return rows;
+  }
+  const field = FIELDS.get(path);
+  const text = String(value);
+  rows.push([labelOf(path), field?.kind === 'date' ? fmt.date(text) : field?.kind === 'decimal' ? fmt.quantity(text) : text]);
+  return rows;
+}
+
+function labelOf(path: string): string {
+  const key = path.split(/[.[\]]+/).filter(Boolean).pop() ?? path;
+  const bt = FIELDS.get(path)?.bt;
+  return bt ? `${humanize(key)} (${bt})` : humanize(key);
+}
+
+const section = (title: string, body: string) => (body ? `<section><h2>${esc(title)}</h2>${body}</section>` : '');
+const facts = (rows: Row[]) => (rows.length ? factsList(rows) : '');
+
+function table(caption: string, head: Array<[string, boolean]>, rows: string[][]): string {
+  if (!rows.length) return '';
+  return `<table><caption class="sr-only">${esc(caption)}</caption><thead><tr>${head.map(([h, num]) => `<th scope="col"${num ? ' class="num"' : ''}>${esc(h)}</th>`).join('')}</tr></thead><tbody>${rows
+    .map((r) => `<tr>${r.map((cell, i) => `<td${head[i]?.[1] ? ' class="num"' : ''}>${cell}</td>`).join('')}</tr>`)
+    .join('')}</tbody></table>`;
+}
+
+const HEADER_KEYS = new Set(['seller', 'buyer', 'payee', 'sellerTaxRepresentativeParty', 'deliveryInformation', 'paymentInstructions', 'documentLevelAllowances', 'documentLevelCharges', 'documentTotals', 'vatBreakdown', 'invoiceLine', 'additionalSupportingDocuments']);
+
+export function invoiceFragment(invoice: Invoice, lang: Language): string {
+  const t = TEXT[lang].invoice;
+  const fmt = createFormatter(LOCALE[lang], invoice.invoiceCurrencyCode ?? 'EUR', 'medium');
+  const money = (v: string | undefined) => (v === undefined ? '' : esc(fmt.money(v)));
+  const header = Object.fromEntries(Object.entries(invoice).filter(([k]) => !HEADER_KEYS.has(k)));
+  const title = `${isCreditNoteType(invoice.invoiceTypeCode) ? t.creditNote : t.title} ${invoice.invoiceNumber ?? ''}`.trim();
+
+  const lines = (invoice.invoiceLine ?? []).map((l) => [
+    esc(l.invoiceLineIdentifier ?? ''),
+    `${esc(l.itemInformation?.itemName ?? '')}${l.itemInformation?.itemDescription ? `<br><span class="note">${esc(l.itemInformation.itemDescription)}</span>` : ''}`,
+    esc([l.invoicedQuantity && fmt.quantity(l.invoicedQuantity), l.invoicedQuantityUnitOfMeasureCode].filter(Boolean).join(' ')),
+    l.priceDetails?.itemNetPrice ? esc(fmt.price(l.priceDetails.itemNetPrice)) : '',
+    esc((l.lineVatInformation ?? []).map((v) => [v.invoicedItemVatCategoryCode, v.invoicedItemVatRate && fmt.percent(v.invoicedItemVatRate)].filter(Boolean).join(' ')).join(', ')),
+    money(l.invoiceLineNetAmount),
+  ]);
+  const vat = (invoice.vatBreakdown ?? []).map((v) => [esc(v.vatCategoryCode ?? ''), esc(v.vatCategoryRate ? fmt.percent(v.vatCategoryRate) : ''), money(v.vatCategoryTaxableAmount), money(v.vatCategoryTaxAmount)]);
+  const totals = Object.entries(invoice.documentTotals ?? {}).map(([k, v]): Row => [labelOf(`documentTotals.${k}`), fmt.money(String(v))]);
+
+  return `<h1>${esc(title)}</h1>
+${facts(termRows(header, '', fmt))}
+<div class="parties">${section(t.seller, facts(termRows(invoice.seller, 'seller', fmt)))}${section(t.buyer, facts(termRows(invoice.buyer, 'buyer', fmt)))}</div>
+${section(t.payee, facts(termRows(invoice.payee, 'payee', fmt)))}
+${section(t.taxRepresentative, facts(termRows(invoice.sellerTaxRepresentativeParty, 'sellerTaxRepresentativeParty', fmt)))}
+${section(t.delivery, facts(termRows(invoice.deliveryInformation, 'deliveryInformation', fmt)))}
+${section(
+  t.lines,
+  table(t.lines, [[t.position, false], [t.item, false], [t.quantity, true], [t.unitPrice, true], [t.vatRate, true], [t.netAmount, true]], lines) +
+    (invoice.invoiceLine ?? [])
+      .map((l) => {
+        // What the table does not show of a line (periods, allowances, identifiers, notes).
+        const { invoiceLineIdentifier: _id, invoicedQuantity: _q, invoicedQuantityUnitOfMeasureCode: _u, invoiceLineNetAmount: _n, ...rest } = l;
+        const rows = termRows({ ...rest, itemInformation: { ...rest.itemInformation, itemName: undefined, itemDescription: undefined }, priceDetails: { ...rest.priceDetails, itemNetPrice: undefined }, lineVatInformation: undefined }, 'invoiceLine[]', fmt);
+        return rows.length ? `<h3>${esc(t.position)} ${esc(l.invoiceLineIdentifier ?? '')}</h3>${facts(rows)}` : '';
+      })
+      .join(''),
+)}
+${section(t.allowancesCharges, facts([...termRows(invoice.documentLevelAllowances, 'documentLevelAllowances', fmt), ...termRows(invoice.documentLevelCharges, 'documentLevelCharges', fmt)]))}
+${section(t.vatBreakdown, table(t.vatBreakdown, [[t.category, false], [t.vatRate, true], [t.taxable, true], [t.tax, true]], vat) + facts(termRows((invoice.vatBreakdown ?? []).map((v) => ({ vatExemptionReasonText: v.vatExemptionReasonText, vatExemptionReasonCode: v.vatExemptionReasonCode })), 'vatBreakdown', fmt)))}
+${section(t.totals, facts(totals))}
+${section(t.payment, facts(termRows(invoice.paymentInstructions, 'paymentInstructions', fmt)))}
+${section(t.other, facts(termRows(invoice.additionalSupportingDocuments?.map((d) => ({ ...d, attachedDocument: d.attachedDocument ? `(${Math.round((d.attachedDocument.length * 3) / 4 / 1024)} KiB)` : undefined })), 'additionalSupportingDocuments', fmt)))}`;
+}
+
+export const invoiceHtml = (invoice: Invoice, lang: Language): string => htmlDocument(lang, `${TEXT[lang].invoice.title} ${invoice.invoiceNumber ?? ''}`.trim(), invoiceFragment(invoice, lang));

@@ -1,0 +1,373 @@
+// The page at /app: a thin client of the service's REST API. The token is asked once and kept in
+// sessionStorage (this tab only); every answer is shown as the API gives it, errors with their
+// message and reference. No framework: the service renders the page and its reports.
+
+const data = JSON.parse(document.getElementById('page-data').textContent);
+const T = data.text;
+const TOKEN_KEY = 'einvoice-token';
+const $ = (id) => document.getElementById(id);
+const fill = (text, values) => text.replace(/\{(\w+)\}/g, (_, k) => String(values[k] ?? ''));
+
+function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k === 'text') node.textContent = v;
+    else if (k.startsWith('on')) node.addEventListener(k.slice(2), v);
+    else node.setAttribute(k, v === true ? '' : v);
+  }
+  for (const c of children) if (c !== null && c !== undefined) node.append(c);
+  return node;
+}
+
+// ---- API -------------------------------------------------------------------------------------
+
+class ApiFailure extends Error {
+  constructor(status, envelope) {
+    super(envelope?.error?.userMessage ?? `HTTP ${status}`);
+    this.status = status;
+    this.error = envelope?.error;
+  }
+}
+
+async function api(path, { body, accept = 'application/json', token = sessionStorage.getItem(TOKEN_KEY) } = {}) {
+  const res = await fetch(path, {
+    method: body === undefined ? 'GET' : 'POST',
+    headers: { authorization: `Bearer ${token}`, accept, 'accept-language': data.lang, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  if (!res.ok) throw new ApiFailure(res.status, await res.json().catch(() => undefined));
+  if (accept === 'application/json') return res.json();
+  return accept === 'text/html' ? res.text() : res.blob();
+}
+
+function showProblem(err) {
+  const box = $('problem');
+  box.replaceChildren();
+  if (!err) return;
+  const e = err.error;
+  if (!e) {
+    box.append(el('p', { text: `${T.error}: ${err.message}` }));
+    return;
+  }
+  box.append(el('p', { text: [e.userMessage, e.detail && e.detail !== e.userMessage ? e.detail : ''].filter(Boolean).join(' ') }));
+  const fields = Array.isArray(e.fields) ? e.fields : [];
+  if (fields.length) box.append(el('ul', {}, ...fields.map((f) => el('li', { text: `${f.bt ? `${f.bt} ` : ''}${f.field}: ${f.message}` }))));
+  box.append(el('p', { class: 'note', text: `${T.reference}: ${e.reference} (${e.code})` }));
+}
+
+async function busy(message, work, onError) {
+  $('busy').textContent = message;
+  showProblem(undefined);
+  try {
+    return await work();
+  } catch (err) {
+    showProblem(err);
+    onError?.(err);
+    return undefined;
+  } finally {
+    $('busy').textContent = '';
+  }
+}
+
+// ---- token -----------------------------------------------------------------------------------
+
+async function useToken(token) {
+  try {
+    await api('/api/v1/jobs?limit=1', { token });
+  } catch (err) {
+    if (err.status === 401 || err.status === 403) {
+      sessionStorage.removeItem(TOKEN_KEY);
+      $('token-status').textContent = T.tokenRefused;
+      $('work').hidden = $('jobs').hidden = $('token-forget').hidden = true;
+      return;
+    }
+    throw err;
+  }
+  sessionStorage.setItem(TOKEN_KEY, token);
+  $('token-status').textContent = T.tokenAccepted;
+  $('token').value = '';
+  $('work').hidden = $('jobs').hidden = $('token-forget').hidden = false;
+  loadJobs();
+}
+
+$('token-form').addEventListener('submit', (event) => {
+  event.preventDefault();
+  const token = $('token').value.trim();
+  if (token) useToken(token).catch((err) => ($('token-status').textContent = err.message));
+});
+$('token-forget').addEventListener('click', () => {
+  sessionStorage.removeItem(TOKEN_KEY);
+  $('work').hidden = $('jobs').hidden = $('token-forget').hidden = true;
+  $('token-status').textContent = '';
+  $('token').focus();
+});
+
+// ---- files -----------------------------------------------------------------------------------
+
+function kindOf(bytes) {
+  const b = (i) => bytes[i];
+  if (b(0) === 0x25 && b(1) === 0x50 && b(2) === 0x44 && b(3) === 0x46) return 'pdf';
+  if (b(0) === 0x89 && b(1) === 0x50 && b(2) === 0x4e && b(3) === 0x47) return 'png';
+  if (b(0) === 0xff && b(1) === 0xd8 && b(2) === 0xff) return 'jpeg';
+  if ((b(0) === 0x49 && b(1) === 0x49 && b(2) === 0x2a) || (b(0) === 0x4d && b(1) === 0x4d && b(3) === 0x2a)) return 'tiff';
+  const head = new TextDecoder().decode(bytes.subarray(0, 200)).replace(/^\uFEFF/, '').trimStart();
+  return head.startsWith('<') ? 'xml' : 'other';
+}
+
+function base64(bytes) {
+  let binary = '';
+  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(binary);
+}
+
+async function handleFile(file) {
+  $('result').replaceChildren();
+  if (file.size > data.maxFileBytes) {
+    showProblem({ message: '', error: undefined });
+    $('problem').replaceChildren(el('p', { text: fill(T.tooLarge, { size: (file.size / 1e6).toLocaleString(data.lang, { maximumFractionDigits: 1 }) }) }));
+    return;
+  }
+  const bytes = new Uint8Array(await file.arrayBuffer());
+  const kind = kindOf(bytes);
+  if (kind === 'xml') return showEInvoice({ xinvoiceXML: new TextDecoder().decode(bytes) }, file.name);
+  const b64 = base64(bytes);
+  const analysis = await busy(T.analysing, () => api('/createJSONFromAnalysedPdf', { body: { pdfInvoiceBase64: b64, withLineItems: true } }));
+  loadJobs();
+  if (!analysis) return;
+  // The invoice XML of a ZUGFeRD / Factur-X PDF is read exactly and has no per-field confidence.
+  if (kind === 'pdf' && !analysis.fields && analysis.extractionConfidence === 1) return showEInvoice({ zugferdFile64: b64 }, file.name);
+  showEditor(file, kind, b64, analysis);
+}
+
+const drop = $('drop');
+$('file').addEventListener('change', () => {
+  const file = $('file').files[0];
+  if (file) handleFile(file);
+});
+drop.addEventListener('dragover', (event) => {
+  event.preventDefault();
+  drop.classList.add('over');
+});
+drop.addEventListener('dragleave', () => drop.classList.remove('over'));
+drop.addEventListener('drop', (event) => {
+  event.preventDefault();
+  drop.classList.remove('over');
+  const file = event.dataTransfer?.files?.[0];
+  if (file) handleFile(file);
+});
+
+// ---- e-invoices: report and readable view ----------------------------------------------------
+
+function downloadLink(blob, name, label) {
+  return el('a', { class: 'button', href: URL.createObjectURL(blob), download: name, text: label });
+}
+
+/** The report's or view's content, from the self-contained page the API answers. */
+function mainOf(html) {
+  const main = new DOMParser().parseFromString(html, 'text/html').querySelector('main');
+  const section = el('section', { class: 'einv' });
+  section.append(...main.childNodes);
+  return section;
+}
+
+async function showEInvoice(source, fileName) {
+  const isXml = 'xinvoiceXML' in source;
+  const validatePath = isXml ? '/api/v1/zugferd/validateXinvoiceXml' : '/api/v1/zugferd/validateZugferdPdf';
+  const html = await busy(T.validating, () => api(validatePath, { body: source, accept: 'text/html' }));
+  loadJobs();
+  if (html === undefined) return;
+  const stem = fileName.replace(/\.[^.]+$/, '');
+  const view = el('div', { id: 'view' });
+  const action = (label, path, accept, done) =>
+    el('button', {
+      type: 'button',
+      class: 'secondary',
+      text: label,
+      onclick: async () => {
+        const answer = await busy(T.working, () => api(path, { body: source, accept }));
+        if (answer) done(answer);
+      },
+    });
+  const offerPdf = (name) => (pdf) => actions.append(downloadLink(pdf, name, `${T.download}: ${name}`));
+  const actions = el(
+    'div',
+    { class: 'actions' },
+    action(T.reportPdf, validatePath, 'application/pdf', offerPdf(`${stem}-report.pdf`)),
+    action(T.readable, '/api/v1/zugferd/visualizeXinvoice', 'text/html', (page) => view.replaceChildren(mainOf(page))),
+    action(T.readablePdf, '/api/v1/zugferd/visualizeXinvoice', 'application/pdf', offerPdf(`${stem}-view.pdf`)),
+  );
+  $('result').replaceChildren(el('div', { id: 'report' }, mainOf(html)), actions, view);
+}
+
+// ---- plain invoices: fields, editing, building -----------------------------------------------
+
+/** invoice → [["seller.sellerName", "ACME"], ["invoiceLine[0].invoicedQuantity", "2"], …] */
+function flatten(value, path = '', out = []) {
+  if (Array.isArray(value)) {
+    if (value.every((v) => typeof v !== 'object')) out.push([path, value.join(', ')]);
+    else value.forEach((v, i) => flatten(v, `${path}[${i}]`, out));
+  } else if (value !== null && typeof value === 'object') {
+    for (const [k, v] of Object.entries(value)) flatten(v, path ? `${path}.${k}` : k, out);
+  } else if (value !== null && value !== undefined) out.push([path, String(value)]);
+  return out;
+}
+
+const genericPath = (path) => path.replace(/\[\d+\]/g, '[]');
+const humanize = (key) => key.replace(/([a-z0-9])([A-Z])/g, (_, a, b) => `${a} ${b.toLowerCase()}`).replace(/^./, (c) => c.toUpperCase());
+
+function setPath(target, path, value) {
+  const keys = path.split('.').flatMap((part) => {
+    const m = /^(\w+)((?:\[\d+\])*)$/.exec(part);
+    return [m[1], ...[...m[2].matchAll(/\[(\d+)\]/g)].map((x) => Number(x[1]))];
+  });
+  let node = target;
+  keys.forEach((key, i) => {
+    if (i === keys.length - 1) node[key] = value;
+    else node = node[key] ??= typeof keys[i + 1] === 'number' ? [] : {};
+  });
+}
+
+/** List fields of the model (e.g. seller identifiers) are edited as comma-separated text. */
+const LIST_FIELDS = new Set(['seller.sellerIdentifier']);
+
+function fieldRow(path, value, report) {
+  const id = `f-${path.replace(/[^\w]/g, '_')}`;
+  const bt = data.bt[genericPath(path)];
+  const key = path.split('.').pop().replace(/\[\d+\]$/, '');
+  const where = path.includes('.') ? path.slice(0, path.lastIndexOf('.')) : '';
+  const label = `${humanize(key)}${bt ? ` (${bt})` : ''}${where ? ` · ${where}` : ''}`;
+  const meta = report
+    ? `${T.confidence} ${Math.round(report.confidence * 100)} % · ${T[report.source] ?? report.source}`
+    : '';
+  return el(
+    'div',
+    { class: 'field' },
+    el('label', { for: id, text: label }),
+    el('input', { id, type: 'text', 'data-path': path, value, 'aria-describedby': meta ? `${id}-meta` : undefined }),
+    meta ? el('span', { id: `${id}-meta`, class: `meta${report.confidence < 0.75 ? ' low' : ''}`, text: meta }) : null,
+  );
+}
+
+function collectInvoice(container) {
+  const invoice = {};
+  for (const input of container.querySelectorAll('input[data-path]')) {
+    const value = input.value.trim();
+    if (!value) continue;
+    const path = input.dataset.path;
+    setPath(invoice, path, LIST_FIELDS.has(genericPath(path)) ? value.split(/\s*,\s*/) : value);
+  }
+  return invoice;
+}
+
+function showEditor(file, kind, b64, analysis) {
+  const url = URL.createObjectURL(file);
+  const preview =
+    kind === 'pdf'
+      ? el('object', { data: url, type: 'application/pdf', 'aria-label': T.preview }, el('a', { href: url, text: file.name }))
+      : kind === 'tiff'
+        ? el('p', { text: file.name })
+        : el('img', { src: url, alt: `${T.preview}: ${file.name}` });
+  const fields = el('div', { class: 'fields', id: 'fields' });
+  for (const [path, value] of flatten(analysis.invoice)) fields.append(fieldRow(path, value, analysis.fields?.[path]));
+
+  const format = el(
+    'select',
+    { id: 'format' },
+    kind === 'pdf' ? el('option', { value: 'zugferd', text: T.formatZugferd }) : null,
+    el('option', { value: 'CII', text: T.formatXrechnungCii }),
+    el('option', { value: 'UBL', text: T.formatXrechnungUbl }),
+  );
+  const profile = el('select', { id: 'profile' }, ...data.profiles.map((p) => el('option', { value: p, text: p, selected: p === 'EN16931' })));
+  const profileRow = el('p', {}, el('label', { for: 'profile', text: `${T.profile} ` }), profile);
+  format.addEventListener('change', () => (profileRow.hidden = format.value !== 'zugferd'));
+  profileRow.hidden = format.value !== 'zugferd';
+  const outcome = el('div', { id: 'outcome', role: 'status', 'aria-live': 'polite' });
+  /** Adds an empty input for each path that has none, and moves the focus to the first. */
+  const askFor = (paths) => {
+    const added = [];
+    for (const path of new Set(paths)) {
+      if (fields.querySelector(`input[data-path="${CSS.escape(path)}"]`)) continue;
+      const row = fieldRow(path, '', undefined);
+      fields.append(row);
+      added.push(row);
+    }
+    added[0]?.querySelector('input').focus();
+  };
+  const stem = file.name.replace(/\.[^.]+$/, '');
+
+  const form = el(
+    'form',
+    { id: 'build-form' },
+    el('h3', { text: T.fields }),
+    el('p', { class: 'note', text: T.fieldsHint }),
+    fields,
+    el('fieldset', {}, el('legend', { text: T.build }), el('p', {}, el('label', { for: 'format', text: `${T.format} ` }), format), profileRow, el('button', { type: 'submit', text: T.createButton })),
+    outcome,
+  );
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    const invoice = collectInvoice(fields);
+    outcome.replaceChildren();
+    const zugferd = format.value === 'zugferd';
+    const answer = await busy(
+      T.building,
+      () =>
+        zugferd
+          ? api('/api/v1/zugferd/createZugferdFromJson', { body: { invoice, invoicePdf64: b64, profile: profile.value } })
+          : api('/api/v1/zugferd/createXinvoiceFromJson', { body: { invoice, syntax: format.value } }),
+      // Fields the service names as missing or wrong get an input, so they can be filled in and sent again.
+      (err) => askFor((err.error?.fields ?? []).map((f) => String(f.field ?? '')).filter((f) => f.startsWith('invoice.')).map((f) => f.slice('invoice.'.length))),
+    );
+    loadJobs();
+    if (!answer) return;
+    const errors = zugferd ? [...answer.zugferdErrorList, ...answer.xInvoiceErrorList] : answer.xInvoiceErrors;
+    // A broken rule names its business terms: those the reading left empty get an input too.
+    askFor(errors.flatMap((f) => [...f.message.matchAll(/\bBT-\d+\b/g)].map((m) => data.paths[m[0]]).filter(Boolean)));
+    const blob = zugferd
+      ? new Blob([Uint8Array.from(atob(answer.zugferd), (c) => c.charCodeAt(0))], { type: 'application/pdf' })
+      : new Blob([answer.xInvoice], { type: 'application/xml' });
+    const name = zugferd ? `${stem}-zugferd.pdf` : `${stem}-xrechnung.xml`;
+    outcome.append(el('p', { text: errors.length ? fill(T.createdInvalid, { n: errors.length }) : T.createdValid }));
+    if (errors.length) outcome.append(el('ul', {}, ...errors.map((f) => el('li', {}, el('code', { text: f.ruleId }), ` ${f.message}`))));
+    outcome.append(downloadLink(blob, name, `${T.download}: ${name}`));
+  });
+  $('result').replaceChildren(el('div', { class: 'editor' }, el('div', { class: 'preview' }, el('h3', { text: T.preview }), preview), form));
+}
+
+// ---- recent jobs -----------------------------------------------------------------------------
+
+async function loadJobs() {
+  let answer;
+  try {
+    answer = await api('/api/v1/jobs?limit=15');
+  } catch {
+    return;
+  }
+  const list = $('jobs-list');
+  if (!answer.jobs.length) return list.replaceChildren(el('p', { text: T.jobsEmpty }));
+  const time = new Intl.DateTimeFormat(data.lang, { dateStyle: 'short', timeStyle: 'medium' });
+  const rows = answer.jobs.map((j) =>
+    el(
+      'tr',
+      {},
+      el('td', { text: [j.operation, j.route && `${j.route}: ${j.file ?? ''}`].filter(Boolean).join(' · ') }),
+      el('td', { text: [j.status.toLowerCase(), j.outcome].filter(Boolean).join(' · ') }),
+      el('td', { text: time.format(new Date(j.startedAt)) }),
+      el('td', {}, j.temporalUrl ? el('a', { href: j.temporalUrl, target: '_blank', rel: 'noopener', text: j.workflowId }) : el('code', { text: j.workflowId })),
+    ),
+  );
+  list.replaceChildren(
+    el(
+      'table',
+      { class: 'jobs' },
+      el('thead', {}, el('tr', {}, ...[T.jobOperation, T.jobStatus, T.jobStarted, T.jobWorkflow].map((h) => el('th', { scope: 'col', text: h })))),
+      el('tbody', {}, ...rows),
+    ),
+    answer.jobs.some((j) => j.temporalUrl) ? '' : el('p', { class: 'note', text: T.jobUiUnreachable }),
+  );
+}
+$('jobs-refresh').addEventListener('click', loadJobs);
+
+const saved = sessionStorage.getItem(TOKEN_KEY);
+if (saved) useToken(saved);
