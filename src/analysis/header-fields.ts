@@ -1,7 +1,7 @@
 import { currenciesIn } from './codes.js';
 import { scanDates, scannedDate } from './dates.js';
 import { allSegments, belowOf, originalOffset, pageOf, rightOf, type Doc, type Found } from './document.js';
-import { makeSegment, tailOf, type Segment } from './layout.js';
+import { makeSegment, tailOf, type Line, type Segment } from './layout.js';
 import { HEADER_LABELS, OTHER_LABELS, PARTY_LABELS, type HeaderField } from './lexicon.js';
 import { fold } from './text.js';
 
@@ -51,7 +51,7 @@ export function parseValue(kind: Kind, text: string, doc: Doc, strictId: boolean
       // Free text as printed ("Zahlbar sofort ohne Abzug.", "14 Tage netto"): words, not a lone number or sign;
       // a colon or stray sign before them (".Bei Zahlung …") is no part of it.
       const v = t.replace(/^[^\p{L}\d]+/u, '').replace(/\s+/g, ' ').trim();
-      return v.length <= 200 && /\p{L}{2}/u.test(v) ? v : undefined;
+      return v.length <= TERMS_MAX && /\p{L}{2}/u.test(v) ? v : undefined;
     }
     case 'ref': {
       // Buyer references may be names or spaced numbers ("05 158 004 - 11023 - 45"): the whole short value.
@@ -132,6 +132,15 @@ export function findHeaderFields(doc: Doc): Map<HeaderField, Array<Found>> {
       for (const [place, factor] of PLACES) {
         // Inside running text the value follows the label directly.
         if ((r.inline || inner) && place !== 'same') break;
+        const pageFactor = seg.page === 1 ? 1 : 0.9;
+        if (kind === 'terms' && place === 'below' && cut >= seg.text.length) {
+          const table = termsUnderHeadings(doc, seg);
+          const value = table && parseValue('terms', table.text, doc, false);
+          if (table && value !== undefined) {
+            add(r.field, { value, score: r.weight * factor * pageFactor, page: table.page, y: table.top, via: 'label:table' });
+            break;
+          }
+        }
         const source = valueSource(doc, seg, cut, place);
         if (!source) continue;
         // A label is never a value: beside a label in an info strip stands the next label.
@@ -141,7 +150,6 @@ export function findHeaderFields(doc: Doc): Map<HeaderField, Array<Found>> {
         const text = r.inline && kind === 'ref' ? source.text.trim().split(/\s+/)[0]! : kind === 'terms' ? termsText(doc, seg, source) : source.text;
         const value = parseValue(kind, text, doc, STRICT.has(r.field));
         if (value === undefined) continue;
-        const pageFactor = seg.page === 1 ? 1 : 0.9;
         const via = `${r.weight < 1 ? 'weak-' : ''}${r.inline ? 'inline' : `label:${place}`}`;
         add(r.field, { value, score: r.weight * factor * pageFactor * (inner ? 0.95 : 1), page: seg.page, y: source.top, via });
         break;
@@ -156,9 +164,12 @@ export function findHeaderFields(doc: Doc): Map<HeaderField, Array<Found>> {
   return found;
 }
 
-/** Payment terms printed as a sentence of their own, without a label: "Zahlbar sofort rein netto", "Bei Zahlung innerhalb 14 Tagen 2 % Skonto". */
+/**
+ * Payment terms printed as a sentence of their own, without a label: "Zahlbar sofort rein netto", "Bei Zahlung innerhalb
+ * 14 Tagen 2 % Skonto", and the late-payment and discount terms French invoices must print ("Tout retard de paiement …").
+ */
 const TERMS_SENTENCE =
-  /^(?:zahlbar (?:sofort|innerhalb|binnen|ohne|netto|rein|nach|bis)|bei zahlung (?:innerhalb|binnen|bis)|payable (?:within|immediately|upon|on receipt|net)|payment (?:is )?due (?:within|upon|on receipt|immediately)|due (?:upon|on) receipt|paiement (?:a|des) reception|payable a reception)\b/;
+  /^(?:zahlbar (?:sofort|innerhalb|binnen|ohne|netto|rein|nach|bis)|bei zahlung (?:innerhalb|binnen|bis)|payable (?:within|immediately|upon|on receipt|net)|payment (?:is )?due (?:within|upon|on receipt|immediately)|due (?:upon|on) receipt|paiement (?:a|des) reception|payable a reception|tout retard de paiement|aucun escompte|pas d'escompte)\b/;
 
 /**
  * Terms printed over several lines ("30% advance payment," / "balance at 30 days"): the lines
@@ -181,6 +192,59 @@ function termsText(doc: Doc, label: Segment, value: Segment): string {
     last = next;
   }
   return text;
+}
+
+/** Longer is no payment term but the page's small print. */
+const TERMS_MAX = 500;
+
+/** The heading of the first column of a table of terms: the terms are written under it. */
+const DESCRIPTION_HEADING = /^(?:beschreibung|bezeichnung|text|description|libelle|descrizione|omschrijving)$/;
+
+/**
+ * Terms printed as a table under their heading ("Zahlungsbedingungen:" over "Beschreibung
+ * Fälligkeit  Teilzahlung", the text under them): the row of column headings is no value, the
+ * paragraph in the first column is, also after a page break that repeats the headings. Whole
+ * sentences only, as many as fit.
+ */
+function termsUnderHeadings(doc: Doc, label: Segment): { text: string; page: number; top: number } | undefined {
+  let page = pageOf(doc, label.page);
+  const headings = page.lines[label.line + 1];
+  if (!headings || headings.top - label.bottom > 3 * label.height || headings.segments.length < 2) return undefined;
+  if (!DESCRIPTION_HEADING.test(fold(headings.segments[0]!.text).replace(/:$/, ''))) return undefined;
+  const repeated = (line: Line | undefined) => line !== undefined && line.segments.map((s) => s.text).join('|') === headings.segments.map((s) => s.text).join('|');
+  let i = label.line + 2;
+  let above: Line | undefined = headings;
+  if (i >= page.lines.length) {
+    const next = doc.pages.find((p) => p.page === label.page + 1);
+    if (!next) return undefined;
+    page = next;
+    i = repeated(page.lines[0]) ? 1 : 0;
+    above = i === 1 ? page.lines[0] : undefined;
+  }
+  // The first column ends where the second heading starts.
+  const columnEnd = headings.segments[1]!.x0;
+  const parts: string[] = [];
+  let top: number | undefined;
+  for (; i < page.lines.length; i++) {
+    const line = page.lines[i]!;
+    // The paragraph ends at the first wider gap; the first line may stand a little apart from the headings.
+    if (above && line.top - above.bottom > (parts.length ? 1 : 3) * line.height) break;
+    const cells = line.segments.filter((s) => s.x1 <= columnEnd);
+    if (cells.length === 0) break;
+    top ??= line.top;
+    parts.push(...cells.map((s) => s.text));
+    above = line;
+    if (parts.join(' ').length > TERMS_MAX) break;
+  }
+  const text = wholeSentences(parts.join(' ').replace(/\s+/g, ' ').trim(), TERMS_MAX);
+  return text && top !== undefined ? { text, page: page.page, top } : undefined;
+}
+
+/** The sentences of `text` that fit into `max` characters; all of it when it fits. */
+function wholeSentences(text: string, max: number): string | undefined {
+  if (text.length <= max) return text;
+  const end = text.slice(0, max + 1).search(/[.!?](?=\s)(?!.*[.!?]\s)/s);
+  return end > 0 ? text.slice(0, end + 1) : undefined;
 }
 
 /**

@@ -158,7 +158,26 @@ describe('payment terms (BT-20)', () => {
     expect(await read(['Zahlbar innerhalb 30 Tagen netto bis 04.04.2018, 3%', 'Skonto innerhalb 10 Tagen bis 15.03.2018', 'Bankverbindung'])).toBe(
       'Zahlbar innerhalb 30 Tagen netto bis 04.04.2018, 3% Skonto innerhalb 10 Tagen bis 15.03.2018',
     );
+    expect(await read(["Tout retard de paiement fera l'objet d'une pénalité de retard. Aucun escompte ne sera accordé pour paiement anticipé."])).toBe(
+      "Tout retard de paiement fera l'objet d'une pénalité de retard. Aucun escompte ne sera accordé pour paiement anticipé.",
+    );
     expect(await read(['Payment terms: 30% advance payment,', 'balance at 30 days', 'Bank Account: DE02 1203 0000 0000 2020 51'])).toBe('30% advance payment, balance at 30 days');
+  });
+
+  it('reads terms printed as a table under their heading, past the column headings and a page break that repeats them', async () => {
+    const headings = (y: number): Text[] => [
+      { s: 'Beschreibung', x: 180, y },
+      { s: 'Fälligkeit', x: 390, y },
+      { s: 'Teilzahlung', x: 470, y },
+    ];
+    const paragraph = (y: number): Text[] =>
+      ['Der Betrag wird Ihrem Kundenkonto gutgeschrieben und', 'mit der nächsten Rechnung verrechnet.'].map((s, i) => ({ s, x: 50, y: y + 11.3 * i }));
+    const terms = 'Der Betrag wird Ihrem Kundenkonto gutgeschrieben und mit der nächsten Rechnung verrechnet.';
+    const onePage = letter([{ s: 'Zahlungsbedingungen:', x: 50, y: 460 }, ...headings(483), ...paragraph(496), { s: 'Umsatzsteueraufschlüsselung:', x: 50, y: 560 }]);
+    expect((await header(onePage)).paymentTerms).toBe(terms);
+    const broken = [letter([{ s: 'Zahlungsbedingungen:', x: 50, y: 780 }, ...headings(803)]), [...headings(56), ...paragraph(80)]];
+    const invoice = (await analyseInvoice(await extractTextLayer(await pdfOf(broken)), { withLineItems: false })).invoice;
+    expect(invoice.paymentTerms).toBe(terms);
   });
 
   it('takes no number or bare sign for terms, and no sentence that only mentions payment', async () => {
