@@ -104,6 +104,26 @@ export function classifyTotal(label: string): TotalField[] {
   return [];
 }
 
+/** A payment as a web shop lists it under the total: the means, a date and the amount ("iDEAL op 21 april 2015  € 717,97"). */
+const PAYMENT_RECORD = /^[^\p{L}]*\p{L}[\p{L}\d .&-]{1,30}?[^\p{L}\d]*\s(?:op|on|am|vom|le|du|il|el)\s+(.+?)[\s€$£]*$/u;
+
+function isPaymentRecord(doc: Doc, line: Line, cell: Cell): boolean {
+  const before = [...line.segments.filter((s) => s.x1 <= cell.seg.x0 + 1).map((s) => s.text), cell.seg.text.slice(0, cell.num.start)].join(' ');
+  const rest = PAYMENT_RECORD.exec(fold(before).trim())?.[1];
+  return rest !== undefined && scanDates(rest, doc.order).some((d) => d.start === 0 && d.end === rest.length);
+}
+
+/**
+ * Payments listed under the total that add up to it: the invoice is paid in full. Only then, since
+ * a partial payment list is read from the balance it leaves (see the solver).
+ */
+function paidInFull(payments: Array<{ value: Decimal; page: number; y: number }>, gross: Found[]): Found | undefined {
+  if (payments.length === 0) return undefined;
+  const sum = payments.reduce((s, p) => s.plus(p.value), new Decimal(0));
+  const total = gross.find((g) => new Decimal(g.value).eq(sum) && g.page === payments[0]!.page && g.y < payments[0]!.y);
+  return total ? { value: sum.toFixed(2), score: 0.8, page: payments[0]!.page, y: payments[0]!.y, via: 'payments' } : undefined;
+}
+
 const ARREARS = /ausstehende forderung|ruckstand|alter saldo|saldovortrag|previous balance|balance (?:brought )?forward|arrears|solde (?:precedent|anterieur)/;
 
 const VAT_WORD = /ust|mwst|umsatzsteuer|mehrwertsteuer|vat|tax|tva|btw|steuer|iva/;
@@ -115,6 +135,7 @@ export function findTotals(doc: Doc, tableLines: ReadonlySet<string>): TotalsCan
   const openRates: Array<Omit<RateTax, 'tax'>> = [];
   const currencies: string[] = [];
   const lastPage = doc.pages.at(-1)!.page;
+  const payments: Array<{ value: Decimal; page: number; y: number }> = [];
   for (const page of doc.pages) {
     for (const line of page.lines) {
       const text = lineText(line);
@@ -148,6 +169,7 @@ export function findTotals(doc: Doc, tableLines: ReadonlySet<string>): TotalsCan
         const since = last || !prev ? -Infinity : prev.seg.x1;
         if (!last && rows.length > 0) return;
         const label = labelOf(line, cell, since);
+        if (last && classifyTotal(label).length === 0 && isPaymentRecord(doc, line, cell)) payments.push({ value: new Decimal(cell.num.value), page: page.page, y: line.top });
         // An earlier balance still open is added to what is due: EN 16931 has it as a negative prepaid amount.
         const arrears = ARREARS.test(label) || (money.length === 1 && ARREARS.test(folded));
         for (const field of arrears ? (['paid'] as const) : classifyTotal(label)) {
@@ -159,6 +181,8 @@ export function findTotals(doc: Doc, tableLines: ReadonlySet<string>): TotalsCan
       });
     }
   }
+  const paid = paidInFull(payments, fields.get('grossTotal') ?? []);
+  if (paid) fields.set('paid', [...(fields.get('paid') ?? []), paid]);
   for (const [field, found] of columnTotals(doc, tableLines)) fields.set(field, [...(fields.get(field) ?? []), found]);
   if (vatRows.length === 0) vatRows.push(...inclusiveRows(doc, tableLines));
   // Several rates printed with their tax only ("USt. 7 % 19,25", "USt. 19 % 37,62") and no VAT total
@@ -190,6 +214,7 @@ const COLUMN_ROW_GAP = 4;
 function columnTotals(doc: Doc, tableLines: ReadonlySet<string>): Array<[TotalField, Found]> {
   const out: Array<[TotalField, Found]> = [];
   const lastPage = doc.pages.at(-1)!.page;
+  const payments: Array<{ value: Decimal; page: number; y: number }> = [];
   for (const page of doc.pages) {
     page.lines.forEach((line, i) => {
       if (tableLines.has(`${line.page}:${line.index}`) || numbersOfLine(doc, line).length > 0) return;

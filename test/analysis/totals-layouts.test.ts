@@ -75,6 +75,27 @@ describe('balances', () => {
     expect(totals).toMatchObject({ invoiceTotalAmountWithVat: '220.00', paidAmount: '-220.00', amountDueForPayment: '440.00' });
   });
 
+  it('takes payments listed under the total as paying it in full only when they add up to it', async () => {
+    const shop = (payments: Array<[string, string]>) => [
+      ...letter,
+      { s: 'Exclusief BTW', x: 57, y: 400 },
+      { s: '€ 100,00', x: 300, y: 400, right: true },
+      { s: 'BTW 21%', x: 57, y: 412 },
+      { s: '€ 21,00', x: 300, y: 412, right: true },
+      { s: 'Totaal', x: 57, y: 424 },
+      { s: '€ 121,00', x: 300, y: 424, right: true },
+      ...payments.flatMap(([label, amount], i): Text[] => [
+        { s: label, x: 340, y: 440 + 12 * i },
+        { s: amount, x: 520, y: 440 + 12 * i, right: true },
+      ]),
+    ];
+    const paid = await totalsOf(shop([["'iDEAL' op 21 april 2024", '€ 100,00'], ['Cadeaukaart op 21 april 2024', '€ 21,00']]));
+    expect(paid.totals).toMatchObject({ invoiceTotalAmountWithVat: '121.00', paidAmount: '121.00', amountDueForPayment: '0.00' });
+    const partly = await totalsOf(shop([["'iDEAL' op 21 april 2024", '€ 100,00']]));
+    expect(partly.totals).toMatchObject({ invoiceTotalAmountWithVat: '121.00', amountDueForPayment: '121.00' });
+    expect(partly.totals?.paidAmount ?? '0.00').toBe('0.00');
+  });
+
   it('lets the arithmetic choose the gross total among two labelled sums, with the lines giving the net', async () => {
     const { totals } = await totalsOf([
       ...letter,
