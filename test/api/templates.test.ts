@@ -320,7 +320,8 @@ describe('OpenAPI document of the template endpoints', () => {
     for (const path of ['/api/v1/zugferd/createXinvoiceFromJson', '/api/v1/zugferd/createZugferdFromJson', '/api/v1/zugferd/createZugferdPdfFromXinvoice', '/createZugferdFromPdf', '/api/v1/delivery', '/api/v1/delivery/resend']) {
       expect(r.json.paths[path].post.parameters.map((p: { name: string }) => p.name), path).toEqual(['Idempotency-Key']);
     }
-    expect(r.json.paths['/api/v1/zugferd/validateXinvoiceXml'].post.parameters).toEqual([]);
+    // Validation reads only the language of its HTML and PDF report.
+    expect(r.json.paths['/api/v1/zugferd/validateXinvoiceXml'].post.parameters.map((p: { name: string }) => p.name)).toEqual(['Accept-Language']);
   });
 });
 

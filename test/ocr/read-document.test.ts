@@ -134,7 +134,8 @@ describe('untrusted files', () => {
     const started = performance.now();
     const err = await readDocument(cyclicTiff(), 'tiff', { pool, limits: { heapMb: 128, openTimeoutMs: 5_000, renderTimeoutMs: 5_000 } }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(UnreadableFileError);
-    expect((err as Error).message).toMatch(/memory|longer than 5 s/);
+    // The directory chain is walked before the decoder sees it: the loop is named, long before a limit of the sandbox bites.
+    expect((err as Error).message).toMatch(/reached twice/);
     expect(performance.now() - started).toBeLessThan(15_000);
     expect((await readDocument(pdf, 'pdf', { pool })).pages).toHaveLength(1);
   });
