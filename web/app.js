@@ -214,7 +214,8 @@ function flatten(value, path = '', out = []) {
 }
 
 const genericPath = (path) => path.replace(/\[\d+\]/g, '[]');
-const humanize = (key) => key.replace(/([a-z0-9])([A-Z])/g, (_, a, b) => `${a} ${b.toLowerCase()}`).replace(/^./, (c) => c.toUpperCase());
+/** `invoiceLine[1].invoiceLineAllowances[0].…` → ["Invoice line 2", "Invoice line allowance 1"]: which item a field belongs to. */
+const itemsOf = (path) => [...path.matchAll(/\[(\d+)\]/g)].map((m) => `${data.lists[`${genericPath(path.slice(0, m.index))}[]`] ?? ''} ${Number(m[1]) + 1}`.trim());
 
 function setPath(target, path, value) {
   const keys = path.split('.').flatMap((part) => {
@@ -233,10 +234,9 @@ const LIST_FIELDS = new Set(['seller.sellerIdentifier']);
 
 function fieldRow(path, value, report) {
   const id = `f-${path.replace(/[^\w]/g, '_')}`;
+  // The term's name is unique among the fields (test/invoice/term-names.test.ts), so only items of lists need saying.
   const bt = data.bt[genericPath(path)];
-  const key = path.split('.').pop().replace(/\[\d+\]$/, '');
-  const where = path.includes('.') ? path.slice(0, path.lastIndexOf('.')) : '';
-  const label = `${humanize(key)}${bt ? ` (${bt})` : ''}${where ? ` · ${where}` : ''}`;
+  const label = [`${data.names[genericPath(path)] ?? data.lists[`${genericPath(path)}[]`] ?? path}${bt ? ` (${bt})` : ''}`, ...itemsOf(path)].join(' · ');
   const meta = report
     ? `${T.confidence} ${Math.round(report.confidence * 100)} % · ${T[report.source] ?? report.source}`
     : '';
