@@ -234,9 +234,12 @@ const LIST_FIELDS = new Set(['seller.sellerIdentifier']);
 
 function fieldRow(path, value, report) {
   const id = `f-${path.replace(/[^\w]/g, '_')}`;
-  // The term's name is unique among the fields (test/invoice/term-names.test.ts), so only items of lists need saying.
-  const bt = data.bt[genericPath(path)];
-  const label = [`${data.names[genericPath(path)] ?? data.lists[`${genericPath(path)}[]`] ?? path}${bt ? ` (${bt})` : ''}`, ...itemsOf(path)].join(' · ');
+  const generic = genericPath(path);
+  const bt = data.bt[generic];
+  // The term's name is unique among the fields (test/invoice/term-names.test.ts): only a list's item needs saying.
+  // A whole list the service asks for (`invoiceLine`) is named by its item's group.
+  const name = data.names[generic] ?? data.lists[`${generic}[]`] ?? path;
+  const label = [`${name}${bt ? ` (${bt})` : ''}`, ...itemsOf(path)].join(' · ');
   const meta = report
     ? `${T.confidence} ${Math.round(report.confidence * 100)} % · ${T[report.source] ?? report.source}`
     : '';

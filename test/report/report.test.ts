@@ -93,7 +93,7 @@ describe('the readable view of an invoice', () => {
     const html = invoiceHtml(invoice, 'de');
     expect(html).toContain(`<h1>Rechnung ${invoice.invoiceNumber}</h1>`);
     expect(html).toContain('Rheinwerk Bürobedarf GmbH');
-    // Every term under its name in the reader's language, the German one as XRechnung's visualization has it.
+    // Every term under its name in the reader's language (src/invoice/term-names.ts).
     expect(html).toContain('Rechnungsdatum (BT-2)</dt><dd>03.03.2025');
     expect(html).toContain('Name des Käufers (BT-44)');
     expect(invoiceHtml(invoice, 'en')).toContain('Invoice issue date (BT-2)</dt><dd>3 Mar 2025');
