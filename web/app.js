@@ -215,7 +215,11 @@ function flatten(value, path = '', out = []) {
 
 const genericPath = (path) => path.replace(/\[\d+\]/g, '[]');
 /** `invoiceLine[1].invoiceLineAllowances[0].…` → ["Invoice line 2", "Invoice line allowance 1"]: which item a field belongs to. */
-const itemsOf = (path) => [...path.matchAll(/\[(\d+)\]/g)].map((m) => `${data.lists[`${genericPath(path.slice(0, m.index))}[]`] ?? ''} ${Number(m[1]) + 1}`.trim());
+const itemsOf = (path) =>
+  [...path.matchAll(/\[(\d+)\]/g)].flatMap((m) => {
+    const list = data.lists[`${genericPath(path.slice(0, m.index))}[]`];
+    return list ? [`${list} ${Number(m[1]) + 1}`] : [];
+  });
 
 function setPath(target, path, value) {
   const keys = path.split('.').flatMap((part) => {

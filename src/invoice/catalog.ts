@@ -29,6 +29,8 @@ function unwrap(schema: AnySchema): AnySchema {
 export interface CatalogList {
   path: string;
   bt: string;
+  /** At most one item (a line's VAT information): its items need no number. */
+  single: boolean;
 }
 
 function walk(schema: AnySchema, path: string, out: CatalogField[], lists: CatalogList[]): void {
@@ -40,7 +42,8 @@ function walk(schema: AnySchema, path: string, out: CatalogField[], lists: Catal
   if (inner instanceof z.ZodArray) {
     const element = inner.element as AnySchema;
     if (unwrap(element) instanceof z.ZodObject) {
-      lists.push({ path: `${path}[]`, bt: metaOf(unwrap(element))?.bt ?? metaOf(inner)?.bt ?? '' });
+      const single = z.toJSONSchema(inner, { io: 'input', unrepresentable: 'any' }).maxItems === 1;
+      lists.push({ path: `${path}[]`, bt: metaOf(unwrap(element))?.bt ?? metaOf(inner)?.bt ?? '', single });
       return walk(element, `${path}[]`, out, lists);
     }
     const meta = metaOf(element) ?? metaOf(inner);

@@ -43,6 +43,7 @@ describe('business term names', () => {
   it('name the group of each list item', () => {
     expect(catalogLists.map((l) => l.path)).toEqual(expect.arrayContaining(['invoiceLine[]', 'vatBreakdown[]', 'invoiceLine[].invoiceLineAllowances[]']));
     for (const list of catalogLists) expect(TERM_NAMES[list.bt], list.path).toBeDefined();
+    expect(catalogLists.filter((l) => l.single).map((l) => l.path)).toEqual(['invoiceLine[].lineVatInformation[]']);
     expect(termName('BG-25', 'de')).toBe('Rechnungsposition');
     expect(termName('BT-1', 'de')).toBe('Rechnungsnummer');
     expect(termName('BT-27', 'en')).toBe('Seller name');

@@ -31,7 +31,7 @@ const pageData = (lang: Language) => ({
   /** Field path → the name of its business term in the page's language: the field's label. */
   names: Object.fromEntries(catalog.filter((f) => f.bt).map((f) => [f.path, termName(f.bt, lang)])),
   /** List path (`invoiceLine[]`) → the name of one item's group, to number the items ("Rechnungsposition 2"). */
-  lists: Object.fromEntries(catalogLists.map((l) => [l.path, termName(l.bt, lang)])),
+  lists: Object.fromEntries(catalogLists.filter((l) => !l.single).map((l) => [l.path, termName(l.bt, lang)])),
   /** Business term → its one path outside any list, so a finding that names a term can ask for it. */
   paths: Object.fromEntries(catalog.filter((f) => f.bt && !f.path.includes('[]') && !f.list).map((f) => [f.bt, f.path])),
   profiles: ZUGFERD_PROFILES,
