@@ -214,7 +214,12 @@ function flatten(value, path = '', out = []) {
 }
 
 const genericPath = (path) => path.replace(/\[\d+\]/g, '[]');
-const humanize = (key) => key.replace(/([a-z0-9])([A-Z])/g, (_, a, b) => `${a} ${b.toLowerCase()}`).replace(/^./, (c) => c.toUpperCase());
+/** `invoiceLine[1].invoiceLineAllowances[0].…` → ["Invoice line 2", "Invoice line allowance 1"]: which item a field belongs to. */
+const itemsOf = (path) =>
+  [...path.matchAll(/\[(\d+)\]/g)].flatMap((m) => {
+    const list = data.lists[`${genericPath(path.slice(0, m.index))}[]`];
+    return list ? [`${list} ${Number(m[1]) + 1}`] : [];
+  });
 
 function setPath(target, path, value) {
   const keys = path.split('.').flatMap((part) => {
@@ -233,10 +238,12 @@ const LIST_FIELDS = new Set(['seller.sellerIdentifier']);
 
 function fieldRow(path, value, report) {
   const id = `f-${path.replace(/[^\w]/g, '_')}`;
-  const bt = data.bt[genericPath(path)];
-  const key = path.split('.').pop().replace(/\[\d+\]$/, '');
-  const where = path.includes('.') ? path.slice(0, path.lastIndexOf('.')) : '';
-  const label = `${humanize(key)}${bt ? ` (${bt})` : ''}${where ? ` · ${where}` : ''}`;
+  const generic = genericPath(path);
+  const bt = data.bt[generic];
+  // The term's name is unique among the fields (test/invoice/term-names.test.ts): only a list's item needs saying.
+  // A whole list the service asks for (`invoiceLine`) is named by its item's group.
+  const name = data.names[generic] ?? data.lists[`${generic}[]`] ?? path;
+  const label = [`${name}${bt ? ` (${bt})` : ''}`, ...itemsOf(path)].join(' · ');
   const meta = report
     ? `${T.confidence} ${Math.round(report.confidence * 100)} % · ${T[report.source] ?? report.source}`
     : '';

@@ -25,15 +25,27 @@ function unwrap(schema: AnySchema): AnySchema {
   return schema instanceof z.ZodOptional ? unwrap(schema.unwrap() as AnySchema) : schema;
 }
 
-function walk(schema: AnySchema, path: string, out: CatalogField[]): void {
+/** A list of groups, such as `invoiceLine[]`, and the business group (or term) of one item. */
+export interface CatalogList {
+  path: string;
+  bt: string;
+  /** At most one item (a line's VAT information): its items need no number. */
+  single: boolean;
+}
+
+function walk(schema: AnySchema, path: string, out: CatalogField[], lists: CatalogList[]): void {
   const inner = unwrap(schema);
   if (inner instanceof z.ZodObject) {
-    for (const [key, child] of Object.entries(inner.shape)) walk(child as AnySchema, path ? `${path}.${key}` : key, out);
+    for (const [key, child] of Object.entries(inner.shape)) walk(child as AnySchema, path ? `${path}.${key}` : key, out, lists);
     return;
   }
   if (inner instanceof z.ZodArray) {
     const element = inner.element as AnySchema;
-    if (unwrap(element) instanceof z.ZodObject) return walk(element, `${path}[]`, out);
+    if (unwrap(element) instanceof z.ZodObject) {
+      const single = z.toJSONSchema(inner, { io: 'input', unrepresentable: 'any' }).maxItems === 1;
+      lists.push({ path: `${path}[]`, bt: metaOf(unwrap(element))?.bt ?? metaOf(inner)?.bt ?? '', single });
+      return walk(element, `${path}[]`, out, lists);
+    }
     const meta = metaOf(element) ?? metaOf(inner);
     out.push({ path, bt: meta?.bt ?? '', kind: meta?.kind ?? 'string', list: true });
     return;
@@ -42,11 +54,16 @@ function walk(schema: AnySchema, path: string, out: CatalogField[]): void {
   out.push({ path, bt: meta?.bt ?? '', kind: meta?.kind ?? 'string', list: false });
 }
 
-export const catalog: readonly CatalogField[] = (() => {
-  const out: CatalogField[] = [];
-  walk(invoiceSchema, '', out);
-  return out;
+const walked = (() => {
+  const fields: CatalogField[] = [];
+  const lists: CatalogList[] = [];
+  walk(invoiceSchema, '', fields, lists);
+  return { fields, lists };
 })();
+
+export const catalog: readonly CatalogField[] = walked.fields;
+/** Every list of groups in the model: the page numbers its items by the group's name. */
+export const catalogLists: readonly CatalogList[] = walked.lists;
 
 const byPath = new Map(catalog.map((f) => [f.path, f]));
 

@@ -1,4 +1,5 @@
 import type { Invoice, InvoiceLine, VatBreakdown } from './model.js';
+import { termName } from './term-names.js';
 
 /**
  * What EN 16931 makes mandatory in every invoice (its cardinality 1..1 and 1..n business terms,
@@ -13,6 +14,7 @@ export interface MissingField {
   path: string;
   /** The business term, or the group when the whole group is absent. */
   bt: string;
+  /** The term's English name (src/invoice/term-names.ts): API messages are English. */
   name: string;
   /** The EN 16931 rule that requires it. */
   rule: string;
@@ -23,7 +25,6 @@ type Getter<T> = (item: T) => unknown;
 interface Requirement<T> {
   path: string;
   bt: string;
-  name: string;
   rule: string;
   get: Getter<T>;
 }
@@ -31,48 +32,50 @@ interface Requirement<T> {
 const present = (value: unknown) => value !== undefined && value !== null && value !== '' && !(Array.isArray(value) && value.length === 0);
 
 const HEADER: ReadonlyArray<Requirement<Invoice>> = [
-  { path: 'invoiceNumber', bt: 'BT-1', name: 'Invoice number', rule: 'BR-02', get: (i) => i.invoiceNumber },
-  { path: 'invoiceIssueDate', bt: 'BT-2', name: 'Invoice issue date', rule: 'BR-03', get: (i) => i.invoiceIssueDate },
-  { path: 'invoiceTypeCode', bt: 'BT-3', name: 'Invoice type code', rule: 'BR-04', get: (i) => i.invoiceTypeCode },
-  { path: 'invoiceCurrencyCode', bt: 'BT-5', name: 'Invoice currency code', rule: 'BR-05', get: (i) => i.invoiceCurrencyCode },
-  { path: 'seller.sellerName', bt: 'BT-27', name: 'Seller name', rule: 'BR-06', get: (i) => i.seller?.sellerName },
-  { path: 'seller.sellerPostalAddress.sellerCountryCode', bt: 'BT-40', name: 'Seller country code', rule: 'BR-09', get: (i) => i.seller?.sellerPostalAddress?.sellerCountryCode },
-  { path: 'buyer.buyerName', bt: 'BT-44', name: 'Buyer name', rule: 'BR-07', get: (i) => i.buyer?.buyerName },
-  { path: 'buyer.buyerPostalAddress.buyerCountryCode', bt: 'BT-55', name: 'Buyer country code', rule: 'BR-11', get: (i) => i.buyer?.buyerPostalAddress?.buyerCountryCode },
-  { path: 'documentTotals.sumOfInvoiceLineNetAmount', bt: 'BT-106', name: 'Sum of invoice line net amount', rule: 'BR-12', get: (i) => i.documentTotals?.sumOfInvoiceLineNetAmount },
-  { path: 'documentTotals.invoiceTotalAmountWithoutVat', bt: 'BT-109', name: 'Invoice total amount without VAT', rule: 'BR-13', get: (i) => i.documentTotals?.invoiceTotalAmountWithoutVat },
-  { path: 'documentTotals.invoiceTotalAmountWithVat', bt: 'BT-112', name: 'Invoice total amount with VAT', rule: 'BR-14', get: (i) => i.documentTotals?.invoiceTotalAmountWithVat },
-  { path: 'documentTotals.amountDueForPayment', bt: 'BT-115', name: 'Amount due for payment', rule: 'BR-15', get: (i) => i.documentTotals?.amountDueForPayment },
+  { path: 'invoiceNumber', bt: 'BT-1', rule: 'BR-02', get: (i) => i.invoiceNumber },
+  { path: 'invoiceIssueDate', bt: 'BT-2', rule: 'BR-03', get: (i) => i.invoiceIssueDate },
+  { path: 'invoiceTypeCode', bt: 'BT-3', rule: 'BR-04', get: (i) => i.invoiceTypeCode },
+  { path: 'invoiceCurrencyCode', bt: 'BT-5', rule: 'BR-05', get: (i) => i.invoiceCurrencyCode },
+  { path: 'seller.sellerName', bt: 'BT-27', rule: 'BR-06', get: (i) => i.seller?.sellerName },
+  { path: 'seller.sellerPostalAddress.sellerCountryCode', bt: 'BT-40', rule: 'BR-09', get: (i) => i.seller?.sellerPostalAddress?.sellerCountryCode },
+  { path: 'buyer.buyerName', bt: 'BT-44', rule: 'BR-07', get: (i) => i.buyer?.buyerName },
+  { path: 'buyer.buyerPostalAddress.buyerCountryCode', bt: 'BT-55', rule: 'BR-11', get: (i) => i.buyer?.buyerPostalAddress?.buyerCountryCode },
+  { path: 'documentTotals.sumOfInvoiceLineNetAmount', bt: 'BT-106', rule: 'BR-12', get: (i) => i.documentTotals?.sumOfInvoiceLineNetAmount },
+  { path: 'documentTotals.invoiceTotalAmountWithoutVat', bt: 'BT-109', rule: 'BR-13', get: (i) => i.documentTotals?.invoiceTotalAmountWithoutVat },
+  { path: 'documentTotals.invoiceTotalAmountWithVat', bt: 'BT-112', rule: 'BR-14', get: (i) => i.documentTotals?.invoiceTotalAmountWithVat },
+  { path: 'documentTotals.amountDueForPayment', bt: 'BT-115', rule: 'BR-15', get: (i) => i.documentTotals?.amountDueForPayment },
 ];
 
 const VAT_BREAKDOWN: ReadonlyArray<Requirement<VatBreakdown>> = [
-  { path: 'vatCategoryTaxableAmount', bt: 'BT-116', name: 'VAT category taxable amount', rule: 'BR-45', get: (r) => r.vatCategoryTaxableAmount },
-  { path: 'vatCategoryTaxAmount', bt: 'BT-117', name: 'VAT category tax amount', rule: 'BR-46', get: (r) => r.vatCategoryTaxAmount },
-  { path: 'vatCategoryCode', bt: 'BT-118', name: 'VAT category code', rule: 'BR-47', get: (r) => r.vatCategoryCode },
+  { path: 'vatCategoryTaxableAmount', bt: 'BT-116', rule: 'BR-45', get: (r) => r.vatCategoryTaxableAmount },
+  { path: 'vatCategoryTaxAmount', bt: 'BT-117', rule: 'BR-46', get: (r) => r.vatCategoryTaxAmount },
+  { path: 'vatCategoryCode', bt: 'BT-118', rule: 'BR-47', get: (r) => r.vatCategoryCode },
 ];
 
 const LINE: ReadonlyArray<Requirement<InvoiceLine>> = [
-  { path: 'invoiceLineIdentifier', bt: 'BT-126', name: 'Invoice line identifier', rule: 'BR-21', get: (l) => l.invoiceLineIdentifier },
-  { path: 'invoicedQuantity', bt: 'BT-129', name: 'Invoiced quantity', rule: 'BR-22', get: (l) => l.invoicedQuantity },
-  { path: 'invoicedQuantityUnitOfMeasureCode', bt: 'BT-130', name: 'Invoiced quantity unit of measure code', rule: 'BR-23', get: (l) => l.invoicedQuantityUnitOfMeasureCode },
-  { path: 'invoiceLineNetAmount', bt: 'BT-131', name: 'Invoice line net amount', rule: 'BR-24', get: (l) => l.invoiceLineNetAmount },
-  { path: 'priceDetails.itemNetPrice', bt: 'BT-146', name: 'Item net price', rule: 'BR-26', get: (l) => l.priceDetails?.itemNetPrice },
-  { path: 'lineVatInformation[0].invoicedItemVatCategoryCode', bt: 'BT-151', name: 'Invoiced item VAT category code', rule: 'BR-CO-04', get: (l) => l.lineVatInformation?.[0]?.invoicedItemVatCategoryCode },
-  { path: 'itemInformation.itemName', bt: 'BT-153', name: 'Item name', rule: 'BR-25', get: (l) => l.itemInformation?.itemName },
+  { path: 'invoiceLineIdentifier', bt: 'BT-126', rule: 'BR-21', get: (l) => l.invoiceLineIdentifier },
+  { path: 'invoicedQuantity', bt: 'BT-129', rule: 'BR-22', get: (l) => l.invoicedQuantity },
+  { path: 'invoicedQuantityUnitOfMeasureCode', bt: 'BT-130', rule: 'BR-23', get: (l) => l.invoicedQuantityUnitOfMeasureCode },
+  { path: 'invoiceLineNetAmount', bt: 'BT-131', rule: 'BR-24', get: (l) => l.invoiceLineNetAmount },
+  { path: 'priceDetails.itemNetPrice', bt: 'BT-146', rule: 'BR-26', get: (l) => l.priceDetails?.itemNetPrice },
+  { path: 'lineVatInformation[0].invoicedItemVatCategoryCode', bt: 'BT-151', rule: 'BR-CO-04', get: (l) => l.lineVatInformation?.[0]?.invoicedItemVatCategoryCode },
+  { path: 'itemInformation.itemName', bt: 'BT-153', rule: 'BR-25', get: (l) => l.itemInformation?.itemName },
 ];
 
+const lacking = (path: string, bt: string, rule: string): MissingField => ({ path, bt, name: termName(bt, 'en'), rule });
+
 function check<T>(item: T, requirements: ReadonlyArray<Requirement<T>>, prefix: string): MissingField[] {
-  return requirements.filter((r) => !present(r.get(item))).map(({ path, bt, name, rule }) => ({ path: `${prefix}${path}`, bt, name, rule }));
+  return requirements.filter((r) => !present(r.get(item))).map(({ path, bt, rule }) => lacking(`${prefix}${path}`, bt, rule));
 }
 
 /** Every mandatory business term the invoice lacks, in the order of EN 16931; empty when none is missing. */
 export function missingMandatoryFields(invoice: Invoice): MissingField[] {
   const missing = check(invoice, HEADER, '');
   const breakdown = invoice.vatBreakdown ?? [];
-  if (breakdown.length === 0) missing.push({ path: 'vatBreakdown', bt: 'BG-23', name: 'VAT breakdown', rule: 'BR-CO-18' });
+  if (breakdown.length === 0) missing.push(lacking('vatBreakdown', 'BG-23', 'BR-CO-18'));
   breakdown.forEach((row, i) => missing.push(...check(row, VAT_BREAKDOWN, `vatBreakdown[${i}].`)));
   const lines = invoice.invoiceLine ?? [];
-  if (lines.length === 0) missing.push({ path: 'invoiceLine', bt: 'BG-25', name: 'Invoice line', rule: 'BR-16' });
+  if (lines.length === 0) missing.push(lacking('invoiceLine', 'BG-25', 'BR-16'));
   lines.forEach((line, i) => missing.push(...check(line, LINE, `invoiceLine[${i}].`)));
   return missing;
 }

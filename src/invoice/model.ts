@@ -274,6 +274,7 @@ const invoiceLine = o({
           itemClassificationIdentifierListVersionIdentifier: text('BT-158-2').optional(),
         }),
       )
+      .meta({ bt: 'BT-158' })
       .optional(),
     itemCountryOfOrigin: country('BT-159').optional(),
     itemAttributes: z

@@ -1,5 +1,6 @@
 import { catalog } from '../invoice/catalog.js';
 import type { Invoice } from '../invoice/model.js';
+import { termName } from '../invoice/term-names.js';
 import { createFormatter, type Formatter } from '../render/format.js';
 import { isCreditNoteType } from '../xml/codes.js';
 import { esc, factsList, htmlDocument } from './html.js';
@@ -14,34 +15,30 @@ import { TEXT } from './text.js';
 
 const FIELDS = new Map(catalog.map((f) => [f.path, f]));
 
-/** `sellerPostalAddress` → "Seller postal address": the model's names are English and descriptive. */
-const humanize = (key: string) => key.replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/^./, (c) => c.toUpperCase()).replace(/ ([A-Z])(?=[a-z])/g, (_, c: string) => ` ${c.toLowerCase()}`);
-
 type Row = readonly [string, string];
 
-/** Every leaf under `value`, as "Label (BT-n)" and its formatted value. */
-function termRows(value: unknown, path: string, fmt: Formatter, rows: Row[] = []): Row[] {
+/** Every leaf under `value`, as "Name of the term (BT-n)" in the reader's language and its formatted value. */
+function termRows(value: unknown, path: string, fmt: Formatter, lang: Language, rows: Row[] = []): Row[] {
   if (value === undefined || value === null) return rows;
   if (Array.isArray(value)) {
     const field = FIELDS.get(path);
-    if (field?.list) rows.push([labelOf(path), value.map(String).join(', ')]);
-    else for (const item of value) termRows(item, `${path}[]`, fmt, rows);
+    if (field?.list) rows.push([labelOf(path, lang), value.map(String).join(', ')]);
+    else for (const item of value) termRows(item, `${path}[]`, fmt, lang, rows);
     return rows;
   }
   if (typeof value === 'object') {
-    for (const [key, child] of Object.entries(value)) termRows(child, path ? `${path}.${key}` : key, fmt, rows);
+    for (const [key, child] of Object.entries(value)) termRows(child, path ? `${path}.${key}` : key, fmt, lang, rows);
     return rows;
   }
   const field = FIELDS.get(path);
   const text = String(value);
-  rows.push([labelOf(path), field?.kind === 'date' ? fmt.date(text) : field?.kind === 'decimal' ? fmt.quantity(text) : text]);
+  rows.push([labelOf(path, lang), field?.kind === 'date' ? fmt.date(text) : field?.kind === 'decimal' ? fmt.quantity(text) : text]);
   return rows;
 }
 
-function labelOf(path: string): string {
-  const key = path.split(/[.[\]]+/).filter(Boolean).pop() ?? path;
+function labelOf(path: string, lang: Language): string {
   const bt = FIELDS.get(path)?.bt;
-  return bt ? `${humanize(key)} (${bt})` : humanize(key);
+  return bt ? `${termName(bt, lang)} (${bt})` : path;
 }
 
 const section = (title: string, body: string) => (body ? `<section><h2>${esc(title)}</h2>${body}</section>` : '');
@@ -60,6 +57,7 @@ export function invoiceFragment(invoice: Invoice, lang: Language): string {
   const t = TEXT[lang].invoice;
   const fmt = createFormatter(LOCALE[lang], invoice.invoiceCurrencyCode ?? 'EUR', 'medium');
   const money = (v: string | undefined) => (v === undefined ? '' : esc(fmt.money(v)));
+  const terms = (value: unknown, path: string) => termRows(value, path, fmt, lang);
   const header = Object.fromEntries(Object.entries(invoice).filter(([k]) => !HEADER_KEYS.has(k)));
   const title = `${isCreditNoteType(invoice.invoiceTypeCode) ? t.creditNote : t.title} ${invoice.invoiceNumber ?? ''}`.trim();
 
@@ -72,14 +70,14 @@ export function invoiceFragment(invoice: Invoice, lang: Language): string {
     money(l.invoiceLineNetAmount),
   ]);
   const vat = (invoice.vatBreakdown ?? []).map((v) => [esc(v.vatCategoryCode ?? ''), esc(v.vatCategoryRate ? fmt.percent(v.vatCategoryRate) : ''), money(v.vatCategoryTaxableAmount), money(v.vatCategoryTaxAmount)]);
-  const totals = Object.entries(invoice.documentTotals ?? {}).map(([k, v]): Row => [labelOf(`documentTotals.${k}`), fmt.money(String(v))]);
+  const totals = Object.entries(invoice.documentTotals ?? {}).map(([k, v]): Row => [labelOf(`documentTotals.${k}`, lang), fmt.money(String(v))]);
 
   return `<h1>${esc(title)}</h1>
-${facts(termRows(header, '', fmt))}
-<div class="parties">${section(t.seller, facts(termRows(invoice.seller, 'seller', fmt)))}${section(t.buyer, facts(termRows(invoice.buyer, 'buyer', fmt)))}</div>
-${section(t.payee, facts(termRows(invoice.payee, 'payee', fmt)))}
-${section(t.taxRepresentative, facts(termRows(invoice.sellerTaxRepresentativeParty, 'sellerTaxRepresentativeParty', fmt)))}
-${section(t.delivery, facts(termRows(invoice.deliveryInformation, 'deliveryInformation', fmt)))}
+${facts(terms(header, ''))}
+<div class="parties">${section(t.seller, facts(terms(invoice.seller, 'seller')))}${section(t.buyer, facts(terms(invoice.buyer, 'buyer')))}</div>
+${section(t.payee, facts(terms(invoice.payee, 'payee')))}
+${section(t.taxRepresentative, facts(terms(invoice.sellerTaxRepresentativeParty, 'sellerTaxRepresentativeParty')))}
+${section(t.delivery, facts(terms(invoice.deliveryInformation, 'deliveryInformation')))}
 ${section(
   t.lines,
   table(t.lines, [[t.position, false], [t.item, false], [t.quantity, true], [t.unitPrice, true], [t.vatRate, true], [t.netAmount, true]], lines) +
@@ -87,16 +85,16 @@ ${section(
       .map((l) => {
         // What the table does not show of a line (periods, allowances, identifiers, notes).
         const { invoiceLineIdentifier: _id, invoicedQuantity: _q, invoicedQuantityUnitOfMeasureCode: _u, invoiceLineNetAmount: _n, ...rest } = l;
-        const rows = termRows({ ...rest, itemInformation: { ...rest.itemInformation, itemName: undefined, itemDescription: undefined }, priceDetails: { ...rest.priceDetails, itemNetPrice: undefined }, lineVatInformation: undefined }, 'invoiceLine[]', fmt);
+        const rows = terms({ ...rest, itemInformation: { ...rest.itemInformation, itemName: undefined, itemDescription: undefined }, priceDetails: { ...rest.priceDetails, itemNetPrice: undefined }, lineVatInformation: undefined }, 'invoiceLine[]');
         return rows.length ? `<h3>${esc(t.position)} ${esc(l.invoiceLineIdentifier ?? '')}</h3>${facts(rows)}` : '';
       })
       .join(''),
 )}
-${section(t.allowancesCharges, facts([...termRows(invoice.documentLevelAllowances, 'documentLevelAllowances', fmt), ...termRows(invoice.documentLevelCharges, 'documentLevelCharges', fmt)]))}
-${section(t.vatBreakdown, table(t.vatBreakdown, [[t.category, false], [t.vatRate, true], [t.taxable, true], [t.tax, true]], vat) + facts(termRows((invoice.vatBreakdown ?? []).map((v) => ({ vatExemptionReasonText: v.vatExemptionReasonText, vatExemptionReasonCode: v.vatExemptionReasonCode })), 'vatBreakdown', fmt)))}
+${section(t.allowancesCharges, facts([...terms(invoice.documentLevelAllowances, 'documentLevelAllowances'), ...terms(invoice.documentLevelCharges, 'documentLevelCharges')]))}
+${section(t.vatBreakdown, table(t.vatBreakdown, [[t.category, false], [t.vatRate, true], [t.taxable, true], [t.tax, true]], vat) + facts(terms((invoice.vatBreakdown ?? []).map((v) => ({ vatExemptionReasonText: v.vatExemptionReasonText, vatExemptionReasonCode: v.vatExemptionReasonCode })), 'vatBreakdown')))}
 ${section(t.totals, facts(totals))}
-${section(t.payment, facts(termRows(invoice.paymentInstructions, 'paymentInstructions', fmt)))}
-${section(t.other, facts(termRows(invoice.additionalSupportingDocuments?.map((d) => ({ ...d, attachedDocument: d.attachedDocument ? `(${Math.round((d.attachedDocument.length * 3) / 4 / 1024)} KiB)` : undefined })), 'additionalSupportingDocuments', fmt)))}`;
+${section(t.payment, facts(terms(invoice.paymentInstructions, 'paymentInstructions')))}
+${section(t.other, facts(terms(invoice.additionalSupportingDocuments?.map((d) => ({ ...d, attachedDocument: d.attachedDocument ? `(${Math.round((d.attachedDocument.length * 3) / 4 / 1024)} KiB)` : undefined })), 'additionalSupportingDocuments')))}`;
 }
 
 export const invoiceHtml = (invoice: Invoice, lang: Language): string => htmlDocument(lang, `${TEXT[lang].invoice.title} ${invoice.invoiceNumber ?? ''}`.trim(), invoiceFragment(invoice, lang));

@@ -136,7 +136,9 @@ describe('the page at /app in chromium', () => {
     await number.waitFor({ state: 'visible', timeout: 120_000 });
     expect(await number.inputValue()).toBe(invoice.invoiceNumber);
     expect(await text(page, '#fields .meta')).toMatch(/^confidence \d+ % · (printed|inferred|default)$/);
-    expect(await page.getByLabel(/^Invoice number \(BT-1\)/).inputValue()).toBe(invoice.invoiceNumber);
+    // Labelled (label for=id) with the business term's name; a line's fields also say which line.
+    expect(await page.getByLabel('Invoice number (BT-1)', { exact: true }).inputValue()).toBe(invoice.invoiceNumber);
+    expect(await page.getByLabel('Invoiced quantity (BT-129) · Invoice line 1', { exact: true }).count()).toBe(1);
     await shot(page, '5-plain-pdf-fields');
     if (process.env.APP_SCREENSHOT_DOCS === '1') {
       await mkdir(path.join(repoRoot, 'docs'), { recursive: true });
@@ -184,6 +186,22 @@ describe('the page at /app in chromium', () => {
       .toMatch(/createZugferdFromJson\s*completed · valid/);
     expect(await page.locator('#jobs-list a').first().getAttribute('href')).toMatch(/\/namespaces\/einvoice-test\/workflows\//);
     await shot(page, '8-recent-jobs');
+    await context.close();
+  });
+
+  it('labels the fields read with the business terms\' German names on the German page', { timeout: 180_000 }, async () => {
+    const { context, page } = await open('de-DE');
+    await page.getByLabel('Ihr API-Token').fill(token);
+    await page.getByRole('button', { name: 'Token verwenden' }).click();
+    await visible(page, '#work');
+    await page.getByLabel(/Datei wählen oder ablegen/).setInputFiles({ name: 'rechnung.pdf', mimeType: 'application/pdf', buffer: Buffer.from(await invoicePdf(invoice)) });
+    const number = page.getByLabel('Rechnungsnummer (BT-1)', { exact: true });
+    await number.waitFor({ state: 'visible', timeout: 120_000 });
+    expect(await number.inputValue()).toBe(invoice.invoiceNumber);
+    expect(await page.getByLabel('Name des Verkäufers (BT-27)', { exact: true }).count()).toBe(1);
+    expect(await page.getByLabel('Menge (BT-129) · Rechnungsposition 1', { exact: true }).count()).toBe(1);
+    expect(await text(page, '#fields')).not.toMatch(/Invoice number|Seller name|Invoiced quantity/);
+    await shot(page, '9-german-fields');
     await context.close();
   });
 });

@@ -123,6 +123,12 @@ describe.each(services)('reports and views for people ($name)', (service) => {
     expect(html).toContain('<label for="token">Ihr API-Token</label>');
     const en = await (await fetch(`${service.url}/app?lang=en`)).text();
     expect(en).toContain('<label for="token">Your API token</label>');
+    // The fields' labels: each business term's name in the page's language, and the name of a list's item.
+    const data = (page: string) => JSON.parse(/<script type="application\/json" id="page-data">(.*?)<\/script>/s.exec(page)![1]!);
+    expect(data(html).names).toMatchObject({ invoiceNumber: 'Rechnungsnummer', 'seller.sellerName': 'Name des Verkäufers', 'invoiceLine[].invoicedQuantity': 'Menge' });
+    expect(data(html).lists['invoiceLine[]']).toBe('Rechnungsposition');
+    expect(data(en).names).toMatchObject({ invoiceNumber: 'Invoice number', 'seller.sellerName': 'Seller name', 'invoiceLine[].invoicedQuantity': 'Invoiced quantity' });
+    expect(en).not.toContain('Rechnungsnummer');
     for (const asset of ['app.js', 'app.css', 'report.css']) expect((await fetch(`${service.url}/app/${asset}`)).status).toBe(200);
     expect((await fetch(`${service.url}/app/secret.txt`)).status).toBe(404);
   });

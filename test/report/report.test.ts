@@ -93,7 +93,10 @@ describe('the readable view of an invoice', () => {
     const html = invoiceHtml(invoice, 'de');
     expect(html).toContain(`<h1>Rechnung ${invoice.invoiceNumber}</h1>`);
     expect(html).toContain('Rheinwerk Bürobedarf GmbH');
-    expect(html).toContain('Invoice issue date (BT-2)</dt><dd>03.03.2025');
+    // Every term under its name in the reader's language (src/invoice/term-names.ts).
+    expect(html).toContain('Rechnungsdatum (BT-2)</dt><dd>03.03.2025');
+    expect(html).toContain('Name des Käufers (BT-44)');
+    expect(invoiceHtml(invoice, 'en')).toContain('Invoice issue date (BT-2)</dt><dd>3 Mar 2025');
     expect(html).toContain(new Intl.NumberFormat('de-DE', { style: 'currency', currency: 'EUR' }).format(Number(invoice.documentTotals!.invoiceTotalAmountWithVat)));
     expect((html.match(/<tr>/g) ?? []).length).toBe(invoice.invoiceLine!.length + 1 + invoice.vatBreakdown!.length + 1);
   });

@@ -1,7 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
-import { catalog } from '../../invoice/catalog.js';
+import { catalog, catalogLists } from '../../invoice/catalog.js';
+import { termName } from '../../invoice/term-names.js';
 import { MAX_FILE_BYTES } from '../../jobs/file.js';
 import { ZUGFERD_PROFILES } from '../../pdf/profiles.js';
 import { DOCUMENT_CSS, esc } from '../../report/html.js';
@@ -24,14 +25,19 @@ const ASSETS: Record<string, { type: string; read: () => Promise<Buffer | string
   'report.css': { type: 'text/css; charset=utf-8', read: async () => DOCUMENT_CSS },
 };
 
-/** What the script needs besides the words: the business term of each field path, and the profiles. */
-const PAGE_DATA = {
+/** What the script needs besides the words: each field path's business term and its name, and the profiles. */
+const pageData = (lang: Language) => ({
   bt: Object.fromEntries(catalog.map((f) => [f.path, f.bt])),
+  /** Field path → the name of its business term in the page's language: the field's label. */
+  names: Object.fromEntries(catalog.filter((f) => f.bt).map((f) => [f.path, termName(f.bt, lang)])),
+  /** List path (`invoiceLine[]`) → the name of one item's group, to number the items ("Rechnungsposition 2"). */
+  lists: Object.fromEntries(catalogLists.filter((l) => !l.single).map((l) => [l.path, termName(l.bt, lang)])),
   /** Business term → its one path outside any list, so a finding that names a term can ask for it. */
   paths: Object.fromEntries(catalog.filter((f) => f.bt && !f.path.includes('[]') && !f.list).map((f) => [f.bt, f.path])),
   profiles: ZUGFERD_PROFILES,
   maxFileBytes: MAX_FILE_BYTES,
-};
+});
+const PAGE_DATA = { de: pageData('de'), en: pageData('en') } satisfies Record<Language, unknown>;
 
 /** JSON inside a script element: `<` escaped so no text can end the element. */
 const scriptJson = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u003c');
@@ -76,7 +82,7 @@ function page(lang: Language): string {
   <div id="jobs-list"></div>
 </section>
 </main>
-<script type="application/json" id="page-data">${scriptJson({ lang, text: t, ...PAGE_DATA })}</script>
+<script type="application/json" id="page-data">${scriptJson({ lang, text: t, ...PAGE_DATA[lang] })}</script>
 <script type="module" src="/app/app.js"></script>
 </body></html>`;
 }
