@@ -2,7 +2,7 @@
 # The scale test on a real multi-service Temporal cluster (scripts/scale-cluster.ts): builds the
 # Temporal server once (scripts/setup-temporal-cluster.sh), builds the service, starts a private
 # PostgreSQL for the cluster and the service's metadata, runs the test, removes the PostgreSQL.
-# Arguments go to the test (--layouts 1,2,3 --seconds 45 --scans 12 --ocr-nice 10 --json FILE).
+# Arguments go to the test (--layouts 1,2,3 --seconds 45 --scans 12 --ocr-nice 10 --ocr-cpus 0.5 --json FILE).
 # Not part of .ci/run: it takes about 14 minutes on two busy cores (see README, Scaling).
 set -euo pipefail
 cd "$(dirname "$0")/.."

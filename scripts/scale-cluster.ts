@@ -5,6 +5,7 @@ import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { invoiceSchema } from '../src/invoice/model.js';
 import { loadTemplate, renderInvoicePdf, templateRoots } from '../src/render/index.js';
+import { limitCpus } from './lib/cpu-limit.js';
 import { quantile } from './lib/quantile.js';
 import { startRoleProcess, type RoleProcess } from './lib/role-process.js';
 import { scanProfile, seedOf } from './lib/scan-simulation.js';
@@ -30,9 +31,10 @@ import { clusterAvailable, setupSchema, startCluster } from './lib/temporal-clus
  * (createZugferdFromJson on a rendered PDF/A), analyses of text PDFs (createJSONFromAnalysedPdf)
  * and the burst of scans. It reports per operation throughput and p50/p95 latency, and how far
  * the burst raised the p95 of XML creation. --ocr-nice starts a worker that serves only OCR at a
- * lower CPU priority: on one machine, what a machine of its own does for OCR in a cluster.
+ * lower CPU priority; --ocr-cpus limits it to that many cores with a control group, as a container
+ * CPU limit does (deploy/): on one machine, what a machine of its own does for OCR in a cluster.
  *
- *   bash scripts/scale-cluster.sh [--layouts 1,2,3] [--seconds 45] [--scans 12] [--xml-clients 2] [--ocr-nice 10] [--json FILE]
+ *   bash scripts/scale-cluster.sh [--layouts 1,2,3] [--seconds 45] [--scans 12] [--xml-clients 2] [--ocr-nice 10] [--ocr-cpus 0.5] [--json FILE]
  *
  * (the shell script builds the server once, starts a private PostgreSQL and runs this with --postgres-url).
  */
@@ -47,6 +49,8 @@ const { values: args } = parseArgs({
     shards: { type: 'string', default: '16' },
     /** CPU priority of a worker process that serves only OCR (nice value; 0: none). */
     'ocr-nice': { type: 'string', default: '0' },
+    /** Cores a worker process that serves only OCR may use (a cgroup CPU quota; 0: no limit). */
+    'ocr-cpus': { type: 'string', default: '0' },
     json: { type: 'string' },
     keep: { type: 'boolean', default: false },
   },
@@ -57,6 +61,7 @@ const SECONDS = Number(args.seconds);
 const SCANS = Number(args.scans);
 const XML_CLIENTS = Number(args['xml-clients']);
 const OCR_NICE = Number(args['ocr-nice']);
+const OCR_CPUS = Number(args['ocr-cpus']);
 
 const LAYOUTS: Record<string, string[]> = {
   '1': ['quick,pdf,ocr,mail'],
@@ -184,8 +189,12 @@ async function closedLoop(recorder: Recorder, op: Op, clients: number, call: () 
 async function runLayout(service: SpawnedService, input: Inputs, workers: number): Promise<LayoutResult> {
   const queues = LAYOUTS[String(workers)]!;
   const procs: RoleProcess[] = [];
+  const unlimit: Array<() => void> = [];
   for (const [i, q] of queues.entries()) {
-    procs.push(await startRoleProcess(service, 'worker', `worker-${workers}-${i + 1}`, { EINVOICE_WORKER_QUEUES: q, LOG_LEVEL: 'info' }, q === 'ocr' && OCR_NICE ? OCR_NICE : 0));
+    const name = `worker-${workers}-${i + 1}`;
+    const proc = await startRoleProcess(service, 'worker', name, { EINVOICE_WORKER_QUEUES: q, LOG_LEVEL: 'info' }, q === 'ocr' && OCR_NICE ? OCR_NICE : 0);
+    procs.push(proc);
+    if (q === 'ocr' && OCR_CPUS > 0) unlimit.push(limitCpus(proc.child.pid!, OCR_CPUS, `einvoice-scale-${process.pid}-${name}`));
   }
   const peaks = procs.map(() => 0);
   const sampler = setInterval(() => procs.forEach((p, i) => (peaks[i] = Math.max(peaks[i]!, treeRss(p.child.pid!)))), 250);
@@ -220,6 +229,7 @@ async function runLayout(service: SpawnedService, input: Inputs, workers: number
   } finally {
     clearInterval(sampler);
     for (const p of procs) await p.stop();
+    for (const remove of unlimit) remove();
   }
 }
 
@@ -295,7 +305,7 @@ async function main(): Promise<void> {
     }
     console.log('\nsummary');
     print(results);
-    if (args.json) writeFileSync(args.json, JSON.stringify({ cores: os.availableParallelism(), seconds: SECONDS, scans: SCANS, xmlClients: XML_CLIENTS, ocrNice: OCR_NICE, results }, null, 2));
+    if (args.json) writeFileSync(args.json, JSON.stringify({ cores: os.availableParallelism(), seconds: SECONDS, scans: SCANS, xmlClients: XML_CLIENTS, ocrNice: OCR_NICE, ocrCpus: OCR_CPUS, results }, null, 2));
   } finally {
     await service?.stop();
     await cluster.stop();
