@@ -86,7 +86,7 @@ export const HEADER_LABELS: ReadonlyArray<LabelRule<HeaderField>> = [
   rule('buyerReference', 0.8, String.raw`vsnr|versicherungsschein[- ]?(?:nummer|nr\.?)`, true),
   // "Your reference" on an English or French invoice is the customer's order reference.
   rule('orderReference', 0.9, String.raw`your ref(?:erence|\.)?|votre reference|votre ref\.?`),
-  rule('contractReference', 1, String.raw`vertrags?(?:nummer|[- ]?nr\.?)?|contract(?: ${NO}| reference)?|agreement(?: ref\.?| ${NO})?|(?:${NO} de )?contrat|ref(?:erence)?\.? (?:du )?marche|marche|contract ?nummer|overeenkomst|contratto(?: n\.?| nr\.?)?|numero (?:di )?contratto|rif\.? contratto`),
+  rule('contractReference', 1, String.raw`vertrags?(?:nummer|[- ]?nr\.?)?|contract(?: ${NO}| reference)?|agreement(?: ref\.?| ${NO})?|(?:${NO} de )?contrat|ref(?:erence)?\.? (?:du |de )?contrat|ref(?:erence)?\.? (?:du )?marche|marche|contract ?nummer|overeenkomst|contratto(?: n\.?| nr\.?)?|numero (?:di )?contratto|rif\.? contratto`),
   rule('customerNumber', 1, String.raw`kunden[- ]?${NO}|kundennummer|customer(?: ${NO}| account)?|account ${NO}|(?:${NO}|code) client|client ${NO}|klant ?nummer|klant[- ]?${NO}|debit(?:or|eur)(?:en)?[- ]?${NO}|kd\.?[- ]?${NO}|(?:codice|cod\.) cliente|(?:n\.|nr\.|numero) cliente`),
   rule('taxNumber', 1, String.raw`steuer[- ]?${NO}|st\.?[- ]?nr\.?|tax (?:${NO}|reference)|steuernummer|${NO} fiscal|fiscal (?:${NO}|code)|codice fiscale|cod\. ?fisc(?:ale|\.)|c\.f\.|fiscaal nummer|rsin`),
   rule('currency', 1, String.raw`wahrung|currency|devise|betrage in|amounts in|montants en|valuta|importi in|divisa`),

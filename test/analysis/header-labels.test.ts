@@ -61,7 +61,7 @@ describe('labels printed above their values', () => {
     ['due date', ['Fälligkeitsdatum', 'Due date', "Date d'échéance", 'Vervaldatum', 'Uiterste betaaldatum', 'Scadenza', 'Data scadenza', 'Da pagare entro'], '01.03.2024', (i) => i.paymentDueDate],
     ['buyer reference', ['Ihr Zeichen', 'Buyer reference', 'Buyer ref.', 'Référence acheteur', 'Uw referentie', 'Referentie koper', 'Riferimento cliente', 'Rif. acquirente'], 'Abt. 7-Nord', (i) => i.buyerReference],
     ['order reference', ['Bestellnummer', 'Purchase order', 'N° de commande', 'Uw order', 'Bestelnummer', 'Numero ordine', 'Vs. ordine', 'Rif. ordine'], 'PO-7781', (i) => i.purchaseOrderReference],
-    ['contract reference', ['Vertragsnummer', 'Contract No.', 'N° de contrat', 'Contractnummer', 'Overeenkomst', 'Contratto n.', 'Numero contratto'], 'CT-1204', (i) => i.contractReference],
+    ['contract reference', ['Vertragsnummer', 'Contract No.', 'N° de contrat', 'Référence contrat', 'Réf. contrat', 'Contractnummer', 'Overeenkomst', 'Contratto n.', 'Numero contratto'], 'CT-1204', (i) => i.contractReference],
     ['invoice number', ['Rechnungsnummer', 'Re.-Nr.', 'Invoice No.', 'Invoice ref.', 'N° de facture', 'Réf. facture', 'Factuurnummer', 'Numero fattura', 'Numero documento', 'Documento n.'], 'R-2024-311', (i) => i.invoiceNumber],
     ['issue date', ['Rechnungsdatum', 'Invoice date', 'Date de facture', 'Factuurdatum', 'Datum factuur', 'Data fattura', 'Data documento', 'Data di emissione'], '16.02.2024', (i) => i.invoiceIssueDate],
   ];
