@@ -371,8 +371,10 @@ export function findParties(doc: Doc): Parties {
   }
 
   // Two parties at one address are one party read twice: the weaker reading is not the other party.
+  // Two names there are two parties (neighbours in one building, a test invoice's made-up address).
   const { seller, buyer } = found;
-  if (seller && buyer && seller.postcode !== undefined && seller.postcode === buyer.postcode && textKey(seller.line1 ?? '') === textKey(buyer.line1 ?? '')) {
+  const oneName = !seller?.name || !buyer?.name || textKey(seller.name) === textKey(buyer.name);
+  if (seller && buyer && oneName && seller.postcode !== undefined && seller.postcode === buyer.postcode && textKey(seller.line1 ?? '') === textKey(buyer.line1 ?? '')) {
     if (seller.score < buyer.score) delete found.seller;
     else delete found.buyer;
   }

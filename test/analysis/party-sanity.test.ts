@@ -28,6 +28,24 @@ describe('telling seller and buyer apart', () => {
     // An e-mail printed in the middle of the page, outside the seller's block, is not the seller's contact.
     expect(invoice.seller?.sellerContact?.sellerContactEmailAddress).toBeUndefined();
   });
+
+  it('keeps two parties with two names at one address apart (neighbours in one building)', async () => {
+    const page: Text[] = [
+      { s: 'Hafenkontor Weber GmbH', x: 40, y: 40, size: 12 },
+      { s: 'Speicherstraße 4', x: 40, y: 54 },
+      { s: '20457 Hamburg', x: 40, y: 66 },
+      { s: 'Client', x: 300, y: 140 },
+      { s: 'Reederei Albers KG', x: 300, y: 152 },
+      { s: 'Speicherstraße 4', x: 300, y: 164 },
+      { s: '20457 Hamburg', x: 300, y: 176 },
+      { s: 'Facture n° 2024-118 du 02/07/2024', x: 40, y: 330 },
+      { s: 'Total facture TTC', x: 360, y: 400 },
+      { s: '119,00', x: 538, y: 400, right: true },
+    ];
+    const { invoice } = analyseInvoice(await extractTextLayer(await pdfOf([page])), { withLineItems: false });
+    expect(invoice.seller?.sellerName).toBe('Hafenkontor Weber GmbH');
+    expect(invoice.buyer?.buyerName).toBe('Reederei Albers KG');
+  });
 });
 
 describe('the registered name', () => {
