@@ -362,9 +362,10 @@ export function findParties(doc: Doc): Parties {
   //    better than a branch office's address block does.
   const top = blocks.filter((b) => b.top < 0.15 * page.height && b.segments.length <= 3).sort((a, b) => a.top - b.top)[0];
   if (top && (!found.seller || found.seller.score < 0.8 || !found.seller.name) && !top.segments.some((s) => parseCityLine(s.text))) {
-    const lines = top.segments.map((s) => clean(s.text));
+    // The document's title may stand on the name's line ("Neumann GmbH & Co. KG      RECHNUNG"): it is no part of the name.
+    const lines = top.segments.map((s) => withoutTrailingTitle(clean(s.text))).filter((l) => !documentTypeOf(l));
     const at = lines.findIndex((l) => LEGAL_FORM.test(l));
-    if (at >= 0 && at <= 1 && !documentTypeOf(lines.join(' '))) {
+    if (at >= 0 && at <= 1) {
       const name = lines.slice(0, at + 1).join('\n');
       found.seller = found.seller ? { ...found.seller, name, via: `${found.seller.via}+name` } : { name, score: 0.5, via: 'letterhead-name', ...boxOf(top.segments) };
     }
@@ -396,6 +397,13 @@ export function findParties(doc: Doc): Parties {
     else if (name !== p.name) found[role] = { ...p, name };
   }
   return found;
+}
+
+/** A line without the document's title set at its end ("Neumann GmbH & Co. KG RECHNUNG" → "Neumann GmbH & Co. KG"). */
+function withoutTrailingTitle(line: string): string {
+  const words = line.split(' ');
+  while (words.length > 1 && documentTypeOf(words.at(-1)!)) words.pop();
+  return words.join(' ');
 }
 
 /**

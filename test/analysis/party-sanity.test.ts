@@ -46,6 +46,25 @@ describe('telling seller and buyer apart', () => {
     expect(invoice.seller?.sellerName).toBe('Hafenkontor Weber GmbH');
     expect(invoice.buyer?.buyerName).toBe('Reederei Albers KG');
   });
+
+  it("takes the name at the top for a seller's block that prints only an address, without the title set on its line", async () => {
+    const page: Text[] = [
+      { s: 'Neumann Gebäudeservice GmbH & Co. KG RECHNUNG', x: 48, y: 26, size: 19 },
+      { s: 'Rechnungsempfänger', x: 48, y: 100 },
+      { s: 'Rechnungssteller', x: 214, y: 100 },
+      { s: 'Roth Bürotechnik KG', x: 48, y: 114 },
+      { s: 'Mühlenweg 28', x: 214, y: 114 },
+      { s: 'Bahnhofstraße 105', x: 48, y: 128 },
+      { s: '10623 Stuttgart', x: 214, y: 128 },
+      { s: '24103 Kiel', x: 48, y: 142 },
+      { s: 'Belegnummer: 0000123456', x: 384, y: 100 },
+      { s: 'Gesamtbetrag', x: 360, y: 400 },
+      { s: '119,00', x: 538, y: 400, right: true },
+    ];
+    const { invoice } = analyseInvoice(await extractTextLayer(await pdfOf([page])), { withLineItems: false });
+    expect(invoice.seller?.sellerName).toBe('Neumann Gebäudeservice GmbH & Co. KG');
+    expect(invoice.buyer?.buyerName).toBe('Roth Bürotechnik KG');
+  });
 });
 
 describe('the registered name', () => {
