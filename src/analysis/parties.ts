@@ -559,7 +559,9 @@ function hasTownLine(lines: string[]): boolean {
 }
 
 /** The block is where the party was read, or repeats its name (letterheads print the seller twice). */
-function sameParty(b: Block, p: Party): boolean {
-  const overlaps = b.page === p.page && b.top < p.bottom && p.top < b.bottom && b.x0 < p.x1 && p.x0 < b.x1;
+/** Whether a block is where a party found already was printed, or names it. Exported for its test. */
+export function sameParty(b: Block, p: Pick<Party, 'name' | 'page' | 'top' | 'bottom' | 'x0' | 'x1'>): boolean {
+  // Line by line: a letterhead's wide first line spans the window beside the lines below it.
+  const overlaps = b.page === p.page && b.segments.some((s) => s.top < p.bottom && p.top < s.bottom && s.x0 < p.x1 && p.x0 < s.x1);
   return overlaps || (p.name !== undefined && textKey(b.segments[0]!.text) === textKey(p.name.split('\n')[0]!));
 }

@@ -100,6 +100,8 @@ describe('codes', () => {
     expect(countryOfLine('Deutschland')).toBe('DE');
     expect(countryOfLine('Deutschland / Germany')).toBe('DE');
     expect(countryOfLine('Pays-Bas')).toBe('NL');
+    // Countries as Italian and Dutch invoices name them.
+    expect(['Germania', 'Paesi Bassi', 'Regno Unito', 'Verenigd Koninkrijk', 'Denemarken'].map(countryOfLine)).toEqual(['DE', 'NL', 'GB', 'GB', 'DK']);
     expect(['Stk.', 'Std', 'kg', 'm²', 'Liter(s)', 'pauschal'].map(unitCode)).toEqual(['C62', 'HUR', 'KGM', 'MTK', 'LTR', 'LS']);
     expect(vatCategoryOf('0', 'Steuerschuldnerschaft des Leistungsempfängers')).toBe('AE');
     expect(vatCategoryOf('0', 'livraison intracommunautaire')).toBe('K');

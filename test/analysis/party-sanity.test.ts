@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { analyseInvoice, extractTextLayer } from '../../src/analysis/index.js';
+import { sameParty } from '../../src/analysis/parties.js';
 import { germanInvoice, pdfOf, type Text } from './fixtures.js';
 
 /** A French subscriber invoice: logo-only letterhead, the address window on the right, a table of account facts on the left. */
@@ -64,6 +65,16 @@ describe('telling seller and buyer apart', () => {
     const { invoice } = analyseInvoice(await extractTextLayer(await pdfOf([page])), { withLineItems: false });
     expect(invoice.seller?.sellerName).toBe('Neumann Gebäudeservice GmbH & Co. KG');
     expect(invoice.buyer?.buyerName).toBe('Roth Bürotechnik KG');
+  });
+
+  it('keeps a letterhead whose wide first line spans the buyer block beside its lower lines', () => {
+    // Boxes as the layout measures them: the letterhead's name runs across to x 386, the buyer block starts at x 308 below it.
+    const line = (text: string, x0: number, x1: number, top: number) => ({ page: 1, line: 0, words: [], text, offsets: [], x0, x1, top, bottom: top + 11, height: 11 });
+    const segments = [line('Hartmann Softwareentwicklung GmbH & Co. KG', 40, 386, 40), line('Hauptstraße 120', 40, 112, 63), line('Germania', 40, 83, 106), line('P.IVA: ATU56580989', 40, 141, 116)];
+    const letterhead = { page: 1, segments, x0: 40, x1: 386, top: 40, bottom: 127 };
+    const buyer = { name: 'Hartmann Haustechnik GmbH', page: 1, top: 116, bottom: 190, x0: 308, x1: 461 };
+    expect(sameParty(letterhead, buyer)).toBe(false);
+    expect(sameParty({ ...letterhead, segments: [...segments, line('Hartmann Haustechnik GmbH', 308, 461, 116)] }, buyer)).toBe(true);
   });
 });
 
