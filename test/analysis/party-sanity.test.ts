@@ -3,6 +3,11 @@ import { analyseInvoice, extractTextLayer } from '../../src/analysis/index.js';
 import { sameParty } from '../../src/analysis/parties.js';
 import { germanInvoice, pdfOf, type Text } from './fixtures.js';
 
+/** The invoice read from one page, without line items. */
+async function headerOf(page: Text[]) {
+  return analyseInvoice(await extractTextLayer(await pdfOf([page])), { withLineItems: false }).invoice;
+}
+
 /** A French subscriber invoice: logo-only letterhead, the address window on the right, a table of account facts on the left. */
 const subscriberInvoice: Text[] = [
   { s: 'Service Abonnés', x: 40, y: 85 },
@@ -22,7 +27,7 @@ const subscriberInvoice: Text[] = [
 
 describe('telling seller and buyer apart', () => {
   it('never takes a heading over an address for a party\'s name, and finds the window beside it', async () => {
-    const { invoice } = analyseInvoice(await extractTextLayer(await pdfOf([subscriberInvoice])), { withLineItems: false });
+    const invoice = await headerOf(subscriberInvoice);
     expect(invoice.buyer?.buyerName).toBe('Marie Lefèvre');
     // One address cannot be both parties': the subscriber is not also the seller.
     expect(invoice.seller?.sellerName).not.toBe('Marie Lefèvre');
@@ -43,7 +48,7 @@ describe('telling seller and buyer apart', () => {
       { s: 'Total facture TTC', x: 360, y: 400 },
       { s: '119,00', x: 538, y: 400, right: true },
     ];
-    const { invoice } = analyseInvoice(await extractTextLayer(await pdfOf([page])), { withLineItems: false });
+    const invoice = await headerOf(page);
     expect(invoice.seller?.sellerName).toBe('Hafenkontor Weber GmbH');
     expect(invoice.buyer?.buyerName).toBe('Reederei Albers KG');
   });
@@ -62,7 +67,7 @@ describe('telling seller and buyer apart', () => {
       { s: 'Gesamtbetrag', x: 360, y: 400 },
       { s: '119,00', x: 538, y: 400, right: true },
     ];
-    const { invoice } = analyseInvoice(await extractTextLayer(await pdfOf([page])), { withLineItems: false });
+    const invoice = await headerOf(page);
     expect(invoice.seller?.sellerName).toBe('Neumann Gebäudeservice GmbH & Co. KG');
     expect(invoice.buyer?.buyerName).toBe('Roth Bürotechnik KG');
   });
@@ -81,7 +86,7 @@ describe('telling seller and buyer apart', () => {
 describe('the registered name', () => {
   it('completes a legal form the letterhead abbreviates from the footer, spelled as registered where a scan misread it', async () => {
     const page = germanInvoice()[0]!.map((t) => ({ ...t, s: t.s.replace('Musterbau GmbH', t.y > 700 ? 'Musterbau UG (haftungsbeschrankt)' : 'Musterbau UG') }));
-    const { invoice } = analyseInvoice(await extractTextLayer(await pdfOf([page])), { withLineItems: false });
+    const invoice = await headerOf(page);
     expect(invoice.seller?.sellerName).toBe('Musterbau UG (haftungsbeschränkt)');
   });
 });
