@@ -11,6 +11,8 @@ export const HEARTBEAT_MS = 5_000;
 /** Runs `step` with heartbeats every HEARTBEAT_MS. */
 export async function heartbeating<T>(step: () => Promise<T>): Promise<T> {
   const activity = Context.current();
+  // A local activity is watched through its workflow task instead.
+  if (activity.info.isLocal) return step();
   const alive = setInterval(() => activity.heartbeat(), HEARTBEAT_MS);
   try {
     return await step();

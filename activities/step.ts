@@ -15,7 +15,8 @@ export function stepBlobs(blobs: BlobStorage): BlobStorage {
 
 /**
  * The creation time of a document built by the running activity: `fixed` (SOURCE_DATE_EPOCH:
- * reproducible builds) or the time the workflow first scheduled the step, which its retries share.
+ * reproducible builds) or the time the workflow first scheduled the step, which its retries share
+ * (an ordinary activity's: a local one is scheduled anew when its workflow task moves to another worker).
  */
 export function documentTime(fixed: Date | undefined): Date {
   return fixed ?? new Date(Context.current().info.scheduledTimestampMs);

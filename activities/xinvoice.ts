@@ -2,19 +2,22 @@ import { ApplicationFailure } from '@temporalio/activity';
 import { invoiceSchema } from '../src/invoice/model.js';
 import type { RequestContext } from '../src/temporal/context.js';
 import { validateInvoiceXml as runValidation, type ValidationReport } from '../src/validation/index.js';
-import { writeInvoiceXml, type SyntaxId } from '../src/xml/index.js';
+import { writeInvoiceXml, type CiiProfile, type SyntaxId } from '../src/xml/index.js';
 import type { ActivityDeps } from './deps.js';
 import { stepBlobs } from './step.js';
 
 export function xinvoiceActivities({ blobs, log }: ActivityDeps) {
   return {
-    /** Reads the invoice JSON from the blob store, writes XRechnung XML, stores it. */
-    async buildInvoiceXml(input: { ctx: RequestContext; invoiceBlobKey: string; syntax: SyntaxId }): Promise<{ xmlBlobKey: string; size: number }> {
+    /**
+     * Reads the invoice JSON from the blob store, writes its XML and stores it: XRechnung in a
+     * syntax, or the CII of a ZUGFeRD profile (which holds only what the profile allows).
+     */
+    async buildInvoiceXml(input: { ctx: RequestContext; invoiceBlobKey: string } & ({ syntax: SyntaxId } | { profile: CiiProfile })): Promise<{ xmlBlobKey: string; size: number }> {
       const parsed = invoiceSchema.safeParse(JSON.parse((await blobs.get(input.invoiceBlobKey)).toString('utf8')));
       if (!parsed.success) throw ApplicationFailure.nonRetryable(`stored invoice does not match the model: ${parsed.error.message}`, 'VALIDATION_ERROR');
       let xml: string;
       try {
-        xml = writeInvoiceXml(parsed.data, { syntax: input.syntax });
+        xml = writeInvoiceXml(parsed.data, 'syntax' in input ? { syntax: input.syntax } : { profile: input.profile });
       } catch (err) {
         throw ApplicationFailure.nonRetryable((err as Error).message, 'XML_BUILD_FAILED');
       }

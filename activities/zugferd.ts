@@ -1,5 +1,4 @@
 import { ApplicationFailure } from '@temporalio/activity';
-import { invoiceSchema } from '../src/invoice/model.js';
 import type { AttachmentNote } from '../src/pdf/attachments.js';
 import { runIsolated } from '../src/pdf/isolate.js';
 import type { ZugferdProfile } from '../src/pdf/profiles.js';
@@ -8,7 +7,6 @@ import type { ZugferdReport } from '../src/pdf/validate.js';
 import { buildZugferd, extractZugferdInvoice, NotEmbeddableError, validateZugferdPdf, type ConvertMode, type Embed, type Inspect, type UnembedFonts } from '../src/pdf/zugferd.js';
 import type { ExtractZugferdInput, ExtractZugferdResult, ValidateZugferdInput } from '../src/jobs/contracts.js';
 import type { RequestContext } from '../src/temporal/context.js';
-import { writeInvoiceXml } from '../src/xml/index.js';
 import type { ActivityDeps } from './deps.js';
 import { documentTime, stepBlobs } from './step.js';
 
@@ -47,19 +45,6 @@ export function zugferdActivities({ blobs, log, documentTime: fixedTime }: Activ
   const pdfBytes = async (key: string) => new Uint8Array(await blobs.get(key));
 
   return {
-    /** Invoice JSON → CII of the requested profile (the XML holds only what the profile allows). */
-    async writeZugferdXml(input: { ctx: RequestContext; invoiceBlobKey: string; profile: ZugferdProfile }): Promise<{ xmlBlobKey: string }> {
-      const parsed = invoiceSchema.safeParse(JSON.parse(await text(input.invoiceBlobKey)));
-      if (!parsed.success) throw ApplicationFailure.nonRetryable(`stored invoice does not match the model: ${parsed.error.message}`, 'VALIDATION_ERROR');
-      let xml: string;
-      try {
-        xml = writeInvoiceXml(parsed.data, { profile: input.profile });
-      } catch (err) {
-        throw ApplicationFailure.nonRetryable((err as Error).message, 'XML_BUILD_FAILED');
-      }
-      return { xmlBlobKey: (await stepBlobs(blobs).put(Buffer.from(xml, 'utf8'))).key };
-    },
-
     /** PDF (converted to PDF/A-3b when needed) + CII → ZUGFeRD / Factur-X PDF/A-3b. */
     async buildZugferdPdf(input: BuildZugferdInput): Promise<BuildZugferdResult> {
       try {

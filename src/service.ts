@@ -5,6 +5,7 @@ import os from 'node:os';
 import type { Duplex } from 'node:stream';
 import type { AddressInfo } from 'node:net';
 import { Client, Connection } from '@temporalio/client';
+import { NativeConnection } from '@temporalio/worker';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
 import type { Logger } from 'pino';
 import { withHeartbeats } from '../activities/heartbeat.js';
@@ -74,7 +75,11 @@ export async function startService(config: Config, log: Logger): Promise<Running
     }
     const temporalAddress = config.temporal.address ?? devServer!.address;
 
-    const connection = await Connection.connect({ address: temporalAddress });
+    const runsWorker = config.role === 'all' || config.role === 'worker';
+    // A process that runs a worker shares one connection between client and worker, so a workflow
+    // it starts can run its first task right here, handed over in the start call's answer (eager
+    // start) instead of waiting for a poll through the server's matching service.
+    const connection = runsWorker ? await NativeConnection.connect({ address: temporalAddress }) : await Connection.connect({ address: temporalAddress });
     cleanups.push(() => connection.close());
     await ensureNamespace(connection, config.temporal.namespace).catch((err) => {
       // On a managed cluster the operator may have set the namespace up already and denied us the rights.
@@ -87,7 +92,8 @@ export async function startService(config: Config, log: Logger): Promise<Running
     const blobs = openBlobStorage(config.blobs, config.dataDir);
     const temporal = new Client({ connection, namespace: config.temporal.namespace });
 
-    if (config.role === 'all' || config.role === 'worker') {
+    let eagerStart = false;
+    if (runsWorker) {
       // What killed predecessors left behind (their helpers' folders); folders of processes still running stay.
       const orphans = await removeOrphanedTempDirs();
       if (orphans.length) log.info({ removed: orphans.length }, 'removed temporary folders of processes that are gone');
@@ -100,7 +106,7 @@ export async function startService(config: Config, log: Logger): Promise<Running
         sandboxHeapMb: DEFAULT_SANDBOX_LIMITS.heapMb,
       });
       const workers = await startWorkers({
-        address: temporalAddress,
+        connection: connection as NativeConnection,
         namespace: config.temporal.namespace,
         queues: plan.queues,
         activities: withHeartbeats(
@@ -112,10 +118,11 @@ export async function startService(config: Config, log: Logger): Promise<Running
       cleanups.push(() => workers.stop());
       log.info({ queues: plan.queues.map((q) => `${q.taskQueue} (${q.maxActivities} at once)`), ocr: plan.ocr }, 'worker polling');
       // The retention workflow and its pass run on the workflows' queue: a process serving it sets the schedule up.
-      if (plan.queues.some((q) => q.workflows)) await ensureRetentionSchedule(temporal, config.temporal.taskQueue);
+      eagerStart = plan.queues.some((q) => q.workflows);
+      if (eagerStart) await ensureRetentionSchedule(temporal, config.temporal.taskQueue);
     }
 
-    const jobs = { temporal, taskQueue: config.temporal.taskQueue, blobs, storage, limits: config.intakeLimits, maxWaitMs: config.workflowWaitMs };
+    const jobs = { temporal, eagerStart, taskQueue: config.temporal.taskQueue, blobs, storage, limits: config.intakeLimits, maxWaitMs: config.workflowWaitMs };
     let connectors: ConnectorEngine | undefined;
     if (config.connectors.configFile && (config.role === 'all' || config.role === 'connectors')) {
       const file = config.connectors.configFile;

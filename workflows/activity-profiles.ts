@@ -1,4 +1,5 @@
-import { proxyActivities, workflowInfo, type ActivityInterfaceFor, type ActivityOptions } from '@temporalio/workflow';
+import { RetryState } from '@temporalio/common';
+import { ActivityFailure, ApplicationFailure, patched, proxyActivities, proxyLocalActivities, workflowInfo, type ActivityInterfaceFor, type ActivityOptions } from '@temporalio/workflow';
 import { workloadQueue, type Workload } from '../src/temporal/queues.js';
 
 /**
@@ -11,17 +12,32 @@ import { workloadQueue, type Workload } from '../src/temporal/queues.js';
 export interface StepProfile {
   workload: Workload;
   options: ActivityOptions;
+  /**
+   * Runs as a local activity, inside the workflow task of the worker running the workflow: no
+   * round trip through the server per step, which costs more than the quick steps themselves. A
+   * dead worker is noticed by the workflow task timeout (10 s), and the step runs again with the
+   * workflow task elsewhere. Only for quick-queue steps: that is the queue the workflows run on.
+   */
+  local?: boolean;
 }
 
 /** Storing, recording, writing XML, rendering a template: local work of milliseconds to seconds. */
 export const QUICK: StepProfile = {
   workload: 'quick',
+  local: true,
   options: {
     startToCloseTimeout: '1 minute',
     heartbeatTimeout: '20 seconds',
     retry: { maximumAttempts: 5, initialInterval: '200 milliseconds', backoffCoefficient: 2 },
   },
 };
+
+/**
+ * Rendering a template: quick, but not local. The PDF carries the time its step was first
+ * scheduled (activities/step.ts), which only an ordinary activity keeps when a worker dies and
+ * the step runs again elsewhere: a local one would be scheduled anew, and render other bytes.
+ */
+export const RENDERING: StepProfile = { workload: 'quick', options: QUICK.options };
 
 /** Seconds, on a big file minutes. */
 const LONG: ActivityOptions = {
@@ -31,7 +47,7 @@ const LONG: ActivityOptions = {
 };
 
 /** The schematron validators on an XML invoice: quick CPU work for an ordinary invoice, minutes for one of thousands of lines. */
-export const XML_RULES: StepProfile = { workload: 'quick', options: LONG };
+export const XML_RULES: StepProfile = { workload: 'quick', local: true, options: LONG };
 
 /** Ghostscript, pdf-lib, veraPDF: the PDF workers. */
 export const PDF: StepProfile = { workload: 'pdf', options: LONG };
@@ -73,17 +89,33 @@ export const SENDING: StepProfile = {
 };
 
 /**
- * Activities of one profile, scheduled on its workload's queue. The queue is resolved at each
- * call, inside the running workflow, from the queue that workflow runs on; module scope, where
- * the proxies are declared, has no workflow to ask.
+ * Histories written before quick steps ran locally replay with them as ordinary activities;
+ * new runs mark that they take the local path.
+ */
+const LOCAL_STEPS = 'quick-steps-local';
+
+/**
+ * Activities of one profile, scheduled on its workload's queue (or run locally, see `local`). The
+ * queue is resolved at each call, inside the running workflow, from the queue that workflow runs
+ * on; module scope, where the proxies are declared, has no workflow to ask.
  */
 export function proxySteps<A>(profile: StepProfile): ActivityInterfaceFor<A> {
   return new Proxy({} as ActivityInterfaceFor<A>, {
     get(_, name) {
       if (typeof name !== 'string') return undefined;
       return (...args: unknown[]) => {
-        const steps = proxyActivities<Record<string, (...a: unknown[]) => Promise<unknown>>>({ ...profile.options, taskQueue: workloadQueue(workflowInfo().taskQueue, profile.workload) });
-        return steps[name]!(...args);
+        type Steps = Record<string, (...a: unknown[]) => Promise<unknown>>;
+        if (!(profile.local && patched(LOCAL_STEPS))) {
+          return proxyActivities<Steps>({ ...profile.options, taskQueue: workloadQueue(workflowInfo().taskQueue, profile.workload) })[name]!(...args);
+        }
+        const { startToCloseTimeout, retry } = profile.options;
+        // A local step's failure arrives bare; wrapped as an ordinary step's is, it keeps naming
+        // the step that refused (src/jobs/run-workflow.ts, toRefusal).
+        return proxyLocalActivities<Steps>({ startToCloseTimeout, retry })[name]!(...args).catch((err: unknown) => {
+          if (err instanceof ActivityFailure || !(err instanceof Error)) throw err;
+          const retryState = err instanceof ApplicationFailure && err.nonRetryable ? RetryState.NON_RETRYABLE_FAILURE : RetryState.MAXIMUM_ATTEMPTS_REACHED;
+          throw new ActivityFailure('Local activity failed', name, undefined, retryState, undefined, err);
+        });
       };
     },
   });

@@ -8,7 +8,7 @@ import { buildValidated, isBlocking } from './zugferd-build.js';
 
 // Analysis: see analysis.ts. The rest is local work (images → PDF runs in the PDF worker).
 const { analyseDocument } = proxySteps<Activities>(READING);
-const { prepareZugferdInvoice, writeZugferdXml, storeDocument, discardBlobs } = proxySteps<Activities>(QUICK);
+const { prepareZugferdInvoice, buildInvoiceXml, storeDocument, discardBlobs } = proxySteps<Activities>(QUICK);
 const { imagesToPdfDocument } = proxySteps<Activities>(PDF);
 
 export const CONVERT_OPERATION = 'createZugferdFromPdf';
@@ -38,7 +38,7 @@ export async function convertToZugferd(input: ConvertToZugferdInput): Promise<Co
       temporary.push(invoiceBlobKey);
       const pdfBlobKey = input.fileType === 'pdf' ? input.fileBlobKey : (await imagesToPdfDocument({ ctx, fileBlobKey: input.fileBlobKey, fileType: input.fileType })).pdfBlobKey;
       temporary.push(pdfBlobKey);
-      const { xmlBlobKey } = await writeZugferdXml({ ctx, invoiceBlobKey, profile });
+      const { xmlBlobKey } = await buildInvoiceXml({ ctx, invoiceBlobKey, profile });
       temporary.push(xmlBlobKey);
 
       const { built, report } = await buildValidated({ ctx, pdfBlobKey, xmlBlobKey });

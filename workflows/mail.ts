@@ -4,10 +4,8 @@ import {
   ParentClosePolicy,
   TimeoutFailure,
   patched,
-  setCurrentDetails,
   sleep,
   startChild,
-  upsertSearchAttributes,
   uuid4,
   workflowInfo,
 } from '@temporalio/workflow';
@@ -16,7 +14,8 @@ import { proxySteps, QUICK, SENDING } from './activity-profiles.js';
 import type { SendMessageInput } from '../src/jobs/contracts.js';
 import type { MailOutcome, MailRequest, SendError } from '../src/mail/types.js';
 import type { RequestContext } from '../src/temporal/context.js';
-import { ACCOUNT, OPERATION, OUTCOME, type Outcome } from '../src/temporal/search-attributes.js';
+import { ACCOUNT, OPERATION, OUTCOME } from '../src/temporal/search-attributes.js';
+import { finish } from './outcome.js';
 
 /**
  * E-mail delivery. Each send is its own child workflow (`deliverMail`), abandoned by its parent
@@ -108,9 +107,4 @@ async function deliver(ctx: RequestContext, request: MailRequest, documentId: st
     // The child itself failed (not the mail: that is a result). Its record, if any, tells the rest.
     return { sendId, status: 'failed' };
   }
-}
-
-function finish(outcome: Outcome, details: string): void {
-  upsertSearchAttributes([{ key: OUTCOME, value: outcome }]);
-  setCurrentDetails(details);
 }

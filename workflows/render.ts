@@ -1,6 +1,6 @@
 import { uuid4 } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
-import { PDF, proxySteps, QUICK } from './activity-profiles.js';
+import { PDF, proxySteps, QUICK, RENDERING } from './activity-profiles.js';
 import type { CreateInvoicePdfInput, CreateInvoicePdfResult } from '../src/jobs/contracts.js';
 import { deliverIfRequested } from './mail.js';
 import { finish, recordingFailure } from './outcome.js';
@@ -8,7 +8,8 @@ import { finish, recordingFailure } from './outcome.js';
 // Rendering, writing XML and storing are local and quick; embedding and validation (veraPDF in a
 // JVM, the official schematron) take longer. Broken input or templates fail for good
 // (non-retryable failures from the activities), I/O hiccups retry.
-const { renderTemplatePdf, writeZugferdXml, storeDocument, storeInvoiceRecord, recordUnkeptCreation, discardBlobs } = proxySteps<Activities>(QUICK);
+const { renderTemplatePdf } = proxySteps<Activities>(RENDERING);
+const { buildInvoiceXml, storeDocument, storeInvoiceRecord, recordUnkeptCreation, discardBlobs } = proxySteps<Activities>(QUICK);
 const { buildZugferdPdf, validateZugferdPdf } = proxySteps<Activities>(PDF);
 
 export const CREATE_INVOICE_PDF = 'createInvoicePdfFromJson';
@@ -28,7 +29,7 @@ export async function createInvoicePdf(input: CreateInvoicePdfInput): Promise<Cr
   return recordingFailure(async () => {
     const { ctx } = input;
     const rendered = await renderTemplatePdf({ ctx, invoiceBlobKey: input.invoiceBlobKey, templateDir: input.templateDir, templateSource: input.templateSource });
-    const { xmlBlobKey } = await writeZugferdXml({ ctx, invoiceBlobKey: input.invoiceBlobKey, profile: PROFILE });
+    const { xmlBlobKey } = await buildInvoiceXml({ ctx, invoiceBlobKey: input.invoiceBlobKey, profile: PROFILE });
     const built = await buildZugferdPdf({ ctx, pdfBlobKey: rendered.pdfBlobKey, xmlBlobKey, convert: 'auto' });
     const report = await validateZugferdPdf({ ctx, pdfBlobKey: built.pdfBlobKey, compareText: true });
     const errors = report.findings.filter((f) => f.severity === 'error' || f.severity === 'fatal').length;

@@ -1,10 +1,10 @@
-import { setCurrentDetails, upsertSearchAttributes, uuid4 } from '@temporalio/workflow';
+import { uuid4 } from '@temporalio/workflow';
 import type { CreateXInvoiceInput, CreateXInvoiceResult, ValidateXInvoiceInput } from '../src/jobs/contracts.js';
 import type { ValidationReport } from '../src/validation/index.js';
-import { OUTCOME, type Outcome } from '../src/temporal/search-attributes.js';
 import type { Activities } from '../activities/index.js';
 import { proxySteps, QUICK, XML_RULES } from './activity-profiles.js';
 import { deliverIfRequested } from './mail.js';
+import { finish, recordingFailure } from './outcome.js';
 
 // Building and storing are quick and local; validation runs the official
 // schematron and may be slow on a cold worker. Invalid input fails for good
@@ -44,19 +44,4 @@ export async function validateXInvoice(input: ValidateXInvoiceInput): Promise<Va
 
 function countErrors(report: ValidationReport): number {
   return report.findings.filter((f) => f.severity === 'error' || f.severity === 'fatal').length;
-}
-
-/** A failed run is findable as such in the UI, not left looking 'running'. */
-async function recordingFailure<T>(body: () => Promise<T>): Promise<T> {
-  try {
-    return await body();
-  } catch (err) {
-    finish('failed', `failed: ${err instanceof Error ? err.message : String(err)}`);
-    throw err;
-  }
-}
-
-function finish(outcome: Outcome, details: string): void {
-  upsertSearchAttributes([{ key: OUTCOME, value: outcome }]);
-  setCurrentDetails(details);
 }

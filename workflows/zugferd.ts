@@ -19,7 +19,7 @@ import { buildValidated, countErrors } from './zugferd-build.js';
 // Writing XML and storing are quick; extraction reads the PDF in an isolated worker and
 // validation runs veraPDF in a JVM (building: zugferd-build.ts). Bad input fails for good
 // (non-retryable ApplicationFailure from the activity); I/O hiccups and a crashed worker retry.
-const { writeZugferdXml, storeDocument } = proxySteps<Activities>(QUICK);
+const { buildInvoiceXml, storeDocument } = proxySteps<Activities>(QUICK);
 const { extractZugferdInvoice, validateZugferdPdf } = proxySteps<Activities>(PDF);
 
 interface BuildInput {
@@ -53,7 +53,7 @@ async function buildValidateStore(input: BuildInput): Promise<CreateZugferdResul
 /** createZugferdFromJson: invoice JSON → CII of the profile → embedded in the PDF. */
 export async function createZugferdFromJson(input: CreateZugferdFromJsonInput): Promise<CreateZugferdResult> {
   return recordingFailure(async () => {
-    const { xmlBlobKey } = await writeZugferdXml({ ctx: input.ctx, invoiceBlobKey: input.invoiceBlobKey, profile: input.profile });
+    const { xmlBlobKey } = await buildInvoiceXml({ ctx: input.ctx, invoiceBlobKey: input.invoiceBlobKey, profile: input.profile });
     return buildValidateStore({ ctx: input.ctx, operation: 'createZugferdFromJson', pdfBlobKey: input.pdfBlobKey, xmlBlobKey, fileName: input.fileName, mail: input.mail });
   });
 }

@@ -70,7 +70,7 @@ const STEP_STAGE: Readonly<Record<string, Stage>> = {
   analyseDocument: 'analyse',
   prepareZugferdInvoice: 'verify',
   imagesToPdfDocument: 'zugferd',
-  writeZugferdXml: 'zugferd',
+  buildInvoiceXml: 'zugferd',
   buildZugferdPdf: 'zugferd',
   validateZugferdPdf: 'zugferd',
   storeDocument: 'deliver',

@@ -9,6 +9,8 @@ import type { JobSource } from './contracts.js';
 /** What the submit functions use; built once at start, shared by every entry point. */
 export interface JobDeps {
   temporal: Client;
+  /** The client shares its connection with a worker of the workflows' queue in this process (src/service.ts). */
+  eagerStart?: boolean;
   taskQueue: string;
   blobs: BlobStorage;
   storage: Storage;

@@ -46,6 +46,7 @@ export async function startWorkflow<W extends Workflow>(deps: JobDeps, job: Job,
     const options = {
       ...policies,
       taskQueue: deps.taskQueue,
+      requestEagerStart: deps.eagerStart ?? false,
       workflowId,
       args: [{ ctx, ...input }],
       typedSearchAttributes: [

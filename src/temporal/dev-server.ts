@@ -48,6 +48,13 @@ export async function startDevServer(opts: DevServerOptions): Promise<DevServer>
 }
 
 /**
+ * Write-ahead log, synced at checkpoints rather than at every commit: each workflow step is a
+ * commit, and a sync per commit cost more than the step. A killed process loses nothing; a
+ * power cut may lose the last moments of workflow state, not the stored documents.
+ */
+const SQLITE_PRAGMAS = ['journal_mode=wal', 'synchronous=normal'];
+
+/**
  * The dev server's command line: its state in `dbFile` (SQLite; a server started again on the
  * same file goes on where the last one stopped), our namespace and search attributes registered
  * at launch.
@@ -61,6 +68,7 @@ export function devServerArgs(opts: { dbFile: string; port: number; uiPort: numb
     '--ui-port', String(opts.uiPort),
     '--namespace', opts.namespace,
     '--log-level', 'warn',
+    ...SQLITE_PRAGMAS.flatMap((p) => ['--sqlite-pragma', p]),
     '--ui-disable-news-fetch',
     ...SEARCH_ATTRIBUTES.flatMap((k) => ['--search-attribute', `${k.name}=${TYPE_NAMES[k.type] ?? 'Keyword'}`]),
   ];

@@ -1,4 +1,7 @@
 import type { Connection } from '@temporalio/client';
+
+/** What both connection kinds (the client's, a worker's) offer. */
+type TemporalServices = Pick<Connection, 'workflowService' | 'operatorService'>;
 import { msToTs, tsToMs } from '@temporalio/common/lib/time.js';
 import proto from '@temporalio/proto';
 import { SEARCH_ATTRIBUTES } from './search-attributes.js';
@@ -11,7 +14,7 @@ const { IndexedValueType } = proto.temporal.api.enums.v1;
  * async jobs 24 hours) and our search attributes. Idempotent; on a cluster where
  * we lack the rights, the caller gets the server's error and decides.
  */
-export async function ensureNamespace(connection: Connection, namespace: string): Promise<void> {
+export async function ensureNamespace(connection: TemporalServices, namespace: string): Promise<void> {
   const described = await describe(connection, namespace);
   if (!described) {
     await connection.workflowService.registerNamespace({ namespace, workflowExecutionRetentionPeriod: msToTs(RETENTION) });
@@ -28,7 +31,7 @@ export async function ensureNamespace(connection: Connection, namespace: string)
   }
 }
 
-async function describe(connection: Connection, namespace: string) {
+async function describe(connection: TemporalServices, namespace: string) {
   try {
     return await connection.workflowService.describeNamespace({ namespace });
   } catch (err) {

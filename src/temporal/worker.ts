@@ -31,42 +31,35 @@ export async function createWorker(opts: WorkerOptions): Promise<{ worker: Worke
 }
 
 export interface RunningWorkers {
-  /** Stops polling, lets running activities finish (up to the grace time), closes the connection. */
+  /** Stops polling and lets running activities finish (up to the grace time). */
   stop(): Promise<void>;
 }
 
 /**
- * One worker per planned queue, over one connection. Every worker registers every activity:
- * the workflows decide which queue a step goes to (workflows/activity-profiles.ts), and an
- * activity never asked for on a queue costs nothing there.
+ * One worker per planned queue, over the process's connection (closed by its owner). Every worker
+ * registers every activity: the workflows decide which queue a step goes to
+ * (workflows/activity-profiles.ts), and an activity never asked for on a queue costs nothing there.
  */
-export async function startWorkers(opts: { address: string; namespace: string; queues: readonly QueuePlan[]; activities: object }): Promise<RunningWorkers> {
-  const connection = await NativeConnection.connect({ address: opts.address });
+export async function startWorkers(opts: { connection: NativeConnection; namespace: string; queues: readonly QueuePlan[]; activities: object }): Promise<RunningWorkers> {
   const workers: Worker[] = [];
-  try {
-    for (const queue of opts.queues) {
-      workers.push(
-        await Worker.create({
-          connection,
-          namespace: opts.namespace,
-          taskQueue: queue.taskQueue,
-          ...(queue.workflows ? { workflowBundle: { codePath: WORKFLOW_BUNDLE_PATH } } : {}),
-          activities: opts.activities,
-          maxConcurrentActivityTaskExecutions: queue.maxActivities,
-          shutdownGraceTime: SHUTDOWN_GRACE,
-        }),
-      );
-    }
-  } catch (err) {
-    await connection.close();
-    throw err;
+  for (const queue of opts.queues) {
+    workers.push(
+      await Worker.create({
+        connection: opts.connection,
+        namespace: opts.namespace,
+        taskQueue: queue.taskQueue,
+        ...(queue.workflows ? { workflowBundle: { codePath: WORKFLOW_BUNDLE_PATH } } : {}),
+        activities: opts.activities,
+        maxConcurrentActivityTaskExecutions: queue.maxActivities,
+        shutdownGraceTime: SHUTDOWN_GRACE,
+      }),
+    );
   }
   const running = workers.map((w) => w.run());
   return {
     async stop() {
       for (const w of workers) w.shutdown();
       await Promise.allSettled(running);
-      await connection.close();
     },
   };
 }

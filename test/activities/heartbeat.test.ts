@@ -22,4 +22,22 @@ describe('withHeartbeats', () => {
       vi.useRealTimers();
     }
   });
+
+  it('does not beat in a local activity, which its workflow task watches', async () => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    try {
+      const env = new MockActivityEnvironment({ isLocal: true });
+      let beats = 0;
+      env.on('heartbeat', () => beats++);
+      let finish!: () => void;
+      const { slow } = withHeartbeats({ slow: () => new Promise<string>((resolve) => (finish = () => resolve('done'))) });
+      const running = env.run(slow);
+      await vi.advanceTimersByTimeAsync(3 * HEARTBEAT_MS);
+      finish();
+      await expect(running).resolves.toBe('done');
+      expect(beats).toBe(0);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
 });
