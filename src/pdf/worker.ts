@@ -1,4 +1,4 @@
-import { parentPort, workerData } from 'node:worker_threads';
+import { parentPort } from 'node:worker_threads';
 import { embedInvoiceXml } from './embed.js';
 import { withoutSimpleFontPrograms } from './fonts.js';
 import { imagesToPdf } from './images.js';
@@ -6,7 +6,7 @@ import { inspectPdf } from './inspect.js';
 
 /**
  * Entry point of the worker thread in which isolate.ts runs pdf-lib and pdfjs-dist on untrusted
- * files: one task per thread, its result posted back, then the thread ends.
+ * files: one task at a time, each result posted back; isolate.ts decides when the thread ends.
  */
 
 export const TASKS = {
@@ -25,11 +25,12 @@ export interface TaskRequest {
 
 export type TaskReply = { ok: true; result: unknown } | { ok: false; name: string; message: string };
 
-if (parentPort && workerData) {
+if (parentPort) {
   const port = parentPort;
-  const { task, input } = workerData as TaskRequest;
-  (TASKS[task] as (input: unknown) => Promise<unknown>)(input).then(
-    (result) => port.postMessage({ ok: true, result } satisfies TaskReply),
-    (err: unknown) => port.postMessage({ ok: false, name: err instanceof Error ? err.name : 'Error', message: err instanceof Error ? err.message : String(err) } satisfies TaskReply),
-  );
+  port.on('message', ({ task, input }: TaskRequest) => {
+    (TASKS[task] as (input: unknown) => Promise<unknown>)(input).then(
+      (result) => port.postMessage({ ok: true, result } satisfies TaskReply),
+      (err: unknown) => port.postMessage({ ok: false, name: err instanceof Error ? err.name : 'Error', message: err instanceof Error ? err.message : String(err) } satisfies TaskReply),
+    );
+  });
 }

@@ -72,13 +72,16 @@ async function declaresPdfA(pdf: Uint8Array, inspect: Inspect): Promise<boolean>
 }
 
 export async function validateZugferdPdf(bytes: Uint8Array, opts: { compareText: boolean; inspect?: Inspect }): Promise<ZugferdReport> {
+  // veraPDF runs in its own JVM: it checks while this process reads the file and judges the XML.
+  const pdfaCheck = checkPdfA3b(bytes);
+  pdfaCheck.catch(() => {}); // awaited below; a failure while the rest runs is not unhandled
   const inspection = await (opts.inspect ?? inProcess)(bytes, opts.compareText);
-  const pdfa = await checkPdfA3b(bytes);
   const xml = inspection.invoice?.xml;
   const detected = xml !== undefined ? detectProfile(xml) : undefined;
   const invoice = xml !== undefined ? tryReadInvoice(xml, detected!) : undefined;
   const xmlReport = xml === undefined ? undefined : detected?.generation === 'ZUGFeRD 1.0' ? await migratedReport(invoice!) : await validateInvoiceXml(xml, { container: 'pdf' });
   const profile = ZUGFERD_PROFILES.find((p) => p === detected?.profile && detected.generation !== 'ZUGFeRD 1.0');
+  const pdfa = await pdfaCheck;
   return assembleReport({
     facts: inspection.facts,
     attachment: inspection.invoice?.attachment,
