@@ -5,6 +5,7 @@ import { mailResultSchema, transportSchema } from '../../mail/schema.js';
 import { listTemplates, templateRoots, type LoadedTemplate } from '../../render/index.js';
 import { STORED_INVOICE_KIND, type StoredInvoiceMeta } from '../../render/stored-invoice.js';
 import { InvalidCursorError, type DocumentRecord } from '../../storage/documents.js';
+import { isErrorFinding } from '../../validation/index.js';
 import { CREATE_INVOICE_PDF } from '../../../workflows/render.js';
 import { errorResponses } from '../common-responses.js';
 import { storedFileName } from '../file-names.js';
@@ -191,7 +192,7 @@ async function createPdf(services: Services, template: LoadedTemplate, body: z.o
   const stored = [result.documentId, result.invoiceId].filter((id): id is string => id !== null);
   const numbers = await services.storage.documents.numbers(stored, accountId);
   const documentNumber = result.documentId ? numberOf(numbers, result.documentId) : result.reserved!.document!;
-  const errors = result.report.findings.filter((f) => f.severity === 'error' || f.severity === 'fatal');
+  const errors = result.report.findings.filter(isErrorFinding);
   const pdfErrors = errors.filter((f) => f.source === 'pdf');
   const xmlErrors = errors.filter((f) => f.source !== 'pdf');
   return {
