@@ -1,4 +1,4 @@
-import { zugferdFileName } from '../analysis-api/file-name.js';
+import { zugferdFileName } from '../files/names.js';
 import { isEncryptedPdf } from '../pdf/encryption.js';
 import { CONVERT_OPERATION, convertToZugferd } from '../../workflows/convert.js';
 import type { ConvertToZugferdResult } from './contracts.js';

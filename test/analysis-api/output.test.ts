@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { failureEmail } from '../../src/analysis-api/failure-mail.js';
-import { attachmentDisposition, sanitiseFileName, zugferdFileName } from '../../src/analysis-api/file-name.js';
+import { attachmentDisposition } from '../../src/api/file-names.js';
+import { sanitiseFileName, zugferdFileName } from '../../src/files/names.js';
 import { toV1Invoice, toV2Invoice } from '../../src/analysis-api/output.js';
 import { catalog } from '../../src/invoice/catalog.js';
 import { fixtureInvoice } from '../ocr/fixtures.js';

@@ -26,7 +26,7 @@ const createBody = z
   .object({
     invoice: invoiceInputSchema,
     templateId: z.string({ error: 'templateId is required: GET /api/v1/templates lists the templates' }).min(1, 'templateId is required: GET /api/v1/templates lists the templates').max(64),
-    invoiceFilename: storedFileName('pdf').optional().meta({ description: 'File name of the PDF (".pdf" is appended when missing); default <invoiceNumber>.pdf' }),
+    invoiceFilename: storedFileName('pdf', '<invoiceNumber>.pdf'),
     invoicePassthrough: z.boolean().default(true).meta({ description: 'true (default): create and return only; false: also store the invoice in the account\'s invoice list (GET /api/v1/invoices)' }),
     transport: transportSchema.optional(),
   })

@@ -28,9 +28,7 @@ export function xinvoiceRoutes(services: Services) {
       .object({
         invoice: invoiceInputSchema,
         syntax: z.enum(['CII', 'UBL']).default('CII').meta({ description: 'XML syntax of the XRechnung; CII by default' }),
-        fileName: storedFileName('xml')
-          .optional()
-          .meta({ description: 'File name of the stored XML (".xml" is appended when missing); default <invoiceNumber>.xml' }),
+        fileName: storedFileName('xml', '<invoiceNumber>.xml'),
         transport: transportSchema.optional(),
       })
       .strict(),

@@ -20,9 +20,7 @@ import { findingSchema, artefactsSchema, scenarioSchema } from '../validation-sc
 
 const findings = (description: string) => z.array(findingSchema).meta({ description });
 const base64Pdf = (description: string) => z.string().meta({ description: `${description}; base64, a data: prefix and line breaks are tolerated, up to 11 MB decoded` });
-const fileName = storedFileName('pdf')
-  .optional()
-  .meta({ description: 'File name of the stored PDF (".pdf" is appended when missing); default <invoiceNumber>-zugferd.pdf' });
+const fileName = storedFileName('pdf', '<invoiceNumber>-zugferd.pdf');
 const profileSchema = z.enum(ZUGFERD_PROFILES).meta({ description: 'Factur-X / ZUGFeRD profile; the XML carries only what the profile allows' });
 
 const fromPdf = (f: Finding) => f.source === 'pdf';
