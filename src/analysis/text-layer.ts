@@ -1,7 +1,5 @@
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import type { PDFPageProxy, TextItem } from 'pdfjs-dist/types/src/display/api.js';
+import { loadPdfJs, openPdfTask, type PdfJs } from '../pdf/pdfjs.js';
 import type { PageText, Word } from './page-text.js';
 
 /**
@@ -20,21 +18,6 @@ import type { PageText, Word } from './page-text.js';
  * two letters stays a word space only when its gap is wide for the font (`WORD_GAP_OF_SPACE`);
  * a space glyph the PDF draws is always one.
  */
-
-type PdfJs = typeof import('pdfjs-dist/legacy/build/pdf.mjs');
-let pdfjs: Promise<PdfJs> | undefined;
-
-/** Loaded lazily: pdfjs-dist is large and only the analysis needs it. */
-function loadPdfJs(): Promise<PdfJs> {
-  pdfjs ??= import('pdfjs-dist/legacy/build/pdf.mjs');
-  return pdfjs;
-}
-
-/** Metrics of the 14 standard fonts: without them widths of non-embedded Helvetica & co. are guessed. */
-const STANDARD_FONTS = (() => {
-  const pkg = createRequire(import.meta.url).resolve('pdfjs-dist/package.json');
-  return pathToFileURL(join(dirname(pkg), 'standard_fonts') + '/').href;
-})();
 
 /** Gap (in font sizes) below which two fragments on one baseline are one word. */
 const GLUE_GAP = 0.12;
@@ -67,17 +50,9 @@ interface Fragment {
 
 export async function extractTextLayer(pdfBytes: Uint8Array): Promise<PageText[]> {
   const pdf = await loadPdfJs();
-  const { getDocument, Util } = pdf;
-  // pdfjs takes ownership of (detaches) the buffer it is given: hand it a copy.
-  const task = getDocument({
-    data: new Uint8Array(pdfBytes),
-    standardFontDataUrl: STANDARD_FONTS,
-    disableFontFace: true,
-    useSystemFonts: false,
-    // Images are of no use here: without this pdfjs decodes every one for the operator list.
-    maxImageSize: 0,
-    verbosity: 0,
-  });
+  const { Util } = pdf;
+  // Images are of no use here: without this pdfjs decodes every one for the operator list.
+  const task = await openPdfTask(pdfBytes, { maxImageSize: 0 });
   try {
     const doc = await task.promise;
     const pages: PageText[] = [];

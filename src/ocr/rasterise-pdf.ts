@@ -1,27 +1,15 @@
-import { createRequire } from 'node:module';
-import path from 'node:path';
 import { createCanvas } from '@napi-rs/canvas';
-import { getDocument, type PDFDocumentProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import type { PDFDocumentProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import { openPdfTask } from '../pdf/pdfjs.js';
 import { rgbaToGray, type GrayBitmap } from './bitmap.js';
 import { UnreadableFileError } from './decode-image.js';
 import { MAX_OCR_PIXELS, MAX_SOURCE_PIXELS, OCR_DPI } from './resolution.js';
 
-/** pdfjs reads its fonts, CMaps and image decoders from its own package folder: local files, never the network. */
-const PDFJS_DIR = path.dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json'));
 const PDF_POINTS_PER_INCH = 72;
 
 export async function openPdf(bytes: Uint8Array): Promise<PDFDocumentProxy> {
   try {
-    return await getDocument({
-      data: new Uint8Array(bytes), // pdfjs takes ownership of (detaches) what it is given
-      standardFontDataUrl: `${PDFJS_DIR}/standard_fonts/`,
-      cMapUrl: `${PDFJS_DIR}/cmaps/`,
-      wasmUrl: `${PDFJS_DIR}/wasm/`,
-      iccUrl: `${PDFJS_DIR}/iccs/`,
-      // An embedded image above this is skipped instead of decoded (decompression bombs).
-      maxImageSize: MAX_SOURCE_PIXELS,
-      verbosity: 0,
-    }).promise;
+    return await (await openPdfTask(bytes, { maxImageSize: MAX_SOURCE_PIXELS })).promise;
   } catch (err) {
     throw new UnreadableFileError(`The PDF cannot be opened: ${(err as Error).message}`);
   }

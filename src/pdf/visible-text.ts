@@ -1,8 +1,6 @@
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import type { Invoice } from '../invoice/model.js';
 import type { Finding } from '../validation/index.js';
+import { openPdfTask } from './pdfjs.js';
 
 /**
  * comparePDF2XML: does the printed invoice say what its XML says? The visible text (pdfjs-dist)
@@ -11,17 +9,9 @@ import type { Finding } from '../validation/index.js';
  * and the page does not show is an error finding with source 'pdf'.
  */
 
-type PdfJs = typeof import('pdfjs-dist/legacy/build/pdf.mjs');
-let pdfjs: Promise<PdfJs> | undefined;
-
-const STANDARD_FONTS = pathToFileURL(join(dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json')), 'standard_fonts') + '/').href;
-
 /** The text of every page, items separated by spaces. */
 export async function visibleText(bytes: Uint8Array): Promise<string> {
-  pdfjs ??= import('pdfjs-dist/legacy/build/pdf.mjs');
-  const { getDocument } = await pdfjs;
-  // pdfjs takes ownership of (detaches) the buffer it is given: hand it a copy.
-  const task = getDocument({ data: new Uint8Array(bytes), standardFontDataUrl: STANDARD_FONTS, disableFontFace: true, useSystemFonts: false, verbosity: 0 });
+  const task = await openPdfTask(bytes, { maxImageSize: 0 });
   try {
     const doc = await task.promise;
     const pages: string[] = [];
