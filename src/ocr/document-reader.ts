@@ -2,8 +2,8 @@ import type { PageText } from '../analysis/page-text.js';
 import { extractTextLayer } from '../analysis/text-layer.js';
 import type { FileType } from '../files/file-type.js';
 import type { Invoice } from '../invoice/model.js';
+import { embeddedInvoice } from '../pdf/extract.js';
 import { inspectPdf } from '../pdf/inspect.js';
-import { parseInvoiceXml } from '../xml/index.js';
 import { despeckle, type GrayBitmap } from './bitmap.js';
 import { openImage } from './decode-image.js';
 import { openPdf, rasterisePage } from './rasterise-pdf.js';
@@ -38,7 +38,7 @@ export async function openDocument(bytes: Uint8Array, type: FileType): Promise<D
     const scanPages = Array.from({ length: image.pageCount }, (_, i) => i + 1);
     return { outline: { pageCount: image.pageCount, textPages: [], scanPages }, render: async (page) => forOcr(await image.decodePage(page - 1)) };
   }
-  const embedded = await embeddedInvoice(bytes);
+  const embedded = await carriedInvoice(bytes);
   if (embedded) return { outline: { ...embedded, textPages: [], scanPages: [] }, render: notToRender };
 
   const layer = await extractTextLayer(bytes);
@@ -52,15 +52,15 @@ export async function openDocument(bytes: Uint8Array, type: FileType): Promise<D
 }
 
 /**
- * The invoice XML attached to the PDF, when there is one this service reads.
- * Anything else (no attachment, ZUGFeRD 1.0, XML that does not fit EN 16931,
- * a PDF pdf-lib cannot open) means: read the pages instead.
+ * The invoice XML attached to the PDF, read as extraction reads it (ZUGFeRD 1.0 migrated), so
+ * that analysis and extraction agree. Anything else (no attachment, XML that does not fit
+ * EN 16931, a PDF pdf-lib cannot open) means: read the pages instead.
  */
-async function embeddedInvoice(bytes: Uint8Array): Promise<{ pageCount: number; embedded: Invoice } | undefined> {
+async function carriedInvoice(bytes: Uint8Array): Promise<{ pageCount: number; embedded: Invoice } | undefined> {
   try {
     const inspection = await inspectPdf(bytes, { withText: false });
-    if (!inspection.invoice) return undefined;
-    return { pageCount: inspection.facts.pageCount, embedded: parseInvoiceXml(inspection.invoice.xml).invoice };
+    const invoice = embeddedInvoice(inspection.invoice)?.invoice;
+    return invoice && { pageCount: inspection.facts.pageCount, embedded: invoice };
   } catch {
     return undefined;
   }

@@ -104,9 +104,9 @@ export function transparentPng(words: string): Buffer {
 }
 
 /** A ZUGFeRD-like PDF: the rendered invoice with its CII attached as factur-x.xml. */
-export async function pdfWithInvoiceXml(invoice: Invoice): Promise<Uint8Array> {
+export async function pdfWithInvoiceXml(invoice: Invoice, xml = writeInvoiceXml(invoice, { profile: 'EN16931' }), fileName = 'factur-x.xml'): Promise<Uint8Array> {
   const doc = await PDFDocument.load(await invoicePdf(invoice));
-  await doc.attach(Buffer.from(writeInvoiceXml(invoice, { profile: 'EN16931' }), 'utf8'), 'factur-x.xml', { mimeType: 'text/xml', description: 'Factur-X invoice' });
+  await doc.attach(Buffer.from(xml, 'utf8'), fileName, { mimeType: 'text/xml', description: 'Invoice XML' });
   return doc.save();
 }
 

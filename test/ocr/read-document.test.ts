@@ -6,8 +6,10 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PageText } from '../../src/analysis/page-text.js';
 import type { Invoice } from '../../src/invoice/model.js';
+import { extractZugferdInvoice } from '../../src/pdf/zugferd.js';
 import { MAX_OCR_PAGES, NoTextError, OcrPool, OcrTimeoutError, readDocument, UnreadableFileError } from '../../src/ocr/index.js';
 import { repoRoot } from '../../scripts/lib/spawn-service.js';
+import { ZF1 } from '../pdf/zugferd1-sample.js';
 import { blankScan, BOXED_ROWS, boxedTablePdf, cyclicTiff, fixtureInvoice, grayTiff, halfHeight, imageOnlyPdf, invoicePdf, OFFICE_SCAN, pdfBitmaps, pdfWithInvoiceXml, scannedJpegs } from './fixtures.js';
 
 /**
@@ -117,6 +119,16 @@ describe('reading documents', () => {
     expect(read.embedded?.invoiceNumber).toBe(invoice.invoiceNumber);
     expect(read.embedded?.documentTotals).toEqual(invoice.documentTotals);
     expect(read.embedded?.invoiceLine?.length).toBe(invoice.invoiceLine!.length);
+  });
+
+  it('reads a ZUGFeRD 1.0 invoice XML as extraction does (migrated to EN 16931), not the pages', async () => {
+    const pdf = await pdfWithInvoiceXml(invoice, ZF1, 'ZUGFeRD-invoice.xml');
+    const extracted = await extractZugferdInvoice(pdf);
+    expect(extracted?.detected.generation).toBe('ZUGFeRD 1.0');
+    const read = await readDocument(pdf, 'pdf', { pool });
+    expect(read.pages).toEqual([]);
+    expect(read.embedded?.invoiceNumber).toBe('RE-1');
+    expect(read.embedded).toEqual(extracted?.invoice);
   });
 
   it('says there is no text when a blank sheet was scanned (noise is not text)', async () => {

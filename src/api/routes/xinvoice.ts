@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { invoiceInputSchema } from '../../invoice/input.js';
 import { buildXRechnung, validateXRechnung } from '../../jobs/xrechnung.js';
 import { mailResultSchema, transportSchema } from '../../mail/schema.js';
-import { errorCount, isErrorFinding, type Finding, type ValidationReport } from '../../validation/index.js';
+import { errorCount, isErrorFinding, type ValidationReport } from '../../validation/index.js';
 import { errorResponses } from '../common-responses.js';
 import { REPORT_FORMATS_NOTE, reportAlternatives, reportAnswer, reportHeaders } from '../report-answer.js';
 import { storedFileName } from '../file-names.js';
