@@ -22,7 +22,7 @@ export interface ConvertedInvoice extends Omit<ConvertToZugferdResult, 'pdfBlobK
 /**
  * createZugferdFromPdf: an invoice PDF or scan → a validated ZUGFeRD PDF/A-3, or a refusal whose
  * details (fields, rule codes, the owner's language and text) say what to fix.
- * `fileName` is the input's name, already made safe (analysis-api/file-name.ts).
+ * `fileName` is the input's name, already made safe (src/files/names.ts).
  */
 export async function convertPdfToZugferd(deps: JobDeps, job: Job, order: { file: Buffer; fileName: string }): Promise<ConvertedInvoice> {
   try {

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot } from '../../scripts/lib/spawn-service.js';
 import { isErrorFinding } from '../../src/validation/index.js';
 import { writeInvoiceXml } from '../../src/xml/index.js';
-import { fixtureInvoice, invoicePdf } from '../ocr/fixtures.js';
+import { fixtureInvoice, invoicePdf } from '../reading/fixtures.js';
 import { byName, call, ownAccountToken } from './client.js';
 
 /**

@@ -5,7 +5,7 @@ import type { Invoice } from '../../src/invoice/model.js';
 import { findInvoiceAttachment, readPdf } from '../../src/pdf/read.js';
 import { openStorage, type Storage } from '../../src/storage/index.js';
 import { parseInvoiceXml } from '../../src/xml/index.js';
-import { blankScan, fixtureInvoice, invoicePdf, scannedJpegs } from '../ocr/fixtures.js';
+import { blankScan, fixtureInvoice, invoicePdf, scannedJpegs } from '../reading/fixtures.js';
 import { byName, call, services, type CallResult } from './client.js';
 
 /**

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { FIELD_SOURCES } from '../../analysis/sources.js';
-import { toV1Invoice, toV2Invoice } from '../../analysis-api/output.js';
+import { toV1Invoice, toV2Invoice } from '../invoice-output.js';
 import { analyseFile, analysisJob, startAnalysis, type AnalysisJobState } from '../../jobs/analysis.js';
 import type { DocumentAnalysis } from '../../jobs/contracts.js';
 import { MAX_FILE_BYTES } from '../../jobs/file.js';

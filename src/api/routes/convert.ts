@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { FilledField } from '../../analysis-api/convertible.js';
+import type { FilledField } from '../../conversion/convertible.js';
 import { DEFAULT_FILE_NAME, sanitiseFileName } from '../../files/names.js';
 import { attachmentDisposition } from '../file-names.js';
 import { convertPdfToZugferd } from '../../jobs/convert.js';

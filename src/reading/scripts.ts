@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
  */
 export function ocrScript(name: 'sandbox-child' | 'tesseract-worker'): string {
   const here = fileURLToPath(import.meta.url);
-  const dir = here.endsWith('.ts') ? path.resolve(path.dirname(here), '../../dist/src/ocr') : path.dirname(here);
+  const dir = here.endsWith('.ts') ? path.resolve(path.dirname(here), '../../dist/src/reading') : path.dirname(here);
   const script = path.join(dir, `${name}.js`);
   if (!existsSync(script)) throw new Error(`${script} is missing: run \`npm run build\``);
   return script;

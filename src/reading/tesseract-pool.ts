@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { Worker as ThreadWorker } from 'node:worker_threads';
 import Tesseract from 'tesseract.js';
-import type { Word } from '../analysis/page-text.js';
+import type { Word } from './page-text.js';
 import { tempDirSync } from '../temp-dirs.js';
 import { toPgm, type GrayBitmap } from './bitmap.js';
 import { OCR_DPI } from './resolution.js';

@@ -1,6 +1,6 @@
 import type { FieldProblem } from '../jobs/contracts.js';
 import { escapeHtml } from '../mail/html-text.js';
-import type { OwnerLanguage } from './owner-texts.js';
+import type { OwnerLanguage } from '../conversion/owner-texts.js';
 
 /**
  * The e-mail createZugferdFromPdf hands back with every failure, ready for the

@@ -1,6 +1,6 @@
 import { PDFDocument, PDFOperator, PDFOperatorNames, StandardFonts, beginText, endText, moveText, setFontAndSize, type PDFFont } from 'pdf-lib';
 import { describe, expect, it } from 'vitest';
-import { extractTextLayer } from '../../src/analysis/index.js';
+import { extractTextLayer } from '../../src/reading/text-layer.js';
 
 /**
  * Word spaces of the text layer against kerning. pdfjs writes a space wherever the next glyph

@@ -1,4 +1,4 @@
-import type { Word } from '../analysis/page-text.js';
+import type { Word } from './page-text.js';
 
 /** Tesseract's TSV columns; level 5 rows are words. */
 const COLUMNS = ['level', 'page_num', 'block_num', 'par_num', 'line_num', 'word_num', 'left', 'top', 'width', 'height', 'conf', 'text'] as const;

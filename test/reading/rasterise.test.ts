@@ -1,7 +1,7 @@
 import { createCanvas } from '@napi-rs/canvas';
 import { PDFDocument } from 'pdf-lib';
 import { describe, expect, it } from 'vitest';
-import { openPdf, rasterisePage } from '../../src/ocr/rasterise-pdf.js';
+import { openPdf, rasterisePage } from '../../src/reading/rasterise-pdf.js';
 
 /** A page that is one 72 dpi image of black and white stripes, 1 px each: a scan at a fraction of the OCR resolution. */
 async function stripedScanPdf(): Promise<Uint8Array> {

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { failureEmail } from '../../src/analysis-api/failure-mail.js';
+import { failureEmail } from '../../src/api/failure-mail.js';
 import { attachmentDisposition } from '../../src/api/file-names.js';
 import { sanitiseFileName, zugferdFileName } from '../../src/files/names.js';
-import { toV1Invoice, toV2Invoice } from '../../src/analysis-api/output.js';
+import { toV1Invoice, toV2Invoice } from '../../src/api/invoice-output.js';
 import { catalog } from '../../src/invoice/catalog.js';
-import { fixtureInvoice } from '../ocr/fixtures.js';
+import { fixtureInvoice } from '../reading/fixtures.js';
 
 describe('analysis output', () => {
   const invoice = fixtureInvoice('02-mixed-19-7.json');

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { complete, ConversionRefusal, prepareForZugferd } from '../../src/analysis-api/convertible.js';
+import { complete, ConversionRefusal, prepareForZugferd } from '../../src/conversion/convertible.js';
 import type { Invoice } from '../../src/invoice/model.js';
-import { fixtureInvoice } from '../ocr/fixtures.js';
+import { fixtureInvoice } from '../reading/fixtures.js';
 
 /** What the analysis typically returns for a printed invoice: no codes a page does not show. */
 function asRead(): Invoice {

@@ -1,4 +1,4 @@
-import type { Word } from '../analysis/page-text.js';
+import type { Word } from './page-text.js';
 
 /**
  * Whether a page's words are text a reader could use. A scanned page often

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { despeckle, isBlank, rgbaToGray, toPgm, type GrayBitmap } from '../../src/ocr/bitmap.js';
+import { despeckle, isBlank, rgbaToGray, toPgm, type GrayBitmap } from '../../src/reading/bitmap.js';
 
 describe('grayscale bitmaps', () => {
   it('converts RGBA to luma and puts transparency on white paper', () => {

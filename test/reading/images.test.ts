@@ -1,8 +1,8 @@
 import { createCanvas } from '@napi-rs/canvas';
 import { describe, expect, it } from 'vitest';
-import { openImage, UnreadableFileError } from '../../src/ocr/decode-image.js';
+import { openImage, UnreadableFileError } from '../../src/reading/decode-image.js';
 import { imageDimensions } from '../../src/files/image-header.js';
-import { estimateDpi, MAX_OCR_PIXELS, OCR_DPI, ocrScale } from '../../src/ocr/resolution.js';
+import { estimateDpi, MAX_OCR_PIXELS, OCR_DPI, ocrScale } from '../../src/reading/resolution.js';
 import { bombPng, cyclicTiff, grayTiff, transparentPng } from './fixtures.js';
 
 const canvasOf = (width: number, height: number) => {

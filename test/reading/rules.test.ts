@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { GrayBitmap } from '../../src/ocr/bitmap.js';
-import { removeRules } from '../../src/ocr/rules.js';
+import type { GrayBitmap } from '../../src/reading/bitmap.js';
+import { removeRules } from '../../src/reading/rules.js';
 
 const W = 600;
 const H = 400;

@@ -1,5 +1,5 @@
-import type { PageText } from '../analysis/page-text.js';
-import { extractTextLayer } from '../analysis/text-layer.js';
+import type { PageText } from './page-text.js';
+import { extractTextLayer } from './text-layer.js';
 import type { FileType } from '../files/file-type.js';
 import type { Invoice } from '../invoice/model.js';
 import { embeddedInvoice } from '../pdf/extract.js';

@@ -4,10 +4,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { PageText } from '../../src/analysis/page-text.js';
+import type { PageText } from '../../src/reading/page-text.js';
 import type { Invoice } from '../../src/invoice/model.js';
 import { extractZugferdInvoice } from '../../src/pdf/zugferd.js';
-import { MAX_OCR_PAGES, NoTextError, OcrPool, OcrTimeoutError, readDocument, UnreadableFileError } from '../../src/ocr/index.js';
+import { MAX_OCR_PAGES, NoTextError, OcrPool, OcrTimeoutError, readDocument, UnreadableFileError } from '../../src/reading/index.js';
 import { repoRoot } from '../../scripts/lib/spawn-service.js';
 import { ZF1 } from '../pdf/zugferd1-sample.js';
 import { blankScan, BOXED_ROWS, boxedTablePdf, cyclicTiff, fixtureInvoice, grayTiff, halfHeight, imageOnlyPdf, invoicePdf, OFFICE_SCAN, pdfBitmaps, pdfWithInvoiceXml, scannedJpegs } from './fixtures.js';
@@ -204,7 +204,7 @@ describe('the tesseract pool', () => {
       writeFileSync(path.join(dir, 'scan.jpg'), scans[0]!);
       const script = `
         import { readFileSync } from 'node:fs';
-        import { OcrPool, readDocument } from ${JSON.stringify(path.join(repoRoot, 'dist/src/ocr/index.js'))};
+        import { OcrPool, readDocument } from ${JSON.stringify(path.join(repoRoot, 'dist/src/reading/index.js'))};
         const pool = new OcrPool({ size: 1, pageTimeoutMs: 120000 });
         const read = await readDocument(readFileSync('scan.jpg'), 'jpeg', { pool });
         console.log(read.pages[0].words.length);

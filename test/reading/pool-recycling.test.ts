@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { GrayBitmap } from '../../src/ocr/bitmap.js';
-import { OcrPool } from '../../src/ocr/index.js';
+import type { GrayBitmap } from '../../src/reading/bitmap.js';
+import { OcrPool } from '../../src/reading/index.js';
 import { fixtureInvoice, invoicePdf, pdfBitmaps } from './fixtures.js';
 
 /**

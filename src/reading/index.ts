@@ -1,4 +1,4 @@
-import type { PageText } from '../analysis/page-text.js';
+import type { PageText } from './page-text.js';
 import type { FileType } from '../files/file-type.js';
 import type { Invoice } from '../invoice/model.js';
 import { isBlank } from './bitmap.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { Word } from '../../src/analysis/page-text.js';
-import { isReadable } from '../../src/ocr/readable.js';
-import { attachColons, deskew, emBox, repairText, skewAngle, wordsFromTsv } from '../../src/ocr/tsv.js';
+import type { Word } from '../../src/reading/page-text.js';
+import { isReadable } from '../../src/reading/readable.js';
+import { attachColons, deskew, emBox, repairText, skewAngle, wordsFromTsv } from '../../src/reading/tsv.js';
 
 const TSV = [
   'level\tpage_num\tblock_num\tpar_num\tline_num\tword_num\tleft\ttop\twidth\theight\tconf\ttext',

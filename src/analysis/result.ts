@@ -1,36 +1,8 @@
 import type { Invoice } from '../invoice/model.js';
+import type { PageText } from '../reading/page-text.js';
 import type { FieldSource } from './sources.js';
 
-/**
- * The meeting point of the text-layer reader (pdfjs-dist) and the OCR path: both turn a
- * page into positioned words, and the analysis only ever sees this shape.
- *
- * Coordinates: origin top-left, y grows downwards, in the page's own unit — PDF points
- * (1/72 in) for the text layer, pixels of the rendered image for OCR. `width` / `height`
- * of the page are in the same unit; the analysis measures everything relative to the
- * page size and to word heights, so either unit works.
- */
-export interface Word {
-  text: string;
-  /** Left edge. */
-  x: number;
-  /** Top edge. */
-  y: number;
-  width: number;
-  height: number;
-  /** 0..1, OCR only */
-  confidence?: number;
-}
-
-export interface PageText {
-  /** 1-based page number. */
-  page: number;
-  width: number;
-  height: number;
-  /** Words in any order; the analysis sorts them into lines itself. */
-  words: Word[];
-  source: 'text-layer' | 'ocr';
-}
+/** What the analysis takes besides the pages (src/reading) and what it gives back. */
 
 export interface AnalyseOptions {
   /** Also read the line-item table (BG-25); header fields only when false. */
@@ -63,9 +35,6 @@ export interface AnalysisResult {
  * when no page has a word. Pure and synchronous: CPU only, no I/O.
  */
 export type AnalyseInvoice = (pages: PageText[], opts: AnalyseOptions) => AnalysisResult;
-
-/** Implemented by `extractTextLayer` in `src/analysis/text-layer.ts` (pdfjs-dist): the PDF's own text, split into words. */
-export type ExtractTextLayer = (pdfBytes: Uint8Array) => Promise<PageText[]>;
 
 /**
  * The one failure the analysis reports: nothing readable on any page (a scan without OCR,
