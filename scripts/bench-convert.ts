@@ -174,7 +174,7 @@ interface Answer {
   body: Buffer;
 }
 
-/** Not fetch: its 300 s header timeout is shorter than the 600 s the service may take (SPEC.md). */
+/** Not fetch: its 300 s header timeout is shorter than the 600 s a conversion may take (README, Scaling). */
 function post(service: SpawnedService, route: string, json: unknown): Promise<Answer> {
   const payload = JSON.stringify(json);
   return new Promise((resolve, reject) => {

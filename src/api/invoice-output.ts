@@ -3,8 +3,8 @@ import type { Invoice } from '../invoice/model.js';
 
 /**
  * The invoice of an analysis as the analysis endpoints answer it. Inside the
- * service dates are ISO strings and amounts decimal strings (model.ts); SPEC.md
- * wants dates as DD.MM.YYYY and amounts and rates as JSON numbers. V2 lists only
+ * service dates are ISO strings and amounts decimal strings (model.ts); the API
+ * answers dates as DD.MM.YYYY and amounts and rates as JSON numbers (README, Analysis). V2 lists only
  * the fields found, V1 every field of the invoice object.
  */
 

@@ -10,7 +10,7 @@ import { runWorkflow } from './run-workflow.js';
 
 const CONVERTIBLE: FileRules = { maxBytes: MAX_CONVERT_FILE_BYTES, accept: ['pdf', 'png', 'jpeg', 'tiff'] };
 
-/** SPEC.md: clients and proxies wait at least 600 s; the job ends before they give up. */
+/** Clients and proxies wait at least 600 s (README, Scaling); the job ends before they give up. */
 const CONVERT_TIMEOUT_MS = 590_000;
 
 export interface ConvertedInvoice extends Omit<ConvertToZugferdResult, 'pdfBlobKey'> {

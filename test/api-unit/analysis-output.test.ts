@@ -30,7 +30,7 @@ describe('analysis output', () => {
 });
 
 describe('file names', () => {
-  it('sanitises as SPEC.md says', () => {
+  it('sanitises as the README says (Analysis, createZugferdFromPdf)', () => {
     expect(sanitiseFileName('a/b\\c"d\'e\u0000f\u001f.pdf')).toBe('a_b c d e f .pdf');
     expect(sanitiseFileName(`${'ä'.repeat(250)}.pdf`)).toBe('ä'.repeat(200));
     expect(sanitiseFileName(undefined)).toBe('invoice.pdf');

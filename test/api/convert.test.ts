@@ -33,7 +33,7 @@ afterAll(async () => {
   for (const s of storages.values()) await s.close();
 });
 
-/** The failure answer of SPEC.md, with the e-mail, whatever went wrong: the RechnungsAPI client's code, our reason. */
+/** The failure answer (README, Analysis), with the e-mail, whatever went wrong: the RechnungsAPI client's code, our reason. */
 function expectFailure(r: CallResult, status: number, code: string, reason: string): void {
   expect(r.status, r.text).toBe(status);
   expect(r.headers.get('content-type')).toContain('application/json');
