@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import type { PDFDocumentLoadingTask } from 'pdfjs-dist/types/src/display/api.js';
+import type { PDFDocumentLoadingTask, PDFPageProxy } from 'pdfjs-dist/types/src/display/api.js';
 
 export type PdfJs = typeof import('pdfjs-dist/legacy/build/pdf.mjs');
 
@@ -34,4 +34,29 @@ export async function openPdfTask(bytes: Uint8Array, options: { maxImageSize: nu
   const { getDocument } = await loadPdfJs();
   // pdfjs takes ownership of (detaches) the buffer it is given: hand it a copy.
   return getDocument({ data: new Uint8Array(bytes), ...RESOURCES, maxImageSize: options.maxImageSize, verbosity: 0 });
+}
+
+/**
+ * Reads every page of untrusted PDF bytes for its text, in order, through `read`; each page's
+ * resources are released after it and the document at the end.
+ */
+export async function readPageTexts<T>(bytes: Uint8Array, read: (page: PDFPageProxy, pdfjs: PdfJs) => Promise<T>): Promise<T[]> {
+  const pdfjs = await loadPdfJs();
+  // Images are of no use for text: without this pdfjs decodes every one for the operator list.
+  const task = await openPdfTask(bytes, { maxImageSize: 0 });
+  try {
+    const doc = await task.promise;
+    const pages: T[] = [];
+    for (let n = 1; n <= doc.numPages; n++) {
+      const page = await doc.getPage(n);
+      try {
+        pages.push(await read(page, pdfjs));
+      } finally {
+        page.cleanup();
+      }
+    }
+    return pages;
+  } finally {
+    await task.destroy();
+  }
 }

@@ -1,6 +1,6 @@
 import type { Invoice } from '../invoice/model.js';
 import type { Finding } from '../validation/index.js';
-import { openPdfTask } from './pdfjs.js';
+import { readPageTexts } from './pdfjs.js';
 
 /**
  * comparePDF2XML: does the printed invoice say what its XML says? The visible text (pdfjs-dist)
@@ -11,20 +11,11 @@ import { openPdfTask } from './pdfjs.js';
 
 /** The text of every page, items separated by spaces. */
 export async function visibleText(bytes: Uint8Array): Promise<string> {
-  const task = await openPdfTask(bytes, { maxImageSize: 0 });
-  try {
-    const doc = await task.promise;
-    const pages: string[] = [];
-    for (let n = 1; n <= doc.numPages; n++) {
-      const page = await doc.getPage(n);
-      const content = await page.getTextContent();
-      pages.push(content.items.map((item) => ('str' in item ? item.str + (item.hasEOL ? '\n' : ' ') : '')).join(''));
-      page.cleanup();
-    }
-    return pages.join('\n');
-  } finally {
-    await task.destroy();
-  }
+  const pages = await readPageTexts(bytes, async (page) => {
+    const content = await page.getTextContent();
+    return content.items.map((item) => ('str' in item ? item.str + (item.hasEOL ? '\n' : ' ') : '')).join('');
+  });
+  return pages.join('\n');
 }
 
 interface Check {

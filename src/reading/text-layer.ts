@@ -1,5 +1,5 @@
 import type { PDFPageProxy, TextItem } from 'pdfjs-dist/types/src/display/api.js';
-import { loadPdfJs, openPdfTask, type PdfJs } from '../pdf/pdfjs.js';
+import { readPageTexts, type PdfJs } from '../pdf/pdfjs.js';
 import type { PageText, Word } from './page-text.js';
 
 /**
@@ -49,49 +49,37 @@ interface Fragment {
 }
 
 export async function extractTextLayer(pdfBytes: Uint8Array): Promise<PageText[]> {
-  const pdf = await loadPdfJs();
-  const { Util } = pdf;
-  // Images are of no use here: without this pdfjs decodes every one for the operator list.
-  const task = await openPdfTask(pdfBytes, { maxImageSize: 0 });
-  try {
-    const doc = await task.promise;
-    const pages: PageText[] = [];
-    for (let n = 1; n <= doc.numPages; n++) {
-      const page = await doc.getPage(n);
-      const viewport = page.getViewport({ scale: 1 });
-      const content = await page.getTextContent();
-      const items: Array<{ item: TextItem; x: number; baseline: number; size: number }> = [];
-      for (const item of content.items) {
-        if (!('str' in item) || item.str.trim() === '') continue;
-        const m = Util.transform(viewport.transform, item.transform) as number[];
-        const [a = 0, b = 0, c = 0, d = 0, e = 0, f = 0] = m;
-        // Rotated runs (margin notes, stamps) would cut across the lines of the page.
-        if (Math.abs(b) > Math.abs(a) * 0.1 || a <= 0) continue;
-        items.push({ item, x: e, baseline: f, size: Math.hypot(c, d) || Math.hypot(a, b) });
-      }
-      // Only spaces inside items are in question; pages without any (or without text) skip the glyph walk.
-      const glyphs = items.some(({ item }) => /\S\s+\S/u.test(item.str)) ? await drawnGlyphs(pdf, page, viewport.transform) : undefined;
-      const fragments: Fragment[] = [];
-      let cursor = 0;
-      for (const { item, x, baseline, size } of items) {
-        const parts = splitItem(item, x, baseline, size);
-        if (glyphs && parts.length > 1) {
-          const placed = placeFragments(parts, item, { x, baseline, size }, glyphs, cursor);
-          if (placed) {
-            cursor = placed.next;
-            fragments.push(...placed.fragments);
-            continue;
-          }
-        }
-        fragments.push(...parts);
-      }
-      page.cleanup();
-      pages.push({ page: n, width: viewport.width, height: viewport.height, words: glue(fragments), source: 'text-layer' });
+  return readPageTexts(pdfBytes, async (page, pdf): Promise<PageText> => {
+    const { Util } = pdf;
+    const viewport = page.getViewport({ scale: 1 });
+    const content = await page.getTextContent();
+    const items: Array<{ item: TextItem; x: number; baseline: number; size: number }> = [];
+    for (const item of content.items) {
+      if (!('str' in item) || item.str.trim() === '') continue;
+      const m = Util.transform(viewport.transform, item.transform) as number[];
+      const [a = 0, b = 0, c = 0, d = 0, e = 0, f = 0] = m;
+      // Rotated runs (margin notes, stamps) would cut across the lines of the page.
+      if (Math.abs(b) > Math.abs(a) * 0.1 || a <= 0) continue;
+      items.push({ item, x: e, baseline: f, size: Math.hypot(c, d) || Math.hypot(a, b) });
     }
-    return pages;
-  } finally {
-    await task.destroy();
-  }
+    // Only spaces inside items are in question; pages without any (or without text) skip the glyph walk.
+    const glyphs = items.some(({ item }) => /\S\s+\S/u.test(item.str)) ? await drawnGlyphs(pdf, page, viewport.transform) : undefined;
+    const fragments: Fragment[] = [];
+    let cursor = 0;
+    for (const { item, x, baseline, size } of items) {
+      const parts = splitItem(item, x, baseline, size);
+      if (glyphs && parts.length > 1) {
+        const placed = placeFragments(parts, item, { x, baseline, size }, glyphs, cursor);
+        if (placed) {
+          cursor = placed.next;
+          fragments.push(...placed.fragments);
+          continue;
+        }
+      }
+      fragments.push(...parts);
+    }
+    return { page: page.pageNumber, width: viewport.width, height: viewport.height, words: glue(fragments), source: 'text-layer' };
+  });
 }
 
 /** Splits one text item on whitespace, giving each part its share of the item's width by character count. */
