@@ -2,7 +2,7 @@ import os from 'node:os';
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import { AnalysisError, analyseInvoice } from '../src/analysis/index.js';
 import type { Invoice } from '../src/invoice/model.js';
-import { NoTextError, OcrPool, OcrTimeoutError, readDocument, UnreadableFileError, type DocumentText } from '../src/ocr/index.js';
+import { NoTextError, OcrPool, OcrTimeoutError, readDocument, UnreadableFileError, type DocumentText } from '../src/reading/index.js';
 import type { AnalyseDocumentInput, AnalysisSource, DocumentAnalysis } from '../src/jobs/contracts.js';
 import type { RequestContext } from '../src/temporal/context.js';
 import type { ActivityDeps } from './deps.js';

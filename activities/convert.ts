@@ -1,6 +1,6 @@
 import { ApplicationFailure } from '@temporalio/activity';
-import { ConversionRefusal, prepareForZugferd, type ConversionProfile, type FilledField } from '../src/analysis-api/convertible.js';
-import type { OwnerLanguage } from '../src/analysis-api/owner-texts.js';
+import { ConversionRefusal, prepareForZugferd, type ConversionProfile, type FilledField } from '../src/conversion/convertible.js';
+import type { OwnerLanguage } from '../src/conversion/owner-texts.js';
 import type { Invoice } from '../src/invoice/model.js';
 import { runIsolated } from '../src/pdf/isolate.js';
 import { PdfInputError } from '../src/pdf/structure.js';

@@ -4,7 +4,7 @@ import http from 'node:http';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { PDFArray, PDFDict, PDFDocument, PDFName, PDFRef, PDFStream, type PDFObject } from 'pdf-lib';
-import { extractTextLayer } from '../src/analysis/index.js';
+import { extractTextLayer } from '../src/reading/text-layer.js';
 import { Decimal } from '../src/invoice/decimal.js';
 import { invoiceSchema, type Invoice } from '../src/invoice/model.js';
 import { listTemplates, loadTemplate, renderInvoicePdf, templateRoots } from '../src/render/index.js';
@@ -174,7 +174,7 @@ interface Answer {
   body: Buffer;
 }
 
-/** Not fetch: its 300 s header timeout is shorter than the 600 s the service may take (SPEC.md). */
+/** Not fetch: its 300 s header timeout is shorter than the 600 s a conversion may take (README, Scaling). */
 function post(service: SpawnedService, route: string, json: unknown): Promise<Answer> {
   const payload = JSON.stringify(json);
   return new Promise((resolve, reject) => {

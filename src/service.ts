@@ -23,7 +23,7 @@ import { cachedConnectorStatus } from './jobs/connector-status.js';
 import { createMailTransport } from './mail/transport.js';
 import { registry } from './metrics/metrics.js';
 import { startMetricsServer } from './metrics/server.js';
-import { DEFAULT_SANDBOX_LIMITS } from './ocr/sandbox.js';
+import { DEFAULT_SANDBOX_LIMITS } from './reading/sandbox.js';
 import { configureVeraPdf, stopVeraPdf } from './pdf/verapdf.js';
 import { openBlobStorage } from './storage/blob-storage.js';
 import { openStorage } from './storage/index.js';

@@ -2,7 +2,7 @@ import { ApplicationFailure, CancellationScope, uuid4 } from '@temporalio/workfl
 import type { Activities } from '../activities/index.js';
 import { PDF, proxySteps, QUICK, READING } from './activity-profiles.js';
 import type { ConvertToZugferdInput, ConvertToZugferdResult, RefusalDetails } from '../src/jobs/contracts.js';
-import { ownerLanguage, refusalSummary } from '../src/analysis-api/owner-texts.js';
+import { ownerLanguage, refusalSummary } from '../src/conversion/owner-texts.js';
 import { finish, recordingFailure } from './outcome.js';
 import { buildValidated, isBlocking } from './zugferd-build.js';
 

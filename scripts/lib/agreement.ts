@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { invoiceSchema, type Invoice } from '../../src/invoice/model.js';
-import type { ValidationReport } from '../../src/validation/index.js';
+import { isErrorFinding, type ValidationReport } from '../../src/validation/index.js';
 import { writeCii, writeInvoiceXml } from '../../src/xml/index.js';
 import type { KositVerdict } from './kosit.js';
 import { MUTATIONS, NotApplicable, SCENARIO_MUTATIONS, type Edit, type Mutation } from './mutations.js';
@@ -110,8 +110,6 @@ export function agreementCases(): AgreementCase[] {
 
 // ---------------------------------------------------------------- comparison
 
-const blocking = (severity: string) => severity === 'error' || severity === 'fatal';
-
 /** Our own ids for checks that KoSIT reports per validation step, mapped to the step. */
 const OUR_STEP_IDS: Record<string, string> = {
   XSD: 'XSD',
@@ -122,7 +120,7 @@ const OUR_STEP_IDS: Record<string, string> = {
 
 /** The rule ids of our errors, with schema, parse and scenario errors named like KoSIT's steps. */
 export function ourErrorRules(report: ValidationReport): string[] {
-  return [...new Set(report.findings.filter((f) => blocking(f.severity)).map((f) => OUR_STEP_IDS[f.ruleId] ?? f.ruleId))].sort();
+  return [...new Set(report.findings.filter(isErrorFinding).map((f) => OUR_STEP_IDS[f.ruleId] ?? f.ruleId))].sort();
 }
 
 export function kositErrorRules(verdict: KositVerdict): string[] {

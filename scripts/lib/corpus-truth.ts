@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { PDFArray, PDFDict, PDFDocument, PDFName, PDFRawStream, decodePDFRawStream, type PDFHexString, type PDFString } from 'pdf-lib';
-import type { PageText } from '../../src/analysis/index.js';
+import type { PageText } from '../../src/reading/page-text.js';
 import { countryOfLine, currenciesIn, unitCode } from '../../src/analysis/codes.js';
 import { scanDates } from '../../src/analysis/dates.js';
 import { scanNumbers } from '../../src/analysis/numbers.js';

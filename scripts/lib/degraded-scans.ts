@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { PageText } from '../../src/analysis/page-text.js';
-import { OcrPool, readDocument } from '../../src/ocr/index.js';
+import type { PageText } from '../../src/reading/page-text.js';
+import { OcrPool, readDocument } from '../../src/reading/index.js';
 import { imageOnlyPdf, scanPdf, scanProfile, seedOf } from './scan-simulation.js';
 import { quantile } from './quantile.js';
 

@@ -1,7 +1,7 @@
 import { createCanvas, ImageData } from '@napi-rs/canvas';
 import { PDFDocument } from 'pdf-lib';
-import type { GrayBitmap } from '../../src/ocr/bitmap.js';
-import { openPdf, rasterisePage } from '../../src/ocr/rasterise-pdf.js';
+import type { GrayBitmap } from '../../src/reading/bitmap.js';
+import { openPdf, rasterisePage } from '../../src/reading/rasterise-pdf.js';
 
 /**
  * What an office scanner makes of a printed invoice: a low resolution, a page

@@ -1,7 +1,7 @@
 import { inferDayMonthOrder, type DayMonthOrder } from './dates.js';
 import { layoutPages, type Line, type PageLayout, type Segment } from './layout.js';
 import { inferDecimalMark, type DecimalMark } from './numbers.js';
-import type { PageText } from './page-text.js';
+import type { PageText } from '../reading/page-text.js';
 import { fold } from './text.js';
 
 /**

@@ -9,7 +9,8 @@ import { scanDates } from './dates.js';
 import { buildDoc, type Doc, type Found } from './document.js';
 import { findHeaderFields } from './header-fields.js';
 import type { HeaderField, TotalField } from './lexicon.js';
-import { AnalysisError, type AnalyseOptions, type AnalysisResult, type PageText } from './page-text.js';
+import type { PageText } from '../reading/page-text.js';
+import { AnalysisError, type AnalyseOptions, type AnalysisResult } from './result.js';
 import { findParties, type Party } from './parties.js';
 import { solveTotals, type Totals } from './solver.js';
 import { findLineItems } from './table.js';
@@ -18,9 +19,8 @@ import { pageLanguage, inferBreakdown, inferDocumentAdjustments, inferCountries,
 import { INFERRED, sourceOf } from './sources.js';
 import { fold } from './text.js';
 
-export { AnalysisError } from './page-text.js';
-export type { AnalyseOptions, AnalysisResult, PageText, Word } from './page-text.js';
-export { extractTextLayer } from './text-layer.js';
+export { AnalysisError } from './result.js';
+export type { AnalyseOptions, AnalysisResult } from './result.js';
 
 /**
  * The best candidate: highest score, then the earliest on the page. It is contested when a

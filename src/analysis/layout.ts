@@ -1,4 +1,4 @@
-import type { PageText, Word } from './page-text.js';
+import type { PageText, Word } from '../reading/page-text.js';
 
 /**
  * Words → lines → segments → blocks.

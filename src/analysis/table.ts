@@ -7,7 +7,7 @@ import type { Line, PageLayout } from './layout.js';
 import { COLUMN_LABELS, TABLE_END, type ColumnKind } from './lexicon.js';
 import { scanNumbers, type NumberMatch } from './numbers.js';
 import { clean, editDistance, fold } from './text.js';
-import type { Word } from './page-text.js';
+import type { Word } from '../reading/page-text.js';
 
 /**
  * The line-item table: a header row (possibly stacked over several lines) names the columns;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { failureEmail } from '../analysis-api/failure-mail.js';
+import { failureEmail } from './failure-mail.js';
 import type { RefusalDetails } from '../jobs/contracts.js';
 import { JobRefusal } from '../jobs/refusal.js';
 import { ERROR_CODES, type ApiError, type ErrorCode } from './errors.js';

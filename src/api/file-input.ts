@@ -1,7 +1,7 @@
 import { fileTooLarge } from '../jobs/file.js';
 import { ApiError, fromRefusal } from './errors.js';
 
-/** The V2 file field and its aliases, in the order SPEC.md checks them. */
+/** The V2 file field and its aliases, in the order they are checked (each described in the OpenAPI document). */
 export const FILE_FIELD_ALIASES = ['pdfInvoiceBase64', 'invoiceBase64', 'fileBase64'] as const;
 
 export interface FileFieldRules {

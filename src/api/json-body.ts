@@ -3,7 +3,7 @@ import getRawBody from 'raw-body';
 import { JsonNumber } from '../invoice/decimal.js';
 import { ApiError } from './errors.js';
 
-/** The platform limit of SPEC.md: no endpoint reads more than 16 MB. */
+/** The platform limit (README, Guarantees): no endpoint reads more than 16 MB. */
 export const MAX_BODY_BYTES = 16 * 1024 * 1024;
 
 /**

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Finding, ValidationReport } from '../validation/index.js';
+import { isErrorFinding as isError, type Finding, type ValidationReport } from '../validation/index.js';
 import { lineLocator } from '../xml/locate.js';
 
 /**
@@ -18,8 +18,6 @@ export const validationMessageSchema = z.object({
 });
 
 export type ValidationMessage = z.infer<typeof validationMessageSchema>;
-
-const isError = (f: Finding) => f.severity === 'error' || f.severity === 'fatal';
 
 /** The rule set a finding comes from: its source names the kind, the rule id tells a profile's XSD from its schematron. */
 export function ruleSetOf(f: Finding, artefacts: ValidationReport['artefacts']): string {

@@ -4,7 +4,7 @@ import UTIF, { type IFD } from 'utif2';
 import { imageDimensions } from './image-header.js';
 
 /**
- * TIFF pages to RGBA pixels, for OCR (src/ocr) and for images → PDF pages (src/pdf). Scanners and
+ * TIFF pages to RGBA pixels, for OCR (src/reading) and for images → PDF pages (src/pdf). Scanners and
  * fax software write uncompressed, LZW, PackBits, Deflate, CCITT G3/G4 (bilevel) and JPEG, in
  * grey, RGB, YCbCr, palette and 1-bit; multi-page files and reduced-resolution copies.
  *

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { canonicalDecimal, isDecimalText, JsonNumber } from './decimal.js';
 
 /**
- * The EN 16931 invoice object of SPEC.md: every JSON key with its business term.
+ * The EN 16931 invoice object of the API (the OpenAPI document): every JSON key with its business term.
  *
  * This is the one source of truth: it validates requests (messages name the field
  * and its BT), it is exported as JSON Schema into the OpenAPI document, and the

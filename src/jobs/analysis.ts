@@ -16,9 +16,9 @@ import { runWorkflow, startWorkflow, toRefusal, type StagedRun } from './run-wor
 const ANY_FILE: FileRules = { maxBytes: MAX_FILE_BYTES, accept: ['pdf', 'png', 'jpeg', 'tiff'] };
 const ASYNC_FILE: FileRules = { maxBytes: MAX_FILE_BYTES, accept: ['pdf', 'tiff'] };
 
-/** SPEC.md: results are kept 24 hours after completion (also the namespace retention). */
+/** Results are kept 24 hours after completion (README, Analysis; also the namespace retention). */
 const JOB_RETENTION_MS = 24 * 60 * 60 * 1000;
-/** Sync analysis: SPEC.md tells clients to wait at least 60 s; multi-page scans take longer. */
+/** Sync analysis: clients are told to wait at least 60 s; multi-page scans take longer. */
 const SYNC_TIMEOUT_MS = 300_000;
 
 const ASYNC_OPERATION = 'createJSONFromAnalysedPdfAsync';

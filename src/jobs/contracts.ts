@@ -1,6 +1,6 @@
 import type { FieldSource } from '../analysis/sources.js';
-import type { ConversionProfile, FilledField } from '../analysis-api/convertible.js';
-import type { OwnerLanguage } from '../analysis-api/owner-texts.js';
+import type { ConversionProfile, FilledField } from '../conversion/convertible.js';
+import type { OwnerLanguage } from '../conversion/owner-texts.js';
 import type { FileType } from '../files/file-type.js';
 import type { Invoice } from '../invoice/model.js';
 import type { MailOutcome, MailRequest } from '../mail/types.js';

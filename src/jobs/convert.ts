@@ -1,4 +1,4 @@
-import { zugferdFileName } from '../analysis-api/file-name.js';
+import { zugferdFileName } from '../files/names.js';
 import { isEncryptedPdf } from '../pdf/encryption.js';
 import { CONVERT_OPERATION, convertToZugferd } from '../../workflows/convert.js';
 import type { ConvertToZugferdResult } from './contracts.js';
@@ -10,7 +10,7 @@ import { runWorkflow } from './run-workflow.js';
 
 const CONVERTIBLE: FileRules = { maxBytes: MAX_CONVERT_FILE_BYTES, accept: ['pdf', 'png', 'jpeg', 'tiff'] };
 
-/** SPEC.md: clients and proxies wait at least 600 s; the job ends before they give up. */
+/** Clients and proxies wait at least 600 s (README, Scaling); the job ends before they give up. */
 const CONVERT_TIMEOUT_MS = 590_000;
 
 export interface ConvertedInvoice extends Omit<ConvertToZugferdResult, 'pdfBlobKey'> {
@@ -22,7 +22,7 @@ export interface ConvertedInvoice extends Omit<ConvertToZugferdResult, 'pdfBlobK
 /**
  * createZugferdFromPdf: an invoice PDF or scan → a validated ZUGFeRD PDF/A-3, or a refusal whose
  * details (fields, rule codes, the owner's language and text) say what to fix.
- * `fileName` is the input's name, already made safe (analysis-api/file-name.ts).
+ * `fileName` is the input's name, already made safe (src/files/names.ts).
  */
 export async function convertPdfToZugferd(deps: JobDeps, job: Job, order: { file: Buffer; fileName: string }): Promise<ConvertedInvoice> {
   try {

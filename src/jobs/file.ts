@@ -3,9 +3,9 @@ import { detectFileType, FILE_TYPE_LABEL, type FileType } from '../files/file-ty
 import type { BlobStorage } from '../storage/blob-storage.js';
 import { JobRefusal } from './refusal.js';
 
-/** SPEC.md: 11 MB raw for the analysis and ZUGFeRD operations ("about 14.7 MB base64"). */
+/** 11 MB raw for the analysis and ZUGFeRD operations ("about 14.7 MB base64"; README, Errors: FILE_TOO_LARGE). */
 export const MAX_FILE_BYTES = 11_000_000;
-/** SPEC.md: 11 MiB decoded for createZugferdFromPdf. */
+/** 11 MiB decoded for createZugferdFromPdf (README, Analysis). */
 export const MAX_CONVERT_FILE_BYTES = 11 * 1024 * 1024;
 
 export interface FileRules {

@@ -12,7 +12,7 @@ import { JobRefusal, type RefusalCode } from './refusal.js';
  * conflict) and, once given, the answer, so that a replay is the same answer byte for byte.
  */
 
-/** SPEC.md: answers are kept 24 hours. */
+/** Answers are kept 24 hours (README, Idempotency-Key). */
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 
 export interface IdempotentRequest {

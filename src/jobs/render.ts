@@ -4,7 +4,7 @@ import { CREATE_INVOICE_PDF, createInvoicePdf } from '../../workflows/render.js'
 import type { CreateInvoicePdfResult } from './contracts.js';
 import { checkInvoice } from './invoice-input.js';
 import { afterAnswer, type Job, type JobDeps } from './job.js';
-import { nameFromNumber } from './names.js';
+import { safeFileStem } from '../files/names.js';
 import { JobRefusal } from './refusal.js';
 import { runWorkflow } from './run-workflow.js';
 
@@ -41,7 +41,7 @@ export interface RenderedInvoicePdf extends Omit<CreateInvoicePdfResult, 'pdfBlo
 /** createInvoicePdfFromJson: the invoice rendered through the template as a ZUGFeRD PDF/A-3, validated and stored, optionally e-mailed. */
 export async function renderInvoicePdf(deps: JobDeps, job: Job, order: RenderOrder): Promise<RenderedInvoicePdf> {
   const { invoice, mail, stage } = await checkInvoice(deps, job.account, order.invoice, order.transport);
-  const fileName = order.fileName ?? `${nameFromNumber(invoice.invoiceNumber) ?? 'invoice'}.pdf`;
+  const fileName = order.fileName ?? `${safeFileStem(invoice.invoiceNumber) ?? 'invoice'}.pdf`;
   const { template } = order;
   const { pdfBlobKey, mail: outcome, ...result } = await runWorkflow(deps, job, createInvoicePdf, {
     operation: CREATE_INVOICE_PDF,

@@ -4,7 +4,7 @@ import type { SyntaxId } from '../xml/index.js';
 import { createXInvoice, validateXInvoice } from '../../workflows/xinvoice.js';
 import { checkInvoice } from './invoice-input.js';
 import type { Job, JobDeps } from './job.js';
-import { nameFromNumber } from './names.js';
+import { safeFileStem } from '../files/names.js';
 import { runWorkflow } from './run-workflow.js';
 
 export interface XRechnungOrder {
@@ -27,7 +27,7 @@ export interface BuiltXRechnung {
 /** createXinvoiceFromJson: invoice JSON → XRechnung XML, validated and stored, optionally e-mailed. */
 export async function buildXRechnung(deps: JobDeps, job: Job, order: XRechnungOrder): Promise<BuiltXRechnung> {
   const { invoice, mail, stage } = await checkInvoice(deps, job.account, order.invoice, order.transport);
-  const fileName = order.fileName ?? `${nameFromNumber(invoice.invoiceNumber) ?? 'xrechnung'}.xml`;
+  const fileName = order.fileName ?? `${safeFileStem(invoice.invoiceNumber) ?? 'xrechnung'}.xml`;
   const result = await runWorkflow(deps, job, createXInvoice, {
     operation: 'createXinvoiceFromJson',
     input: async () => ({ ...(await stage()), syntax: order.syntax, fileName }),

@@ -10,7 +10,7 @@ import { checkFile, PDF_ONLY, storeFile } from './file.js';
 import { checkInvoice } from './invoice-input.js';
 import type { Job, JobDeps } from './job.js';
 import { prepareMail, type PreparedMail } from './mail.js';
-import { nameFromNumber } from './names.js';
+import { safeFileStem } from '../files/names.js';
 import { runWorkflow } from './run-workflow.js';
 
 /** PDF work (Ghostscript, veraPDF) takes longer than XML work. */
@@ -108,5 +108,5 @@ function invoiceOf(xml: string): Invoice | undefined {
 }
 
 function defaultName(invoiceNumber: string | undefined): string {
-  return `${nameFromNumber(invoiceNumber) ?? 'invoice'}-zugferd.pdf`;
+  return `${safeFileStem(invoiceNumber) ?? 'invoice'}-zugferd.pdf`;
 }

@@ -1,8 +1,7 @@
 import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
 import { PDFArray, PDFDict, PDFHexString, PDFName, PDFRef, PDFStream, PDFString, type PDFContext, type PDFObject } from 'pdf-lib';
 import { settleAttachments, type AttachmentNote } from './attachments.js';
-import { SRGB_ICC_PROFILE, SRGB_OUTPUT_CONDITION } from './ghostscript.js';
+import { setSrgbOutputIntent } from './output-intent.js';
 import { PROFILE_FACTS, type ZugferdProfile } from './profiles.js';
 import { loadPdf, lookupArray, lookupDict, readingUntrusted } from './structure.js';
 import { buildXmp, type DocumentInfo } from './xmp.js';
@@ -122,19 +121,7 @@ function dropUnreachable(context: PDFContext): void {
 /** PDF/A inputs normally carry an OutputIntent; one without gets the sRGB profile Ghostscript uses. */
 async function ensureOutputIntent(context: PDFContext, catalog: PDFDict): Promise<void> {
   const intents = lookupArray(context, catalog.get(PDFName.of('OutputIntents')));
-  if (intents && intents.size() > 0) return;
-  const icc = await readFile(SRGB_ICC_PROFILE).catch(() => {
-    throw new Error(`${SRGB_ICC_PROFILE} is missing: run scripts/setup-pdf.sh`);
-  });
-  const profile = context.register(context.flateStream(icc, { N: 3 }));
-  const intent = context.obj({
-    Type: 'OutputIntent',
-    S: 'GTS_PDFA1',
-    OutputConditionIdentifier: PDFString.of(SRGB_OUTPUT_CONDITION),
-    Info: PDFString.of(SRGB_OUTPUT_CONDITION),
-    DestOutputProfile: profile,
-  });
-  catalog.set(PDFName.of('OutputIntents'), context.obj([intent]));
+  if (!intents || intents.size() === 0) await setSrgbOutputIntent(context, catalog);
 }
 
 /** A fresh Info dictionary holding exactly what the XMP packet repeats (PDF/A demands they agree). */

@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { readFile, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { tempDir } from '../temp-dirs.js';
+import { SRGB_ICC_PROFILE, SRGB_OUTPUT_CONDITION } from './output-intent.js';
 import { PdfInputError } from './structure.js';
 
 /**
@@ -11,10 +12,6 @@ import { PdfInputError } from './structure.js';
  * permitted, no shell), in a scratch directory, with a wall-clock timeout after which it is
  * killed, and its output is refused above a size limit. It never reaches the network.
  */
-
-/** Shipped by Debian's Ghostscript; also the OutputIntent we add to PDF/A inputs that lack one. */
-export const SRGB_ICC_PROFILE = '/usr/share/color/icc/ghostscript/srgb.icc';
-export const SRGB_OUTPUT_CONDITION = 'sRGB IEC61966-2.1';
 
 export interface ConversionLimits {
   timeoutMs: number;

@@ -1,4 +1,4 @@
-import type { Finding, ValidationReport } from '../validation/index.js';
+import { isErrorFinding, type Finding, type ValidationReport } from '../validation/index.js';
 import { FACTURX_XMP, PROFILE_FACTS, profileFromXmpLevel, type DetectedProfile, type ZugferdProfile } from './profiles.js';
 import type { PdfAttachment, PdfFacts } from './read.js';
 import type { VeraPdfResult } from './verapdf.js';
@@ -25,8 +25,6 @@ export interface ZugferdReport {
   findings: Finding[];
   artefacts: Array<{ name: string; version: string }>;
 }
-
-export const isBlocking = (f: Finding) => f.severity === 'error' || f.severity === 'fatal';
 
 const pdf = (ruleId: string, severity: Finding['severity'], message: string): Finding => ({ ruleId, severity, message, source: 'pdf' });
 
@@ -101,7 +99,7 @@ function xmpFindings(facts: PdfFacts, attachment: PdfAttachment, profile: Zugfer
  */
 export function applyProfileScope(xml: ValidationReport, profile: DetectedProfile['profile']): Finding[] {
   if (profile !== 'MINIMUM' && profile !== 'BASICWL') return xml.findings;
-  return xml.findings.map((f) => (f.source === 'en16931' && isBlocking(f) ? { ...f, severity: 'information', message: `Not applicable to ${profile}: ${f.message}` } : f));
+  return xml.findings.map((f) => (f.source === 'en16931' && isErrorFinding(f) ? { ...f, severity: 'information', message: `Not applicable to ${profile}: ${f.message}` } : f));
 }
 
 export interface ReportParts {
@@ -125,8 +123,8 @@ export function assembleReport(parts: ReportParts): ZugferdReport {
     ...(parts.xml ? applyProfileScope(parts.xml, parts.detected?.profile) : []),
     ...(parts.profileContent ?? []),
   ];
-  const pdfValid = !findings.some((f) => f.source === 'pdf' && isBlocking(f));
-  const xmlValid = parts.xml !== undefined && !findings.some((f) => f.source !== 'pdf' && isBlocking(f));
+  const pdfValid = !findings.some((f) => f.source === 'pdf' && isErrorFinding(f));
+  const xmlValid = parts.xml !== undefined && !findings.some((f) => f.source !== 'pdf' && isErrorFinding(f));
   return {
     valid: pdfValid && xmlValid,
     pdfValid,

@@ -1,8 +1,6 @@
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import type { Invoice } from '../invoice/model.js';
 import type { Finding } from '../validation/index.js';
+import { readPageTexts } from './pdfjs.js';
 
 /**
  * comparePDF2XML: does the printed invoice say what its XML says? The visible text (pdfjs-dist)
@@ -11,30 +9,13 @@ import type { Finding } from '../validation/index.js';
  * and the page does not show is an error finding with source 'pdf'.
  */
 
-type PdfJs = typeof import('pdfjs-dist/legacy/build/pdf.mjs');
-let pdfjs: Promise<PdfJs> | undefined;
-
-const STANDARD_FONTS = pathToFileURL(join(dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json')), 'standard_fonts') + '/').href;
-
 /** The text of every page, items separated by spaces. */
 export async function visibleText(bytes: Uint8Array): Promise<string> {
-  pdfjs ??= import('pdfjs-dist/legacy/build/pdf.mjs');
-  const { getDocument } = await pdfjs;
-  // pdfjs takes ownership of (detaches) the buffer it is given: hand it a copy.
-  const task = getDocument({ data: new Uint8Array(bytes), standardFontDataUrl: STANDARD_FONTS, disableFontFace: true, useSystemFonts: false, verbosity: 0 });
-  try {
-    const doc = await task.promise;
-    const pages: string[] = [];
-    for (let n = 1; n <= doc.numPages; n++) {
-      const page = await doc.getPage(n);
-      const content = await page.getTextContent();
-      pages.push(content.items.map((item) => ('str' in item ? item.str + (item.hasEOL ? '\n' : ' ') : '')).join(''));
-      page.cleanup();
-    }
-    return pages.join('\n');
-  } finally {
-    await task.destroy();
-  }
+  const pages = await readPageTexts(bytes, async (page) => {
+    const content = await page.getTextContent();
+    return content.items.map((item) => ('str' in item ? item.str + (item.hasEOL ? '\n' : ' ') : '')).join('');
+  });
+  return pages.join('\n');
 }
 
 interface Check {

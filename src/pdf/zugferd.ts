@@ -1,18 +1,18 @@
 import type { Invoice } from '../invoice/model.js';
 import { EN16931, validateInvoiceXml, type Finding, type ValidationReport } from '../validation/index.js';
 import { parseUntrustedXml } from '../xml/dom.js';
-import { parseInvoiceXml, writeCii, type SyntaxId } from '../xml/index.js';
+import { parseInvoiceXml, writeCii } from '../xml/index.js';
 import type { AttachmentNote } from './attachments.js';
 import { embedInvoiceXml, type EmbedInput, type Embedded } from './embed.js';
+import { detectProfile, embeddedInvoice, readInvoice, type ExtractedInvoice } from './extract.js';
 import { withoutSimpleFontPrograms } from './fonts.js';
 import { convertToPdfA3 } from './ghostscript.js';
 import { inspectPdf, type PdfInspection } from './inspect.js';
-import { profileFromGuideline, ZUGFERD_PROFILES, type DetectedProfile, type ZugferdProfile } from './profiles.js';
+import { ZUGFERD_PROFILES, type DetectedProfile, type ZugferdProfile } from './profiles.js';
 import { assembleReport, type ZugferdReport } from './validate.js';
 import { profileContentFindings } from './profile-content.js';
 import { checkPdfA3b } from './verapdf.js';
 import { compareVisibleText } from './visible-text.js';
-import { guidelineOf, isZugferd1, migrateZugferd1 } from './zugferd1.js';
 
 /**
  * The ZUGFeRD operations on bytes: build a ZUGFeRD PDF, validate a PDF, extract its invoice, and
@@ -123,37 +123,9 @@ function tryReadInvoice(xml: string, detected: DetectedProfile): { invoice?: Inv
   }
 }
 
-export interface ExtractedInvoice {
-  xml: string;
-  fileName: string;
-  detected: DetectedProfile;
-  syntax?: SyntaxId;
-  /** Absent when the XML does not map onto the invoice model; `problem` says why. */
-  invoice?: Invoice;
-  problem?: string;
-}
-
 /** The embedded invoice, or undefined when the PDF carries none. */
 export async function extractZugferdInvoice(bytes: Uint8Array, opts: { inspect?: Inspect } = {}): Promise<ExtractedInvoice | undefined> {
-  const { invoice: found } = await (opts.inspect ?? inProcess)(bytes, false);
-  if (!found) return undefined;
-  const detected = detectProfile(found.xml);
-  const base = { xml: found.xml, fileName: found.attachment.name, detected };
-  try {
-    const parsed = readInvoice(found.xml, detected);
-    return { ...base, syntax: parsed.syntax, invoice: parsed.invoice };
-  } catch (err) {
-    return { ...base, problem: `The embedded XML does not map onto the invoice model: ${(err as Error).message}` };
-  }
-}
-
-export function detectProfile(xml: string): DetectedProfile {
-  return profileFromGuideline(guidelineOf(xml), isZugferd1(xml));
-}
-
-/** ZUGFeRD 1.0 is migrated to CII D16B first; everything else is read as it is. */
-function readInvoice(xml: string, detected: DetectedProfile): ReturnType<typeof parseInvoiceXml> {
-  return parseInvoiceXml(detected.generation === 'ZUGFeRD 1.0' ? migrateZugferd1(xml) : xml);
+  return embeddedInvoice((await (opts.inspect ?? inProcess)(bytes, false)).invoice);
 }
 
 /** comparePDF2XML: the visible text against the invoice the XML describes. */

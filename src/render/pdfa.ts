@@ -1,6 +1,5 @@
-import { readFile } from 'node:fs/promises';
-import { PDFHexString, PDFName, PDFString, type PDFDocument } from 'pdf-lib';
-import { SRGB_ICC_PROFILE, SRGB_OUTPUT_CONDITION } from '../pdf/ghostscript.js';
+import { PDFHexString, PDFName, type PDFDocument } from 'pdf-lib';
+import { setSrgbOutputIntent } from '../pdf/output-intent.js';
 
 /**
  * Makes the rendered document declare what it is by construction, PDF/A-3b: an sRGB
@@ -36,15 +35,7 @@ export async function declarePdfA3b(doc: PDFDocument, info: PdfAInfo): Promise<v
   const xmp = Buffer.from(xmpPacket({ ...info, created }), 'utf8');
   doc.catalog.set(PDFName.of('Metadata'), doc.context.register(doc.context.stream(xmp, { Type: 'Metadata', Subtype: 'XML' })));
 
-  const profile = doc.context.register(doc.context.flateStream(await readFile(SRGB_ICC_PROFILE), { N: 3 }));
-  const intent = doc.context.obj({
-    Type: 'OutputIntent',
-    S: 'GTS_PDFA1',
-    OutputConditionIdentifier: PDFString.of(SRGB_OUTPUT_CONDITION),
-    Info: PDFString.of(SRGB_OUTPUT_CONDITION),
-    DestOutputProfile: profile,
-  });
-  doc.catalog.set(PDFName.of('OutputIntents'), doc.context.obj([doc.context.register(intent)]));
+  await setSrgbOutputIntent(doc.context, doc.catalog);
   doc.context.trailerInfo.ID = doc.context.obj([PDFHexString.of(info.fileId), PDFHexString.of(info.fileId)]);
 }
 

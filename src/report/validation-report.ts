@@ -1,3 +1,4 @@
+import { errorCount } from '../validation/findings.js';
 import type { ScenarioInfo, Finding, Severity } from '../validation/types.js';
 import type { Language } from './language.js';
 import { TEXT } from './text.js';
@@ -66,8 +67,6 @@ export interface ReportView {
 const GROUP_ORDER: GroupId[] = ['input', 'xsd', 'en16931', 'xrechnung', 'profile', 'pdfa', 'container'];
 const SEVERITY_ORDER: Severity[] = ['fatal', 'error', 'warning', 'information'];
 
-export const isBlockingSeverity = (s: Severity) => s === 'error' || s === 'fatal';
-
 /** PDF findings split by what judged them: PDF/A (veraPDF's PDFA-… and our PDF-… checks) or the ZUGFeRD container. */
 function groupOf(f: Finding): GroupId {
   if (f.source === 'pdf') return /^PDFA?-/.test(f.ruleId) ? 'pdfa' : 'container';
@@ -88,7 +87,7 @@ export const readableLocation = (location: string) => location.replace(/\[namesp
 
 export function reportView(subject: ReportSubject, lang: Language): ReportView {
   const t = TEXT[lang].report;
-  const errors = subject.findings.filter((f) => isBlockingSeverity(f.severity)).length;
+  const errors = errorCount(subject);
   const warnings = subject.findings.length - errors;
   const facts: Array<[string, string]> = [[t.document, subject.kind === 'xml' ? t.kindXml : t.kindZugferd]];
   if (subject.syntax) facts.push([t.syntax, subject.syntax]);
@@ -114,7 +113,7 @@ export function reportView(subject: ReportSubject, lang: Language): ReportView {
         ...(f.line ? { line: f.line } : {}),
       }));
     const ruleSets = [...new Set(members.map((f) => f.ruleSet).filter((r): r is string => !!r))];
-    return { id, title: t.groups[id], ruleSets, errors: findings.filter((f) => isBlockingSeverity(f.severity)).length, findings };
+    return { id, title: t.groups[id], ruleSets, errors: errorCount({ findings }), findings };
   }).filter((g) => g.findings.length > 0);
 
   return {

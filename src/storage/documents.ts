@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { nextValue } from './counters.js';
 import { atomically, type Queryable, type SqlValue } from './database.js';
+import { afterCursor, nextCursor, pageSize } from './keyset.js';
 
 /** A stored file (the bytes live in the blob store under `blobKey`). */
 export interface DocumentRecord {
@@ -37,12 +38,6 @@ export interface DocumentPage {
   nextCursor: string | null;
 }
 
-export class InvalidCursorError extends Error {
-  constructor() {
-    super('Invalid pagination cursor');
-  }
-}
-
 interface DocumentRow {
   id: string;
   number: number | string;
@@ -60,7 +55,6 @@ interface DocumentRow {
 }
 
 const COLUMNS = 'id, number, account_id, kind, blob_key, file_name, content_type, size, sha256, workflow_id, created_at, expires_at, meta';
-const MAX_PAGE_SIZE = 200;
 /** The counter (counters.ts) that numbers documents; migration 3 creates and backfills it. */
 const DOCUMENT_COUNTER = 'documents';
 
@@ -148,17 +142,13 @@ export async function documentNumbers(db: Queryable, ids: readonly string[], acc
   return new Map(rows.map((r) => [r.id, Number(r.number)]));
 }
 
-/**
- * Newest first, optionally only documents of one `kind`. Keyset pagination on (created_at, id):
- * pages stay stable while new documents arrive, and the cost does not grow with the page number.
- */
+/** Newest first (keyset.ts), optionally only documents of one `kind`. */
 export async function listDocuments(
   db: Queryable,
   accountId: string,
   options: { limit?: number; cursor?: string; kind?: string } = {},
 ): Promise<DocumentPage> {
-  const limit = Math.min(Math.max(Math.trunc(options.limit ?? 50), 1), MAX_PAGE_SIZE);
-  const after = options.cursor === undefined ? undefined : decodeCursor(options.cursor);
+  const limit = pageSize(options.limit);
   // The filters are part of the query, before LIMIT: a page is only short when it is the last.
   const params: SqlValue[] = [accountId];
   let where = 'account_id = $1';
@@ -166,11 +156,7 @@ export async function listDocuments(
     params.push(options.kind);
     where += ` AND kind = $${params.length}`;
   }
-  if (after) {
-    params.push(after.createdAt, after.id);
-    const [c, i] = [params.length - 1, params.length];
-    where += ` AND (created_at < $${c} OR (created_at = $${c} AND id < $${i}))`;
-  }
+  if (options.cursor !== undefined) where += ` AND ${afterCursor(options.cursor, params)}`;
   params.push(limit + 1);
   const { rows } = await db.query<DocumentRow>(
     `SELECT ${COLUMNS} FROM documents WHERE ${where}
@@ -178,16 +164,5 @@ export async function listDocuments(
     params,
   );
   const documents = rows.slice(0, limit).map(toDocument);
-  const last = documents.at(-1);
-  return { documents, nextCursor: rows.length > limit && last ? encodeCursor(last) : null };
-}
-
-function encodeCursor(doc: DocumentRecord): string {
-  return Buffer.from(`${doc.createdAt}:${doc.id}`).toString('base64url');
-}
-
-function decodeCursor(cursor: string): { createdAt: number; id: string } {
-  const match = /^(\d{1,15}):([0-9a-f-]{36})$/.exec(Buffer.from(cursor, 'base64url').toString());
-  if (!match?.[1] || !match[2]) throw new InvalidCursorError();
-  return { createdAt: Number(match[1]), id: match[2] };
+  return { documents, nextCursor: nextCursor(rows, documents) };
 }

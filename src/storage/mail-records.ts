@@ -1,5 +1,6 @@
 import type { SendError, SendStatus, TransportKind } from '../mail/types.js';
 import type { Queryable, SqlValue } from './database.js';
+import { afterCursor, nextCursor, pageSize } from './keyset.js';
 
 /**
  * E-mail sends and the sender rules of accounts.
@@ -46,12 +47,6 @@ export interface SendPage {
   nextCursor: string | null;
 }
 
-export class InvalidSendCursorError extends Error {
-  constructor() {
-    super('Invalid pagination cursor');
-  }
-}
-
 interface SendRow {
   id: string;
   account_id: string;
@@ -78,7 +73,6 @@ interface SendRow {
 
 const COLUMNS =
   'id, account_id, document_id, resend_of, request_id, draft_key, via, message_id, sender, recipients, subject, status, attempts, response, accepted, rejected, error_code, error_message, created_at, updated_at, sent_at';
-const MAX_PAGE_SIZE = 200;
 
 const toRecord = (r: SendRow): SendRecord => ({
   id: r.id,
@@ -130,29 +124,17 @@ export async function originalSendOfDocument(db: Queryable, accountId: string, d
   return rows[0] && toRecord(rows[0]);
 }
 
-/** Newest first, keyset-paginated on (created_at, id) like the documents list; optionally one document's sends. */
+/** Newest first (keyset.ts), optionally one document's sends. */
 export async function listSendRecords(db: Queryable, accountId: string, options: { limit?: number; cursor?: string; documentId?: string } = {}): Promise<SendPage> {
-  const limit = Math.min(Math.max(Math.trunc(options.limit ?? 50), 1), MAX_PAGE_SIZE);
+  const limit = pageSize(options.limit);
   const params: SqlValue[] = [accountId];
   const clauses = ['account_id = $1'];
   if (options.documentId !== undefined) clauses.push(`document_id = $${params.push(options.documentId)}`);
-  if (options.cursor !== undefined) {
-    const after = decodeCursor(options.cursor);
-    const t = params.push(after.createdAt);
-    const i = params.push(after.id);
-    clauses.push(`(created_at < $${t} OR (created_at = $${t} AND id < $${i}))`);
-  }
+  if (options.cursor !== undefined) clauses.push(afterCursor(options.cursor, params));
   params.push(limit + 1);
   const { rows } = await db.query<SendRow>(`SELECT ${COLUMNS} FROM mail_sends WHERE ${clauses.join(' AND ')} ORDER BY created_at DESC, id DESC LIMIT $${params.length}`, params);
   const records = rows.slice(0, limit).map(toRecord);
-  const last = records.at(-1);
-  return { records, nextCursor: rows.length > limit && last ? Buffer.from(`${last.createdAt}:${last.id}`).toString('base64url') : null };
-}
-
-function decodeCursor(cursor: string): { createdAt: number; id: string } {
-  const match = /^(\d{1,15}):([0-9a-f-]{36})$/.exec(Buffer.from(cursor, 'base64url').toString());
-  if (!match?.[1] || !match[2]) throw new InvalidSendCursorError();
-  return { createdAt: Number(match[1]), id: match[2] };
+  return { records, nextCursor: nextCursor(rows, records) };
 }
 
 /** An SMTP transaction starts. From here until markSent, a crash leaves it `sending`: accepted or not, nobody knows. */

@@ -47,7 +47,7 @@ export const DEFAULT_CONCURRENCY: Record<Exclude<Workload, 'ocr'>, number> = { q
 
 /**
  * A tesseract.js engine (WASM, German and English models) takes 100–150 MB; a document's
- * sandbox process is capped at its V8 heap (DEFAULT_SANDBOX_LIMITS.heapMb in src/ocr/sandbox.ts)
+ * sandbox process is capped at its V8 heap (DEFAULT_SANDBOX_LIMITS.heapMb in src/reading/sandbox.ts)
  * plus canvas and page bitmaps outside the heap (up to 18 Mpx per page, a few pages in flight)
  * and the process itself: the budget reserves the worst case, so it holds even when every
  * document is a large scan.

@@ -1,4 +1,5 @@
 import { detectDocument, type RootKind } from './detect.js';
+import { isErrorFinding } from './findings.js';
 import { guardInput } from './input-guard.js';
 import { parseXml } from './parse.js';
 import { checkProfile, FACTURX_PROFILES, preloadProfile } from './profile.js';
@@ -11,6 +12,7 @@ export type { Finding, FindingSource, ScenarioInfo, Severity, Syntax, ValidateOp
 export { EN16931, type Container } from './scenarios.js';
 export { ArtefactsMissingError, type FacturXProfile } from './artefacts.js';
 export { MAX_INPUT_BYTES } from './input-guard.js';
+export { errorCount, isErrorFinding, isErrorSeverity } from './findings.js';
 
 /**
  * Validates an EN 16931 invoice (UBL 2.1 Invoice/CreditNote or UN/CEFACT CII
@@ -60,7 +62,7 @@ export async function validateInvoiceXml(xml: string, opts: ValidateOptions = {}
     const judged = { ...identity, scenario: { id: scenario.id, name: scenario.name, layers: ['xsd' as const, ...scenario.layers] } };
     const applied = [schemaArtefact(kind)];
     const findings: Finding[] = validateAgainstSchema(doc, kind);
-    if (findings.some(isBlocking)) {
+    if (findings.some(isErrorFinding)) {
       findings.push({
         ruleId: 'SCHEMATRON-SKIPPED',
         severity: 'information',
@@ -111,10 +113,6 @@ function withScenarioLevel(f: Finding, scenario: Scenario): Finding {
   return { ...f, severity: level, originalSeverity: f.severity };
 }
 
-function isBlocking(f: Finding): boolean {
-  return f.severity === 'fatal' || f.severity === 'error';
-}
-
 function report(findings: Finding[], artefacts: Array<{ name: string; version: string }>): ValidationReport {
-  return { valid: !findings.some(isBlocking), findings, artefacts };
+  return { valid: !findings.some(isErrorFinding), findings, artefacts };
 }

@@ -1,5 +1,6 @@
 import type { XmlDocument } from 'libxml2-wasm';
 import type { ArtefactKey, FacturXProfile } from './artefacts.js';
+import { isErrorFinding } from './findings.js';
 import { preloadRuleSet, ruleSetArtefact, runSchematron } from './schematron.js';
 import type { Finding } from './types.js';
 import { preloadSchema, schemaArtefact, validateWithSchema } from './xsd.js';
@@ -46,7 +47,7 @@ export function checkProfile(doc: XmlDocument, xml: string, profile: FacturXProf
   const { xsd, rules } = keys(profile);
   const artefacts = [schemaArtefact(xsd)];
   const findings = validateWithSchema(doc, xsd, 'profile', 'PROFILE-XSD');
-  if (findings.some((f) => f.severity === 'fatal' || f.severity === 'error')) {
+  if (findings.some(isErrorFinding)) {
     findings.push({
       ruleId: 'PROFILE-SCHEMATRON-SKIPPED',
       severity: 'information',

@@ -1,4 +1,5 @@
 import { Decimal } from '../invoice/decimal.js';
+import { safeFileStem } from '../files/names.js';
 import type { AttrSpec, Codec, ModelObject } from './mapping.js';
 
 /**
@@ -145,9 +146,9 @@ export function attachmentFileName(reference: string | undefined, base64: string
   return `${base}${shared ? `-${position + 1}` : ''}${EXTENSIONS[attachmentMimeCode(base64)]}`;
 }
 
+/** Without leading dots and underscores: an embedded file's name must not make it a hidden one. */
 function safeName(reference: string | undefined): string {
-  const cleaned = (reference ?? '').replace(/[^A-Za-z0-9._-]+/g, '_').replace(/^[._]+/, '').slice(0, 100);
-  return cleaned || 'attachment';
+  return safeFileStem(reference)?.replace(/^[._]+/, '') || 'attachment';
 }
 
 /** MIME code and file name of an embedded supporting document; `scope` is its BG-24 object. */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { analyseInvoice, AnalysisError, extractTextLayer } from '../../src/analysis/index.js';
+import { analyseInvoice, AnalysisError } from '../../src/analysis/index.js';
+import { extractTextLayer } from '../../src/reading/text-layer.js';
 import { englishInvoice, frenchInvoice, germanInvoice, longGermanInvoice, pdfOf, pdfWithoutText, premiumNotice } from './fixtures.js';
 
 async function analyse(pages: Parameters<typeof pdfOf>[0]) {

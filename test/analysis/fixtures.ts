@@ -1,5 +1,5 @@
 import { PDFDocument, StandardFonts, rgb } from 'pdf-lib';
-import type { PageText, Word } from '../../src/analysis/index.js';
+import type { PageText, Word } from '../../src/reading/page-text.js';
 
 /**
  * Invoice PDFs drawn for the tests: text placed at given positions (top-left origin, points),

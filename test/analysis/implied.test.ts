@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { analyseInvoice, extractTextLayer } from '../../src/analysis/index.js';
+import { analyseInvoice } from '../../src/analysis/index.js';
+import { extractTextLayer } from '../../src/reading/text-layer.js';
 import { germanInvoice, pdfOf, type Text } from './fixtures.js';
 
 /** What a page implies without printing it: each rule on a layout of its own, and the value marked as inferred. */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { analyseInvoice, extractTextLayer } from '../../src/analysis/index.js';
+import { analyseInvoice } from '../../src/analysis/index.js';
+import { extractTextLayer } from '../../src/reading/text-layer.js';
 import { PARTY_LABEL_TEXTS, type PartyRole } from '../../src/analysis/lexicon.js';
 import { pdfOf, type Text } from './fixtures.js';
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { analyseInvoice, extractTextLayer } from '../../src/analysis/index.js';
+import { analyseInvoice } from '../../src/analysis/index.js';
+import { extractTextLayer } from '../../src/reading/text-layer.js';
 import { parseCityLine } from '../../src/analysis/parties.js';
 import { pdfOf, type Text } from './fixtures.js';
 

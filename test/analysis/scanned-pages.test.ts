@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { analyseInvoice, extractTextLayer, type Word } from '../../src/analysis/index.js';
+import { analyseInvoice } from '../../src/analysis/index.js';
+import type { Word } from '../../src/reading/page-text.js';
+import { extractTextLayer } from '../../src/reading/text-layer.js';
 import { ocrLine as line, ocrPage as scan, pdfOf, type Text } from './fixtures.js';
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { buildDoc } from '../../src/analysis/document.js';
-import { extractTextLayer } from '../../src/analysis/index.js';
+import { extractTextLayer } from '../../src/reading/text-layer.js';
 import { findLineItems } from '../../src/analysis/table.js';
 import { pdfOf, type Text } from './fixtures.js';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildDoc } from '../../src/analysis/document.js';
 import { findLineItems } from '../../src/analysis/table.js';
-import type { Word } from '../../src/analysis/index.js';
+import type { Word } from '../../src/reading/page-text.js';
 import { ocrLine as line, ocrPage as scan } from './fixtures.js';
 
 /**

@@ -3,7 +3,7 @@ import { Client, Connection } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_FILE_BYTES } from '../../src/jobs/file.js';
 import { catalog } from '../../src/invoice/catalog.js';
-import { blankScan, fixtureInvoice, grayTiff, imageOnlyPdf, invoicePdf, pdfBitmaps, pdfWithInvoiceXml, scannedJpegs, transparentPng } from '../ocr/fixtures.js';
+import { blankScan, fixtureInvoice, grayTiff, imageOnlyPdf, invoicePdf, pdfBitmaps, pdfWithInvoiceXml, scannedJpegs, transparentPng } from '../reading/fixtures.js';
 import { byName, call, expectEnvelope, services, type CallResult } from './client.js';
 
 /**

@@ -4,8 +4,9 @@ import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot } from '../../scripts/lib/spawn-service.js';
+import { isErrorFinding } from '../../src/validation/index.js';
 import { writeInvoiceXml } from '../../src/xml/index.js';
-import { fixtureInvoice, invoicePdf } from '../ocr/fixtures.js';
+import { fixtureInvoice, invoicePdf } from '../reading/fixtures.js';
 import { byName, call, ownAccountToken } from './client.js';
 
 /**
@@ -172,7 +173,7 @@ describe('the page at /app in chromium', () => {
 
     const report = await call(service, '/api/v1/zugferd/validateZugferdPdf', { body: { zugferdFile64: pdf.toString('base64') } });
     expect(report.status, report.text).toBe(200);
-    expect(report.json.findings.filter((f: { severity: string }) => f.severity === 'error' || f.severity === 'fatal')).toEqual([]);
+    expect(report.json.findings.filter(isErrorFinding)).toEqual([]);
     expect(report.json).toMatchObject({ isValid: true, profile: 'EN16931' });
     const extracted = await call(service, '/api/v1/zugferd/extractXinvoiceFromZugferdToJson', { body: { zugferd64: pdf.toString('base64') } });
     expect(extracted.json.invoice.invoiceNumber).toBe(edited);

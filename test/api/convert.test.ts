@@ -5,7 +5,7 @@ import type { Invoice } from '../../src/invoice/model.js';
 import { findInvoiceAttachment, readPdf } from '../../src/pdf/read.js';
 import { openStorage, type Storage } from '../../src/storage/index.js';
 import { parseInvoiceXml } from '../../src/xml/index.js';
-import { blankScan, fixtureInvoice, invoicePdf, scannedJpegs } from '../ocr/fixtures.js';
+import { blankScan, fixtureInvoice, invoicePdf, scannedJpegs } from '../reading/fixtures.js';
 import { byName, call, services, type CallResult } from './client.js';
 
 /**
@@ -33,7 +33,7 @@ afterAll(async () => {
   for (const s of storages.values()) await s.close();
 });
 
-/** The failure answer of SPEC.md, with the e-mail, whatever went wrong: the RechnungsAPI client's code, our reason. */
+/** The failure answer (README, Analysis), with the e-mail, whatever went wrong: the RechnungsAPI client's code, our reason. */
 function expectFailure(r: CallResult, status: number, code: string, reason: string): void {
   expect(r.status, r.text).toBe(status);
   expect(r.headers.get('content-type')).toContain('application/json');

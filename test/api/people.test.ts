@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { writeInvoiceXml } from '../../src/xml/index.js';
-import { fixtureInvoice, invoicePdf, pdfWithInvoiceXml } from '../ocr/fixtures.js';
+import { fixtureInvoice, invoicePdf, pdfWithInvoiceXml } from '../reading/fixtures.js';
 import { call, ownAccountToken, services } from './client.js';
 
 /**

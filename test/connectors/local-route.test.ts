@@ -6,7 +6,7 @@ import path from 'node:path';
 import PostalMime from 'postal-mime';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot, spawnService, type SpawnedService } from '../../scripts/lib/spawn-service.js';
-import { fixtureInvoice, invoicePdf } from '../ocr/fixtures.js';
+import { fixtureInvoice, invoicePdf } from '../reading/fixtures.js';
 import { startConnectorsProcess, type ConnectorsProcess } from '../support/connectors-process.js';
 
 /**

@@ -4,7 +4,7 @@ import type { FolderSource } from '../../connectors/sources/source.js';
 import type { RouteStatus } from '../../src/jobs/contracts.js';
 import { spawnService, type SpawnedService } from '../../scripts/lib/spawn-service.js';
 import { startWorkerProcess, type RoleProcess } from '../../scripts/lib/role-process.js';
-import { fixtureInvoice, invoicePdf } from '../ocr/fixtures.js';
+import { fixtureInvoice, invoicePdf } from '../reading/fixtures.js';
 import { startConnectorsProcess } from '../support/connectors-process.js';
 import type { RouteHarness } from './harnesses.js';
 import { waitFor } from '../support/wait-for.js';

@@ -10,7 +10,7 @@ import { repoRoot } from '../../scripts/lib/spawn-service.js';
 import { startSplitService, type SplitService } from '../../scripts/lib/split-service.js';
 import { openStorage, type Storage } from '../../src/storage/index.js';
 import { startSmtpSink, receivedFor, type SmtpSink } from '../mail/smtp-sink.js';
-import { fixtureInvoice, invoicePdf } from '../ocr/fixtures.js';
+import { fixtureInvoice, invoicePdf } from '../reading/fixtures.js';
 import { waitFor } from '../support/wait-for.js';
 
 /**

@@ -6,7 +6,7 @@ import { send, sendUntilAnswered, type Target } from '../../scripts/lib/keyed-cl
 import { repoRoot } from '../../scripts/lib/spawn-service.js';
 import { startSplitService, type SplitService } from '../../scripts/lib/split-service.js';
 import { openStorage } from '../../src/storage/index.js';
-import { fixtureInvoice, invoicePdf } from '../ocr/fixtures.js';
+import { fixtureInvoice, invoicePdf } from '../reading/fixtures.js';
 import { createTestEnv, type TestEnv } from '../storage/helpers.js';
 
 /**

@@ -86,7 +86,7 @@ describe('shared input rules for base64 file fields', () => {
     expect(readFileField({ pdfInvoiceBase64: Buffer.concat([pdf.subarray(0, 30)]).toString('base64') }, limit).bytes.length).toBe(30);
   });
 
-  it('uses the 11 MB limit of SPEC.md', () => {
+  it('uses the 11 MB limit of the interface (README, Errors)', () => {
     expect(MAX_FILE_BYTES).toBe(11_000_000);
     const justOver = 'A'.repeat(Math.ceil(((MAX_FILE_BYTES + 3) * 4) / 3 / 4) * 4);
     const started = performance.now();

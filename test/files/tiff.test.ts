@@ -4,7 +4,7 @@ import { deflateSync } from 'node:zlib';
 import UTIF from 'utif2';
 import { describe, expect, it } from 'vitest';
 import { openTiff, TiffError } from '../../src/files/tiff.js';
-import { openImage, UnreadableFileError } from '../../src/ocr/decode-image.js';
+import { openImage, UnreadableFileError } from '../../src/reading/decode-image.js';
 import { imagesToPdf } from '../../src/pdf/images.js';
 import { readPdf } from '../../src/pdf/read.js';
 import { PdfInputError } from '../../src/pdf/structure.js';

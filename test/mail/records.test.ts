@@ -3,11 +3,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccount } from '../../src/storage/accounts.js';
 import type { Database } from '../../src/storage/database.js';
 import { createDocument } from '../../src/storage/documents.js';
+import { InvalidCursorError } from '../../src/storage/keyset.js';
 import {
   addSenderRule,
   createSendRecord,
   getSendRecord,
-  InvalidSendCursorError,
   listSenderRules,
   listSendRecords,
   markAttemptFailed,
@@ -108,7 +108,7 @@ describe.each(BACKENDS)('mail records on %s', (backend) => {
     expect(new Set(seen)).toEqual(new Set(ids));
     expect((await listSendRecords(db, account, { documentId })).records).toEqual([]);
     expect((await listSendRecords(db, accountId, { documentId })).records.every((r) => r.documentId === documentId)).toBe(true);
-    await expect(listSendRecords(db, account, { cursor: 'garbage' })).rejects.toBeInstanceOf(InvalidSendCursorError);
+    await expect(listSendRecords(db, account, { cursor: 'garbage' })).rejects.toBeInstanceOf(InvalidCursorError);
   });
 
   it('keeps sender rules per account, each once', async () => {

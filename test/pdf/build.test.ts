@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createCanvas } from '@napi-rs/canvas';
+import { PDFDocument, PDFName } from 'pdf-lib';
 import UTIF from 'utif2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { embedInvoiceXml } from '../../src/pdf/embed.js';
@@ -74,6 +75,14 @@ describe('building ZUGFeRD / Factur-X PDF/A-3b', () => {
     expect(facts.unembeddedFonts).toEqual([]);
     expect(facts.pdfaOutputIntents).toBe(1);
     expect(facts.hasTrailerId).toBe(true);
+  });
+
+  it('gives a PDF/A input without an OutputIntent the sRGB one', async () => {
+    const doc = await PDFDocument.load(pdfa);
+    doc.catalog.delete(PDFName.of('OutputIntents'));
+    const stripped = await doc.save();
+    expect((await readPdf(stripped)).pdfaOutputIntents).toBe(0);
+    expect((await readPdf(await build('no-intent', stripped, 'EN16931'))).pdfaOutputIntents).toBe(1);
   });
 
   it('replaces an earlier invoice instead of adding a second one, and keeps other attachments', async () => {

@@ -5,7 +5,7 @@ import path from 'node:path';
 import fontkit from '@pdf-lib/fontkit';
 import { PDFDict, PDFDocument, PDFName } from 'pdf-lib';
 import { afterAll, describe, expect, it } from 'vitest';
-import { extractTextLayer } from '../../src/analysis/index.js';
+import { extractTextLayer } from '../../src/reading/text-layer.js';
 import { withoutSimpleFontPrograms } from '../../src/pdf/fonts.js';
 import { convertToPdfA3 } from '../../src/pdf/ghostscript.js';
 import { readPdf } from '../../src/pdf/read.js';

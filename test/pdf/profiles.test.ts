@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { CII_GUIDELINES } from '../../src/xml/index.js';
 import { profileFromGuideline, profileFromXmpLevel, PROFILE_FACTS, ZUGFERD_PROFILES } from '../../src/pdf/profiles.js';
-import { detectProfile, embeddableXml } from '../../src/pdf/zugferd.js';
+import { detectProfile } from '../../src/pdf/extract.js';
+import { embeddableXml } from '../../src/pdf/zugferd.js';
 import { guidelineOf, migrateZugferd1 } from '../../src/pdf/zugferd1.js';
 import { parseInvoiceXml, writeInvoiceXml } from '../../src/xml/index.js';
 import { invoiceFixture } from '../xml/fixtures.js';

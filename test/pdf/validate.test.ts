@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { embedInvoiceXml } from '../../src/pdf/embed.js';
 import { convertToPdfA3 } from '../../src/pdf/ghostscript.js';
+import { isErrorFinding } from '../../src/validation/index.js';
 import { CII_GUIDELINES, writeInvoiceXml } from '../../src/xml/index.js';
 import { validateZugferdPdf } from '../../src/pdf/zugferd.js';
 import type { ZugferdProfile } from '../../src/pdf/profiles.js';
@@ -13,7 +14,7 @@ import { ZF1 } from './zugferd1-sample.js';
 
 const invoice = invoiceFixture('01-standard-19');
 const ids = (report: { findings: Array<{ ruleId: string; severity: string }> }) =>
-  report.findings.filter((f) => f.severity === 'error' || f.severity === 'fatal').map((f) => f.ruleId);
+  report.findings.filter(isErrorFinding).map((f) => f.ruleId);
 
 async function zugferd(opts: { xml?: string; metadataProfile?: ZugferdProfile; omit?: Parameters<typeof samplePdf>[1]['omit'] } = {}): Promise<Uint8Array> {
   const pdfa = await convertToPdfA3(await samplePdf(invoice, { omit: opts.omit }));

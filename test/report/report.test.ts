@@ -7,7 +7,7 @@ import { invoiceHtml } from '../../src/report/invoice-html.js';
 import { pickLanguage } from '../../src/report/language.js';
 import { reportPdf } from '../../src/report/pdf.js';
 import { readableLocation, reportView, termsOf, type ReportSubject } from '../../src/report/validation-report.js';
-import { fixtureInvoice } from '../ocr/fixtures.js';
+import { fixtureInvoice } from '../reading/fixtures.js';
 
 const TYPES = ['application/json', 'text/html', 'application/pdf'] as const;
 

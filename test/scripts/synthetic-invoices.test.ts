@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { extractTextLayer } from '../../src/analysis/index.js';
+import { extractTextLayer } from '../../src/reading/text-layer.js';
 import { invoiceSchema, type Invoice } from '../../src/invoice/model.js';
 import { invoiceWithLines } from '../../scripts/lib/sample-invoices.js';
 import { vatIdChecked } from '../../src/analysis/identifiers.js';

@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccount, getAccount, listAccounts, type Account } from '../../src/storage/accounts.js';
 import { getApiToken, insertApiToken, listApiTokens, revokeApiToken, touchApiToken } from '../../src/storage/api-tokens.js';
 import type { Database } from '../../src/storage/database.js';
-import { InvalidCursorError, createDocument, getDocument, listDocuments, type NewDocument } from '../../src/storage/documents.js';
+import { createDocument, getDocument, listDocuments, type NewDocument } from '../../src/storage/documents.js';
+import { InvalidCursorError } from '../../src/storage/keyset.js';
 import { listUsage, recordUsage, sumUsage } from '../../src/storage/usage.js';
 import { BACKENDS, SETUP_TIMEOUT_MS, openTestDatabase } from './helpers.js';
 

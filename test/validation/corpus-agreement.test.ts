@@ -1,7 +1,7 @@
 import { existsSync, openSync, readdirSync, readFileSync, readSync, closeSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { validateInvoiceXml, type ValidationReport } from '../../src/validation/index.js';
+import { isErrorFinding, validateInvoiceXml, type ValidationReport } from '../../src/validation/index.js';
 import { mustangAvailable, repoRoot, runMustang, type MustangVerdict } from '../support/java-validators.js';
 
 /**
@@ -57,7 +57,7 @@ async function mapLimited<T, R>(items: T[], limit: number, fn: (item: T) => Prom
 }
 
 function blockingIds(r: ValidationReport): string[] {
-  return [...new Set(r.findings.filter((f) => f.severity === 'fatal' || f.severity === 'error').map((f) => f.ruleId))];
+  return [...new Set(r.findings.filter(isErrorFinding).map((f) => f.ruleId))];
 }
 
 function mustangErrorIds(v: MustangVerdict): string[] {

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { applyProfileScope } from '../../src/pdf/validate.js';
 import { extractZugferdInvoice } from '../../src/pdf/zugferd.js';
-import { validateInvoiceXml, type Finding, type ValidationReport } from '../../src/validation/index.js';
+import { isErrorFinding as isBlocking, validateInvoiceXml, type ValidationReport } from '../../src/validation/index.js';
 import { writeInvoiceXml, type CiiProfile } from '../../src/xml/index.js';
 import { repoRoot } from '../support/java-validators.js';
 import { invoiceFixture } from '../xml/fixtures.js';
@@ -17,7 +17,6 @@ import { replaceOnce } from './fixtures.js';
 
 const invoice = invoiceFixture('01-standard-19');
 const profileXml = (profile: CiiProfile) => writeInvoiceXml(invoice, { profile });
-const isBlocking = (f: Finding) => f.severity === 'fatal' || f.severity === 'error';
 const profileFindings = (r: ValidationReport) => r.findings.filter((f) => f.source === 'profile');
 const names = (r: ValidationReport) => r.artefacts.map((a) => a.name);
 

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { kositDir } from '../../scripts/lib/kosit.js';
 import { customization, OUTDATED_IDS } from '../../scripts/lib/mutations.js';
 import { SCENARIOS, XRECHNUNG_3, XRECHNUNG_3_CVD, XRECHNUNG_3_EXTENSION } from '../../src/validation/scenarios.js';
-import { validateInvoiceXml, type Finding, type ValidationReport } from '../../src/validation/index.js';
+import { isErrorFinding, validateInvoiceXml, type Finding, type ValidationReport } from '../../src/validation/index.js';
 import { writeInvoiceXml } from '../../src/xml/index.js';
 import { invoiceFixture } from '../xml/fixtures.js';
 import { fixture, replaceOnce } from './fixtures.js';
@@ -21,7 +21,7 @@ const ubl = () => fixture('ubl');
 const creditNote = () => fixture('ublCreditNote');
 const withId = (xml: string, id: string) => (xml.includes('<cbc:CustomizationID>') ? customization(id).ubl(xml) : customization(id).cii(xml));
 const rule = (r: ValidationReport, id: string) => r.findings.filter((f) => f.ruleId === id);
-const blocking = (r: ValidationReport) => r.findings.filter((f) => f.severity === 'error' || f.severity === 'fatal').map((f) => f.ruleId);
+const blocking = (r: ValidationReport) => r.findings.filter(isErrorFinding).map((f) => f.ruleId);
 
 describe('the scenario a document is judged under', () => {
   it.each([

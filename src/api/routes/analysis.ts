@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { FIELD_SOURCES } from '../../analysis/sources.js';
-import { toV1Invoice, toV2Invoice } from '../../analysis-api/output.js';
+import { toV1Invoice, toV2Invoice } from '../invoice-output.js';
 import { analyseFile, analysisJob, startAnalysis, type AnalysisJobState } from '../../jobs/analysis.js';
 import type { DocumentAnalysis } from '../../jobs/contracts.js';
 import { MAX_FILE_BYTES } from '../../jobs/file.js';
@@ -12,11 +12,11 @@ import type { Services } from '../services.js';
 
 /** Invoice analysis: V2 sync, V2 async (submit + status) and the V1 legacy endpoint (the jobs are in src/jobs/analysis.ts). */
 
-/** Seconds a client should wait before polling again (SPEC.md: about every 3 s). */
+/** Seconds a client should wait before polling again (README, Analysis: about every 3 s). */
 const POLL_AFTER_SECONDS = 3;
 
 const base64Field = (description: string) => z.string().optional().meta({ description });
-/** The V2 file field and its aliases (SPEC.md), shared with createZugferdFromPdf. */
+/** The V2 file field and its aliases (the OpenAPI document), shared with createZugferdFromPdf. */
 export const fileFields = {
   pdfInvoiceBase64: base64Field('The invoice file as base64. The type is detected from the content; a data:…;base64, prefix and line breaks are accepted. At most 11 MB decoded.'),
   invoiceBase64: base64Field('Alias of pdfInvoiceBase64 (used when pdfInvoiceBase64 is absent)'),
@@ -97,7 +97,7 @@ export function analysisRoutes(services: Services) {
     },
   });
 
-  /** SPEC.md's fixed route name, and the name the RechnungsAPI client polls: the same operation. */
+  /** The documented route name and the one the RechnungsAPI client polls (README, Analysis): the same operation. */
   const statusRoute = (path: string, operationId: string, summary: string) =>
     defineRoute({
       method: 'GET',

@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import type { FilledField } from '../../analysis-api/convertible.js';
-import { attachmentDisposition, DEFAULT_FILE_NAME, sanitiseFileName } from '../../analysis-api/file-name.js';
+import type { FilledField } from '../../conversion/convertible.js';
+import { DEFAULT_FILE_NAME, sanitiseFileName } from '../../files/names.js';
+import { attachmentDisposition } from '../file-names.js';
 import { convertPdfToZugferd } from '../../jobs/convert.js';
 import { MAX_CONVERT_FILE_BYTES } from '../../jobs/file.js';
 import type { AttachmentNote } from '../../pdf/attachments.js';

@@ -2,7 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
 import { resendEmail, sendEmail, sendView } from '../../jobs/mail.js';
 import { addressList, deliveryTransportSchema, mailResultSchema, sendRecordSchema, type MailResult } from '../../mail/schema.js';
-import { InvalidSendCursorError } from '../../storage/mail-records.js';
+import { InvalidCursorError } from '../../storage/keyset.js';
 import { errorResponses } from '../common-responses.js';
 import { ApiError } from '../errors.js';
 import { resendToken } from '../links.js';
@@ -99,7 +99,7 @@ export function deliveryRoutes(services: Services) {
         const page = await services.storage.mail.listSends(principal.accountId, query);
         return { body: { sends: page.records.map(sendView), nextCursor: page.nextCursor } };
       } catch (err) {
-        if (err instanceof InvalidSendCursorError) throw new ApiError('VALIDATION_ERROR', { fields: [{ field: 'cursor', message: 'invalid cursor' }] });
+        if (err instanceof InvalidCursorError) throw new ApiError('VALIDATION_ERROR', { fields: [{ field: 'cursor', message: 'invalid cursor' }] });
         throw err;
       }
     },

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { attachmentDisposition } from '../../analysis-api/file-name.js';
+import { attachmentDisposition } from '../file-names.js';
 import { verifyDownload } from '../../auth/signed-url.js';
 import { errorResponses } from '../common-responses.js';
 import { ApiError } from '../errors.js';

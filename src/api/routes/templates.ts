@@ -4,7 +4,9 @@ import { renderInvoicePdf, resolveTemplate } from '../../jobs/render.js';
 import { mailResultSchema, transportSchema } from '../../mail/schema.js';
 import { listTemplates, templateRoots, type LoadedTemplate } from '../../render/index.js';
 import { STORED_INVOICE_KIND, type StoredInvoiceMeta } from '../../render/stored-invoice.js';
-import { InvalidCursorError, type DocumentRecord } from '../../storage/documents.js';
+import type { DocumentRecord } from '../../storage/documents.js';
+import { InvalidCursorError } from '../../storage/keyset.js';
+import { isErrorFinding } from '../../validation/index.js';
 import { CREATE_INVOICE_PDF } from '../../../workflows/render.js';
 import { errorResponses } from '../common-responses.js';
 import { storedFileName } from '../file-names.js';
@@ -25,7 +27,7 @@ const createBody = z
   .object({
     invoice: invoiceInputSchema,
     templateId: z.string({ error: 'templateId is required: GET /api/v1/templates lists the templates' }).min(1, 'templateId is required: GET /api/v1/templates lists the templates').max(64),
-    invoiceFilename: storedFileName('pdf').optional().meta({ description: 'File name of the PDF (".pdf" is appended when missing); default <invoiceNumber>.pdf' }),
+    invoiceFilename: storedFileName('pdf', '<invoiceNumber>.pdf'),
     invoicePassthrough: z.boolean().default(true).meta({ description: 'true (default): create and return only; false: also store the invoice in the account\'s invoice list (GET /api/v1/invoices)' }),
     transport: transportSchema.optional(),
   })
@@ -191,7 +193,7 @@ async function createPdf(services: Services, template: LoadedTemplate, body: z.o
   const stored = [result.documentId, result.invoiceId].filter((id): id is string => id !== null);
   const numbers = await services.storage.documents.numbers(stored, accountId);
   const documentNumber = result.documentId ? numberOf(numbers, result.documentId) : result.reserved!.document!;
-  const errors = result.report.findings.filter((f) => f.severity === 'error' || f.severity === 'fatal');
+  const errors = result.report.findings.filter(isErrorFinding);
   const pdfErrors = errors.filter((f) => f.source === 'pdf');
   const xmlErrors = errors.filter((f) => f.source !== 'pdf');
   return {

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { invoiceInputSchema } from '../../invoice/input.js';
 import { buildXRechnung, validateXRechnung } from '../../jobs/xrechnung.js';
 import { mailResultSchema, transportSchema } from '../../mail/schema.js';
-import type { Finding, ValidationReport } from '../../validation/index.js';
+import { errorCount, isErrorFinding, type ValidationReport } from '../../validation/index.js';
 import { errorResponses } from '../common-responses.js';
 import { REPORT_FORMATS_NOTE, reportAlternatives, reportAnswer, reportHeaders } from '../report-answer.js';
 import { storedFileName } from '../file-names.js';
@@ -14,8 +14,6 @@ import { validationMessages, validationMessageSchema } from '../validation-messa
 import { findingSchema, artefactsSchema, scenarioSchema } from '../validation-schemas.js';
 
 const MAX_XML_CHARS = 20 * 1024 * 1024;
-
-const isError = (f: Finding) => f.severity === 'error' || f.severity === 'fatal';
 
 export function xinvoiceRoutes(services: Services) {
   const create = defineRoute({
@@ -30,9 +28,7 @@ export function xinvoiceRoutes(services: Services) {
       .object({
         invoice: invoiceInputSchema,
         syntax: z.enum(['CII', 'UBL']).default('CII').meta({ description: 'XML syntax of the XRechnung; CII by default' }),
-        fileName: storedFileName('xml')
-          .optional()
-          .meta({ description: 'File name of the stored XML (".xml" is appended when missing); default <invoiceNumber>.xml' }),
+        fileName: storedFileName('xml', '<invoiceNumber>.xml'),
         transport: transportSchema.optional(),
       })
       .strict(),
@@ -60,7 +56,7 @@ export function xinvoiceRoutes(services: Services) {
     },
     handle: ({ body, principal, request }) => oncePerKey(services, principal, request, { operation: 'createXinvoiceFromJson', body }, async (services, job) => {
       const built = await buildXRechnung(services, job, body);
-      const errors = built.report.findings.filter(isError);
+      const errors = built.report.findings.filter(isErrorFinding);
       return {
         body: {
           message: built.report.valid ? 'XRechnung created; it is valid.' : `XRechnung created; validation found ${errors.length} error(s).`,
@@ -70,7 +66,7 @@ export function xinvoiceRoutes(services: Services) {
           valid: built.report.valid,
           numberOfXInvoiceErrors: errors.length,
           xInvoiceErrors: errors,
-          xInvoiceWarnings: built.report.findings.filter((f) => !isError(f)),
+          xInvoiceWarnings: built.report.findings.filter((f) => !isErrorFinding(f)),
           ...(built.report.scenario ? { scenario: built.report.scenario } : {}),
           validationArtefacts: built.report.artefacts,
           xInvoice: built.xml,
@@ -122,7 +118,7 @@ export function xinvoiceRoutes(services: Services) {
 }
 
 function validationResponse(report: ValidationReport) {
-  const errors = report.findings.filter(isError).length;
+  const errors = errorCount(report);
   return {
     isValid: report.valid,
     message: report.valid ? 'The document is valid.' : `The document is invalid: ${errors} error(s).`,

@@ -6,7 +6,7 @@ import { buildZugferdFromJson, buildZugferdFromXml, extractZugferdInvoice, valid
 import { mailResultSchema, transportSchema } from '../../mail/schema.js';
 import { ZUGFERD_PROFILES } from '../../pdf/profiles.js';
 import type { ZugferdReport } from '../../pdf/validate.js';
-import type { Finding } from '../../validation/index.js';
+import { errorCount, isErrorFinding as isError, type Finding } from '../../validation/index.js';
 import { MAX_XML_BYTES } from '../../xml/index.js';
 import { errorResponses } from '../common-responses.js';
 import { REPORT_FORMATS_NOTE, reportAlternatives, reportAnswer, reportHeaders } from '../report-answer.js';
@@ -20,12 +20,9 @@ import { findingSchema, artefactsSchema, scenarioSchema } from '../validation-sc
 
 const findings = (description: string) => z.array(findingSchema).meta({ description });
 const base64Pdf = (description: string) => z.string().meta({ description: `${description}; base64, a data: prefix and line breaks are tolerated, up to 11 MB decoded` });
-const fileName = storedFileName('pdf')
-  .optional()
-  .meta({ description: 'File name of the stored PDF (".pdf" is appended when missing); default <invoiceNumber>-zugferd.pdf' });
+const fileName = storedFileName('pdf', '<invoiceNumber>-zugferd.pdf');
 const profileSchema = z.enum(ZUGFERD_PROFILES).meta({ description: 'Factur-X / ZUGFeRD profile; the XML carries only what the profile allows' });
 
-const isError = (f: Finding) => f.severity === 'error' || f.severity === 'fatal';
 const fromPdf = (f: Finding) => f.source === 'pdf';
 
 export function zugferdRoutes(services: Services) {
@@ -225,7 +222,7 @@ export function zugferdRoutes(services: Services) {
       const report = await validateZugferdPdf(services, jobOf(principal, request), { pdf: pdf(body, 'zugferdFile64'), compareText: body.comparePDF2XML });
       const forPeople = await reportAnswer({ kind: 'zugferd', ...report }, request);
       if (forPeople) return forPeople;
-      const errors = report.findings.filter(isError).length;
+      const errors = errorCount(report);
       return {
         body: {
           isValid: report.valid,
@@ -292,6 +289,6 @@ export function zugferdRoutes(services: Services) {
 }
 
 function summary(report: ZugferdReport): string {
-  const errors = report.findings.filter(isError).length;
+  const errors = errorCount(report);
   return report.valid ? `ZUGFeRD ${report.profile ?? ''} PDF created; it is valid.` : `ZUGFeRD ${report.profile ?? ''} PDF created; validation found ${errors} error(s).`;
 }
