@@ -4,7 +4,8 @@ import { PDF, proxySteps, QUICK, READING } from './activity-profiles.js';
 import type { ConvertToZugferdInput, ConvertToZugferdResult, RefusalDetails } from '../src/jobs/contracts.js';
 import { ownerLanguage, refusalSummary } from '../src/conversion/owner-texts.js';
 import { finish, recordingFailure } from './outcome.js';
-import { buildValidated, isBlocking } from './zugferd-build.js';
+import { isErrorFinding } from '../src/validation/findings.js';
+import { buildValidated } from './zugferd-build.js';
 
 // Analysis: see analysis.ts. The rest is local work (images → PDF runs in the PDF worker).
 const { analyseDocument } = proxySteps<Activities>(READING);
@@ -44,7 +45,7 @@ export async function convertToZugferd(input: ConvertToZugferdInput): Promise<Co
       const { built, report } = await buildValidated({ ctx, pdfBlobKey, xmlBlobKey });
       if (!report.valid) {
         temporary.push(built.pdfBlobKey);
-        const rules = report.findings.filter(isBlocking);
+        const rules = report.findings.filter(isErrorFinding);
         const ruleCodes = [...new Set(rules.map((f) => f.ruleId))];
         const findings = ruleCodes.map((code) => rules.find((f) => f.ruleId === code)!);
         throw ApplicationFailure.create({

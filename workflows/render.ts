@@ -2,6 +2,7 @@ import { uuid4 } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
 import { PDF, proxySteps, QUICK, RENDERING } from './activity-profiles.js';
 import type { CreateInvoicePdfInput, CreateInvoicePdfResult } from '../src/jobs/contracts.js';
+import { errorCount } from '../src/validation/findings.js';
 import { deliverIfRequested } from './mail.js';
 import { finish, recordingFailure } from './outcome.js';
 
@@ -32,7 +33,7 @@ export async function createInvoicePdf(input: CreateInvoicePdfInput): Promise<Cr
     const { xmlBlobKey } = await buildInvoiceXml({ ctx, invoiceBlobKey: input.invoiceBlobKey, profile: PROFILE });
     const built = await buildZugferdPdf({ ctx, pdfBlobKey: rendered.pdfBlobKey, xmlBlobKey, convert: 'auto' });
     const report = await validateZugferdPdf({ ctx, pdfBlobKey: built.pdfBlobKey, compareText: true });
-    const errors = report.findings.filter((f) => f.severity === 'error' || f.severity === 'fatal').length;
+    const errors = errorCount(report);
     const usage = { operation: CREATE_INVOICE_PDF, units: 1 };
     const intermediate = [rendered.pdfBlobKey, xmlBlobKey].filter((key) => key !== built.pdfBlobKey);
     if (input.passthrough && !input.mail) {

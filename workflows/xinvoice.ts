@@ -1,5 +1,6 @@
 import { uuid4 } from '@temporalio/workflow';
 import type { CreateXInvoiceInput, CreateXInvoiceResult, ValidateXInvoiceInput } from '../src/jobs/contracts.js';
+import { errorCount } from '../src/validation/findings.js';
 import type { ValidationReport } from '../src/validation/index.js';
 import type { Activities } from '../activities/index.js';
 import { proxySteps, QUICK, XML_RULES } from './activity-profiles.js';
@@ -24,10 +25,10 @@ export async function createXInvoice(input: CreateXInvoiceInput): Promise<Create
       kind: 'xrechnung-xml',
       fileName: input.fileName,
       contentType: 'application/xml',
-      meta: { syntax: input.syntax, valid: report.valid, errors: countErrors(report) },
+      meta: { syntax: input.syntax, valid: report.valid, errors: errorCount(report) },
       usage: { operation: 'createXinvoiceFromJson', units: 1 },
     });
-    finish(report.valid ? 'valid' : 'invalid', `${input.syntax} XML ${report.valid ? 'valid' : `invalid (${countErrors(report)} errors)`}, document ${documentId}`);
+    finish(report.valid ? 'valid' : 'invalid', `${input.syntax} XML ${report.valid ? 'valid' : `invalid (${errorCount(report)} errors)`}, document ${documentId}`);
     const mail = await deliverIfRequested(input.ctx, input.mail, documentId);
     return { documentId, xmlBlobKey: built.xmlBlobKey, report, ...(mail ? { mail } : {}) };
   });
@@ -37,11 +38,7 @@ export async function createXInvoice(input: CreateXInvoiceInput): Promise<Create
 export async function validateXInvoice(input: ValidateXInvoiceInput): Promise<ValidationReport> {
   return recordingFailure(async () => {
     const report = await validateInvoiceXml({ ctx: input.ctx, xmlBlobKey: input.xmlBlobKey });
-    finish(report.valid ? 'valid' : 'invalid', `${report.syntax ?? 'unknown'} XML ${report.valid ? 'valid' : `invalid (${countErrors(report)} errors)`}`);
+    finish(report.valid ? 'valid' : 'invalid', `${report.syntax ?? 'unknown'} XML ${report.valid ? 'valid' : `invalid (${errorCount(report)} errors)`}`);
     return report;
   });
-}
-
-function countErrors(report: ValidationReport): number {
-  return report.findings.filter((f) => f.severity === 'error' || f.severity === 'fatal').length;
 }

@@ -4,6 +4,7 @@ import type { Activities } from '../activities/index.js';
 import { PDF, proxySteps } from './activity-profiles.js';
 import type { RefusalDetails } from '../src/jobs/contracts.js';
 import type { ZugferdReport } from '../src/pdf/validate.js';
+import { isErrorFinding } from '../src/validation/findings.js';
 import type { RequestContext } from '../src/temporal/context.js';
 
 // Building may run Ghostscript (up to a minute on a large input) and validation runs veraPDF in
@@ -48,10 +49,4 @@ export async function buildValidated(input: { ctx: RequestContext; pdfBlobKey: s
   return { built, report };
 }
 
-export const isBlocking = (f: ZugferdReport['findings'][number]) => f.severity === 'error' || f.severity === 'fatal';
-
-const pdfProblems = (report: ZugferdReport) => report.findings.filter(isBlocking).filter((f) => f.source === 'pdf');
-
-export function countErrors(report: ZugferdReport): number {
-  return report.findings.filter(isBlocking).length;
-}
+const pdfProblems = (report: ZugferdReport) => report.findings.filter(isErrorFinding).filter((f) => f.source === 'pdf');

@@ -14,7 +14,8 @@ import type { ZugferdReport } from '../src/pdf/validate.js';
 import type { RequestContext } from '../src/temporal/context.js';
 import { deliverIfRequested } from './mail.js';
 import { finish, recordingFailure } from './outcome.js';
-import { buildValidated, countErrors } from './zugferd-build.js';
+import { errorCount } from '../src/validation/findings.js';
+import { buildValidated } from './zugferd-build.js';
 
 // Writing XML and storing are quick; extraction reads the PDF in an isolated worker and
 // validation runs veraPDF in a JVM (building: zugferd-build.ts). Bad input fails for good
@@ -42,10 +43,10 @@ async function buildValidateStore(input: BuildInput): Promise<CreateZugferdResul
     kind: 'zugferd-pdf',
     fileName: input.fileName,
     contentType: 'application/pdf',
-    meta: { profile: built.profile, converted: built.converted, valid: report.valid, errors: countErrors(report) },
+    meta: { profile: built.profile, converted: built.converted, valid: report.valid, errors: errorCount(report) },
     usage: { operation: input.operation, units: 1 },
   });
-  finish(report.valid ? 'valid' : 'invalid', `ZUGFeRD ${built.profile} ${report.valid ? 'valid' : `invalid (${countErrors(report)} errors)`}, document ${documentId}`);
+  finish(report.valid ? 'valid' : 'invalid', `ZUGFeRD ${built.profile} ${report.valid ? 'valid' : `invalid (${errorCount(report)} errors)`}, document ${documentId}`);
   const mail = await deliverIfRequested(input.ctx, input.mail, documentId);
   return { documentId, pdfBlobKey: built.pdfBlobKey, xmlBlobKey: input.xmlBlobKey, profile: built.profile, converted: built.converted, substitutedFonts: built.substitutedFonts, attachments: built.attachments, report, ...(mail ? { mail } : {}) };
 }
@@ -67,7 +68,7 @@ export async function createZugferdFromXml(input: CreateZugferdFromXmlInput): Pr
 export async function validateZugferd(input: ValidateZugferdInput): Promise<ZugferdReport> {
   return recordingFailure(async () => {
     const report = await validateZugferdPdf(input);
-    finish(report.valid ? 'valid' : 'invalid', `ZUGFeRD PDF ${report.profile ?? ''} ${report.valid ? 'valid' : `invalid (${countErrors(report)} errors)`}`);
+    finish(report.valid ? 'valid' : 'invalid', `ZUGFeRD PDF ${report.profile ?? ''} ${report.valid ? 'valid' : `invalid (${errorCount(report)} errors)`}`);
     return report;
   });
 }

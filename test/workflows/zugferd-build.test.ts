@@ -4,17 +4,15 @@ import { describe, expect, it } from 'vitest';
 import type { BuildZugferdInput, BuildZugferdResult } from '../../activities/zugferd.js';
 import type { ZugferdReport } from '../../src/pdf/validate.js';
 import { createZugferdFromXml } from '../../workflows/zugferd.js';
-import { temporalForTests, withQueueWorkers } from '../support/queue-workers.js';
-import { byName } from './client.js';
+import { workflowTestEnvironment } from './environment.js';
 
 /**
- * The build → validate → retry order of workflows/zugferd-build.ts, as a workflow on the real
- * Temporal dev server with stubbed activities: which conversion each failure leads to, and
- * that a result failing anything but the font rules is refused, not retried.
+ * The build → validate → retry order of workflows/zugferd-build.ts, as a workflow with stubbed
+ * activities: which conversion each failure leads to, and that a result failing anything but the
+ * font rules is refused, not retried.
  */
 
-const server = byName('sqlite');
-const taskQueue = `zugferd-build-test-${randomUUID()}`;
+const workflows = workflowTestEnvironment();
 
 type Finding = ZugferdReport['findings'][number];
 const fontRule: Finding = { ruleId: 'PDFA-6.2.11.5-1', severity: 'error', message: 'glyph width', source: 'pdf' };
@@ -42,13 +40,13 @@ function stubs(findingsOf: Record<BuildZugferdInput['convert'], Finding[]>) {
   };
 }
 
-const temporal = temporalForTests(server.temporalAddress, server.namespace);
-
 async function run(findingsOf: Record<BuildZugferdInput['convert'], Finding[]>) {
   const { asked, activities } = stubs(findingsOf);
   const input = { ctx: { requestId: randomUUID(), accountId: 'test' }, xmlBlobKey: 'xml', pdfBlobKey: 'pdf', fileName: 'invoice.pdf' };
-  const outcome = await withQueueWorkers({ connection: temporal.connection, namespace: server.namespace, taskQueue, activities }, () =>
-    temporal.client.workflow
+  const outcome = await workflows.withWorker(activities, (taskQueue) =>
+    workflows
+      .env()
+      .client.workflow
       .execute(createZugferdFromXml, { taskQueue, workflowId: `zugferd-build-${randomUUID()}`, args: [input] })
       .then((result) => ({ result }), (error: unknown) => ({ error })),
   );
@@ -78,6 +76,6 @@ describe('building a ZUGFeRD PDF until it passes PDF/A (workflow, stubbed activi
   it('refuses when the fonts still fail after the replacement', async () => {
     const r = await run({ auto: [fontRule], always: [fontRule], 'substitute-fonts': [fontRule] });
     expect(r.asked).toEqual(['auto', 'always', 'substitute-fonts']);
-    expect(((r.error as WorkflowFailedError).cause as { type?: string }).type).toBe('PDF_NOT_CONVERTIBLE');
+    expect((r.error as WorkflowFailedError).cause).toMatchObject({ type: 'PDF_NOT_CONVERTIBLE', details: [{ ruleCodes: ['PDFA-6.2.11.5-1'] }] });
   });
 });
