@@ -40,8 +40,13 @@ export function analysisActivities({ blobs, log }: ActivityDeps) {
           signal: activity.cancellationSignal,
           onPage: (done, total) => activity.heartbeat({ ocrPagesDone: done, ocrPages: total }),
         });
-        const analysis = text.embedded ? fromEmbedded(text.embedded, text.pageCount, input.withLineItems) : fromPages(text, input.withLineItems);
-        log.info({ requestId: input.ctx.requestId, pages: analysis.pageCount, source: analysis.source, confidence: analysis.extractionConfidence }, 'document analysed');
+        const analysis = text.embedded
+          ? fromEmbedded(text.embedded, text.pageCount, input.withLineItems)
+          : fromPages(text, input.withLineItems);
+        log.info(
+          { requestId: input.ctx.requestId, pages: analysis.pageCount, source: analysis.source, confidence: analysis.extractionConfidence },
+          'document analysed',
+        );
         return analysis;
       } catch (err) {
         throw asFailure(err);
@@ -57,7 +62,9 @@ export function analysisActivities({ blobs, log }: ActivityDeps) {
 
 function fromPages(text: DocumentText, withLineItems: boolean): DocumentAnalysis {
   const { invoice, extractionConfidence, fieldConfidence, fieldSource, language } = analyseInvoice(text.pages, { withLineItems });
-  const fields = Object.fromEntries(Object.entries(fieldSource).map(([path, source]) => [path, { confidence: fieldConfidence[path] ?? 0, source }]));
+  const fields = Object.fromEntries(
+    Object.entries(fieldSource).map(([path, source]) => [path, { confidence: fieldConfidence[path] ?? 0, source }]),
+  );
   const source: AnalysisSource = text.ocrPages === 0 ? 'text-layer' : text.ocrPages === text.pages.length ? 'ocr' : 'text-layer+ocr';
   return { extractionConfidence, invoice, pageCount: text.pageCount, source, fields, ...(language ? { language } : {}) };
 }
@@ -83,6 +90,7 @@ function asFailure(err: unknown): unknown {
   if (err instanceof NoTextError || (err instanceof AnalysisError && err.code === 'PDF_NO_TEXT')) {
     return ApplicationFailure.nonRetryable(err.message, 'PDF_NO_TEXT');
   }
-  if (err instanceof UnreadableFileError || err instanceof OcrTimeoutError) return ApplicationFailure.nonRetryable(err.message, 'FILE_UNREADABLE');
+  if (err instanceof UnreadableFileError || err instanceof OcrTimeoutError)
+    return ApplicationFailure.nonRetryable(err.message, 'FILE_UNREADABLE');
   return err;
 }

@@ -80,7 +80,11 @@ export function connectorActivities(deps: ConnectorDeps) {
       const before = lookOf(input.previous.look);
       const result = await lookAndClaim(route, source, before, Date.now());
       const accepts = nameFilter(route.files);
-      count(route, 'seen', [...result.look.values()].filter((e) => !before.has(e.path) && !isTemporaryName(e.name) && accepts(e.name)).length);
+      count(
+        route,
+        'seen',
+        [...result.look.values()].filter((e) => !before.has(e.path) && !isTemporaryName(e.name) && accepts(e.name)).length,
+      );
       count(route, 'claimed', result.claimed.length + result.refused.length);
       const inProcessing = await source.list(route.processing);
       const claimedNow = new Set([...result.claimed, ...result.refused].map((f) => f.path));
@@ -89,7 +93,8 @@ export function connectorActivities(deps: ConnectorDeps) {
       const fresh = inProcessing.filter((e) => !known.has(handKey(e)) && !claimedNow.has(e.path));
       const claimed = [...result.claimed, ...(await unfinished(route, source, fresh))];
       let waiting = false;
-      for (const file of [...result.refused, ...claimed.filter((c): c is RefusedFile => 'reason' in c)]) await refuseOversized(route, source, file);
+      for (const file of [...result.refused, ...claimed.filter((c): c is RefusedFile => 'reason' in c)])
+        await refuseOversized(route, source, file);
       for (const file of claimed.filter((c): c is ClaimedFile => !('reason' in c))) {
         const fate = await startOrFileDuplicate(deps, route, source, file);
         if (fate === 'in-hand') inHand.push(handKey({ path: file.path, size: file.bytes.length }));
@@ -104,7 +109,12 @@ export function connectorActivities(deps: ConnectorDeps) {
     },
 
     /** Reads the claimed file and checks it for the route's operation; a file that does not fit is refused for good. */
-    async stageConnectorFile(input: { ctx: RequestContext; route: string; operation: ConnectorOperation; file: ConnectorFileRef }): Promise<StagedConnectorFile> {
+    async stageConnectorFile(input: {
+      ctx: RequestContext;
+      route: string;
+      operation: ConnectorOperation;
+      file: ConnectorFileRef;
+    }): Promise<StagedConnectorFile> {
       const route = routeOf(input.route);
       try {
         const bytes = Buffer.from(await sourceOf(route.source).read(input.file.path, route.maxFileMegabytes * MEGABYTE));
@@ -125,7 +135,10 @@ export function connectorActivities(deps: ConnectorDeps) {
       const inputTarget = status === 'done' ? donePath(route.done, new Date(input.finishedAt), file.name) : join(route.error, file.name);
       const inputPath = await fileAway(source, file.path, inputTarget);
       // Results go to the route's output folder; without one, beside the filed input. Reports of refusals stay with the input.
-      const out = status === 'done' && route.output ? { source: sourceOf(route.output.source ?? route.source), folder: route.output.folder } : { source, folder: splitPath(inputPath).folder };
+      const out =
+        status === 'done' && route.output
+          ? { source: sourceOf(route.output.source ?? route.source), folder: route.output.folder }
+          : { source, folder: splitPath(inputPath).folder };
       const result = status === 'done' ? await resultBytes(deps, input) : undefined;
       const resultPath = result ? await writeOnce(out.source, join(out.folder, result.name), result.bytes) : undefined;
       const report: FileReport = {
@@ -142,8 +155,14 @@ export function connectorActivities(deps: ConnectorDeps) {
       await deps.jobs.storage.connectorFiles.finish({ route: route.name, contentHash: file.hash, status, resultPath: resultPath ?? null });
       deps.log.info({ route: route.name, file: file.name, status, inputPath, resultPath }, 'connector file finished');
       count(route, status === 'done' ? 'done' : 'failed');
-      if (input.operation === 'createZugferdFromPdf') conversions.inc({ outcome: outcome.kind === 'done' ? 'converted' : outcome.code, via: 'connector' });
-      const mail = await routeMail(deps, route, report, result && resultPath ? { name: splitPath(resultPath).name, bytes: result.bytes } : undefined);
+      if (input.operation === 'createZugferdFromPdf')
+        conversions.inc({ outcome: outcome.kind === 'done' ? 'converted' : outcome.code, via: 'connector' });
+      const mail = await routeMail(
+        deps,
+        route,
+        report,
+        result && resultPath ? { name: splitPath(resultPath).name, bytes: result.bytes } : undefined,
+      );
       return { status, inputPath, reportPath, ...(resultPath ? { resultPath } : {}), ...(mail ? { mail } : {}) };
     },
   };
@@ -152,7 +171,11 @@ export function connectorActivities(deps: ConnectorDeps) {
 export type ConnectorActivities = ReturnType<typeof connectorActivities>;
 
 /** The file's bytes as the operation's workflow takes them; a file that cannot be one is refused. */
-function checked(operation: ConnectorOperation, bytes: Buffer, limits: IntakeLimits | undefined): { bytes: Buffer; kind: StagedConnectorFile['kind'] } {
+function checked(
+  operation: ConnectorOperation,
+  bytes: Buffer,
+  limits: IntakeLimits | undefined,
+): { bytes: Buffer; kind: StagedConnectorFile['kind'] } {
   switch (operation) {
     case 'createZugferdFromPdf':
     case 'createJSONFromAnalysedPdf':
@@ -161,7 +184,9 @@ function checked(operation: ConnectorOperation, bytes: Buffer, limits: IntakeLim
       return { bytes, kind: checkFile(bytes, PDF_ONLY, limits) };
     case 'validate':
       // Invoice XML starts with its declaration or root element (after a byte order mark or blanks).
-      return /^(?:\uFEFF)?\s*</.test(bytes.subarray(0, 256).toString('utf8')) ? { bytes, kind: 'xml' } : { bytes, kind: checkFile(bytes, PDF_ONLY, limits) };
+      return /^(?:\uFEFF)?\s*</.test(bytes.subarray(0, 256).toString('utf8'))
+        ? { bytes, kind: 'xml' }
+        : { bytes, kind: checkFile(bytes, PDF_ONLY, limits) };
     case 'createXinvoiceFromJson': {
       let value: unknown;
       try {
@@ -179,8 +204,14 @@ function checked(operation: ConnectorOperation, bytes: Buffer, limits: IntakeLim
 function asFailure(err: unknown): unknown {
   if (err instanceof JobRefusal) {
     const { fields } = err.options;
-    const userMessage = err.options.userMessage ?? (fields ? 'The invoice does not fit the EN 16931 invoice model; the fields below say where.' : undefined);
-    return ApplicationFailure.create({ nonRetryable: true, type: err.code, message: userMessage ?? err.message, details: [{ ...(fields ? { fields } : {}), ...(userMessage ? { userMessage } : {}) }] });
+    const userMessage =
+      err.options.userMessage ?? (fields ? 'The invoice does not fit the EN 16931 invoice model; the fields below say where.' : undefined);
+    return ApplicationFailure.create({
+      nonRetryable: true,
+      type: err.code,
+      message: userMessage ?? err.message,
+      details: [{ ...(fields ? { fields } : {}), ...(userMessage ? { userMessage } : {}) }],
+    });
   }
   if (err instanceof FileTooLargeError) return ApplicationFailure.nonRetryable(err.message, 'FILE_TOO_LARGE');
   // Someone took the file out of processing/ by hand: nothing is left to do.
@@ -237,7 +268,13 @@ async function resultBytes(deps: ConnectorDeps, input: FileConnectorResultInput)
   const name = resultName(input.operation, input.file.name);
   if (!name || input.outcome.kind !== 'done') return undefined;
   const { analysis, resultBlobKey } = input.outcome;
-  if (analysis) return { name, bytes: Buffer.from(`${JSON.stringify({ extractionConfidence: analysis.extractionConfidence, invoice: toV2Invoice(analysis.invoice) }, null, 2)}\n`) };
+  if (analysis)
+    return {
+      name,
+      bytes: Buffer.from(
+        `${JSON.stringify({ extractionConfidence: analysis.extractionConfidence, invoice: toV2Invoice(analysis.invoice) }, null, 2)}\n`,
+      ),
+    };
   return resultBlobKey ? { name, bytes: await deps.jobs.blobs.get(resultBlobKey) } : undefined;
 }
 
@@ -278,7 +315,12 @@ function reportOutcome(input: FileConnectorResultInput, resultPath: string | und
  * against the account's rules like any e-mail of the API; a sender the account may not use is
  * logged and the file stays filed (`connectors check` names such a route in advance).
  */
-async function routeMail(deps: ConnectorDeps, route: RouteConfig, report: FileReport, result: { name: string; bytes: Buffer } | undefined): Promise<MailRequest | 'not-allowed' | undefined> {
+async function routeMail(
+  deps: ConnectorDeps,
+  route: RouteConfig,
+  report: FileReport,
+  result: { name: string; bytes: Buffer } | undefined,
+): Promise<MailRequest | 'not-allowed' | undefined> {
   const succeeded = report.outcome.kind === 'done' && report.outcome.valid !== false;
   const order = succeeded ? route.mail?.onSuccess : route.mail?.onFailure;
   if (!order) return undefined;
@@ -297,10 +339,15 @@ async function routeMail(deps: ConnectorDeps, route: RouteConfig, report: FileRe
     attachments: attach ? [{ fileName: result.name, content: result.bytes }] : [],
   };
   try {
-    return await (await prepareMail({ ...deps.jobs, blobs: stepBlobs(deps.jobs.blobs) }, { accountId: route.account }, { useTransport: true, email })).stage();
+    return await (
+      await prepareMail({ ...deps.jobs, blobs: stepBlobs(deps.jobs.blobs) }, { accountId: route.account }, { useTransport: true, email })
+    ).stage();
   } catch (err) {
     if (!(err instanceof JobRefusal) || err.code !== 'SENDER_NOT_ALLOWED') throw err;
-    deps.log.warn({ route: route.name, file: report.file, sender: order.from }, 'the route may not send e-mail as this sender; no e-mail about the file');
+    deps.log.warn(
+      { route: route.name, file: report.file, sender: order.from },
+      'the route may not send e-mail as this sender; no e-mail about the file',
+    );
     return 'not-allowed';
   }
 }
@@ -313,7 +360,14 @@ function count(route: RouteConfig, stage: ConnectorStage, files = 1): void {
 async function refuseOversized(route: RouteConfig, source: FolderSource, file: RefusedFile): Promise<void> {
   count(route, 'failed');
   const inputPath = await fileAway(source, file.path, join(route.error, file.name));
-  const report: FileReport = { route: route.name, file: file.name, operation: route.operation, workflowId: '-', at: new Date().toISOString(), outcome: { kind: 'refused', code: 'FILE_TOO_LARGE', userMessage: file.reason } };
+  const report: FileReport = {
+    route: route.name,
+    file: file.name,
+    operation: route.operation,
+    workflowId: '-',
+    at: new Date().toISOString(),
+    outcome: { kind: 'refused', code: 'FILE_TOO_LARGE', userMessage: file.reason },
+  };
   const { folder } = splitPath(inputPath);
   const names = reportNames(file.name);
   await writeOnce(source, join(folder, names.json), Buffer.from(reportJson(report)));
@@ -325,9 +379,23 @@ async function refuseOversized(route: RouteConfig, source: FolderSource, file: R
  * running already (then nothing happens); finished content is a duplicate, filed into done/ with
  * a note instead of being processed again; a copy of content another file is under way with waits.
  */
-async function startOrFileDuplicate(deps: ConnectorDeps, route: RouteConfig, source: FolderSource, file: ClaimedFile): Promise<'in-hand' | 'duplicate' | 'waiting'> {
-  const job = { account: { accountId: route.account }, source: { kind: 'connector' as const, route: route.name, file: file.name, hash: file.hash }, log: deps.log };
-  const entered = await deps.jobs.storage.connectorFiles.enter({ route: route.name, contentHash: file.hash, workflowId: `${CONNECTOR_FILE_OPERATION}-${jobId(job.source)}`, fileName: file.name });
+async function startOrFileDuplicate(
+  deps: ConnectorDeps,
+  route: RouteConfig,
+  source: FolderSource,
+  file: ClaimedFile,
+): Promise<'in-hand' | 'duplicate' | 'waiting'> {
+  const job = {
+    account: { accountId: route.account },
+    source: { kind: 'connector' as const, route: route.name, file: file.name, hash: file.hash },
+    log: deps.log,
+  };
+  const entered = await deps.jobs.storage.connectorFiles.enter({
+    route: route.name,
+    contentHash: file.hash,
+    workflowId: `${CONNECTOR_FILE_OPERATION}-${jobId(job.source)}`,
+    fileName: file.name,
+  });
   if (entered.outcome === 'finished') {
     const at = new Date();
     // Gone already: this was the first copy itself, filed away by its workflow since this look listed processing/.
@@ -339,7 +407,12 @@ async function startOrFileDuplicate(deps: ConnectorDeps, route: RouteConfig, sou
       operation: route.operation,
       workflowId: entered.entry.workflowId,
       at: at.toISOString(),
-      outcome: { kind: 'duplicate', workflowId: entered.entry.workflowId, firstFile: entered.entry.fileName, firstSeenAt: new Date(entered.entry.firstSeenAt).toISOString() },
+      outcome: {
+        kind: 'duplicate',
+        workflowId: entered.entry.workflowId,
+        firstFile: entered.entry.fileName,
+        firstSeenAt: new Date(entered.entry.firstSeenAt).toISOString(),
+      },
     };
     const { folder } = splitPath(inputPath);
     await writeOnce(source, join(folder, reportNames(file.name).text), Buffer.from(reportText(report)));
@@ -348,7 +421,13 @@ async function startOrFileDuplicate(deps: ConnectorDeps, route: RouteConfig, sou
     return 'duplicate';
   }
   try {
-    await startConnectorFile(deps.jobs, job, { route: route.name, operation: route.operation, options: route.options, file: { name: file.name, path: file.path, hash: file.hash }, activityQueue: deps.activityQueue });
+    await startConnectorFile(deps.jobs, job, {
+      route: route.name,
+      operation: route.operation,
+      options: route.options,
+      file: { name: file.name, path: file.path, hash: file.hash },
+      activityQueue: deps.activityQueue,
+    });
     return 'in-hand';
   } catch (err) {
     if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;

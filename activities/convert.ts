@@ -53,7 +53,11 @@ export function convertActivities({ blobs, log }: ActivityDeps) {
     },
 
     /** A scan sent as PNG, JPEG or TIFF becomes the PDF the XML is embedded in: one page per image. */
-    async imagesToPdfDocument(input: { ctx: RequestContext; fileBlobKey: string; fileType: 'png' | 'jpeg' | 'tiff' }): Promise<{ pdfBlobKey: string }> {
+    async imagesToPdfDocument(input: {
+      ctx: RequestContext;
+      fileBlobKey: string;
+      fileType: 'png' | 'jpeg' | 'tiff';
+    }): Promise<{ pdfBlobKey: string }> {
       try {
         const pdf = await runIsolated('images', { bytes: new Uint8Array(await blobs.get(input.fileBlobKey)), type: input.fileType });
         return { pdfBlobKey: (await stepBlobs(blobs).put(pdf)).key };

@@ -18,8 +18,19 @@ export interface StoreDocumentInput {
 export function documentActivities({ blobs, storage }: ActivityDeps) {
   return {
     /** A creation nothing is kept of: its usage, and document numbers for the answer. */
-    async recordUnkeptCreation(input: { ctx: RequestContext; usageId: string; usage?: UsageEntry; reserve: number }): Promise<{ numbers: number[] }> {
-      const numbers = await storage.recordUnkept({ accountId: input.ctx.accountId, usageId: input.usageId, ...(input.usage ? { usage: input.usage } : {}), reserve: input.reserve, source: input.ctx.source });
+    async recordUnkeptCreation(input: {
+      ctx: RequestContext;
+      usageId: string;
+      usage?: UsageEntry;
+      reserve: number;
+    }): Promise<{ numbers: number[] }> {
+      const numbers = await storage.recordUnkept({
+        accountId: input.ctx.accountId,
+        usageId: input.usageId,
+        ...(input.usage ? { usage: input.usage } : {}),
+        reserve: input.reserve,
+        source: input.ctx.source,
+      });
       return { numbers };
     },
 

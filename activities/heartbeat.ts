@@ -25,5 +25,7 @@ type AsyncFunctions = Record<string, (...args: never[]) => Promise<unknown>>;
 
 /** The same activities, each running with heartbeats. */
 export function withHeartbeats<A extends AsyncFunctions>(activities: A): A {
-  return Object.fromEntries(Object.entries(activities).map(([name, run]) => [name, (...args: never[]) => heartbeating(() => run(...args))])) as A;
+  return Object.fromEntries(
+    Object.entries(activities).map(([name, run]) => [name, (...args: never[]) => heartbeating(() => run(...args))]),
+  ) as A;
 }

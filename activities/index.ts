@@ -12,7 +12,16 @@ export type { ActivityDeps } from './deps.js';
 
 /** Every activity the worker registers, bound to its dependencies. */
 export function createActivities(deps: ActivityDeps) {
-  return { ...xinvoiceActivities(deps), ...documentActivities(deps), ...zugferdActivities(deps), ...mailActivities(deps), ...renderActivities(deps), ...analysisActivities(deps), ...convertActivities(deps), ...retentionActivities(deps) };
+  return {
+    ...xinvoiceActivities(deps),
+    ...documentActivities(deps),
+    ...zugferdActivities(deps),
+    ...mailActivities(deps),
+    ...renderActivities(deps),
+    ...analysisActivities(deps),
+    ...convertActivities(deps),
+    ...retentionActivities(deps),
+  };
 }
 
 export type Activities = ReturnType<typeof createActivities>;

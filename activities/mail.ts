@@ -64,14 +64,18 @@ export function mailActivities({ blobs, storage, log, mail }: ActivityDeps) {
         return;
       }
       // Only a reset workflow could get here; a failed send stays failed (a resend is a new send).
-      if (record.status === 'failed') throw ApplicationFailure.nonRetryable(record.error?.message ?? 'the send failed', record.error?.code ?? 'INTERNAL_ERROR');
+      if (record.status === 'failed')
+        throw ApplicationFailure.nonRetryable(record.error?.message ?? 'the send failed', record.error?.code ?? 'INTERNAL_ERROR');
       if (record.status === 'sending') logger.warn('an earlier attempt ended without a result; sending again with the same Message-ID');
 
       const draft = await readDraft(blobs, record.draftKey);
       const attachments = await loadAttachments(blobs, storage, draft, record.documentId);
       const total = attachments.reduce((sum, a) => sum + a.content.byteLength, 0);
       if (total > LIMITS.messageAttachmentBytes) {
-        throw ApplicationFailure.nonRetryable(`The attachments have ${total} bytes together; at most ${LIMITS.messageAttachmentBytes} fit into one e-mail.`, 'MAIL_TOO_LARGE');
+        throw ApplicationFailure.nonRetryable(
+          `The attachments have ${total} bytes together; at most ${LIMITS.messageAttachmentBytes} fit into one e-mail.`,
+          'MAIL_TOO_LARGE',
+        );
       }
       const date = new Date(record.createdAt);
       const message = composeMessage(draft, attachments, { messageId: record.messageId, date });
@@ -110,14 +114,20 @@ async function readDraft(blobs: BlobStorage, key: string): Promise<MailDraft> {
 }
 
 /** The created document first, then the request's own attachments. */
-async function loadAttachments(blobs: BlobStorage, storage: ActivityDeps['storage'], draft: MailDraft, documentId: string | null): Promise<AttachmentContent[]> {
+async function loadAttachments(
+  blobs: BlobStorage,
+  storage: ActivityDeps['storage'],
+  draft: MailDraft,
+  documentId: string | null,
+): Promise<AttachmentContent[]> {
   const result: AttachmentContent[] = [];
   if (documentId) {
     const doc = await storage.documents.get(documentId);
     if (!doc) throw ApplicationFailure.nonRetryable(`The document ${documentId} no longer exists.`, 'MAIL_CONTENT_MISSING');
     result.push({ fileName: doc.fileName, content: await readBlob(blobs, doc.blobKey, 'the document'), contentType: doc.contentType });
   }
-  for (const a of draft.attachments) result.push({ fileName: a.fileName, content: await readBlob(blobs, a.blobKey, `attachment ${a.fileName}`) });
+  for (const a of draft.attachments)
+    result.push({ fileName: a.fileName, content: await readBlob(blobs, a.blobKey, `attachment ${a.fileName}`) });
   return result;
 }
 
@@ -130,7 +140,8 @@ async function missingIsPermanent<T>(read: () => Promise<T>, what: string): Prom
   try {
     return await read();
   } catch (err) {
-    if (err instanceof BlobNotFoundError) throw ApplicationFailure.nonRetryable(`The stored content of ${what} no longer exists.`, 'MAIL_CONTENT_MISSING');
+    if (err instanceof BlobNotFoundError)
+      throw ApplicationFailure.nonRetryable(`The stored content of ${what} no longer exists.`, 'MAIL_CONTENT_MISSING');
     throw err;
   }
 }

@@ -33,7 +33,8 @@ export interface StoreInvoiceRecordInput {
 export function renderActivities({ blobs, storage, log, documentTime: fixedTime }: ActivityDeps) {
   const readInvoice = async (key: string): Promise<Invoice> => {
     const parsed = invoiceSchema.safeParse(JSON.parse((await blobs.get(key)).toString('utf8')));
-    if (!parsed.success) throw ApplicationFailure.nonRetryable(`stored invoice does not match the model: ${parsed.error.message}`, 'VALIDATION_ERROR');
+    if (!parsed.success)
+      throw ApplicationFailure.nonRetryable(`stored invoice does not match the model: ${parsed.error.message}`, 'VALIDATION_ERROR');
     return parsed.data;
   };
 
@@ -49,7 +50,10 @@ export function renderActivities({ blobs, storage, log, documentTime: fixedTime 
         const template = await loadTemplateFrom(input.templateDir, input.templateSource);
         const created = documentTime(fixedTime);
         // Derived, not drawn at random: a retried step renders the same bytes.
-        const fileId = createHash('sha256').update(`${created.toISOString()}\n${input.templateDir}\n${JSON.stringify(invoice)}`).digest('hex').slice(0, 32);
+        const fileId = createHash('sha256')
+          .update(`${created.toISOString()}\n${input.templateDir}\n${JSON.stringify(invoice)}`)
+          .digest('hex')
+          .slice(0, 32);
         rendered = await renderInvoicePdf(invoice, template, { created, fileId });
       } catch (err) {
         // The operator may have broken the template since the API checked it.

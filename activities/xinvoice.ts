@@ -12,9 +12,12 @@ export function xinvoiceActivities({ blobs, log }: ActivityDeps) {
      * Reads the invoice JSON from the blob store, writes its XML and stores it: XRechnung in a
      * syntax, or the CII of a ZUGFeRD profile (which holds only what the profile allows).
      */
-    async buildInvoiceXml(input: { ctx: RequestContext; invoiceBlobKey: string } & ({ syntax: SyntaxId } | { profile: CiiProfile })): Promise<{ xmlBlobKey: string; size: number }> {
+    async buildInvoiceXml(
+      input: { ctx: RequestContext; invoiceBlobKey: string } & ({ syntax: SyntaxId } | { profile: CiiProfile }),
+    ): Promise<{ xmlBlobKey: string; size: number }> {
       const parsed = invoiceSchema.safeParse(JSON.parse((await blobs.get(input.invoiceBlobKey)).toString('utf8')));
-      if (!parsed.success) throw ApplicationFailure.nonRetryable(`stored invoice does not match the model: ${parsed.error.message}`, 'VALIDATION_ERROR');
+      if (!parsed.success)
+        throw ApplicationFailure.nonRetryable(`stored invoice does not match the model: ${parsed.error.message}`, 'VALIDATION_ERROR');
       let xml: string;
       try {
         xml = writeInvoiceXml(parsed.data, 'syntax' in input ? { syntax: input.syntax } : { profile: input.profile });

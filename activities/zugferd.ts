@@ -4,7 +4,16 @@ import { runIsolated } from '../src/pdf/isolate.js';
 import type { ZugferdProfile } from '../src/pdf/profiles.js';
 import { PdfInputError } from '../src/pdf/structure.js';
 import type { ZugferdReport } from '../src/pdf/validate.js';
-import { buildZugferd, extractZugferdInvoice, NotEmbeddableError, validateZugferdPdf, type ConvertMode, type Embed, type Inspect, type UnembedFonts } from '../src/pdf/zugferd.js';
+import {
+  buildZugferd,
+  extractZugferdInvoice,
+  NotEmbeddableError,
+  validateZugferdPdf,
+  type ConvertMode,
+  type Embed,
+  type Inspect,
+  type UnembedFonts,
+} from '../src/pdf/zugferd.js';
 import type { ExtractZugferdInput, ExtractZugferdResult, ValidateZugferdInput } from '../src/jobs/contracts.js';
 import type { RequestContext } from '../src/temporal/context.js';
 import type { ActivityDeps } from './deps.js';
@@ -49,10 +58,16 @@ export function zugferdActivities({ blobs, log, documentTime: fixedTime }: Activ
     async buildZugferdPdf(input: BuildZugferdInput): Promise<BuildZugferdResult> {
       try {
         const xml = new Uint8Array(await blobs.get(input.xmlBlobKey));
-        const built = await buildZugferd({ pdf: await pdfBytes(input.pdfBlobKey), xml, convert: input.convert, now: documentTime(fixedTime) }, { inspect: isolatedInspect, embed: isolatedEmbed, unembedFonts: isolatedUnembed });
+        const built = await buildZugferd(
+          { pdf: await pdfBytes(input.pdfBlobKey), xml, convert: input.convert, now: documentTime(fixedTime) },
+          { inspect: isolatedInspect, embed: isolatedEmbed, unembedFonts: isolatedUnembed },
+        );
         const stored = await stepBlobs(blobs).put(Buffer.from(built.pdf));
         const { profile, converted, substitutedFonts, attachments } = built;
-        log.debug({ requestId: input.ctx.requestId, profile, converted, substitutedFonts, attachments: attachments.length, size: stored.size }, 'ZUGFeRD PDF built');
+        log.debug(
+          { requestId: input.ctx.requestId, profile, converted, substitutedFonts, attachments: attachments.length, size: stored.size },
+          'ZUGFeRD PDF built',
+        );
         return { pdfBlobKey: stored.key, profile, converted, substitutedFonts, attachments };
       } catch (err) {
         throw asFailure(err);
@@ -62,7 +77,10 @@ export function zugferdActivities({ blobs, log, documentTime: fixedTime }: Activ
     /** PDF/A-3 (veraPDF), hybrid structure and XMP, the XML's own rules, and optionally the visible text. */
     async validateZugferdPdf(input: ValidateZugferdInput): Promise<ZugferdReport> {
       try {
-        const report = await validateZugferdPdf(await pdfBytes(input.pdfBlobKey), { compareText: input.compareText, inspect: isolatedInspect });
+        const report = await validateZugferdPdf(await pdfBytes(input.pdfBlobKey), {
+          compareText: input.compareText,
+          inspect: isolatedInspect,
+        });
         log.debug({ requestId: input.ctx.requestId, valid: report.valid, findings: report.findings.length }, 'ZUGFeRD PDF validated');
         return report;
       } catch (err) {
@@ -78,7 +96,11 @@ export function zugferdActivities({ blobs, log, documentTime: fixedTime }: Activ
       } catch (err) {
         throw asFailure(err);
       }
-      if (!found) throw ApplicationFailure.nonRetryable('No embedded invoice XML (factur-x.xml, zugferd-invoice.xml, ZUGFeRD-invoice.xml, xrechnung.xml or another XML attachment up to 20 MB).', 'INVOICE_XML_MISSING');
+      if (!found)
+        throw ApplicationFailure.nonRetryable(
+          'No embedded invoice XML (factur-x.xml, zugferd-invoice.xml, ZUGFeRD-invoice.xml, xrechnung.xml or another XML attachment up to 20 MB).',
+          'INVOICE_XML_MISSING',
+        );
       const store = async (text: string) => (await stepBlobs(blobs).put(Buffer.from(text, 'utf8'))).key;
       return {
         xmlBlobKey: await store(found.xml),

@@ -62,7 +62,11 @@ export async function lookAndClaim(route: RouteConfig, source: FolderSource, pre
  * Files in processing/ (`entries`, as listed there) read again: a crash may have left them claimed
  * without a workflow. One that is gone meanwhile was filed away by its workflow.
  */
-export async function unfinished(route: RouteConfig, source: FolderSource, entries: readonly SourceEntry[]): Promise<Array<ClaimedFile | RefusedFile>> {
+export async function unfinished(
+  route: RouteConfig,
+  source: FolderSource,
+  entries: readonly SourceEntry[],
+): Promise<Array<ClaimedFile | RefusedFile>> {
   const read = await Promise.all(
     entries.map((e) =>
       readClaimed(route, source, { name: e.name, path: e.path }).catch((err: unknown) => {
@@ -74,12 +78,17 @@ export async function unfinished(route: RouteConfig, source: FolderSource, entri
   return read.filter((f) => f !== undefined);
 }
 
-async function readClaimed(route: RouteConfig, source: FolderSource, file: { name: string; path: string }): Promise<ClaimedFile | RefusedFile> {
+async function readClaimed(
+  route: RouteConfig,
+  source: FolderSource,
+  file: { name: string; path: string },
+): Promise<ClaimedFile | RefusedFile> {
   try {
     const bytes = await source.read(file.path, route.maxFileMegabytes * MEGABYTE);
     return { ...file, bytes, hash: contentHash(bytes) };
   } catch (err) {
-    if (err instanceof FileTooLargeError) return { ...file, reason: `The file is larger than the route's limit of ${route.maxFileMegabytes} MB.` };
+    if (err instanceof FileTooLargeError)
+      return { ...file, reason: `The file is larger than the route's limit of ${route.maxFileMegabytes} MB.` };
     throw err;
   }
 }

@@ -11,7 +11,10 @@ import { segments } from './sources/paths.js';
  */
 
 /** A secret: read from a file (Docker/Kubernetes secrets) or an environment variable, never written here. */
-const secret = z.union([z.strictObject({ file: z.string().min(1) }), z.strictObject({ env: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/) })]);
+const secret = z.union([
+  z.strictObject({ file: z.string().min(1) }),
+  z.strictObject({ env: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/) }),
+]);
 export type SecretRef = z.infer<typeof secret>;
 
 /** The folder as the sources name it, or undefined where it would climb out of the source. */
@@ -81,33 +84,35 @@ const mailTo = z.strictObject({
   from: z.email(),
 });
 
-const route = z.strictObject({
-  name: z.string().regex(/^[a-z0-9][a-z0-9-]{0,62}$/, 'lower-case letters, digits and dashes'),
-  /** The account the route's documents are processed for and billed to. */
-  account: z.string().min(1),
-  source: z.string().min(1),
-  folder,
-  /** Which file names (a glob, case-insensitive): `*.pdf`, `*.{pdf,png,jpg,tif,tiff}`. */
-  files: z.string().min(1).default('*'),
-  operation: z.enum(CONNECTOR_OPERATIONS),
-  options: z
-    .strictObject({
-      syntax: z.enum(['CII', 'UBL']).optional(),
-      withLineItems: z.boolean().optional(),
-    })
-    .default({}),
-  /** Where results go: another folder, even on another source; next to the input when left out. */
-  output: z.strictObject({ source: z.string().min(1).optional(), folder }).optional(),
-  /** Where the route's claimed files wait while their workflow runs; `processing/<route name>` when left out. Never shared: it is what a route resumes after a crash. */
-  processing: folder.optional(),
-  done: folder.default('done'),
-  error: folder.default('error'),
-  /** A file must have been left alone this long (and look the same twice) before it is taken. */
-  minAgeSeconds: z.number().min(0).default(10),
-  /** Largest file taken; bigger ones go to `error/` with a report. */
-  maxFileMegabytes: z.number().positive().max(100).default(11),
-  mail: z.strictObject({ onSuccess: mailTo.optional(), onFailure: mailTo.optional() }).optional(),
-}).transform((r) => ({ ...r, processing: r.processing ?? `processing/${r.name}` }));
+const route = z
+  .strictObject({
+    name: z.string().regex(/^[a-z0-9][a-z0-9-]{0,62}$/, 'lower-case letters, digits and dashes'),
+    /** The account the route's documents are processed for and billed to. */
+    account: z.string().min(1),
+    source: z.string().min(1),
+    folder,
+    /** Which file names (a glob, case-insensitive): `*.pdf`, `*.{pdf,png,jpg,tif,tiff}`. */
+    files: z.string().min(1).default('*'),
+    operation: z.enum(CONNECTOR_OPERATIONS),
+    options: z
+      .strictObject({
+        syntax: z.enum(['CII', 'UBL']).optional(),
+        withLineItems: z.boolean().optional(),
+      })
+      .default({}),
+    /** Where results go: another folder, even on another source; next to the input when left out. */
+    output: z.strictObject({ source: z.string().min(1).optional(), folder }).optional(),
+    /** Where the route's claimed files wait while their workflow runs; `processing/<route name>` when left out. Never shared: it is what a route resumes after a crash. */
+    processing: folder.optional(),
+    done: folder.default('done'),
+    error: folder.default('error'),
+    /** A file must have been left alone this long (and look the same twice) before it is taken. */
+    minAgeSeconds: z.number().min(0).default(10),
+    /** Largest file taken; bigger ones go to `error/` with a report. */
+    maxFileMegabytes: z.number().positive().max(100).default(11),
+    mail: z.strictObject({ onSuccess: mailTo.optional(), onFailure: mailTo.optional() }).optional(),
+  })
+  .transform((r) => ({ ...r, processing: r.processing ?? `processing/${r.name}` }));
 export type RouteConfig = z.infer<typeof route>;
 
 const config = z
@@ -117,7 +122,12 @@ const config = z
     c.routes.forEach((r, i) => {
       if (names.has(r.name)) ctx.addIssue({ code: 'custom', path: ['routes', i, 'name'], message: `a second route named ${r.name}` });
       const sharing = c.routes.findIndex((o) => o !== r && o.source === r.source && folderKey(o.processing) === folderKey(r.processing));
-      if (sharing >= 0 && sharing < i) ctx.addIssue({ code: 'custom', path: ['routes', i, 'processing'], message: `route ${c.routes[sharing]!.name} has this processing folder already` });
+      if (sharing >= 0 && sharing < i)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['routes', i, 'processing'],
+          message: `route ${c.routes[sharing]!.name} has this processing folder already`,
+        });
       names.add(r.name);
       if (!(r.source in c.sources)) ctx.addIssue({ code: 'custom', path: ['routes', i, 'source'], message: `no source named ${r.source}` });
       if (r.output?.source && !(r.output.source in c.sources)) {
@@ -125,7 +135,12 @@ const config = z
       }
       // A route that writes into the folder it watches would take its own results as new input.
       const out = r.output && (r.output.source ?? r.source) === r.source ? r.output.folder : undefined;
-      for (const [key, f] of [['output', out], ['processing', r.processing], ['done', r.done], ['error', r.error]] as const) {
+      for (const [key, f] of [
+        ['output', out],
+        ['processing', r.processing],
+        ['done', r.done],
+        ['error', r.error],
+      ] as const) {
         if (f !== undefined && folderKey(f) === folderKey(r.folder)) {
           ctx.addIssue({ code: 'custom', path: ['routes', i, key], message: `must differ from the watched folder ${r.folder}` });
         }

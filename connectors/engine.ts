@@ -111,7 +111,10 @@ function localWatch(opts: ConnectorEngineOptions, route: RouteConfig): { close()
     if (closed || watcher || !existsSync(folder)) return;
     clearInterval(waiting);
     watcher = watch(folder, { ignoreInitial: true, depth: 0 });
-    watcher.on('add', ask).on('change', ask).on('error', (err) => opts.log.warn({ err, route: route.name, folder }, 'folder watch failed'));
+    watcher
+      .on('add', ask)
+      .on('change', ask)
+      .on('error', (err) => opts.log.warn({ err, route: route.name, folder }, 'folder watch failed'));
     // What arrived while the folder was away is there already: no event will tell of it.
     ask();
   };

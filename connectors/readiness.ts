@@ -17,11 +17,18 @@ export function lookOf(entries: readonly SourceEntry[]): Look {
 }
 
 /** The entries of `current` that are complete: unchanged since `previous`, old enough, not temporary, and matching `accepts`. */
-export function completeFiles(previous: Look, current: readonly SourceEntry[], nowMs: number, minAgeMs: number, accepts: (name: string) => boolean): SourceEntry[] {
+export function completeFiles(
+  previous: Look,
+  current: readonly SourceEntry[],
+  nowMs: number,
+  minAgeMs: number,
+  accepts: (name: string) => boolean,
+): SourceEntry[] {
   return current.filter((entry) => {
     if (isTemporaryName(entry.name) || !accepts(entry.name)) return false;
     const before = previous.get(entry.path);
-    const unchanged = before !== undefined && before.size === entry.size && before.modifiedMs === entry.modifiedMs && before.version === entry.version;
+    const unchanged =
+      before !== undefined && before.size === entry.size && before.modifiedMs === entry.modifiedMs && before.version === entry.version;
     return unchanged && nowMs - entry.modifiedMs >= minAgeMs;
   });
 }

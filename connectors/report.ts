@@ -50,24 +50,40 @@ const MAX_LISTED_FINDINGS = 20;
 
 export function reportText(report: FileReport): string {
   const { outcome } = report;
-  const lines = [headline(report), `Route ${report.route} · ${report.operation} · ${report.at.replace('T', ' ').slice(0, 16)} UTC · workflow ${report.workflowId}`, ''];
+  const lines = [
+    headline(report),
+    `Route ${report.route} · ${report.operation} · ${report.at.replace('T', ' ').slice(0, 16)} UTC · workflow ${report.workflowId}`,
+    '',
+  ];
   if (outcome.kind === 'duplicate') {
-    lines.push(`The same content arrived before as ${outcome.firstFile} (${outcome.firstSeenAt.slice(0, 10)}) and was processed then; this copy was not processed again.`);
+    lines.push(
+      `The same content arrived before as ${outcome.firstFile} (${outcome.firstSeenAt.slice(0, 10)}) and was processed then; this copy was not processed again.`,
+    );
     return `${lines.join('\n')}\n`;
   }
   if (outcome.kind === 'refused') {
     lines.push(outcome.userMessage);
-    if (outcome.fields?.length) lines.push('', 'What to fix:', ...outcome.fields.map((f) => `  - ${f.bt ? `${f.bt} ` : ''}${f.field}: ${f.message}`));
+    if (outcome.fields?.length)
+      lines.push('', 'What to fix:', ...outcome.fields.map((f) => `  - ${f.bt ? `${f.bt} ` : ''}${f.field}: ${f.message}`));
   }
-  if (outcome.kind === 'done' && outcome.notes?.length) lines.push('Not printed on the page, filled in:', ...outcome.notes.map((n) => `  - ${n}`));
+  if (outcome.kind === 'done' && outcome.notes?.length)
+    lines.push('Not printed on the page, filled in:', ...outcome.notes.map((n) => `  - ${n}`));
   const blocking = (outcome.findings ?? []).filter((f) => f.severity === 'fatal' || f.severity === 'error');
   const others = (outcome.findings ?? []).filter((f) => !blocking.includes(f));
-  for (const [title, list] of [['Errors', blocking], ['Warnings and notes', others]] as const) {
+  for (const [title, list] of [
+    ['Errors', blocking],
+    ['Warnings and notes', others],
+  ] as const) {
     if (list.length === 0) continue;
-    lines.push('', `${title}:`, ...list.slice(0, MAX_LISTED_FINDINGS).map((f) => `  - ${f.ruleId}: ${f.message}${f.location ? ` (at ${f.location})` : ''}`));
+    lines.push(
+      '',
+      `${title}:`,
+      ...list.slice(0, MAX_LISTED_FINDINGS).map((f) => `  - ${f.ruleId}: ${f.message}${f.location ? ` (at ${f.location})` : ''}`),
+    );
     if (list.length > MAX_LISTED_FINDINGS) lines.push(`  … and ${list.length - MAX_LISTED_FINDINGS} more in the JSON report`);
   }
-  if (outcome.kind === 'refused' && outcome.ruleCodes?.length && !outcome.findings?.length) lines.push('', `Rules: ${outcome.ruleCodes.join(', ')}`);
+  if (outcome.kind === 'refused' && outcome.ruleCodes?.length && !outcome.findings?.length)
+    lines.push('', `Rules: ${outcome.ruleCodes.join(', ')}`);
   if (outcome.artefacts?.length) lines.push('', `Checked with: ${outcome.artefacts.map((a) => `${a.name} ${a.version}`).join(', ')}`);
   return `${lines.join('\n')}\n`;
 }

@@ -10,7 +10,11 @@ import { isTemporaryName } from './sources/temporary-names.js';
  * of the source now) and what the ledger says was taken, processed and refused. The running
  * engine and the CLI share it, so both count alike.
  */
-export async function routeStatus(config: ConnectorConfig, sources: ReadonlyMap<string, FolderSource>, storage: Pick<Storage, 'connectorFiles'>): Promise<RouteStatus[]> {
+export async function routeStatus(
+  config: ConnectorConfig,
+  sources: ReadonlyMap<string, FolderSource>,
+  storage: Pick<Storage, 'connectorFiles'>,
+): Promise<RouteStatus[]> {
   const counts = await storage.connectorFiles.counts();
   return Promise.all(
     config.routes.map(async (route) => {
@@ -24,7 +28,14 @@ export async function routeStatus(config: ConnectorConfig, sources: ReadonlyMap<
             .then((entries) => entries.filter((e) => !isTemporaryName(e.name) && accepts(e.name)).length)
             .catch(() => -1)
         : -1;
-      return { route: route.name, operation: route.operation, waiting, processing: c.processing, processed: c.done, refused: c.refused + c.failed };
+      return {
+        route: route.name,
+        operation: route.operation,
+        waiting,
+        processing: c.processing,
+        processed: c.done,
+        refused: c.refused + c.failed,
+      };
     }),
   );
 }

@@ -9,7 +9,16 @@ import { CALIBRATION } from '../src/analysis/calibration.js';
 import { documentConfidence, fieldConfidence, fitCalibration } from '../src/analysis/confidence.js';
 import { Decimal } from '../src/invoice/decimal.js';
 import type { Invoice } from '../src/invoice/model.js';
-import { corpusItems, getPath, isVisible, visibleOf, ZUGFERD_GROUPS, type CorpusItem, type Kind, type Visible } from './lib/corpus-truth.js';
+import {
+  corpusItems,
+  getPath,
+  isVisible,
+  visibleOf,
+  ZUGFERD_GROUPS,
+  type CorpusItem,
+  type Kind,
+  type Visible,
+} from './lib/corpus-truth.js';
 import { degradedScanPages } from './lib/degraded-scans.js';
 import { HELD_OUT, syntheticItems, type Family } from './lib/synthetic-invoices.js';
 import { quantile } from './lib/quantile.js';
@@ -205,10 +214,21 @@ interface DocScore {
 }
 
 const perField = new Map<string, Tally & { bt: string }>();
-const perGroup = new Map<string, { truth: number; correct: number; docs: number; required: number; requiredOk: number; line: { tp: number; fp: number; fn: number } }>();
+const perGroup = new Map<
+  string,
+  { truth: number; correct: number; docs: number; required: number; requiredOk: number; line: { tp: number; fp: number; fn: number } }
+>();
 const docs: DocScore[] = [];
 
-function score(f: FieldDef, prefix: string, truth: string | undefined, got: string | undefined, vis: Visible, doc: DocScore, path: string): void {
+function score(
+  f: FieldDef,
+  prefix: string,
+  truth: string | undefined,
+  got: string | undefined,
+  vis: Visible,
+  doc: DocScore,
+  path: string,
+): void {
   const key = `${prefix}${f.key}`;
   const t = perField.get(key) ?? { ...tally(), bt: f.bt };
   perField.set(key, t);
@@ -246,7 +266,8 @@ function score(f: FieldDef, prefix: string, truth: string | undefined, got: stri
 
 function scoreLines(truthLines: Line[], got: Line[], vis: Visible, doc: DocScore): void {
   const visibleFields = (l: Line) => LINE_FIELDS.filter((f) => getPath(l, f.path) !== undefined && shown(f.kind, getPath(l, f.path)!, vis));
-  const agree = (t: Line, g: Line) => LINE_FIELDS.filter((f) => getPath(t, f.path) !== undefined && same(f.kind, getPath(t, f.path)!, getPath(g, f.path))).length;
+  const agree = (t: Line, g: Line) =>
+    LINE_FIELDS.filter((f) => getPath(t, f.path) !== undefined && same(f.kind, getPath(t, f.path)!, getPath(g, f.path))).length;
   // Rows are matched greedily by the number of agreeing fields, in page order on ties.
   const pairs: Array<[number, number, number]> = [];
   truthLines.forEach((t, i) => got.forEach((g, j) => pairs.push([agree(t, g), i, j])));
@@ -284,7 +305,7 @@ function scoreLines(truthLines: Line[], got: Line[], vis: Visible, doc: DocScore
           lt.wrong++;
           doc.line.fp++;
         } else lt.missing++;
-        doc.misses.push(`line ${i + 1} ${f.key}: want ${tv} got ${g ? gv ?? '—' : 'no row'}`);
+        doc.misses.push(`line ${i + 1} ${f.key}: want ${tv} got ${g ? (gv ?? '—') : 'no row'}`);
       }
     }
   });
@@ -302,9 +323,12 @@ function scoreLines(truthLines: Line[], got: Line[], vis: Visible, doc: DocScore
 function scoreVat(truth: Invoice, got: Invoice, vis: Visible, doc: DocScore): void {
   for (const row of truth.vatBreakdown ?? []) {
     const rate = row.vatCategoryRate;
-    const at = (got.vatBreakdown ?? []).findIndex((g) => rate !== undefined && g.vatCategoryRate !== undefined && new Decimal(g.vatCategoryRate).eq(rate));
+    const at = (got.vatBreakdown ?? []).findIndex(
+      (g) => rate !== undefined && g.vatCategoryRate !== undefined && new Decimal(g.vatCategoryRate).eq(rate),
+    );
     const match = at >= 0 ? got.vatBreakdown![at] : undefined;
-    for (const f of VAT_FIELDS) score(f, 'vat.', getPath(row, f.path), match ? getPath(match, f.path) : undefined, vis, doc, `vatBreakdown[${at}].${f.path}`);
+    for (const f of VAT_FIELDS)
+      score(f, 'vat.', getPath(row, f.path), match ? getPath(match, f.path) : undefined, vis, doc, `vatBreakdown[${at}].${f.path}`);
   }
 }
 
@@ -316,9 +340,11 @@ async function run(): Promise<void> {
     return;
   }
   console.log(`Corpus: ${corpus}   mode: ${args.mode}${generated ? `   set: generated from ${path.relative(repoRoot, seedsFile)}` : ''}`);
-  const items: BenchItem[] = (generated ? syntheticItems(corpus, seedsFile) : corpusItems(corpus, [...ZUGFERD_GROUPS, ...(args['include-invalid'] ? ['invalid'] : [])])).filter(
-    (i, at) => (!args.only || i.file.includes(args.only)) && at % Number(args.every ?? 1) === 0,
-  );
+  const items: BenchItem[] = (
+    generated
+      ? syntheticItems(corpus, seedsFile)
+      : corpusItems(corpus, [...ZUGFERD_GROUPS, ...(args['include-invalid'] ? ['invalid'] : [])])
+  ).filter((i, at) => (!args.only || i.file.includes(args.only)) && at % Number(args.every ?? 1) === 0);
   // Warm-up: the first pdfjs load compiles a lot of code; it is not what a page costs.
   if (items[0]) await source!(await bytesOf(items[0]), items[0].file);
   let skipped = 0;
@@ -387,7 +413,9 @@ async function run(): Promise<void> {
     g.line.fn += doc.line.fn;
     perGroup.set(item.group, g);
     if (args.verbose) {
-      console.log(`\n${doc.file}  conf=${doc.confidence.toFixed(2)}  ${seconds.toFixed(2)} s  lines tp ${doc.line.tp} fp ${doc.line.fp} fn ${doc.line.fn}`);
+      console.log(
+        `\n${doc.file}  conf=${doc.confidence.toFixed(2)}  ${seconds.toFixed(2)} s  lines tp ${doc.line.tp} fp ${doc.line.fp} fn ${doc.line.fn}`,
+      );
       for (const m of doc.misses) console.log(`    ${m}`);
     }
   }
@@ -399,26 +427,39 @@ async function run(): Promise<void> {
 
 const pct = (a: number, b: number) => (b === 0 ? '   —  ' : `${((100 * a) / b).toFixed(1).padStart(5)}%`);
 
-
 /**
  * Field confidence as reported against how often such fields were right: a reliability diagram
  * over every judged returned field, in bins of reported confidence. A field reported at 0.9 or
  * more should be right at least 95 % of the time.
  */
 function reliabilityDiagram(): void {
-  const fields = docs.flatMap((d) => d.verdicts.filter((v) => d.fieldConfidence[v.path] !== undefined).map((v) => ({ conf: d.fieldConfidence[v.path]!, right: v.right })));
+  const fields = docs.flatMap((d) =>
+    d.verdicts.filter((v) => d.fieldConfidence[v.path] !== undefined).map((v) => ({ conf: d.fieldConfidence[v.path]!, right: v.right })),
+  );
   console.log('\nReliability of field confidence (every judged returned field)');
   console.log(`${'reported'.padEnd(14)}${'fields'.padStart(8)}${'mean reported'.padStart(15)}${'observed'.padStart(10)}  `);
-  const bins: Array<[number, number]> = [[0, 0.5], [0.5, 0.6], [0.6, 0.7], [0.7, 0.8], [0.8, 0.9], [0.9, 0.95], [0.95, 1.01]];
+  const bins: Array<[number, number]> = [
+    [0, 0.5],
+    [0.5, 0.6],
+    [0.6, 0.7],
+    [0.7, 0.8],
+    [0.8, 0.9],
+    [0.9, 0.95],
+    [0.95, 1.01],
+  ];
   for (const [lo, hi] of bins) {
     const inBin = fields.filter((f) => f.conf >= lo && f.conf < hi);
     const mean = inBin.length ? inBin.reduce((s, f) => s + f.conf, 0) / inBin.length : NaN;
     const right = inBin.filter((f) => f.right).length;
     const bar = inBin.length ? '#'.repeat(Math.round((20 * right) / inBin.length)) : '';
-    console.log(`${`[${lo.toFixed(2)}, ${Math.min(hi, 1).toFixed(2)})`.padEnd(14)}${String(inBin.length).padStart(8)}${(Number.isNaN(mean) ? '—' : mean.toFixed(3)).padStart(15)}   ${pct(right, inBin.length)}  ${bar}`);
+    console.log(
+      `${`[${lo.toFixed(2)}, ${Math.min(hi, 1).toFixed(2)})`.padEnd(14)}${String(inBin.length).padStart(8)}${(Number.isNaN(mean) ? '—' : mean.toFixed(3)).padStart(15)}   ${pct(right, inBin.length)}  ${bar}`,
+    );
   }
   const high = fields.filter((f) => f.conf >= 0.9);
-  console.log(`  fields reported >= 0.9: ${pct(high.length, fields.length)} of all (${high.length}/${fields.length}); right: ${pct(high.filter((f) => f.right).length, high.length)}`);
+  console.log(
+    `  fields reported >= 0.9: ${pct(high.length, fields.length)} of all (${high.length}/${fields.length}); right: ${pct(high.filter((f) => f.right).length, high.length)}`,
+  );
 }
 
 /**
@@ -435,7 +476,9 @@ function leaveOneSourceOut(): void {
     const fields = own.flatMap((d) => judgedOf(d).map((j) => ({ conf: fieldConfidence(j.path, j.evidence, table), right: j.right })));
     const high = fields.filter((f) => f.conf >= 0.9);
     const header = own.reduce((s, d) => ({ truth: s.truth + d.header.truth, right: s.right + d.header.right }), { truth: 0, right: 0 });
-    console.log(`${group.padEnd(18)}${String(own.length).padStart(6)}${pct(header.right, header.truth).padStart(9)}${pct(high.length, fields.length).padStart(16)}${pct(high.filter((f) => f.right).length, high.length).padStart(9)}`);
+    console.log(
+      `${group.padEnd(18)}${String(own.length).padStart(6)}${pct(header.right, header.truth).padStart(9)}${pct(high.length, fields.length).padStart(16)}${pct(high.filter((f) => f.right).length, high.length).padStart(9)}`,
+    );
   }
 }
 
@@ -444,14 +487,25 @@ function judgedOf(d: DocScore): Array<{ path: string; evidence: string; right: b
 }
 
 function calibrationTable(scored: Array<{ doc: DocScore; score: number }>): void {
-  console.log(`${'confidence'.padEnd(14)}${'docs'.padStart(6)}${'mean conf'.padStart(11)}${'fields'.padStart(8)}${'precision'.padStart(11)}`);
-  const bins: Array<[number, number]> = [[0, 0.5], [0.5, 0.7], [0.7, 0.8], [0.8, 0.9], [0.9, 0.95], [0.95, 1.01]];
+  console.log(
+    `${'confidence'.padEnd(14)}${'docs'.padStart(6)}${'mean conf'.padStart(11)}${'fields'.padStart(8)}${'precision'.padStart(11)}`,
+  );
+  const bins: Array<[number, number]> = [
+    [0, 0.5],
+    [0.5, 0.7],
+    [0.7, 0.8],
+    [0.8, 0.9],
+    [0.9, 0.95],
+    [0.95, 1.01],
+  ];
   for (const [lo, hi] of bins) {
     const ds = scored.filter((d) => d.score >= lo && d.score < hi);
     const judged = ds.reduce((s, d) => s + d.doc.judged, 0);
     const right = ds.reduce((s, d) => s + d.doc.right, 0);
     const mean = ds.length ? ds.reduce((s, d) => s + d.score, 0) / ds.length : NaN;
-    console.log(`${`[${lo.toFixed(2)}, ${Math.min(hi, 1).toFixed(2)})`.padEnd(14)}${String(ds.length).padStart(6)}${(Number.isNaN(mean) ? '—' : mean.toFixed(3)).padStart(11)}${String(judged).padStart(8)}   ${pct(right, judged)}`);
+    console.log(
+      `${`[${lo.toFixed(2)}, ${Math.min(hi, 1).toFixed(2)})`.padEnd(14)}${String(ds.length).padStart(6)}${(Number.isNaN(mean) ? '—' : mean.toFixed(3)).padStart(11)}${String(judged).padStart(8)}   ${pct(right, judged)}`,
+    );
   }
   const high = scored.filter((d) => d.score >= 0.9);
   const hj = high.reduce((s, d) => s + d.doc.judged, 0);
@@ -477,8 +531,12 @@ function heldOutReport(): void {
 
 function report(skipped: number): void {
   console.log(`\nDocuments: ${docs.length} analysed, ${skipped} skipped`);
-  console.log('\nPer field (truth = values the page shows; accuracy = right / truth; precision = right / returned, hidden values included)');
-  console.log(`${'field'.padEnd(34)}${'BT'.padEnd(8)}${'truth'.padStart(6)}${'right'.padStart(6)}${'wrong'.padStart(6)}${'miss'.padStart(6)}${'hidden'.padStart(7)}${'h.ret'.padStart(6)}${'unjdg'.padStart(6)}  accuracy  precision`);
+  console.log(
+    '\nPer field (truth = values the page shows; accuracy = right / truth; precision = right / returned, hidden values included)',
+  );
+  console.log(
+    `${'field'.padEnd(34)}${'BT'.padEnd(8)}${'truth'.padStart(6)}${'right'.padStart(6)}${'wrong'.padStart(6)}${'miss'.padStart(6)}${'hidden'.padStart(7)}${'h.ret'.padStart(6)}${'unjdg'.padStart(6)}  accuracy  precision`,
+  );
   let hTruth = 0;
   let hRight = 0;
   const rows = [...perField.entries()].sort((a, b) => Number(a[0].startsWith('line.')) - Number(b[0].startsWith('line.')));
@@ -500,15 +558,21 @@ function report(skipped: number): void {
     const ds = docs.filter((d) => d.group === g);
     const ht = ds.reduce((a, d) => a + d.header.truth, 0);
     const hr = ds.reduce((a, d) => a + d.header.right, 0);
-    console.log(`${g.padEnd(20)}${String(s.docs).padStart(6)}  ${pct(hr, ht)} ${`(${hr}/${ht})`.padEnd(12)}  ${`${s.requiredOk}/${s.required}`.padStart(8)} ${pct(s.requiredOk, s.required)}     ${(100 * f1(s.line)).toFixed(1)}%`);
+    console.log(
+      `${g.padEnd(20)}${String(s.docs).padStart(6)}  ${pct(hr, ht)} ${`(${hr}/${ht})`.padEnd(12)}  ${`${s.requiredOk}/${s.required}`.padStart(8)} ${pct(s.requiredOk, s.required)}     ${(100 * f1(s.line)).toFixed(1)}%`,
+    );
   }
 
   const withRequired = docs.filter((d) => d.requiredAll !== undefined);
   console.log('\nSummary');
   console.log(`  header fields accuracy (all groups, visible truth): ${pct(hRight, hTruth)}  (${hRight}/${hTruth})`);
   const realistic = docs.filter((d) => d.group !== 'zugferd-2.1');
-  console.log(`  documents with every required field right: ${pct(withRequired.filter((d) => d.requiredAll).length, withRequired.length)}  (${withRequired.filter((d) => d.requiredAll).length}/${withRequired.length}; realistic layouts ${realistic.filter((d) => d.requiredAll).length}/${realistic.filter((d) => d.requiredAll !== undefined).length})`);
-  console.log(`  line items: F1 ${(100 * f1(lt)).toFixed(1)}%  (tp ${lt.tp}, fp ${lt.fp}, fn ${lt.fn}; precision ${pct(lt.tp, lt.tp + lt.fp)}, recall ${pct(lt.tp, lt.tp + lt.fn)})`);
+  console.log(
+    `  documents with every required field right: ${pct(withRequired.filter((d) => d.requiredAll).length, withRequired.length)}  (${withRequired.filter((d) => d.requiredAll).length}/${withRequired.length}; realistic layouts ${realistic.filter((d) => d.requiredAll).length}/${realistic.filter((d) => d.requiredAll !== undefined).length})`,
+  );
+  console.log(
+    `  line items: F1 ${(100 * f1(lt)).toFixed(1)}%  (tp ${lt.tp}, fp ${lt.fp}, fn ${lt.fn}; precision ${pct(lt.tp, lt.tp + lt.fp)}, recall ${pct(lt.tp, lt.tp + lt.fn)})`,
+  );
 
   reliabilityDiagram();
 
@@ -535,17 +599,23 @@ function report(skipped: number): void {
     const isOcr = (key: string) => key.split('|')[1]!.startsWith('ocr:');
     const ocrRun = Object.keys(fitted).some(isOcr);
     const kept = Object.entries(CALIBRATION).filter(([k]) => isOcr(k) !== ocrRun);
-    const entries = [...kept, ...Object.entries(fitted)].sort(([a], [b]) => a.localeCompare(b)).map(([k, [r, n]]) => `  ${JSON.stringify(k)}: [${r}, ${n}],`);
+    const entries = [...kept, ...Object.entries(fitted)]
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([k, [r, n]]) => `  ${JSON.stringify(k)}: [${r}, ${n}],`);
     writeFileSync(
       target,
       `/**\n * Generated by \`node dist/scripts/bench-analysis.js --write-calibration\` from the benchmark\n * corpus: per \`fieldGroup|evidence\` (and \`*|evidence\`, \`*|*\`), [right, judged] counts of the\n * values the analysis returned. Do not edit by hand; rerun the benchmark.\n */\nexport const CALIBRATION: Readonly<Record<string, readonly [number, number]>> = {\n${entries.join('\n')}\n};\n`,
     );
-    console.log(`\nWrote ${entries.length} calibration counts (${Object.keys(fitted).length} from this ${ocrRun ? 'OCR' : 'text-layer'} run) to ${path.relative(repoRoot, target)} (rebuild to use them).`);
+    console.log(
+      `\nWrote ${entries.length} calibration counts (${Object.keys(fitted).length} from this ${ocrRun ? 'OCR' : 'text-layer'} run) to ${path.relative(repoRoot, target)} (rebuild to use them).`,
+    );
   }
 
   const perPage = docs.map((d) => d.seconds / d.pages);
   if (args['ocr-cache']) console.log(`\nOCR words reused from ${args['ocr-cache']} where present: the timings below do not measure OCR.`);
-  console.log(`\nTiming (text extraction + analysis, per page): median ${quantile(perPage, 0.5).toFixed(3)} s, p95 ${quantile(perPage, 0.95).toFixed(3)} s, max ${Math.max(...perPage).toFixed(3)} s over ${docs.length} documents / ${docs.reduce((s, d) => s + d.pages, 0)} pages`);
+  console.log(
+    `\nTiming (text extraction + analysis, per page): median ${quantile(perPage, 0.5).toFixed(3)} s, p95 ${quantile(perPage, 0.95).toFixed(3)} s, max ${Math.max(...perPage).toFixed(3)} s over ${docs.length} documents / ${docs.reduce((s, d) => s + d.pages, 0)} pages`,
+  );
 }
 
 await run();

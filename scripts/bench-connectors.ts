@@ -45,13 +45,21 @@ const TEMPLATES = ['de-standard', 'en-standard'];
 
 async function invoices(kind: 'text' | 'scan', count: number, tag: string): Promise<Array<{ name: string; bytes: Uint8Array }>> {
   const dir = path.join(repoRoot, 'test/fixtures/invoices');
-  const fixtures = readdirSync(dir).filter((f) => f.endsWith('.json')).sort();
+  const fixtures = readdirSync(dir)
+    .filter((f) => f.endsWith('.json'))
+    .sort();
   const files = [];
   for (let i = 0; i < count; i++) {
     const fixture = fixtures[i % fixtures.length]!;
-    const invoice: Invoice = { ...invoiceSchema.parse(JSON.parse(readFileSync(path.join(dir, fixture), 'utf8'))), invoiceNumber: `BENCH-${tag}-${i + 1}` };
+    const invoice: Invoice = {
+      ...invoiceSchema.parse(JSON.parse(readFileSync(path.join(dir, fixture), 'utf8'))),
+      invoiceNumber: `BENCH-${tag}-${i + 1}`,
+    };
     const template = await loadTemplate(templateRoots('/nonexistent'), TEMPLATES[i % TEMPLATES.length]!);
-    const { pdf } = await renderInvoicePdf(invoice, template, { created: new Date('2026-01-15T10:00:00Z'), fileId: String(i).padStart(32, '0') });
+    const { pdf } = await renderInvoicePdf(invoice, template, {
+      created: new Date('2026-01-15T10:00:00Z'),
+      fileId: String(i).padStart(32, '0'),
+    });
     const name = `${tag}-${String(i + 1).padStart(3, '0')}.pdf`;
     files.push({ name, bytes: kind === 'text' ? pdf : await scannedPdf(pdf, scanProfile(seedOf(name))) });
   }
@@ -69,7 +77,8 @@ async function reports(source: FolderSource, prefix: string): Promise<Report[]> 
   const found: Report[] = [];
   for (const folder of [`${prefix}/out`, `${prefix}/error`]) {
     for (const e of await source.list(folder)) {
-      if (e.name.endsWith('.report.json')) found.push(JSON.parse(Buffer.from(await source.read(e.path, 1 << 20)).toString('utf8')) as Report);
+      if (e.name.endsWith('.report.json'))
+        found.push(JSON.parse(Buffer.from(await source.read(e.path, 1 << 20)).toString('utf8')) as Report);
     }
   }
   return found;
@@ -92,8 +101,20 @@ async function main(): Promise<void> {
       const keyFile = path.join(box, 'sftp.key');
       writeFileSync(keyFile, sshd.privateKey, { mode: 0o600 });
       const root = path.join(box, 'sftp');
-      sourceConfig.push(`  sftp: { kind: sftp, host: ${sshd.host}, port: ${sshd.port}, username: ${sshd.username}, root: ${root}, privateKey: { file: ${keyFile} }, hostKeySha256: "${sshd.hostKeySha256}", pollSeconds: 2 }`);
-      sources.set('sftp', new SftpSource({ host: sshd.host, port: sshd.port, username: sshd.username, privateKey: sshd.privateKey, hostKeySha256: sshd.hostKeySha256, root }));
+      sourceConfig.push(
+        `  sftp: { kind: sftp, host: ${sshd.host}, port: ${sshd.port}, username: ${sshd.username}, root: ${root}, privateKey: { file: ${keyFile} }, hostKeySha256: "${sshd.hostKeySha256}", pollSeconds: 2 }`,
+      );
+      sources.set(
+        'sftp',
+        new SftpSource({
+          host: sshd.host,
+          port: sshd.port,
+          username: sshd.username,
+          privateKey: sshd.privateKey,
+          hostKeySha256: sshd.hostKeySha256,
+          root,
+        }),
+      );
     }
     const routes = SOURCES.flatMap((s) =>
       KINDS.map(
@@ -113,7 +134,9 @@ async function main(): Promise<void> {
     writeFileSync(configFile, `sources:\n${sourceConfig.join('\n')}\nroutes:\n${routes.join('\n')}\n`);
     connectors = await startRoleProcess(service, 'connectors', 'connectors', { EINVOICE_CONNECTORS: configFile });
 
-    console.log(`${FILES} files per batch, createZugferdFromPdf, one service process (API + worker) and one connectors process, ${os.availableParallelism()} cores\n`);
+    console.log(
+      `${FILES} files per batch, createZugferdFromPdf, one service process (API + worker) and one connectors process, ${os.availableParallelism()} cores\n`,
+    );
     console.log('route        files  seconds  files/min  converted  refused (codes)                   per file: median / p95 s');
     for (const kind of KINDS) {
       const batch = await invoices(kind, FILES, kind);
@@ -123,7 +146,8 @@ async function main(): Promise<void> {
         const deadline = Date.now() + FILES * (kind === 'scan' ? 60_000 : 20_000);
         let found: Report[] = [];
         while ((found = await reports(source, kind)).length < FILES) {
-          if (Date.now() > deadline) throw new Error(`${name}-${kind}: ${found.length} of ${FILES} reports after ${(Date.now() - dropped) / 1000} s`);
+          if (Date.now() > deadline)
+            throw new Error(`${name}-${kind}: ${found.length} of ${FILES} reports after ${(Date.now() - dropped) / 1000} s`);
           await new Promise((r) => setTimeout(r, 500));
         }
         const seconds = (Math.max(...found.map((r) => Date.parse(r.at))) - dropped) / 1000;

@@ -9,7 +9,18 @@ import { Decimal } from '../src/invoice/decimal.js';
 import { invoiceSchema, type Invoice } from '../src/invoice/model.js';
 import { listTemplates, loadTemplate, renderInvoicePdf, templateRoots } from '../src/render/index.js';
 import { LEGAL_FORM } from '../src/analysis/parties.js';
-import { corpusItems, embeddedFiles, getPath, isVisible, truthOf, visibleOf, ZUGFERD_GROUPS, type Golden, type Kind, type Visible } from './lib/corpus-truth.js';
+import {
+  corpusItems,
+  embeddedFiles,
+  getPath,
+  isVisible,
+  truthOf,
+  visibleOf,
+  ZUGFERD_GROUPS,
+  type Golden,
+  type Kind,
+  type Visible,
+} from './lib/corpus-truth.js';
 import { scanProfile, seedOf } from './lib/scan-simulation.js';
 import { scannedPdf } from './lib/scanned-pdf.js';
 import { repoRoot, spawnService, type SpawnedService } from './lib/spawn-service.js';
@@ -98,7 +109,9 @@ async function listCases(): Promise<Case[]> {
   }
   const plainDir = path.join(corpus, 'plain-pdf');
   if (existsSync(plainDir)) {
-    for (const f of readdirSync(plainDir).filter((n) => n.toLowerCase().endsWith('.pdf')).sort()) {
+    for (const f of readdirSync(plainDir)
+      .filter((n) => n.toLowerCase().endsWith('.pdf'))
+      .sort()) {
       const file = path.join(plainDir, f);
       if (!args.only || file.includes(args.only)) cases.push({ group: 'plain-pdf', file });
     }
@@ -114,12 +127,17 @@ async function fixtureCases(dir: string): Promise<Case[]> {
   const roots = templateRoots(dir);
   const templates = (await listTemplates(roots)).filter((t) => t.source === 'builtin' && t.valid).map((t) => t.id);
   const cases: Case[] = [];
-  for (const name of readdirSync(fixtures).filter((f) => f.endsWith('.json')).sort()) {
+  for (const name of readdirSync(fixtures)
+    .filter((f) => f.endsWith('.json'))
+    .sort()) {
     const truth = invoiceSchema.parse(JSON.parse(readFileSync(path.join(fixtures, name), 'utf8')));
     for (const id of templates) {
       const file = path.join(dir, `${path.basename(name, '.json')}-${id}.pdf`);
       if (args.only && !file.includes(args.only)) continue;
-      const { pdf } = await renderInvoicePdf(truth, await loadTemplate(roots, id), { created: new Date('2026-01-15T10:00:00Z'), fileId: '0'.repeat(32) });
+      const { pdf } = await renderInvoicePdf(truth, await loadTemplate(roots, id), {
+        created: new Date('2026-01-15T10:00:00Z'),
+        fileId: '0'.repeat(32),
+      });
       writeFileSync(file, pdf);
       cases.push({ group: 'fixtures', file, truth, visible: visibleOf(await extractTextLayer(pdf)) });
     }
@@ -180,7 +198,15 @@ function post(service: SpawnedService, route: string, json: unknown): Promise<An
   return new Promise((resolve, reject) => {
     const req = http.request(
       `${service.url}${route}`,
-      { method: 'POST', timeout: 600_000, headers: { authorization: `Bearer ${service.token}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } },
+      {
+        method: 'POST',
+        timeout: 600_000,
+        headers: {
+          authorization: `Bearer ${service.token}`,
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(payload),
+        },
+      },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
@@ -237,7 +263,10 @@ async function convert(service: SpawnedService, c: Case): Promise<Result> {
   const started = performance.now();
   let answer: Answer;
   try {
-    answer = await post(service, '/createZugferdFromPdf', { fileBase64: Buffer.from(pdf).toString('base64'), fileName: path.basename(c.file) });
+    answer = await post(service, '/createZugferdFromPdf', {
+      fileBase64: Buffer.from(pdf).toString('base64'),
+      fileName: path.basename(c.file),
+    });
   } catch (e) {
     return { ...base, status: 0, code: 'NO_ANSWER', seconds: (performance.now() - started) / 1000, error: (e as Error).message };
   }
@@ -327,7 +356,10 @@ function brokenByTruth(bt: string, truth: Invoice, printable: Invoice['invoiceLi
   if (bt === LINES && printable?.length && printable.every((l) => l.invoiceLineNetAmount !== undefined)) {
     const lines = sum(printable.map((l) => l.invoiceLineNetAmount));
     // Golden JSON has no BT-106: its lines add up to the net total, or to the gross total where prices include VAT.
-    const targets = t?.sumOfInvoiceLineNetAmount !== undefined ? [t.sumOfInvoiceLineNetAmount] : [t?.invoiceTotalAmountWithoutVat, t?.invoiceTotalAmountWithVat];
+    const targets =
+      t?.sumOfInvoiceLineNetAmount !== undefined
+        ? [t.sumOfInvoiceLineNetAmount]
+        : [t?.invoiceTotalAmountWithoutVat, t?.invoiceTotalAmountWithVat];
     if (targets.every((v) => v !== undefined) && !targets.some((v) => lines.eq(v!))) return 'BR-CO-10';
   }
   return undefined;
@@ -342,7 +374,8 @@ async function judge(c: Case, pdf: Uint8Array): Promise<Verdict[]> {
   const creditNote = truth.invoiceTypeCode === '381' || got.invoiceTypeCode === '381';
   const verdicts: Verdict[] = [];
   // A line with neither name nor amount is no line a page can print (the ZUGFeRD 1.0 migration leaves such empty ones).
-  const printable = (i: Invoice) => (i.invoiceLine ?? []).filter((l) => l.invoiceLineNetAmount !== undefined || l.itemInformation?.itemName !== undefined);
+  const printable = (i: Invoice) =>
+    (i.invoiceLine ?? []).filter((l) => l.invoiceLineNetAmount !== undefined || l.itemInformation?.itemName !== undefined);
   const add = (bt: string, want: string | undefined, value: string | undefined, right: () => boolean, kind?: Kind) => {
     if (want === undefined) {
       if (value !== undefined) verdicts.push({ bt, got: value, verdict: 'unjudged' });
@@ -352,7 +385,8 @@ async function judge(c: Case, pdf: Uint8Array): Promise<Verdict[]> {
     if (value === undefined) verdicts.push({ bt, want, verdict: 'absent' });
     else if (right()) verdicts.push({ bt, want, got: value, verdict: 'right' });
     else if (rule) verdicts.push({ bt, want, got: value, verdict: 'truth-breaks', rule });
-    else if (kind && c.visible && !isVisible(kind, want, c.visible) && isVisible(kind, value, c.visible)) verdicts.push({ bt, want, got: value, verdict: 'page-differs' });
+    else if (kind && c.visible && !isVisible(kind, want, c.visible) && isVisible(kind, value, c.visible))
+      verdicts.push({ bt, want, got: value, verdict: 'page-differs' });
     else if (kind === 'text' && sameButLegalForm(want, value)) verdicts.push({ bt, want, got: value, verdict: 'legal-form' });
     else verdicts.push({ bt, want, got: value, verdict: 'wrong' });
   };
@@ -361,7 +395,13 @@ async function judge(c: Case, pdf: Uint8Array): Promise<Verdict[]> {
     const value = getPath(got, f.path);
     // The golden issuer may be spelt as the company's full name.
     const alternative = f.bt === 'BT-27' ? c.golden?.partner_name : undefined;
-    add(f.bt, want, value, () => same(f.compare, want!, value!, creditNote) || (alternative !== undefined && same(f.compare, alternative, value!, creditNote)), f.kind);
+    add(
+      f.bt,
+      want,
+      value,
+      () => same(f.compare, want!, value!, creditNote) || (alternative !== undefined && same(f.compare, alternative, value!, creditNote)),
+      f.kind,
+    );
   }
   const count = (i: Invoice) => (printable(i).length ? String(printable(i).length) : undefined);
   add(LINES, count(truth), count(got), () => count(truth) === count(got));
@@ -370,11 +410,15 @@ async function judge(c: Case, pdf: Uint8Array): Promise<Verdict[]> {
 
 // ---------------------------------------------------------------- run and report
 
-
 function histogram(values: string[]): string {
   const counts = new Map<string, number>();
   for (const v of values) counts.set(v, (counts.get(v) ?? 0) + 1);
-  return [...counts].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([v, n]) => `${v} ${n}`).join(', ') || '—';
+  return (
+    [...counts]
+      .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+      .map(([v, n]) => `${v} ${n}`)
+      .join(', ') || '—'
+  );
 }
 
 function printResult(r: Result): void {
@@ -390,23 +434,40 @@ function report(results: Result[]): void {
   const fixtures = results.filter((r) => r.group === 'fixtures');
   const failed = results.filter((r) => r.code !== 'ok');
   console.log(`\nSummary (${args.mode})`);
-  const sets = fixtures.length ? `fixtures rendered by the built-in templates ${converted(fixtures)}` : `corpus ZUGFeRD/Factur-X ${converted(zugferd)}, plain PDFs ${converted(plain)}, all ${converted(results)}`;
+  const sets = fixtures.length
+    ? `fixtures rendered by the built-in templates ${converted(fixtures)}`
+    : `corpus ZUGFeRD/Factur-X ${converted(zugferd)}, plain PDFs ${converted(plain)}, all ${converted(results)}`;
   console.log(`  converted: ${sets}`);
   console.log(`  failure codes: ${histogram(failed.map((r) => r.code))}`);
   console.log(`  FIELDS_MISSING fields: ${histogram(failed.filter((r) => r.code === 'FIELDS_MISSING').flatMap((r) => r.fields ?? []))}`);
-  console.log(`  ZUGFERD_INVALID rules: ${histogram(failed.filter((r) => r.code === 'ZUGFERD_INVALID').flatMap((r) => r.ruleCodes ?? []))}`);
+  console.log(
+    `  ZUGFERD_INVALID rules: ${histogram(failed.filter((r) => r.code === 'ZUGFERD_INVALID').flatMap((r) => r.ruleCodes ?? []))}`,
+  );
   const seconds = results.filter((r) => r.status !== 0).map((r) => r.seconds);
-  console.log(`  seconds per request: median ${quantile(seconds, 0.5).toFixed(2)}, p95 ${quantile(seconds, 0.95).toFixed(2)}, max ${Math.max(...seconds).toFixed(2)} over ${seconds.length} requests (concurrency ${concurrency})`);
+  console.log(
+    `  seconds per request: median ${quantile(seconds, 0.5).toFixed(2)}, p95 ${quantile(seconds, 0.95).toFixed(2)}, max ${Math.max(...seconds).toFixed(2)} over ${seconds.length} requests (concurrency ${concurrency})`,
+  );
   const verdicts = results.flatMap((r) => (r.verdicts ?? []).map((v) => ({ ...v, file: r.file })));
   const compared = verdicts.filter((v) => v.verdict !== 'absent' && v.verdict !== 'unjudged');
   const differing = compared.filter((v) => v.verdict !== 'right');
   console.log(`\nConverted values that differ from the truth`);
-  for (const v of differing) console.log(`  ${v.verdict.padEnd(12)} ${v.file}  ${v.bt}  want ${JSON.stringify(v.want)}  got ${JSON.stringify(v.got)}${v.rule ? `  (the XML breaks ${v.rule})` : ''}`);
+  for (const v of differing)
+    console.log(
+      `  ${v.verdict.padEnd(12)} ${v.file}  ${v.bt}  want ${JSON.stringify(v.want)}  got ${JSON.stringify(v.got)}${v.rule ? `  (the XML breaks ${v.rule})` : ''}`,
+    );
   const n = (verdict: Verdict['verdict']) => compared.filter((v) => v.verdict === verdict).length;
-  console.log(`  ${n('wrong')} wrong of ${compared.length} compared values (1 in ${n('wrong') ? Math.round(compared.length / n('wrong')) : '∞'})`);
-  console.log(`  not counted wrong, listed above: ${n('page-differs')} where the page prints the output's value and not the XML's, ${n('truth-breaks')} where the XML's value breaks an EN 16931 rule, ${n('legal-form')} names differing only by a legal form`);
-  console.log(`  all ${differing.length} differences counted as wrong: 1 in ${differing.length ? Math.round(compared.length / differing.length) : '∞'}`);
-  console.log(`  absent (truth has, output lacks): ${histogram(verdicts.filter((v) => v.verdict === 'absent').map((v) => v.bt))}; unjudged (output has, truth lacks): ${verdicts.filter((v) => v.verdict === 'unjudged').length}`);
+  console.log(
+    `  ${n('wrong')} wrong of ${compared.length} compared values (1 in ${n('wrong') ? Math.round(compared.length / n('wrong')) : '∞'})`,
+  );
+  console.log(
+    `  not counted wrong, listed above: ${n('page-differs')} where the page prints the output's value and not the XML's, ${n('truth-breaks')} where the XML's value breaks an EN 16931 rule, ${n('legal-form')} names differing only by a legal form`,
+  );
+  console.log(
+    `  all ${differing.length} differences counted as wrong: 1 in ${differing.length ? Math.round(compared.length / differing.length) : '∞'}`,
+  );
+  console.log(
+    `  absent (truth has, output lacks): ${histogram(verdicts.filter((v) => v.verdict === 'absent').map((v) => v.bt))}; unjudged (output has, truth lacks): ${verdicts.filter((v) => v.verdict === 'unjudged').length}`,
+  );
 }
 
 async function run(): Promise<void> {

@@ -51,7 +51,9 @@ try {
   };
 
   const idle = treeRss();
-  console.log(`ZUGFeRD endpoints, ${requests} requests per case after one warm-up, database ${values['database-url'] ? 'PostgreSQL' : 'SQLite'}; idle process tree ${mb(idle)}\n`);
+  console.log(
+    `ZUGFeRD endpoints, ${requests} requests per case after one warm-up, database ${values['database-url'] ? 'PostgreSQL' : 'SQLite'}; idle process tree ${mb(idle)}\n`,
+  );
   console.log('endpoint                                       size        pages  median     p95   peak tree RSS');
   for (const size of SIZES) {
     const invoiceJson = invoiceWithLines(fixture, size.lines);
@@ -60,14 +62,30 @@ try {
     const pdfA = Buffer.from(rendered.pdf).toString('base64');
     const plain = Buffer.from(await withoutPdfA(rendered.pdf)).toString('base64');
     const xml = writeInvoiceXml(invoice, { profile: 'EN16931' });
-    const zugferd = (await post('createZugferdFromJson', { invoice: invoiceJson, invoicePdf64: pdfA }, (j) => j.zugferdValid)).zugferd as string;
+    const zugferd = (await post('createZugferdFromJson', { invoice: invoiceJson, invoicePdf64: pdfA }, (j) => j.zugferdValid))
+      .zugferd as string;
 
     const cases: Array<[string, string, unknown, (json: any) => boolean]> = [
-      ['createZugferdFromJson (PDF/A input)', 'createZugferdFromJson', { invoice: invoiceJson, invoicePdf64: pdfA }, (j) => j.zugferdValid && !j.convertedToPdfA],
-      ['createZugferdFromJson (needs Ghostscript)', 'createZugferdFromJson', { invoice: invoiceJson, invoicePdf64: plain }, (j) => j.zugferdValid && j.convertedToPdfA],
+      [
+        'createZugferdFromJson (PDF/A input)',
+        'createZugferdFromJson',
+        { invoice: invoiceJson, invoicePdf64: pdfA },
+        (j) => j.zugferdValid && !j.convertedToPdfA,
+      ],
+      [
+        'createZugferdFromJson (needs Ghostscript)',
+        'createZugferdFromJson',
+        { invoice: invoiceJson, invoicePdf64: plain },
+        (j) => j.zugferdValid && j.convertedToPdfA,
+      ],
       ['createZugferdPdfFromXinvoice', 'createZugferdPdfFromXinvoice', { xInvoiceXml: xml, invoicePdf64: pdfA }, (j) => j.valid],
       ['validateZugferdPdf (comparePDF2XML)', 'validateZugferdPdf', { zugferdFile64: zugferd, comparePDF2XML: true }, (j) => j.isValid],
-      ['extractXinvoiceFromZugferdToJson', 'extractXinvoiceFromZugferdToJson', { zugferd64: zugferd }, (j) => j.invoice?.invoiceNumber === invoice.invoiceNumber],
+      [
+        'extractXinvoiceFromZugferdToJson',
+        'extractXinvoiceFromZugferdToJson',
+        { zugferd64: zugferd },
+        (j) => j.invoice?.invoiceNumber === invoice.invoiceNumber,
+      ],
     ];
     for (const [label, route, body, check] of cases) {
       await post(route, body, check); // warm-up: JIT, compiled rules, class loading
@@ -80,7 +98,9 @@ try {
         times.push(performance.now() - started);
       }
       clearInterval(sampler);
-      console.log(`${label.padEnd(46)} ${size.label.padEnd(10)} ${String(rendered.pages).padStart(5)} ${`${pct(times, 50)} ms`.padStart(8)} ${`${pct(times, 95)} ms`.padStart(8)}   ${mb(peak)}`);
+      console.log(
+        `${label.padEnd(46)} ${size.label.padEnd(10)} ${String(rendered.pages).padStart(5)} ${`${pct(times, 50)} ms`.padStart(8)} ${`${pct(times, 95)} ms`.padStart(8)}   ${mb(peak)}`,
+      );
     }
   }
 } finally {

@@ -54,11 +54,16 @@ for (const size of SIZES) {
       if (i >= 2) times.push(performance.now() - started); // the first two warm up the JIT and the font cache
       pages = rendered.pages;
     }
-    console.log(`  ${templateId.padEnd(12)} ${size.label.padEnd(10)} ${String(pages).padStart(2)} pages: median ${pct(times, 50)} ms, p95 ${pct(times, 95)} ms; peak RSS of this process so far ${mb(process.resourceUsage().maxRSS * 1024)}`);
+    console.log(
+      `  ${templateId.padEnd(12)} ${size.label.padEnd(10)} ${String(pages).padStart(2)} pages: median ${pct(times, 50)} ms, p95 ${pct(times, 95)} ms; peak RSS of this process so far ${mb(process.resourceUsage().maxRSS * 1024)}`,
+    );
   }
 }
 
-const service = await spawnService({ name: 'bench-templates', env: values['database-url'] ? { DATABASE_URL: values['database-url'] } : {} });
+const service = await spawnService({
+  name: 'bench-templates',
+  env: values['database-url'] ? { DATABASE_URL: values['database-url'] } : {},
+});
 try {
   const servicePid = findServicePid();
   const once = async (body: unknown): Promise<{ ms: number; pages: number }> => {
@@ -69,7 +74,8 @@ try {
       body: JSON.stringify(body),
     });
     const json = (await res.json()) as { zugferdValid?: boolean; xInvoiceValid?: boolean; pages?: number };
-    if (res.status !== 200 || !json.zugferdValid || !json.xInvoiceValid) throw new Error(`HTTP ${res.status}: ${JSON.stringify(json).slice(0, 500)}`);
+    if (res.status !== 200 || !json.zugferdValid || !json.xInvoiceValid)
+      throw new Error(`HTTP ${res.status}: ${JSON.stringify(json).slice(0, 500)}`);
     return { ms: performance.now() - started, pages: json.pages ?? 0 };
   };
   for (let i = 0; i < 2; i++) await once({ invoice: fixture, templateId: TEMPLATES[0] }); // warm-up: JIT, rule sets, connections
@@ -81,7 +87,9 @@ try {
       const results: Array<{ ms: number; pages: number }> = [];
       for (let i = 0; i < requests; i++) results.push(await once({ invoice, templateId }));
       const times = results.map((r) => r.ms);
-      console.log(`  ${templateId.padEnd(12)} ${size.label.padEnd(10)} ${String(results[0]!.pages).padStart(2)} pages: median ${pct(times, 50)} ms, p95 ${pct(times, 95)} ms; service peak RSS so far ${mb(peakRss(servicePid))}`);
+      console.log(
+        `  ${templateId.padEnd(12)} ${size.label.padEnd(10)} ${String(results[0]!.pages).padStart(2)} pages: median ${pct(times, 50)} ms, p95 ${pct(times, 95)} ms; service peak RSS so far ${mb(peakRss(servicePid))}`,
+      );
     }
   }
 } finally {

@@ -48,7 +48,10 @@ try {
     kositMs.push(performance.now() - t);
     const result = compareCase(c, ours, theirs);
     results.push(result);
-    if (values.verbose) console.log(`${result.verdictAgrees && result.rulesAgree ? '  ' : '≠ '}${c.id}: ours ${fmt(result.ours)}; KoSIT ${fmt(result.kosit)}`);
+    if (values.verbose)
+      console.log(
+        `${result.verdictAgrees && result.rulesAgree ? '  ' : '≠ '}${c.id}: ours ${fmt(result.ours)}; KoSIT ${fmt(result.kosit)}`,
+      );
   }
 } finally {
   await kosit.stop();
@@ -57,17 +60,29 @@ try {
 const summary = summarize(results);
 const pct = (x: number) => `${(x * 100).toFixed(1)} %`;
 const count = (pred: (r: CaseResult) => boolean) => results.filter(pred).length;
-console.log(`\ncases: ${summary.cases} (testsuite ${summary.byGroup.testsuite}, corpus ${summary.byGroup.corpus}, fixtures ${summary.byGroup.fixture}, mutations ${summary.byGroup.mutation})`);
+console.log(
+  `\ncases: ${summary.cases} (testsuite ${summary.byGroup.testsuite}, corpus ${summary.byGroup.corpus}, fixtures ${summary.byGroup.fixture}, mutations ${summary.byGroup.mutation})`,
+);
 console.log(`verdict agreement:        ${count((r) => r.verdictAgrees)}/${summary.cases} = ${pct(summary.verdictAgreement)}`);
 console.log(`error rule set agreement: ${count((r) => r.rulesAgree)}/${summary.cases} = ${pct(summary.rulesAgreement)}`);
 const named = results.filter((r) => r.kosit.scenario && !r.kosit.scenario.includes('NON-OFFICIAL'));
-console.log(`scenario named like KoSIT: ${named.filter((r) => r.ours.scenario === r.kosit.scenario).length}/${named.length} (cases KoSIT judged under an official scenario)`);
+console.log(
+  `scenario named like KoSIT: ${named.filter((r) => r.ours.scenario === r.kosit.scenario).length}/${named.length} (cases KoSIT judged under an official scenario)`,
+);
 for (const group of ['testsuite', 'corpus', 'fixture', 'mutation'] as const) {
   const g = results.filter((r) => r.group === group);
-  if (g.length) console.log(`  ${group.padEnd(9)} verdict ${g.filter((r) => r.verdictAgrees).length}/${g.length}, rules ${g.filter((r) => r.rulesAgree).length}/${g.length}`);
+  if (g.length)
+    console.log(
+      `  ${group.padEnd(9)} verdict ${g.filter((r) => r.verdictAgrees).length}/${g.length}, rules ${g.filter((r) => r.rulesAgree).length}/${g.length}`,
+    );
 }
-console.log(`our validator: median ${quantile(oursMs, 0.5).toFixed(0)} ms, p95 ${quantile(oursMs, 0.95).toFixed(0)} ms per document; KoSIT daemon: median ${quantile(kositMs, 0.5).toFixed(0)} ms`);
-if (summary.ineffectiveMutations.length) console.log(`\nmutations whose target rule KoSIT did not report (${summary.ineffectiveMutations.length}):\n  ${summary.ineffectiveMutations.join('\n  ')}`);
+console.log(
+  `our validator: median ${quantile(oursMs, 0.5).toFixed(0)} ms, p95 ${quantile(oursMs, 0.95).toFixed(0)} ms per document; KoSIT daemon: median ${quantile(kositMs, 0.5).toFixed(0)} ms`,
+);
+if (summary.ineffectiveMutations.length)
+  console.log(
+    `\nmutations whose target rule KoSIT did not report (${summary.ineffectiveMutations.length}):\n  ${summary.ineffectiveMutations.join('\n  ')}`,
+  );
 console.log(`\ndisagreements (${summary.disagreements.length}):`);
 for (const r of summary.disagreements) console.log(`- ${r.id}\n    ours ${fmt(r.ours)}\n    KoSIT ${fmt(r.kosit)}\n    cause: ${r.cause}`);
 if (values.json) writeFileSync(values.json, JSON.stringify({ summary, results }, null, 2));

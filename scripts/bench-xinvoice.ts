@@ -20,7 +20,10 @@ const requests = Number(values.requests);
 const concurrency = Number(values.concurrency);
 
 const fixturesDir = path.join(repoRoot, 'test/fixtures/invoices');
-const invoices = readdirSync(fixturesDir).filter((f) => f.endsWith('.json')).sort().map((f) => JSON.parse(readFileSync(path.join(fixturesDir, f), 'utf8')));
+const invoices = readdirSync(fixturesDir)
+  .filter((f) => f.endsWith('.json'))
+  .sort()
+  .map((f) => JSON.parse(readFileSync(path.join(fixturesDir, f), 'utf8')));
 
 const service = await spawnService({ name: 'bench', env: values['database-url'] ? { DATABASE_URL: values['database-url'] } : {} });
 try {
@@ -53,7 +56,9 @@ try {
 
   console.log(`createXinvoiceFromJson, ${invoices.length} fixture invoices, database ${values['database-url'] ? 'PostgreSQL' : 'SQLite'}`);
   console.log(`sequential  n=${requests}: median ${pct(sequential, 50)} ms, p95 ${pct(sequential, 95)} ms`);
-  console.log(`concurrency ${concurrency} n=${requests}: median ${pct(concurrent, 50)} ms, p95 ${pct(concurrent, 95)} ms, throughput ${(requests / wall).toFixed(1)} requests/s`);
+  console.log(
+    `concurrency ${concurrency} n=${requests}: median ${pct(concurrent, 50)} ms, p95 ${pct(concurrent, 95)} ms, throughput ${(requests / wall).toFixed(1)} requests/s`,
+  );
 } finally {
   await service.stop();
 }

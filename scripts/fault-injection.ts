@@ -33,12 +33,20 @@ function range(text: string): [number, number] {
 }
 const seed = Number(values.seed ?? Date.now() % 1_000_000);
 // The API answers 504 after a minute (the client sends again, and joins the same workflow), as behind a proxy.
-const env = { SOURCE_DATE_EPOCH: '1767225600', WORKFLOW_WAIT_SECONDS: '60', ...(values['database-url'] ? { DATABASE_URL: values['database-url'] } : {}) };
+const env = {
+  SOURCE_DATE_EPOCH: '1767225600',
+  WORKFLOW_WAIT_SECONDS: '60',
+  ...(values['database-url'] ? { DATABASE_URL: values['database-url'] } : {}),
+};
 const split = await startSplitService({ name: 'fault-injection', env });
 // Ctrl-C stops the processes it started too.
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void split.stop().finally(() => process.exit(130)));
 try {
-  await promisify(execFile)(process.execPath, [path.join(repoRoot, 'dist/src/cli/accounts.js'), 'allow-sender', '--account', split.api.accountId, '--sender', 'acme.example'], { cwd: repoRoot, env: split.api.env });
+  await promisify(execFile)(
+    process.execPath,
+    [path.join(repoRoot, 'dist/src/cli/accounts.js'), 'allow-sender', '--account', split.api.accountId, '--sender', 'acme.example'],
+    { cwd: repoRoot, env: split.api.env },
+  );
   const report = await runChaos(split, {
     kills: Number(values.kills),
     concurrency: Number(values.concurrency),
@@ -48,7 +56,11 @@ try {
     log: (line) => console.log(`${new Date().toISOString().slice(11, 19)} ${line}`),
   });
   console.log(JSON.stringify(report, null, 2));
-  console.log(report.problems.length ? `FAILED: ${report.problems.length} problem(s); repeat with --seed ${seed}` : `passed: ${report.requests} requests, ${Object.values(report.kills).reduce((a, b) => a + b, 0)} kills (${JSON.stringify(report.kills)}), ${report.retried} answered only after a retry, ${report.seconds} s`);
+  console.log(
+    report.problems.length
+      ? `FAILED: ${report.problems.length} problem(s); repeat with --seed ${seed}`
+      : `passed: ${report.requests} requests, ${Object.values(report.kills).reduce((a, b) => a + b, 0)} kills (${JSON.stringify(report.kills)}), ${report.retried} answered only after a retry, ${report.seconds} s`,
+  );
   process.exitCode = report.problems.length ? 1 : 0;
 } finally {
   await split.stop();

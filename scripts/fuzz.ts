@@ -14,10 +14,15 @@ const { values } = parseArgs({ options: { runs: { type: 'string', default: '1000
 const seed = Number(values.seed ?? Date.now() % 1_000_000);
 const service = await spawnService({ name: 'fuzz' });
 try {
-  const report = await runFuzz({ url: service.url, token: service.token, pid: service.pid()! }, { runs: Number(values.runs), seed, log: (line) => console.log(`${new Date().toISOString().slice(11, 19)} ${line}`) });
+  const report = await runFuzz(
+    { url: service.url, token: service.token, pid: service.pid()! },
+    { runs: Number(values.runs), seed, log: (line) => console.log(`${new Date().toISOString().slice(11, 19)} ${line}`) },
+  );
   console.log(JSON.stringify(report, null, 2));
   const memory = memoryProblem(report);
-  console.log(`${report.cases} cases in ${report.seconds} s, seed ${seed}: ${report.failures.length} answer(s) of 500 or above; service RSS ${report.rssMiB.join(' → ')} MiB, peak ${report.peak.rssMiB} MiB; memory ${memory ?? 'bounded'}`);
+  console.log(
+    `${report.cases} cases in ${report.seconds} s, seed ${seed}: ${report.failures.length} answer(s) of 500 or above; service RSS ${report.rssMiB.join(' → ')} MiB, peak ${report.peak.rssMiB} MiB; memory ${memory ?? 'bounded'}`,
+  );
   process.exitCode = report.failures.length || memory ? 1 : 0;
 } finally {
   await service.stop();

@@ -48,25 +48,73 @@ interface Kind {
 }
 
 async function requestMix(): Promise<Kind[]> {
-  const invoice = invoiceSchema.parse(JSON.parse(await readFile(path.join(repoRoot, 'test/fixtures/invoices/01-standard-19.json'), 'utf8')));
+  const invoice = invoiceSchema.parse(
+    JSON.parse(await readFile(path.join(repoRoot, 'test/fixtures/invoices/01-standard-19.json'), 'utf8')),
+  );
   const xml = await readFile(path.join(repoRoot, 'test/fixtures/validation/xrechnung-minimal.cii.xml'), 'utf8');
   const template = await loadTemplate(templateRoots('/nonexistent'), 'de-standard');
-  const pdf = Buffer.from((await renderInvoicePdf(invoice, template, { created: new Date('2025-03-12T10:00:00Z'), fileId: '0'.repeat(32) })).pdf).toString('base64');
-  const email = (i: number) => ({ type: 'email', useTransport: true, sender: 'rechnung@acme.example', receiver: `load-${i}@customer.example`, subject: 'Rechnung {invoicenumber}', message: 'Anbei die Rechnung.' });
+  const pdf = Buffer.from(
+    (await renderInvoicePdf(invoice, template, { created: new Date('2025-03-12T10:00:00Z'), fileId: '0'.repeat(32) })).pdf,
+  ).toString('base64');
+  const email = (i: number) => ({
+    type: 'email',
+    useTransport: true,
+    sender: 'rechnung@acme.example',
+    receiver: `load-${i}@customer.example`,
+    subject: 'Rechnung {invoicenumber}',
+    message: 'Anbei die Rechnung.',
+  });
   return [
-    { name: 'createXinvoiceFromJson', path: '/api/v1/zugferd/createXinvoiceFromJson', keyed: true, body: (i) => ({ invoice: { ...invoice, invoiceNumber: `LOAD-${i}` } }) },
-    { name: 'createXinvoiceFromJson + e-mail', path: '/api/v1/zugferd/createXinvoiceFromJson', keyed: true, body: (i) => ({ invoice: { ...invoice, invoiceNumber: `LOAD-${i}` }, transport: email(i) }) },
-    { name: 'createZugferdFromPdf', path: '/createZugferdFromPdf', keyed: true, body: (i) => ({ fileBase64: pdf, fileName: `load-${i}.pdf` }) },
+    {
+      name: 'createXinvoiceFromJson',
+      path: '/api/v1/zugferd/createXinvoiceFromJson',
+      keyed: true,
+      body: (i) => ({ invoice: { ...invoice, invoiceNumber: `LOAD-${i}` } }),
+    },
+    {
+      name: 'createXinvoiceFromJson + e-mail',
+      path: '/api/v1/zugferd/createXinvoiceFromJson',
+      keyed: true,
+      body: (i) => ({ invoice: { ...invoice, invoiceNumber: `LOAD-${i}` }, transport: email(i) }),
+    },
+    {
+      name: 'createZugferdFromPdf',
+      path: '/createZugferdFromPdf',
+      keyed: true,
+      body: (i) => ({ fileBase64: pdf, fileName: `load-${i}.pdf` }),
+    },
     { name: 'validateXinvoiceXml', path: '/api/v1/zugferd/validateXinvoiceXml', keyed: false, body: () => ({ xinvoiceXML: xml }) },
-    { name: 'createJSONFromAnalysedPdf', path: '/createJSONFromAnalysedPdf', keyed: false, body: () => ({ pdfInvoiceBase64: pdf, withLineItems: true }) },
-    { name: 'delivery (e-mail)', path: '/api/v1/delivery', keyed: true, body: (i) => ({ transport: { type: 'email', useTransport: true, email: { sender: 'rechnung@acme.example', receiver: `load-${i}@customer.example`, subject: `Mahnung ${i}`, message: 'Bitte zahlen.' } } }) },
+    {
+      name: 'createJSONFromAnalysedPdf',
+      path: '/createJSONFromAnalysedPdf',
+      keyed: false,
+      body: () => ({ pdfInvoiceBase64: pdf, withLineItems: true }),
+    },
+    {
+      name: 'delivery (e-mail)',
+      path: '/api/v1/delivery',
+      keyed: true,
+      body: (i) => ({
+        transport: {
+          type: 'email',
+          useTransport: true,
+          email: {
+            sender: 'rechnung@acme.example',
+            receiver: `load-${i}@customer.example`,
+            subject: `Mahnung ${i}`,
+            message: 'Bitte zahlen.',
+          },
+        },
+      }),
+    },
   ];
 }
 
 /** Bytes under a folder (files only). */
 function folderBytes(dir: string): number {
   let sum = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) if (entry.isFile()) sum += statSync(path.join(entry.parentPath, entry.name)).size;
+  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true }))
+    if (entry.isFile()) sum += statSync(path.join(entry.parentPath, entry.name)).size;
   return sum;
 }
 
@@ -93,7 +141,11 @@ async function sizes(split: SplitService): Promise<{ databaseMiB: number; filesM
 const split = await startSplitService({ name: 'load', env: values['database-url'] ? { DATABASE_URL: values['database-url'] } : {} });
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void split.stop().finally(() => process.exit(130)));
 try {
-  await promisify(execFile)(process.execPath, [path.join(repoRoot, 'dist/src/cli/accounts.js'), 'allow-sender', '--account', split.api.accountId, '--sender', 'acme.example'], { cwd: repoRoot, env: split.api.env });
+  await promisify(execFile)(
+    process.execPath,
+    [path.join(repoRoot, 'dist/src/cli/accounts.js'), 'allow-sender', '--account', split.api.accountId, '--sender', 'acme.example'],
+    { cwd: repoRoot, env: split.api.env },
+  );
   const target: Target = { url: split.api.url, token: split.api.token };
   const kinds = await requestMix();
   const before = await sizes(split);
@@ -106,7 +158,9 @@ try {
     const { api, worker, temporal } = split.parts;
     samples.push({ t: seconds(), api: rssMiB(api.pid()), worker: rssMiB(worker.pid()), temporal: rssMiB(temporal.pid()) });
     const s = samples.at(-1)!;
-    console.log(`${String(s.t).padStart(5)} s  ${String(sent).padStart(6)} sent  RSS api ${s.api} MiB, worker ${s.worker} MiB, temporal ${s.temporal} MiB`);
+    console.log(
+      `${String(s.t).padStart(5)} s  ${String(sent).padStart(6)} sent  RSS api ${s.api} MiB, worker ${s.worker} MiB, temporal ${s.temporal} MiB`,
+    );
   };
   const times = new Map<string, number[]>(kinds.map((k) => [k.name, []]));
   const errors = new Map<string, string[]>(kinds.map((k) => [k.name, []]));
@@ -119,7 +173,8 @@ try {
       const t0 = performance.now();
       try {
         const answer = await send(target, kind.path, kind.body(i), kind.keyed ? `load-${started}-${i}` : undefined);
-        if (answer.status < 200 || answer.status >= 300) errors.get(kind.name)!.push(`${answer.status} ${answer.body.toString('utf8').slice(0, 200)}`);
+        if (answer.status < 200 || answer.status >= 300)
+          errors.get(kind.name)!.push(`${answer.status} ${answer.body.toString('utf8').slice(0, 200)}`);
       } catch (err) {
         errors.get(kind.name)!.push((err as Error).message);
       }
@@ -137,7 +192,9 @@ try {
   for (const kind of kinds) {
     const t = times.get(kind.name)!;
     const q = (p: number) => String(Math.round(quantile(t, p))).padStart(10);
-    console.log(`${kind.name.padEnd(32)} ${String(t.length).padStart(5)} ${String(errors.get(kind.name)!.length).padStart(7)} ${q(0.5)} ${q(0.95)} ${q(0.99)}`);
+    console.log(
+      `${kind.name.padEnd(32)} ${String(t.length).padStart(5)} ${String(errors.get(kind.name)!.length).padStart(7)} ${q(0.5)} ${q(0.95)} ${q(0.99)}`,
+    );
   }
   for (const [name, list] of errors) for (const e of [...new Set(list)].slice(0, 5)) console.log(`  error ${name}: ${e}`);
 
@@ -155,9 +212,13 @@ try {
     console.log(`  ${part.padEnd(9)} ${level} → ${late} → ${samples.at(-1)![part]}`);
     if (late - level > GROWTH_LIMIT_MIB) growing.push(part);
   }
-  console.log(`\nDatabase ${before.databaseMiB} → ${after.databaseMiB} MiB (${split.api.env.DATABASE_URL ? 'PostgreSQL' : 'SQLite'}), rest of the data folder (documents, outbox, logs) ${before.filesMiB} → ${after.filesMiB} MiB, Temporal state ${before.temporalMiB} → ${after.temporalMiB} MiB`);
+  console.log(
+    `\nDatabase ${before.databaseMiB} → ${after.databaseMiB} MiB (${split.api.env.DATABASE_URL ? 'PostgreSQL' : 'SQLite'}), rest of the data folder (documents, outbox, logs) ${before.filesMiB} → ${after.filesMiB} MiB, Temporal state ${before.temporalMiB} → ${after.temporalMiB} MiB`,
+  );
   const errorCount = [...errors.values()].reduce((sum, list) => sum + list.length, 0);
-  console.log(`${errorCount} error(s); memory ${growing.length ? `growing after warm-up: ${growing.join(', ')}` : `flat after warm-up (within ${GROWTH_LIMIT_MIB} MiB)`}`);
+  console.log(
+    `${errorCount} error(s); memory ${growing.length ? `growing after warm-up: ${growing.join(', ')}` : `flat after warm-up (within ${GROWTH_LIMIT_MIB} MiB)`}`,
+  );
   process.exitCode = errorCount || growing.length ? 1 : 0;
 } finally {
   await split.stop();

@@ -98,13 +98,19 @@ interface LayoutResult {
 // ---------------------------------------------------------------- inputs
 
 const fixturesDir = path.join(repoRoot, 'test/fixtures/invoices');
-const fixtures = readdirSync(fixturesDir).filter((f) => f.endsWith('.json')).sort().map((f) => JSON.parse(readFileSync(path.join(fixturesDir, f), 'utf8')) as Record<string, unknown>);
+const fixtures = readdirSync(fixturesDir)
+  .filter((f) => f.endsWith('.json'))
+  .sort()
+  .map((f) => JSON.parse(readFileSync(path.join(fixturesDir, f), 'utf8')) as Record<string, unknown>);
 
 async function inputs() {
   const template = await loadTemplate(templateRoots('/nonexistent'), 'de-standard');
   const rendered = [];
   for (const [i, fixture] of fixtures.slice(0, 4).entries()) {
-    const { pdf } = await renderInvoicePdf(invoiceSchema.parse(fixture), template, { created: new Date('2026-01-15T10:00:00Z'), fileId: String(i).padStart(32, '0') });
+    const { pdf } = await renderInvoicePdf(invoiceSchema.parse(fixture), template, {
+      created: new Date('2026-01-15T10:00:00Z'),
+      fileId: String(i).padStart(32, '0'),
+    });
     rendered.push({ fixture, pdf: Buffer.from(pdf) });
   }
   const scans = [];
@@ -131,14 +137,25 @@ class Recorder {
     const ops = [...new Set<Op>([...this.times.keys(), ...this.failures.keys()])];
     return ops.map((op) => {
       const t = this.times.get(op) ?? [];
-      return { op, done: t.length, failed: this.failures.get(op) ?? 0, perMinute: (t.length / seconds) * 60, p50: quantile(t, 0.5), p95: quantile(t, 0.95) };
+      return {
+        op,
+        done: t.length,
+        failed: this.failures.get(op) ?? 0,
+        perMinute: (t.length / seconds) * 60,
+        p50: quantile(t, 0.5),
+        p95: quantile(t, 0.95),
+      };
     });
   }
 }
 
 function client(service: SpawnedService) {
   const post = async (route: string, body: unknown, check: (json: any) => boolean): Promise<any> => {
-    const res = await fetch(`${service.url}${route}`, { method: 'POST', headers: { authorization: `Bearer ${service.token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const res = await fetch(`${service.url}${route}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${service.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
     const json = await res.json();
     if (res.status !== 200 || !check(json)) throw new Error(`${route}: HTTP ${res.status} ${JSON.stringify(json).slice(0, 300)}`);
     return json;
@@ -161,11 +178,20 @@ function operations(service: SpawnedService, input: Inputs) {
     xml: () => post('/api/v1/zugferd/createXinvoiceFromJson', { invoice: next(fixtures) }, (j) => typeof j.xInvoice === 'string'),
     zugferd: () => {
       const r = next(input.rendered);
-      return post('/api/v1/zugferd/createZugferdFromJson', { invoice: r.fixture, invoicePdf64: r.pdf.toString('base64') }, (j) => j.zugferdValid === true);
+      return post(
+        '/api/v1/zugferd/createZugferdFromJson',
+        { invoice: r.fixture, invoicePdf64: r.pdf.toString('base64') },
+        (j) => j.zugferdValid === true,
+      );
     },
-    analyseText: () => post('/createJSONFromAnalysedPdf', { fileBase64: next(input.rendered).pdf.toString('base64') }, (j) => j.invoice !== undefined),
+    analyseText: () =>
+      post('/createJSONFromAnalysedPdf', { fileBase64: next(input.rendered).pdf.toString('base64') }, (j) => j.invoice !== undefined),
     analyseScan: async (scan: Buffer) => {
-      const { job_id: id } = await post('/createJSONFromAnalysedPdfAsync', { fileBase64: scan.toString('base64') }, (j) => typeof j.job_id === 'string');
+      const { job_id: id } = await post(
+        '/createJSONFromAnalysedPdfAsync',
+        { fileBase64: scan.toString('base64') },
+        (j) => typeof j.job_id === 'string',
+      );
       for (;;) {
         const status = await get(`/service-invoice-async-status?id=${id}`);
         if (status.status === 'done') return;
@@ -192,7 +218,13 @@ async function runLayout(service: SpawnedService, input: Inputs, workers: number
   const unlimit: Array<() => void> = [];
   for (const [i, q] of queues.entries()) {
     const name = `worker-${workers}-${i + 1}`;
-    const proc = await startRoleProcess(service, 'worker', name, { EINVOICE_WORKER_QUEUES: q, LOG_LEVEL: 'info' }, q === 'ocr' && OCR_NICE ? OCR_NICE : 0);
+    const proc = await startRoleProcess(
+      service,
+      'worker',
+      name,
+      { EINVOICE_WORKER_QUEUES: q, LOG_LEVEL: 'info' },
+      q === 'ocr' && OCR_NICE ? OCR_NICE : 0,
+    );
     procs.push(proc);
     if (q === 'ocr' && OCR_CPUS > 0) unlimit.push(limitCpus(proc.child.pid!, OCR_CPUS, `einvoice-scale-${process.pid}-${name}`));
   }
@@ -209,19 +241,32 @@ async function runLayout(service: SpawnedService, input: Inputs, workers: number
     phases.push(await phase('xml + scans', SCANS, false));
     phases.push(await phase('mixed', SCANS, true));
     const p95 = (phase: PhaseResult) => phase.ops.find((o) => o.op === 'createXinvoiceFromJson')!.p95;
-    return { workers, queues, phases, xmlP95Ratio: p95(phases[1]!) / p95(phases[0]!), peakRssMb: peaks.map((b) => Math.round(b / 1024 / 1024)) };
+    return {
+      workers,
+      queues,
+      phases,
+      xmlP95Ratio: p95(phases[1]!) / p95(phases[0]!),
+      peakRssMb: peaks.map((b) => Math.round(b / 1024 / 1024)),
+    };
 
     /** XML creation in a closed loop for at least SECONDS, beside a burst of `scans` and, with `mixed`, the other operations; until the last scan is read. */
     async function phase(name: PhaseResult['phase'], scans: number, mixed: boolean): Promise<PhaseResult> {
       const recorder = new Recorder();
       const started = performance.now();
       let scansLeft = scans;
-      const burst = Array.from({ length: scans }, (_, i) => recorder.time('analyse scan (async)', () => ops.analyseScan(input.scans[i % input.scans.length]!)).finally(() => scansLeft--));
+      const burst = Array.from({ length: scans }, (_, i) =>
+        recorder.time('analyse scan (async)', () => ops.analyseScan(input.scans[i % input.scans.length]!)).finally(() => scansLeft--),
+      );
       const until = () => performance.now() > started + SECONDS * 1000 && scansLeft === 0;
       await Promise.all([
         ...burst,
         closedLoop(recorder, 'createXinvoiceFromJson', XML_CLIENTS, ops.xml, until),
-        ...(mixed ? [closedLoop(recorder, 'createZugferdFromJson', 1, ops.zugferd, until), closedLoop(recorder, 'analyse text PDF', 1, ops.analyseText, until)] : []),
+        ...(mixed
+          ? [
+              closedLoop(recorder, 'createZugferdFromJson', 1, ops.zugferd, until),
+              closedLoop(recorder, 'analyse text PDF', 1, ops.analyseText, until),
+            ]
+          : []),
       ]);
       const seconds = (performance.now() - started) / 1000;
       return { phase: name, seconds, load: os.loadavg()[0]!, ops: recorder.figures(seconds) };
@@ -238,15 +283,21 @@ async function runLayout(service: SpawnedService, input: Inputs, workers: number
 function print(results: LayoutResult[]): void {
   const ms = (v: number) => (Number.isNaN(v) ? '-' : v >= 10_000 ? `${(v / 1000).toFixed(1)} s` : `${Math.round(v)} ms`);
   for (const r of results) {
-    console.log(`\n${r.workers} worker process(es): ${r.queues.map((q) => `[${q}]`).join(' ')}, peak RSS ${r.peakRssMb.map((m) => `${m} MiB`).join(' / ')}`);
+    console.log(
+      `\n${r.workers} worker process(es): ${r.queues.map((q) => `[${q}]`).join(' ')}, peak RSS ${r.peakRssMb.map((m) => `${m} MiB`).join(' / ')}`,
+    );
     console.log('  phase        operation                  done  failed   per min      p50      p95');
     for (const phase of r.phases) {
       for (const o of phase.ops) {
-        console.log(`  ${phase.phase.padEnd(12)} ${o.op.padEnd(25)} ${String(o.done).padStart(5)} ${String(o.failed).padStart(7)} ${o.perMinute.toFixed(1).padStart(9)} ${ms(o.p50).padStart(8)} ${ms(o.p95).padStart(8)}`);
+        console.log(
+          `  ${phase.phase.padEnd(12)} ${o.op.padEnd(25)} ${String(o.done).padStart(5)} ${String(o.failed).padStart(7)} ${o.perMinute.toFixed(1).padStart(9)} ${ms(o.p50).padStart(8)} ${ms(o.p95).padStart(8)}`,
+        );
       }
       console.log(`  ${''.padEnd(12)} (${phase.seconds.toFixed(0)} s, load average ${phase.load.toFixed(1)})`);
     }
-    console.log(`  XML creation p95 during the scan burst: ${(r.xmlP95Ratio * 100).toFixed(0)} % of its p95 alone (${r.xmlP95Ratio <= 1.2 ? 'within' : 'ABOVE'} the 120 % bound)`);
+    console.log(
+      `  XML creation p95 during the scan burst: ${(r.xmlP95Ratio * 100).toFixed(0)} % of its p95 alone (${r.xmlP95Ratio <= 1.2 ? 'within' : 'ABOVE'} the 120 % bound)`,
+    );
   }
 }
 
@@ -267,7 +318,7 @@ function treeRss(root: number): number {
     }
   }
   let total = 0;
-  for (const stack = [root]; stack.length; ) {
+  for (const stack = [root]; stack.length;) {
     const pid = stack.pop()!;
     total += rss.get(pid) ?? 0;
     stack.push(...(children.get(pid) ?? []));
@@ -289,14 +340,21 @@ async function main(): Promise<void> {
   const clusterOpts = { postgresUrl, dir: path.join(dir, 'temporal'), historyShards: Number(args.shards), databasePrefix: prefix };
   await setupSchema(clusterOpts);
   const cluster = await startCluster(clusterOpts);
-  console.log(`Temporal ${cluster.address}: frontend, history, matching, worker as processes ${Object.values(cluster.pids).join(', ')}; ${args.shards} history shards; schema and start ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  console.log(
+    `Temporal ${cluster.address}: frontend, history, matching, worker as processes ${Object.values(cluster.pids).join(', ')}; ${args.shards} history shards; schema and start ${((performance.now() - started) / 1000).toFixed(1)} s`,
+  );
   let service: SpawnedService | undefined;
   try {
     const databaseUrl = Object.assign(new URL(postgresUrl), { pathname: `/${prefix}einvoice` }).toString();
-    service = await spawnService({ name: 'scale', env: { EINVOICE_ROLE: 'api', TEMPORAL_ADDRESS: cluster.address, DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn' } });
+    service = await spawnService({
+      name: 'scale',
+      env: { EINVOICE_ROLE: 'api', TEMPORAL_ADDRESS: cluster.address, DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn' },
+    });
     console.log(`API ${service.url} (EINVOICE_ROLE=api), queue ${service.taskQueue}; preparing inputs…`);
     const input = await inputs();
-    console.log(`mixed load: ${XML_CLIENTS} XML clients, 1 ZUGFeRD client, 1 text-analysis client, a burst of ${SCANS} scans; phases of at least ${SECONDS} s; ${os.availableParallelism()} cores`);
+    console.log(
+      `mixed load: ${XML_CLIENTS} XML clients, 1 ZUGFeRD client, 1 text-analysis client, a burst of ${SCANS} scans; phases of at least ${SECONDS} s; ${os.availableParallelism()} cores`,
+    );
     const results: LayoutResult[] = [];
     for (const workers of args.layouts!.split(',').map(Number)) {
       console.log(`\nlayout with ${workers} worker process(es)…`);
@@ -305,7 +363,23 @@ async function main(): Promise<void> {
     }
     console.log('\nsummary');
     print(results);
-    if (args.json) writeFileSync(args.json, JSON.stringify({ cores: os.availableParallelism(), seconds: SECONDS, scans: SCANS, xmlClients: XML_CLIENTS, ocrNice: OCR_NICE, ocrCpus: OCR_CPUS, results }, null, 2));
+    if (args.json)
+      writeFileSync(
+        args.json,
+        JSON.stringify(
+          {
+            cores: os.availableParallelism(),
+            seconds: SECONDS,
+            scans: SCANS,
+            xmlClients: XML_CLIENTS,
+            ocrNice: OCR_NICE,
+            ocrCpus: OCR_CPUS,
+            results,
+          },
+          null,
+          2,
+        ),
+      );
   } finally {
     await service?.stop();
     await cluster.stop();

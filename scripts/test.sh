@@ -12,6 +12,8 @@ if [ -z "${TEST_DATABASE_URL:-}" ]; then
 fi
 mkdir -p .data
 status=0
+# The formatter's verdict (npm run format fixes it); the tests run either way.
+npx prettier --check . || status=$?
 npx vitest run --reporter=default --reporter=json --outputFile.json=.data/test-results.json "$@" || status=$?
 # A plain closing line that any CI can read, whatever the runner prints.
 node -e 'const r = JSON.parse(require("fs").readFileSync(".data/test-results.json", "utf8")); console.log(`${r.numPassedTests} passed, ${r.numFailedTests} failed, ${r.numPendingTests + r.numTodoTests} skipped`)' || true

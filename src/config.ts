@@ -19,81 +19,108 @@ const optionalString = z
   .transform((v) => (v === '' ? undefined : v))
   .optional();
 
-const envSchema = z.object({
-  EINVOICE_DATA_DIR: z.string().default('.data'),
-  DATABASE_URL: optionalString.pipe(z.url({ protocol: /^postgres(ql)?$/, error: 'must be a postgres:// or postgresql:// URL' }).optional()),
-  PORT: port.default(3000),
-  V2_PORT: z.union([z.literal('').transform(() => undefined), port]).optional(),
-  HOST: z.string().default('127.0.0.1'),
-  PUBLIC_BASE_URL: optionalString.pipe(z.url().optional()),
-  TEMPORAL_ADDRESS: optionalString,
-  TEMPORAL_NAMESPACE: z.string().regex(/^[A-Za-z0-9._-]+$/).default('einvoice'),
-  TEMPORAL_TASK_QUEUE: z.string().min(1).default('einvoice'),
-  TEMPORAL_DEV_PORT: port.default(7233),
-  TEMPORAL_UI_PORT: port.default(8233),
-  TEMPORAL_CLI: optionalString,
-  TEMPORAL_UI_URL: optionalString.pipe(z.url().optional()),
-  SIGNING_SECRET: optionalString.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
-  DOWNLOAD_URL_TTL_SECONDS: z.coerce.number().int().min(60).default(24 * 3600),
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  EINVOICE_ROLE: z.enum(['all', 'api', 'worker', 'connectors']).default('all'),
-  /** The folder connectors' configuration file (connectors/config.ts); `all` runs them when it is set, `connectors` needs it. */
-  EINVOICE_CONNECTORS: optionalString,
-  VERAPDF_POOL_SIZE: z.coerce.number().int().min(1).max(32).default(1),
-  SOURCE_DATE_EPOCH: z.union([z.literal('').transform(() => undefined), z.coerce.number().int().min(0)]).optional(),
-  MAX_PDF_PAGES: z.coerce.number().int().min(1).max(100_000).default(DEFAULT_INTAKE_LIMITS.maxPdfPages),
-  MAX_IMAGE_PIXELS: z.coerce.number().int().min(1_000_000).max(1_000_000_000).default(DEFAULT_INTAKE_LIMITS.maxImagePixels),
-  MAX_INFLATED_MEGABYTES: z.coerce.number().int().min(16).max(4096).default(DEFAULT_INTAKE_LIMITS.maxInflatedBytes / 1024 / 1024),
-  WORKFLOW_WAIT_SECONDS: z.union([z.literal('').transform(() => undefined), z.coerce.number().int().min(1).max(3600)]).optional(),
-  /** The workload classes this process's worker serves (src/temporal/queues.ts); default all. */
-  EINVOICE_WORKER_QUEUES: optionalString.pipe(
-    z
+const envSchema = z
+  .object({
+    EINVOICE_DATA_DIR: z.string().default('.data'),
+    DATABASE_URL: optionalString.pipe(
+      z.url({ protocol: /^postgres(ql)?$/, error: 'must be a postgres:// or postgresql:// URL' }).optional(),
+    ),
+    PORT: port.default(3000),
+    V2_PORT: z.union([z.literal('').transform(() => undefined), port]).optional(),
+    HOST: z.string().default('127.0.0.1'),
+    PUBLIC_BASE_URL: optionalString.pipe(z.url().optional()),
+    TEMPORAL_ADDRESS: optionalString,
+    TEMPORAL_NAMESPACE: z
       .string()
-      .transform((v) => [...new Set(v.split(',').map((w) => w.trim()))])
-      .pipe(z.array(z.enum(WORKLOADS, { error: `must be a comma-separated list of ${WORKLOADS.join(', ')}` })))
-      .optional(),
-  ),
-  /** `quick=8,pdf=2`: activities at once per class. */
-  EINVOICE_WORKER_CONCURRENCY: optionalString.pipe(
-    z
+      .regex(/^[A-Za-z0-9._-]+$/)
+      .default('einvoice'),
+    TEMPORAL_TASK_QUEUE: z.string().min(1).default('einvoice'),
+    TEMPORAL_DEV_PORT: port.default(7233),
+    TEMPORAL_UI_PORT: port.default(8233),
+    TEMPORAL_CLI: optionalString,
+    TEMPORAL_UI_URL: optionalString.pipe(z.url().optional()),
+    SIGNING_SECRET: optionalString.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
+    DOWNLOAD_URL_TTL_SECONDS: z.coerce
+      .number()
+      .int()
+      .min(60)
+      .default(24 * 3600),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    EINVOICE_ROLE: z.enum(['all', 'api', 'worker', 'connectors']).default('all'),
+    /** The folder connectors' configuration file (connectors/config.ts); `all` runs them when it is set, `connectors` needs it. */
+    EINVOICE_CONNECTORS: optionalString,
+    VERAPDF_POOL_SIZE: z.coerce.number().int().min(1).max(32).default(1),
+    SOURCE_DATE_EPOCH: z.union([z.literal('').transform(() => undefined), z.coerce.number().int().min(0)]).optional(),
+    MAX_PDF_PAGES: z.coerce.number().int().min(1).max(100_000).default(DEFAULT_INTAKE_LIMITS.maxPdfPages),
+    MAX_IMAGE_PIXELS: z.coerce.number().int().min(1_000_000).max(1_000_000_000).default(DEFAULT_INTAKE_LIMITS.maxImagePixels),
+    MAX_INFLATED_MEGABYTES: z.coerce
+      .number()
+      .int()
+      .min(16)
+      .max(4096)
+      .default(DEFAULT_INTAKE_LIMITS.maxInflatedBytes / 1024 / 1024),
+    WORKFLOW_WAIT_SECONDS: z.union([z.literal('').transform(() => undefined), z.coerce.number().int().min(1).max(3600)]).optional(),
+    /** The workload classes this process's worker serves (src/temporal/queues.ts); default all. */
+    EINVOICE_WORKER_QUEUES: optionalString.pipe(
+      z
+        .string()
+        .transform((v) => [...new Set(v.split(',').map((w) => w.trim()))])
+        .pipe(z.array(z.enum(WORKLOADS, { error: `must be a comma-separated list of ${WORKLOADS.join(', ')}` })))
+        .optional(),
+    ),
+    /** `quick=8,pdf=2`: activities at once per class. */
+    EINVOICE_WORKER_CONCURRENCY: optionalString.pipe(
+      z
+        .string()
+        .transform((v) => v.split(',').map((pair) => pair.split('=').map((p) => p.trim())))
+        .pipe(
+          z.array(
+            z.tuple([z.enum(WORKLOADS), z.coerce.number<string>().int().min(1).max(256)], {
+              error: `must be class=number pairs, e.g. quick=8,pdf=2 (classes: ${WORKLOADS.join(', ')})`,
+            }),
+          ),
+        )
+        .optional(),
+    ),
+    /** Where file contents live: a local folder, or an S3-compatible bucket when several machines share them. */
+    BLOB_STORE: z.enum(['local', 's3']).default('local'),
+    BLOB_S3_BUCKET: optionalString,
+    BLOB_S3_PREFIX: z
       .string()
-      .transform((v) => v.split(',').map((pair) => pair.split('=').map((p) => p.trim())))
-      .pipe(z.array(z.tuple([z.enum(WORKLOADS), z.coerce.number<string>().int().min(1).max(256)], { error: `must be class=number pairs, e.g. quick=8,pdf=2 (classes: ${WORKLOADS.join(', ')})` })))
-      .optional(),
-  ),
-  /** Where file contents live: a local folder, or an S3-compatible bucket when several machines share them. */
-  BLOB_STORE: z.enum(['local', 's3']).default('local'),
-  BLOB_S3_BUCKET: optionalString,
-  BLOB_S3_PREFIX: z.string().default('').refine((v) => v === '' || v.endsWith('/'), 'must be empty or end in /'),
-  BLOB_S3_REGION: z.string().default('us-east-1'),
-  BLOB_S3_ENDPOINT: optionalString.pipe(z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }).optional()),
-  BLOB_S3_FORCE_PATH_STYLE: z.enum(['true', 'false']).default('true'),
-  /** Prometheus metrics of this process (src/metrics) on their own port; unset: none. */
-  METRICS_PORT: z.union([z.literal('').transform(() => undefined), port]).optional(),
-  /** The Temporal SDK's worker metrics (schedule-to-start latency, slots), served by the SDK; unset: none. */
-  TEMPORAL_METRICS_PORT: z.union([z.literal('').transform(() => undefined), port]).optional(),
-  EINVOICE_OCR_MEMORY_MB: z.union([z.literal('').transform(() => undefined), z.coerce.number().int().min(256)]).optional(),
-  SMTP_URL: optionalString.pipe(z.url({ protocol: /^smtps?$/, error: 'must be an smtp:// or smtps:// URL' }).optional()),
-  SMTP_REQUIRE_TLS: z.enum(['true', 'false']).default('true'),
-  SMTP_CA_FILE: optionalString,
-  DKIM_DOMAIN: optionalString,
-  DKIM_SELECTOR: optionalString,
-  DKIM_PRIVATE_KEY_FILE: optionalString,
-  MAIL_OUTBOX_DIR: optionalString,
-  EINVOICE_TEST_FAULTS: optionalString.pipe(
-    z
-      .string()
-      .transform((v) => v.split(',').map((f) => f.trim()))
-      .pipe(z.array(z.enum(TEST_FAULTS)))
-      .optional(),
-  ),
-})
-  .refine((e) => e.EINVOICE_ROLE !== 'connectors' || e.EINVOICE_CONNECTORS, { path: ['EINVOICE_CONNECTORS'], message: 'EINVOICE_ROLE=connectors needs the configuration file' })
+      .default('')
+      .refine((v) => v === '' || v.endsWith('/'), 'must be empty or end in /'),
+    BLOB_S3_REGION: z.string().default('us-east-1'),
+    BLOB_S3_ENDPOINT: optionalString.pipe(z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }).optional()),
+    BLOB_S3_FORCE_PATH_STYLE: z.enum(['true', 'false']).default('true'),
+    /** Prometheus metrics of this process (src/metrics) on their own port; unset: none. */
+    METRICS_PORT: z.union([z.literal('').transform(() => undefined), port]).optional(),
+    /** The Temporal SDK's worker metrics (schedule-to-start latency, slots), served by the SDK; unset: none. */
+    TEMPORAL_METRICS_PORT: z.union([z.literal('').transform(() => undefined), port]).optional(),
+    EINVOICE_OCR_MEMORY_MB: z.union([z.literal('').transform(() => undefined), z.coerce.number().int().min(256)]).optional(),
+    SMTP_URL: optionalString.pipe(z.url({ protocol: /^smtps?$/, error: 'must be an smtp:// or smtps:// URL' }).optional()),
+    SMTP_REQUIRE_TLS: z.enum(['true', 'false']).default('true'),
+    SMTP_CA_FILE: optionalString,
+    DKIM_DOMAIN: optionalString,
+    DKIM_SELECTOR: optionalString,
+    DKIM_PRIVATE_KEY_FILE: optionalString,
+    MAIL_OUTBOX_DIR: optionalString,
+    EINVOICE_TEST_FAULTS: optionalString.pipe(
+      z
+        .string()
+        .transform((v) => v.split(',').map((f) => f.trim()))
+        .pipe(z.array(z.enum(TEST_FAULTS)))
+        .optional(),
+    ),
+  })
+  .refine((e) => e.EINVOICE_ROLE !== 'connectors' || e.EINVOICE_CONNECTORS, {
+    path: ['EINVOICE_CONNECTORS'],
+    message: 'EINVOICE_ROLE=connectors needs the configuration file',
+  })
   .refine((e) => e.BLOB_STORE !== 's3' || e.BLOB_S3_BUCKET, { path: ['BLOB_S3_BUCKET'], message: 'BLOB_STORE=s3 needs the bucket' })
   .refine((e) => [e.DKIM_DOMAIN, e.DKIM_SELECTOR, e.DKIM_PRIVATE_KEY_FILE].filter(Boolean).length % 3 === 0, {
-  path: ['DKIM_DOMAIN'],
-  message: 'set DKIM_DOMAIN, DKIM_SELECTOR and DKIM_PRIVATE_KEY_FILE together, or none of them',
-});
+    path: ['DKIM_DOMAIN'],
+    message: 'set DKIM_DOMAIN, DKIM_SELECTOR and DKIM_PRIVATE_KEY_FILE together, or none of them',
+  });
 
 /** The SMTP server from SMTP_URL: `smtps://` is TLS from the start, `smtp://` upgrades with STARTTLS. */
 export interface SmtpConfig {
@@ -187,7 +214,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     signingSecret: e.SIGNING_SECRET,
     downloadUrlTtlSeconds: e.DOWNLOAD_URL_TTL_SECONDS,
-    intakeLimits: { maxPdfPages: e.MAX_PDF_PAGES, maxImagePixels: e.MAX_IMAGE_PIXELS, maxInflatedBytes: e.MAX_INFLATED_MEGABYTES * 1024 * 1024 },
+    intakeLimits: {
+      maxPdfPages: e.MAX_PDF_PAGES,
+      maxImagePixels: e.MAX_IMAGE_PIXELS,
+      maxInflatedBytes: e.MAX_INFLATED_MEGABYTES * 1024 * 1024,
+    },
     documentTime: e.SOURCE_DATE_EPOCH === undefined ? undefined : new Date(e.SOURCE_DATE_EPOCH * 1000),
     workflowWaitMs: e.WORKFLOW_WAIT_SECONDS === undefined ? undefined : e.WORKFLOW_WAIT_SECONDS * 1000,
     logLevel: e.LOG_LEVEL,
@@ -210,11 +241,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
           }
         : { kind: 'local' },
     metrics: { port: e.METRICS_PORT, temporalPort: e.TEMPORAL_METRICS_PORT },
-    connectors: { configFile: e.EINVOICE_CONNECTORS ? path.resolve(e.EINVOICE_CONNECTORS) : undefined, taskQueue: `${e.TEMPORAL_TASK_QUEUE}-connectors` },
+    connectors: {
+      configFile: e.EINVOICE_CONNECTORS ? path.resolve(e.EINVOICE_CONNECTORS) : undefined,
+      taskQueue: `${e.TEMPORAL_TASK_QUEUE}-connectors`,
+    },
     mail: {
       smtp: e.SMTP_URL ? smtpConfig(e.SMTP_URL, e.SMTP_REQUIRE_TLS === 'true', e.SMTP_CA_FILE) : undefined,
       outboxDir: path.resolve(e.MAIL_OUTBOX_DIR ?? path.join(dataDir, 'outbox')),
-      dkim: e.DKIM_DOMAIN && e.DKIM_SELECTOR && e.DKIM_PRIVATE_KEY_FILE ? { domainName: e.DKIM_DOMAIN, keySelector: e.DKIM_SELECTOR, privateKeyFile: e.DKIM_PRIVATE_KEY_FILE } : undefined,
+      dkim:
+        e.DKIM_DOMAIN && e.DKIM_SELECTOR && e.DKIM_PRIVATE_KEY_FILE
+          ? { domainName: e.DKIM_DOMAIN, keySelector: e.DKIM_SELECTOR, privateKeyFile: e.DKIM_PRIVATE_KEY_FILE }
+          : undefined,
       testFaults: e.EINVOICE_TEST_FAULTS ?? [],
     },
   };

@@ -70,7 +70,14 @@ export async function startService(config: Config, log: Logger): Promise<Running
     }
     let devServer: DevServer | undefined;
     if (!config.temporal.address) {
-      devServer = await startDevServer({ cliPath: config.temporal.cliPath, dataDir: config.dataDir, namespace: config.temporal.namespace, port: config.temporal.devPort, uiPort: config.temporal.uiPort, log });
+      devServer = await startDevServer({
+        cliPath: config.temporal.cliPath,
+        dataDir: config.dataDir,
+        namespace: config.temporal.namespace,
+        port: config.temporal.devPort,
+        uiPort: config.temporal.uiPort,
+        log,
+      });
       cleanups.push(() => devServer!.stop());
     }
     const temporalAddress = config.temporal.address ?? devServer!.address;
@@ -79,7 +86,9 @@ export async function startService(config: Config, log: Logger): Promise<Running
     // A process that runs a worker shares one connection between client and worker, so a workflow
     // it starts can run its first task right here, handed over in the start call's answer (eager
     // start) instead of waiting for a poll through the server's matching service.
-    const connection = runsWorker ? await NativeConnection.connect({ address: temporalAddress }) : await Connection.connect({ address: temporalAddress });
+    const connection = runsWorker
+      ? await NativeConnection.connect({ address: temporalAddress })
+      : await Connection.connect({ address: temporalAddress });
     cleanups.push(() => connection.close());
     await ensureNamespace(connection, config.temporal.namespace).catch((err) => {
       // On a managed cluster the operator may have set the namespace up already and denied us the rights.
@@ -111,7 +120,13 @@ export async function startService(config: Config, log: Logger): Promise<Running
         queues: plan.queues,
         activities: withHeartbeats(
           withBusinessMetrics(
-            createActivities({ blobs, storage, log, mail: { transport: await createMailTransport(config.mail), testFaults: config.mail.testFaults }, ...(config.documentTime ? { documentTime: config.documentTime } : {}) }),
+            createActivities({
+              blobs,
+              storage,
+              log,
+              mail: { transport: await createMailTransport(config.mail), testFaults: config.mail.testFaults },
+              ...(config.documentTime ? { documentTime: config.documentTime } : {}),
+            }),
           ),
         ),
       });
@@ -122,7 +137,15 @@ export async function startService(config: Config, log: Logger): Promise<Running
       if (eagerStart) await ensureRetentionSchedule(temporal, config.temporal.taskQueue);
     }
 
-    const jobs = { temporal, eagerStart, taskQueue: config.temporal.taskQueue, blobs, storage, limits: config.intakeLimits, maxWaitMs: config.workflowWaitMs };
+    const jobs = {
+      temporal,
+      eagerStart,
+      taskQueue: config.temporal.taskQueue,
+      blobs,
+      storage,
+      limits: config.intakeLimits,
+      maxWaitMs: config.workflowWaitMs,
+    };
     let connectors: ConnectorEngine | undefined;
     if (config.connectors.configFile && (config.role === 'all' || config.role === 'connectors')) {
       const file = config.connectors.configFile;
@@ -154,11 +177,20 @@ export async function startService(config: Config, log: Logger): Promise<Running
         // Analyses and conversions may take minutes (SPEC: clients wait up to 600 s).
         server.requestTimeout = 660_000;
         await new Promise<void>((resolve, reject) => server.once('error', reject).listen(port, config.http.host, resolve));
-        cleanups.push(() => new Promise((resolve) => { server.close(() => resolve()); server.closeIdleConnections(); }));
+        cleanups.push(
+          () =>
+            new Promise((resolve) => {
+              server.close(() => resolve());
+              server.closeIdleConnections();
+            }),
+        );
         urls.push(`http://${config.http.host}:${(server.address() as AddressInfo).port}`);
       }
     }
-    log.info({ urls, temporal: temporalAddress, temporalUi: devServer?.uiUrl, namespace: config.temporal.namespace, role: config.role }, 'service started');
+    log.info(
+      { urls, temporal: temporalAddress, temporalUi: devServer?.uiUrl, namespace: config.temporal.namespace, role: config.role },
+      'service started',
+    );
     return { urls, temporalAddress, temporalUiUrl: devServer?.uiUrl, stop };
   } catch (err) {
     await stop();
@@ -181,7 +213,9 @@ function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): void {
   const code = err.code === 'HPE_HEADER_OVERFLOW' ? 'HEADERS_TOO_LARGE' : 'BAD_REQUEST';
   const envelope = toEnvelope(new ApiError(code), randomUUID());
   const body = JSON.stringify(envelope);
-  socket.end(`HTTP/1.1 ${ERROR_CODES[code].status} ${http.STATUS_CODES[ERROR_CODES[code].status]}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+  socket.end(
+    `HTTP/1.1 ${ERROR_CODES[code].status} ${http.STATUS_CODES[ERROR_CODES[code].status]}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
 }
 
 let runtimeInstalled = false;
@@ -196,7 +230,9 @@ function installTemporalRuntime(log: Logger, metricsAddress: string | undefined)
   runtimeInstalled = true;
   Runtime.install({
     shutdownSignals: [],
-    ...(metricsAddress ? { telemetryOptions: { metrics: { prometheus: { bindAddress: metricsAddress, useSecondsForDurations: true } } } } : {}),
+    ...(metricsAddress
+      ? { telemetryOptions: { metrics: { prometheus: { bindAddress: metricsAddress, useSecondsForDurations: true } } } }
+      : {}),
     logger: new DefaultLogger('WARN', (entry) => {
       // The queues of the pdf, ocr and mail classes carry activities only: that they poll no workflow tasks is as planned.
       const planned = entry.message.startsWith('No workflows registered');

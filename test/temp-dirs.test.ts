@@ -27,8 +27,17 @@ it('removes the folders of processes that are gone (and old ones without an owne
   make(`einvoice-tessdata-${gone}-Ab12Cd-extra`);
 
   const removed = await removeOrphanedTempDirs(base);
-  expect(removed.sort()).toEqual([`einvoice-gs-${gone}-000000`, `einvoice-tessdata-${gone}-Ab12Cd`, 'einvoice-verapdf-OLDold', `einvoice-verapdf-${gone}-xY9zQw`].sort());
-  expect(readdirSync(base).sort()).toEqual([`einvoice-tessdata-${gone}-Ab12Cd-extra`, 'einvoice-sqlite-abc123', `einvoice-tessdata-${process.pid}-LiVe01`, 'einvoice-tessdata-NEWnew'].sort());
+  expect(removed.sort()).toEqual(
+    [`einvoice-gs-${gone}-000000`, `einvoice-tessdata-${gone}-Ab12Cd`, 'einvoice-verapdf-OLDold', `einvoice-verapdf-${gone}-xY9zQw`].sort(),
+  );
+  expect(readdirSync(base).sort()).toEqual(
+    [
+      `einvoice-tessdata-${gone}-Ab12Cd-extra`,
+      'einvoice-sqlite-abc123',
+      `einvoice-tessdata-${process.pid}-LiVe01`,
+      'einvoice-tessdata-NEWnew',
+    ].sort(),
+  );
 });
 
 it('names the folders it makes after their owner', () => {

@@ -33,7 +33,12 @@ class ApiFailure extends Error {
 async function api(path, { body, accept = 'application/json', token = sessionStorage.getItem(TOKEN_KEY) } = {}) {
   const res = await fetch(path, {
     method: body === undefined ? 'GET' : 'POST',
-    headers: { authorization: `Bearer ${token}`, accept, 'accept-language': data.lang, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    headers: {
+      authorization: `Bearer ${token}`,
+      accept,
+      'accept-language': data.lang,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   if (!res.ok) throw new ApiFailure(res.status, await res.json().catch(() => undefined));
@@ -52,7 +57,8 @@ function showProblem(err) {
   }
   box.append(el('p', { text: [e.userMessage, e.detail && e.detail !== e.userMessage ? e.detail : ''].filter(Boolean).join(' ') }));
   const fields = Array.isArray(e.fields) ? e.fields : [];
-  if (fields.length) box.append(el('ul', {}, ...fields.map((f) => el('li', { text: `${f.bt ? `${f.bt} ` : ''}${f.field}: ${f.message}` }))));
+  if (fields.length)
+    box.append(el('ul', {}, ...fields.map((f) => el('li', { text: `${f.bt ? `${f.bt} ` : ''}${f.field}: ${f.message}` }))));
   box.append(el('p', { class: 'note', text: `${T.reference}: ${e.reference} (${e.code})` }));
 }
 
@@ -111,7 +117,10 @@ function kindOf(bytes) {
   if (b(0) === 0x89 && b(1) === 0x50 && b(2) === 0x4e && b(3) === 0x47) return 'png';
   if (b(0) === 0xff && b(1) === 0xd8 && b(2) === 0xff) return 'jpeg';
   if ((b(0) === 0x49 && b(1) === 0x49 && b(2) === 0x2a) || (b(0) === 0x4d && b(1) === 0x4d && b(3) === 0x2a)) return 'tiff';
-  const head = new TextDecoder().decode(bytes.subarray(0, 200)).replace(/^\uFEFF/, '').trimStart();
+  const head = new TextDecoder()
+    .decode(bytes.subarray(0, 200))
+    .replace(/^\uFEFF/, '')
+    .trimStart();
   return head.startsWith('<') ? 'xml' : 'other';
 }
 
@@ -125,14 +134,18 @@ async function handleFile(file) {
   $('result').replaceChildren();
   if (file.size > data.maxFileBytes) {
     showProblem({ message: '', error: undefined });
-    $('problem').replaceChildren(el('p', { text: fill(T.tooLarge, { size: (file.size / 1e6).toLocaleString(data.lang, { maximumFractionDigits: 1 }) }) }));
+    $('problem').replaceChildren(
+      el('p', { text: fill(T.tooLarge, { size: (file.size / 1e6).toLocaleString(data.lang, { maximumFractionDigits: 1 }) }) }),
+    );
     return;
   }
   const bytes = new Uint8Array(await file.arrayBuffer());
   const kind = kindOf(bytes);
   if (kind === 'xml') return showEInvoice({ xinvoiceXML: new TextDecoder().decode(bytes) }, file.name);
   const b64 = base64(bytes);
-  const analysis = await busy(T.analysing, () => api('/createJSONFromAnalysedPdf', { body: { pdfInvoiceBase64: b64, withLineItems: true } }));
+  const analysis = await busy(T.analysing, () =>
+    api('/createJSONFromAnalysedPdf', { body: { pdfInvoiceBase64: b64, withLineItems: true } }),
+  );
   loadJobs();
   if (!analysis) return;
   // The invoice XML of a ZUGFeRD / Factur-X PDF is read exactly and has no per-field confidence.
@@ -244,9 +257,7 @@ function fieldRow(path, value, report) {
   // A whole list the service asks for (`invoiceLine`) is named by its item's group.
   const name = data.names[generic] ?? data.lists[`${generic}[]`] ?? path;
   const label = [`${name}${bt ? ` (${bt})` : ''}`, ...itemsOf(path)].join(' · ');
-  const meta = report
-    ? `${T.confidence} ${Math.round(report.confidence * 100)} % · ${T[report.source] ?? report.source}`
-    : '';
+  const meta = report ? `${T.confidence} ${Math.round(report.confidence * 100)} % · ${T[report.source] ?? report.source}` : '';
   return el(
     'div',
     { class: 'field' },
@@ -285,7 +296,11 @@ function showEditor(file, kind, b64, analysis) {
     el('option', { value: 'CII', text: T.formatXrechnungCii }),
     el('option', { value: 'UBL', text: T.formatXrechnungUbl }),
   );
-  const profile = el('select', { id: 'profile' }, ...data.profiles.map((p) => el('option', { value: p, text: p, selected: p === 'EN16931' })));
+  const profile = el(
+    'select',
+    { id: 'profile' },
+    ...data.profiles.map((p) => el('option', { value: p, text: p, selected: p === 'EN16931' })),
+  );
   const profileRow = el('p', {}, el('label', { for: 'profile', text: `${T.profile} ` }), profile);
   format.addEventListener('change', () => (profileRow.hidden = format.value !== 'zugferd'));
   profileRow.hidden = format.value !== 'zugferd';
@@ -309,7 +324,14 @@ function showEditor(file, kind, b64, analysis) {
     el('h3', { text: T.fields }),
     el('p', { class: 'note', text: T.fieldsHint }),
     fields,
-    el('fieldset', {}, el('legend', { text: T.build }), el('p', {}, el('label', { for: 'format', text: `${T.format} ` }), format), profileRow, el('button', { type: 'submit', text: T.createButton })),
+    el(
+      'fieldset',
+      {},
+      el('legend', { text: T.build }),
+      el('p', {}, el('label', { for: 'format', text: `${T.format} ` }), format),
+      profileRow,
+      el('button', { type: 'submit', text: T.createButton }),
+    ),
     outcome,
   );
   form.addEventListener('submit', async (event) => {
@@ -324,7 +346,13 @@ function showEditor(file, kind, b64, analysis) {
           ? api('/api/v1/zugferd/createZugferdFromJson', { body: { invoice, invoicePdf64: b64, profile: profile.value } })
           : api('/api/v1/zugferd/createXinvoiceFromJson', { body: { invoice, syntax: format.value } }),
       // Fields the service names as missing or wrong get an input, so they can be filled in and sent again.
-      (err) => askFor((err.error?.fields ?? []).map((f) => String(f.field ?? '')).filter((f) => f.startsWith('invoice.')).map((f) => f.slice('invoice.'.length))),
+      (err) =>
+        askFor(
+          (err.error?.fields ?? [])
+            .map((f) => String(f.field ?? ''))
+            .filter((f) => f.startsWith('invoice.'))
+            .map((f) => f.slice('invoice.'.length)),
+        ),
     );
     loadJobs();
     if (!answer) return;
@@ -339,7 +367,9 @@ function showEditor(file, kind, b64, analysis) {
     if (errors.length) outcome.append(el('ul', {}, ...errors.map((f) => el('li', {}, el('code', { text: f.ruleId }), ` ${f.message}`))));
     outcome.append(downloadLink(blob, name, `${T.download}: ${name}`));
   });
-  $('result').replaceChildren(el('div', { class: 'editor' }, el('div', { class: 'preview' }, el('h3', { text: T.preview }), preview), form));
+  $('result').replaceChildren(
+    el('div', { class: 'editor' }, el('div', { class: 'preview' }, el('h3', { text: T.preview }), preview), form),
+  );
 }
 
 // ---- recent jobs -----------------------------------------------------------------------------
@@ -361,14 +391,24 @@ async function loadJobs() {
       el('td', { text: [j.operation, j.route && `${j.route}: ${j.file ?? ''}`].filter(Boolean).join(' · ') }),
       el('td', { text: [j.status.toLowerCase(), j.outcome].filter(Boolean).join(' · ') }),
       el('td', { text: time.format(new Date(j.startedAt)) }),
-      el('td', {}, j.temporalUrl ? el('a', { href: j.temporalUrl, target: '_blank', rel: 'noopener', text: j.workflowId }) : el('code', { text: j.workflowId })),
+      el(
+        'td',
+        {},
+        j.temporalUrl
+          ? el('a', { href: j.temporalUrl, target: '_blank', rel: 'noopener', text: j.workflowId })
+          : el('code', { text: j.workflowId }),
+      ),
     ),
   );
   list.replaceChildren(
     el(
       'table',
       { class: 'jobs' },
-      el('thead', {}, el('tr', {}, ...[T.jobOperation, T.jobStatus, T.jobStarted, T.jobWorkflow].map((h) => el('th', { scope: 'col', text: h })))),
+      el(
+        'thead',
+        {},
+        el('tr', {}, ...[T.jobOperation, T.jobStatus, T.jobStarted, T.jobWorkflow].map((h) => el('th', { scope: 'col', text: h }))),
+      ),
       el('tbody', {}, ...rows),
     ),
     answer.jobs.some((j) => j.temporalUrl) ? '' : el('p', { class: 'note', text: T.jobUiUnreachable }),

@@ -1,5 +1,14 @@
 import { RetryState } from '@temporalio/common';
-import { ActivityFailure, ApplicationFailure, patched, proxyActivities, proxyLocalActivities, workflowInfo, type ActivityInterfaceFor, type ActivityOptions } from '@temporalio/workflow';
+import {
+  ActivityFailure,
+  ApplicationFailure,
+  patched,
+  proxyActivities,
+  proxyLocalActivities,
+  workflowInfo,
+  type ActivityInterfaceFor,
+  type ActivityOptions,
+} from '@temporalio/workflow';
 import { workloadQueue, type Workload } from '../src/temporal/queues.js';
 
 /**
@@ -106,14 +115,17 @@ export function proxySteps<A>(profile: StepProfile): ActivityInterfaceFor<A> {
       return (...args: unknown[]) => {
         type Steps = Record<string, (...a: unknown[]) => Promise<unknown>>;
         if (!(profile.local && patched(LOCAL_STEPS))) {
-          return proxyActivities<Steps>({ ...profile.options, taskQueue: workloadQueue(workflowInfo().taskQueue, profile.workload) })[name]!(...args);
+          return proxyActivities<Steps>({ ...profile.options, taskQueue: workloadQueue(workflowInfo().taskQueue, profile.workload) })[
+            name
+          ]!(...args);
         }
         const { startToCloseTimeout, retry } = profile.options;
         // A local step's failure arrives bare; wrapped as an ordinary step's is, it keeps naming
         // the step that refused (src/jobs/run-workflow.ts, toRefusal).
         return proxyLocalActivities<Steps>({ startToCloseTimeout, retry })[name]!(...args).catch((err: unknown) => {
           if (err instanceof ActivityFailure || !(err instanceof Error)) throw err;
-          const retryState = err instanceof ApplicationFailure && err.nonRetryable ? RetryState.NON_RETRYABLE_FAILURE : RetryState.MAXIMUM_ATTEMPTS_REACHED;
+          const retryState =
+            err instanceof ApplicationFailure && err.nonRetryable ? RetryState.NON_RETRYABLE_FAILURE : RetryState.MAXIMUM_ATTEMPTS_REACHED;
           throw new ActivityFailure('Local activity failed', name, undefined, retryState, undefined, err);
         });
       };

@@ -1,7 +1,20 @@
-import { ActivityFailure, ApplicationFailure, ChildWorkflowFailure, executeChild, proxyActivities, workflowInfo } from '@temporalio/workflow';
+import {
+  ActivityFailure,
+  ApplicationFailure,
+  ChildWorkflowFailure,
+  executeChild,
+  proxyActivities,
+  workflowInfo,
+} from '@temporalio/workflow';
 import type { ConnectorActivities } from '../activities/connectors.js';
 import { sourceStep } from './activity-profiles.js';
-import type { ConnectorFileInput, ConnectorFileResult, ConnectorOutcome, RefusalDetails, StagedConnectorFile } from '../src/jobs/contracts.js';
+import type {
+  ConnectorFileInput,
+  ConnectorFileResult,
+  ConnectorOutcome,
+  RefusalDetails,
+  StagedConnectorFile,
+} from '../src/jobs/contracts.js';
 import { analyseInvoiceFile } from './analysis.js';
 import { convertToZugferd } from './convert.js';
 import { deliverIfRequested } from './mail.js';
@@ -28,10 +41,22 @@ export async function processConnectorFile(input: ConnectorFileInput & { activit
   } catch (err) {
     outcome = refusalOf(err);
   }
-  const { mail: request, ...filed } = await fileConnectorResult({ ctx: input.ctx, route: input.route, operation: input.operation, file: input.file, outcome, finishedAt: new Date().toISOString() });
+  const { mail: request, ...filed } = await fileConnectorResult({
+    ctx: input.ctx,
+    route: input.route,
+    operation: input.operation,
+    file: input.file,
+    outcome,
+    finishedAt: new Date().toISOString(),
+  });
   const mail = request === 'not-allowed' ? request : (await deliverIfRequested(input.ctx, request))?.status;
-  if (filed.status === 'refused') finish('refused', `${input.file.name} refused (${outcome.kind === 'refused' ? outcome.code : ''}), filed as ${filed.inputPath}`);
-  else finish(outcome.kind === 'done' && outcome.valid === false ? 'invalid' : 'valid', `${input.file.name} → ${filed.resultPath ?? filed.reportPath}`);
+  if (filed.status === 'refused')
+    finish('refused', `${input.file.name} refused (${outcome.kind === 'refused' ? outcome.code : ''}), filed as ${filed.inputPath}`);
+  else
+    finish(
+      outcome.kind === 'done' && outcome.valid === false ? 'invalid' : 'valid',
+      `${input.file.name} → ${filed.resultPath ?? filed.reportPath}`,
+    );
   return { ...filed, ...(mail ? { mail } : {}) };
 }
 
@@ -41,7 +66,10 @@ async function runOperation(input: ConnectorFileInput, staged: StagedConnectorFi
   switch (input.operation) {
     case 'createZugferdFromPdf': {
       const fileType = binary(staged);
-      const r = await executeChild(convertToZugferd, { ...child, args: [{ ctx, fileBlobKey: staged.blobKey, fileType, fileName: input.file.name }] });
+      const r = await executeChild(convertToZugferd, {
+        ...child,
+        args: [{ ctx, fileBlobKey: staged.blobKey, fileType, fileName: input.file.name }],
+      });
       return { kind: 'done', resultBlobKey: r.pdfBlobKey, filled: r.filled };
     }
     case 'createJSONFromAnalysedPdf': {
@@ -59,12 +87,26 @@ async function runOperation(input: ConnectorFileInput, staged: StagedConnectorFi
       return { kind: 'done', valid: report.valid, findings: report.findings, artefacts: report.artefacts };
     }
     case 'createXinvoiceFromJson': {
-      const r = await executeChild(createXInvoice, { ...child, args: [{ ctx, invoiceBlobKey: staged.blobKey, syntax: input.options.syntax ?? 'CII', fileName: input.file.name }] });
-      return { kind: 'done', resultBlobKey: r.xmlBlobKey, valid: r.report.valid, findings: r.report.findings, artefacts: r.report.artefacts };
+      const r = await executeChild(createXInvoice, {
+        ...child,
+        args: [{ ctx, invoiceBlobKey: staged.blobKey, syntax: input.options.syntax ?? 'CII', fileName: input.file.name }],
+      });
+      return {
+        kind: 'done',
+        resultBlobKey: r.xmlBlobKey,
+        valid: r.report.valid,
+        findings: r.report.findings,
+        artefacts: r.report.artefacts,
+      };
     }
     case 'extractJSONFromZugferd': {
       const r = await executeChild(extractZugferd, { ...child, args: [{ ctx, pdfBlobKey: staged.blobKey }] });
-      if (!r.invoiceBlobKey) return { kind: 'refused', code: 'XML_NOT_ZUGFERD', message: r.problem ?? 'The embedded XML does not map onto an EN 16931 invoice.' };
+      if (!r.invoiceBlobKey)
+        return {
+          kind: 'refused',
+          code: 'XML_NOT_ZUGFERD',
+          message: r.problem ?? 'The embedded XML does not map onto an EN 16931 invoice.',
+        };
       return { kind: 'done', resultBlobKey: r.invoiceBlobKey };
     }
   }
@@ -72,7 +114,8 @@ async function runOperation(input: ConnectorFileInput, staged: StagedConnectorFi
 
 /** The stage activity only hands binary kinds to the operations that take files. */
 function binary(staged: StagedConnectorFile): 'pdf' | 'png' | 'jpeg' | 'tiff' {
-  if (staged.kind === 'xml' || staged.kind === 'json') throw ApplicationFailure.nonRetryable(`A ${staged.kind} file cannot be read as an invoice document`, 'UNSUPPORTED_FILE_TYPE');
+  if (staged.kind === 'xml' || staged.kind === 'json')
+    throw ApplicationFailure.nonRetryable(`A ${staged.kind} file cannot be read as an invoice document`, 'UNSUPPORTED_FILE_TYPE');
   return staged.kind;
 }
 

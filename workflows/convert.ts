@@ -37,7 +37,10 @@ export async function convertToZugferd(input: ConvertToZugferdInput): Promise<Co
         extractionConfidence: analysis.extractionConfidence,
       });
       temporary.push(invoiceBlobKey);
-      const pdfBlobKey = input.fileType === 'pdf' ? input.fileBlobKey : (await imagesToPdfDocument({ ctx, fileBlobKey: input.fileBlobKey, fileType: input.fileType })).pdfBlobKey;
+      const pdfBlobKey =
+        input.fileType === 'pdf'
+          ? input.fileBlobKey
+          : (await imagesToPdfDocument({ ctx, fileBlobKey: input.fileBlobKey, fileType: input.fileType })).pdfBlobKey;
       temporary.push(pdfBlobKey);
       const { xmlBlobKey } = await buildInvoiceXml({ ctx, invoiceBlobKey, profile });
       temporary.push(xmlBlobKey);
@@ -70,7 +73,8 @@ export async function convertToZugferd(input: ConvertToZugferdInput): Promise<Co
       }
 
       // One usage record per page for the analysis and one per page for the build.
-      const perPage = (step: string) => Array.from({ length: analysis.pageCount }, () => ({ operation: `${CONVERT_OPERATION}.${step}`, units: 1 }));
+      const perPage = (step: string) =>
+        Array.from({ length: analysis.pageCount }, () => ({ operation: `${CONVERT_OPERATION}.${step}`, units: 1 }));
       const { documentId } = await storeDocument({
         ctx,
         documentId: uuid4(),
@@ -78,11 +82,25 @@ export async function convertToZugferd(input: ConvertToZugferdInput): Promise<Co
         kind: 'zugferd-pdf',
         fileName: input.fileName,
         contentType: 'application/pdf',
-        meta: { profile, source: analysis.source, pages: analysis.pageCount, extractionConfidence: analysis.extractionConfidence, converted: built.converted },
+        meta: {
+          profile,
+          source: analysis.source,
+          pages: analysis.pageCount,
+          extractionConfidence: analysis.extractionConfidence,
+          converted: built.converted,
+        },
         usage: [...perPage('analysis'), ...perPage('build')],
       });
       finish('valid', `ZUGFeRD ${profile} from ${analysis.pageCount} page(s) (${analysis.source}), document ${documentId}`);
-      return { documentId, pdfBlobKey: built.pdfBlobKey, profile, pageCount: analysis.pageCount, filled, attachments: built.attachments, substitutedFonts: built.substitutedFonts };
+      return {
+        documentId,
+        pdfBlobKey: built.pdfBlobKey,
+        profile,
+        pageCount: analysis.pageCount,
+        filled,
+        attachments: built.attachments,
+        substitutedFonts: built.substitutedFonts,
+      };
     });
   } finally {
     await CancellationScope.nonCancellable(() => discardBlobs({ ctx, keys: [...new Set(temporary)] }));

@@ -64,7 +64,10 @@ function sendError(err: unknown): SendError {
   const cause = err instanceof ActivityFailure ? err.cause : err;
   // Retries ran out (the schedule-to-close timeout): the last failure was a temporary one.
   if (cause instanceof TimeoutFailure || (cause instanceof ApplicationFailure && cause.type === 'SMTP_TEMPORARY')) {
-    return { code: 'SMTP_UNAVAILABLE', message: 'The mail server did not accept the message in 24 hours of retrying; the response shows its last reply.' };
+    return {
+      code: 'SMTP_UNAVAILABLE',
+      message: 'The mail server did not accept the message in 24 hours of retrying; the response shows its last reply.',
+    };
   }
   if (cause instanceof ApplicationFailure && cause.type) return { code: cause.type, message: cause.message };
   return { code: 'INTERNAL_ERROR', message: cause instanceof Error ? cause.message : String(cause) };
@@ -74,7 +77,11 @@ function sendError(err: unknown): SendError {
  * Sends the e-mail a create workflow was asked for, with `documentId` attached; call it after
  * the document is stored. Returns undefined when no e-mail was requested. Never throws.
  */
-export async function deliverIfRequested(ctx: RequestContext, request: MailRequest | undefined, documentId?: string): Promise<MailOutcome | undefined> {
+export async function deliverIfRequested(
+  ctx: RequestContext,
+  request: MailRequest | undefined,
+  documentId?: string,
+): Promise<MailOutcome | undefined> {
   return request ? deliver(ctx, request, documentId) : undefined;
 }
 

@@ -29,7 +29,12 @@ const PROFILE = 'EN16931';
 export async function createInvoicePdf(input: CreateInvoicePdfInput): Promise<CreateInvoicePdfResult> {
   return recordingFailure(async () => {
     const { ctx } = input;
-    const rendered = await renderTemplatePdf({ ctx, invoiceBlobKey: input.invoiceBlobKey, templateDir: input.templateDir, templateSource: input.templateSource });
+    const rendered = await renderTemplatePdf({
+      ctx,
+      invoiceBlobKey: input.invoiceBlobKey,
+      templateDir: input.templateDir,
+      templateSource: input.templateSource,
+    });
     const { xmlBlobKey } = await buildInvoiceXml({ ctx, invoiceBlobKey: input.invoiceBlobKey, profile: PROFILE });
     const built = await buildZugferdPdf({ ctx, pdfBlobKey: rendered.pdfBlobKey, xmlBlobKey, convert: 'auto' });
     const report = await validateZugferdPdf({ ctx, pdfBlobKey: built.pdfBlobKey, compareText: true });
@@ -39,8 +44,18 @@ export async function createInvoicePdf(input: CreateInvoicePdfInput): Promise<Cr
     if (input.passthrough && !input.mail) {
       const { numbers } = await recordUnkeptCreation({ ctx, usageId: uuid4(), usage, reserve: 2 });
       await discardBlobs({ ctx, keys: [...intermediate, input.invoiceBlobKey] });
-      finish(report.valid ? 'valid' : 'invalid', `${rendered.pages}-page invoice PDF, template ${input.templateId}, ${report.valid ? 'valid' : `invalid (${errors} errors)`}, not kept (passthrough)`);
-      return { documentId: null, invoiceId: null, reserved: { document: numbers[0]!, invoice: numbers[1]! }, pdfBlobKey: built.pdfBlobKey, pages: rendered.pages, report };
+      finish(
+        report.valid ? 'valid' : 'invalid',
+        `${rendered.pages}-page invoice PDF, template ${input.templateId}, ${report.valid ? 'valid' : `invalid (${errors} errors)`}, not kept (passthrough)`,
+      );
+      return {
+        documentId: null,
+        invoiceId: null,
+        reserved: { document: numbers[0]!, invoice: numbers[1]! },
+        pdfBlobKey: built.pdfBlobKey,
+        pages: rendered.pages,
+        report,
+      };
     }
     const documentId = uuid4();
     const invoiceId = input.passthrough ? null : uuid4();
@@ -51,16 +66,42 @@ export async function createInvoicePdf(input: CreateInvoicePdfInput): Promise<Cr
       kind: 'zugferd-pdf',
       fileName: input.fileName,
       contentType: 'application/pdf',
-      meta: { templateId: input.templateId, profile: PROFILE, pages: rendered.pages, converted: built.converted, valid: report.valid, errors, invoiceId },
+      meta: {
+        templateId: input.templateId,
+        profile: PROFILE,
+        pages: rendered.pages,
+        converted: built.converted,
+        valid: report.valid,
+        errors,
+        invoiceId,
+      },
       usage,
     });
     if (invoiceId) {
-      await storeInvoiceRecord({ ctx, invoiceId, invoiceBlobKey: input.invoiceBlobKey, pdfDocumentId: documentId, fileName: input.fileName, templateId: input.templateId });
+      await storeInvoiceRecord({
+        ctx,
+        invoiceId,
+        invoiceBlobKey: input.invoiceBlobKey,
+        pdfDocumentId: documentId,
+        fileName: input.fileName,
+        templateId: input.templateId,
+      });
     }
     const reserved = invoiceId ? undefined : { invoice: (await recordUnkeptCreation({ ctx, usageId: uuid4(), reserve: 1 })).numbers[0]! };
     await discardBlobs({ ctx, keys: invoiceId ? intermediate : [...intermediate, input.invoiceBlobKey] });
-    finish(report.valid ? 'valid' : 'invalid', `${rendered.pages}-page invoice PDF, template ${input.templateId}, ${report.valid ? 'valid' : `invalid (${errors} errors)`}, document ${documentId}`);
+    finish(
+      report.valid ? 'valid' : 'invalid',
+      `${rendered.pages}-page invoice PDF, template ${input.templateId}, ${report.valid ? 'valid' : `invalid (${errors} errors)`}, document ${documentId}`,
+    );
     const mail = await deliverIfRequested(ctx, input.mail, documentId);
-    return { documentId, invoiceId, ...(reserved ? { reserved } : {}), pdfBlobKey: built.pdfBlobKey, pages: rendered.pages, report, ...(mail ? { mail } : {}) };
+    return {
+      documentId,
+      invoiceId,
+      ...(reserved ? { reserved } : {}),
+      pdfBlobKey: built.pdfBlobKey,
+      pages: rendered.pages,
+      report,
+      ...(mail ? { mail } : {}),
+    };
   });
 }

@@ -29,14 +29,22 @@ export interface WatchRouteInput {
  */
 export async function watchRoute(input: WatchRouteInput): Promise<void> {
   const step = sourceStep(input.activityQueue);
-  const { lookAtRoute } = proxyActivities<ConnectorActivities>({ ...step, retry: { ...step.retry, nonRetryableErrorTypes: ['ROUTE_UNKNOWN'] } });
+  const { lookAtRoute } = proxyActivities<ConnectorActivities>({
+    ...step,
+    retry: { ...step.retry, nonRetryableErrorTypes: ['ROUTE_UNKNOWN'] },
+  });
   let asked = false;
   setHandler(lookNow, () => {
     asked = true;
   });
   let state: LookState = input.state ?? { look: [], pending: true };
   let lastLookAt: string | undefined;
-  setHandler(routeState, () => ({ route: input.route, ...(input.operation ? { operation: input.operation } : {}), ...(lastLookAt ? { lastLookAt } : {}), waiting: state.waiting ?? 0 }));
+  setHandler(routeState, () => ({
+    route: input.route,
+    ...(input.operation ? { operation: input.operation } : {}),
+    ...(lastLookAt ? { lastLookAt } : {}),
+    waiting: state.waiting ?? 0,
+  }));
   for (let i = 0; i < LOOKS_PER_RUN; i++) {
     asked = false;
     const { nextLookMs, ...next } = await lookAtRoute({ route: input.route, previous: state });

@@ -28,7 +28,10 @@ export async function createXInvoice(input: CreateXInvoiceInput): Promise<Create
       meta: { syntax: input.syntax, valid: report.valid, errors: errorCount(report) },
       usage: { operation: 'createXinvoiceFromJson', units: 1 },
     });
-    finish(report.valid ? 'valid' : 'invalid', `${input.syntax} XML ${report.valid ? 'valid' : `invalid (${errorCount(report)} errors)`}, document ${documentId}`);
+    finish(
+      report.valid ? 'valid' : 'invalid',
+      `${input.syntax} XML ${report.valid ? 'valid' : `invalid (${errorCount(report)} errors)`}, document ${documentId}`,
+    );
     const mail = await deliverIfRequested(input.ctx, input.mail, documentId);
     return { documentId, xmlBlobKey: built.xmlBlobKey, report, ...(mail ? { mail } : {}) };
   });
@@ -38,7 +41,10 @@ export async function createXInvoice(input: CreateXInvoiceInput): Promise<Create
 export async function validateXInvoice(input: ValidateXInvoiceInput): Promise<ValidationReport> {
   return recordingFailure(async () => {
     const report = await validateInvoiceXml({ ctx: input.ctx, xmlBlobKey: input.xmlBlobKey });
-    finish(report.valid ? 'valid' : 'invalid', `${report.syntax ?? 'unknown'} XML ${report.valid ? 'valid' : `invalid (${errorCount(report)} errors)`}`);
+    finish(
+      report.valid ? 'valid' : 'invalid',
+      `${report.syntax ?? 'unknown'} XML ${report.valid ? 'valid' : `invalid (${errorCount(report)} errors)`}`,
+    );
     return report;
   });
 }

@@ -23,7 +23,11 @@ const FONT_RULE = /^PDFA-6\.2\.11\./;
  * that still fails is refused, so no file ever claims a conformance it lacks. The XML's own
  * findings are left to the caller.
  */
-export async function buildValidated(input: { ctx: RequestContext; pdfBlobKey: string; xmlBlobKey: string }): Promise<{ built: BuildZugferdResult; report: ZugferdReport }> {
+export async function buildValidated(input: {
+  ctx: RequestContext;
+  pdfBlobKey: string;
+  xmlBlobKey: string;
+}): Promise<{ built: BuildZugferdResult; report: ZugferdReport }> {
   let built = await buildZugferdPdf({ ...input, convert: 'auto' });
   let report = await validateZugferdPdf({ ctx: input.ctx, pdfBlobKey: built.pdfBlobKey, compareText: false });
   if (!report.pdfValid && !built.converted) {

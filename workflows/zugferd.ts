@@ -46,16 +46,36 @@ async function buildValidateStore(input: BuildInput): Promise<CreateZugferdResul
     meta: { profile: built.profile, converted: built.converted, valid: report.valid, errors: errorCount(report) },
     usage: { operation: input.operation, units: 1 },
   });
-  finish(report.valid ? 'valid' : 'invalid', `ZUGFeRD ${built.profile} ${report.valid ? 'valid' : `invalid (${errorCount(report)} errors)`}, document ${documentId}`);
+  finish(
+    report.valid ? 'valid' : 'invalid',
+    `ZUGFeRD ${built.profile} ${report.valid ? 'valid' : `invalid (${errorCount(report)} errors)`}, document ${documentId}`,
+  );
   const mail = await deliverIfRequested(input.ctx, input.mail, documentId);
-  return { documentId, pdfBlobKey: built.pdfBlobKey, xmlBlobKey: input.xmlBlobKey, profile: built.profile, converted: built.converted, substitutedFonts: built.substitutedFonts, attachments: built.attachments, report, ...(mail ? { mail } : {}) };
+  return {
+    documentId,
+    pdfBlobKey: built.pdfBlobKey,
+    xmlBlobKey: input.xmlBlobKey,
+    profile: built.profile,
+    converted: built.converted,
+    substitutedFonts: built.substitutedFonts,
+    attachments: built.attachments,
+    report,
+    ...(mail ? { mail } : {}),
+  };
 }
 
 /** createZugferdFromJson: invoice JSON → CII of the profile → embedded in the PDF. */
 export async function createZugferdFromJson(input: CreateZugferdFromJsonInput): Promise<CreateZugferdResult> {
   return recordingFailure(async () => {
     const { xmlBlobKey } = await buildInvoiceXml({ ctx: input.ctx, invoiceBlobKey: input.invoiceBlobKey, profile: input.profile });
-    return buildValidateStore({ ctx: input.ctx, operation: 'createZugferdFromJson', pdfBlobKey: input.pdfBlobKey, xmlBlobKey, fileName: input.fileName, mail: input.mail });
+    return buildValidateStore({
+      ctx: input.ctx,
+      operation: 'createZugferdFromJson',
+      pdfBlobKey: input.pdfBlobKey,
+      xmlBlobKey,
+      fileName: input.fileName,
+      mail: input.mail,
+    });
   });
 }
 
@@ -68,7 +88,10 @@ export async function createZugferdFromXml(input: CreateZugferdFromXmlInput): Pr
 export async function validateZugferd(input: ValidateZugferdInput): Promise<ZugferdReport> {
   return recordingFailure(async () => {
     const report = await validateZugferdPdf(input);
-    finish(report.valid ? 'valid' : 'invalid', `ZUGFeRD PDF ${report.profile ?? ''} ${report.valid ? 'valid' : `invalid (${errorCount(report)} errors)`}`);
+    finish(
+      report.valid ? 'valid' : 'invalid',
+      `ZUGFeRD PDF ${report.profile ?? ''} ${report.valid ? 'valid' : `invalid (${errorCount(report)} errors)`}`,
+    );
     return report;
   });
 }

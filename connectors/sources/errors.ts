@@ -20,13 +20,19 @@ export class TargetExistsError extends SourceError {
 }
 
 export class SourceGoneError extends SourceError {
-  constructor(readonly path: string, options?: ErrorOptions) {
+  constructor(
+    readonly path: string,
+    options?: ErrorOptions,
+  ) {
     super(`${path} does not exist (any more)`, options);
   }
 }
 
 export class FileTooLargeError extends SourceError {
-  constructor(readonly path: string, readonly maxBytes: number) {
+  constructor(
+    readonly path: string,
+    readonly maxBytes: number,
+  ) {
     super(`${path} is larger than the limit of ${maxBytes} bytes`);
   }
 }
@@ -34,14 +40,25 @@ export class FileTooLargeError extends SourceError {
 /** Connection-level trouble: worth retrying, unlike the errors above. */
 export class SourceUnavailableError extends SourceError {
   readonly retryable = true;
-  constructor(readonly where: string, cause: unknown) {
+  constructor(
+    readonly where: string,
+    cause: unknown,
+  ) {
     super(`${where} is not reachable: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
   }
 }
 
 /** Socket-level error codes from Node and the SDKs that mean "the server is not there (right now)". */
 const CONNECTION_CODES = new Set([
-  'ECONNREFUSED', 'ECONNRESET', 'ECONNABORTED', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT', 'EPIPE',
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ECONNABORTED',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ETIMEDOUT',
+  'EPIPE',
 ]);
 
 export function isConnectionError(err: unknown): boolean {

@@ -73,7 +73,13 @@ export class GdriveSource implements FolderSource, ChangeLog {
     do {
       const page = await this.request(() =>
         this.api.files.list(
-          { q: `${quoted(parentId)} in parents and trashed = false and ${filter}`, fields: `nextPageToken,files(${FILE_FIELDS},createdTime)`, orderBy: 'createdTime', pageSize: 1000, pageToken },
+          {
+            q: `${quoted(parentId)} in parents and trashed = false and ${filter}`,
+            fields: `nextPageToken,files(${FILE_FIELDS},createdTime)`,
+            orderBy: 'createdTime',
+            pageSize: 1000,
+            pageToken,
+          },
           this.call,
         ),
       );
@@ -105,7 +111,9 @@ export class GdriveSource implements FolderSource, ChangeLog {
     const existing = await this.children(parentId, sameName);
     if (existing[0]) return existing[0].id!;
     if (!create) return undefined;
-    const made = await this.request(() => this.api.files.create({ requestBody: { name: parts.at(-1), mimeType: FOLDER, parents: [parentId] }, fields: 'id' }, this.call));
+    const made = await this.request(() =>
+      this.api.files.create({ requestBody: { name: parts.at(-1), mimeType: FOLDER, parents: [parentId] }, fields: 'id' }, this.call),
+    );
     // Replicas creating the same folder at once each make one (Drive allows equal names): all settle on the oldest, the others remove theirs.
     const oldest = (await this.children(parentId, sameName))[0]?.id ?? made.id!;
     if (oldest !== made.id) await this.request(() => this.api.files.delete({ fileId: made.id! }, this.call));
@@ -137,7 +145,9 @@ export class GdriveSource implements FolderSource, ChangeLog {
     const file = await this.file(path);
     if (!file) throw new SourceGoneError(path);
     if (Number(file.size ?? 0) > maxBytes) throw new FileTooLargeError(path, maxBytes);
-    const stream = await this.request(() => this.api.files.get({ fileId: file.id!, alt: 'media' }, { ...this.call, responseType: 'stream' }));
+    const stream = await this.request(() =>
+      this.api.files.get({ fileId: file.id!, alt: 'media' }, { ...this.call, responseType: 'stream' }),
+    );
     return readLimited(stream as unknown as Readable, path, maxBytes);
   }
 
@@ -155,7 +165,9 @@ export class GdriveSource implements FolderSource, ChangeLog {
       await this.request(() => this.api.files.update({ fileId: existing.id!, media }, this.call));
       return;
     }
-    const created = await this.request(() => this.api.files.create({ requestBody: { name: temporaryName(name), parents: [parentId] }, fields: 'id' }, this.call));
+    const created = await this.request(() =>
+      this.api.files.create({ requestBody: { name: temporaryName(name), parents: [parentId] }, fields: 'id' }, this.call),
+    );
     try {
       await this.request(() => this.api.files.update({ fileId: created.id!, media }, this.call));
       await this.request(() => this.api.files.update({ fileId: created.id!, requestBody: { name } }, this.call));
@@ -209,7 +221,10 @@ export class GdriveSource implements FolderSource, ChangeLog {
     let pageToken = token;
     for (;;) {
       const page = await this.request(() =>
-        this.api.changes.list({ pageToken, fields: 'nextPageToken,newStartPageToken,changes(removed,file(parents))', pageSize: 1000 }, this.call),
+        this.api.changes.list(
+          { pageToken, fields: 'nextPageToken,newStartPageToken,changes(removed,file(parents))', pageSize: 1000 },
+          this.call,
+        ),
       );
       for (const change of page.changes ?? []) {
         if (change.removed) continue;

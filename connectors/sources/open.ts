@@ -25,7 +25,11 @@ const DRIVE_SCOPES = ['https://www.googleapis.com/auth/drive'];
 function driveAuth(json: string) {
   const key = JSON.parse(json) as { type?: string; client_id?: string; client_secret?: string; refresh_token?: string; token_uri?: string };
   if (key.refresh_token && key.client_id && key.client_secret) {
-    const client = new auth.OAuth2({ clientId: key.client_id, clientSecret: key.client_secret, ...(key.token_uri ? { endpoints: { oauth2TokenUrl: key.token_uri } } : {}) });
+    const client = new auth.OAuth2({
+      clientId: key.client_id,
+      clientSecret: key.client_secret,
+      ...(key.token_uri ? { endpoints: { oauth2TokenUrl: key.token_uri } } : {}),
+    });
     client.setCredentials({ refresh_token: key.refresh_token });
     return client;
   }
@@ -59,6 +63,10 @@ export function openSource(config: SourceConfig, env: NodeJS.ProcessEnv = proces
         credentials: { accessKeyId: secret(config.accessKeyId)!, secretAccessKey: secret(config.secretAccessKey)! },
       });
     case 'gdrive':
-      return new GdriveSource({ rootFolderId: config.rootFolderId, auth: driveAuth(secret(config.credentials)!), ...(config.apiRoot ? { rootUrl: config.apiRoot } : {}) });
+      return new GdriveSource({
+        rootFolderId: config.rootFolderId,
+        auth: driveAuth(secret(config.credentials)!),
+        ...(config.apiRoot ? { rootUrl: config.apiRoot } : {}),
+      });
   }
 }

@@ -71,7 +71,13 @@ export class S3Source implements FolderSource {
         const name = object.Key!.slice(prefix.length);
         // The empty name is a "folder marker" object that consoles create.
         if (!name) continue;
-        entries.push({ path: join(folder, name), name, size: object.Size ?? 0, modifiedMs: object.LastModified?.getTime() ?? 0, version: object.ETag });
+        entries.push({
+          path: join(folder, name),
+          name,
+          size: object.Size ?? 0,
+          modifiedMs: object.LastModified?.getTime() ?? 0,
+          version: object.ETag,
+        });
       }
       token = page.NextContinuationToken;
     } while (token);

@@ -80,7 +80,9 @@ export class SftpSource implements FolderSource {
         return client;
       } catch (err) {
         forget();
-        throw isConnectionError(err) ? new SourceUnavailableError(this.where, err) : new SourceError(`${this.where}: ${(err as Error).message}`, { cause: err });
+        throw isConnectionError(err)
+          ? new SourceUnavailableError(this.where, err)
+          : new SourceError(`${this.where}: ${(err as Error).message}`, { cause: err });
       }
     })();
     this.connection = connection;
@@ -192,7 +194,8 @@ export class SftpSource implements FolderSource {
 
   check(): Promise<void> {
     return this.run(async (client) => {
-      if ((await client.exists(this.options.root)) !== 'd') throw new SourceError(`${this.where}: folder ${this.options.root} does not exist`);
+      if ((await client.exists(this.options.root)) !== 'd')
+        throw new SourceError(`${this.where}: folder ${this.options.root} does not exist`);
     });
   }
 

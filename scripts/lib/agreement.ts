@@ -31,7 +31,14 @@ function xmlFiles(dir: string): string[] {
   return readdirSync(dir)
     .sort()
     .map((name) => path.join(dir, name))
-    .filter((file) => readFileSync(file).subarray(0, 64).toString('utf8').replace(/^\uFEFF/, '').trimStart().startsWith('<'));
+    .filter((file) =>
+      readFileSync(file)
+        .subarray(0, 64)
+        .toString('utf8')
+        .replace(/^\uFEFF/, '')
+        .trimStart()
+        .startsWith('<'),
+    );
 }
 
 function fixtures(): Array<{ name: string; invoice: Invoice }> {
@@ -76,9 +83,11 @@ function mutationBases(all: ReturnType<typeof fixtures>): MutationBase[] {
 /** Every case; the testsuite, the corpus and the mutations of testsuite files only when ../shared is present. */
 export function agreementCases(): AgreementCase[] {
   const cases: AgreementCase[] = [];
-  for (const file of xmlFiles(path.join(corpusDir, 'xrechnung-testsuite'))) cases.push({ id: `testsuite/${path.basename(file)}`, group: 'testsuite', xml: readFileSync(file, 'utf8') });
+  for (const file of xmlFiles(path.join(corpusDir, 'xrechnung-testsuite')))
+    cases.push({ id: `testsuite/${path.basename(file)}`, group: 'testsuite', xml: readFileSync(file, 'utf8') });
   for (const dir of ['xml-cii', 'xml-ubl', 'invalid']) {
-    for (const file of xmlFiles(path.join(corpusDir, dir))) cases.push({ id: `corpus/${dir}/${path.basename(file)}`, group: 'corpus', xml: readFileSync(file, 'utf8') });
+    for (const file of xmlFiles(path.join(corpusDir, dir)))
+      cases.push({ id: `corpus/${dir}/${path.basename(file)}`, group: 'corpus', xml: readFileSync(file, 'utf8') });
   }
   const all = fixtures();
   for (const { name, invoice } of all) {
@@ -87,7 +96,8 @@ export function agreementCases(): AgreementCase[] {
     // Factur-X EN 16931 names plain EN 16931 in BT-24: as a standalone XML it is judged as such.
     cases.push({ id: `fixture/${name}.facturx-en16931.cii.xml`, group: 'fixture', xml: writeCii(invoice, { profile: 'EN16931' }) });
   }
-  for (const file of xmlFiles(path.join(repoRoot, 'test/fixtures/validation'))) cases.push({ id: `fixture/validation/${path.basename(file)}`, group: 'fixture', xml: readFileSync(file, 'utf8') });
+  for (const file of xmlFiles(path.join(repoRoot, 'test/fixtures/validation')))
+    cases.push({ id: `fixture/validation/${path.basename(file)}`, group: 'fixture', xml: readFileSync(file, 'utf8') });
 
   const bases = mutationBases(all);
   for (const mutation of [...MUTATIONS, ...SCENARIO_MUTATIONS]) {
@@ -102,7 +112,12 @@ export function agreementCases(): AgreementCase[] {
         throw err;
       }
       if (xml === base.xml) throw new Error(`mutation ${mutation.id} left ${base.name} unchanged`);
-      cases.push({ id: `mutation/${mutation.id}@${base.name}`, group: 'mutation', xml, mutation: { id: mutation.id, breaks: mutation.breaks, expect: mutation.expect } });
+      cases.push({
+        id: `mutation/${mutation.id}@${base.name}`,
+        group: 'mutation',
+        xml,
+        mutation: { id: mutation.id, breaks: mutation.breaks, expect: mutation.expect },
+      });
     }
   }
   return cases;
@@ -124,7 +139,9 @@ export function ourErrorRules(report: ValidationReport): string[] {
 }
 
 export function kositErrorRules(verdict: KositVerdict): string[] {
-  const ids = verdict.messages.filter((m) => m.level === 'error').map((m) => (m.step === 'val-xsd' ? 'XSD' : m.step === 'val-xml' ? 'XML' : (m.code ?? m.step)));
+  const ids = verdict.messages
+    .filter((m) => m.level === 'error')
+    .map((m) => (m.step === 'val-xsd' ? 'XSD' : m.step === 'val-xml' ? 'XML' : (m.code ?? m.step)));
   if (!verdict.scenario) ids.push('NO-SCENARIO');
   return [...new Set(ids)].sort();
 }
@@ -172,7 +189,8 @@ function causeOf(ours: ValidationReport, kosit: KositVerdict, o: string[], k: st
   if (!kosit.scenario && ours.scenario?.id.startsWith('peppol-bis')) {
     return "Peppol BIS Billing 3.0: KoSIT's official scenarios have none (no scenario, rejected); ours judges it by XSD and CEN rules like the configuration's non-official Peppol scenario (--scenarios plus)";
   }
-  if (kosit.scenario && ours.scenario && kosit.scenario !== ours.scenario.name && !kosit.scenario.includes('NON-OFFICIAL')) return `different scenario: ours ${ours.scenario.name}, KoSIT ${kosit.scenario}`;
+  if (kosit.scenario && ours.scenario && kosit.scenario !== ours.scenario.name && !kosit.scenario.includes('NON-OFFICIAL'))
+    return `different scenario: ours ${ours.scenario.name}, KoSIT ${kosit.scenario}`;
   return `rules reported by one side only: ours [${o.filter((id) => !k.includes(id)).join(' ')}], KoSIT [${k.filter((id) => !o.includes(id)).join(' ')}]`;
 }
 

@@ -113,19 +113,27 @@ export async function runChaos(split: SplitService, opts: ChaosOptions): Promise
   log(`${chaos.length} requests during ${opts.kills} kills; now the same once more without kills`);
 
   const answered = (d: Done) => d.answer.status >= 200 && d.answer.status < 300;
-  for (const d of chaos.filter((d) => !answered(d))) problems.push(`${d.plan.kind} #${d.plan.index}: answered ${d.answer.status} ${d.answer.body.toString('utf8').slice(0, 200)}`);
+  for (const d of chaos.filter((d) => !answered(d)))
+    problems.push(`${d.plan.kind} #${d.plan.index}: answered ${d.answer.status} ${d.answer.body.toString('utf8').slice(0, 200)}`);
   const created = chaos.filter((d) => d.plan.kind !== 'email').length;
   const documentsAfter = await documentCount(split);
-  if (documentsAfter - documentsBefore !== created) problems.push(`${created} create and convert requests made ${documentsAfter - documentsBefore} documents`);
+  if (documentsAfter - documentsBefore !== created)
+    problems.push(`${created} create and convert requests made ${documentsAfter - documentsBefore} documents`);
 
   const reference: Done[] = [];
   for (const d of chaos) {
     const key = `reference-${opts.seed}-${d.plan.index}`;
-    reference.push({ plan: d.plan, run: 'reference', key, answer: await sendUntilAnswered(target, d.plan.path, d.plan.body('reference'), key, { deadlineMs: 600_000 }) });
+    reference.push({
+      plan: d.plan,
+      run: 'reference',
+      key,
+      answer: await sendUntilAnswered(target, d.plan.path, d.plan.body('reference'), key, { deadlineMs: 600_000 }),
+    });
   }
   for (const [d, r] of chaos.map((d, i) => [d, reference[i]!] as const).filter(([d]) => answered(d) && d.plan.kind !== 'email')) {
     const [a, b] = await Promise.all([documentBytes(d), documentBytes(r)]);
-    if (!a.equals(b)) problems.push(`${d.plan.kind} #${d.plan.index}: the document differs from the run without kills (${a.length} vs ${b.length} bytes)`);
+    if (!a.equals(b))
+      problems.push(`${d.plan.kind} #${d.plan.index}: the document differs from the run without kills (${a.length} vs ${b.length} bytes)`);
   }
   problems.push(...(await mailProblems(split, chaos.filter(answered))));
 
@@ -148,21 +156,61 @@ async function startAgain(split: SplitService, part: Part): Promise<void> {
 
 /** The requests, by index: create (XML with e-mail), convert (a PDF to ZUGFeRD), e-mail (delivery), in turn. */
 async function planner(): Promise<(index: number) => Planned> {
-  const fixture = invoiceSchema.parse(JSON.parse(await readFile(path.join(repoRoot, 'test/fixtures/invoices/01-standard-19.json'), 'utf8')));
+  const fixture = invoiceSchema.parse(
+    JSON.parse(await readFile(path.join(repoRoot, 'test/fixtures/invoices/01-standard-19.json'), 'utf8')),
+  );
   const template = await loadTemplate(templateRoots('/nonexistent'), 'de-standard');
   const pdfs = new Map<number, string>();
-  const pdfOf = async (invoice: Invoice) => Buffer.from((await renderInvoicePdf(invoice, template, { created: new Date('2025-03-12T10:00:00Z'), fileId: '0'.repeat(32) })).pdf).toString('base64');
+  const pdfOf = async (invoice: Invoice) =>
+    Buffer.from(
+      (await renderInvoicePdf(invoice, template, { created: new Date('2025-03-12T10:00:00Z'), fileId: '0'.repeat(32) })).pdf,
+    ).toString('base64');
   // Rendering takes a moment: a few distinct PDFs, reused.
   for (let i = 0; i < 4; i++) pdfs.set(i, await pdfOf({ ...fixture, invoiceNumber: `CONV-${i}` }));
-  const transport = (receiver: string, subject: string) => ({ type: 'email', useTransport: true, sender: 'rechnung@acme.example', receiver, subject, message: 'Anbei die Rechnung.' });
+  const transport = (receiver: string, subject: string) => ({
+    type: 'email',
+    useTransport: true,
+    sender: 'rechnung@acme.example',
+    receiver,
+    subject,
+    message: 'Anbei die Rechnung.',
+  });
   return (index) => {
     const kind = (['create', 'convert', 'email'] as const)[index % 3]!;
     const receiver = (run: string) => (kind === 'convert' ? undefined : `${kind}-${index}-${run}@customer.example`);
     if (kind === 'create') {
-      return { index, kind, path: '/api/v1/zugferd/createXinvoiceFromJson', receiver, body: (run) => ({ invoice: { ...fixture, invoiceNumber: `CHAOS-${index}` }, transport: transport(receiver(run)!, 'Rechnung {invoicenumber}') }) };
+      return {
+        index,
+        kind,
+        path: '/api/v1/zugferd/createXinvoiceFromJson',
+        receiver,
+        body: (run) => ({
+          invoice: { ...fixture, invoiceNumber: `CHAOS-${index}` },
+          transport: transport(receiver(run)!, 'Rechnung {invoicenumber}'),
+        }),
+      };
     }
-    if (kind === 'convert') return { index, kind, path: '/createZugferdFromPdf', receiver, body: () => ({ fileBase64: pdfs.get(index % pdfs.size), fileName: `scan-${index}.pdf` }) };
-    return { index, kind, path: '/api/v1/delivery', receiver, body: (run) => ({ transport: { type: 'email', useTransport: true, email: { sender: 'rechnung@acme.example', receiver: receiver(run), subject: `Mahnung ${index}`, message: 'Bitte zahlen.' } } }) };
+    if (kind === 'convert')
+      return {
+        index,
+        kind,
+        path: '/createZugferdFromPdf',
+        receiver,
+        body: () => ({ fileBase64: pdfs.get(index % pdfs.size), fileName: `scan-${index}.pdf` }),
+      };
+    return {
+      index,
+      kind,
+      path: '/api/v1/delivery',
+      receiver,
+      body: (run) => ({
+        transport: {
+          type: 'email',
+          useTransport: true,
+          email: { sender: 'rechnung@acme.example', receiver: receiver(run), subject: `Mahnung ${index}`, message: 'Bitte zahlen.' },
+        },
+      }),
+    };
   };
 }
 
@@ -178,7 +226,9 @@ async function documentCount(split: SplitService): Promise<number> {
   const { openStorage } = await import('../../src/storage/index.js');
   const storage = await openStorage({ dataDir: split.api.dataDir, databaseUrl: split.api.env.DATABASE_URL });
   try {
-    const { rows } = await storage.db.query<{ n: number | string }>('SELECT COUNT(*) AS n FROM documents WHERE account_id = $1', [split.api.accountId]);
+    const { rows } = await storage.db.query<{ n: number | string }>('SELECT COUNT(*) AS n FROM documents WHERE account_id = $1', [
+      split.api.accountId,
+    ]);
     return Number(rows[0]!.n);
   } finally {
     await storage.close();
@@ -190,7 +240,13 @@ async function documentCount(split: SplitService): Promise<number> {
  * waited for) is in the outbox exactly once, under the Message-ID the answer named.
  */
 async function mailProblems(split: SplitService, done: Done[]): Promise<string[]> {
-  const expected = done.filter((d) => d.plan.receiver(d.run)).map((d) => ({ d, receiver: d.plan.receiver(d.run)!, messageId: (d.answer.json.transport?.send ?? d.answer.json.send)?.messageId as string | undefined }));
+  const expected = done
+    .filter((d) => d.plan.receiver(d.run))
+    .map((d) => ({
+      d,
+      receiver: d.plan.receiver(d.run)!,
+      messageId: (d.answer.json.transport?.send ?? d.answer.json.send)?.messageId as string | undefined,
+    }));
   const outbox = path.join(split.api.dataDir, 'outbox');
   const deadline = Date.now() + 180_000;
   for (;;) {
@@ -200,7 +256,8 @@ async function mailProblems(split: SplitService, done: Done[]): Promise<string[]
       const to = mails.filter((m) => m.to.includes(receiver));
       if (to.length > 1) problems.push(`${d.plan.kind} #${d.plan.index}: ${to.length} e-mails to ${receiver}`);
       else if (to.length === 0) problems.push(`${d.plan.kind} #${d.plan.index}: no e-mail to ${receiver}`);
-      else if (to[0]!.messageId !== messageId) problems.push(`${d.plan.kind} #${d.plan.index}: the e-mail has Message-ID ${to[0]!.messageId}, the answer named ${messageId}`);
+      else if (to[0]!.messageId !== messageId)
+        problems.push(`${d.plan.kind} #${d.plan.index}: the e-mail has Message-ID ${to[0]!.messageId}, the answer named ${messageId}`);
     }
     const ids = mails.map((m) => m.messageId);
     const twice = ids.filter((id, i) => ids.indexOf(id) !== i);

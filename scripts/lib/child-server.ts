@@ -21,7 +21,8 @@ export async function startChildServer(command: string, args: string[], port: nu
 
   const deadline = Date.now() + 30_000;
   while (!(await accepts(port))) {
-    if (proc.exitCode !== null || proc.signalCode !== null) throw new Error(`${command} exited (${proc.exitCode ?? proc.signalCode}): ${output}`);
+    if (proc.exitCode !== null || proc.signalCode !== null)
+      throw new Error(`${command} exited (${proc.exitCode ?? proc.signalCode}): ${output}`);
     if (Date.now() > deadline) {
       await stop();
       throw new Error(`${command} did not listen on port ${port} within 30 s: ${output}`);

@@ -38,7 +38,9 @@ export function corpusItems(corpus: string, groups: readonly string[]): CorpusIt
   for (const group of groups) {
     const dir = path.join(corpus, group);
     if (!existsSync(dir)) continue;
-    for (const f of readdirSync(dir).filter((n) => n.toLowerCase().endsWith('.pdf')).sort()) {
+    for (const f of readdirSync(dir)
+      .filter((n) => n.toLowerCase().endsWith('.pdf'))
+      .sort()) {
       const file = path.join(dir, f);
       items.push({
         group,
@@ -53,7 +55,9 @@ export function corpusItems(corpus: string, groups: readonly string[]): CorpusIt
   }
   const goldenDir = path.join(corpus, 'plain-pdf-golden');
   if (existsSync(goldenDir)) {
-    for (const f of readdirSync(goldenDir).filter((n) => n.endsWith('.pdf')).sort()) {
+    for (const f of readdirSync(goldenDir)
+      .filter((n) => n.endsWith('.pdf'))
+      .sort()) {
       const jsonPath = path.join(goldenDir, f.replace(/\.pdf$/, '.json'));
       if (!existsSync(jsonPath)) continue;
       const golden = (JSON.parse(readFileSync(jsonPath, 'utf8')) as Golden[])[0]!;
@@ -138,7 +142,15 @@ export interface Golden {
   bic?: string;
   issuer?: string;
   partner_name?: string;
-  lines?: Array<{ name?: string; desc?: string; qty?: number; price_unit?: number | string; price?: number; price_subtotal?: number; line_tax_percent?: number }>;
+  lines?: Array<{
+    name?: string;
+    desc?: string;
+    qty?: number;
+    price_unit?: number | string;
+    price?: number;
+    price_subtotal?: number;
+    line_tax_percent?: number;
+  }>;
 }
 
 /** The golden JSON as an Invoice, so the same comparison applies. */
@@ -149,8 +161,21 @@ export function goldenInvoice(g: Golden): Invoice {
     ...(g.date ? { invoiceIssueDate: g.date } : {}),
     ...(g.date_due ? { paymentDueDate: g.date_due } : {}),
     ...(g.currency ? { invoiceCurrencyCode: g.currency } : {}),
-    ...(g.issuer || g.vat ? { seller: { ...(g.issuer ? { sellerName: g.issuer } : {}), ...(g.vat ? { sellerVatIdentifier: g.vat.replace(/\s+/g, '') } : {}) } } : {}),
-    ...(g.iban && /^[A-Z]{2}\d{2}/.test(g.iban) ? { paymentInstructions: { creditTransfer: [{ paymentAccountIdentifier: g.iban, ...(g.bic && /^[A-Z]{6}/.test(g.bic) ? { paymentServiceProviderIdentifier: g.bic } : {}) }] } } : {}),
+    ...(g.issuer || g.vat
+      ? { seller: { ...(g.issuer ? { sellerName: g.issuer } : {}), ...(g.vat ? { sellerVatIdentifier: g.vat.replace(/\s+/g, '') } : {}) } }
+      : {}),
+    ...(g.iban && /^[A-Z]{2}\d{2}/.test(g.iban)
+      ? {
+          paymentInstructions: {
+            creditTransfer: [
+              {
+                paymentAccountIdentifier: g.iban,
+                ...(g.bic && /^[A-Z]{6}/.test(g.bic) ? { paymentServiceProviderIdentifier: g.bic } : {}),
+              },
+            ],
+          },
+        }
+      : {}),
     documentTotals: {
       ...(g.amount !== undefined ? { invoiceTotalAmountWithVat: amount(g.amount)! } : {}),
       ...(g.amount_untaxed !== undefined ? { invoiceTotalAmountWithoutVat: amount(g.amount_untaxed)! } : {}),
@@ -161,7 +186,9 @@ export function goldenInvoice(g: Golden): Invoice {
       .map((l) => ({
         itemInformation: { itemName: (l.name ?? l.desc ?? '').split('\n')[0]! },
         ...(l.qty !== undefined ? { invoicedQuantity: String(l.qty) } : {}),
-        ...(l.price_unit !== undefined || l.price !== undefined ? { priceDetails: { itemNetPrice: amount(l.price_unit ?? l.price)! } } : {}),
+        ...(l.price_unit !== undefined || l.price !== undefined
+          ? { priceDetails: { itemNetPrice: amount(l.price_unit ?? l.price)! } }
+          : {}),
         ...(l.price_subtotal !== undefined ? { invoiceLineNetAmount: amount(l.price_subtotal)! } : {}),
         ...(l.line_tax_percent !== undefined ? { lineVatInformation: [{ invoicedItemVatRate: String(l.line_tax_percent) }] } : {}),
       })),
@@ -188,7 +215,9 @@ export function visibleOf(pages: PageText[]): Visible {
   const lines = pages.flatMap((p) => groupLines(p));
   const all = lines.join('\n');
   const amounts = new Set<string>();
-  for (const l of lines) for (const mark of [',', '.'] as const) for (const n of scanNumbers(l, mark)) amounts.add(new Decimal(n.value).abs().toDecimalPlaces(2).toFixed(2));
+  for (const l of lines)
+    for (const mark of [',', '.'] as const)
+      for (const n of scanNumbers(l, mark)) amounts.add(new Decimal(n.value).abs().toDecimalPlaces(2).toFixed(2));
   const dates = new Set<string>();
   for (const l of lines) for (const order of ['DMY', 'MDY'] as const) for (const d of scanDates(l, order)) dates.add(d.iso);
   const countries = new Set<string>();
@@ -197,14 +226,25 @@ export function visibleOf(pages: PageText[]): Visible {
       const c = countryOfLine(part);
       if (c) countries.add(c);
     }
-    for (const m of l.matchAll(/(?<![A-Za-z])([A-Z]{1,2})[- ]\d{4,5}\b/g)) countries.add(m[1]!.length === 1 ? ({ D: 'DE', A: 'AT', F: 'FR', B: 'BE', L: 'LU' } as Record<string, string>)[m[1]!] ?? '' : m[1]!);
+    for (const m of l.matchAll(/(?<![A-Za-z])([A-Z]{1,2})[- ]\d{4,5}\b/g))
+      countries.add(
+        m[1]!.length === 1 ? (({ D: 'DE', A: 'AT', F: 'FR', B: 'BE', L: 'LU' } as Record<string, string>)[m[1]!] ?? '') : m[1]!,
+      );
   }
   const units = new Set<string>();
   for (const w of pages.flatMap((p) => p.words)) {
     const u = unitCode(w.text);
     if (u) units.add(u);
   }
-  return { key: textKey(all), compact: all.replace(/\s+/g, '').toUpperCase(), amounts, dates, currencies: new Set(currenciesIn(all)), countries, units };
+  return {
+    key: textKey(all),
+    compact: all.replace(/\s+/g, '').toUpperCase(),
+    amounts,
+    dates,
+    currencies: new Set(currenciesIn(all)),
+    countries,
+    units,
+  };
 }
 
 /** Words of a page as rough lines (for the visibility check only; the analysis has its own layout). */

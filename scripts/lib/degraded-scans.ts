@@ -53,14 +53,20 @@ export async function degradedScanPages(pdf: Uint8Array, file: string, cacheDir?
   if (upload === 'pdf') {
     const scanned = await imageOnlyPdf(scans);
     const started = performance.now();
-    pages = await readDocument(scanned, 'pdf', { pool }).then((read) => read.pages, () => scans.map((_, i) => unread(i)));
+    pages = await readDocument(scanned, 'pdf', { pool }).then(
+      (read) => read.pages,
+      () => scans.map((_, i) => unread(i)),
+    );
     const seconds = (performance.now() - started) / 1000;
     for (const _ of scans) ocrSeconds.push(seconds / scans.length);
   } else {
     pages = [];
     for (const [i, jpeg] of scans.entries()) {
       const started = performance.now();
-      const read = await readDocument(jpeg, 'jpeg', { pool }).then((r) => r.pages[0], () => undefined);
+      const read = await readDocument(jpeg, 'jpeg', { pool }).then(
+        (r) => r.pages[0],
+        () => undefined,
+      );
       ocrSeconds.push((performance.now() - started) / 1000);
       pages.push({ ...(read ?? unread(i)), page: i + 1 });
     }
@@ -75,6 +81,8 @@ export async function degradedScanPages(pdf: Uint8Array, file: string, cacheDir?
 function summarise(): void {
   if (ocrSeconds.length === 0) return;
   const at = (q: number) => quantile(ocrSeconds, q).toFixed(2);
-  console.log(`OCR path alone (sandboxed render + tesseract, ${pool!.size} worker, excluding the scan simulation): median ${at(0.5)} s, p95 ${at(0.95)} s, max ${Math.max(...ocrSeconds).toFixed(2)} s per page over ${ocrSeconds.length} pages`);
+  console.log(
+    `OCR path alone (sandboxed render + tesseract, ${pool!.size} worker, excluding the scan simulation): median ${at(0.5)} s, p95 ${at(0.95)} s, max ${Math.max(...ocrSeconds).toFixed(2)} s per page over ${ocrSeconds.length} pages`,
+  );
   void pool!.close();
 }

@@ -21,7 +21,13 @@ export interface Target {
   token: string;
 }
 
-export async function send(target: Target, path: string, body: unknown, key?: string, timeoutMs = 660_000): Promise<Omit<Answer, 'attempts' | 'ms'>> {
+export async function send(
+  target: Target,
+  path: string,
+  body: unknown,
+  key?: string,
+  timeoutMs = 660_000,
+): Promise<Omit<Answer, 'attempts' | 'ms'>> {
   const res = await fetch(`${target.url}${path}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', authorization: `Bearer ${target.token}`, ...(key ? { 'idempotency-key': key } : {}) },
@@ -44,7 +50,13 @@ export function tryAgain(a: { status: number; json: any }): boolean {
 }
 
 /** Sends until answered for good; gives up after `deadlineMs` with the last problem. */
-export async function sendUntilAnswered(target: Target, path: string, body: unknown, key: string, opts: { deadlineMs?: number; pauseMs?: number } = {}): Promise<Answer> {
+export async function sendUntilAnswered(
+  target: Target,
+  path: string,
+  body: unknown,
+  key: string,
+  opts: { deadlineMs?: number; pauseMs?: number } = {},
+): Promise<Answer> {
   const started = Date.now();
   const deadline = started + (opts.deadlineMs ?? 600_000);
   let last = '';

@@ -31,7 +31,8 @@ export function kositJar(): string | undefined {
 /** Why the judge cannot run here, or undefined when it can. */
 export function kositUnavailable(scenarios: KositScenarios = 'official'): string | undefined {
   if (!kositJar()) return `the KoSIT validator is not present at ${kositDir} (set KOSIT_DIR, or place ../shared beside the checkout)`;
-  if (!existsSync(path.join(kositDir, 'config', SCENARIO_FILES[scenarios]))) return `${path.join(kositDir, 'config', SCENARIO_FILES[scenarios])} is missing`;
+  if (!existsSync(path.join(kositDir, 'config', SCENARIO_FILES[scenarios])))
+    return `${path.join(kositDir, 'config', SCENARIO_FILES[scenarios])} is missing`;
   if (spawnSync('java', ['-version']).status !== 0) return 'java is not on the PATH';
   return undefined;
 }
@@ -59,7 +60,9 @@ const REP = 'http://www.xoev.de/de/validator/varl/1';
 const SCN = 'http://www.xoev.de/de/validator/framework/1/scenarios';
 
 function children(el: Element, ns: string, name: string): Element[] {
-  return Array.from(el.childNodes).filter((n): n is Element => n.nodeType === 1 && (n as Element).namespaceURI === ns && (n as Element).localName === name);
+  return Array.from(el.childNodes).filter(
+    (n): n is Element => n.nodeType === 1 && (n as Element).namespaceURI === ns && (n as Element).localName === name,
+  );
 }
 
 function levelOf(level: string | null): KositMessage['level'] {
@@ -107,7 +110,9 @@ export interface KositJudge {
 }
 
 /** Starts the daemon on a free loopback port and waits until it takes documents. */
-export async function startKosit(opts: { scenarios?: KositScenarios; threads?: number; startTimeoutMs?: number } = {}): Promise<KositJudge> {
+export async function startKosit(
+  opts: { scenarios?: KositScenarios; threads?: number; startTimeoutMs?: number } = {},
+): Promise<KositJudge> {
   const scenarios = opts.scenarios ?? 'official';
   const why = kositUnavailable(scenarios);
   if (why) throw new Error(why);
@@ -115,12 +120,31 @@ export async function startKosit(opts: { scenarios?: KositScenarios; threads?: n
   const config = path.join(kositDir, 'config');
   const java: ChildProcess = spawn(
     'java',
-    ['-Xmx1g', '-jar', kositJar()!, '-s', path.join(config, SCENARIO_FILES[scenarios]), '-r', config, '-D', '-G', '-H', '127.0.0.1', '-P', String(port), '-T', String(opts.threads ?? 2)],
+    [
+      '-Xmx1g',
+      '-jar',
+      kositJar()!,
+      '-s',
+      path.join(config, SCENARIO_FILES[scenarios]),
+      '-r',
+      config,
+      '-D',
+      '-G',
+      '-H',
+      '127.0.0.1',
+      '-P',
+      String(port),
+      '-T',
+      String(opts.threads ?? 2),
+    ],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let output = '';
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => fail(new Error(`KoSIT daemon did not start within ${opts.startTimeoutMs ?? 180_000} ms:\n${output.slice(-2000)}`)), opts.startTimeoutMs ?? 180_000);
+    const timer = setTimeout(
+      () => fail(new Error(`KoSIT daemon did not start within ${opts.startTimeoutMs ?? 180_000} ms:\n${output.slice(-2000)}`)),
+      opts.startTimeoutMs ?? 180_000,
+    );
     const onExit = (code: number | null) => fail(new Error(`KoSIT daemon exited with ${code}:\n${output.slice(-2000)}`));
     const settle = () => {
       clearTimeout(timer);
@@ -151,9 +175,14 @@ export async function startKosit(opts: { scenarios?: KositScenarios; threads?: n
   const exited = new Promise<void>((resolve) => java.once('exit', () => resolve()));
   return {
     async judge(xml) {
-      const res = await fetch(`http://127.0.0.1:${port}/`, { method: 'POST', headers: { 'content-type': 'application/xml' }, body: Buffer.from(xml, 'utf8') });
+      const res = await fetch(`http://127.0.0.1:${port}/`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/xml' },
+        body: Buffer.from(xml, 'utf8'),
+      });
       const body = await res.text();
-      if (!body.includes('<rep:report') && !body.includes(':report')) throw new Error(`KoSIT answered HTTP ${res.status} without a report: ${body.slice(0, 500)}`);
+      if (!body.includes('<rep:report') && !body.includes(':report'))
+        throw new Error(`KoSIT answered HTTP ${res.status} without a report: ${body.slice(0, 500)}`);
       return parseKositReport(body);
     },
     async stop() {

@@ -16,7 +16,13 @@ export interface RoleProcess {
   stop(): Promise<void>;
 }
 
-export async function startRoleProcess(service: SpawnedService, role: 'worker' | 'connectors', name: string, env: Record<string, string> = {}, nice = 0): Promise<RoleProcess> {
+export async function startRoleProcess(
+  service: SpawnedService,
+  role: 'worker' | 'connectors',
+  name: string,
+  env: Record<string, string> = {},
+  nice = 0,
+): Promise<RoleProcess> {
   const logFile = path.join(service.dataDir, `${name}.log`);
   const command = [process.execPath, path.join(repoRoot, 'dist/src/main.js')];
   // A lower CPU priority (nice), inherited by the threads and processes it starts.
@@ -30,7 +36,8 @@ export async function startRoleProcess(service: SpawnedService, role: 'worker' |
   const deadline = Date.now() + 60_000;
   // Logged once every part of the role runs (after 'connectors started' for the connectors).
   while (!readFileSync(logFile, 'utf8').includes('service started')) {
-    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`The ${role} process did not start; see ${logFile}:\n${readFileSync(logFile, 'utf8').slice(-2000)}`);
+    if (child.exitCode !== null || Date.now() > deadline)
+      throw new Error(`The ${role} process did not start; see ${logFile}:\n${readFileSync(logFile, 'utf8').slice(-2000)}`);
     await new Promise((r) => setTimeout(r, 200));
   }
   const end = async (signal: NodeJS.Signals) => {

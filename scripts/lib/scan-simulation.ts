@@ -42,7 +42,8 @@ export async function scanPdf(pdf: Uint8Array, profile: ScanProfile, maxPages = 
   const doc = await openPdf(pdf);
   try {
     const pages: Buffer[] = [];
-    for (let n = 1; n <= Math.min(doc.numPages, maxPages); n++) pages.push(await scanPage(await rasterisePage(doc, n, profile.dpi), profile, n));
+    for (let n = 1; n <= Math.min(doc.numPages, maxPages); n++)
+      pages.push(await scanPage(await rasterisePage(doc, n, profile.dpi), profile, n));
     return pages;
   } finally {
     await doc.loadingTask.destroy();
@@ -53,7 +54,15 @@ export async function scanPdf(pdf: Uint8Array, profile: ScanProfile, maxPages = 
 export async function scanPage(page: GrayBitmap, profile: ScanProfile, seed = 1): Promise<Buffer> {
   const { width, height } = page;
   const source = createCanvas(width, height);
-  source.getContext('2d').putImageData(new ImageData(grayToRgba(page.data, (v) => 28 + (v * 212) / 255), width, height), 0, 0);
+  source.getContext('2d').putImageData(
+    new ImageData(
+      grayToRgba(page.data, (v) => 28 + (v * 212) / 255),
+      width,
+      height,
+    ),
+    0,
+    0,
+  );
 
   // Fed askew: the page turns about its centre on grey-white scanner background.
   const canvas = createCanvas(width, height);

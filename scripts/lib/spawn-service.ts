@@ -92,7 +92,12 @@ export async function spawnService(opts: SpawnOptions): Promise<SpawnedService> 
   };
   const logFile = path.join(dataDir, 'service.log');
   const url = `http://127.0.0.1:${port}`;
-  const launch = () => spawn(process.execPath, [path.join(repoRoot, 'dist/src/main.js')], { cwd: repoRoot, env, stdio: ['ignore', openSync(logFile, 'a'), openSync(logFile, 'a')] });
+  const launch = () =>
+    spawn(process.execPath, [path.join(repoRoot, 'dist/src/main.js')], {
+      cwd: repoRoot,
+      env,
+      stdio: ['ignore', openSync(logFile, 'a'), openSync(logFile, 'a')],
+    });
   let child = launch();
   const stop = async () => {
     const code = await stopChild(child);
@@ -115,7 +120,10 @@ export async function spawnService(opts: SpawnOptions): Promise<SpawnedService> 
   };
   try {
     await waitForHealth(url, child, logFile);
-    const cli = async (...args: string[]) => JSON.parse((await run(process.execPath, [path.join(repoRoot, 'dist/src/cli/accounts.js'), ...args, '--json'], { cwd: repoRoot, env })).stdout);
+    const cli = async (...args: string[]) =>
+      JSON.parse(
+        (await run(process.execPath, [path.join(repoRoot, 'dist/src/cli/accounts.js'), ...args, '--json'], { cwd: repoRoot, env })).stdout,
+      );
     const account = (await cli('create-account', '--name', `${opts.name} account`)) as { id: string };
     const token = (await cli('create-token', '--account', account.id, '--label', opts.name)) as { token: string };
     return {
@@ -142,11 +150,11 @@ export async function spawnService(opts: SpawnOptions): Promise<SpawnedService> 
   }
 }
 
-
 async function waitForHealth(url: string, child: ChildProcess, logFile: string): Promise<void> {
   const deadline = Date.now() + 90_000;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`The service exited with ${child.exitCode} at start; the end of ${logFile}:\n${logTail(logFile)}`);
+    if (child.exitCode !== null)
+      throw new Error(`The service exited with ${child.exitCode} at start; the end of ${logFile}:\n${logTail(logFile)}`);
     try {
       if ((await fetch(`${url}/health`)).ok) return;
     } catch {

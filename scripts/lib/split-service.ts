@@ -52,7 +52,11 @@ export async function startSplitService(opts: SplitOptions): Promise<SplitServic
   let api: SpawnedService | undefined;
   let worker: Part | undefined;
   try {
-    api = await spawnService({ name: opts.name, namespace: NAMESPACE, env: { ...opts.env, EINVOICE_ROLE: 'api', TEMPORAL_ADDRESS: temporal.address } });
+    api = await spawnService({
+      name: opts.name,
+      namespace: NAMESPACE,
+      env: { ...opts.env, EINVOICE_ROLE: 'api', TEMPORAL_ADDRESS: temporal.address },
+    });
     worker = await workerPart(api, opts.workerEnv ?? {});
   } catch (err) {
     await api?.stop();
@@ -63,7 +67,10 @@ export async function startSplitService(opts: SplitOptions): Promise<SplitServic
   let apiRunning = true;
   // Once stopping, nothing starts again (a fault injector may be restarting a part just then).
   let stopping = false;
-  const guard = (part: Part): Part => ({ ...part, start: () => (stopping ? Promise.reject(new Error(`${part.name}: the service is stopping`)) : part.start()) });
+  const guard = (part: Part): Part => ({
+    ...part,
+    start: () => (stopping ? Promise.reject(new Error(`${part.name}: the service is stopping`)) : part.start()),
+  });
   const apiPart: Part = {
     name: 'api',
     running: () => apiRunning,
@@ -150,7 +157,8 @@ async function waitForNamespace(address: string, timeoutMs: number): Promise<voi
         await connection.close();
       }
     } catch (err) {
-      if (Date.now() > deadline) throw new Error(`Temporal at ${address} did not serve namespace ${NAMESPACE} within ${timeoutMs} ms: ${(err as Error).message}`);
+      if (Date.now() > deadline)
+        throw new Error(`Temporal at ${address} did not serve namespace ${NAMESPACE} within ${timeoutMs} ms: ${(err as Error).message}`);
       await new Promise((r) => setTimeout(r, 250));
     }
   }

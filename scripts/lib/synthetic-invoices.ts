@@ -43,12 +43,69 @@ export type Lang = 'de' | 'en' | 'fr' | 'it' | 'nl';
 const LANGS: readonly Lang[] = ['de', 'en', 'fr', 'it', 'nl'];
 
 type LabelKey =
-  | 'invoice' | 'creditNote' | 'corrected' | 'selfBilled' | 'invoiceNumber' | 'creditNumber' | 'issueDate' | 'dueDate' | 'deliveryDate' | 'period'
-  | 'customerNumber' | 'buyerReference' | 'orderReference' | 'contractReference' | 'vatId' | 'buyerVatId' | 'taxNumber' | 'registration'
-  | 'contact' | 'phone' | 'email' | 'bic' | 'bank' | 'accountHolder' | 'payee' | 'billTo' | 'shipTo' | 'from'
-  | 'pos' | 'sku' | 'desc' | 'qty' | 'unit' | 'price' | 'vatRate' | 'amount'
-  | 'lineTotal' | 'allowance' | 'charge' | 'allowanceSum' | 'chargeSum' | 'netTotal' | 'vat' | 'on' | 'vatTotal' | 'grossTotal' | 'paid' | 'rounding' | 'due'
-  | 'rate' | 'base' | 'tax' | 'gross' | 'category' | 'vatSummary' | 'page' | 'continued' | 'currencyNote' | 'paymentTerms' | 'notes' | 'intro' | 'pay' | 'of';
+  | 'invoice'
+  | 'creditNote'
+  | 'corrected'
+  | 'selfBilled'
+  | 'invoiceNumber'
+  | 'creditNumber'
+  | 'issueDate'
+  | 'dueDate'
+  | 'deliveryDate'
+  | 'period'
+  | 'customerNumber'
+  | 'buyerReference'
+  | 'orderReference'
+  | 'contractReference'
+  | 'vatId'
+  | 'buyerVatId'
+  | 'taxNumber'
+  | 'registration'
+  | 'contact'
+  | 'phone'
+  | 'email'
+  | 'bic'
+  | 'bank'
+  | 'accountHolder'
+  | 'payee'
+  | 'billTo'
+  | 'shipTo'
+  | 'from'
+  | 'pos'
+  | 'sku'
+  | 'desc'
+  | 'qty'
+  | 'unit'
+  | 'price'
+  | 'vatRate'
+  | 'amount'
+  | 'lineTotal'
+  | 'allowance'
+  | 'charge'
+  | 'allowanceSum'
+  | 'chargeSum'
+  | 'netTotal'
+  | 'vat'
+  | 'on'
+  | 'vatTotal'
+  | 'grossTotal'
+  | 'paid'
+  | 'rounding'
+  | 'due'
+  | 'rate'
+  | 'base'
+  | 'tax'
+  | 'gross'
+  | 'category'
+  | 'vatSummary'
+  | 'page'
+  | 'continued'
+  | 'currencyNote'
+  | 'paymentTerms'
+  | 'notes'
+  | 'intro'
+  | 'pay'
+  | 'of';
 
 type Vocab = Record<LabelKey, readonly string[]>;
 
@@ -115,8 +172,14 @@ const VOCAB: Record<Lang, Vocab> = {
     currencyNote: ['Alle Beträge in {cur}', 'Währung: {cur}'],
     paymentTerms: ['Zahlungsbedingungen', 'Zahlungsbedingung'],
     notes: ['Hinweise', 'Bemerkungen'],
-    intro: ['Sehr geehrte Damen und Herren, für unsere Leistungen berechnen wir Ihnen:', 'Vielen Dank für Ihren Auftrag. Wir berechnen Ihnen wie folgt:'],
-    pay: ['Bitte überweisen Sie den Betrag von {amount} bis zum {date} auf das Konto IBAN {iban}.', 'Bitte zahlen Sie {amount} bis {date} auf IBAN {iban}.'],
+    intro: [
+      'Sehr geehrte Damen und Herren, für unsere Leistungen berechnen wir Ihnen:',
+      'Vielen Dank für Ihren Auftrag. Wir berechnen Ihnen wie folgt:',
+    ],
+    pay: [
+      'Bitte überweisen Sie den Betrag von {amount} bis zum {date} auf das Konto IBAN {iban}.',
+      'Bitte zahlen Sie {amount} bis {date} auf IBAN {iban}.',
+    ],
     of: ['von'],
   },
   en: {
@@ -186,13 +249,13 @@ const VOCAB: Record<Lang, Vocab> = {
   },
   fr: {
     invoice: ['Facture', 'FACTURE'],
-    creditNote: ['Avoir', 'AVOIR', 'Facture d\'avoir'],
+    creditNote: ['Avoir', 'AVOIR', "Facture d'avoir"],
     corrected: ['Facture rectificative', 'Facture corrective'],
     selfBilled: ['Autofacturation', 'Facture émise par le client (autofacturation)'],
     invoiceNumber: ['Facture n°', 'N° de facture', 'Numéro de facture', 'Réf. facture'],
-    creditNumber: ['Avoir n°', 'N° d\'avoir', 'Numéro d\'avoir'],
-    issueDate: ['Date de facture', 'Date', 'Date d\'émission', 'Date de facturation'],
-    dueDate: ['Date d\'échéance', 'Échéance', 'À payer avant le'],
+    creditNumber: ['Avoir n°', "N° d'avoir", "Numéro d'avoir"],
+    issueDate: ['Date de facture', 'Date', "Date d'émission", 'Date de facturation'],
+    dueDate: ["Date d'échéance", 'Échéance', 'À payer avant le'],
     deliveryDate: ['Date de livraison', 'Date de prestation'],
     period: ['Période de facturation', 'Période'],
     customerNumber: ['N° client', 'Code client', 'Réf. client'],
@@ -232,7 +295,7 @@ const VOCAB: Record<Lang, Vocab> = {
     vatTotal: ['Total TVA', 'Montant TVA'],
     grossTotal: ['Total TTC', 'Montant TTC', 'Total toutes taxes comprises'],
     paid: ['Acompte versé', 'Déjà réglé', 'Acompte'],
-    rounding: ['Arrondi', 'Écart d\'arrondi'],
+    rounding: ['Arrondi', "Écart d'arrondi"],
     due: ['Net à payer', 'Reste à payer', 'Montant dû'],
     rate: ['Taux', 'Taux TVA'],
     base: ['Base HT', 'Montant HT', 'Base'],
@@ -246,7 +309,10 @@ const VOCAB: Record<Lang, Vocab> = {
     paymentTerms: ['Conditions de paiement', 'Conditions de règlement'],
     notes: ['Remarques', 'Mentions'],
     intro: ['Nous vous remercions de votre confiance.', 'Veuillez trouver ci-dessous le détail de notre facturation.'],
-    pay: ['Merci de régler {amount} avant le {date} par virement sur le compte IBAN {iban}.', 'Montant de {amount} à régler au plus tard le {date}, IBAN {iban}.'],
+    pay: [
+      'Merci de régler {amount} avant le {date} par virement sur le compte IBAN {iban}.',
+      'Montant de {amount} à régler au plus tard le {date}, IBAN {iban}.',
+    ],
     of: ['sur'],
   },
   it: {
@@ -272,7 +338,7 @@ const VOCAB: Record<Lang, Vocab> = {
     phone: ['Tel.', 'Telefono'],
     email: ['E-mail', 'Email'],
     bic: ['BIC', 'SWIFT'],
-    bank: ['Coordinate bancarie', 'Banca d\'appoggio', 'Modalità di pagamento: bonifico bancario'],
+    bank: ['Coordinate bancarie', "Banca d'appoggio", 'Modalità di pagamento: bonifico bancario'],
     accountHolder: ['Intestatario', 'Intestato a'],
     payee: ['Beneficiario', 'Pagamento a favore di'],
     billTo: ['Cessionario / committente', 'Cliente', 'Destinatario', 'Spett.le'],
@@ -311,7 +377,10 @@ const VOCAB: Record<Lang, Vocab> = {
     paymentTerms: ['Condizioni di pagamento', 'Termini di pagamento'],
     notes: ['Note', 'Annotazioni'],
     intro: ['Grazie per averci scelto.', 'Vi addebitiamo quanto segue:'],
-    pay: ['Si prega di effettuare il bonifico di {amount} entro il {date} su IBAN {iban}.', 'Pagamento di {amount} entro il {date} tramite bonifico, IBAN {iban}.'],
+    pay: [
+      'Si prega di effettuare il bonifico di {amount} entro il {date} su IBAN {iban}.',
+      'Pagamento di {amount} entro il {date} tramite bonifico, IBAN {iban}.',
+    ],
     of: ['di'],
   },
   nl: {
@@ -376,7 +445,10 @@ const VOCAB: Record<Lang, Vocab> = {
     paymentTerms: ['Betalingsvoorwaarden', 'Betalingstermijn'],
     notes: ['Opmerkingen', 'Toelichting'],
     intro: ['Hartelijk dank voor uw bestelling.', 'Hierbij brengen wij u het volgende in rekening:'],
-    pay: ['Gelieve {amount} vóór {date} over te maken op IBAN {iban} o.v.v. het factuurnummer.', 'Wij verzoeken u {amount} uiterlijk {date} te betalen op IBAN {iban}.'],
+    pay: [
+      'Gelieve {amount} vóór {date} over te maken op IBAN {iban} o.v.v. het factuurnummer.',
+      'Wij verzoeken u {amount} uiterlijk {date} te betalen op IBAN {iban}.',
+    ],
     of: ['van'],
   },
 };
@@ -440,7 +512,10 @@ const EXEMPTION_NOTES: Record<string, Record<Lang, readonly string[]>> = {
     nl: ['Vrijgesteld van btw.', 'Btw-vrijgestelde levering.'],
   },
   AE: {
-    de: ['Steuerschuldnerschaft des Leistungsempfängers (Reverse Charge).', 'Reverse Charge: Die Umsatzsteuer schuldet der Leistungsempfänger.'],
+    de: [
+      'Steuerschuldnerschaft des Leistungsempfängers (Reverse Charge).',
+      'Reverse Charge: Die Umsatzsteuer schuldet der Leistungsempfänger.',
+    ],
     en: ['Reverse charge: VAT to be accounted for by the recipient.', 'Reverse charge applies.'],
     fr: ['Autoliquidation.', 'Autoliquidation de la TVA par le preneur.'],
     it: ['Inversione contabile.', 'Reverse charge: IVA a carico del committente.'],
@@ -470,7 +545,7 @@ const EXEMPTION_NOTES: Record<string, Record<Lang, readonly string[]>> = {
   O: {
     de: ['Nicht steuerbarer Umsatz.', 'Nicht im Inland steuerbare Leistung.'],
     en: ['Not subject to VAT.', 'Outside the scope of VAT.'],
-    fr: ['Hors champ d\'application de la TVA.', 'Non soumis à la TVA.'],
+    fr: ["Hors champ d'application de la TVA.", 'Non soumis à la TVA.'],
     it: ['Fuori campo IVA.', 'Operazione fuori campo IVA.'],
     nl: ['Niet onderworpen aan btw.', 'Buiten de reikwijdte van de btw.'],
   },
@@ -554,7 +629,13 @@ export interface LayoutSpec {
   paySentence: boolean;
 }
 
-const LANG_OF: Partial<Record<Family, Lang>> = { din5008: 'de', 'en-billto': 'en', 'fr-facture': 'fr', 'it-fattura': 'it', 'nl-factuur': 'nl' };
+const LANG_OF: Partial<Record<Family, Lang>> = {
+  din5008: 'de',
+  'en-billto': 'en',
+  'fr-facture': 'fr',
+  'it-fattura': 'it',
+  'nl-factuur': 'nl',
+};
 
 const COLUMN_ORDERS: readonly Column[][] = [
   ['pos', 'sku', 'desc', 'qty', 'unit', 'price', 'vat', 'amount'],
@@ -575,30 +656,40 @@ export function layoutSpec(family: Family, seed: number): LayoutSpec {
   const size = font === 'Courier' ? r.int(7, 9) : r.int(7, 11);
   const labels = Object.fromEntries(Object.entries(VOCAB[lang]).map(([k, list]) => [k, r.pick(list)])) as Record<LabelKey, string>;
   const dates: DateStyle = r.pick(
-    ({
-      de: ['dmy.', 'dmy.', 'dmy.', 'long', 'iso'],
-      en: ['dmy/', 'long', 'long-us', 'dd-mon-yyyy', 'iso'],
-      fr: ['dmy/', 'dmy/', 'long'],
-      it: ['dmy/', 'dmy/', 'dmy-', 'long', 'dmy.'],
-      nl: ['dmy-', 'dmy-', 'long', 'dmy/'],
-    } as Record<Lang, DateStyle[]>)[lang],
+    (
+      {
+        de: ['dmy.', 'dmy.', 'dmy.', 'long', 'iso'],
+        en: ['dmy/', 'long', 'long-us', 'dd-mon-yyyy', 'iso'],
+        fr: ['dmy/', 'dmy/', 'long'],
+        it: ['dmy/', 'dmy/', 'dmy-', 'long', 'dmy.'],
+        nl: ['dmy-', 'dmy-', 'long', 'dmy/'],
+      } as Record<Lang, DateStyle[]>
+    )[lang],
   );
   const decimal = lang === 'en' ? '.' : ',';
   const group = r.pick<LayoutSpec['group']>(
-    ({ de: ['.', '.', ''], en: [',', ',', ''], fr: [' ', ' ', '', '.'], it: ['.', '.', ''], nl: ['.', '.', ''] } as Record<Lang, Array<LayoutSpec['group']>>)[lang],
+    (
+      { de: ['.', '.', ''], en: [',', ',', ''], fr: [' ', ' ', '', '.'], it: ['.', '.', ''], nl: ['.', '.', ''] } as Record<
+        Lang,
+        Array<LayoutSpec['group']>
+      >
+    )[lang],
   );
   const currency = r.pick<CurrencyStyle>(
-    ({
-      de: ['symbol-after', 'symbol-after', 'code-after', 'note'],
-      en: ['symbol-before', 'symbol-before', 'code-before', 'note'],
-      fr: ['symbol-after', 'symbol-after', 'code-after', 'note'],
-      it: ['symbol-before', 'symbol-after', 'code-before', 'note'],
-      nl: ['symbol-before', 'symbol-before', 'code-before', 'note'],
-    } as Record<Lang, CurrencyStyle[]>)[lang],
+    (
+      {
+        de: ['symbol-after', 'symbol-after', 'code-after', 'note'],
+        en: ['symbol-before', 'symbol-before', 'code-before', 'note'],
+        fr: ['symbol-after', 'symbol-after', 'code-after', 'note'],
+        it: ['symbol-before', 'symbol-after', 'code-before', 'note'],
+        nl: ['symbol-before', 'symbol-before', 'code-before', 'note'],
+      } as Record<Lang, CurrencyStyle[]>
+    )[lang],
   );
   const columns = [...r.pick(COLUMN_ORDERS)];
   // Optional columns come and go: no position, no article number, no VAT column.
-  for (const optional of ['pos', 'sku', 'vat'] as const) if (columns.includes(optional) && r.chance(0.25)) columns.splice(columns.indexOf(optional), 1);
+  for (const optional of ['pos', 'sku', 'vat'] as const)
+    if (columns.includes(optional) && r.chance(0.25)) columns.splice(columns.indexOf(optional), 1);
   return {
     family,
     seed,
@@ -637,7 +728,10 @@ function fill(template: string, values: Record<string, string>): string {
 }
 
 class Formats {
-  constructor(private readonly spec: LayoutSpec, private readonly currencyCode: string) {}
+  constructor(
+    private readonly spec: LayoutSpec,
+    private readonly currencyCode: string,
+  ) {}
 
   number(value: string, minFrac: number, maxFrac: number): string {
     const d = new Decimal(value);
@@ -725,10 +819,18 @@ interface Fonts {
 
 async function loadFonts(doc: PDFDocument, font: FontName): Promise<Fonts> {
   if (font === 'DejaVuSans' || font === 'DejaVuSerif') return embedFonts(doc, font);
-  const names = { Helvetica: [StandardFonts.Helvetica, StandardFonts.HelveticaBold], Times: [StandardFonts.TimesRoman, StandardFonts.TimesRomanBold], Courier: [StandardFonts.Courier, StandardFonts.CourierBold] }[font];
+  const names = {
+    Helvetica: [StandardFonts.Helvetica, StandardFonts.HelveticaBold],
+    Times: [StandardFonts.TimesRoman, StandardFonts.TimesRomanBold],
+    Courier: [StandardFonts.Courier, StandardFonts.CourierBold],
+  }[font];
   const [regular, bold] = await Promise.all(names.map((n) => doc.embedFont(n)));
   const covered = new Set(regular!.getCharacterSet());
-  return { regular: regular!, bold: bold!, printable: (text) => Array.from(text, (ch) => (covered.has(ch.codePointAt(0)!) ? ch : '?')).join('') };
+  return {
+    regular: regular!,
+    bold: bold!,
+    printable: (text) => Array.from(text, (ch) => (covered.has(ch.codePointAt(0)!) ? ch : '?')).join(''),
+  };
 }
 
 interface TextOptions {
@@ -743,7 +845,12 @@ interface TextOptions {
 class Canvas {
   readonly pages: PDFPage[] = [];
   page!: PDFPage;
-  constructor(private readonly doc: PDFDocument, private readonly fonts: Fonts, readonly W: number, readonly H: number) {}
+  constructor(
+    private readonly doc: PDFDocument,
+    private readonly fonts: Fonts,
+    readonly W: number,
+    readonly H: number,
+  ) {}
 
   addPage(): void {
     this.page = this.doc.addPage([this.W, this.H]);
@@ -904,21 +1011,34 @@ function headerPairs(ctx: Ctx, skip: ReadonlySet<LabelKey> = new Set()): Pair[] 
   const delivery = inv.deliveryInformation?.actualDeliveryDate;
   if (delivery) add('deliveryDate', f.date(delivery), [['deliveryInformation.actualDeliveryDate', delivery]]);
   const period = inv.invoicingPeriod;
-  if (period?.invoicingPeriodStartDate && period.invoicingPeriodEndDate) add('period', `${f.date(period.invoicingPeriodStartDate)} – ${f.date(period.invoicingPeriodEndDate)}`, []);
+  if (period?.invoicingPeriodStartDate && period.invoicingPeriodEndDate)
+    add('period', `${f.date(period.invoicingPeriodStartDate)} – ${f.date(period.invoicingPeriodEndDate)}`, []);
   if (inv.paymentDueDate) add('dueDate', f.date(inv.paymentDueDate), [['paymentDueDate', inv.paymentDueDate]]);
   const customer = inv.buyer?.buyerIdentifier;
   if (customer) add('customerNumber', customer, [['buyer.buyerIdentifier', customer]]);
-  if (inv.purchaseOrderReference) add('orderReference', inv.purchaseOrderReference, [['purchaseOrderReference', inv.purchaseOrderReference]]);
+  if (inv.purchaseOrderReference)
+    add('orderReference', inv.purchaseOrderReference, [['purchaseOrderReference', inv.purchaseOrderReference]]);
   if (inv.contractReference) add('contractReference', inv.contractReference, [['contractReference', inv.contractReference]]);
   if (inv.buyerReference) add('buyerReference', inv.buyerReference, [['buyerReference', inv.buyerReference]]);
   const contact = inv.seller?.sellerContact;
   if (contact?.sellerContactPoint) add('contact', clean(contact.sellerContactPoint), []);
-  if (ctx.spec.currency === 'note' && r.chance(0.5)) add('currencyNote', inv.invoiceCurrencyCode, inv.invoiceCurrencyCode ? [['invoiceCurrencyCode', inv.invoiceCurrencyCode]] : [], false, label(ctx, 'currencyNote', { cur: '' }).replace(/[: ]+$/, ''));
+  if (ctx.spec.currency === 'note' && r.chance(0.5))
+    add(
+      'currencyNote',
+      inv.invoiceCurrencyCode,
+      inv.invoiceCurrencyCode ? [['invoiceCurrencyCode', inv.invoiceCurrencyCode]] : [],
+      false,
+      label(ctx, 'currencyNote', { cur: '' }).replace(/[: ]+$/, ''),
+    );
   return out;
 }
 
 /** The address lines of a party, each with what it prints. */
-function partyLines(ctx: Ctx, role: Role, o: { name?: boolean; vat?: boolean; contact?: boolean } = {}): Array<{ text: string; marks: Marks; bold?: boolean }> {
+function partyLines(
+  ctx: Ctx,
+  role: Role,
+  o: { name?: boolean; vat?: boolean; contact?: boolean } = {},
+): Array<{ text: string; marks: Marks; bold?: boolean }> {
   const { inv, spec } = ctx;
   const P = {
     seller: { name: 'seller.sellerName', base: 'seller.sellerPostalAddress', pre: 'seller', vat: 'seller.sellerVatIdentifier' },
@@ -928,7 +1048,8 @@ function partyLines(ctx: Ctx, role: Role, o: { name?: boolean; vat?: boolean; co
   const lines: Array<{ text: string; marks: Marks; bold?: boolean }> = [];
   const name = str(inv, P.name);
   if (o.name !== false && name) lines.push({ text: clean(name), marks: role === 'deliverTo' ? [] : [[P.name, name]], bold: true });
-  if (o.contact && role === 'buyer' && inv.buyer?.buyerContact?.buyerContactPoint) lines.push({ text: clean(inv.buyer.buyerContact.buyerContactPoint), marks: [] });
+  if (o.contact && role === 'buyer' && inv.buyer?.buyerContact?.buyerContactPoint)
+    lines.push({ text: clean(inv.buyer.buyerContact.buyerContactPoint), marks: [] });
   for (const n of [1, 2, 3]) {
     const key = `${P.pre}AddressLine${n}`;
     const v = str(inv, `${P.base}.${key}`);
@@ -937,21 +1058,33 @@ function partyLines(ctx: Ctx, role: Role, o: { name?: boolean; vat?: boolean; co
   const city = str(inv, `${P.base}.${P.pre}City`);
   const pc = str(inv, `${P.base}.${P.pre}PostCode`);
   const cc = str(inv, `${P.base}.${P.pre}CountryCode`);
-  const cityMarks: Marks = role === 'deliverTo' ? [] : [...(city ? ([[`${P.base}.${P.pre}City`, city]] as Marks) : []), ...(pc ? ([[`${P.base}.${P.pre}PostCode`, pc]] as Marks) : [])];
+  const cityMarks: Marks =
+    role === 'deliverTo'
+      ? []
+      : [...(city ? ([[`${P.base}.${P.pre}City`, city]] as Marks) : []), ...(pc ? ([[`${P.base}.${P.pre}PostCode`, pc]] as Marks) : [])];
   if (cc === 'GB' || cc === 'IE') {
     if (city) lines.push({ text: clean(city), marks: cityMarks.filter(([p]) => p.endsWith('City')) });
     if (pc) lines.push({ text: clean(pc), marks: cityMarks.filter(([p]) => p.endsWith('PostCode')) });
   } else if (city || pc) lines.push({ text: clean(`${pc ?? ''} ${city ?? ''}`), marks: cityMarks });
   const other = role === 'seller' ? inv.buyer?.buyerPostalAddress?.buyerCountryCode : inv.seller?.sellerPostalAddress?.sellerCountryCode;
-  const showCountry = spec.countries === 'always' || (spec.countries === 'foreign' && cc !== undefined && other !== undefined && cc !== other);
-  if (cc && showCountry) lines.push({ text: COUNTRIES[cc]?.[spec.lang] ?? cc, marks: role === 'deliverTo' ? [] : [[`${P.base}.${P.pre}CountryCode`, cc]] });
+  const showCountry =
+    spec.countries === 'always' || (spec.countries === 'foreign' && cc !== undefined && other !== undefined && cc !== other);
+  if (cc && showCountry)
+    lines.push({ text: COUNTRIES[cc]?.[spec.lang] ?? cc, marks: role === 'deliverTo' ? [] : [[`${P.base}.${P.pre}CountryCode`, cc]] });
   const vat = P.vat ? str(inv, P.vat) : undefined;
   if (o.vat && vat) lines.push({ text: `${ctx.L.vatId}: ${vat}`, marks: [[P.vat, vat]] });
   return lines;
 }
 
 /** Draws lines of text top-down; returns the y below them. */
-function drawLines(ctx: Ctx, x: number, y: number, lines: Array<{ text: string; marks: Marks; bold?: boolean }>, size: number, o: { align?: 'left' | 'right'; boldFirst?: boolean; width?: number } = {}): number {
+function drawLines(
+  ctx: Ctx,
+  x: number,
+  y: number,
+  lines: Array<{ text: string; marks: Marks; bold?: boolean }>,
+  size: number,
+  o: { align?: 'left' | 'right'; boldFirst?: boolean; width?: number } = {},
+): number {
   for (const l of lines) {
     const bold = l.bold && o.boldFirst !== false;
     const parts = o.width ? ctx.c.wrap(l.text, o.width, size, bold) : [l.text];
@@ -965,7 +1098,14 @@ function drawLines(ctx: Ctx, x: number, y: number, lines: Array<{ text: string; 
 }
 
 /** Label/value pairs in two columns (labels at x, values at x + labelWidth or right-aligned at xRight). */
-function drawPairs(ctx: Ctx, pairs: Pair[], x: number, y: number, size: number, o: { valueX?: number; xRight?: number; colon?: boolean; boldLabels?: boolean } = {}): number {
+function drawPairs(
+  ctx: Ctx,
+  pairs: Pair[],
+  x: number,
+  y: number,
+  size: number,
+  o: { valueX?: number; xRight?: number; colon?: boolean; boldLabels?: boolean } = {},
+): number {
   const labelWidth = Math.max(0, ...pairs.map((p) => ctx.c.width(`${p.label}:`, size, o.boldLabels))) + 8;
   for (const p of pairs) {
     ctx.c.text(x, y, o.colon === false ? p.label : `${p.label}:`, size, { bold: o.boldLabels });
@@ -978,7 +1118,16 @@ function drawPairs(ctx: Ctx, pairs: Pair[], x: number, y: number, size: number, 
 }
 
 /** Label above value, in `columns` columns across `width`. */
-function drawStacked(ctx: Ctx, pairs: Pair[], x: number, y: number, width: number, columns: number, size: number, o: { cells?: boolean } = {}): number {
+function drawStacked(
+  ctx: Ctx,
+  pairs: Pair[],
+  x: number,
+  y: number,
+  width: number,
+  columns: number,
+  size: number,
+  o: { cells?: boolean } = {},
+): number {
   const colW = width / columns;
   // A value too wide for its cell wraps onto a second line; every row of cells is as tall as its tallest value.
   const values = pairs.map((p) => ctx.c.wrap(p.value, colW - 6, size, true).slice(0, 2));
@@ -1027,7 +1176,9 @@ function columnHeader(ctx: Ctx, col: Column): string {
     case 'vat':
       return ctx.L.vatRate;
     case 'amount':
-      return ctx.spec.currency === 'note' && !ctx.spec.currencyInTable ? `${ctx.L.amount} (${ctx.inv.invoiceCurrencyCode ?? 'EUR'})` : ctx.L.amount;
+      return ctx.spec.currency === 'note' && !ctx.spec.currencyInTable
+        ? `${ctx.L.amount} (${ctx.inv.invoiceCurrencyCode ?? 'EUR'})`
+        : ctx.L.amount;
     default:
       return ctx.L[col];
   }
@@ -1053,12 +1204,28 @@ function lineCells(ctx: Ctx, line: InvoiceLine, i: number): Partial<Record<Colum
     sku: { text: line.itemInformation?.itemSellersIdentifier ?? '', marks: [] },
     ...(q !== undefined ? { qty: { text: f.quantity(q), marks: [[`${at}.invoicedQuantity`, q]] } } : {}),
     ...(unit ? { unit: { text: unit.text, marks: unitMarks } } : {}),
-    ...(q !== undefined ? { qtyUnit: { text: `${f.quantity(q)}${unit ? ` ${unit.text}` : ''}`, marks: [[`${at}.invoicedQuantity`, q], ...unitMarks] } } : {}),
-    ...(price !== undefined ? { price: { text: spec.currencyInTable ? f.money(price).replace(f.amount(price), f.price(price)) : f.price(price), marks: [[`${at}.priceDetails.itemNetPrice`, price]] } } : {}),
-    ...(rate !== undefined
-      ? { vat: { text: `${f.percent(rate)}${spec.vatCategoryLetters && category && category !== 'S' ? ` (${category})` : ''}`, marks: [[`${at}.lineVatInformation[0].invoicedItemVatRate`, rate]] } }
+    ...(q !== undefined
+      ? { qtyUnit: { text: `${f.quantity(q)}${unit ? ` ${unit.text}` : ''}`, marks: [[`${at}.invoicedQuantity`, q], ...unitMarks] } }
       : {}),
-    ...(net !== undefined ? { amount: { text: spec.currencyInTable ? f.money(net) : f.amount(net), marks: [[`${at}.invoiceLineNetAmount`, net]] } } : {}),
+    ...(price !== undefined
+      ? {
+          price: {
+            text: spec.currencyInTable ? f.money(price).replace(f.amount(price), f.price(price)) : f.price(price),
+            marks: [[`${at}.priceDetails.itemNetPrice`, price]],
+          },
+        }
+      : {}),
+    ...(rate !== undefined
+      ? {
+          vat: {
+            text: `${f.percent(rate)}${spec.vatCategoryLetters && category && category !== 'S' ? ` (${category})` : ''}`,
+            marks: [[`${at}.lineVatInformation[0].invoicedItemVatRate`, rate]],
+          },
+        }
+      : {}),
+    ...(net !== undefined
+      ? { amount: { text: spec.currencyInTable ? f.money(net) : f.amount(net), marks: [[`${at}.invoiceLineNetAmount`, net]] } }
+      : {}),
   };
   return cells;
 }
@@ -1068,9 +1235,11 @@ function detailLines(ctx: Ctx, line: InvoiceLine): string[] {
   const out: string[] = [];
   const { r, f, spec } = ctx;
   const desc = clean(line.itemInformation?.itemDescription);
-  if (spec.descriptions && desc && desc !== clean(line.itemInformation?.itemName)) out.push(desc.length > 160 ? `${desc.slice(0, 157)}…` : desc);
+  if (spec.descriptions && desc && desc !== clean(line.itemInformation?.itemName))
+    out.push(desc.length > 160 ? `${desc.slice(0, 157)}…` : desc);
   const period = line.invoiceLinePeriod;
-  if (period?.invoiceLinePeriodStartDate && period.invoiceLinePeriodEndDate && r.chance(0.4)) out.push(`${ctx.L.period}: ${f.date(period.invoiceLinePeriodStartDate)} – ${f.date(period.invoiceLinePeriodEndDate)}`);
+  if (period?.invoiceLinePeriodStartDate && period.invoiceLinePeriodEndDate && r.chance(0.4))
+    out.push(`${ctx.L.period}: ${f.date(period.invoiceLinePeriodStartDate)} – ${f.date(period.invoiceLinePeriodEndDate)}`);
   const note = clean(line.invoiceLineNote);
   if (note && r.chance(0.3)) out.push(note.length > 120 ? `${note.slice(0, 117)}…` : note);
   return out;
@@ -1087,7 +1256,9 @@ function itemTable(ctx: Ctx, x: number, width: number, y: number, style: TableSt
   let widths: number[] = [];
   for (;;) {
     widths = columns.map((col) =>
-      col === 'desc' ? 0 : Math.max(c.width(columnHeader(ctx, col), size, true), ...cells.map((cl) => c.width(cl[col]?.text ?? '', size))) + 2 * pad,
+      col === 'desc'
+        ? 0
+        : Math.max(c.width(columnHeader(ctx, col), size, true), ...cells.map((cl) => c.width(cl[col]?.text ?? '', size))) + 2 * pad,
     );
     const rest = width - widths.reduce((s, w) => s + w, 0);
     if (rest >= 110 || size <= 6) {
@@ -1107,12 +1278,16 @@ function itemTable(ctx: Ctx, x: number, width: number, y: number, style: TableSt
     if (style.fillHeader !== undefined) c.box(x, yy, width, h, { fill: style.fillHeader });
     columns.forEach((col, k) => {
       const right = NUMERIC.has(col);
-      c.text(right ? xs[k]! + widths[k]! - pad : xs[k]! + pad, yy + 2, columnHeader(ctx, col), size, { bold: true, align: right ? 'right' : 'left' });
+      c.text(right ? xs[k]! + widths[k]! - pad : xs[k]! + pad, yy + 2, columnHeader(ctx, col), size, {
+        bold: true,
+        align: right ? 'right' : 'left',
+      });
     });
     if (style.grid) c.box(x, yy, width, h, { stroke: true });
     else c.rule(x, yy + h, x + width, 0.7);
     // "Betrag (EUR)": the header states the currency.
-    if (columns.includes('amount') && columnHeader(ctx, 'amount') !== ctx.L.amount && inv.invoiceCurrencyCode) mark(ctx, [['invoiceCurrencyCode', inv.invoiceCurrencyCode]]);
+    if (columns.includes('amount') && columnHeader(ctx, 'amount') !== ctx.L.amount && inv.invoiceCurrencyCode)
+      mark(ctx, [['invoiceCurrencyCode', inv.invoiceCurrencyCode]]);
     return yy + h + 2;
   };
 
@@ -1124,11 +1299,19 @@ function itemTable(ctx: Ctx, x: number, width: number, y: number, style: TableSt
     const descW = widths[columns.indexOf('desc')]! - 2 * pad;
     const name = clean(l.itemInformation?.itemName);
     const nameLines = c.wrap(name || '—', descW, size, style.boldNames);
-    const details = detailLines(ctx, l).flatMap((d) => c.wrap(d, descW, small)).slice(0, 4);
+    const details = detailLines(ctx, l)
+      .flatMap((d) => c.wrap(d, descW, small))
+      .slice(0, 4);
     const adjustments = spec.lineAdjustments
       ? [
-          ...(l.invoiceLineAllowances ?? []).map((a) => ({ text: `${ctx.L.allowance}${a.invoiceLineAllowanceReason ? ` ${clean(a.invoiceLineAllowanceReason)}` : ''}`, amount: a.invoiceLineAllowanceAmount ? ctx.f.amount(new Decimal(a.invoiceLineAllowanceAmount).neg().toString()) : '' })),
-          ...(l.invoiceLineCharges ?? []).map((a) => ({ text: `${ctx.L.charge}${a.invoiceLineChargeReason ? ` ${clean(a.invoiceLineChargeReason)}` : ''}`, amount: a.invoiceLineChargeAmount ? ctx.f.amount(a.invoiceLineChargeAmount) : '' })),
+          ...(l.invoiceLineAllowances ?? []).map((a) => ({
+            text: `${ctx.L.allowance}${a.invoiceLineAllowanceReason ? ` ${clean(a.invoiceLineAllowanceReason)}` : ''}`,
+            amount: a.invoiceLineAllowanceAmount ? ctx.f.amount(new Decimal(a.invoiceLineAllowanceAmount).neg().toString()) : '',
+          })),
+          ...(l.invoiceLineCharges ?? []).map((a) => ({
+            text: `${ctx.L.charge}${a.invoiceLineChargeReason ? ` ${clean(a.invoiceLineChargeReason)}` : ''}`,
+            amount: a.invoiceLineChargeAmount ? ctx.f.amount(a.invoiceLineChargeAmount) : '',
+          })),
         ]
       : [];
     const h = nameLines.length * line + details.length * lh(small) + adjustments.length * lh(small) + 4;
@@ -1164,7 +1347,9 @@ function itemTable(ctx: Ctx, x: number, width: number, y: number, style: TableSt
       }
       const cell = cl[col];
       if (!cell?.text) return;
-      c.text(NUMERIC.has(col) ? xs[k]! + widths[k]! - pad : xs[k]! + pad, y, cell.text, size, { align: NUMERIC.has(col) ? 'right' : 'left' });
+      c.text(NUMERIC.has(col) ? xs[k]! + widths[k]! - pad : xs[k]! + pad, y, cell.text, size, {
+        align: NUMERIC.has(col) ? 'right' : 'left',
+      });
       mark(ctx, cell.marks);
     });
     if (style.grid) {
@@ -1213,7 +1398,11 @@ function totalRows(ctx: Ctx, withVatRows: boolean): Row[] {
   const charges = inv.documentLevelCharges ?? [];
   const adjusted = allowances.length > 0 || charges.length > 0;
   if (t.sumOfInvoiceLineNetAmount && (adjusted || r.chance(0.4))) {
-    rows.push({ label: L.lineTotal, value: f.money(t.sumOfInvoiceLineNetAmount), marks: [['documentTotals.sumOfInvoiceLineNetAmount', t.sumOfInvoiceLineNetAmount]] });
+    rows.push({
+      label: L.lineTotal,
+      value: f.money(t.sumOfInvoiceLineNetAmount),
+      marks: [['documentTotals.sumOfInvoiceLineNetAmount', t.sumOfInvoiceLineNetAmount]],
+    });
   }
   const withReason = (base: string, reason: string | undefined) => (reason && r.chance(0.7) ? `${base} (${clean(reason)})` : base);
   for (const a of allowances) {
@@ -1222,27 +1411,42 @@ function totalRows(ctx: Ctx, withVatRows: boolean): Row[] {
     rows.push({
       label: withReason(`${L.allowance}${pct}`, a.documentLevelAllowanceReason),
       value: f.money(new Decimal(a.documentLevelAllowanceAmount).neg().toString()),
-      marks: allowances.length === 1 && t.sumOfAllowancesOnDocumentLevel ? [['documentTotals.sumOfAllowancesOnDocumentLevel', t.sumOfAllowancesOnDocumentLevel]] : [],
+      marks:
+        allowances.length === 1 && t.sumOfAllowancesOnDocumentLevel
+          ? [['documentTotals.sumOfAllowancesOnDocumentLevel', t.sumOfAllowancesOnDocumentLevel]]
+          : [],
     });
   }
   if (allowances.length > 1 && t.sumOfAllowancesOnDocumentLevel && r.chance(0.5)) {
-    rows.push({ label: L.allowanceSum, value: f.money(new Decimal(t.sumOfAllowancesOnDocumentLevel).neg().toString()), marks: [['documentTotals.sumOfAllowancesOnDocumentLevel', t.sumOfAllowancesOnDocumentLevel]] });
+    rows.push({
+      label: L.allowanceSum,
+      value: f.money(new Decimal(t.sumOfAllowancesOnDocumentLevel).neg().toString()),
+      marks: [['documentTotals.sumOfAllowancesOnDocumentLevel', t.sumOfAllowancesOnDocumentLevel]],
+    });
   }
   for (const a of charges) {
     if (!a.documentLevelChargeAmount) continue;
     rows.push({
       label: withReason(L.charge, a.documentLevelChargeReason),
       value: f.money(a.documentLevelChargeAmount),
-      marks: charges.length === 1 && t.sumOfChargesOnDocumentLevel ? [['documentTotals.sumOfChargesOnDocumentLevel', t.sumOfChargesOnDocumentLevel]] : [],
+      marks:
+        charges.length === 1 && t.sumOfChargesOnDocumentLevel
+          ? [['documentTotals.sumOfChargesOnDocumentLevel', t.sumOfChargesOnDocumentLevel]]
+          : [],
     });
   }
   if (charges.length > 1 && t.sumOfChargesOnDocumentLevel && r.chance(0.5)) {
-    rows.push({ label: L.chargeSum, value: f.money(t.sumOfChargesOnDocumentLevel), marks: [['documentTotals.sumOfChargesOnDocumentLevel', t.sumOfChargesOnDocumentLevel]] });
+    rows.push({
+      label: L.chargeSum,
+      value: f.money(t.sumOfChargesOnDocumentLevel),
+      marks: [['documentTotals.sumOfChargesOnDocumentLevel', t.sumOfChargesOnDocumentLevel]],
+    });
   }
   if (t.invoiceTotalAmountWithoutVat) {
     const marks: Marks = [['documentTotals.invoiceTotalAmountWithoutVat', t.invoiceTotalAmountWithoutVat]];
     // Without allowances or charges the net total is the sum of the lines too.
-    if (!adjusted && t.sumOfInvoiceLineNetAmount && new Decimal(t.sumOfInvoiceLineNetAmount).eq(t.invoiceTotalAmountWithoutVat)) marks.push(['documentTotals.sumOfInvoiceLineNetAmount', t.sumOfInvoiceLineNetAmount]);
+    if (!adjusted && t.sumOfInvoiceLineNetAmount && new Decimal(t.sumOfInvoiceLineNetAmount).eq(t.invoiceTotalAmountWithoutVat))
+      marks.push(['documentTotals.sumOfInvoiceLineNetAmount', t.sumOfInvoiceLineNetAmount]);
     rows.push({ label: L.netTotal, value: f.money(t.invoiceTotalAmountWithoutVat), marks, ruleAbove: adjusted });
   }
   const breakdown = inv.vatBreakdown ?? [];
@@ -1262,10 +1466,26 @@ function totalRows(ctx: Ctx, withVatRows: boolean): Row[] {
     });
   }
   if (t.invoiceTotalVatAmount && (!withVatRows || breakdown.length !== 1 || r.chance(0.3))) {
-    rows.push({ label: L.vatTotal, value: f.money(t.invoiceTotalVatAmount), marks: [['documentTotals.invoiceTotalVatAmount', t.invoiceTotalVatAmount]] });
+    rows.push({
+      label: L.vatTotal,
+      value: f.money(t.invoiceTotalVatAmount),
+      marks: [['documentTotals.invoiceTotalVatAmount', t.invoiceTotalVatAmount]],
+    });
   }
-  if (t.invoiceTotalAmountWithVat) rows.push({ label: L.grossTotal, value: f.money(t.invoiceTotalAmountWithVat), marks: [['documentTotals.invoiceTotalAmountWithVat', t.invoiceTotalAmountWithVat]], bold: true, ruleAbove: true });
-  if (nonZero(t.paidAmount)) rows.push({ label: L.paid, value: f.money(new Decimal(t.paidAmount).neg().toString()), marks: [['documentTotals.paidAmount', t.paidAmount]] });
+  if (t.invoiceTotalAmountWithVat)
+    rows.push({
+      label: L.grossTotal,
+      value: f.money(t.invoiceTotalAmountWithVat),
+      marks: [['documentTotals.invoiceTotalAmountWithVat', t.invoiceTotalAmountWithVat]],
+      bold: true,
+      ruleAbove: true,
+    });
+  if (nonZero(t.paidAmount))
+    rows.push({
+      label: L.paid,
+      value: f.money(new Decimal(t.paidAmount).neg().toString()),
+      marks: [['documentTotals.paidAmount', t.paidAmount]],
+    });
   if (nonZero(t.roundingAmount)) rows.push({ label: L.rounding, value: f.money(t.roundingAmount), marks: [] });
   if (t.amountDueForPayment) {
     const due: Marks = [['documentTotals.amountDueForPayment', t.amountDueForPayment]];
@@ -1292,7 +1512,14 @@ function drawRows(ctx: Ctx, rows: Row[], xLabel: number, xRight: number, y: numb
 }
 
 /** Per-rate VAT table: rate | (category) | base | VAT | (gross), with a total row when asked. */
-function vatTable(ctx: Ctx, x: number, width: number, y: number, size: number, o: { gross?: boolean; totals?: boolean; heading?: boolean; grid?: boolean } = {}): number {
+function vatTable(
+  ctx: Ctx,
+  x: number,
+  width: number,
+  y: number,
+  size: number,
+  o: { gross?: boolean; totals?: boolean; heading?: boolean; grid?: boolean } = {},
+): number {
   const { c, inv, f, L } = ctx;
   const breakdown = inv.vatBreakdown ?? [];
   if (!breakdown.length) return y;
@@ -1308,12 +1535,20 @@ function vatTable(ctx: Ctx, x: number, width: number, y: number, size: number, o
   ]);
   const total =
     o.totals && t.invoiceTotalAmountWithoutVat && t.invoiceTotalVatAmount
-      ? [L.grossTotal.split(' ')[0]!, ...(letters ? [''] : []), f.amount(t.invoiceTotalAmountWithoutVat), f.amount(t.invoiceTotalVatAmount), ...(o.gross ? [f.amount(t.invoiceTotalAmountWithVat ?? '0')] : [])]
+      ? [
+          L.grossTotal.split(' ')[0]!,
+          ...(letters ? [''] : []),
+          f.amount(t.invoiceTotalAmountWithoutVat),
+          f.amount(t.invoiceTotalVatAmount),
+          ...(o.gross ? [f.amount(t.invoiceTotalAmountWithVat ?? '0')] : []),
+        ]
       : undefined;
   // Columns as wide as their widest text; spare room spread over them, too little room makes the text smaller.
   let widths: number[] = [];
   for (;;) {
-    widths = heads.map((h, k) => Math.max(c.width(h, size, true), ...[...body, ...(total ? [total] : [])].map((r) => c.width(r[k]!, size))) + 10);
+    widths = heads.map(
+      (h, k) => Math.max(c.width(h, size, true), ...[...body, ...(total ? [total] : [])].map((r) => c.width(r[k]!, size))) + 10,
+    );
     const sum = widths.reduce((a, w) => a + w, 0);
     if (sum <= width || size <= 6) {
       widths = widths.map((w) => (w * Math.max(width, sum)) / sum);
@@ -1325,7 +1560,9 @@ function vatTable(ctx: Ctx, x: number, width: number, y: number, size: number, o
   widths.reduce((acc, w) => (lefts.push(acc), acc + w), x);
   const full = widths.reduce((a, w) => a + w, 0);
   const row = (cells: string[], yy: number, bold: boolean) =>
-    cells.forEach((v, k) => c.text(k === 0 ? lefts[k]! + 4 : lefts[k]! + widths[k]! - 4, yy, v, size, { bold, align: k === 0 ? 'left' : 'right' }));
+    cells.forEach((v, k) =>
+      c.text(k === 0 ? lefts[k]! + 4 : lefts[k]! + widths[k]! - 4, yy, v, size, { bold, align: k === 0 ? 'left' : 'right' }),
+    );
   if (o.heading) {
     c.text(x, y, L.vatSummary, size, { bold: true });
     y += lh(size) + 2;
@@ -1350,7 +1587,9 @@ function vatTable(ctx: Ctx, x: number, width: number, y: number, size: number, o
     mark(ctx, [
       ['documentTotals.invoiceTotalAmountWithoutVat', t.invoiceTotalAmountWithoutVat!],
       ['documentTotals.invoiceTotalVatAmount', t.invoiceTotalVatAmount!],
-      ...(o.gross && t.invoiceTotalAmountWithVat ? ([['documentTotals.invoiceTotalAmountWithVat', t.invoiceTotalAmountWithVat]] as Marks) : []),
+      ...(o.gross && t.invoiceTotalAmountWithVat
+        ? ([['documentTotals.invoiceTotalAmountWithVat', t.invoiceTotalAmountWithVat]] as Marks)
+        : []),
     ]);
     y += lh(size);
   }
@@ -1374,7 +1613,9 @@ function totalsBlock(ctx: Ctx, x: number, width: number, y: number, size: number
   const besideTable = ctx.spec.vatStyle === 'table' && x - tableX - 20 >= 180 && ctx.r.chance(0.5);
   const bottom = drawRows(ctx, rows, Math.max(x, ctx.c.W - ctx.mr - Math.max(200, width)), ctx.c.W - ctx.mr, y, size);
   if (ctx.spec.vatStyle !== 'table') return bottom + 6;
-  const tableBottom = vatTable(ctx, tableX, besideTable ? x - tableX - 20 : tableWidth, besideTable ? y : bottom + 8, size - 0.5, { heading: ctx.r.chance(0.6) });
+  const tableBottom = vatTable(ctx, tableX, besideTable ? x - tableX - 20 : tableWidth, besideTable ? y : bottom + 8, size - 0.5, {
+    heading: ctx.r.chance(0.6),
+  });
   return Math.max(bottom, tableBottom) + 6;
 }
 
@@ -1392,13 +1633,23 @@ function notesBlock(ctx: Ctx, x: number, width: number, y: number, size: number)
     paragraphs.push({ text: `${r.pick(notes)}${reason}`, marks: categoryMarks(ctx, i, true) });
   });
   if (spec.currency === 'note' && !ctx.printed.invoiceCurrencyCode && inv.invoiceCurrencyCode) {
-    paragraphs.push({ text: label(ctx, 'currencyNote', { cur: inv.invoiceCurrencyCode }), marks: [['invoiceCurrencyCode', inv.invoiceCurrencyCode]] });
+    paragraphs.push({
+      text: label(ctx, 'currencyNote', { cur: inv.invoiceCurrencyCode }),
+      marks: [['invoiceCurrencyCode', inv.invoiceCurrencyCode]],
+    });
   }
-  const terms = clean(inv.paymentTerms?.split('\n').filter((l) => !l.trim().startsWith('#')).join(' '));
-  if (terms && r.chance(0.6)) paragraphs.push({ text: `${ctx.L.paymentTerms}: ${terms.length > 220 ? `${terms.slice(0, 217)}…` : terms}`, marks: [] });
+  const terms = clean(
+    inv.paymentTerms
+      ?.split('\n')
+      .filter((l) => !l.trim().startsWith('#'))
+      .join(' '),
+  );
+  if (terms && r.chance(0.6))
+    paragraphs.push({ text: `${ctx.L.paymentTerms}: ${terms.length > 220 ? `${terms.slice(0, 217)}…` : terms}`, marks: [] });
   for (const n of (inv.invoiceNote ?? []).slice(0, 2)) {
     const text = clean(n.invoiceNote);
-    if (text && !text.startsWith('#') && r.chance(0.4)) paragraphs.push({ text: text.length > 240 ? `${text.slice(0, 237)}…` : text, marks: [] });
+    if (text && !text.startsWith('#') && r.chance(0.4))
+      paragraphs.push({ text: text.length > 240 ? `${text.slice(0, 237)}…` : text, marks: [] });
   }
   for (const p of paragraphs) {
     const parts = c.wrap(p.text, width, size);
@@ -1418,8 +1669,17 @@ function bankLines(ctx: Ctx): Array<{ text: string; marks: Marks }> {
   const out: Array<{ text: string; marks: Marks }> = [];
   (inv.paymentInstructions?.creditTransfer ?? []).slice(0, 2).forEach((t, i) => {
     if (t.paymentAccountName && ctx.r.chance(0.5)) out.push({ text: `${L.accountHolder}: ${clean(t.paymentAccountName)}`, marks: [] });
-    if (t.paymentAccountIdentifier) out.push({ text: `IBAN: ${f.iban(t.paymentAccountIdentifier)}`, marks: i === 0 ? [['paymentInstructions.creditTransfer[0].paymentAccountIdentifier', t.paymentAccountIdentifier]] : [] });
-    if (t.paymentServiceProviderIdentifier) out.push({ text: `${L.bic}: ${t.paymentServiceProviderIdentifier}`, marks: i === 0 ? [['paymentInstructions.creditTransfer[0].paymentServiceProviderIdentifier', t.paymentServiceProviderIdentifier]] : [] });
+    if (t.paymentAccountIdentifier)
+      out.push({
+        text: `IBAN: ${f.iban(t.paymentAccountIdentifier)}`,
+        marks: i === 0 ? [['paymentInstructions.creditTransfer[0].paymentAccountIdentifier', t.paymentAccountIdentifier]] : [],
+      });
+    if (t.paymentServiceProviderIdentifier)
+      out.push({
+        text: `${L.bic}: ${t.paymentServiceProviderIdentifier}`,
+        marks:
+          i === 0 ? [['paymentInstructions.creditTransfer[0].paymentServiceProviderIdentifier', t.paymentServiceProviderIdentifier]] : [],
+      });
   });
   return out;
 }
@@ -1429,7 +1689,8 @@ function paymentBlock(ctx: Ctx, x: number, width: number, y: number, size: numbe
   const { c, inv, f } = ctx;
   const t = inv.paymentInstructions?.creditTransfer?.[0];
   const due = inv.documentTotals?.amountDueForPayment;
-  const payee = inv.payee?.payeeName && ctx.r.chance(0.6) ? [{ text: `${ctx.L.payee}: ${clean(inv.payee.payeeName)}`, marks: [] as Marks }] : [];
+  const payee =
+    inv.payee?.payeeName && ctx.r.chance(0.6) ? [{ text: `${ctx.L.payee}: ${clean(inv.payee.payeeName)}`, marks: [] as Marks }] : [];
   if (ctx.spec.paySentence && t?.paymentAccountIdentifier && due && inv.paymentDueDate) {
     const text = label(ctx, 'pay', { amount: f.money(due), date: f.date(inv.paymentDueDate), iban: f.iban(t.paymentAccountIdentifier) });
     const parts = c.wrap(text, width, size);
@@ -1456,8 +1717,13 @@ function paymentBlock(ctx: Ctx, x: number, width: number, y: number, size: numbe
 function legalLines(ctx: Ctx): Array<{ text: string; marks: Marks }> {
   const s = ctx.inv.seller ?? {};
   const out: Array<{ text: string; marks: Marks }> = [];
-  if (s.sellerVatIdentifier) out.push({ text: `${ctx.L.vatId}: ${s.sellerVatIdentifier}`, marks: [['seller.sellerVatIdentifier', s.sellerVatIdentifier]] });
-  if (s.sellerTaxRegistrationIdentifier) out.push({ text: `${ctx.L.taxNumber}: ${s.sellerTaxRegistrationIdentifier}`, marks: [['seller.sellerTaxRegistrationIdentifier', s.sellerTaxRegistrationIdentifier]] });
+  if (s.sellerVatIdentifier)
+    out.push({ text: `${ctx.L.vatId}: ${s.sellerVatIdentifier}`, marks: [['seller.sellerVatIdentifier', s.sellerVatIdentifier]] });
+  if (s.sellerTaxRegistrationIdentifier)
+    out.push({
+      text: `${ctx.L.taxNumber}: ${s.sellerTaxRegistrationIdentifier}`,
+      marks: [['seller.sellerTaxRegistrationIdentifier', s.sellerTaxRegistrationIdentifier]],
+    });
   if (s.sellerLegalRegistrationIdentifier) out.push({ text: `${ctx.L.registration}: ${s.sellerLegalRegistrationIdentifier}`, marks: [] });
   const extra = clean(s.sellerAdditionalLegalInformation);
   if (extra && ctx.r.chance(0.5)) out.push({ text: extra.length > 90 ? `${extra.slice(0, 87)}…` : extra, marks: [] });
@@ -1473,7 +1739,12 @@ function contactLines(ctx: Ctx): Array<{ text: string; marks: Marks }> {
 }
 
 /** Footer on every page: columns of lines (empty columns dropped) and the page number. */
-function footer(ctx: Ctx, columns: Array<Array<{ text: string; marks: Marks; bold?: boolean }>>, size: number, o: { rule?: boolean; centered?: boolean; page?: 'left' | 'right' | 'center' | 'top-right' } = {}): void {
+function footer(
+  ctx: Ctx,
+  columns: Array<Array<{ text: string; marks: Marks; bold?: boolean }>>,
+  size: number,
+  o: { rule?: boolean; centered?: boolean; page?: 'left' | 'right' | 'center' | 'top-right' } = {},
+): void {
   const { c } = ctx;
   const cols = columns.filter((col) => col.length);
   const height = Math.max(0, ...cols.map((col) => col.length)) * lh(size);
@@ -1495,13 +1766,21 @@ function footer(ctx: Ctx, columns: Array<Array<{ text: string; marks: Marks; bol
     });
     const pageText = label(ctx, 'page', { n: String(i + 1), m: String(n) });
     if (o.page === 'top-right') c.text(c.W - ctx.mr, 22, pageText, size, { align: 'right' });
-    else if (o.page) c.text(o.page === 'left' ? ctx.ml : o.page === 'right' ? c.W - ctx.mr : c.W / 2, c.H - 20, pageText, size, { align: o.page === 'center' ? 'center' : o.page });
+    else if (o.page)
+      c.text(o.page === 'left' ? ctx.ml : o.page === 'right' ? c.W - ctx.mr : c.W / 2, c.H - 20, pageText, size, {
+        align: o.page === 'center' ? 'center' : o.page,
+      });
     c.page = saved;
   });
 }
 
 /** A footer in lines joined by separators, centered (French, boxed, English families). */
-function joinedFooter(ctx: Ctx, groups: Array<Array<{ text: string; marks: Marks }>>, size: number, page: 'left' | 'right' | 'center'): void {
+function joinedFooter(
+  ctx: Ctx,
+  groups: Array<Array<{ text: string; marks: Marks }>>,
+  size: number,
+  page: 'left' | 'right' | 'center',
+): void {
   const sep = ctx.r.pick([' – ', ' · ', ' | ']);
   const lines = groups
     .filter((g) => g.length)
@@ -1542,7 +1821,9 @@ function continuationHeader(ctx: Ctx, size: number): (page: number) => number {
     let y = 40;
     if (ctx.r.chance(0.7) && inv.invoiceNumber) {
       c.text(ctx.ml, y, `${title(ctx).text} ${inv.invoiceNumber}`, size, { bold: true });
-      c.text(c.W - ctx.mr, y, label(ctx, 'page', { n: String(page), m: '' }).replace(/\s*(von|of|sur|di|van|\/)\s*$/, ''), size, { align: 'right' });
+      c.text(c.W - ctx.mr, y, label(ctx, 'page', { n: String(page), m: '' }).replace(/\s*(von|of|sur|di|van|\/)\s*$/, ''), size, {
+        align: 'right',
+      });
       y += lh(size) + 10;
     }
     return y;
@@ -1563,15 +1844,32 @@ const din5008: FamilyLayout = (ctx) => {
   const senderLine = seller.map((l) => l.text).join(r.pick([' · ', ' - ', ', ', ' | ']));
   c.text(ctx.ml, 118, senderLine, Math.max(6, s - 2.5));
   if (r.chance(0.6)) c.rule(ctx.ml, 118 + lh(Math.max(6, s - 2.5)), ctx.ml + Math.min(250, c.width(senderLine, Math.max(6, s - 2.5))), 0.4);
-  mark(ctx, seller.flatMap((l) => l.marks));
+  mark(
+    ctx,
+    seller.flatMap((l) => l.marks),
+  );
   let yb = drawLines(ctx, ctx.ml, 138, partyLines(ctx, 'buyer', { contact: r.chance(0.3) }), s + 1, { width: 230, boldFirst: false });
   const pairs = headerPairs(ctx, spec.numberInTitle ? new Set<LabelKey>(['invoiceNumber']) : new Set());
-  if (r.chance(0.5) && ctx.inv.buyer?.buyerVatIdentifier) pairs.push({ key: 'buyerVatId', label: ctx.L.buyerVatId, value: ctx.inv.buyer.buyerVatIdentifier, marks: [['buyer.buyerVatIdentifier', ctx.inv.buyer.buyerVatIdentifier]] });
+  if (r.chance(0.5) && ctx.inv.buyer?.buyerVatIdentifier)
+    pairs.push({
+      key: 'buyerVatId',
+      label: ctx.L.buyerVatId,
+      value: ctx.inv.buyer.buyerVatIdentifier,
+      marks: [['buyer.buyerVatIdentifier', ctx.inv.buyer.buyerVatIdentifier]],
+    });
   const infoX = c.W - ctx.mr - 215;
   const yi = drawPairs(ctx, pairs, infoX, 138, s, r.chance(0.5) ? { xRight: c.W - ctx.mr } : {});
   let y = Math.max(yb, yi, 250) + 14;
   const t = title(ctx);
-  c.text(ctx.ml, y, spec.numberInTitle && ctx.inv.invoiceNumber ? `${t.text} ${r.pick(['Nr.', 'Nr', '']).trim()} ${ctx.inv.invoiceNumber}`.replace(/\s+/g, ' ') : t.text, s + 5, { bold: true });
+  c.text(
+    ctx.ml,
+    y,
+    spec.numberInTitle && ctx.inv.invoiceNumber
+      ? `${t.text} ${r.pick(['Nr.', 'Nr', '']).trim()} ${ctx.inv.invoiceNumber}`.replace(/\s+/g, ' ')
+      : t.text,
+    s + 5,
+    { bold: true },
+  );
   mark(ctx, t.marks);
   if (spec.numberInTitle && ctx.inv.invoiceNumber) mark(ctx, [['invoiceNumber', ctx.inv.invoiceNumber]]);
   y += lh(s + 5) + 6;
@@ -1585,7 +1883,12 @@ const din5008: FamilyLayout = (ctx) => {
   y = notesBlock(ctx, ctx.ml, width, y + 6, s);
   const bankInFooter = r.chance(0.7);
   if (!bankInFooter || spec.paySentence) y = paymentBlock(ctx, ctx.ml, width, y + 4, s);
-  footer(ctx, [addressFooterColumn(ctx), [...(bankInFooter ? bankLines(ctx) : []), ...contactLines(ctx)], legalLines(ctx)], Math.max(6, s - 2), { rule: true, page: r.pick(['right', 'center', 'top-right'] as const) });
+  footer(
+    ctx,
+    [addressFooterColumn(ctx), [...(bankInFooter ? bankLines(ctx) : []), ...contactLines(ctx)], legalLines(ctx)],
+    Math.max(6, s - 2),
+    { rule: true, page: r.pick(['right', 'center', 'top-right'] as const) },
+  );
 };
 
 /** English: letterhead left, big title right with a label column, Bill to / Ship to blocks. */
@@ -1605,7 +1908,9 @@ const enBillTo: FamilyLayout = (ctx) => {
   let y = Math.max(yl, yr) + 18;
   const blockW = (c.W - ctx.ml - ctx.mr) / 3;
   c.text(ctx.ml, y, ctx.L.billTo.toUpperCase(), s - 0.5, { bold: true, grey: true });
-  let yb = drawLines(ctx, ctx.ml, y + lh(s) + 2, partyLines(ctx, 'buyer', { vat: r.chance(0.6), contact: r.chance(0.4) }), s, { width: blockW * 1.3 });
+  let yb = drawLines(ctx, ctx.ml, y + lh(s) + 2, partyLines(ctx, 'buyer', { vat: r.chance(0.6), contact: r.chance(0.4) }), s, {
+    width: blockW * 1.3,
+  });
   if (inv.deliveryInformation?.deliverToAddress) {
     c.text(ctx.ml + blockW * 1.5, y, ctx.L.shipTo.toUpperCase(), s - 0.5, { bold: true, grey: true });
     yb = Math.max(yb, drawLines(ctx, ctx.ml + blockW * 1.5, y + lh(s) + 2, partyLines(ctx, 'deliverTo'), s, { width: blockW * 1.3 }));
@@ -1617,7 +1922,21 @@ const enBillTo: FamilyLayout = (ctx) => {
   y = paymentBlock(ctx, ctx.ml, width * 0.6, y + 6, s);
   y = notesBlock(ctx, ctx.ml, width, y + 4, s);
   const legal = legalLines(ctx);
-  joinedFooter(ctx, [[{ text: head.text === clean(inv.seller?.sellerName) ? head.text : clean(inv.seller?.sellerName), marks: inv.seller?.sellerName ? [['seller.sellerName', inv.seller.sellerName]] : [] }, ...legal.slice(0, 2)], legal.slice(2)], Math.max(6, s - 2), 'center');
+  joinedFooter(
+    ctx,
+    [
+      [
+        {
+          text: head.text === clean(inv.seller?.sellerName) ? head.text : clean(inv.seller?.sellerName),
+          marks: inv.seller?.sellerName ? [['seller.sellerName', inv.seller.sellerName]] : [],
+        },
+        ...legal.slice(0, 2),
+      ],
+      legal.slice(2),
+    ],
+    Math.max(6, s - 2),
+    'center',
+  );
 };
 
 /** French: seller top left, address window on the right, "Facture n°", SIRET / TVA footer. */
@@ -1654,7 +1973,15 @@ const frFacture: FamilyLayout = (ctx) => {
       x += w;
     }
     y += lh(s) + 10;
-  } else y = drawPairs(ctx, pairs.map((p) => ({ ...p, label: `${p.label} ` })), ctx.ml, y, s) + 10;
+  } else
+    y =
+      drawPairs(
+        ctx,
+        pairs.map((p) => ({ ...p, label: `${p.label} ` })),
+        ctx.ml,
+        y,
+        s,
+      ) + 10;
   const width = c.W - ctx.ml - ctx.mr;
   y = itemTable(ctx, ctx.ml, width, y, { size: s, grid: r.chance(0.5), fillHeader: r.chance(0.5) ? 0.9 : undefined });
   y = totalsBlock(ctx, ctx.ml + width * 0.5, width * 0.5, y + 4, s, ctx.ml);
@@ -1663,7 +1990,16 @@ const frFacture: FamilyLayout = (ctx) => {
   if (r.chance(0.5) || spec.paySentence) y = paymentBlock(ctx, ctx.ml, width, y + 4, s);
   const name = clean(inv.seller?.sellerName);
   const address = partyLines(ctx, 'seller', { name: false }).map((l) => ({ text: l.text, marks: l.marks }));
-  joinedFooter(ctx, [[{ text: name, marks: inv.seller?.sellerName ? [['seller.sellerName', inv.seller.sellerName]] : [] }, ...address], legalLines(ctx), bank], Math.max(6, s - 2), r.pick(['right', 'center'] as const));
+  joinedFooter(
+    ctx,
+    [
+      [{ text: name, marks: inv.seller?.sellerName ? [['seller.sellerName', inv.seller.sellerName]] : [] }, ...address],
+      legalLines(ctx),
+      bank,
+    ],
+    Math.max(6, s - 2),
+    r.pick(['right', 'center'] as const),
+  );
 };
 
 /** Italian: cedente / cessionario side by side, "Fattura n. X del …", grid table, Riepilogo IVA. */
@@ -1675,7 +2011,11 @@ const itFattura: FamilyLayout = (ctx) => {
   c.text(ctx.ml, 40, head.text, s + 5, { bold: true });
   mark(ctx, head.marks);
   const sellerBlock = [...partyLines(ctx, 'seller', { name: false, vat: true }), ...contactLines(ctx)];
-  if (inv.seller?.sellerTaxRegistrationIdentifier && r.chance(0.6)) sellerBlock.push({ text: `${ctx.L.taxNumber}: ${inv.seller.sellerTaxRegistrationIdentifier}`, marks: [['seller.sellerTaxRegistrationIdentifier', inv.seller.sellerTaxRegistrationIdentifier]] });
+  if (inv.seller?.sellerTaxRegistrationIdentifier && r.chance(0.6))
+    sellerBlock.push({
+      text: `${ctx.L.taxNumber}: ${inv.seller.sellerTaxRegistrationIdentifier}`,
+      marks: [['seller.sellerTaxRegistrationIdentifier', inv.seller.sellerTaxRegistrationIdentifier]],
+    });
   const yl = drawLines(ctx, ctx.ml, 40 + lh(s + 5) + 2, sellerBlock, s, { width: half - 10 });
   const bx = ctx.ml + half + 10;
   c.text(bx, 100, ctx.L.billTo, s - 0.5, { bold: true });
@@ -1685,7 +2025,13 @@ const itFattura: FamilyLayout = (ctx) => {
   const width = c.W - ctx.ml - ctx.mr;
   if (r.chance(0.5) && inv.invoiceNumber && inv.invoiceIssueDate) {
     c.box(ctx.ml, y - 3, width, lh(s + 2) + 6, { fill: 0.92 });
-    c.text(ctx.ml + 6, y, `${t.text} ${r.pick(['n.', 'N.', 'nr.'])} ${inv.invoiceNumber} ${r.pick(['del', 'del giorno'])} ${f.date(inv.invoiceIssueDate)}`, s + 2, { bold: true });
+    c.text(
+      ctx.ml + 6,
+      y,
+      `${t.text} ${r.pick(['n.', 'N.', 'nr.'])} ${inv.invoiceNumber} ${r.pick(['del', 'del giorno'])} ${f.date(inv.invoiceIssueDate)}`,
+      s + 2,
+      { bold: true },
+    );
     mark(ctx, [...t.marks, ['invoiceNumber', inv.invoiceNumber], ['invoiceIssueDate', inv.invoiceIssueDate]]);
     y += lh(s + 2) + 10;
     const pairs = headerPairs(ctx, new Set<LabelKey>(['invoiceNumber', 'issueDate']));
@@ -1705,7 +2051,17 @@ const itFattura: FamilyLayout = (ctx) => {
   y = Math.max(yt, yr) + 8;
   y = notesBlock(ctx, ctx.ml, width, y, s - 0.5);
   y = paymentBlock(ctx, ctx.ml, width, y + 4, s);
-  joinedFooter(ctx, [[{ text: clean(inv.seller?.sellerName), marks: inv.seller?.sellerName ? [['seller.sellerName', inv.seller.sellerName]] : [] }, ...legalLines(ctx)]], Math.max(6, s - 2), 'right');
+  joinedFooter(
+    ctx,
+    [
+      [
+        { text: clean(inv.seller?.sellerName), marks: inv.seller?.sellerName ? [['seller.sellerName', inv.seller.sellerName]] : [] },
+        ...legalLines(ctx),
+      ],
+    ],
+    Math.max(6, s - 2),
+    'right',
+  );
 };
 
 /** Dutch: letterhead right with KvK / btw / IBAN, buyer left, horizontal info strip, payment sentence. */
@@ -1716,7 +2072,14 @@ const nlFactuur: FamilyLayout = (ctx) => {
   c.text(c.W - ctx.mr, 40, head.text, s + 6, { bold: true, align: 'right' });
   mark(ctx, head.marks);
   const bank = bankLines(ctx).filter((l) => l.text.startsWith('IBAN'));
-  const yl = drawLines(ctx, c.W - ctx.mr, 40 + lh(s + 6) + 2, [...partyLines(ctx, 'seller', { name: false }), ...contactLines(ctx), ...legalLines(ctx).slice(0, 2), ...(r.chance(0.6) ? bank : [])], s - 0.5, { align: 'right' });
+  const yl = drawLines(
+    ctx,
+    c.W - ctx.mr,
+    40 + lh(s + 6) + 2,
+    [...partyLines(ctx, 'seller', { name: false }), ...contactLines(ctx), ...legalLines(ctx).slice(0, 2), ...(r.chance(0.6) ? bank : [])],
+    s - 0.5,
+    { align: 'right' },
+  );
   const yb = drawLines(ctx, ctx.ml, 150, partyLines(ctx, 'buyer', { contact: r.chance(0.4), vat: r.chance(0.3) }), s + 1, { width: 230 });
   let y = Math.max(yl, yb, 250) + 16;
   const t = title(ctx);
@@ -1750,7 +2113,14 @@ const modernSummary: FamilyLayout = (ctx) => {
   c.text(ctx.ml, y, ctx.L.billTo, s - 1, { grey: true });
   const yb = drawLines(ctx, ctx.ml, y + lh(s) + 2, partyLines(ctx, 'buyer', { vat: r.chance(0.5) }), s, { width: col - 10 });
   c.text(ctx.ml + col, y, ctx.L.from, s - 1, { grey: true });
-  const ys = drawLines(ctx, ctx.ml + col, y + lh(s) + 2, [...partyLines(ctx, 'seller', { name: !ctx.printed.seller || r.chance(0.5) }), ...contactLines(ctx)], s, { width: col - 10 });
+  const ys = drawLines(
+    ctx,
+    ctx.ml + col,
+    y + lh(s) + 2,
+    [...partyLines(ctx, 'seller', { name: !ctx.printed.seller || r.chance(0.5) }), ...contactLines(ctx)],
+    s,
+    { width: col - 10 },
+  );
   const yd = drawStacked(ctx, headerPairs(ctx), ctx.ml + 2 * col, y, col, 2, s);
   y = Math.max(yb, ys, yd) + 20;
   y = itemTable(ctx, ctx.ml, width, y, { size: s, zebra: true, boldNames: r.chance(0.5) });
@@ -1761,7 +2131,21 @@ const modernSummary: FamilyLayout = (ctx) => {
   y = drawRows(ctx, rows, ctx.ml + width * 0.5, c.W - ctx.mr, y, s);
   y = vatTable(ctx, ctx.ml + width * 0.25, width * 0.75, y + 4, s, { gross: true, totals: true, heading: r.chance(0.5) });
   const t2 = inv.documentTotals ?? {};
-  if (nonZero(t2.paidAmount)) y = drawRows(ctx, [{ label: ctx.L.paid, value: f.money(new Decimal(t2.paidAmount).neg().toString()), marks: [['documentTotals.paidAmount', t2.paidAmount]] }], ctx.ml + width * 0.5, c.W - ctx.mr, y, s);
+  if (nonZero(t2.paidAmount))
+    y = drawRows(
+      ctx,
+      [
+        {
+          label: ctx.L.paid,
+          value: f.money(new Decimal(t2.paidAmount).neg().toString()),
+          marks: [['documentTotals.paidAmount', t2.paidAmount]],
+        },
+      ],
+      ctx.ml + width * 0.5,
+      c.W - ctx.mr,
+      y,
+      s,
+    );
   if (t2.amountDueForPayment) {
     c.box(ctx.ml + width * 0.5, y + 4, width * 0.5, lh(s + 4) + 10, { fill: 0.9 });
     c.text(ctx.ml + width * 0.5 + 8, y + 9, ctx.L.due, s + 2, { bold: true });
@@ -1775,7 +2159,18 @@ const modernSummary: FamilyLayout = (ctx) => {
   }
   y = paymentBlock(ctx, ctx.ml, width * 0.6, y, s);
   notesBlock(ctx, ctx.ml, width, y + 4, s - 0.5);
-  footer(ctx, [[{ text: clean(inv.seller?.sellerName), marks: inv.seller?.sellerName ? [['seller.sellerName', inv.seller.sellerName]] : [] }, ...legalLines(ctx).slice(0, 2)], bankLines(ctx)], Math.max(6, s - 2), { rule: false, page: 'left' });
+  footer(
+    ctx,
+    [
+      [
+        { text: clean(inv.seller?.sellerName), marks: inv.seller?.sellerName ? [['seller.sellerName', inv.seller.sellerName]] : [] },
+        ...legalLines(ctx).slice(0, 2),
+      ],
+      bankLines(ctx),
+    ],
+    Math.max(6, s - 2),
+    { rule: false, page: 'left' },
+  );
 };
 
 /** Boxed: a two-column header box (parties left, a grid of labelled cells right), grid table, boxed totals. */
@@ -1792,7 +2187,9 @@ const boxedHeader: FamilyLayout = (ctx) => {
   const head = sellerHeadName(ctx);
   c.text(ctx.ml + 6, top + 6, head.text, s + 2, { bold: true });
   mark(ctx, head.marks);
-  let yl = drawLines(ctx, ctx.ml + 6, top + 6 + lh(s + 2), partyLines(ctx, 'seller', { name: false, vat: r.chance(0.5) }), s - 0.5, { width: half - 12 });
+  let yl = drawLines(ctx, ctx.ml + 6, top + 6 + lh(s + 2), partyLines(ctx, 'seller', { name: false, vat: r.chance(0.5) }), s - 0.5, {
+    width: half - 12,
+  });
   yl += 4;
   const split = yl;
   c.text(ctx.ml + 6, yl + 4, ctx.L.billTo, s - 1, { grey: true });
@@ -1806,7 +2203,9 @@ const boxedHeader: FamilyLayout = (ctx) => {
   let y = bottom + 16;
   if (inv.deliveryInformation?.deliverToAddress && r.chance(0.6)) {
     c.text(ctx.ml, y, `${ctx.L.shipTo}:`, s, { bold: true });
-    const lines = partyLines(ctx, 'deliverTo').map((l) => l.text).join(', ');
+    const lines = partyLines(ctx, 'deliverTo')
+      .map((l) => l.text)
+      .join(', ');
     c.text(ctx.ml + c.width(`${ctx.L.shipTo}: `, s, true) + 4, y, lines, s);
     y += lh(s) + 10;
   }
@@ -1820,7 +2219,18 @@ const boxedHeader: FamilyLayout = (ctx) => {
   if (spec.vatStyle === 'table') y = vatTable(ctx, ctx.ml, half, y, s - 0.5, { heading: true, grid: r.chance(0.5) });
   y = notesBlock(ctx, ctx.ml, width, y + 4, s - 0.5);
   y = paymentBlock(ctx, ctx.ml, width, y + 4, s);
-  joinedFooter(ctx, [[{ text: clean(inv.seller?.sellerName), marks: inv.seller?.sellerName ? [['seller.sellerName', inv.seller.sellerName]] : [] }, ...legalLines(ctx).slice(0, 2), ...bankLines(ctx)]], Math.max(6, s - 2), 'center');
+  joinedFooter(
+    ctx,
+    [
+      [
+        { text: clean(inv.seller?.sellerName), marks: inv.seller?.sellerName ? [['seller.sellerName', inv.seller.sellerName]] : [] },
+        ...legalLines(ctx).slice(0, 2),
+        ...bankLines(ctx),
+      ],
+    ],
+    Math.max(6, s - 2),
+    'center',
+  );
 };
 
 const LAYOUTS: Record<Family, FamilyLayout> = {
@@ -1937,11 +2347,69 @@ export function readSeedList(file: string): SeedList {
  * trades and legal forms (the testsuite's invoices are German). Placeholders of other fields
  * (notes, exemption texts, item attributes) stay as they are; nothing else is changed.
  */
-const FAMILY_NAMES = ['Albrecht', 'Brandt', 'Engel', 'Fischer', 'Hartmann', 'Hoffmann', 'Keller', 'Krüger', 'Lindner', 'Lorenz', 'Möller', 'Neumann', 'Roth', 'Schulte', 'Seidel', 'Vogel', 'Winkler', 'Ziegler'];
-const TRADES = ['Bürotechnik', 'Haustechnik', 'Elektrotechnik', 'Logistik', 'Metallbau', 'Softwareentwicklung', 'Beratung', 'Gebäudeservice', 'Medizintechnik', 'Druckerei', 'Verlag', 'Messebau'];
+const FAMILY_NAMES = [
+  'Albrecht',
+  'Brandt',
+  'Engel',
+  'Fischer',
+  'Hartmann',
+  'Hoffmann',
+  'Keller',
+  'Krüger',
+  'Lindner',
+  'Lorenz',
+  'Möller',
+  'Neumann',
+  'Roth',
+  'Schulte',
+  'Seidel',
+  'Vogel',
+  'Winkler',
+  'Ziegler',
+];
+const TRADES = [
+  'Bürotechnik',
+  'Haustechnik',
+  'Elektrotechnik',
+  'Logistik',
+  'Metallbau',
+  'Softwareentwicklung',
+  'Beratung',
+  'Gebäudeservice',
+  'Medizintechnik',
+  'Druckerei',
+  'Verlag',
+  'Messebau',
+];
 const LEGAL_FORMS = ['GmbH', 'GmbH & Co. KG', 'AG', 'KG', 'e.K.', 'OHG', 'UG (haftungsbeschränkt)'];
-const STREETS = ['Hauptstraße', 'Bahnhofstraße', 'Gartenweg', 'Industriestraße', 'Lindenallee', 'Am Markt', 'Schillerstraße', 'Mühlenweg', 'Kirchplatz', 'Hafenstraße'];
-const CITIES = ['Berlin', 'Hamburg', 'München', 'Köln', 'Frankfurt am Main', 'Stuttgart', 'Leipzig', 'Dresden', 'Hannover', 'Nürnberg', 'Freiburg', 'Kiel', 'Bremen', 'Münster'];
+const STREETS = [
+  'Hauptstraße',
+  'Bahnhofstraße',
+  'Gartenweg',
+  'Industriestraße',
+  'Lindenallee',
+  'Am Markt',
+  'Schillerstraße',
+  'Mühlenweg',
+  'Kirchplatz',
+  'Hafenstraße',
+];
+const CITIES = [
+  'Berlin',
+  'Hamburg',
+  'München',
+  'Köln',
+  'Frankfurt am Main',
+  'Stuttgart',
+  'Leipzig',
+  'Dresden',
+  'Hannover',
+  'Nürnberg',
+  'Freiburg',
+  'Kiel',
+  'Bremen',
+  'Münster',
+];
 const PERSONS = ['Anna Berger', 'Jonas Weber', 'Lea Schmitt', 'Paul Wagner', 'Marie Koch', 'Felix Richter'];
 
 const PLACEHOLDER = /^\[[^\]]+\]$/;
@@ -1950,7 +2418,8 @@ const BICS = ['COBADEFFXXX', 'DEUTDEDBXXX', 'GENODEM1GLS', 'HASPDEHHXXX', 'BYLAD
 
 /** A value for a placeholder in the field `key` (the model's name); undefined where no realistic one is known, and it stays. */
 function realValue(key: string, r: Rng): string | undefined {
-  if (/^(?:seller|buyer|payee|deliverToParty|sellerTaxRepresentative)(?:Trading)?Name$|^paymentAccountName$/.test(key)) return `${r.pick(FAMILY_NAMES)} ${r.pick(TRADES)} ${r.pick(LEGAL_FORMS)}`;
+  if (/^(?:seller|buyer|payee|deliverToParty|sellerTaxRepresentative)(?:Trading)?Name$|^paymentAccountName$/.test(key))
+    return `${r.pick(FAMILY_NAMES)} ${r.pick(TRADES)} ${r.pick(LEGAL_FORMS)}`;
   if (/ContactPoint$|^paymentCardHolderName$/.test(key)) return r.pick(PERSONS);
   if (/AddressLine1$/.test(key)) return `${r.pick(STREETS)} ${r.int(1, 180)}`;
   if (/AddressLine[23]$/.test(key)) return `${r.pick(['Gebäude', 'Haus', 'Eingang'])} ${r.pick(['A', 'B', 'C', '2', '3'])}`;
@@ -2015,7 +2484,8 @@ export function withoutPlaceholders(invoice: Invoice, seed: number): Invoice {
   // A trading name is the company's own short name ("Lorenz Metallbau"), not another company's.
   const shortName = (name: string) => name.split(' ').slice(0, 2).join(' ');
   const placeholder = (v: string | undefined) => v !== undefined && PLACEHOLDER.test(v.trim());
-  if (out.seller?.sellerName && placeholder(invoice.seller?.sellerTradingName)) out.seller.sellerTradingName = shortName(out.seller.sellerName);
+  if (out.seller?.sellerName && placeholder(invoice.seller?.sellerTradingName))
+    out.seller.sellerTradingName = shortName(out.seller.sellerName);
   if (out.buyer?.buyerName && placeholder(invoice.buyer?.buyerTradingName)) out.buyer.buyerTradingName = shortName(out.buyer.buyerName);
   return out;
 }

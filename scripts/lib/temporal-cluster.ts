@@ -50,7 +50,17 @@ export function clusterAvailable(): boolean {
 /** Creates both databases and their schema with temporal-sql-tool (create, setup-schema 0.0, update to the latest version). */
 export async function setupSchema(opts: ClusterOptions): Promise<void> {
   const pg = new URL(opts.postgresUrl);
-  const base = ['--plugin', 'postgres12', '--ep', pg.hostname, '-p', pg.port || '5432', '-u', decodeURIComponent(pg.username), ...(pg.password ? ['--pw', decodeURIComponent(pg.password)] : [])];
+  const base = [
+    '--plugin',
+    'postgres12',
+    '--ep',
+    pg.hostname,
+    '-p',
+    pg.port || '5432',
+    '-u',
+    decodeURIComponent(pg.username),
+    ...(pg.password ? ['--pw', decodeURIComponent(pg.password)] : []),
+  ];
   for (const [db, schema] of [
     [`${opts.databasePrefix ?? ''}temporal`, 'temporal'],
     [`${opts.databasePrefix ?? ''}temporal_visibility`, 'visibility'],
@@ -64,10 +74,11 @@ export async function setupSchema(opts: ClusterOptions): Promise<void> {
 export async function startCluster(opts: ClusterOptions): Promise<TemporalCluster> {
   mkdirSync(opts.dir, { recursive: true });
   const pg = new URL(opts.postgresUrl);
-  const ports = Object.fromEntries(await Promise.all(SERVICES.map(async (s) => [s, { grpc: await freePort(), membership: await membershipPort(), metrics: await freePort() }] as const))) as Record<
-    Service,
-    { grpc: number; membership: number; metrics: number }
-  >;
+  const ports = Object.fromEntries(
+    await Promise.all(
+      SERVICES.map(async (s) => [s, { grpc: await freePort(), membership: await membershipPort(), metrics: await freePort() }] as const),
+    ),
+  ) as Record<Service, { grpc: number; membership: number; metrics: number }>;
   const httpPort = await freePort();
   const address = `127.0.0.1:${ports.frontend.grpc}`;
   const datastore = (db: string, maxConns: number) => ({
@@ -99,7 +110,17 @@ export async function startCluster(opts: ClusterOptions): Promise<TemporalCluste
       metrics: { prometheus: { framework: 'tally', timerType: 'histogram', listenAddress: `127.0.0.1:${ports[service].metrics}` } },
     },
     services: Object.fromEntries(
-      SERVICES.map((s) => [s, { rpc: { grpcPort: ports[s].grpc, membershipPort: ports[s].membership, bindOnLocalHost: true, ...(s === 'frontend' ? { httpPort } : {}) } }]),
+      SERVICES.map((s) => [
+        s,
+        {
+          rpc: {
+            grpcPort: ports[s].grpc,
+            membershipPort: ports[s].membership,
+            bindOnLocalHost: true,
+            ...(s === 'frontend' ? { httpPort } : {}),
+          },
+        },
+      ]),
     ),
     clusterMetadata: {
       enableGlobalNamespace: false,
@@ -121,7 +142,11 @@ export async function startCluster(opts: ClusterOptions): Promise<TemporalCluste
     const start = async (service: Service) => {
       const configFile = path.join(opts.dir, `${service}.yaml`);
       writeFileSync(configFile, stringify(configOf(service)));
-      const child = await startChildServer(TEMPORAL_SERVER, ['--config-file', configFile, '--allow-no-auth', 'start', '--service', service], ports[service].grpc);
+      const child = await startChildServer(
+        TEMPORAL_SERVER,
+        ['--config-file', configFile, '--allow-no-auth', 'start', '--service', service],
+        ports[service].grpc,
+      );
       started.push(child);
       pids[service] = child.pid;
     };

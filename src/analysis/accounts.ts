@@ -38,11 +38,23 @@ export function findAccounts(doc: Doc): Accounts {
       for (const seg of line.segments) {
         const found = scanIbans(seg.text);
         for (const m of found) {
-          ibans.push({ value: m.value, score: m.checked ? 1 : 0.5, page: seg.page, y: seg.top, via: m.checked ? 'iban:checked' : 'iban:shape' });
+          ibans.push({
+            value: m.value,
+            score: m.checked ? 1 : 0.5,
+            page: seg.page,
+            y: seg.top,
+            via: m.checked ? 'iban:checked' : 'iban:shape',
+          });
         }
         // A labelled account that fails the IBAN rules (wrong length, typo) is still what the page says.
-        const labelled = found.length === 0 ? /(?<![a-z])iban\s*(?:-?nr\.?)?\s*:?\s*([A-Z]{2}\d{2}(?:\s?[A-Z0-9]{2,4}){2,8})(?![A-Za-z0-9])/i.exec(prefix.slice(-12) + seg.text) : null;
-        if (labelled) ibans.push({ value: labelled[1]!.replace(/\s+/g, '').toUpperCase(), score: 0.4, page: seg.page, y: seg.top, via: 'iban:label' });
+        const labelled =
+          found.length === 0
+            ? /(?<![a-z])iban\s*(?:-?nr\.?)?\s*:?\s*([A-Z]{2}\d{2}(?:\s?[A-Z0-9]{2,4}){2,8})(?![A-Za-z0-9])/i.exec(
+                prefix.slice(-12) + seg.text,
+              )
+            : null;
+        if (labelled)
+          ibans.push({ value: labelled[1]!.replace(/\s+/g, '').toUpperCase(), score: 0.4, page: seg.page, y: seg.top, via: 'iban:label' });
         for (const m of scanBics(seg.text)) {
           // Upper-case words of 8 or 11 letters are common ("DUESSELDORF"); a BIC needs its label or an IBAN beside it.
           if (!bicLabel && !ibanOnLine) continue;
@@ -51,10 +63,19 @@ export function findAccounts(doc: Doc): Accounts {
         const vats = scanVatIds(seg.text);
         // A labelled VAT id whose length or check digits fail is still what a text layer says (as for IBANs
         // above); a scan's misread digits are not, so OCR pages keep to well-formed ones.
-        const asPrinted = vats.length === 0 && doc.source !== 'ocr' ? /(?<![A-Za-z0-9])([A-Z]{2}[A-Z0-9]{8,14})(?![A-Za-z0-9])/.exec(seg.text) : null;
+        const asPrinted =
+          vats.length === 0 && doc.source !== 'ocr' ? /(?<![A-Za-z0-9])([A-Z]{2}[A-Z0-9]{8,14})(?![A-Za-z0-9])/.exec(seg.text) : null;
         const printedContext = asPrinted ? fold(prefix + seg.text.slice(0, asPrinted.index)).slice(-40) : '';
         if (asPrinted && hasVatPrefix(asPrinted[1]!) && /\d{5}/.test(asPrinted[1]!) && VAT_LABEL.test(printedContext)) {
-          vatIds.push({ value: asPrinted[1]!, score: 0.4, page: seg.page, y: seg.top, via: 'vat:label-unchecked', role: BUYER_ID_CONTEXT.test(printedContext) ? 'buyer' : 'seller', segment: seg });
+          vatIds.push({
+            value: asPrinted[1]!,
+            score: 0.4,
+            page: seg.page,
+            y: seg.top,
+            via: 'vat:label-unchecked',
+            role: BUYER_ID_CONTEXT.test(printedContext) ? 'buyer' : 'seller',
+            segment: seg,
+          });
         }
         for (const m of vats) {
           const context = fold(prefix + seg.text.slice(0, m.start)).slice(-40);
@@ -63,12 +84,29 @@ export function findAccounts(doc: Doc): Accounts {
           if (!labelled && m.checked !== true) continue;
           const score = (labelled ? 0.7 : 0.5) + (m.checked === true ? 0.3 : m.checked === false ? -0.2 : 0.1);
           const role = BUYER_ID_CONTEXT.test(context) ? 'buyer' : 'seller';
-          vatIds.push({ value: m.value, score, page: seg.page, y: seg.top, via: `vat:${labelled ? 'label' : 'shape'}`, role, segment: seg });
+          vatIds.push({
+            value: m.value,
+            score,
+            page: seg.page,
+            y: seg.top,
+            via: `vat:${labelled ? 'label' : 'shape'}`,
+            role,
+            segment: seg,
+          });
         }
         if (VAT_LABEL.test(fold(prefix + seg.text).slice(-60))) {
           for (const m of seg.text.matchAll(/(?<![A-Za-z0-9])([A-Z])[\s-]?(\d{8,12})(?![A-Za-z0-9])/g)) {
             const repaired = repairVatPrefix(m[1]!, m[2]!);
-            if (repaired) vatIds.push({ value: repaired, score: 0.6, page: seg.page, y: seg.top, via: `${INFERRED}vat-prefix-repaired`, role: 'seller', segment: seg });
+            if (repaired)
+              vatIds.push({
+                value: repaired,
+                score: 0.6,
+                page: seg.page,
+                y: seg.top,
+                via: `${INFERRED}vat-prefix-repaired`,
+                role: 'seller',
+                segment: seg,
+              });
           }
         }
         prefix += `${seg.text}   `;

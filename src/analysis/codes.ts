@@ -8,7 +8,7 @@ import { fold } from './text.js';
 const ISO_CURRENCIES = new Set(
   'EUR USD GBP CHF SEK NOK DKK PLN CZK HUF RON BGN HRK ISK JPY CNY HKD SGD AUD NZD CAD MXN BRL INR ZAR TRY RUB UAH ILS AED'.split(' '),
 );
-const CURRENCY_SYMBOLS: Readonly<Record<string, string>> = { '€': 'EUR', '$': 'USD', '£': 'GBP', '¥': 'JPY' };
+const CURRENCY_SYMBOLS: Readonly<Record<string, string>> = { '€': 'EUR', $: 'USD', '£': 'GBP', '¥': 'JPY' };
 
 /** Currency codes and symbols in a text, in order; "Euro" counts as EUR. */
 export function currenciesIn(text: string): string[] {
@@ -31,7 +31,20 @@ const COUNTRY_NAMES: ReadonlyArray<[string, string[]]> = [
   ['NL', ['netherlands', 'the netherlands', 'niederlande', 'pays-bas', 'nederland', 'holland', 'paesi bassi', 'olanda']],
   ['BE', ['belgium', 'belgien', 'belgique', 'belgie', 'belgio']],
   ['LU', ['luxembourg', 'luxemburg', 'lussemburgo']],
-  ['GB', ['united kingdom', 'uk', 'great britain', 'grossbritannien', 'vereinigtes konigreich', 'royaume-uni', 'regno unito', 'verenigd koninkrijk', 'england']],
+  [
+    'GB',
+    [
+      'united kingdom',
+      'uk',
+      'great britain',
+      'grossbritannien',
+      'vereinigtes konigreich',
+      'royaume-uni',
+      'regno unito',
+      'verenigd koninkrijk',
+      'england',
+    ],
+  ],
   ['IE', ['ireland', 'irland', 'irlande', 'irlanda', 'ierland']],
   ['US', ['usa', 'united states', 'united states of america', 'vereinigte staaten', 'etats-unis', 'stati uniti', 'verenigde staten']],
   ['PL', ['poland', 'polen', 'pologne', 'polonia']],
@@ -64,13 +77,46 @@ const COUNTRY_CODES = new Set(COUNTRY_NAMES.map(([c]) => c));
  * covers too: a seller registered anywhere else charges no EU VAT.
  */
 export const EU_VAT_AREA: ReadonlySet<string> = new Set([
-  'AT', 'BE', 'BG', 'CY', 'CZ', 'DE', 'DK', 'EE', 'ES', 'FI', 'FR', 'GR', 'HR', 'HU', 'IE', 'IT', 'LT', 'LU', 'LV', 'MT', 'NL', 'PL', 'PT', 'RO', 'SE', 'SI', 'SK',
-  'GP', 'MQ', 'GF', 'RE', 'YT', 'MC',
+  'AT',
+  'BE',
+  'BG',
+  'CY',
+  'CZ',
+  'DE',
+  'DK',
+  'EE',
+  'ES',
+  'FI',
+  'FR',
+  'GR',
+  'HR',
+  'HU',
+  'IE',
+  'IT',
+  'LT',
+  'LU',
+  'LV',
+  'MT',
+  'NL',
+  'PL',
+  'PT',
+  'RO',
+  'SE',
+  'SI',
+  'SK',
+  'GP',
+  'MQ',
+  'GF',
+  'RE',
+  'YT',
+  'MC',
 ]);
 
 /** A whole line naming a country ("Deutschland", "Germany", "DE"), or undefined. */
 export function countryOfLine(text: string): string | undefined {
-  const key = fold(text).replace(/[.,;]+$/, '').trim();
+  const key = fold(text)
+    .replace(/[.,;]+$/, '')
+    .trim();
   if (COUNTRY_OF.has(key)) return COUNTRY_OF.get(key);
   if (/^[A-Z]{2}$/.test(text.trim()) && COUNTRY_CODES.has(text.trim())) return text.trim();
   // "Deutschland / Germany": either half.
@@ -79,7 +125,24 @@ export function countryOfLine(text: string): string | undefined {
 }
 
 /** Letter prefixes of post codes ("D-80333", "F-75001", "CH-8001") used before the EU harmonised ISO ones. */
-const POSTCODE_PREFIX: Readonly<Record<string, string>> = { D: 'DE', A: 'AT', F: 'FR', B: 'BE', L: 'LU', I: 'IT', E: 'ES', NL: 'NL', CH: 'CH', FL: 'LI', P: 'PT', DK: 'DK', S: 'SE', N: 'NO', PL: 'PL', CZ: 'CZ' };
+const POSTCODE_PREFIX: Readonly<Record<string, string>> = {
+  D: 'DE',
+  A: 'AT',
+  F: 'FR',
+  B: 'BE',
+  L: 'LU',
+  I: 'IT',
+  E: 'ES',
+  NL: 'NL',
+  CH: 'CH',
+  FL: 'LI',
+  P: 'PT',
+  DK: 'DK',
+  S: 'SE',
+  N: 'NO',
+  PL: 'PL',
+  CZ: 'CZ',
+};
 
 export function countryOfPostcodePrefix(prefix: string): string | undefined {
   const p = prefix.toUpperCase();
@@ -88,7 +151,36 @@ export function countryOfPostcodePrefix(prefix: string): string | undefined {
 
 /** Printed unit → UN/ECE Rec. 20. Pieces are C62 ("one"), the code most e-invoices use for them. */
 const UNITS: ReadonlyArray<[string, string[]]> = [
-  ['C62', ['stk', 'stck', 'stuck', 'st', 'pcs', 'pc', 'piece', 'pieces', 'pce', 'unit', 'units', 'unit(s)', 'unite', 'unites', 'unite(s)', 'u', 'ea', 'each', 'anzahl', 'stueck', 'stuks', 'stuk', 'pz', 'pezzi', 'pezzo']],
+  [
+    'C62',
+    [
+      'stk',
+      'stck',
+      'stuck',
+      'st',
+      'pcs',
+      'pc',
+      'piece',
+      'pieces',
+      'pce',
+      'unit',
+      'units',
+      'unit(s)',
+      'unite',
+      'unites',
+      'unite(s)',
+      'u',
+      'ea',
+      'each',
+      'anzahl',
+      'stueck',
+      'stuks',
+      'stuk',
+      'pz',
+      'pezzi',
+      'pezzo',
+    ],
+  ],
   ['H87', ['piece(s)']],
   ['KGM', ['kg', 'kilogramm', 'kilogram', 'kilogrammes', 'kilo']],
   ['GRM', ['g', 'gramm', 'gram', 'grammes']],
@@ -140,7 +232,10 @@ export const CATEGORY_WORDS: ReadonlyArray<[category: string, words: RegExp]> = 
   ['K', /innergemeinschaftlich|intra-?community|intracommunautaire|intra-?eu|ig-lieferung/],
   ['G', /ausfuhr|export/],
   ['O', /nicht steuerbar|not subject|hors champ|non soumis/],
-  ['E', /steuerfrei|steuerbefreit|tax exempt|exempt|exonere|exoneration|§ ?4 |umsatzsteuerbefreit|kleinunternehmer|§ ?19 ?(?:abs\.? ?1 )?ustg|franchise en base/],
+  [
+    'E',
+    /steuerfrei|steuerbefreit|tax exempt|exempt|exonere|exoneration|§ ?4 |umsatzsteuerbefreit|kleinunternehmer|§ ?19 ?(?:abs\.? ?1 )?ustg|franchise en base/,
+  ],
 ];
 
 /**
@@ -165,7 +260,10 @@ const DOCUMENT_TYPES: ReadonlyArray<[string, RegExp]> = [
   ['575', /rechnung des versicherers|versicherungsrechnung|insurer'?s invoice|facture d'assureur/],
   ['387', /mietrechnung|hire invoice|rental invoice|facture de location/],
   ['386', /vorauszahlungsrechnung|anzahlungsrechnung|prepayment invoice|facture d'acompte/],
-  ['384', /korrektur|corrected invoice|facture rectificative|facture corrective|corrective invoice|correctiefactuur|gecorrigeerde factuur|stornorechnung|fattura (?:di )?rettific/],
+  [
+    '384',
+    /korrektur|corrected invoice|facture rectificative|facture corrective|corrective invoice|correctiefactuur|gecorrigeerde factuur|stornorechnung|fattura (?:di )?rettific/,
+  ],
   ['381', /gutschrift|credit ?note|avoir|creditnota|credit memo|nota di credito/],
   ['380', /rechnung|invoice|facture|factuur|faktura|fattura/],
 ];

@@ -24,7 +24,8 @@ export function findContacts(doc: Doc): ContactFound[] {
     for (const line of page.lines) {
       const text = lineText(line);
       for (const m of text.matchAll(EMAIL)) out.push({ kind: 'email', value: m[0], page: page.page, y: line.top });
-      for (const m of text.matchAll(PHONE)) if (m[1]!.replace(/\D/g, '').length >= 6) out.push({ kind: 'phone', value: m[1]!, page: page.page, y: line.top });
+      for (const m of text.matchAll(PHONE))
+        if (m[1]!.replace(/\D/g, '').length >= 6) out.push({ kind: 'phone', value: m[1]!, page: page.page, y: line.top });
     }
   }
   return out;

@@ -34,7 +34,10 @@ const MONTH_NAME = [...MONTH_OF.keys()].sort((a, b) => b.length - a.length).join
 const NUMERIC = /(?<![\d.\/-])(\d{1,2})([./-])(\d{1,2})\2(\d{4}|\d{2})(?![\d]|[./-]\d)/g;
 const ISO = /(?<![\d.\/-])(\d{4})([-/.])(\d{2})\2(\d{2})(?![\d]|[./-]\d)/g;
 // "5. März 2018", "5 march 2018", "05-Mar-2018".
-const DAY_MONTH_NAME = new RegExp(`(?<![\\p{L}\\d])(\\d{1,2})(?:er|st|nd|rd|th)?\\.?(?:\\s*|-)(${MONTH_NAME})\\.?,?(?:\\s+|-)(\\d{4})(?!\\d)`, 'gu');
+const DAY_MONTH_NAME = new RegExp(
+  `(?<![\\p{L}\\d])(\\d{1,2})(?:er|st|nd|rd|th)?\\.?(?:\\s*|-)(${MONTH_NAME})\\.?,?(?:\\s+|-)(\\d{4})(?!\\d)`,
+  'gu',
+);
 const MONTH_NAME_DAY = new RegExp(`(?<![\\p{L}])(${MONTH_NAME})\\.?\\s+(\\d{1,2})(?:st|nd|rd|th)?\\s*,?\\s*(\\d{4})(?!\\d)`, 'gu');
 
 export function isoDate(y: number, m: number, d: number): string | undefined {
@@ -67,8 +70,10 @@ export function scanDates(text: string, order: DayMonthOrder): DateMatch[] {
     const dayFirst = m[2] !== '/' || order === 'DMY';
     push(m.index, m.index + m[0].length, dayFirst ? isoDate(y, b, a) : isoDate(y, a, b));
   }
-  for (const m of folded.matchAll(DAY_MONTH_NAME)) push(m.index, m.index + m[0].length, isoDate(Number(m[3]), MONTH_OF.get(m[2]!)!, Number(m[1])));
-  for (const m of folded.matchAll(MONTH_NAME_DAY)) push(m.index, m.index + m[0].length, isoDate(Number(m[3]), MONTH_OF.get(m[1]!)!, Number(m[2])));
+  for (const m of folded.matchAll(DAY_MONTH_NAME))
+    push(m.index, m.index + m[0].length, isoDate(Number(m[3]), MONTH_OF.get(m[2]!)!, Number(m[1])));
+  for (const m of folded.matchAll(MONTH_NAME_DAY))
+    push(m.index, m.index + m[0].length, isoDate(Number(m[3]), MONTH_OF.get(m[1]!)!, Number(m[2])));
   return out.sort((a, b) => a.start - b.start);
 }
 

@@ -76,7 +76,9 @@ export function belowOf(doc: Doc, s: Segment): Segment | undefined {
   for (let i = s.line + 1; i < page.lines.length; i++) {
     const line = page.lines[i]!;
     if (line.top - s.bottom > 2.2 * s.height) return undefined;
-    const hit = line.segments.find((o) => o.x0 < s.x1 + s.height && o.x1 > s.x0 - s.height && Math.abs(o.x0 - s.x0) < Math.max(s.x1 - s.x0, 4 * s.height));
+    const hit = line.segments.find(
+      (o) => o.x0 < s.x1 + s.height && o.x1 > s.x0 - s.height && Math.abs(o.x0 - s.x0) < Math.max(s.x1 - s.x0, 4 * s.height),
+    );
     if (hit) return hit;
   }
   return undefined;

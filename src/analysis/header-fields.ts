@@ -50,7 +50,10 @@ export function parseValue(kind: Kind, text: string, doc: Doc, strictId: boolean
     case 'terms': {
       // Free text as printed ("Zahlbar sofort ohne Abzug.", "14 Tage netto"): words, not a lone number or sign;
       // a colon or stray sign before them (".Bei Zahlung …") is no part of it.
-      const v = t.replace(/^[^\p{L}\d]+/u, '').replace(/\s+/g, ' ').trim();
+      const v = t
+        .replace(/^[^\p{L}\d]+/u, '')
+        .replace(/\s+/g, ' ')
+        .trim();
       return v.length <= TERMS_MAX && /\p{L}{2}/u.test(v) ? v : undefined;
     }
     case 'ref': {
@@ -63,7 +66,10 @@ export function parseValue(kind: Kind, text: string, doc: Doc, strictId: boolean
       // German tax numbers in groups ("201/113/40209", "123/456/789"), ten to thirteen digits, an Italian codice fiscale.
       return /^[:\s]*(\d{2,4}\/\d{3,4}\/\d{3,5}|\d{10,13}|[A-Z]{6}\d{2}[A-Z]\d{2}[A-Z]\d{3}[A-Z])(?![\d/A-Za-z])/.exec(t)?.[1];
     case 'id': {
-      const token = t.replace(/^[(#:.\s]+/, '').split(/\s+/)[0]?.replace(/[.,;:)]+$/, '');
+      const token = t
+        .replace(/^[(#:.\s]+/, '')
+        .split(/\s+/)[0]
+        ?.replace(/[.,;:)]+$/, '');
       // A one-character value is only an identifier when it is a digit ("Kundennummer:2").
       if (!token || (token.length < 2 && !/^\d$/.test(token)) || NOT_AN_ID.test(token)) return undefined;
       // A date is never the number it follows; "05.03.2018" after "Rechnung" is the date.
@@ -118,44 +124,46 @@ export function findHeaderFields(doc: Doc): Map<HeaderField, Array<Found>> {
     list.push(f);
     found.set(field, list);
   };
-  for (const whole of allSegments(doc)) for (const seg of [whole, ...partsAfterSeparators(whole)]) {
-    // A piece after a separator holds its value in itself; its neighbours belong to the whole line.
-    const inner = seg !== whole;
-    const folded = fold(seg.text);
-    const hits = HEADER_LABELS.map((r) => ({ r, m: r.pattern.exec(folded) })).filter((h) => h.m !== null);
-    // The most specific label wins: "Date of delivery" is a delivery date, not a bare "Date".
-    const longest = Math.max(0, ...hits.filter((h) => !h.r.inline).map((h) => h.m![0].trimEnd().length));
-    for (const { r, m } of hits) {
-      if (!r.inline && m![0].trimEnd().length < longest) continue;
-      const cut = originalOffset(seg.text, m!.index + m![0].length);
-      const kind = KIND[r.field];
-      for (const [place, factor] of PLACES) {
-        // Inside running text the value follows the label directly.
-        if ((r.inline || inner) && place !== 'same') break;
-        const pageFactor = seg.page === 1 ? 1 : 0.9;
-        if (kind === 'terms' && place === 'below' && cut >= seg.text.length) {
-          const table = termsUnderHeadings(doc, seg);
-          const value = table && parseValue('terms', table.text, doc, false);
-          if (table && value !== undefined) {
-            add(r.field, { value, score: r.weight * factor * pageFactor, page: table.page, y: table.top, via: 'label:table' });
-            break;
+  for (const whole of allSegments(doc))
+    for (const seg of [whole, ...partsAfterSeparators(whole)]) {
+      // A piece after a separator holds its value in itself; its neighbours belong to the whole line.
+      const inner = seg !== whole;
+      const folded = fold(seg.text);
+      const hits = HEADER_LABELS.map((r) => ({ r, m: r.pattern.exec(folded) })).filter((h) => h.m !== null);
+      // The most specific label wins: "Date of delivery" is a delivery date, not a bare "Date".
+      const longest = Math.max(0, ...hits.filter((h) => !h.r.inline).map((h) => h.m![0].trimEnd().length));
+      for (const { r, m } of hits) {
+        if (!r.inline && m![0].trimEnd().length < longest) continue;
+        const cut = originalOffset(seg.text, m!.index + m![0].length);
+        const kind = KIND[r.field];
+        for (const [place, factor] of PLACES) {
+          // Inside running text the value follows the label directly.
+          if ((r.inline || inner) && place !== 'same') break;
+          const pageFactor = seg.page === 1 ? 1 : 0.9;
+          if (kind === 'terms' && place === 'below' && cut >= seg.text.length) {
+            const table = termsUnderHeadings(doc, seg);
+            const value = table && parseValue('terms', table.text, doc, false);
+            if (table && value !== undefined) {
+              add(r.field, { value, score: r.weight * factor * pageFactor, page: table.page, y: table.top, via: 'label:table' });
+              break;
+            }
           }
+          const source = valueSource(doc, seg, cut, place);
+          if (!source) continue;
+          // A label is never a value: beside a label in an info strip stands the next label.
+          if (place !== 'same' && isLabel(source.text)) continue;
+          if (place === 'right' && inStrip(doc, seg, source)) continue;
+          // Inside running text a reference is one word: what follows is the sentence going on.
+          const text =
+            r.inline && kind === 'ref' ? source.text.trim().split(/\s+/)[0]! : kind === 'terms' ? termsText(doc, seg, source) : source.text;
+          const value = parseValue(kind, text, doc, STRICT.has(r.field));
+          if (value === undefined) continue;
+          const via = `${r.weight < 1 ? 'weak-' : ''}${r.inline ? 'inline' : `label:${place}`}`;
+          add(r.field, { value, score: r.weight * factor * pageFactor * (inner ? 0.95 : 1), page: seg.page, y: source.top, via });
+          break;
         }
-        const source = valueSource(doc, seg, cut, place);
-        if (!source) continue;
-        // A label is never a value: beside a label in an info strip stands the next label.
-        if (place !== 'same' && isLabel(source.text)) continue;
-        if (place === 'right' && inStrip(doc, seg, source)) continue;
-        // Inside running text a reference is one word: what follows is the sentence going on.
-        const text = r.inline && kind === 'ref' ? source.text.trim().split(/\s+/)[0]! : kind === 'terms' ? termsText(doc, seg, source) : source.text;
-        const value = parseValue(kind, text, doc, STRICT.has(r.field));
-        if (value === undefined) continue;
-        const via = `${r.weight < 1 ? 'weak-' : ''}${r.inline ? 'inline' : `label:${place}`}`;
-        add(r.field, { value, score: r.weight * factor * pageFactor * (inner ? 0.95 : 1), page: seg.page, y: source.top, via });
-        break;
       }
     }
-  }
   for (const seg of allSegments(doc)) {
     if (!TERMS_SENTENCE.test(fold(seg.text).replace(/^[^\p{L}\d]+/u, ''))) continue;
     const value = parseValue('terms', termsText(doc, seg, seg), doc, false);
@@ -187,7 +195,13 @@ function termsText(doc: Doc, label: Segment, value: Segment): string {
       .find((o) => o !== undefined);
     // Terms go on after a comma, in a word that cannot start a sentence, or with more days, dates or rates; a line
     // without figures that starts anew ("Bank-/Steuerinformationen", "Es bestehen Bonusvereinbarungen.") is something else.
-    if (!next || isLabel(next.text) || /^[^:]{1,30}:/.test(next.text) || !(/[,;\-–]$/.test(text) || /^[\p{Ll}\d]/u.test(next.text.trim()) || /\d/.test(next.text))) break;
+    if (
+      !next ||
+      isLabel(next.text) ||
+      /^[^:]{1,30}:/.test(next.text) ||
+      !(/[,;\-–]$/.test(text) || /^[\p{Ll}\d]/u.test(next.text.trim()) || /\d/.test(next.text))
+    )
+      break;
     text = `${text} ${next.text.trim()}`;
     last = next;
   }
@@ -211,7 +225,8 @@ function termsUnderHeadings(doc: Doc, label: Segment): { text: string; page: num
   const headings = page.lines[label.line + 1];
   if (!headings || headings.top - label.bottom > 3 * label.height || headings.segments.length < 2) return undefined;
   if (!DESCRIPTION_HEADING.test(fold(headings.segments[0]!.text).replace(/:$/, ''))) return undefined;
-  const repeated = (line: Line | undefined) => line !== undefined && line.segments.map((s) => s.text).join('|') === headings.segments.map((s) => s.text).join('|');
+  const repeated = (line: Line | undefined) =>
+    line !== undefined && line.segments.map((s) => s.text).join('|') === headings.segments.map((s) => s.text).join('|');
   let i = label.line + 2;
   let above: Line | undefined = headings;
   if (i >= page.lines.length) {

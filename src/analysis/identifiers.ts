@@ -15,9 +15,43 @@ export interface IdMatch {
 
 /** IBAN lengths of the SEPA countries; others are accepted on the checksum alone. */
 const IBAN_LENGTH: Readonly<Record<string, number>> = {
-  AD: 24, AT: 20, BE: 16, BG: 22, CH: 21, CY: 28, CZ: 24, DE: 22, DK: 18, EE: 20, ES: 24, FI: 18, FR: 27, GB: 22,
-  GI: 23, GR: 27, HR: 21, HU: 28, IE: 22, IS: 26, IT: 27, LI: 21, LT: 20, LU: 20, LV: 21, MC: 27, MT: 31, NL: 18,
-  NO: 15, PL: 28, PT: 25, RO: 24, SE: 24, SI: 19, SK: 24, SM: 27, VA: 22,
+  AD: 24,
+  AT: 20,
+  BE: 16,
+  BG: 22,
+  CH: 21,
+  CY: 28,
+  CZ: 24,
+  DE: 22,
+  DK: 18,
+  EE: 20,
+  ES: 24,
+  FI: 18,
+  FR: 27,
+  GB: 22,
+  GI: 23,
+  GR: 27,
+  HR: 21,
+  HU: 28,
+  IE: 22,
+  IS: 26,
+  IT: 27,
+  LI: 21,
+  LT: 20,
+  LU: 20,
+  LV: 21,
+  MC: 27,
+  MT: 31,
+  NL: 18,
+  NO: 15,
+  PL: 28,
+  PT: 25,
+  RO: 24,
+  SE: 24,
+  SI: 19,
+  SK: 24,
+  SM: 27,
+  VA: 22,
 };
 
 export function ibanValid(iban: string): boolean {
@@ -80,7 +114,9 @@ export function scanIbans(text: string): IdMatch[] {
 }
 
 const ISO_COUNTRIES = new Set(
-  'AD AE AT AU BA BE BG BR CA CH CN CY CZ DE DK EE ES FI FR GB GI GR HK HR HU IE IL IN IS IT JP KR LI LT LU LV MC MT MX NL NO NZ PL PT RO RS RU SE SG SI SK SM TR UA US VA ZA'.split(' '),
+  'AD AE AT AU BA BE BG BR CA CH CN CY CZ DE DK EE ES FI FR GB GI GR HK HR HU IE IL IN IS IT JP KR LI LT LU LV MC MT MX NL NO NZ PL PT RO RS RU SE SG SI SK SM TR UA US VA ZA'.split(
+    ' ',
+  ),
 );
 
 /** BIC / SWIFT codes: 4 bank letters, a country, 2 location characters, an optional branch. */
@@ -188,7 +224,9 @@ export function vatIdChecked(id: string): boolean | undefined {
  * check digits the rest passes. Only schemes with check digits can vouch for such a repair.
  */
 export function repairVatPrefix(letter: string, body: string): string | undefined {
-  const fits = Object.keys(VAT_BODY).filter((cc) => cc.startsWith(letter) && VAT_BODY[cc]!.test(body) && vatIdChecked(`${cc}${body}`) === true);
+  const fits = Object.keys(VAT_BODY).filter(
+    (cc) => cc.startsWith(letter) && VAT_BODY[cc]!.test(body) && vatIdChecked(`${cc}${body}`) === true,
+  );
   return fits.length === 1 ? `${fits[0]}${body}` : undefined;
 }
 
@@ -220,7 +258,9 @@ function misreadDigitsRepaired(cc: string, body: string): string | undefined {
 
 export function scanVatIds(text: string): IdMatch[] {
   const out: IdMatch[] = [];
-  for (const m of text.matchAll(/(?<![A-Za-z0-9])(AT|BE|BG|CH|CY|CZ|DE|DK|EE|EL|ES|FI|FR|GB|HR|HU|IE|IT|LT|LU|LV|MT|NL|PL|PT|RO|SE|SI|SK)[\s-]?(?=[A-Z0-9])/g)) {
+  for (const m of text.matchAll(
+    /(?<![A-Za-z0-9])(AT|BE|BG|CH|CY|CZ|DE|DK|EE|EL|ES|FI|FR|GB|HR|HU|IE|IT|LT|LU|LV|MT|NL|PL|PT|RO|SE|SI|SK)[\s-]?(?=[A-Z0-9])/g,
+  )) {
     const cc = m[1]!;
     const from = m.index + m[0].length;
     const { chars, ends } = compactFrom(text, from, 16);

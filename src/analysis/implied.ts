@@ -48,7 +48,8 @@ function countLanguage(doc: Doc): Language | undefined {
   for (const page of doc.pages) {
     for (const line of page.lines) {
       for (const word of fold(lineText(line)).split(/[^\p{L}]+/u)) {
-        for (const [lang, re] of Object.entries(LANGUAGE_WORDS) as Array<[Language, RegExp]>) if (re.test(word)) counts.set(lang, (counts.get(lang) ?? 0) + 1);
+        for (const [lang, re] of Object.entries(LANGUAGE_WORDS) as Array<[Language, RegExp]>)
+          if (re.test(word)) counts.set(lang, (counts.get(lang) ?? 0) + 1);
       }
     }
   }
@@ -108,7 +109,8 @@ export function inferCountries(r: ResultAccess, doc: Doc): void {
   if (r.get(sellerPath) === undefined && r.get('seller.sellerName') !== undefined) {
     const taxNumber = r.get('seller.sellerTaxRegistrationIdentifier');
     const iban = registryCountry(r.get('paymentInstructions.creditTransfer[0].paymentAccountIdentifier'));
-    const ibanFits = iban && sellerPostcode && POSTCODE_SHAPES.some((p) => p.shape.test(sellerPostcode) && Object.values(p.byLanguage).includes(iban));
+    const ibanFits =
+      iban && sellerPostcode && POSTCODE_SHAPES.some((p) => p.shape.test(sellerPostcode) && Object.values(p.byLanguage).includes(iban));
     const found: Array<[string | undefined, string]> = [
       [registryCountry(r.get('seller.sellerVatIdentifier')), 'vat-prefix'],
       [taxNumber && GERMAN_TAX_NUMBER.test(taxNumber.replace(/\s+/g, '')) ? 'DE' : undefined, 'tax-number'],
@@ -139,11 +141,13 @@ export function inferCountries(r: ResultAccess, doc: Doc): void {
 const LEGAL_REFERENCES: Readonly<Record<string, string>> = {
   AE: 'article 196|283-2',
   K: '262 ter|§ ?4 nr\\.? ?1 ?b|article 138',
-  G: '262 i\\b|hors (?:de l\')?ue|outside the eu|drittland|§ ?4 nr\\.? ?1 ?a',
+  G: "262 i\\b|hors (?:de l')?ue|outside the eu|drittland|§ ?4 nr\\.? ?1 ?a",
   O: 'hors (?:du )?champ',
   E: 'befreit|§ ?4 nr|293 b',
 };
-const EXEMPTION_WORDS: ReadonlyMap<string, RegExp> = new Map(CATEGORY_WORDS.map(([category, words]) => [category, new RegExp(`${words.source}|${LEGAL_REFERENCES[category]}`)]));
+const EXEMPTION_WORDS: ReadonlyMap<string, RegExp> = new Map(
+  CATEGORY_WORDS.map(([category, words]) => [category, new RegExp(`${words.source}|${LEGAL_REFERENCES[category]}`)]),
+);
 const ANY_EXEMPTION = new RegExp([...EXEMPTION_WORDS.values()].map((r) => r.source).join('|'));
 
 /**
@@ -151,7 +155,8 @@ const ANY_EXEMPTION = new RegExp([...EXEMPTION_WORDS.values()].map((r) => r.sour
  * reverse charge, export and zero rated all print 0 %, and only the page can say which.
  */
 export function zeroRateCategory(doc: Doc): string | undefined {
-  if (!zeroRateCategories.has(doc)) zeroRateCategories.set(doc, vatCategoryOf(undefined, doc.pages.flatMap((p) => p.lines.map(lineText)).join('\n')));
+  if (!zeroRateCategories.has(doc))
+    zeroRateCategories.set(doc, vatCategoryOf(undefined, doc.pages.flatMap((p) => p.lines.map(lineText)).join('\n')));
   return zeroRateCategories.get(doc);
 }
 /** Asked once per line and row: the page's notes are read once per document. */
@@ -220,7 +225,11 @@ export function inferLineCategories(r: ResultAccess, doc: Doc): void {
   const rows: Row[] = [];
   for (let i = 0; i < r.count('vatBreakdown'); i++) {
     const rate = r.get(`vatBreakdown[${i}].vatCategoryRate`);
-    if (rate !== undefined) rows.push({ rate, ...(r.get(`vatBreakdown[${i}].vatCategoryCode`) ? { category: r.get(`vatBreakdown[${i}].vatCategoryCode`)! } : {}) });
+    if (rate !== undefined)
+      rows.push({
+        rate,
+        ...(r.get(`vatBreakdown[${i}].vatCategoryCode`) ? { category: r.get(`vatBreakdown[${i}].vatCategoryCode`)! } : {}),
+      });
   }
   const lines = r.count('invoiceLine');
   const vat = (i: number) => `invoiceLine[${i}].lineVatInformation[0]`;
@@ -236,7 +245,12 @@ export function inferLineCategories(r: ResultAccess, doc: Doc): void {
     const rate = r.get(`${vat(i)}.invoicedItemVatRate`);
     if (rate === undefined) continue;
     const categories = new Set(rows.filter((row) => new Decimal(row.rate).eq(rate) && row.category).map((row) => row.category!));
-    const [category, rule] = categories.size === 1 ? [[...categories][0]!, 'breakdown-category'] : new Decimal(rate).gt(0) ? ['S', 'rate'] : (zeroRateCategoryOf(r, doc) ?? []);
+    const [category, rule] =
+      categories.size === 1
+        ? [[...categories][0]!, 'breakdown-category']
+        : new Decimal(rate).gt(0)
+          ? ['S', 'rate']
+          : (zeroRateCategoryOf(r, doc) ?? []);
     if (category) r.infer(`${vat(i)}.invoicedItemVatCategoryCode`, category, rule!);
   }
 }
@@ -254,7 +268,9 @@ function assignRates(r: ResultAccess, unrated: number[], rowCount: number): numb
   for (let i = 0; i < r.count('invoiceLine'); i++) {
     if (unrated.includes(i)) continue;
     const rate = r.get(`invoiceLine[${i}].lineVatInformation[0].invoicedItemVatRate`);
-    const k = [...Array(rowCount).keys()].find((j) => rate !== undefined && new Decimal(r.get(`vatBreakdown[${j}].vatCategoryRate`)!).eq(rate));
+    const k = [...Array(rowCount).keys()].find(
+      (j) => rate !== undefined && new Decimal(r.get(`vatBreakdown[${j}].vatCategoryRate`)!).eq(rate),
+    );
     const amount = cents(r.get(`invoiceLine[${i}].invoiceLineNetAmount`));
     if (k === undefined || amount === undefined) return undefined;
     remaining[k]! -= amount;
@@ -292,8 +308,16 @@ export function inferBreakdown(r: ResultAccess, doc: Doc): void {
   const vatTotal = r.get('documentTotals.invoiceTotalVatAmount');
   if (net === undefined || vatTotal === undefined) return;
   const groups = linesByRate(r);
-  if (groups && groups.size > 0 && r.get('documentTotals.sumOfAllowancesOnDocumentLevel') === undefined && r.get('documentTotals.sumOfChargesOnDocumentLevel') === undefined) {
-    const rows = [...groups.values()].map((g) => ({ ...g, tax: g.base.times(g.rate).dividedBy(100).toDecimalPlaces(2, Decimal.ROUND_HALF_UP) }));
+  if (
+    groups &&
+    groups.size > 0 &&
+    r.get('documentTotals.sumOfAllowancesOnDocumentLevel') === undefined &&
+    r.get('documentTotals.sumOfChargesOnDocumentLevel') === undefined
+  ) {
+    const rows = [...groups.values()].map((g) => ({
+      ...g,
+      tax: g.base.times(g.rate).dividedBy(100).toDecimalPlaces(2, Decimal.ROUND_HALF_UP),
+    }));
     const baseSum = rows.reduce((s, g) => s.plus(g.base), new Decimal(0));
     const taxSum = rows.reduce((s, g) => s.plus(g.tax), new Decimal(0));
     if (baseSum.eq(net) && taxSum.eq(vatTotal)) {
@@ -395,7 +419,13 @@ export function inferDocumentAdjustments(r: ResultAccess, doc: Doc, tableLines: 
   const printed = printedAdjustments(doc, tableLines, rates).map((a) => ({ ...a, amount: a.amount.times(sign(a.kind)) }));
   const sumOf = (kind: Adjustment['kind']) => printed.filter((a) => a.kind === kind).reduce((s, a) => s.plus(a.amount), new Decimal(0));
   const agrees = (list: Adjustment[]) =>
-    !differences || [...differences].every(([rate, d]) => list.filter((a) => a.rate === rate).reduce((s, a) => s.plus(a.kind === 'charge' ? a.amount : a.amount.negated()), new Decimal(0)).eq(d));
+    !differences ||
+    [...differences].every(([rate, d]) =>
+      list
+        .filter((a) => a.rate === rate)
+        .reduce((s, a) => s.plus(a.kind === 'charge' ? a.amount : a.amount.negated()), new Decimal(0))
+        .eq(d),
+    );
   if (printed.length > 0 && sumOf('allowance').eq(allowances) && sumOf('charge').eq(charges) && agrees(printed)) {
     writeAdjustments(r, printed, rates, true);
     return;
@@ -415,9 +445,12 @@ export function inferDocumentAdjustments(r: ResultAccess, doc: Doc, tableLines: 
   const kind: Adjustment['kind'] = allowances.isZero() ? 'charge' : 'allowance';
   const reason = reasons[kind];
   const expected = kind === 'allowance' ? allowances : charges;
-  const derived = [...differences].filter(([, d]) => !d.isZero()).map(([rate, d]) => ({ kind, amount: kind === 'charge' ? d : d.negated(), rate, reason }));
+  const derived = [...differences]
+    .filter(([, d]) => !d.isZero())
+    .map(([rate, d]) => ({ kind, amount: kind === 'charge' ? d : d.negated(), rate, reason }));
   const total = derived.reduce((s, a) => s.plus(a.amount), new Decimal(0));
-  if (derived.every((a) => a.amount.isNegative() === expected.isNegative()) && total.eq(expected)) writeAdjustments(r, derived, rates, false);
+  if (derived.every((a) => a.amount.isNegative() === expected.isNegative()) && total.eq(expected))
+    writeAdjustments(r, derived, rates, false);
 }
 
 /** Reasons (BT-97, BT-104) for allowances and charges the page gives only as totals. */
@@ -470,14 +503,20 @@ function printedAdjustments(doc: Doc, tableLines: ReadonlySet<string>, rates: Ma
       const folded = fold(text);
       const numbers = scanNumbers(text, doc.mark);
       const amount = numbers.filter((n) => n.decimals >= 2 && !n.percent).at(-1);
-      const lead = text.slice(0, numbers[0]?.start ?? text.length).replace(/[:\s]+$/, '').replace(/\s+\d+$/, '').trim();
+      const lead = text
+        .slice(0, numbers[0]?.start ?? text.length)
+        .replace(/[:\s]+$/, '')
+        .replace(/\s+\d+$/, '')
+        .trim();
       if (ALLOWANCE_WORDS.test(fold(lead)) || CHARGE_WORDS.test(fold(lead))) reason = lead;
       const kind = ALLOWANCE_WORDS.test(folded) ? 'allowance' : CHARGE_WORDS.test(folded) ? 'charge' : undefined;
       if (!kind || !amount || ITEM_WORDS.test(folded) || !reason) {
         if (!kind) reason = '';
         continue;
       }
-      const rate = numbers.map((n) => new Decimal(n.value).abs().toString()).find((v, k) => numbers[k] !== amount && rates.has(v)) ?? (rates.size === 1 ? [...rates.keys()][0] : undefined);
+      const rate =
+        numbers.map((n) => new Decimal(n.value).abs().toString()).find((v, k) => numbers[k] !== amount && rates.has(v)) ??
+        (rates.size === 1 ? [...rates.keys()][0] : undefined);
       if (rate === undefined) continue;
       out.push({ kind, amount: new Decimal(amount.value).abs(), rate, reason: reasonOf(reason, kind) });
     }
@@ -497,8 +536,14 @@ function writeAdjustments(r: ResultAccess, list: Adjustment[], rates: Map<string
   const counters = { allowance: 0, charge: 0 };
   for (const a of list) {
     const i = counters[a.kind]++;
-    const [path, key] = a.kind === 'allowance' ? [`documentLevelAllowances[${i}]`, 'documentLevelAllowance'] : [`documentLevelCharges[${i}]`, 'documentLevelCharge'];
-    const put = (field: string, value: string) => (printed ? r.read(`${path}.${key}${field}`, value, 'adjustment:printed') : r.infer(`${path}.${key}${field}`, value, 'breakdown-difference'));
+    const [path, key] =
+      a.kind === 'allowance'
+        ? [`documentLevelAllowances[${i}]`, 'documentLevelAllowance']
+        : [`documentLevelCharges[${i}]`, 'documentLevelCharge'];
+    const put = (field: string, value: string) =>
+      printed
+        ? r.read(`${path}.${key}${field}`, value, 'adjustment:printed')
+        : r.infer(`${path}.${key}${field}`, value, 'breakdown-difference');
     put('Amount', a.amount.toFixed(2));
     put('VatRate', a.rate);
     put('Reason', a.reason);

@@ -15,7 +15,16 @@ import { findParties, type Party } from './parties.js';
 import { solveTotals, type Totals } from './solver.js';
 import { findLineItems } from './table.js';
 import { findTotals, taxMatches, type RateTax, type TotalsCandidates, type VatRow } from './totals.js';
-import { pageLanguage, inferBreakdown, inferDocumentAdjustments, inferCountries, inferExemptionReasons, inferLineCategories, inferRowCategories, type ResultAccess } from './implied.js';
+import {
+  pageLanguage,
+  inferBreakdown,
+  inferDocumentAdjustments,
+  inferCountries,
+  inferExemptionReasons,
+  inferLineCategories,
+  inferRowCategories,
+  type ResultAccess,
+} from './implied.js';
 import { INFERRED, sourceOf } from './sources.js';
 import { fold } from './text.js';
 
@@ -57,7 +66,8 @@ export function analyseWithEvidence(pages: PageText[], opts: AnalyseOptions): Ev
     setPath(invoice, path, value);
     evidence[path] = via;
   };
-  const setFound = (path: string, f: (Found & { contested?: boolean }) | undefined) => set(path, f?.value, f ? `${f.via}${f.contested ? ':contested' : ''}` : '');
+  const setFound = (path: string, f: (Found & { contested?: boolean }) | undefined) =>
+    set(path, f?.value, f ? `${f.via}${f.contested ? ':contested' : ''}` : '');
 
   const header = findHeaderFields(doc);
   const pick = (f: HeaderField) => best(header.get(f));
@@ -87,7 +97,8 @@ export function analyseWithEvidence(pages: PageText[], opts: AnalyseOptions): Ev
 
   // The seller's contact: printed in the seller's block (or just under it), the letterhead or the footer; never in the buyer's.
   const heightOf = (c: ContactFound) => doc.pages.find((p) => p.page === c.page)!.height;
-  const near = (p: Party | undefined, c: ContactFound) => p !== undefined && c.page === p.page && c.y >= p.top - 2 && c.y <= p.bottom + 0.045 * heightOf(c);
+  const near = (p: Party | undefined, c: ContactFound) =>
+    p !== undefined && c.page === p.page && c.y >= p.top - 2 && c.y <= p.bottom + 0.045 * heightOf(c);
   const sellerPlace = (c: ContactFound) => near(parties.seller, c) || c.y < 0.2 * heightOf(c) || c.y > 0.8 * heightOf(c);
   const contacts = findContacts(doc).filter((c) => sellerPlace(c) && !near(parties.buyer, c));
   set('seller.sellerContact.sellerContactTelephoneNumber', contacts.find((c) => c.kind === 'phone')?.value, 'contact:label');
@@ -98,7 +109,12 @@ export function analyseWithEvidence(pages: PageText[], opts: AnalyseOptions): Ev
   setFound('paymentInstructions.creditTransfer[0].paymentServiceProviderIdentifier', best(accounts.bics));
   // A VAT id inside a party's block, or printed right under it, is that party's.
   const belongs = (p: Party | undefined, v: VatIdFound) =>
-    p !== undefined && v.page === p.page && v.y >= p.top - 2 && v.y <= p.bottom + 3 * v.segment.height && v.segment.x0 >= p.x0 - v.segment.height && v.segment.x0 < p.x1;
+    p !== undefined &&
+    v.page === p.page &&
+    v.y >= p.top - 2 &&
+    v.y <= p.bottom + 3 * v.segment.height &&
+    v.segment.x0 >= p.x0 - v.segment.height &&
+    v.segment.x0 < p.x1;
   const buyerVat = best(accounts.vatIds.filter((v) => v.role === 'buyer' || belongs(parties.buyer, v)));
   const sellerVat = best(accounts.vatIds.filter((v) => v.value !== buyerVat?.value && v.role === 'seller' && !belongs(parties.buyer, v)));
   setFound('seller.sellerVatIdentifier', sellerVat);
@@ -122,7 +138,11 @@ export function analyseWithEvidence(pages: PageText[], opts: AnalyseOptions): Ev
     ? [...solved.vatRows, completed]
     : solved.vatRows.length
       ? solved.vatRows
-      : rateTaxRows(totals.rateTaxes, solved.totals, table.rows.map((r) => r.amount));
+      : rateTaxRows(
+          totals.rateTaxes,
+          solved.totals,
+          table.rows.map((r) => r.amount),
+        );
   vatRows.forEach((r, i) => {
     set(`vatBreakdown[${i}].vatCategoryTaxableAmount`, signed(r.base), rowsVia);
     set(`vatBreakdown[${i}].vatCategoryTaxAmount`, signed(r.tax), rowsVia);
@@ -177,7 +197,14 @@ export function analyseWithEvidence(pages: PageText[], opts: AnalyseOptions): Ev
   for (const [path, via] of Object.entries(evidence)) fieldConf[path] = fieldConfidence(path, via, undefined, quality);
   const fieldSource = Object.fromEntries(Object.entries(evidence).map(([path, via]) => [path, sourceOf(via)]));
   const language = pageLanguage(doc);
-  return { invoice: parsed, extractionConfidence: documentConfidence(fieldConf), fieldConfidence: fieldConf, fieldSource, ...(language ? { language } : {}), evidence };
+  return {
+    invoice: parsed,
+    extractionConfidence: documentConfidence(fieldConf),
+    fieldConfidence: fieldConf,
+    fieldSource,
+    ...(language ? { language } : {}),
+    evidence,
+  };
 }
 
 type RateRow = { rate: string; base: string; tax: string; category?: string };
@@ -193,20 +220,26 @@ function rateTaxRows(rateTaxes: RateTax[], totals: Totals, items: Array<string |
   const distinct = [...new Map(rateTaxes.map((r) => [`${r.rate}|${r.tax}`, r])).values()];
   const { netTotal, vatTotal } = totals;
   if (distinct.length === 0 || netTotal === undefined || vatTotal === undefined) return [];
-  if (!distinct.reduce((sum, r) => sum.plus(r.tax), new Decimal(0)).eq(vatTotal) || new Set(distinct.map((r) => r.rate)).size !== distinct.length) return [];
+  if (
+    !distinct.reduce((sum, r) => sum.plus(r.tax), new Decimal(0)).eq(vatTotal) ||
+    new Set(distinct.map((r) => r.rate)).size !== distinct.length
+  )
+    return [];
   const row = (r: RateTax, base: string): RateRow => ({ rate: r.rate, base, tax: r.tax, ...(r.category ? { category: r.category } : {}) });
   if (distinct.length === 1) return taxMatches(netTotal, distinct[0]!.rate, distinct[0]!.tax) ? [row(distinct[0]!, netTotal)] : [];
   // The search tries every division (rates^items): kept to a few thousand on the analysis' path.
   if (items.length === 0 || items.length > 8 || items.some((a) => a === undefined) || distinct.length > 3) return [];
   const amounts = items.map((a) => new Decimal(a!));
   // Rounded as printed: the share times the rate, to the cent, is the tax.
-  const fits = (base: Decimal, r: RateTax) => base.times(r.rate).dividedBy(100).toDecimalPlaces(2, Decimal.ROUND_HALF_UP).eq(r.tax) && !base.isZero();
+  const fits = (base: Decimal, r: RateTax) =>
+    base.times(r.rate).dividedBy(100).toDecimalPlaces(2, Decimal.ROUND_HALF_UP).eq(r.tax) && !base.isZero();
   const found = new Set<string>();
   const shares = new Array<Decimal>(distinct.length);
   const assign = (i: number) => {
     if (found.size > 1) return;
     if (i === amounts.length) {
-      if (shares.every((b, k) => fits(b, distinct[k]!)) && shares.reduce((s, b) => s.plus(b), new Decimal(0)).eq(netTotal)) found.add(shares.map((b) => b.toFixed(2)).join('|'));
+      if (shares.every((b, k) => fits(b, distinct[k]!)) && shares.reduce((s, b) => s.plus(b), new Decimal(0)).eq(netTotal))
+        found.add(shares.map((b) => b.toFixed(2)).join('|'));
       return;
     }
     for (let k = 0; k < distinct.length; k++) {
@@ -237,7 +270,15 @@ function missingRow(rows: VatRow[], openRates: TotalsCandidates['openRates'], to
   const fits = only.rate === '0' ? tax.isZero() && !base.isZero() : taxMatches(base.toFixed(2), only.rate, tax.toFixed(2));
   if (!fits) return undefined;
   const last = rows.at(-1);
-  return { rate: only.rate, base: base.toFixed(2), tax: tax.toFixed(2), ...(only.category ? { category: only.category } : {}), page: last?.page ?? 1, y: last?.y ?? 0, labelled: false };
+  return {
+    rate: only.rate,
+    base: base.toFixed(2),
+    tax: tax.toFixed(2),
+    ...(only.category ? { category: only.category } : {}),
+    page: last?.page ?? 1,
+    y: last?.y ?? 0,
+    labelled: false,
+  };
 }
 
 /** Mean OCR word confidence over all pages (1 for text layers, which have none). */
@@ -313,7 +354,9 @@ function getPath(target: Record<string, unknown>, path: string): string | undefi
   let node: unknown = target;
   for (const part of path.split('.')) {
     const m = /^(\w+)\[(\d+)\]$/.exec(part);
-    node = m ? ((node as Record<string, unknown[]> | undefined)?.[m[1]!])?.[Number(m[2])] : (node as Record<string, unknown> | undefined)?.[part];
+    node = m
+      ? (node as Record<string, unknown[]> | undefined)?.[m[1]!]?.[Number(m[2])]
+      : (node as Record<string, unknown> | undefined)?.[part];
   }
   return typeof node === 'string' ? node : undefined;
 }
@@ -350,7 +393,11 @@ function conform(raw: Record<string, unknown>, evidence: Record<string, string>)
       for (const k of path.slice(0, -1)) node = node[k as string] as Record<string | number, unknown>;
       const last = path.at(-1);
       if (node && last !== undefined) delete node[last as string];
-      const key = path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('').replace(/^\./, '').replace(/\.\[/g, '[');
+      const key = path
+        .map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`))
+        .join('')
+        .replace(/^\./, '')
+        .replace(/\.\[/g, '[');
       delete evidence[key];
     }
   }

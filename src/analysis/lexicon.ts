@@ -35,7 +35,10 @@ const rule = <F extends string>(field: F, weight: number, source: string, inline
   inline,
   // A label ending in a letter must end at a word boundary ("datum" must not eat "datumsangabe");
   // one ending in a sign may have its value glued on ("n°562044387", "Nr.4711").
-  pattern: new RegExp(`${inline ? '(?<![\\p{L}\\p{N}])' : '^'}(?:${source})(?:(?<!\\p{L})|(?![\\p{L}\\p{N}]))\\s*[:#.]?\\s*(?:[:#]\\s*)?`, 'u'),
+  pattern: new RegExp(
+    `${inline ? '(?<![\\p{L}\\p{N}])' : '^'}(?:${source})(?:(?<!\\p{L})|(?![\\p{L}\\p{N}]))\\s*[:#.]?\\s*(?:[:#]\\s*)?`,
+    'u',
+  ),
 });
 
 const NO = String.raw`(?:nummer|nr\.?|no\.?|n°|nº|no°|num(?:ero|\.)?|number|#|id)`;
@@ -46,18 +49,35 @@ export const HEADER_LABELS: ReadonlyArray<LabelRule<HeaderField>> = [
   rule('invoiceNumber', 1, String.raw`(?:numero|n°|nº|no\.?) (?:de )?(?:la )?(?:facture|d'avoir|avoir)`),
   rule('invoiceNumber', 1, String.raw`(?:factuur|facture|avoir)[- ]?${NO}`),
   rule('invoiceNumber', 1, String.raw`ref(?:erence)?\.? (?:de (?:la )?)?facture|invoice ref(?:erence|\.)?|rechnungsreferenz`),
-  rule('invoiceNumber', 1, String.raw`(?:fattura|nota di credito|documento)(?: n\.?| nr\.?| num(?:ero|\.)| n°)|(?:numero|n\.|nr\.) (?:della )?(?:fattura|nota di credito|documento)`),
+  rule(
+    'invoiceNumber',
+    1,
+    String.raw`(?:fattura|nota di credito|documento)(?: n\.?| nr\.?| num(?:ero|\.)| n°)|(?:numero|n\.|nr\.) (?:della )?(?:fattura|nota di credito|documento)`,
+  ),
   // Titles followed by the number: "Rechnung RE-2024-17", "Invoice FA-2017-0008", "Handelsrechnung Nr. 471102".
-  rule('invoiceNumber', 0.75, String.raw`(?:[a-z]*rechnung|gutschrift|invoice|tax invoice|credit note|facture|avoir|factuur|fattura|nota di credito)(?: ${NO})?`),
+  rule(
+    'invoiceNumber',
+    0.75,
+    String.raw`(?:[a-z]*rechnung|gutschrift|invoice|tax invoice|credit note|facture|avoir|factuur|fattura|nota di credito)(?: ${NO})?`,
+  ),
   // "Fattura differita n. 471102 del 05/06/2018".
   rule('invoiceNumber', 0.75, String.raw`(?:fattura|nota di credito)[^:]{0,30}? (?:n\.?|nr\.?|numero|n°)`),
   // Longer titles with the number after "Nr.": "Gutschrift (Selbst ausgestellte Rechnung) Nr. 471102".
-  rule('invoiceNumber', 0.75, String.raw`(?:[a-z]*rechnung|[a-z]*rechnungs? ?kor ?rektur|gutschrift|invoice|credit note|facture|avoir)[^:]{0,50}? (?:nr\.?|no\.?|n°|nº|nummer|number|#)`),
+  rule(
+    'invoiceNumber',
+    0.75,
+    String.raw`(?:[a-z]*rechnung|[a-z]*rechnungs? ?kor ?rektur|gutschrift|invoice|credit note|facture|avoir)[^:]{0,50}? (?:nr\.?|no\.?|n°|nº|nummer|number|#)`,
+  ),
 
   // In running text: "Buchungshilfe – keine Rechnung Nr. 471102 vom 13.11.2019".
   rule('invoiceNumber', 0.8, String.raw`(?:rechnung|gutschrift|invoice) (?:nr\.?|nummer|no\.?)`, true),
   rule('issueDate', 0.8, String.raw`(?:rechnung|gutschrift) (?:nr\.?|nummer) \S+ vom`, true),
-  rule('issueDate', 0.8, String.raw`(?:fattura|nota di credito)[a-z ]{0,20}? (?:n\.?|nr\.?|numero) \S+ del(?: giorno)?|(?:facture|avoir) (?:n°|no\.?|numero) \S+ du`, true),
+  rule(
+    'issueDate',
+    0.8,
+    String.raw`(?:fattura|nota di credito)[a-z ]{0,20}? (?:n\.?|nr\.?|numero) \S+ del(?: giorno)?|(?:facture|avoir) (?:n°|no\.?|numero) \S+ du`,
+    true,
+  ),
 
   rule('issueDate', 1, String.raw`(?:rechnungs|gutschrifts|beleg|ausstellungs|factuur)[- ]?datum`),
   rule('issueDate', 1, String.raw`(?:invoice|issue|billing|credit note|document) date|date of (?:issue|invoice)|issued?(?: on| at)?`),
@@ -65,39 +85,102 @@ export const HEADER_LABELS: ReadonlyArray<LabelRule<HeaderField>> = [
   rule('issueDate', 1, String.raw`data (?:della |di )?(?:fattura|documento|emissione)|datum (?:van (?:de )?)?factuur`),
   rule('issueDate', 0.7, String.raw`datum|date|dated|le|data`),
 
-  rule('dueDate', 1, String.raw`falligkeit(?:sdatum|stag|stermin)?|fallig(?: am| bis| zum)?|zahlbar bis(?: zum)?|zahlungsziel|zahlungstermin`),
-  rule('dueDate', 1, String.raw`(?:payment )?due(?: date| on| by)?|payable (?:by|until|on)|pay by|date d'echeance|echeance|a payer avant le|date limite de (?:paiement|reglement)(?: le)?|vervaldatum|vervaldag|te betalen voor|(?:uiterste )?betaaldatum`),
+  rule(
+    'dueDate',
+    1,
+    String.raw`falligkeit(?:sdatum|stag|stermin)?|fallig(?: am| bis| zum)?|zahlbar bis(?: zum)?|zahlungsziel|zahlungstermin`,
+  ),
+  rule(
+    'dueDate',
+    1,
+    String.raw`(?:payment )?due(?: date| on| by)?|payable (?:by|until|on)|pay by|date d'echeance|echeance|a payer avant le|date limite de (?:paiement|reglement)(?: le)?|vervaldatum|vervaldag|te betalen voor|(?:uiterste )?betaaldatum`,
+  ),
   rule('dueDate', 1, String.raw`(?:data (?:di )?)?scadenza(?: (?:del )?pagamento)?|(?:da pagare|pagamento) entro(?: il)?`),
-  rule('dueDate', 0.8, String.raw`(?:bitte )?(?:uberweisen|zahlen|begleichen) sie (?:den betrag )?(?:bis )?(?:zum|spatestens)?|please (?:pay|remit)(?: until| by| before)?|zahlbar (?:innerhalb \d+ tagen )?(?:netto )?bis(?: zum)?|netto bis(?: zum)?`, true),
+  rule(
+    'dueDate',
+    0.8,
+    String.raw`(?:bitte )?(?:uberweisen|zahlen|begleichen) sie (?:den betrag )?(?:bis )?(?:zum|spatestens)?|please (?:pay|remit)(?: until| by| before)?|zahlbar (?:innerhalb \d+ tagen )?(?:netto )?bis(?: zum)?|netto bis(?: zum)?`,
+    true,
+  ),
   // SEPA pre-notifications name the debit day in a sentence: "Der Betrag in Höhe von EUR 529,87 wird am 20.03.2014 … eingezogen".
   rule('dueDate', 0.8, String.raw`betrag[^.]{0,40}? wird am|(?:zu der|zur) falligkeit(?: am)?`, true),
 
-  rule('deliveryDate', 1, String.raw`(?:liefer|leistungs|liefer- und leistungs|liefer-/leistungs)[- ]?(?:datum|zeitpunkt)|liefertag|leistungstag`),
-  rule('deliveryDate', 1, String.raw`(?:delivery|service|shipping|supply) date|date of (?:delivery|service|supply)|date de (?:livraison|prestation)|leverdatum|leveringsdatum|datum (?:van )?levering|data (?:di |della )?(?:consegna|prestazione)`),
+  rule(
+    'deliveryDate',
+    1,
+    String.raw`(?:liefer|leistungs|liefer- und leistungs|liefer-/leistungs)[- ]?(?:datum|zeitpunkt)|liefertag|leistungstag`,
+  ),
+  rule(
+    'deliveryDate',
+    1,
+    String.raw`(?:delivery|service|shipping|supply) date|date of (?:delivery|service|supply)|date de (?:livraison|prestation)|leverdatum|leveringsdatum|datum (?:van )?levering|data (?:di |della )?(?:consegna|prestazione)`,
+  ),
 
-  rule('orderReference', 1, String.raw`(?:ihre )?bestell(?:ung)?[- ]?${NO}|ihre bestellung(?: vom)?|bestellnummer|bestellung|bestellreferenz`),
-  rule('orderReference', 1, String.raw`(?:your |purchase |customer )?order(?: ${NO}| reference| ref\.?)|your order|purchase order|p\.?o\.?(?: ${NO})`),
-  rule('orderReference', 1, String.raw`(?:${NO}|ref(?:erence)?\.?) (?:de )?commande|bon de commande|votre commande|commande|order ?nummer|inkoopordernummer|uw order|uw bestelling|bestelnummer`),
-  rule('orderReference', 1, String.raw`ordine(?: n\.?| nr\.?| numero)|(?:numero|n\.) (?:d')?ordine|(?:vs\.?|vostro) ordine|rif(?:\.|erimento) (?:vs\.? )?ordine`),
-  rule('orderReference', 0.8, String.raw`bestellung ${NO}|bestellnummer|order ${NO}|purchase order(?: ${NO})?|(?:${NO}) de commande|commande ${NO}`, true),
+  rule(
+    'orderReference',
+    1,
+    String.raw`(?:ihre )?bestell(?:ung)?[- ]?${NO}|ihre bestellung(?: vom)?|bestellnummer|bestellung|bestellreferenz`,
+  ),
+  rule(
+    'orderReference',
+    1,
+    String.raw`(?:your |purchase |customer )?order(?: ${NO}| reference| ref\.?)|your order|purchase order|p\.?o\.?(?: ${NO})`,
+  ),
+  rule(
+    'orderReference',
+    1,
+    String.raw`(?:${NO}|ref(?:erence)?\.?) (?:de )?commande|bon de commande|votre commande|commande|order ?nummer|inkoopordernummer|uw order|uw bestelling|bestelnummer`,
+  ),
+  rule(
+    'orderReference',
+    1,
+    String.raw`ordine(?: n\.?| nr\.?| numero)|(?:numero|n\.) (?:d')?ordine|(?:vs\.?|vostro) ordine|rif(?:\.|erimento) (?:vs\.? )?ordine`,
+  ),
+  rule(
+    'orderReference',
+    0.8,
+    String.raw`bestellung ${NO}|bestellnummer|order ${NO}|purchase order(?: ${NO})?|(?:${NO}) de commande|commande ${NO}`,
+    true,
+  ),
 
-  rule('buyerReference', 1, String.raw`ihr zeichen|ihre referenz|ihre zeichen|kauferreferenz|referenz des kaufers|leitweg-?id|buyer reference|buyer ref\.?|customer ref(?:erence|\.)|reference client|reference acheteur|ref\.? acheteur|uw referentie|referentie koper|rif(?:\.|erimento) (?:cliente|acquirente)`),
+  rule(
+    'buyerReference',
+    1,
+    String.raw`ihr zeichen|ihre referenz|ihre zeichen|kauferreferenz|referenz des kaufers|leitweg-?id|buyer reference|buyer ref\.?|customer ref(?:erence|\.)|reference client|reference acheteur|ref\.? acheteur|uw referentie|referentie koper|rif(?:\.|erimento) (?:cliente|acquirente)`,
+  ),
   // Insurers' invoices: the policy number the payer must quote ("… VSNR: 01.234.567.8 (bei Zahlung bitte angeben)").
   rule('buyerReference', 0.8, String.raw`vsnr|versicherungsschein[- ]?(?:nummer|nr\.?)`, true),
   // "Your reference" on an English or French invoice is the customer's order reference.
   rule('orderReference', 0.9, String.raw`your ref(?:erence|\.)?|votre reference|votre ref\.?`),
-  rule('contractReference', 1, String.raw`vertrags?(?:nummer|[- ]?nr\.?)?|contract(?: ${NO}| reference)?|agreement(?: ref\.?| ${NO})?|(?:${NO} de )?contrat|ref(?:erence)?\.? (?:du |de )?contrat|ref(?:erence)?\.? (?:du )?marche|marche|contract ?nummer|overeenkomst|contratto(?: n\.?| nr\.?)?|numero (?:di )?contratto|rif\.? contratto`),
-  rule('customerNumber', 1, String.raw`kunden[- ]?${NO}|kundennummer|customer(?: ${NO}| account)?|account ${NO}|(?:${NO}|code) client|client ${NO}|klant ?nummer|klant[- ]?${NO}|debit(?:or|eur)(?:en)?[- ]?${NO}|kd\.?[- ]?${NO}|(?:codice|cod\.) cliente|(?:n\.|nr\.|numero) cliente`),
-  rule('taxNumber', 1, String.raw`steuer[- ]?${NO}|st\.?[- ]?nr\.?|tax (?:${NO}|reference)|steuernummer|${NO} fiscal|fiscal (?:${NO}|code)|codice fiscale|cod\. ?fisc(?:ale|\.)|c\.f\.|fiscaal nummer|rsin`),
+  rule(
+    'contractReference',
+    1,
+    String.raw`vertrags?(?:nummer|[- ]?nr\.?)?|contract(?: ${NO}| reference)?|agreement(?: ref\.?| ${NO})?|(?:${NO} de )?contrat|ref(?:erence)?\.? (?:du |de )?contrat|ref(?:erence)?\.? (?:du )?marche|marche|contract ?nummer|overeenkomst|contratto(?: n\.?| nr\.?)?|numero (?:di )?contratto|rif\.? contratto`,
+  ),
+  rule(
+    'customerNumber',
+    1,
+    String.raw`kunden[- ]?${NO}|kundennummer|customer(?: ${NO}| account)?|account ${NO}|(?:${NO}|code) client|client ${NO}|klant ?nummer|klant[- ]?${NO}|debit(?:or|eur)(?:en)?[- ]?${NO}|kd\.?[- ]?${NO}|(?:codice|cod\.) cliente|(?:n\.|nr\.|numero) cliente`,
+  ),
+  rule(
+    'taxNumber',
+    1,
+    String.raw`steuer[- ]?${NO}|st\.?[- ]?nr\.?|tax (?:${NO}|reference)|steuernummer|${NO} fiscal|fiscal (?:${NO}|code)|codice fiscale|cod\. ?fisc(?:ale|\.)|c\.f\.|fiscaal nummer|rsin`,
+  ),
   rule('currency', 1, String.raw`wahrung|currency|devise|betrage in|amounts in|montants en|valuta|importi in|divisa`),
-  rule('paymentTerms', 1, String.raw`skontovereinbarung|zahlungsbedingung(?:en)?|zahlungskonditionen|payment terms|terms of payment|conditions de (?:paiement|reglement)|modalites de (?:paiement|reglement)|condizioni di pagamento|termini di pagamento|betalingsvoorwaarden|betalingscondities`),
+  rule(
+    'paymentTerms',
+    1,
+    String.raw`skontovereinbarung|zahlungsbedingung(?:en)?|zahlungskonditionen|payment terms|terms of payment|conditions de (?:paiement|reglement)|modalites de (?:paiement|reglement)|condizioni di pagamento|termini di pagamento|betalingsvoorwaarden|betalingscondities`,
+  ),
 ];
 
 /**
  * Labels of what the analysis does not read but info strips print beside the fields it does
  * (a contact person): labels all the same, so never the value of their neighbour.
  */
-export const OTHER_LABELS = /^(?:(?:ihr |unser )?ansprechpartner(?:in)?|(?:sach)?bearbeiter(?:in)?|kontakt|(?:your |our )?contact(?: person)?|votre (?:contact|interlocuteur)|interlocuteur|contactpersoon|uw contactpersoon|referente|contatto|persona di riferimento)$/;
+export const OTHER_LABELS =
+  /^(?:(?:ihr |unser )?ansprechpartner(?:in)?|(?:sach)?bearbeiter(?:in)?|kontakt|(?:your |our )?contact(?: person)?|votre (?:contact|interlocuteur)|interlocuteur|contactpersoon|uw contactpersoon|referente|contatto|persona di riferimento)$/;
 
 export type PartyRole = 'seller' | 'buyer' | 'deliverTo';
 
@@ -107,36 +190,108 @@ export type PartyRole = 'seller' | 'buyer' | 'deliverTo';
  */
 export const PARTY_LABEL_TEXTS: Readonly<Record<PartyRole, readonly string[]>> = {
   buyer: [
-    'Rechnungsempfänger', 'Rechnungempfänger', 'Rechnungsadresse', 'Rechnungadresse', 'Rechnungsanschrift', 'Rechnunganschrift',
-    'Käufer', 'Kunde', 'Auftraggeber', 'Leistungsempfänger',
-    'Bill to', 'Billed to', 'Invoice to', 'Invoiced to', 'Sold to', 'Customer', 'Client', 'Buyer', 'Bill to address',
-    'Facturé à', 'Facturer à', 'Adresse de facturation', 'Destinataire', 'Acheteur',
-    'Klant', 'Factuuradres', 'Koper', 'Afnemer', 'Aan',
-    'Cessionario', 'Committente', 'Cessionario / committente', 'Cessionario committente', 'Destinatario', 'Cliente', 'Spett.le', 'Spettabile', 'Acquirente',
+    'Rechnungsempfänger',
+    'Rechnungempfänger',
+    'Rechnungsadresse',
+    'Rechnungadresse',
+    'Rechnungsanschrift',
+    'Rechnunganschrift',
+    'Käufer',
+    'Kunde',
+    'Auftraggeber',
+    'Leistungsempfänger',
+    'Bill to',
+    'Billed to',
+    'Invoice to',
+    'Invoiced to',
+    'Sold to',
+    'Customer',
+    'Client',
+    'Buyer',
+    'Bill to address',
+    'Facturé à',
+    'Facturer à',
+    'Adresse de facturation',
+    'Destinataire',
+    'Acheteur',
+    'Klant',
+    'Factuuradres',
+    'Koper',
+    'Afnemer',
+    'Aan',
+    'Cessionario',
+    'Committente',
+    'Cessionario / committente',
+    'Cessionario committente',
+    'Destinatario',
+    'Cliente',
+    'Spett.le',
+    'Spettabile',
+    'Acquirente',
   ],
   seller: [
-    'Rechnungsersteller', 'Rechnungssteller', 'Rechnungsaussteller', 'Verkäufer', 'Lieferant', 'Leistungserbringer', 'Auftragnehmer',
-    'Seller', 'Supplier', 'Vendor', 'From', 'Issuer', 'Service provider', 'Provider', 'Sold by', 'Billed by',
-    'Vendeur', 'Fournisseur', 'Émetteur', 'Prestataire',
-    'Verkoper', 'Leverancier', 'Van',
-    'Cedente', 'Prestatore', 'Cedente / prestatore', 'Cedente prestatore', 'Fornitore', 'Mittente', 'Venditore',
+    'Rechnungsersteller',
+    'Rechnungssteller',
+    'Rechnungsaussteller',
+    'Verkäufer',
+    'Lieferant',
+    'Leistungserbringer',
+    'Auftragnehmer',
+    'Seller',
+    'Supplier',
+    'Vendor',
+    'From',
+    'Issuer',
+    'Service provider',
+    'Provider',
+    'Sold by',
+    'Billed by',
+    'Vendeur',
+    'Fournisseur',
+    'Émetteur',
+    'Prestataire',
+    'Verkoper',
+    'Leverancier',
+    'Van',
+    'Cedente',
+    'Prestatore',
+    'Cedente / prestatore',
+    'Cedente prestatore',
+    'Fornitore',
+    'Mittente',
+    'Venditore',
   ],
   deliverTo: [
-    'Lieferanschrift', 'Lieferadresse', 'Warenempfänger', 'Lieferung an',
-    'Ship to', 'Shipped to', 'Deliver to', 'Delivered to', 'Delivery to', 'Delivery address',
-    'Adresse de livraison', 'Livré à', 'Livraison',
-    'Afleveradres', 'Leveradres', 'Bezorgadres',
-    'Destinazione', 'Destinazione merce', 'Luogo di consegna', 'Indirizzo di consegna', 'Consegna a',
+    'Lieferanschrift',
+    'Lieferadresse',
+    'Warenempfänger',
+    'Lieferung an',
+    'Ship to',
+    'Shipped to',
+    'Deliver to',
+    'Delivered to',
+    'Delivery to',
+    'Delivery address',
+    'Adresse de livraison',
+    'Livré à',
+    'Livraison',
+    'Afleveradres',
+    'Leveradres',
+    'Bezorgadres',
+    'Destinazione',
+    'Destinazione merce',
+    'Luogo di consegna',
+    'Indirizzo di consegna',
+    'Consegna a',
   ],
 };
 
 const escapeRe = (t: string) => t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** The same labels as patterns on folded text. */
-export const PARTY_LABELS: ReadonlyArray<[PartyRole, RegExp]> = (Object.entries(PARTY_LABEL_TEXTS) as Array<[PartyRole, readonly string[]]>).map(([role, texts]) => [
-  role,
-  new RegExp(`^(?:${texts.map((t) => escapeRe(fold(t)).replace(/\s+/g, '\\s*')).join('|')})$`),
-]);
+export const PARTY_LABELS: ReadonlyArray<[PartyRole, RegExp]> = (
+  Object.entries(PARTY_LABEL_TEXTS) as Array<[PartyRole, readonly string[]]>
+).map(([role, texts]) => [role, new RegExp(`^(?:${texts.map((t) => escapeRe(fold(t)).replace(/\s+/g, '\\s*')).join('|')})$`)]);
 
 /**
  * The one-word party labels, for recognising them where a scan misread a letter or two
@@ -175,14 +330,41 @@ export type TotalField = 'lineTotal' | 'allowances' | 'charges' | 'netTotal' | '
  * Zuschläge" a charge before "Gesamtbetrag" makes it gross.
  */
 export const TOTAL_LABELS: ReadonlyArray<{ fields: TotalField[]; pattern: RegExp }> = [
-  { fields: ['paid'], pattern: /bereits (?:bezahlt|gezahlt|erhalten)|anzahlung|vorauszahlung|erhaltene|geleistete|\bpaid\b|prepaid|prepayment|payments? received|deposit|acompte|deja (?:paye|regle)|avance recue|betaald|abschlagszahlung|less payments?|accont[oi]|gia (?:pagat|versat)|aanbetaling|voldaan/ },
-  { fields: ['due'], pattern: /zahlbetrag|zu zahlen|zahlungsbetrag|offene?r? (?:betrag|posten|summe)|restbetrag|noch offen|amount due|balance due|total due|due payable|payable amount|amount payable|\bbalance\b|net a payer|reste a payer|montant du|a payer|residual|te betalen|verbleibend|zahlbar|fallige?r? betrag|please pay|da pagare|a pagare|dovuto|openstaand/ },
-  { fields: ['lineTotal', 'netTotal'], pattern: /positionssumme|summe (?:der )?positionen|zwischensumme|sub-?total|sous-?total|warenwert|total (?:des )?lignes|line total|artikelsumme|subtotaal|leistungssumme|sum of (?:the )?lines|items total|total articles|totale (?:righe|merce)|subtotale|totaal regels/ },
-  { fields: ['netTotal'], pattern: /netto|\bnet\b|\bexcl|\bexkl|ohne (?:ust|mwst|umsatzsteuer|steuer)|w\/o|hors tax|\bht\b|steuerbasis|taxable|exclusief|before tax|pre-tax|zu versteuern|bemessungsgrundlage|base imposable|imponibile/ },
+  {
+    fields: ['paid'],
+    pattern:
+      /bereits (?:bezahlt|gezahlt|erhalten)|anzahlung|vorauszahlung|erhaltene|geleistete|\bpaid\b|prepaid|prepayment|payments? received|deposit|acompte|deja (?:paye|regle)|avance recue|betaald|abschlagszahlung|less payments?|accont[oi]|gia (?:pagat|versat)|aanbetaling|voldaan/,
+  },
+  {
+    fields: ['due'],
+    pattern:
+      /zahlbetrag|zu zahlen|zahlungsbetrag|offene?r? (?:betrag|posten|summe)|restbetrag|noch offen|amount due|balance due|total due|due payable|payable amount|amount payable|\bbalance\b|net a payer|reste a payer|montant du|a payer|residual|te betalen|verbleibend|zahlbar|fallige?r? betrag|please pay|da pagare|a pagare|dovuto|openstaand/,
+  },
+  {
+    fields: ['lineTotal', 'netTotal'],
+    pattern:
+      /positionssumme|summe (?:der )?positionen|zwischensumme|sub-?total|sous-?total|warenwert|total (?:des )?lignes|line total|artikelsumme|subtotaal|leistungssumme|sum of (?:the )?lines|items total|total articles|totale (?:righe|merce)|subtotale|totaal regels/,
+  },
+  {
+    fields: ['netTotal'],
+    pattern:
+      /netto|\bnet\b|\bexcl|\bexkl|ohne (?:ust|mwst|umsatzsteuer|steuer)|w\/o|hors tax|\bht\b|steuerbasis|taxable|exclusief|before tax|pre-tax|zu versteuern|bemessungsgrundlage|base imposable|imponibile/,
+  },
   { fields: ['allowances'], pattern: /rabatt|nachlass|abschlag|skonto|discount|allowance|remise|reduction|abzgl|korting/ },
-  { fields: ['charges'], pattern: /zuschlag|aufschlag|fracht|versand|\bporto\b|verpackung|transport|shipping|freight|frais|surcharge|handling|verzendkosten/ },
-  { fields: ['vatTotal'], pattern: /^(?!.*(?:inkl|incl|ttc|brutto|gross|with|including|y compris|comprises|inclusa))(?:.*(?:\bust\b|ust\.|mwst|umsatzsteuer|mehrwertsteuer|\bvat\b|\btax(?:es)?\b|\btaxe?s?\b|\btva\b|\bbtw\b|steuer|iva\b|\bimposta\b))/ },
-  { fields: ['grossTotal'], pattern: /brutto|rechnungsbeitrag|gesamt|rechnungsbetrag|rechnungssumme|endbetrag|endsumme|\bsumme\b|grand total|\btotal\b|invoice amount|inkl|incl|\bttc\b|totaal|montant|amount|totale|factuurbedrag/ },
+  {
+    fields: ['charges'],
+    pattern: /zuschlag|aufschlag|fracht|versand|\bporto\b|verpackung|transport|shipping|freight|frais|surcharge|handling|verzendkosten/,
+  },
+  {
+    fields: ['vatTotal'],
+    pattern:
+      /^(?!.*(?:inkl|incl|ttc|brutto|gross|with|including|y compris|comprises|inclusa))(?:.*(?:\bust\b|ust\.|mwst|umsatzsteuer|mehrwertsteuer|\bvat\b|\btax(?:es)?\b|\btaxe?s?\b|\btva\b|\bbtw\b|steuer|iva\b|\bimposta\b))/,
+  },
+  {
+    fields: ['grossTotal'],
+    pattern:
+      /brutto|rechnungsbeitrag|gesamt|rechnungsbetrag|rechnungssumme|endbetrag|endsumme|\bsumme\b|grand total|\btotal\b|invoice amount|inkl|incl|\bttc\b|totaal|montant|amount|totale|factuurbedrag/,
+  },
 ];
 
 export type ColumnKind = 'position' | 'itemId' | 'description' | 'quantity' | 'unit' | 'unitPrice' | 'vatRate' | 'lineAmount' | 'discount';
@@ -190,15 +372,31 @@ export type ColumnKind = 'position' | 'itemId' | 'description' | 'quantity' | 'u
 /** Table header words, per column kind. Tested on each header cell's folded text. */
 export const COLUMN_LABELS: ReadonlyArray<[ColumnKind, RegExp]> = [
   ['position', /^(?:pos\.?|position|pos\.?-?nr\.?|nr\.?|no\.?|n\.|#|lfd\.? ?nr\.?|item|ligne|n°|riga|regel)$/],
-  ['itemId', /art(?:ikel)?\.?[- ]?(?:nr|nummer|no)|artikelnummer|item (?:no|number|code|id)|product (?:code|no|id)|sku|reference|ref\.?$|code|gtin|ean|art\.nr|mat(?:erial)?[- .]?nr|codice|^cod\.?(?: art(?:icolo|\.))?$|^articolo$/],
-  ['description', /bezeichnung|beschreibung|artikel(?!nr|nummer|-nr)|leistung|produkt|product|description|designation|libelle|article|omschrijving|beschrijving|descrizione|prodotto|servizio|text|item(?! no| number| code)|service|details?|dienst/],
-  ['quantity', /menge|anzahl|\bqty\b|quantity|quantite|qte|quantita|q\.ta\b|\bqta\b|aantal|hoeveelheid|stuck|^anz\.?$|^mge\.?$|^aant\.?$|^units?$|^hours?$/],
+  [
+    'itemId',
+    /art(?:ikel)?\.?[- ]?(?:nr|nummer|no)|artikelnummer|item (?:no|number|code|id)|product (?:code|no|id)|sku|reference|ref\.?$|code|gtin|ean|art\.nr|mat(?:erial)?[- .]?nr|codice|^cod\.?(?: art(?:icolo|\.))?$|^articolo$/,
+  ],
+  [
+    'description',
+    /bezeichnung|beschreibung|artikel(?!nr|nummer|-nr)|leistung|produkt|product|description|designation|libelle|article|omschrijving|beschrijving|descrizione|prodotto|servizio|text|item(?! no| number| code)|service|details?|dienst/,
+  ],
+  [
+    'quantity',
+    /menge|anzahl|\bqty\b|quantity|quantite|qte|quantita|q\.ta\b|\bqta\b|aantal|hoeveelheid|stuck|^anz\.?$|^mge\.?$|^aant\.?$|^units?$|^hours?$/,
+  ],
   ['unit', /^(?:einheit|me|meng\.?-? ?einheit|mengeneinheit|unit|uom|unite|unita|u\.?m\.?|eenheid|eenh\.?|vke\/geb|vke)$|^meng\.?-?$/],
-  ['unitPrice', /preis|price|prix|rate(?!.*%)|tarif|\bp\.?u\.?\b|unit ?price|einzel|e-preis|ep\b|stuckpreis|vk-preis|prijs|nettopreis|prezzo|importo unit|\bcost\b/],
+  [
+    'unitPrice',
+    /preis|price|prix|rate(?!.*%)|tarif|\bp\.?u\.?\b|unit ?price|einzel|e-preis|ep\b|stuckpreis|vk-preis|prijs|nettopreis|prezzo|importo unit|\bcost\b/,
+  ],
   ['vatRate', /ust|mwst|vat|tva|steuer|tax|btw|\biva\b|aliq|%/],
-  ['lineAmount', /betrag|gesamt|summe|total|amount|montant|entgelt|nettowert|zeilenbetrag|wert|bedrag|totaal|importo(?! unit)|imponibile|line total|extended|net$|^netto$/],
+  [
+    'lineAmount',
+    /betrag|gesamt|summe|total|amount|montant|entgelt|nettowert|zeilenbetrag|wert|bedrag|totaal|importo(?! unit)|imponibile|line total|extended|net$|^netto$/,
+  ],
   ['discount', /rabatt|discount|remise|disc\.?|korting/],
 ];
 
 /** Lines that end a line-item table: the totals box starts. */
-export const TABLE_END = /^(?:zwischensumme|summe|gesamt|total|sub-?total|sous-?total|nettobetrag|rechnungssumme|positionssumme|net total|total net|montant|gesamtbetrag|warenwert|ubertrag|carried forward|a reporter|endsumme|netto|invoice total|totaal|subtotaal)/;
+export const TABLE_END =
+  /^(?:zwischensumme|summe|gesamt|total|sub-?total|sous-?total|nettobetrag|rechnungssumme|positionssumme|net total|total net|montant|gesamtbetrag|warenwert|ubertrag|carried forward|a reporter|endsumme|netto|invoice total|totaal|subtotaal)/;

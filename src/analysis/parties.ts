@@ -39,15 +39,18 @@ const NOT_ADDRESS =
   /^(?:tel|fon|phone|fax|mobil|e-?mail|mail|web|www|http|gln|ust|vat|tva|uid|steuer|iban|bic|swift|bank|konto|hrb?|amtsgericht|registergericht|siret|siren|rcs|ape|kvk|btw|geschaftsfuhr|inhaber|ceo|z\.? ?hd|attn|(?:globale |kunden|lieferanten|lief|debitor|kreditor|customer|supplier|client)?[- ]?(?:nummer|nr|no|id|number)\b|handelsname|abteilung|department|kontakt|contact|ansprechpartner)|@|www\.|https?:|[\u2709\u260e\u{1F400}-\u{1F4FF}]|^\((?:\S+\s+){2,}\S+\)$/u;
 
 /** A party's own number printed inside its block ("Nummer: GE2020211", "Kunden-Nr.: 009420"). */
-const PARTY_NUMBER = /^(?:kunden|debitor(?:en)?|customer|client|account)?[- ]?(?:nummer|nr\.?|no\.?|number|id)\s*[:.]?\s*([A-Z0-9][A-Z0-9./-]*\d[A-Z0-9./-]*)$/i;
+const PARTY_NUMBER =
+  /^(?:kunden|debitor(?:en)?|customer|client|account)?[- ]?(?:nummer|nr\.?|no\.?|number|id)\s*[:.]?\s*([A-Z0-9][A-Z0-9./-]*\d[A-Z0-9./-]*)$/i;
 
 /** Salutations that belong to a person's name as printed ("Herrn / Max Mustermann"). */
 const SALUTATION = /^(?:herrn?|frau|firma|fa\.|mr\.?|mrs\.?|ms\.?|monsieur|madame|m\.|mme|dhr\.?|mevr\.?)$/i;
 /** Legal forms: a second name line carrying one is still the name ("Muster / Holding GmbH"). */
-export const LEGAL_FORM = /\b(?:gmbh|ag|kg|ohg|e\.?\s?k\.?|e\.?\s?v\.?|a\.?\s?g\.?|ug|se|sarl|sas|sa|eurl|ltd|limited|inc|llc|plc|b\.?v\.?|n\.?v\.?|s\.?r\.?l\.?|s\.?p\.?a\.?|co\.?)\b/i;
+export const LEGAL_FORM =
+  /\b(?:gmbh|ag|kg|ohg|e\.?\s?k\.?|e\.?\s?v\.?|a\.?\s?g\.?|ug|se|sarl|sas|sa|eurl|ltd|limited|inc|llc|plc|b\.?v\.?|n\.?v\.?|s\.?r\.?l\.?|s\.?p\.?a\.?|co\.?)\b/i;
 
 /** "12345 City", "D-12345 City", "DE 12345 City", "3012 CN City", "75001 Paris Cedex". */
-const POSTCODE_LINE = /^(?:([A-Z]{1,3})\s?[-\u2013 ]\s?)?(\d{4}\s?[A-Z]{2}(?=\s)|\d{4,5})\s+(\p{L}[\p{L}\p{M} .'()/-]*?)(?:\s*[,/-]\s*(\p{L}[\p{L} .-]+))?$/u;
+const POSTCODE_LINE =
+  /^(?:([A-Z]{1,3})\s?[-\u2013 ]\s?)?(\d{4}\s?[A-Z]{2}(?=\s)|\d{4,5})\s+(\p{L}[\p{L}\p{M} .'()/-]*?)(?:\s*[,/-]\s*(\p{L}[\p{L} .-]+))?$/u;
 /** "Fremont, CA 94538", "Seattle, WA 98109-5210, US" (US style; the comma is often left out). */
 const US_CITY_LINE = /^(\p{L}[\p{L} .'-]+?),?\s+([A-Z]{2})\s+(\d{5}(?:-\d{4})?)(?:,?\s+(?:US|USA|U\.S\.A\.|United States))?$/u;
 /** "Yuen Long, N.T., 0000, HK", "Dublin, D02 X285, Ireland": city, region, post code and country, comma-separated. */
@@ -67,7 +70,8 @@ function joinPostTown(lines: string[]): string[] {
   const out: string[] = [];
   for (const l of lines) {
     const prev = out.at(-1);
-    if (prev !== undefined && UK_POSTCODE_ALONE.test(clean(l)) && /^\p{L}[\p{L} .'-]*$/u.test(clean(prev)) && !parseCityLine(prev)) out[out.length - 1] = `${clean(prev)} ${clean(l)}`;
+    if (prev !== undefined && UK_POSTCODE_ALONE.test(clean(l)) && /^\p{L}[\p{L} .'-]*$/u.test(clean(prev)) && !parseCityLine(prev))
+      out[out.length - 1] = `${clean(prev)} ${clean(l)}`;
     else out.push(l);
   }
   return out;
@@ -80,7 +84,8 @@ interface CityLine {
 }
 
 /** Street words: "1242 chemin de l'olive" and "4557 De Silva St" start with a number but are streets. */
-const STREET_WORD = /\b(?:rue|chemin|avenue|av|boulevard|bd|allee|impasse|place|quai|route|cours|street|st|road|rd|lane|ln|way|drive|dr|avenue|ave|strasse|str|weg|gasse|platz|ring|damm|ufer|chaussee|straat|laan|plein)\b\.?/;
+const STREET_WORD =
+  /\b(?:rue|chemin|avenue|av|boulevard|bd|allee|impasse|place|quai|route|cours|street|st|road|rd|lane|ln|way|drive|dr|avenue|ave|strasse|str|weg|gasse|platz|ring|damm|ufer|chaussee|straat|laan|plein)\b\.?/;
 
 export function parseCityLine(text: string): CityLine | undefined {
   const t = clean(text);
@@ -104,7 +109,10 @@ export function parseCityLine(text: string): CityLine | undefined {
 }
 
 /** Name, street, post code, city and country from the lines of an address block (`nameless`: it starts with the street). */
-export function parseAddress(lines: string[], nameless = false): Omit<Party, 'score' | 'via' | 'page' | 'top' | 'bottom' | 'x0' | 'x1'> | undefined {
+export function parseAddress(
+  lines: string[],
+  nameless = false,
+): Omit<Party, 'score' | 'via' | 'page' | 'top' | 'bottom' | 'x0' | 'x1'> | undefined {
   // A party's label a block took in ("Cessionario / committente" beside the letterhead on a scan) is no line of the address.
   const all = lines.map((l) => clean(l.replace(/^(?:attn|z\.? ?hd\.?)\s*:?\s*/i, ''))).filter((l) => l !== '' && !isPartyLabel(l));
   const identifier = all.map((l) => PARTY_NUMBER.exec(l)?.[1]).find((v) => v !== undefined);
@@ -121,10 +129,17 @@ export function parseAddress(lines: string[], nameless = false): Omit<Party, 'sc
   const cityLine: Omit<CityLine, 'postcode'> & { postcode?: string } = parseCityLine(rows[cityAt]!) ?? { city: clean(rows[cityAt]!) };
   const between = rows.slice(nameLines, cityAt);
   const country = cityLine.country ?? addressEnd(rows, cityAt).country;
-  const out: ReturnType<typeof parseAddress> = { ...(cityLine.postcode ? { postcode: cityLine.postcode } : {}), city: cityLine.city, ...withId };
+  const out: ReturnType<typeof parseAddress> = {
+    ...(cityLine.postcode ? { postcode: cityLine.postcode } : {}),
+    city: cityLine.city,
+    ...withId,
+  };
   // The main address line is the first that looks like a street (a house number or a street word);
   // lines before it are contact persons, lines after it (building, floor) the second line.
-  const street = Math.max(0, between.findIndex((l) => /\d/.test(l) || STREET_WORD.test(fold(l))));
+  const street = Math.max(
+    0,
+    between.findIndex((l) => /\d/.test(l) || STREET_WORD.test(fold(l))),
+  );
   if (between.length > 0) out.line1 = between[street];
   if (between.length > street + 1) out.line2 = between.slice(street + 1).join(', ');
   if (country) out.country = country;
@@ -139,7 +154,12 @@ export function parseAddress(lines: string[], nameless = false): Omit<Party, 'sc
 function townBeforeCountry(rows: string[], nameless: boolean): number {
   const at = rows.length - 2;
   // A town line with a number in it is a post code line this reader could not parse, not a town alone.
-  return at >= (nameless ? 1 : 2) && countryOfLine(rows.at(-1)!) !== undefined && countryOfLine(rows[at]!) === undefined && !/\d/.test(rows[at]!) ? at : -1;
+  return at >= (nameless ? 1 : 2) &&
+    countryOfLine(rows.at(-1)!) !== undefined &&
+    countryOfLine(rows[at]!) === undefined &&
+    !/\d/.test(rows[at]!)
+    ? at
+    : -1;
 }
 
 /** How many leading lines form the name: one, or two after a salutation or when the second carries the legal form. */
@@ -166,7 +186,9 @@ function isTitle(line: string): boolean {
 
 /** A party's label, or the first words of one a scan broke apart ("Billed" of "Billed to"). */
 function isPartyLabel(line: string): boolean {
-  const bare = fold(line).trim().replace(/[:.]+$/, '');
+  const bare = fold(line)
+    .trim()
+    .replace(/[:.]+$/, '');
   return PARTY_LABELS.some(([, re]) => re.test(bare) || re.test(bare.replace(/\s+/g, ''))) || LABEL_STARTS.has(bare);
 }
 const LABEL_STARTS: ReadonlySet<string> = new Set(
@@ -185,7 +207,8 @@ function isHeading(line: string): boolean {
 /** Street words also written as the end of a compound ("Lieferantenstraße 20", "Keizersgracht 100"). */
 const STREET_END = /(?:strasse|str\.?|weg|gasse|platz|allee|damm|ufer|straat|laan|plein|gracht|kade|steeg)$/;
 // "Am Markt 82", "An der Kirche 3", "Im Winkel 2", "Zum See 4": German streets named by a preposition.
-const STREET_START = /^(?:via|viale|piazza|piazzale|corso|vicolo|largo|am|an der|an den|im|in der|in den|auf der|auf dem|zum|zur|hinter der|unter den)\b/;
+const STREET_START =
+  /^(?:via|viale|piazza|piazzale|corso|vicolo|largo|am|an der|an den|im|in der|in den|auf der|auf dem|zum|zur|hinter der|unter den)\b/;
 
 /** "Lieferantenstraße 20", "12 rue des Lilas", "Via Roma 1": a street and house number, never a name. */
 function isStreet(line: string): boolean {
@@ -196,7 +219,12 @@ function isStreet(line: string): boolean {
   return STREET_WORD.test(t) || (words !== t && (STREET_START.test(t) || STREET_END.test(words.split(/\s+/).at(-1) ?? '')));
 }
 
-function partyOf(lines: string[], where: { page: number; top: number; bottom: number; x0: number; x1: number }, score: number, via: string): Party | undefined {
+function partyOf(
+  lines: string[],
+  where: { page: number; top: number; bottom: number; x0: number; x1: number },
+  score: number,
+  via: string,
+): Party | undefined {
   // A heading over the block is a label, never the party's name: the address starts below it.
   const from = lines.findIndex((l) => clean(l) !== '' && !isHeading(l));
   if (from < 0) return undefined;
@@ -212,7 +240,10 @@ function partyOf(lines: string[], where: { page: number; top: number; bottom: nu
 function labelRole(seg: Segment, scanned: boolean): { role: PartyRole; rest: string } | undefined {
   const m = /^(.*?)\s*:\s*(.*)$/.exec(seg.text);
   // A scan reads a rule or a box edge before a label as "|" or "[": not part of it.
-  const head = fold(m ? m[1]! : seg.text).replace(/[:.]+$/, '').replace(/^[|[\]()!_\s]+/, '').trim();
+  const head = fold(m ? m[1]! : seg.text)
+    .replace(/[:.]+$/, '')
+    .replace(/^[|[\]()!_\s]+/, '')
+    .trim();
   // Some PDF writers space words apart mid-word ("Ver käufer"): try the label without spaces too.
   for (const [role, re] of PARTY_LABELS) if (re.test(head) || re.test(head.replace(/\s+/g, ''))) return { role, rest: m ? m[2]! : '' };
   if (!scanned || (m && m[2] !== '')) return undefined;
@@ -240,9 +271,16 @@ function nearLabel(word: string, label: string): boolean {
  */
 function blockUnder(label: Segment, blocks: Block[]): Segment[] {
   const own = blocks.find((b) => b.segments.includes(label));
-  if (own && own.segments.length > 1) return cutAtAddressEnd({ ...own, segments: own.segments.slice(own.segments.indexOf(label) + 1) }).segments;
+  if (own && own.segments.length > 1)
+    return cutAtAddressEnd({ ...own, segments: own.segments.slice(own.segments.indexOf(label) + 1) }).segments;
   const below = blocks
-    .filter((b) => b.top > label.top && b.top - label.bottom < 2.5 * label.height && b.x0 < label.x1 + 2 * label.height && b.x1 > label.x0 - label.height)
+    .filter(
+      (b) =>
+        b.top > label.top &&
+        b.top - label.bottom < 2.5 * label.height &&
+        b.x0 < label.x1 + 2 * label.height &&
+        b.x1 > label.x0 - label.height,
+    )
     .sort((a, b) => a.top - b.top)[0];
   return below ? cutAtAddressEnd(below).segments : [];
 }
@@ -301,7 +339,11 @@ export function findParties(doc: Doc): Parties {
       const hit = labelRole(seg, doc.source === 'ocr');
       if (!hit) continue;
       const below = blockUnder(seg, loose);
-      const lines = [...(hit.rest ? [hit.rest] : []), ...skippedOver(page, seg, below).map((s) => withValue(doc, s)), ...below.map((s) => withValue(doc, s))];
+      const lines = [
+        ...(hit.rest ? [hit.rest] : []),
+        ...skippedOver(page, seg, below).map((s) => withValue(doc, s)),
+        ...below.map((s) => withValue(doc, s)),
+      ];
       const segs = below.length ? below : [seg];
       keep(hit.role, partyOf(lines, boxOf(segs), 0.9, 'label'));
       for (const b of [...blocks, ...loose]) if (below.some((s) => b.segments.includes(s))) used.add(b);
@@ -314,7 +356,9 @@ export function findParties(doc: Doc): Parties {
       if (line.top > 0.45 * page.height) break;
       for (const run of separatedRuns(line.segments)) {
         const text = run.map((s) => s.text).join(' ');
-        const goesOn = ENDS_WITH_SEPARATOR.test(text) ? page.lines[i + 1]?.segments.find((s) => Math.abs(s.x0 - run[0]!.x0) < s.height) : undefined;
+        const goesOn = ENDS_WITH_SEPARATOR.test(text)
+          ? page.lines[i + 1]?.segments.find((s) => Math.abs(s.x0 - run[0]!.x0) < s.height)
+          : undefined;
         const parts = senderLine(goesOn ? `${text} ${goesOn.text}` : text);
         if (parts) keep('seller', partyOf(parts, boxOf(goesOn ? [...run, goesOn] : run), 0.8, 'sender-line'));
       }
@@ -330,10 +374,17 @@ export function findParties(doc: Doc): Parties {
         // Windows start a good way down the page (45 mm on DIN 5008, more on French letters); higher up is the letterhead.
         .filter((b) => b.top > 0.115 * page.height && b.top < 0.45 * page.height)
         .filter((b) => !found.seller || !sameParty(b, found.seller))
-        .map((b) => ({ b, named: partyOf(linesOf(doc, b), boxOf(b.segments), 0, '')?.name !== undefined, party: partyOf(linesOf(doc, b), boxOf(b.segments), 0, '') }))
+        .map((b) => ({
+          b,
+          named: partyOf(linesOf(doc, b), boxOf(b.segments), 0, '')?.name !== undefined,
+          party: partyOf(linesOf(doc, b), boxOf(b.segments), 0, ''),
+        }))
         .filter((c) => c.party !== undefined)
         // An address printed without a name is a window only where no named one is.
-        .sort((a, b) => Number(b.named) - Number(a.named) || Number(a.b.x0 > 0.5 * page.width) - Number(b.b.x0 > 0.5 * page.width) || a.b.top - b.b.top)[0]?.b;
+        .sort(
+          (a, b) =>
+            Number(b.named) - Number(a.named) || Number(a.b.x0 > 0.5 * page.width) - Number(b.b.x0 > 0.5 * page.width) || a.b.top - b.b.top,
+        )[0]?.b;
     // The left window comes first even when its address is loosely set and a tight block stands on the right.
     const left = (b: Block | undefined) => b !== undefined && b.x0 <= 0.5 * page.width;
     const tight = inWindow(blocks);
@@ -351,7 +402,9 @@ export function findParties(doc: Doc): Parties {
     const flushRight = buildBlocks(page, 1, 'right')
       .flatMap(withoutNoiseOnTop)
       .filter((b) => Math.max(...b.segments.map((s) => s.x0)) - Math.min(...b.segments.map((s) => s.x0)) > 1.5 * b.segments[0]!.height);
-    const candidates = addressBlocks(page, [...blocks, ...loose, ...flushRight], used).filter((b) => !found.buyer || !sameParty(b, found.buyer));
+    const candidates = addressBlocks(page, [...blocks, ...loose, ...flushRight], used).filter(
+      (b) => !found.buyer || !sameParty(b, found.buyer),
+    );
     const head = candidates.filter((b) => b.top < 0.3 * page.height).sort((a, b) => a.top - b.top)[0];
     const foot = candidates.filter((b) => b.top > 0.75 * page.height).sort((a, b) => a.top - b.top)[0];
     const pick = head ?? foot;
@@ -367,7 +420,9 @@ export function findParties(doc: Doc): Parties {
     const at = lines.findIndex((l) => LEGAL_FORM.test(l));
     if (at >= 0 && at <= 1) {
       const name = lines.slice(0, at + 1).join('\n');
-      found.seller = found.seller ? { ...found.seller, name, via: `${found.seller.via}+name` } : { name, score: 0.5, via: 'letterhead-name', ...boxOf(top.segments) };
+      found.seller = found.seller
+        ? { ...found.seller, name, via: `${found.seller.via}+name` }
+        : { name, score: 0.5, via: 'letterhead-name', ...boxOf(top.segments) };
     }
   }
 
@@ -375,7 +430,14 @@ export function findParties(doc: Doc): Parties {
   // Two names there are two parties (neighbours in one building, a test invoice's made-up address).
   const { seller, buyer } = found;
   const oneName = !seller?.name || !buyer?.name || textKey(seller.name) === textKey(buyer.name);
-  if (seller && buyer && oneName && seller.postcode !== undefined && seller.postcode === buyer.postcode && textKey(seller.line1 ?? '') === textKey(buyer.line1 ?? '')) {
+  if (
+    seller &&
+    buyer &&
+    oneName &&
+    seller.postcode !== undefined &&
+    seller.postcode === buyer.postcode &&
+    textKey(seller.line1 ?? '') === textKey(buyer.line1 ?? '')
+  ) {
     if (seller.score < buyer.score) delete found.seller;
     else delete found.buyer;
   }
@@ -415,7 +477,8 @@ function spelledLegalForms(name: string): string {
 }
 
 /** Words of a legal form, as they follow a company's name ("GmbH & Co. KG", "UG (haftungsbeschränkt)", "e.K."). */
-const LEGAL_FORM_WORD = /^(?:gmbh|mbh|ag|kg|kgaa|ohg|gbr|ug|se|e\.k\.?|e\.v\.?|sarl|sas|sasu|sa|eurl|snc|ltd\.?|limited|inc\.?|llc|plc|b\.v\.?|n\.v\.?|s\.r\.l\.?|srl|s\.p\.a\.?|spa|co\.?|&|\(haftungsbeschränkt\))$/i;
+const LEGAL_FORM_WORD =
+  /^(?:gmbh|mbh|ag|kg|kgaa|ohg|gbr|ug|se|e\.k\.?|e\.v\.?|sarl|sas|sasu|sa|eurl|snc|ltd\.?|limited|inc\.?|llc|plc|b\.v\.?|n\.v\.?|s\.r\.l\.?|srl|s\.p\.a\.?|spa|co\.?|&|\(haftungsbeschränkt\))$/i;
 
 /** The name as printed elsewhere on the page followed by nothing but its legal form. */
 function withLegalForm(doc: Doc, name: string): string | undefined {
@@ -435,7 +498,8 @@ function withLegalForm(doc: Doc, name: string): string | undefined {
  * Siège social : 8 rue de la Ville l'Évèque 75008 Paris". The name runs from the start of the
  * notice (or a separator) to the legal form before "au capital".
  */
-const LEGAL_NOTICE = /(?:^|\s[-\u2013\u2212·|]\s)(\p{L}[\p{L}\p{N}&'. -]{0,60}?\s(?:SAS|SASU|SARL|EURL|SA|SNC|SCA|SCS|SELARL|SCOP))\s+(?:au|à) capital\b/u;
+const LEGAL_NOTICE =
+  /(?:^|\s[-\u2013\u2212·|]\s)(\p{L}[\p{L}\p{N}&'. -]{0,60}?\s(?:SAS|SASU|SARL|EURL|SA|SNC|SCA|SCS|SELARL|SCOP))\s+(?:au|à) capital\b/u;
 const REGISTERED_OFFICE = /si[èe]ge(?: social)?\s*:?\s*(.+?)\s+((?:F-)?\d{5}\s+\p{L}[\p{L}' -]*?)(?:\s*$|\s[-\u2013\u2212·|,]\s)/iu;
 
 function registeredCompany(doc: Doc): Party | undefined {
@@ -449,7 +513,8 @@ function registeredCompany(doc: Doc): Party | undefined {
   return undefined;
 }
 
-const ACCOUNT_HOLDER = /(?<!\p{L})(?:kontoinhaber(?:in)?|titulaire(?: du compte)?|account holder|account name|beneficiary|rekeninghouder)\s*:\s*(\p{L}[^,|;]*?)\s*(?:$|[,|;]|\s[-\u2013]\s)/iu;
+const ACCOUNT_HOLDER =
+  /(?<!\p{L})(?:kontoinhaber(?:in)?|titulaire(?: du compte)?|account holder|account name|beneficiary|rekeninghouder)\s*:\s*(\p{L}[^,|;]*?)\s*(?:$|[,|;]|\s[-\u2013]\s)/iu;
 
 /** "… – Titulaire du compte : NETPRESSE", "Kontoinhaber: ACME GmbH" in the payment details. */
 function accountHolder(doc: Doc): Party | undefined {
@@ -468,7 +533,9 @@ function withoutNoiseOnTop(b: Block): Block[] {
   const from = b.segments.findIndex((s) => !isNoise(s));
   if (from <= 0) return from === 0 ? [b] : [];
   const segments = b.segments.slice(from);
-  return [{ ...b, segments, top: segments[0]!.top, x0: Math.min(...segments.map((s) => s.x0)), x1: Math.max(...segments.map((s) => s.x1)) }];
+  return [
+    { ...b, segments, top: segments[0]!.top, x0: Math.min(...segments.map((s) => s.x0)), x1: Math.max(...segments.map((s) => s.x1)) },
+  ];
 }
 
 /** Low confidence alone does not make noise (a name in a display font reads badly too); short letter clusters do. */
@@ -498,7 +565,13 @@ function addressEnd(lines: readonly string[], cityAt: number): { end: number; co
 function cutAtAddressEnd(b: Block): Block {
   const at = b.segments.findIndex((s, i) => i > 0 && parseCityLine(s.text) !== undefined);
   if (at < 0) return b;
-  const segments = b.segments.slice(0, addressEnd(b.segments.map((s) => s.text), at).end);
+  const segments = b.segments.slice(
+    0,
+    addressEnd(
+      b.segments.map((s) => s.text),
+      at,
+    ).end,
+  );
   return { ...b, segments, x1: Math.max(...segments.map((s) => s.x1)), bottom: segments.at(-1)!.bottom };
 }
 
@@ -534,7 +607,13 @@ function splitAtAddressEnds(b: Block): Block[] {
   const head = cutAtAddressEnd(b);
   if (head.segments.length === b.segments.length) return [b];
   const rest = b.segments.slice(head.segments.length);
-  const tail: Block = { ...b, segments: rest, top: rest[0]!.top, x0: Math.min(...rest.map((s) => s.x0)), x1: Math.max(...rest.map((s) => s.x1)) };
+  const tail: Block = {
+    ...b,
+    segments: rest,
+    top: rest[0]!.top,
+    x0: Math.min(...rest.map((s) => s.x0)),
+    x1: Math.max(...rest.map((s) => s.x1)),
+  };
   return [head, ...splitAtAddressEnds(tail)];
 }
 

@@ -43,7 +43,10 @@ function options(cands: Found[] | undefined, extra: Option[] = []): Option[] {
   const best = new Map<string, number>();
   for (const c of cands ?? []) best.set(c.value, Math.max(best.get(c.value) ?? 0, c.score));
   for (const e of extra) if (e.value !== undefined && !best.has(e.value)) best.set(e.value, e.score);
-  const list: Option[] = [...best.entries()].sort((a, b) => b[1] - a[1]).slice(0, TOP).map(([value, score]) => ({ value, score }));
+  const list: Option[] = [...best.entries()]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, TOP)
+    .map(([value, score]) => ({ value, score }));
   return [...list, { value: undefined, score: 0 }];
 }
 
@@ -51,14 +54,22 @@ const eq = (a: Decimal, b: Decimal) => a.minus(b).abs().lte(0.01);
 const d = (v: string | undefined) => (v === undefined ? undefined : new Decimal(v));
 
 /** `rowsComplete` false: the breakdown has a row that could not be read, so its sums say nothing about the totals. */
-export function solveTotals(fields: Map<TotalField, Found[]>, vatRows: VatRow[], lineSum: string | undefined, rowsComplete = true): SolvedTotals {
+export function solveTotals(
+  fields: Map<TotalField, Found[]>,
+  vatRows: VatRow[],
+  lineSum: string | undefined,
+  rowsComplete = true,
+): SolvedTotals {
   const rows = vatRows;
   const rowTax = rows.length && rowsComplete ? rows.reduce((s, r) => s.plus(r.tax), new Decimal(0)).toFixed(2) : undefined;
   const rowBase = rows.length && rowsComplete ? rows.reduce((s, r) => s.plus(r.base), new Decimal(0)).toFixed(2) : undefined;
   const rowWeight = rows.every((r) => r.labelled) ? 0.5 : 0.3;
 
   // Without allowances or charges the lines add up to the net total: their sum is a candidate for it too.
-  const net = options(fields.get('netTotal'), [...(rowBase ? [{ value: rowBase, score: rowWeight }] : []), ...(lineSum ? [{ value: lineSum, score: 0.3 }] : [])]);
+  const net = options(fields.get('netTotal'), [
+    ...(rowBase ? [{ value: rowBase, score: rowWeight }] : []),
+    ...(lineSum ? [{ value: lineSum, score: 0.3 }] : []),
+  ]);
   const vat = options(fields.get('vatTotal'), rowTax ? [{ value: rowTax, score: rowWeight }] : []);
   const gross = options(fields.get('grossTotal'));
   const due = options(fields.get('due'));
@@ -75,7 +86,10 @@ export function solveTotals(fields: Map<TotalField, Found[]>, vatRows: VatRow[],
     const implied = due
       .filter((u) => u.value !== undefined && g.value !== undefined && new Decimal(g.value).minus(u.value).gt(0))
       .map((u) => ({ value: new Decimal(g.value!).minus(u.value!).toFixed(2), score: 0.1, derived: true }));
-    bestDue.set(g, pickBest([...paid, ...implied], due, (p, u) => scoreEquation([g, p], u, (x, y) => x.minus(y), true)));
+    bestDue.set(
+      g,
+      pickBest([...paid, ...implied], due, (p, u) => scoreEquation([g, p], u, (x, y) => x.minus(y), true)),
+    );
   }
   const bestLine = new Map<Option, Choice>();
   for (const n of net) bestLine.set(n, pickBestLine(line, allow, charge, n));
@@ -92,7 +106,12 @@ export function solveTotals(fields: Map<TotalField, Found[]>, vatRows: VatRow[],
         const applied = [core, rowsEq].filter((x) => x !== 0).length + du.applied + li.applied;
         const score = n.score + v.score + g.score + weigh(core) + weigh(rowsEq) + du.score + li.score;
         if (!best || score > best.score + 1e-9) {
-          best = { score, held, applied, pick: { netTotal: n, vatTotal: v, grossTotal: g, ...du.pick, ...li.pick } as Record<TotalField, Option> };
+          best = {
+            score,
+            held,
+            applied,
+            pick: { netTotal: n, vatTotal: v, grossTotal: g, ...du.pick, ...li.pick } as Record<TotalField, Option>,
+          };
         }
       }
   return complete(best!.pick, rows, rowBase, rowTax, best!.applied ? best!.held / best!.applied : undefined);
@@ -127,7 +146,8 @@ function pickBestLine(line: Option[], allow: Option[], charge: Option[], n: Opti
       for (const c of charge) {
         const r = scoreLineToNet(l, a, c, n);
         const score = l.score + a.score + c.score + weigh(r);
-        if (!best || score > best.score + 1e-9) best = { score, held: r === 1 ? 1 : 0, applied: r !== 0 ? 1 : 0, pick: { lineTotal: l, allowances: a, charges: c } };
+        if (!best || score > best.score + 1e-9)
+          best = { score, held: r === 1 ? 1 : 0, applied: r !== 0 ? 1 : 0, pick: { lineTotal: l, allowances: a, charges: c } };
       }
   return best!;
 }
@@ -184,7 +204,13 @@ function allowanceAmount(printed: string, pick: Record<TotalField, Option>): str
 }
 
 /** Fills what the equations imply but the page does not print (no VAT line on a net+gross invoice, due = gross). */
-function complete(pick: Record<TotalField, Option>, rows: VatRow[], rowBase: string | undefined, rowTax: string | undefined, consistency: number | undefined): SolvedTotals {
+function complete(
+  pick: Record<TotalField, Option>,
+  rows: VatRow[],
+  rowBase: string | undefined,
+  rowTax: string | undefined,
+  consistency: number | undefined,
+): SolvedTotals {
   const totals: Totals = {};
   const support: SolvedTotals['support'] = {};
   const labelScore: SolvedTotals['labelScore'] = {};

@@ -57,11 +57,14 @@ const PRIORITY: ColumnKind[] = ['lineAmount', 'unitPrice', 'quantity', 'discount
 // "Incl. Thuiskopieheffing   € 4,24", "davon Pfand": a part of the price of the item above, not an item of its own
 // (as a line of text under an item, "inkl. Zubehörpaket" describes it).
 const PART_OF_ITEM = /^(?:(?:incl|inkl)(?:\.|usive\b|\b)|including\b|includes\b|davon\b|dont\b|enthalt|y compris)/;
-const NOT_AN_ITEM = /^(?:abzgl|aufschlag\b|abzuglich|zzgl|zuzuglich|rabatt|nachlass|skonto|discount|allowance|remise|reduction|korting|bruttopreis|gross price|prix brut|basis|artikelrabatt|artikelgesamtrabatt|ubertrag|carried|brought|a reporter|report)/;
+const NOT_AN_ITEM =
+  /^(?:abzgl|aufschlag\b|abzuglich|zzgl|zuzuglich|rabatt|nachlass|skonto|discount|allowance|remise|reduction|korting|bruttopreis|gross price|prix brut|basis|artikelrabatt|artikelgesamtrabatt|ubertrag|carried|brought|a reporter|report)/;
 
 function kindsOf(text: string): ColumnKind[] {
-  const t = fold(text).replace(/[:*]+$/, '').trim();
-  if (t === '' || /^[\d.,\s%€$£-]+$/.test(t) && t !== '%' && t !== '#') return [];
+  const t = fold(text)
+    .replace(/[:*]+$/, '')
+    .trim();
+  if (t === '' || (/^[\d.,\s%€$£-]+$/.test(t) && t !== '%' && t !== '#')) return [];
   return COLUMN_LABELS.filter(([, re]) => re.test(t)).map(([k]) => k);
 }
 
@@ -83,7 +86,7 @@ function headerCells(line: Line): Cell[] {
       // One short label word ("Nr.", "#") inside a run of other words is a sentence, not a header cell
       // ("Rechnung # RE-2015/504 von 08.10.2015", "… Positionen aus der Lieferung Nr. 2013-51112 …").
       const sentence = whole.length === 0 && seg.words.length - labelled.length >= 3;
-      cells.push({ text: seg.text, x0: seg.x0, x1: seg.x1, kinds: whole.length ? whole : sentence ? [] : labelled[0]?.kinds ?? [] });
+      cells.push({ text: seg.text, x0: seg.x0, x1: seg.x1, kinds: whole.length ? whole : sentence ? [] : (labelled[0]?.kinds ?? []) });
       continue;
     }
     // Several labelled words: each starts a cell; unlabelled words join the cell before them, and
@@ -92,12 +95,19 @@ function headerCells(line: Line): Cell[] {
     const extended = new Set<Cell>();
     words.forEach(({ w, kinds }, i) => {
       const last = cells.length > start ? cells.at(-1) : undefined;
-      const qualifier = i > 0 && /^(?:incl|inkl|excl|exkl|ohne|w\/o|hors|avec|zzgl|plus|excluding|including|with|without)\.?$/.test(fold(words[i - 1]!.w.text));
+      const qualifier =
+        i > 0 &&
+        /^(?:incl|inkl|excl|exkl|ohne|w\/o|hors|avec|zzgl|plus|excluding|including|with|without)\.?$/.test(fold(words[i - 1]!.w.text));
       const near = last !== undefined && last.x1 <= w.x && w.x - last.x1 < 2 * w.height;
       // A label word set a word space after a label, where the two read together name what the first
       // names alone, qualifies it: "Prijs per eenheid", "Descrizione articolo", "Aliq. IVA".
       const same = (a: ColumnKind[], b: ColumnKind[]) => a.length === b.length && a.every((k) => b.includes(k));
-      const qualifies = near && kinds.length > 0 && last!.kinds.length > 0 && w.x - last!.x1 < 0.6 * w.height && same(kindsOf(`${last!.text} ${w.text}`), last!.kinds);
+      const qualifies =
+        near &&
+        kinds.length > 0 &&
+        last!.kinds.length > 0 &&
+        w.x - last!.x1 < 0.6 * w.height &&
+        same(kindsOf(`${last!.text} ${w.text}`), last!.kinds);
       if ((kinds.length === 0 || qualifier || qualifies) && near) {
         last!.text += ` ${w.text}`;
         last!.x1 = w.x + w.width;
@@ -140,8 +150,18 @@ function headerBand(doc: Doc, page: PageLayout, at: number): { columns: Column[]
   let first = at;
   let last = at;
   // A line with a date is a field ("Leistungsdatum 07.10.2015"), not a label stacked over a column.
-  const labelled = (l: Line | undefined) => l !== undefined && !hasMoney(doc, l) && scanDates(lineText(l), doc.order).length === 0 && headerCells(l).some((c) => c.kinds.length > 0) && headerCells(l).every((c) => c.kinds.length > 0 || c.text.length < 12);
-  while (first > 0 && labelled(page.lines[first - 1]) && page.lines[first]!.top - page.lines[first - 1]!.bottom < 0.8 * page.lines[first]!.height) first--;
+  const labelled = (l: Line | undefined) =>
+    l !== undefined &&
+    !hasMoney(doc, l) &&
+    scanDates(lineText(l), doc.order).length === 0 &&
+    headerCells(l).some((c) => c.kinds.length > 0) &&
+    headerCells(l).every((c) => c.kinds.length > 0 || c.text.length < 12);
+  while (
+    first > 0 &&
+    labelled(page.lines[first - 1]) &&
+    page.lines[first]!.top - page.lines[first - 1]!.bottom < 0.8 * page.lines[first]!.height
+  )
+    first--;
   while (labelled(page.lines[last + 1]) && page.lines[last + 1]!.top - page.lines[last]!.bottom < 0.8 * page.lines[last]!.height) last++;
   const cells = page.lines.slice(first, last + 1).flatMap(headerCells);
   // Stacked cells that overlap horizontally are one column.
@@ -215,7 +235,12 @@ function joinUnits(words: Word[]): Array<Word & { printed?: string }> {
     const prev = out.at(-1);
     const gap = prev ? w.x - (prev.x + prev.width) : 0;
     if (prev && /^[%€$£]$/.test(w.text) && /\d$/.test(prev.text) && gap < w.height) {
-      out[out.length - 1] = { ...prev, text: `${prev.text}${w.text}`, width: w.x + w.width - prev.x, ...(gap > 0.15 * w.height ? { printed: `${prev.text} ${w.text}` } : {}) };
+      out[out.length - 1] = {
+        ...prev,
+        text: `${prev.text}${w.text}`,
+        width: w.x + w.width - prev.x,
+        ...(gap > 0.15 * w.height ? { printed: `${prev.text} ${w.text}` } : {}),
+      };
     } else if (prev && /^\d{2}$/.test(w.text) && /\d[.,]$/.test(prev.text) && w.x - (prev.x + prev.width) < 0.6 * w.height) {
       // A scan splitting a number after its decimal mark: "158," + "88".
       out[out.length - 1] = { ...prev, text: `${prev.text}${w.text}`, width: w.x + w.width - prev.x };
@@ -240,7 +265,9 @@ function readLine(columns: Column[], line: Line): Parsed {
     const inText = numeric && prev?.s === s && prev.col.kind === 'description' && w.x - (prev.w.x + prev.w.width) < 0.4 * w.height;
     const next = all[i + 1]?.w;
     const percent =
-      numeric && /^\d{1,2}(?:[.,]\d{1,2})?%?$/.test(w.text) && (w.text.endsWith('%') || (next !== undefined && next.text.startsWith('%') && next.x - (w.x + w.width) < 3 * w.height));
+      numeric &&
+      /^\d{1,2}(?:[.,]\d{1,2})?%?$/.test(w.text) &&
+      (w.text.endsWith('%') || (next !== undefined && next.text.startsWith('%') && next.x - (w.x + w.width) < 3 * w.height));
     const sign = w.text === '%' && prev?.col === rateColumn && prev !== undefined && w.x - (prev.w.x + prev.w.width) < 3 * w.height;
     const col = inText ? prev!.col : rateColumn && (percent || sign) ? rateColumn : columnOf(columns, w, numeric);
     if (!col) return;
@@ -269,7 +296,9 @@ function firstNumber(doc: Doc, texts: string[] | undefined, money = false): Numb
 /** The last amount of a cell: money form only (two decimals or a currency sign), so a stray integer is not an amount. */
 function lastMoney(doc: Doc, texts: string[] | undefined): NumberMatch | undefined {
   if (!texts) return undefined;
-  return scanNumbers(texts.join(' '), doc.mark).filter((n) => !n.percent && (n.decimals >= 2 || n.symbol !== undefined)).at(-1);
+  return scanNumbers(texts.join(' '), doc.mark)
+    .filter((n) => !n.percent && (n.decimals >= 2 || n.symbol !== undefined))
+    .at(-1);
 }
 
 /**
@@ -299,7 +328,11 @@ function wholeQuantity(amount: string, price: string): Decimal | undefined {
   return q.isInteger() && !q.isZero() && q.abs().lte(10000) ? q : undefined;
 }
 
-const near = (a: Decimal, b: Decimal) => a.minus(b).abs().lte(Decimal.max(0.011, b.abs().times(0.005)));
+const near = (a: Decimal, b: Decimal) =>
+  a
+    .minus(b)
+    .abs()
+    .lte(Decimal.max(0.011, b.abs().times(0.005)));
 
 export function findLineItems(doc: Doc): ItemTable {
   const rows: ItemRow[] = [];
@@ -328,7 +361,9 @@ export function findLineItems(doc: Doc): ItemTable {
         }
         // Another table (a VAT breakdown) starts: the items are over.
         // (Labels with their values beside them, "Preisbasismenge: 1 Stk", are a note under an item, not a header.)
-        const labelled = page.lines.slice(band.first, band.last + 1).some((l) => l.segments.some((seg, k) => /:$/.test(seg.text) && /^\d/.test(l.segments[k + 1]?.text ?? '')));
+        const labelled = page.lines
+          .slice(band.first, band.last + 1)
+          .some((l) => l.segments.some((seg, k) => /:$/.test(seg.text) && /^\d/.test(l.segments[k + 1]?.text ?? '')));
         if (band.columns.length >= 3 && rows.length > 0 && !labelled) {
           open = false;
           columns = undefined;
@@ -346,20 +381,52 @@ export function findLineItems(doc: Doc): ItemTable {
       const price = firstNumber(doc, parsed.byKind.get('unitPrice'), true);
       // An item has an amount and either a description with a quantity or price, or both quantity and price.
       // On a scan the description may be left as scraps ("4-") and the quantity garbled ("LASER" for "1 Stk"): price and amount that divide evenly still make an item.
-      const garbled = parsed.scanned && qty === undefined && price !== undefined && amount !== undefined && (parsed.byKind.get('quantity') ?? []).length > 0 && wholeQuantity(amount.value, price.value) !== undefined;
+      const garbled =
+        parsed.scanned &&
+        qty === undefined &&
+        price !== undefined &&
+        amount !== undefined &&
+        (parsed.byKind.get('quantity') ?? []).length > 0 &&
+        wholeQuantity(amount.value, price.value) !== undefined;
       const described = (/\p{L}{2}/u.test(desc) || garbled) && (qty !== undefined || price !== undefined);
       // A flat fee ("le-tout-lyon.fr du 06/12/2022   45,93 €"): a description and an amount in the amount column, no quantity or price.
-      const flat = !parsed.scanned && /\p{L}{3}/u.test(desc) && lastMoney(doc, parsed.byKind.get('lineAmount')) !== undefined && (parsed.byKind.get('quantity') ?? []).length === 0 && (parsed.byKind.get('unitPrice') ?? []).length === 0 && !closesTable(lineText(line)) && !classifyTotal(fold(desc)).length;
-      const isItem = amount !== undefined && (described || flat || (qty !== undefined && price !== undefined)) && !TABLE_END.test(first) && !NOT_AN_ITEM.test(fold(desc)) && !PART_OF_ITEM.test(fold(desc));
+      const flat =
+        !parsed.scanned &&
+        /\p{L}{3}/u.test(desc) &&
+        lastMoney(doc, parsed.byKind.get('lineAmount')) !== undefined &&
+        (parsed.byKind.get('quantity') ?? []).length === 0 &&
+        (parsed.byKind.get('unitPrice') ?? []).length === 0 &&
+        !closesTable(lineText(line)) &&
+        !classifyTotal(fold(desc)).length;
+      const isItem =
+        amount !== undefined &&
+        (described || flat || (qty !== undefined && price !== undefined)) &&
+        !TABLE_END.test(first) &&
+        !NOT_AN_ITEM.test(fold(desc)) &&
+        !PART_OF_ITEM.test(fold(desc));
       // The totals box ends the items ("Total HT", "Gesamtbetrag"); a subtotal between sections does not.
       // (Its amount stands in the amount column: "Enthält 19% Versicherungssteuer = 12,77 €" noted under an item does not.)
       const closingAmount = lastMoney(doc, parsed.byKind.get('lineAmount'));
       // A row with neither quantity nor price whose amount is the sum of the items above is their total, whatever its label says.
       // (A flat fee's row, or one labelled as a total: "Totaal regels", "Sum of lines".)
       const totalRow = flat || (!parsed.scanned && classifyTotal(fold(desc)).length > 0 && qty === undefined && price === undefined);
-      const sumOfAbove = totalRow && amount !== undefined && rows.length > 0 && rows.every((r) => r.amount !== undefined) && rows.reduce((sum, r) => sum.plus(r.amount!), new Decimal(0)).eq(amount.value);
+      const sumOfAbove =
+        totalRow &&
+        amount !== undefined &&
+        rows.length > 0 &&
+        rows.every((r) => r.amount !== undefined) &&
+        rows.reduce((sum, r) => sum.plus(r.amount!), new Decimal(0)).eq(amount.value);
       if (sumOfAbove) closing = amount!.value;
-      if (sumOfAbove || (!isItem && rows.length > 0 && hasMoney(doc, line) && closingAmount && !NOT_AN_ITEM.test(fold(desc)) && !PART_OF_ITEM.test(fold(desc)) && closesTable(lineText(line)))) {
+      if (
+        sumOfAbove ||
+        (!isItem &&
+          rows.length > 0 &&
+          hasMoney(doc, line) &&
+          closingAmount &&
+          !NOT_AN_ITEM.test(fold(desc)) &&
+          !PART_OF_ITEM.test(fold(desc)) &&
+          closesTable(lineText(line)))
+      ) {
         if (!sumOfAbove) closing ??= closingAmount!.value;
         open = false;
         columns = undefined;
@@ -389,7 +456,7 @@ export function findLineItems(doc: Doc): ItemTable {
       }
       if (!current) continue;
       // A continuation: text under the description (or id) column, close below the item.
-      if (line.top - currentBottom > 2.5 * line.height || TABLE_END.test(first) || hasMoney(doc, line) && !NOT_AN_ITEM.test(fold(desc))) {
+      if (line.top - currentBottom > 2.5 * line.height || TABLE_END.test(first) || (hasMoney(doc, line) && !NOT_AN_ITEM.test(fold(desc)))) {
         current = undefined;
         continue;
       }
@@ -403,7 +470,14 @@ export function findLineItems(doc: Doc): ItemTable {
       if (pendingName) {
         current.name = nameOf(desc);
         pendingName = false;
-      } else if (current.name && !current.description && /^\p{L}/u.test(desc) && /\p{Ll}/u.test(desc) && !desc.includes(':') && wrapsOn(nameEnd, parsed.description, columns)) {
+      } else if (
+        current.name &&
+        !current.description &&
+        /^\p{L}/u.test(desc) &&
+        /\p{Ll}/u.test(desc) &&
+        !desc.includes(':') &&
+        wrapsOn(nameEnd, parsed.description, columns)
+      ) {
         // The name filled its column and its next word did not fit: the line below goes on with the name.
         // (Not a line of its own kind: "Farbe: rot", "300 cm x 100 cm", an article code "SFK5".)
         current.name = `${current.name} ${desc}`;
@@ -419,9 +493,11 @@ export function findLineItems(doc: Doc): ItemTable {
   // allowances set under an item, rows of the totals box) are not items: the rest add up to it.
   const sum = (list: ItemRow[]) => list.reduce((s, r) => s.plus(r.amount ?? 0), new Decimal(0));
   const priced = rows.filter((r) => r.quantity !== undefined || r.unitPrice !== undefined);
-  if (closing !== undefined && priced.length > 0 && priced.length < rows.length && !sum(rows).eq(closing) && sum(priced).eq(closing)) rows.splice(0, rows.length, ...priced);
+  if (closing !== undefined && priced.length > 0 && priced.length < rows.length && !sum(rows).eq(closing) && sum(priced).eq(closing))
+    rows.splice(0, rows.length, ...priced);
   const amounts = rows.map((r) => r.amount);
-  const lineSum = rows.length > 0 && amounts.every((a) => a !== undefined) ? amounts.reduce((s, a) => s.plus(a!), new Decimal(0)).toFixed(2) : undefined;
+  const lineSum =
+    rows.length > 0 && amounts.every((a) => a !== undefined) ? amounts.reduce((s, a) => s.plus(a!), new Decimal(0)).toFixed(2) : undefined;
   return { rows, lines: used, ...(lineSum ? { lineSum } : {}) };
 }
 
@@ -458,7 +534,12 @@ function headerlessItems(doc: Doc): ItemTable {
           return { rows, lines: new Set(run.map((r) => `${page.page}:${r.line.index}`)), lineSum: sums[net]!.toFixed(2) };
         }
       }
-      const name = clean(line.segments.slice(0, first).map((seg) => seg.text).join(' '));
+      const name = clean(
+        line.segments
+          .slice(0, first)
+          .map((seg) => seg.text)
+          .join(' '),
+      );
       if (found.length > 0 && /\p{L}{3}/u.test(name) && classifyTotal(fold(name)).length === 0) {
         const aligned = run.length === 0 || Math.abs(run.at(-1)!.x1 - x1) < 2 * line.height;
         if (!aligned) run = [];
@@ -485,11 +566,18 @@ function wrapsOn(line: Parsed['description'], next: Parsed['description'], colum
   const right = Math.min(...columns.filter((c) => c.x0 > desc.x0).map((c) => c.x0));
   // Full: the line stays inside the column but reaches well into its last quarter, and the next word would have overrun it.
   // (Text that runs past the next column's header was not set to the column's width at all.)
-  return Number.isFinite(right) && line.x1 <= right && line.x1 > desc.x0 + 0.75 * (right - desc.x0) && line.x1 + 0.3 * line.height + next.firstWidth > right;
+  return (
+    Number.isFinite(right) &&
+    line.x1 <= right &&
+    line.x1 > desc.x0 + 0.75 * (right - desc.x0) &&
+    line.x1 + 0.3 * line.height + next.firstWidth > right
+  );
 }
 
 function closesTable(text: string): boolean {
-  const label = fold(text).replace(/[-+]?[\d.,]+\s*(?:%|€|\$|£)?/g, ' ').trim();
+  const label = fold(text)
+    .replace(/[-+]?[\d.,]+\s*(?:%|€|\$|£)?/g, ' ')
+    .trim();
   const kinds = classifyTotal(label);
   return kinds.some((k) => k === 'netTotal' || k === 'grossTotal' || k === 'vatTotal' || k === 'due') && !kinds.includes('lineTotal');
 }
@@ -504,7 +592,7 @@ function misreadUnit(text: string): string | undefined {
   if (/\?/.test(text)) return undefined;
   const runs = text.match(/\p{L}+/gu) ?? [];
   const letters = runs.at(-1);
-  if (!letters || runs.length > 2 || runs.length === 2 && runs[0]!.length > 1) return undefined;
+  if (!letters || runs.length > 2 || (runs.length === 2 && runs[0]!.length > 1)) return undefined;
   const exact = unitCode(letters);
   if (exact) return exact;
   const word = fold(letters);
@@ -560,7 +648,9 @@ function rowOf(doc: Doc, page: number, parsed: Parsed, columns: Column[]): ItemR
   if (qty) row.quantity = qty.value;
   // The unit: a word beside the quantity, or its own column.
   const unitTexts = [...(qtyTexts ?? []).filter((t) => !isNumberWord(t)), ...(get('unit') ?? [])];
-  const unitWord = unitTexts.map(unitCode).find((u) => u !== undefined) ?? (parsed.scanned ? unitTexts.map(misreadUnit).find((u) => u !== undefined) : undefined);
+  const unitWord =
+    unitTexts.map(unitCode).find((u) => u !== undefined) ??
+    (parsed.scanned ? unitTexts.map(misreadUnit).find((u) => u !== undefined) : undefined);
   if (unitWord) row.unit = unitWord;
   // Two values a column gap apart in the price band: the price is the one aligned with its header
   // (the right one); the left one, in a table whose quantity column could not be read, is the quantity.
@@ -580,7 +670,14 @@ function rowOf(doc: Doc, page: number, parsed: Parsed, columns: Column[]): ItemR
   if (row.arithmetic !== true && row.amount !== undefined) repairByArithmetic(doc, row, parsed);
   garbledPrice(doc, row, parsed);
   // A quantity the scan garbled ("Tis tk" for "1 Stk"): amount ÷ price when that is a whole number.
-  const pieces = row.quantity === undefined && row.unitPrice !== undefined && row.amount !== undefined && parsed.scanned && (get('quantity') ?? []).length > 0 ? wholeQuantity(row.amount, row.unitPrice) : undefined;
+  const pieces =
+    row.quantity === undefined &&
+    row.unitPrice !== undefined &&
+    row.amount !== undefined &&
+    parsed.scanned &&
+    (get('quantity') ?? []).length > 0
+      ? wholeQuantity(row.amount, row.unitPrice)
+      : undefined;
   if (pieces) {
     row.quantity = pieces.toString();
     row.arithmetic = true;

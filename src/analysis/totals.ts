@@ -53,7 +53,40 @@ function isMoney(n: NumberMatch): boolean {
 }
 
 /** VAT rates that exist in Europe (and a few beyond): an unmarked number is only read as a rate if it is one of these. */
-export const KNOWN_RATES: ReadonlySet<string> = new Set(['0', '2.1', '2.5', '3', '3.7', '3.8', '4', '5', '5.5', '6', '7', '7.7', '8', '8.1', '9', '10', '12', '13', '14', '15', '16', '17', '18', '19', '20', '21', '22', '23', '24', '25', '26', '27']);
+export const KNOWN_RATES: ReadonlySet<string> = new Set([
+  '0',
+  '2.1',
+  '2.5',
+  '3',
+  '3.7',
+  '3.8',
+  '4',
+  '5',
+  '5.5',
+  '6',
+  '7',
+  '7.7',
+  '8',
+  '8.1',
+  '9',
+  '10',
+  '12',
+  '13',
+  '14',
+  '15',
+  '16',
+  '17',
+  '18',
+  '19',
+  '20',
+  '21',
+  '22',
+  '23',
+  '24',
+  '25',
+  '26',
+  '27',
+]);
 
 export function numbersOfLine(doc: Doc, line: Line): Cell[] {
   const cells: Cell[] = [];
@@ -78,13 +111,17 @@ function labelOf(line: Line, cell: Cell, since: number): string {
     .slice(0, cell.num.start)
     .replace(/[-+\d.,%€$£\s]+$/, '')
     .replace(/(?<![A-Za-z])[A-Z]{3}$/, (code) => (currenciesIn(code).length ? '' : code));
-  const ownLabel = fold(own).replace(/[\d.,%€$£]+/g, ' ').trim();
+  const ownLabel = fold(own)
+    .replace(/[\d.,%€$£]+/g, ' ')
+    .trim();
   let label = ownLabel;
   if (!/\p{L}{2}/u.test(ownLabel)) {
     const left = line.segments.filter((s) => s.x1 <= cell.seg.x0 + 1 && s.x0 >= since);
     const words: string[] = [];
     for (let i = left.length - 1; i >= 0 && words.length < 2; i--) {
-      const t = fold(left[i]!.text).replace(/[-+]?[\d.,]+\s*(?:%|€|\$|£)?/g, ' ').trim();
+      const t = fold(left[i]!.text)
+        .replace(/[-+]?[\d.,]+\s*(?:%|€|\$|£)?/g, ' ')
+        .trim();
       if (/\p{L}{2}/u.test(t)) words.unshift(t);
     }
     label = words.join(' ');
@@ -108,7 +145,9 @@ export function classifyTotal(label: string): TotalField[] {
 const PAYMENT_RECORD = /^[^\p{L}]*\p{L}[\p{L}\d .&-]{1,30}?[^\p{L}\d]*\s(?:op|on|am|vom|le|du|il|el)\s+(.+?)[\s€$£]*$/u;
 
 function isPaymentRecord(doc: Doc, line: Line, cell: Cell): boolean {
-  const before = [...line.segments.filter((s) => s.x1 <= cell.seg.x0 + 1).map((s) => s.text), cell.seg.text.slice(0, cell.num.start)].join(' ');
+  const before = [...line.segments.filter((s) => s.x1 <= cell.seg.x0 + 1).map((s) => s.text), cell.seg.text.slice(0, cell.num.start)].join(
+    ' ',
+  );
   const rest = PAYMENT_RECORD.exec(fold(before).trim())?.[1];
   return rest !== undefined && scanDates(rest, doc.order).some((d) => d.start === 0 && d.end === rest.length);
 }
@@ -124,7 +163,8 @@ function paidInFull(payments: Array<{ value: Decimal; page: number; y: number }>
   return total ? { value: sum.toFixed(2), score: 0.8, page: payments[0]!.page, y: payments[0]!.y, via: 'payments' } : undefined;
 }
 
-const ARREARS = /ausstehende forderung|ruckstand|alter saldo|saldovortrag|previous balance|balance (?:brought )?forward|arrears|solde (?:precedent|anterieur)/;
+const ARREARS =
+  /ausstehende forderung|ruckstand|alter saldo|saldovortrag|previous balance|balance (?:brought )?forward|arrears|solde (?:precedent|anterieur)/;
 
 const VAT_WORD = /ust|mwst|umsatzsteuer|mehrwertsteuer|vat|tax|tva|btw|steuer|iva/;
 
@@ -148,7 +188,10 @@ export function findTotals(doc: Doc, tableLines: ReadonlySet<string>): TotalsCan
       if (money.length === 0 && PRINTED_CATEGORY.test(text)) openRates.push(...openRateOf(line, cells, folded, ''));
       if (money.length === 0) continue;
       // Breakdown tables print a row's category and exemption text on lines of their own, above or below the numbers.
-      const nearby = page.lines.slice(Math.max(0, line.index - 4), line.index + 4).map(lineText).join('\n');
+      const nearby = page.lines
+        .slice(Math.max(0, line.index - 4), line.index + 4)
+        .map(lineText)
+        .join('\n');
       const rows = vatRowsOf(line, cells, folded, nearby);
       vatRows.push(...rows);
       if (rows.length === 0) openRates.push(...openRateOf(line, cells, folded, nearby));
@@ -169,13 +212,20 @@ export function findTotals(doc: Doc, tableLines: ReadonlySet<string>): TotalsCan
         const since = last || !prev ? -Infinity : prev.seg.x1;
         if (!last && rows.length > 0) return;
         const label = labelOf(line, cell, since);
-        if (last && classifyTotal(label).length === 0 && isPaymentRecord(doc, line, cell)) payments.push({ value: new Decimal(cell.num.value), page: page.page, y: line.top });
+        if (last && classifyTotal(label).length === 0 && isPaymentRecord(doc, line, cell))
+          payments.push({ value: new Decimal(cell.num.value), page: page.page, y: line.top });
         // An earlier balance still open is added to what is due: EN 16931 has it as a negative prepaid amount.
         const arrears = ARREARS.test(label) || (money.length === 1 && ARREARS.test(folded));
         for (const field of arrears ? (['paid'] as const) : classifyTotal(label)) {
           const list = fields.get(field) ?? [];
           const value = new Decimal(cell.num.value).abs();
-          list.push({ value: (arrears ? value.negated() : new Decimal(cell.num.value)).toFixed(2), score: 0.9 * where, page: page.page, y: line.top, via: `label:${label.slice(0, 30)}` });
+          list.push({
+            value: (arrears ? value.negated() : new Decimal(cell.num.value)).toFixed(2),
+            score: 0.9 * where,
+            page: page.page,
+            y: line.top,
+            via: `label:${label.slice(0, 30)}`,
+          });
           fields.set(field, list);
         }
       });
@@ -240,7 +290,16 @@ function columnTotals(doc: Doc, tableLines: ReadonlySet<string>): Array<[TotalFi
         const column = columns.reduce((a, b) => (distance(b, x) < distance(a, x) ? b : a));
         if (distance(column, x) > cell.seg.height * 3) continue;
         for (const field of column.fields) {
-          out.push([field, { value: new Decimal(cell.num.value).toFixed(2), score: 0.9 * (page.page === lastPage ? 1 : 0.9), page: page.page, y: sum.top, via: `column:${column.label.slice(0, 30)}` }]);
+          out.push([
+            field,
+            {
+              value: new Decimal(cell.num.value).toFixed(2),
+              score: 0.9 * (page.page === lastPage ? 1 : 0.9),
+              page: page.page,
+              y: sum.top,
+              via: `column:${column.label.slice(0, 30)}`,
+            },
+          ]);
         }
       }
     });
@@ -278,7 +337,15 @@ function inclusiveRows(doc: Doc, tableLines: ReadonlySet<string>): VatRow[] {
           const tax = new Decimal(c.num.value).abs();
           if (g.times(r).dividedBy(r.plus(100)).minus(tax).abs().gt(0.011)) continue;
           const category = vatCategoryOf(r.toString(), folded);
-          rows.push({ rate: r.toString(), base: g.minus(tax).toFixed(2), tax: tax.toFixed(2), ...(category ? { category } : {}), page: page.page, y: line.top, labelled: true });
+          rows.push({
+            rate: r.toString(),
+            base: g.minus(tax).toFixed(2),
+            tax: tax.toFixed(2),
+            ...(category ? { category } : {}),
+            page: page.page,
+            y: line.top,
+            labelled: true,
+          });
           return;
         }
       }

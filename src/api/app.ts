@@ -44,7 +44,12 @@ export function createApp(opts: AppOptions): Koa {
 
   for (const route of opts.routes) {
     router.register(route.path, [route.method], async (ctx) => {
-      const request: RequestInfo = { requestId: ctx.state.requestId as string, log: ctx.state.log as Logger, headers: ctx.headers, params: ctx.params };
+      const request: RequestInfo = {
+        requestId: ctx.state.requestId as string,
+        log: ctx.state.log as Logger,
+        headers: ctx.headers,
+        params: ctx.params,
+      };
       let body: unknown;
       try {
         // Authenticate before reading the body: a bad token is refused without touching 16 MB of upload.
@@ -62,7 +67,13 @@ export function createApp(opts: AppOptions): Koa {
   }
 
   app.use(router.routes());
-  app.use(router.allowedMethods({ throw: true, methodNotAllowed: () => new ApiError('METHOD_NOT_ALLOWED'), notImplemented: () => new ApiError('METHOD_NOT_ALLOWED') }));
+  app.use(
+    router.allowedMethods({
+      throw: true,
+      methodNotAllowed: () => new ApiError('METHOD_NOT_ALLOWED'),
+      notImplemented: () => new ApiError('METHOD_NOT_ALLOWED'),
+    }),
+  );
   return app;
 }
 

@@ -19,8 +19,16 @@ const STATUS_TEXT: Record<number, string> = {
 export function errorResponses(...statuses: number[]): Record<number, ResponseSpec> {
   return Object.fromEntries(
     statuses.map((status) => {
-      const codes = Object.entries(ERROR_CODES).filter(([, k]) => k.status === status).map(([code]) => code);
-      return [status, { description: `${STATUS_TEXT[status] ?? 'Error'} (${codes.join(', ')})`, schema: status === 412 ? invoiceIncompleteSchema : errorEnvelopeSchema }];
+      const codes = Object.entries(ERROR_CODES)
+        .filter(([, k]) => k.status === status)
+        .map(([code]) => code);
+      return [
+        status,
+        {
+          description: `${STATUS_TEXT[status] ?? 'Error'} (${codes.join(', ')})`,
+          schema: status === 412 ? invoiceIncompleteSchema : errorEnvelopeSchema,
+        },
+      ];
     }),
   );
 }

@@ -29,17 +29,62 @@ export const CONVERSION_CODES = {
   INVALID_REQUEST: {
     stage: 'input',
     retryable: false,
-    reasons: ['INVALID_JSON', 'BAD_REQUEST', 'HEADERS_TOO_LARGE', 'VALIDATION_ERROR', 'UNSUPPORTED_CONTENT_TYPE', 'FILE_MISSING', 'INVALID_BASE64', 'UNSUPPORTED_FILE_TYPE', 'IDEMPOTENCY_CONFLICT'],
+    reasons: [
+      'INVALID_JSON',
+      'BAD_REQUEST',
+      'HEADERS_TOO_LARGE',
+      'VALIDATION_ERROR',
+      'UNSUPPORTED_CONTENT_TYPE',
+      'FILE_MISSING',
+      'INVALID_BASE64',
+      'UNSUPPORTED_FILE_TYPE',
+      'IDEMPOTENCY_CONFLICT',
+    ],
     description: 'The request or its file is not what the endpoint takes, or its Idempotency-Key was sent with another request',
   },
-  FILE_TOO_LARGE: { stage: 'input', retryable: false, reasons: ['FILE_TOO_LARGE', 'BODY_TOO_LARGE'], description: 'The file is above 11 MiB decoded, or the body above 16 MB' },
-  UNAUTHORIZED: { stage: 'access', retryable: false, reasons: ['AUTH_MISSING', 'AUTH_INVALID', 'AUTH_SCHEME_INVALID'], description: 'No token, an unknown or revoked one, or not sent as "Authorization: Bearer"' },
-  PDF_ENCRYPTED: { stage: 'input', retryable: false, reasons: ['PDF_ENCRYPTED'], description: 'The PDF is encrypted (a password or restrictions)' },
-  PDF_CORRUPT: { stage: 'analyse', retryable: false, reasons: ['PDF_UNREADABLE', 'FILE_UNREADABLE'], description: 'The file is damaged or too complex to read' },
+  FILE_TOO_LARGE: {
+    stage: 'input',
+    retryable: false,
+    reasons: ['FILE_TOO_LARGE', 'BODY_TOO_LARGE'],
+    description: 'The file is above 11 MiB decoded, or the body above 16 MB',
+  },
+  UNAUTHORIZED: {
+    stage: 'access',
+    retryable: false,
+    reasons: ['AUTH_MISSING', 'AUTH_INVALID', 'AUTH_SCHEME_INVALID'],
+    description: 'No token, an unknown or revoked one, or not sent as "Authorization: Bearer"',
+  },
+  PDF_ENCRYPTED: {
+    stage: 'input',
+    retryable: false,
+    reasons: ['PDF_ENCRYPTED'],
+    description: 'The PDF is encrypted (a password or restrictions)',
+  },
+  PDF_CORRUPT: {
+    stage: 'analyse',
+    retryable: false,
+    reasons: ['PDF_UNREADABLE', 'FILE_UNREADABLE'],
+    description: 'The file is damaged or too complex to read',
+  },
   PDF_NO_TEXT: { stage: 'analyse', retryable: false, reasons: ['PDF_NO_TEXT'], description: 'No readable text, not even by OCR' },
-  EXTRACTION_LOW_CONFIDENCE: { stage: 'analyse', retryable: false, reasons: ['FIELDS_UNCERTAIN'], description: 'From a scan, the invoice number, date, net or gross total was read with a confidence below 0.75' },
-  MISSING_MANDATORY_FIELDS: { stage: 'missing', retryable: false, reasons: ['FIELDS_MISSING'], description: 'A mandatory detail is not on the page (`fields`)' },
-  VERIFICATION_FAILED: { stage: 'verify', retryable: false, reasons: ['TOTALS_MISMATCH'], description: 'The printed totals differ from what the lines add up to (`fields`)' },
+  EXTRACTION_LOW_CONFIDENCE: {
+    stage: 'analyse',
+    retryable: false,
+    reasons: ['FIELDS_UNCERTAIN'],
+    description: 'From a scan, the invoice number, date, net or gross total was read with a confidence below 0.75',
+  },
+  MISSING_MANDATORY_FIELDS: {
+    stage: 'missing',
+    retryable: false,
+    reasons: ['FIELDS_MISSING'],
+    description: 'A mandatory detail is not on the page (`fields`)',
+  },
+  VERIFICATION_FAILED: {
+    stage: 'verify',
+    retryable: false,
+    reasons: ['TOTALS_MISMATCH'],
+    description: 'The printed totals differ from what the lines add up to (`fields`)',
+  },
   ZUGFERD_REJECTED: {
     stage: 'zugferd',
     retryable: false,
@@ -49,7 +94,8 @@ export const CONVERSION_CODES = {
   PROCESSING_TEMPORARY_ERROR: {
     retryable: true,
     reasons: ['SERVICE_UNAVAILABLE', 'UPSTREAM_TIMEOUT', 'IDEMPOTENCY_IN_PROGRESS'],
-    description: 'A temporary problem on our side, or the request with this Idempotency-Key still running; send the file again later (with the same key: its result)',
+    description:
+      'A temporary problem on our side, or the request with this Idempotency-Key still running; send the file again later (with the same key: its result)',
   },
   UNKNOWN_ERROR: { retryable: true, reasons: ['INTERNAL_ERROR'], description: 'An unexpected error; `reference` finds it in the log' },
 } as const satisfies Record<string, ConversionCode>;
@@ -57,7 +103,9 @@ export const CONVERSION_CODES = {
 export type ConversionCodeName = keyof typeof CONVERSION_CODES;
 
 const CODE_OF = new Map<string, ConversionCodeName>(
-  (Object.entries(CONVERSION_CODES) as Array<[ConversionCodeName, ConversionCode]>).flatMap(([code, c]) => c.reasons.map((r): [string, ConversionCodeName] => [r, code])),
+  (Object.entries(CONVERSION_CODES) as Array<[ConversionCodeName, ConversionCode]>).flatMap(([code, c]) =>
+    c.reasons.map((r): [string, ConversionCodeName] => [r, code]),
+  ),
 );
 
 /** The HTTP statuses a code is answered with: those of its reasons. */
@@ -82,30 +130,66 @@ export const conversionFailureSchema = z
     success: z.literal(false),
     error: z.object({
       code: z.enum(Object.keys(CONVERSION_CODES) as [ConversionCodeName, ...ConversionCodeName[]]).meta({
-        description: `The RechnungsAPI client's catalogue:\n\n| code | HTTP | retryable | when | reason |\n|---|---|---|---|---|\n${(Object.entries(CONVERSION_CODES) as Array<[ConversionCodeName, ConversionCode]>)
+        description: `The RechnungsAPI client's catalogue:\n\n| code | HTTP | retryable | when | reason |\n|---|---|---|---|---|\n${(
+          Object.entries(CONVERSION_CODES) as Array<[ConversionCodeName, ConversionCode]>
+        )
           .map(([code, c]) => `| ${code} | ${statusesOf(code).join(', ')} | ${c.retryable} | ${c.description} | ${c.reasons.join(', ')} |`)
           .join('\n')}`,
         'x-codes': Object.fromEntries(
-          (Object.entries(CONVERSION_CODES) as Array<[ConversionCodeName, ConversionCode]>).map(([code, c]) => [code, { httpStatus: statusesOf(code), retryable: c.retryable, reasons: c.reasons }]),
+          (Object.entries(CONVERSION_CODES) as Array<[ConversionCodeName, ConversionCode]>).map(([code, c]) => [
+            code,
+            { httpStatus: statusesOf(code), retryable: c.retryable, reasons: c.reasons },
+          ]),
         ),
       }),
-      reason: z.string().meta({ description: "This service's finer code (FIELDS_MISSING, TOTALS_MISMATCH, ZUGFERD_INVALID, PDF_NOT_CONVERTIBLE, …; see the catalogue in README.md)" }),
+      reason: z.string().meta({
+        description:
+          "This service's finer code (FIELDS_MISSING, TOTALS_MISMATCH, ZUGFERD_INVALID, PDF_NOT_CONVERTIBLE, …; see the catalogue in README.md)",
+      }),
       stage: z.enum(CONVERSION_STAGES).meta({ description: 'Where it failed' }),
-      step: z.string().optional().meta({ description: 'The workflow activity that refused (analyseDocument, prepareZugferdInvoice, buildZugferdPdf, validateZugferdPdf, …), when one did' }),
+      step: z.string().optional().meta({
+        description:
+          'The workflow activity that refused (analyseDocument, prepareZugferdInvoice, buildZugferdPdf, validateZugferdPdf, …), when one did',
+      }),
       httpStatus: z.int(),
       retryable: z.boolean(),
       userMessage: z.string(),
       detail: z.string().min(1),
       reference: z.string().meta({ description: 'Request id; also in logs and the Temporal workflow id' }),
-      fields: z.array(z.object({ field: z.string(), bt: z.string().optional(), message: z.string() })).optional().meta({ description: 'Fields missing, uncertain, or totals that disagree with the lines' }),
-      ruleCodes: z.array(z.string()).optional().meta({ description: 'Validation rules the built document broke (EN 16931, XRechnung, PDF/A)' }),
-      explanations: z
-        .array(z.object({ code: z.string(), found: z.boolean(), title: z.string(), description: z.string(), source: z.string().optional(), file: z.string().optional() }))
+      fields: z
+        .array(z.object({ field: z.string(), bt: z.string().optional(), message: z.string() }))
         .optional()
-        .meta({ description: 'One per rule code: what the rule asks (found: whether its text is known), its source (en16931, xrechnung, profile, xsd, pdf) and rule set (file)' }),
-      extractionConfidence: z.number().min(0).max(1).optional().meta({ description: "The analysis' confidence, for failures after the analysis" }),
+        .meta({ description: 'Fields missing, uncertain, or totals that disagree with the lines' }),
+      ruleCodes: z
+        .array(z.string())
+        .optional()
+        .meta({ description: 'Validation rules the built document broke (EN 16931, XRechnung, PDF/A)' }),
+      explanations: z
+        .array(
+          z.object({
+            code: z.string(),
+            found: z.boolean(),
+            title: z.string(),
+            description: z.string(),
+            source: z.string().optional(),
+            file: z.string().optional(),
+          }),
+        )
+        .optional()
+        .meta({
+          description:
+            'One per rule code: what the rule asks (found: whether its text is known), its source (en16931, xrechnung, profile, xsd, pdf) and rule set (file)',
+        }),
+      extractionConfidence: z
+        .number()
+        .min(0)
+        .max(1)
+        .optional()
+        .meta({ description: "The analysis' confidence, for failures after the analysis" }),
     }),
-    email: z.object({ subject: z.string(), text: z.string(), html: z.string() }).meta({ description: 'A message for the owner of the invoice, ready to send' }),
+    email: z
+      .object({ subject: z.string(), text: z.string(), html: z.string() })
+      .meta({ description: 'A message for the owner of the invoice, ready to send' }),
   })
   .meta({ id: 'ConversionFailure' });
 
@@ -121,7 +205,14 @@ export function conversionFailure(err: ApiError, reference: string, fileName: st
     const finding = details.findings?.find((f) => f.ruleId === ruleCode);
     if (!finding) return { code: ruleCode, found: false, title: ruleCode, description: '' };
     const file = ruleSetOf(finding, details.artefacts ?? []);
-    return { code: ruleCode, found: true, title: `${ruleCode} (${finding.source})`, description: finding.message, source: finding.source, ...(file ? { file } : {}) };
+    return {
+      code: ruleCode,
+      found: true,
+      title: `${ruleCode} (${finding.source})`,
+      description: finding.message,
+      source: finding.source,
+      ...(file ? { file } : {}),
+    };
   });
   const error = {
     code,
@@ -140,7 +231,11 @@ export function conversionFailure(err: ApiError, reference: string, fileName: st
   };
   // Internal details (stack-like messages) stay out of a mail meant for a bookkeeper, and so does the
   // technical English detail when the owner's message already says it in their language.
-  const email = failureEmail(fileName, { ...error, code: err.code, detail: err.status >= 500 || details.userMessage ? undefined : err.options.detail }, details.language);
+  const email = failureEmail(
+    fileName,
+    { ...error, code: err.code, detail: err.status >= 500 || details.userMessage ? undefined : err.options.detail },
+    details.language,
+  );
   return { status: err.status, body: { success: false, error, email } };
 }
 

@@ -34,27 +34,75 @@ export const ERROR_CODES = {
   NOT_FOUND: { status: 404, retryable: false, userMessage: 'Not found.' },
   METHOD_NOT_ALLOWED: { status: 405, retryable: false, userMessage: 'This method is not allowed on this path.' },
   IDEMPOTENCY_CONFLICT: { status: 409, retryable: false, userMessage: 'This Idempotency-Key was used with a different request body.' },
-  IDEMPOTENCY_IN_PROGRESS: { status: 409, retryable: true, userMessage: 'A request with this Idempotency-Key is still being processed; retry shortly.' },
-  INVOICE_INCOMPLETE: { status: 412, retryable: false, userMessage: 'The invoice lacks mandatory fields that EN 16931 requires; see errorlist.' },
-  TEMPLATE_NOT_FOUND: { status: 422, retryable: false, userMessage: 'There is no template with this templateId; GET /api/v1/templates lists them.' },
-  TEMPLATE_INVALID: { status: 422, retryable: false, userMessage: 'The template cannot be used: its definition has problems (see detail); the operator has to fix it.' },
+  IDEMPOTENCY_IN_PROGRESS: {
+    status: 409,
+    retryable: true,
+    userMessage: 'A request with this Idempotency-Key is still being processed; retry shortly.',
+  },
+  INVOICE_INCOMPLETE: {
+    status: 412,
+    retryable: false,
+    userMessage: 'The invoice lacks mandatory fields that EN 16931 requires; see errorlist.',
+  },
+  TEMPLATE_NOT_FOUND: {
+    status: 422,
+    retryable: false,
+    userMessage: 'There is no template with this templateId; GET /api/v1/templates lists them.',
+  },
+  TEMPLATE_INVALID: {
+    status: 422,
+    retryable: false,
+    userMessage: 'The template cannot be used: its definition has problems (see detail); the operator has to fix it.',
+  },
   XML_BUILD_FAILED: { status: 422, retryable: false, userMessage: 'The invoice could not be written as XML.' },
   PDF_UNREADABLE: { status: 422, retryable: false, userMessage: 'The PDF cannot be read or processed.' },
-  PDF_ENCRYPTED: { status: 422, retryable: false, userMessage: 'The PDF is encrypted (a password or restrictions); send it without encryption.' },
-  PDF_NOT_CONVERTIBLE: { status: 422, retryable: false, userMessage: 'The PDF cannot be made PDF/A-3b conformant; no ZUGFeRD file was created.' },
+  PDF_ENCRYPTED: {
+    status: 422,
+    retryable: false,
+    userMessage: 'The PDF is encrypted (a password or restrictions); send it without encryption.',
+  },
+  PDF_NOT_CONVERTIBLE: {
+    status: 422,
+    retryable: false,
+    userMessage: 'The PDF cannot be made PDF/A-3b conformant; no ZUGFeRD file was created.',
+  },
   INVOICE_XML_MISSING: { status: 422, retryable: false, userMessage: 'The PDF carries no ZUGFeRD / Factur-X / XRechnung invoice XML.' },
   XML_UNREADABLE: { status: 422, retryable: false, userMessage: 'The XML is not a readable CII or UBL invoice (see detail).' },
-  XML_NOT_ZUGFERD: { status: 422, retryable: false, userMessage: 'The XML cannot be embedded: ZUGFeRD / Factur-X carry UN/CEFACT CII with a known profile.' },
+  XML_NOT_ZUGFERD: {
+    status: 422,
+    retryable: false,
+    userMessage: 'The XML cannot be embedded: ZUGFeRD / Factur-X carry UN/CEFACT CII with a known profile.',
+  },
   SENDER_NOT_ALLOWED: { status: 403, retryable: false, userMessage: 'This account may not send e-mail from this sender address.' },
   ATTACHMENT_TOO_LARGE: { status: 413, retryable: false, userMessage: 'An e-mail attachment is larger than allowed.' },
   RESEND_TOKEN_INVALID: { status: 403, retryable: false, userMessage: 'The resend token is invalid.' },
-  NOTHING_TO_RESEND: { status: 409, retryable: false, userMessage: 'No e-mail was sent with this document, so there is none to send again.' },
-  PDF_NO_TEXT: { status: 422, retryable: false, userMessage: 'No readable text was found in the file, not even by OCR. Send a PDF with a text layer or a sharper scan (300 dpi).' },
+  NOTHING_TO_RESEND: {
+    status: 409,
+    retryable: false,
+    userMessage: 'No e-mail was sent with this document, so there is none to send again.',
+  },
+  PDF_NO_TEXT: {
+    status: 422,
+    retryable: false,
+    userMessage: 'No readable text was found in the file, not even by OCR. Send a PDF with a text layer or a sharper scan (300 dpi).',
+  },
   FILE_UNREADABLE: { status: 422, retryable: false, userMessage: 'The file is damaged or too complex to read.' },
   FIELDS_MISSING: { status: 422, retryable: false, userMessage: 'Mandatory invoice data was not found on the page; see fields.' },
-  FIELDS_UNCERTAIN: { status: 422, retryable: false, userMessage: 'Mandatory invoice data could not be read reliably from the scan; see fields.' },
-  TOTALS_MISMATCH: { status: 422, retryable: false, userMessage: 'The totals printed on the invoice do not match its lines; no e-invoice was created.' },
-  ZUGFERD_INVALID: { status: 422, retryable: false, userMessage: 'The e-invoice built from the page does not pass validation; see ruleCodes.' },
+  FIELDS_UNCERTAIN: {
+    status: 422,
+    retryable: false,
+    userMessage: 'Mandatory invoice data could not be read reliably from the scan; see fields.',
+  },
+  TOTALS_MISMATCH: {
+    status: 422,
+    retryable: false,
+    userMessage: 'The totals printed on the invoice do not match its lines; no e-invoice was created.',
+  },
+  ZUGFERD_INVALID: {
+    status: 422,
+    retryable: false,
+    userMessage: 'The e-invoice built from the page does not pass validation; see ruleCodes.',
+  },
   UPSTREAM_TIMEOUT: { status: 504, retryable: true, userMessage: 'The operation took too long; it may still finish. Try again later.' },
   SERVICE_UNAVAILABLE: { status: 503, retryable: true, userMessage: 'The service is temporarily unavailable. Try again shortly.' },
   INTERNAL_ERROR: { status: 500, retryable: true, userMessage: 'An unexpected error occurred.' },
@@ -90,7 +138,13 @@ export class ApiError extends Error {
 /** A job's refusal in the API's terms; the refusal stays the cause, with the details a route may shape further. */
 export function fromRefusal(refusal: JobRefusal): ApiError {
   const { userMessage, detail, stage, fields } = refusal.options;
-  return new ApiError(refusal.code, { ...(userMessage ? { userMessage } : {}), ...(detail ? { detail } : {}), ...(stage ? { stage } : {}), ...(fields ? { fields } : {}), cause: refusal });
+  return new ApiError(refusal.code, {
+    ...(userMessage ? { userMessage } : {}),
+    ...(detail ? { detail } : {}),
+    ...(stage ? { stage } : {}),
+    ...(fields ? { fields } : {}),
+    cause: refusal,
+  });
 }
 
 const fieldProblemSchema = z.object({ field: z.string(), bt: z.string().optional(), message: z.string() });
@@ -103,7 +157,9 @@ export const errorEnvelopeSchema = z
         description: `Machine-readable code:\n\n| code | HTTP | retryable |\n|---|---|---|\n${Object.entries(ERROR_CODES)
           .map(([code, kind]) => `| ${code} | ${kind.status} | ${kind.retryable} |`)
           .join('\n')}`,
-        'x-codes': Object.fromEntries(Object.entries(ERROR_CODES).map(([code, kind]) => [code, { httpStatus: kind.status, retryable: kind.retryable }])),
+        'x-codes': Object.fromEntries(
+          Object.entries(ERROR_CODES).map(([code, kind]) => [code, { httpStatus: kind.status, retryable: kind.retryable }]),
+        ),
       }),
       userMessage: z.string().meta({ description: 'Human-readable explanation' }),
       reference: z.string().meta({ description: 'Request id; also in logs and the Temporal workflow id' }),
@@ -125,7 +181,10 @@ export const invoiceIncompleteSchema = errorEnvelopeSchema
   .extend({
     message: z.string().meta({ description: 'What is wrong, in words (the same as error.userMessage)' }),
     noOfMissingData: z.int().meta({ description: 'How many mandatory fields are missing' }),
-    errorlist: z.array(fieldProblemSchema).meta({ description: 'One item per missing field: its JSON path in the request (field), its business term or group (bt) and the EN 16931 rule that requires it (message)' }),
+    errorlist: z.array(fieldProblemSchema).meta({
+      description:
+        'One item per missing field: its JSON path in the request (field), its business term or group (bt) and the EN 16931 rule that requires it (message)',
+    }),
   })
   .meta({ id: 'InvoiceIncomplete' });
 

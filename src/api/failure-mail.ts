@@ -61,7 +61,8 @@ export function failureEmail(fileName: string, failure: ConversionFailure, langu
   const w = WORDS[language];
   const fields = (failure.fields ?? []).map((f) => (f.bt && !f.message.includes(f.bt) ? `${f.bt}: ${f.message}` : f.message));
   const rules = failure.ruleCodes ?? [];
-  const listedRules = rules.length > MAX_RULES_LISTED ? [...rules.slice(0, MAX_RULES_LISTED), w.more(rules.length - MAX_RULES_LISTED)] : rules;
+  const listedRules =
+    rules.length > MAX_RULES_LISTED ? [...rules.slice(0, MAX_RULES_LISTED), w.more(rules.length - MAX_RULES_LISTED)] : rules;
   const advice = failure.retryable ? w.retry : w.fix;
 
   const subject = w.subject(fileName);

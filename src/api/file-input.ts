@@ -25,12 +25,17 @@ const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
  */
 export function readFileField(body: Record<string, unknown>, rules: FileFieldRules): FileInput {
   const field = rules.fields.find((f) => body[f] !== undefined && body[f] !== null && body[f] !== '');
-  if (!field) throw new ApiError('FILE_MISSING', { detail: `Send the file as base64 in "${rules.fields[0]}".`, fields: [{ field: rules.fields[0]!, message: 'required' }] });
+  if (!field)
+    throw new ApiError('FILE_MISSING', {
+      detail: `Send the file as base64 in "${rules.fields[0]}".`,
+      fields: [{ field: rules.fields[0]!, message: 'required' }],
+    });
   const value = body[field];
   if (typeof value !== 'string') throw new ApiError('VALIDATION_ERROR', { fields: [{ field, message: 'must be a base64 string' }] });
 
   const base64 = toStandardBase64(value.replace(DATA_URL_PREFIX, '').replace(/\s+/g, ''));
-  if (!BASE64.test(base64) || base64.length % 4 === 1) throw new ApiError('INVALID_BASE64', { detail: `"${field}" is not valid base64.`, fields: [{ field, message: 'not valid base64' }] });
+  if (!BASE64.test(base64) || base64.length % 4 === 1)
+    throw new ApiError('INVALID_BASE64', { detail: `"${field}" is not valid base64.`, fields: [{ field, message: 'not valid base64' }] });
 
   const size = decodedLength(base64);
   if (size > rules.maxBytes) throw fromRefusal(fileTooLarge(size, rules.maxBytes));

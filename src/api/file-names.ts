@@ -15,7 +15,9 @@ export function storedFileName(extension: 'xml' | 'pdf', defaultName: string) {
     .regex(/^[^/\\\u0000-\u001f"]+$/, 'no paths, quotes or control characters')
     .transform((name) => (suffix.test(name) ? name : `${name}.${extension}`))
     .optional()
-    .meta({ description: `File name of the ${extension.toUpperCase()} (".${extension}" is appended when missing); default ${defaultName}` });
+    .meta({
+      description: `File name of the ${extension.toUpperCase()} (".${extension}" is appended when missing); default ${defaultName}`,
+    });
 }
 
 /**
@@ -23,7 +25,11 @@ export function storedFileName(extension: 'xml' | 'pdf', defaultName: string) {
  * for old clients and the exact name as RFC 6266 / 5987 `filename*`.
  */
 export function attachmentDisposition(fileName: string): string {
-  const ascii = fileName.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
+  const ascii = fileName
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .replace(/[^\x20-\x7e]/g, '_')
+    .replace(/["\\]/g, '_');
   const encoded = encodeURIComponent(fileName).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encoded}`;
 }

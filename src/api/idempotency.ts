@@ -29,7 +29,10 @@ export const idempotencyKeyReusedHeader: ParameterSpec = {
 };
 
 /** The headers entry of a route that takes the key, and of its success responses. */
-export const idempotencyHeaders = { request: { 'Idempotency-Key': idempotencyKeyHeader }, response: { 'X-Idempotency-Key-Reused': idempotencyKeyReusedHeader } };
+export const idempotencyHeaders = {
+  request: { 'Idempotency-Key': idempotencyKeyHeader },
+  response: { 'X-Idempotency-Key-Reused': idempotencyKeyReusedHeader },
+};
 
 /** What is kept of an answer: enough to send it again byte for byte. */
 interface KeptResponse {
@@ -53,14 +56,26 @@ export interface KeyedRoute {
  * Runs the route's work for the request, once per Idempotency-Key when the request has one.
  * `execute` gets the services and the job to run it with.
  */
-export async function oncePerKey(services: Services, principal: Principal, request: RequestInfo, route: KeyedRoute, execute: (services: Services, job: Job) => Promise<RouteResult>): Promise<RouteResult> {
+export async function oncePerKey(
+  services: Services,
+  principal: Principal,
+  request: RequestInfo,
+  route: KeyedRoute,
+  execute: (services: Services, job: Job) => Promise<RouteResult>,
+): Promise<RouteResult> {
   const key = idempotencyKeyOf(request);
   if (key === undefined) return execute(services, jobOf(principal, request));
-  const answer = await idempotent(services, { accountId: principal.accountId, key, requestHash: requestHash(route.operation, route.body) }, async (deps, keyed) =>
-    keep(await execute({ ...services, ...deps }, { ...jobOf(principal, request), keyed })),
+  const answer = await idempotent(
+    services,
+    { accountId: principal.accountId, key, requestHash: requestHash(route.operation, route.body) },
+    async (deps, keyed) => keep(await execute({ ...services, ...deps }, { ...jobOf(principal, request), keyed })),
   );
   const kept = answer.value;
-  const body = kept.contentType ? Buffer.from(kept.body as string, 'base64') : answer.reused && route.upgrade ? await route.upgrade(kept.body) : kept.body;
+  const body = kept.contentType
+    ? Buffer.from(kept.body as string, 'base64')
+    : answer.reused && route.upgrade
+      ? await route.upgrade(kept.body)
+      : kept.body;
   return {
     status: kept.status,
     body,
@@ -75,7 +90,9 @@ function idempotencyKeyOf(request: RequestInfo): string | undefined {
   if (header === undefined) return undefined;
   const key = Array.isArray(header) ? header[0] : header;
   if (!key || !IDEMPOTENCY_KEY.test(key)) {
-    throw new ApiError('VALIDATION_ERROR', { fields: [{ field: 'Idempotency-Key', message: 'must be 1 to 255 visible ASCII characters' }] });
+    throw new ApiError('VALIDATION_ERROR', {
+      fields: [{ field: 'Idempotency-Key', message: 'must be 1 to 255 visible ASCII characters' }],
+    });
   }
   return key;
 }

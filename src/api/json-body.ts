@@ -19,7 +19,9 @@ export async function readJsonBody(req: IncomingMessage, limit = MAX_BODY_BYTES)
   }
   const charset = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(type)?.[1];
   if (charset && !/^utf-?8$/i.test(charset)) {
-    throw new ApiError('UNSUPPORTED_CONTENT_TYPE', { detail: `Content-Type names charset=${charset}; the body must be UTF-8 (charset=utf-8, or none).` });
+    throw new ApiError('UNSUPPORTED_CONTENT_TYPE', {
+      detail: `Content-Type names charset=${charset}; the body must be UTF-8 (charset=utf-8, or none).`,
+    });
   }
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > limit) {

@@ -44,7 +44,9 @@ export function buildOpenApi(allRoutes: RouteSpec[], info: { version: string; se
     const known = responseIds.get(schema);
     if (known) return known;
     // Success answers are named after their operation; other answers with their own shape (a 412 body, a failure with an e-mail) by their id.
-    const id = status.startsWith('2') ? `${cap(operationId)}Response` : ((schema.meta() as { id?: string } | undefined)?.id ?? `${cap(operationId)}Error${status}`);
+    const id = status.startsWith('2')
+      ? `${cap(operationId)}Response`
+      : ((schema.meta() as { id?: string } | undefined)?.id ?? `${cap(operationId)}Error${status}`);
     responseIds.set(schema, id);
     return id;
   };
@@ -59,18 +61,33 @@ export function buildOpenApi(allRoutes: RouteSpec[], info: { version: string; se
       tags: r.tags,
       security: r.auth === 'bearer' ? [{ bearerAuth: [] }] : [],
       parameters: [...pathParameters(r.path, r.pathParams), ...queryParameters(r.query), ...headerParameters(r.headers)],
-      ...(r.body ? { requestBody: { required: true, content: { 'application/json': { schema: ref(`${cap(r.operationId)}Request`) } } } } : {}),
+      ...(r.body
+        ? { requestBody: { required: true, content: { 'application/json': { schema: ref(`${cap(r.operationId)}Request`) } } } }
+        : {}),
       responses: Object.fromEntries(
         Object.entries(r.responses).map(([status, spec]) => [
           status,
           {
             description: spec.description,
-            ...(spec.headers ? { headers: Object.fromEntries(Object.entries(spec.headers).map(([name, h]) => [name, { description: h.description, schema: parameterSchema(h) }])) } : {}),
+            ...(spec.headers
+              ? {
+                  headers: Object.fromEntries(
+                    Object.entries(spec.headers).map(([name, h]) => [name, { description: h.description, schema: parameterSchema(h) }]),
+                  ),
+                }
+              : {}),
             ...(spec.schema || spec.contentType
               ? {
                   content: {
-                    [spec.contentType ?? 'application/json']: { schema: spec.schema ? ref(responseId(status, spec, r.operationId)) : rawSchema(spec.contentType!) },
-                    ...Object.fromEntries(Object.entries(spec.alternatives ?? {}).map(([type, description]) => [type, { schema: { ...rawSchema(type), description } }])),
+                    [spec.contentType ?? 'application/json']: {
+                      schema: spec.schema ? ref(responseId(status, spec, r.operationId)) : rawSchema(spec.contentType!),
+                    },
+                    ...Object.fromEntries(
+                      Object.entries(spec.alternatives ?? {}).map(([type, description]) => [
+                        type,
+                        { schema: { ...rawSchema(type), description } },
+                      ]),
+                    ),
                   },
                 }
               : {}),
@@ -90,7 +107,13 @@ export function buildOpenApi(allRoutes: RouteSpec[], info: { version: string; se
     servers: info.servers.map((url) => ({ url })),
     paths,
     components: {
-      securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'Only "Authorization: Bearer <token>"; a raw token or an authtoken header gives 403.' } },
+      securitySchemes: {
+        bearerAuth: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'Only "Authorization: Bearer <token>"; a raw token or an authtoken header gives 403.',
+        },
+      },
       schemas: { ...componentSchemas(requests, 'input'), ...componentSchemas(responses, 'output') },
     },
   };
@@ -99,12 +122,24 @@ export function buildOpenApi(allRoutes: RouteSpec[], info: { version: string; se
 function pathParameters(path: string, specs: Record<string, ParameterSpec> = {}) {
   return [...path.matchAll(/:(\w+)/g)].map((m) => {
     const spec = specs[m[1] ?? ''];
-    return { name: m[1], in: 'path', required: true, ...(spec ? { description: spec.description } : {}), schema: spec ? parameterSchema(spec) : { type: 'string' } };
+    return {
+      name: m[1],
+      in: 'path',
+      required: true,
+      ...(spec ? { description: spec.description } : {}),
+      schema: spec ? parameterSchema(spec) : { type: 'string' },
+    };
   });
 }
 
 function headerParameters(headers: Record<string, ParameterSpec> = {}) {
-  return Object.entries(headers).map(([name, spec]) => ({ name, in: 'header', required: spec.required ?? false, description: spec.description, schema: parameterSchema(spec) }));
+  return Object.entries(headers).map(([name, spec]) => ({
+    name,
+    in: 'header',
+    required: spec.required ?? false,
+    description: spec.description,
+    schema: parameterSchema(spec),
+  }));
 }
 
 function parameterSchema(spec: ParameterSpec): JsonSchema {

@@ -12,13 +12,17 @@ export const REPORT_TYPES = ['application/json', 'text/html', 'application/pdf']
 
 /** OpenAPI ignores an `Accept` header parameter; the response's content types document the choice. */
 export const reportHeaders: Record<string, ParameterSpec> = {
-  'Accept-Language': { description: 'Language of the HTML and PDF report: de or en (default en); the findings quote the rule sets\' own messages' },
+  'Accept-Language': {
+    description: "Language of the HTML and PDF report: de or en (default en); the findings quote the rule sets' own messages",
+  },
 };
 
-export const REPORT_FORMATS_NOTE = ' Accept: text/html answers the report as a web page, Accept: application/pdf as a PDF/A-3b file (e.g. to send to the supplier); anything else JSON.';
+export const REPORT_FORMATS_NOTE =
+  ' Accept: text/html answers the report as a web page, Accept: application/pdf as a PDF/A-3b file (e.g. to send to the supplier); anything else JSON.';
 
 export const reportAlternatives = {
-  'text/html': 'The report as a self-contained HTML page: verdict, document and scenario, findings grouped by validator with rule id, severity, message, business terms (BT) and location, and the validators\' versions',
+  'text/html':
+    "The report as a self-contained HTML page: verdict, document and scenario, findings grouped by validator with rule id, severity, message, business terms (BT) and location, and the validators' versions",
   'application/pdf': 'The same report as a PDF/A-3b document',
 };
 
@@ -35,7 +39,8 @@ export async function reportAnswer(subject: ReportSubject, request: RequestInfo,
     return { ...f, ...(line ? { line } : {}), ruleSet: ruleSetOf(f, subject.artefacts) };
   });
   const view = reportView({ ...subject, findings }, pickLanguage(undefined, request.headers['accept-language']));
-  if (type === 'text/html') return { body: reportHtml(view), contentType: 'text/html; charset=utf-8', headers: { Vary: 'Accept, Accept-Language' } };
+  if (type === 'text/html')
+    return { body: reportHtml(view), contentType: 'text/html; charset=utf-8', headers: { Vary: 'Accept, Accept-Language' } };
   return {
     body: Buffer.from(await reportPdf(view)),
     contentType: 'application/pdf',

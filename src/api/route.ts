@@ -92,8 +92,11 @@ export interface HandlerInput<A extends Auth, B, Q> {
   request: RequestInfo;
 }
 
-export interface RouteSpec<A extends Auth = Auth, B extends z.ZodType | undefined = z.ZodType | undefined, Q extends z.ZodType | undefined = z.ZodType | undefined>
-  extends RouteBase<A, B, Q> {
+export interface RouteSpec<
+  A extends Auth = Auth,
+  B extends z.ZodType | undefined = z.ZodType | undefined,
+  Q extends z.ZodType | undefined = z.ZodType | undefined,
+> extends RouteBase<A, B, Q> {
   handle(input: HandlerInput<A, Out<B>, Out<Q>>): Promise<RouteResult>;
 }
 
@@ -105,7 +108,9 @@ export function defineRoute<A extends Auth, B extends z.ZodType | undefined = un
 
 /** A JSON number where the interface wants text or a flag is refused as such, not as "an object". */
 const numberWhereNot: z.core.$ZodErrorMap = (issue) =>
-  issue.code === 'invalid_type' && issue.input instanceof JsonNumber ? `must be ${issue.expected === 'string' ? 'text (a JSON string in quotes)' : `a ${issue.expected}`}, not a number` : undefined;
+  issue.code === 'invalid_type' && issue.input instanceof JsonNumber
+    ? `must be ${issue.expected === 'string' ? 'text (a JSON string in quotes)' : `a ${issue.expected}`}, not a number`
+    : undefined;
 
 /** Validates a request part; problems name the JSON path and, inside an invoice, the business term. */
 export function parseWith<S extends z.ZodType>(schema: S, value: unknown, where: 'body' | 'query'): z.output<S> {

@@ -11,8 +11,13 @@ import { lineLocator } from '../xml/locate.js';
 export const validationMessageSchema = z.object({
   type: z.enum(['error', 'warning', 'information']).meta({ description: 'fatal findings are errors' }),
   message: z.string(),
-  location: z.string().meta({ description: 'XPath of the element, line:column for parse errors; empty when the finding is about the whole document' }),
-  schemaFile: z.string().meta({ description: 'The rule set and its version, e.g. "CEN EN 16931 schematron (CII) 1.3.15"; empty for checks before the rules (input, well-formedness)' }),
+  location: z
+    .string()
+    .meta({ description: 'XPath of the element, line:column for parse errors; empty when the finding is about the whole document' }),
+  schemaFile: z.string().meta({
+    description:
+      'The rule set and its version, e.g. "CEN EN 16931 schematron (CII) 1.3.15"; empty for checks before the rules (input, well-formedness)',
+  }),
   id: z.string().meta({ description: 'The rule id, e.g. BR-CO-10' }),
   line: z.string().meta({ description: 'Line number in the document where known, else empty' }),
 });
@@ -52,7 +57,10 @@ export function lineFinder(findings: readonly Finding[], xml: string): (location
 }
 
 /** Errors (`xInvoiceErrors`) and the other findings (`messages`), so that the client, which lists both together, sees each finding once. */
-export function validationMessages(report: ValidationReport, xml: string): { xInvoiceErrors: ValidationMessage[]; messages: ValidationMessage[] } {
+export function validationMessages(
+  report: ValidationReport,
+  xml: string,
+): { xInvoiceErrors: ValidationMessage[]; messages: ValidationMessage[] } {
   const lineOf = lineFinder(report.findings, xml);
   const toMessage = (f: Finding): ValidationMessage => ({
     type: isError(f) ? 'error' : f.severity === 'warning' ? 'warning' : 'information',
@@ -62,5 +70,8 @@ export function validationMessages(report: ValidationReport, xml: string): { xIn
     id: f.ruleId,
     line: lineOf(f.location),
   });
-  return { xInvoiceErrors: report.findings.filter(isError).map(toMessage), messages: report.findings.filter((f) => !isError(f)).map(toMessage) };
+  return {
+    xInvoiceErrors: report.findings.filter(isError).map(toMessage),
+    messages: report.findings.filter((f) => !isError(f)).map(toMessage),
+  };
 }

@@ -47,7 +47,10 @@ export function bearerToken(headers: RequestHeaders): string {
   const authorization = single(headers['authorization']);
   if (authorization === undefined) {
     if (single(headers['authtoken']) !== undefined) {
-      throw new AuthError('AUTH_SCHEME_INVALID', 'Send the token as "Authorization: Bearer <token>"; the authtoken header is not supported');
+      throw new AuthError(
+        'AUTH_SCHEME_INVALID',
+        'Send the token as "Authorization: Bearer <token>"; the authtoken header is not supported',
+      );
     }
     throw new AuthError('AUTH_MISSING', 'Missing "Authorization: Bearer <token>" header');
   }

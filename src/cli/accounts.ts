@@ -71,7 +71,10 @@ const COMMANDS: Record<string, Command> = {
     const accounts = await listAccounts(db);
     return {
       json: accounts.map((a) => ({ id: a.id, name: a.name, createdAt: iso(a.createdAt) })),
-      text: table(['ID', 'CREATED', 'NAME'], accounts.map((a) => [a.id, iso(a.createdAt), a.name])),
+      text: table(
+        ['ID', 'CREATED', 'NAME'],
+        accounts.map((a) => [a.id, iso(a.createdAt), a.name]),
+      ),
     };
   },
   'create-token': async (db, o) => tokenOutput(await issueToken(db, required(o.account, 'account'), label(o.label))),
@@ -89,7 +92,10 @@ const COMMANDS: Record<string, Command> = {
   },
   'rotate-token': async (db, o) => {
     const tokenId = required(o.token, 'token');
-    return { ...tokenOutput(await rotateToken(db, tokenId)), note: `Token ${tokenId} is revoked. Store the new token now: it is not shown again.` };
+    return {
+      ...tokenOutput(await rotateToken(db, tokenId)),
+      note: `Token ${tokenId} is revoked. Store the new token now: it is not shown again.`,
+    };
   },
   'revoke-token': async (db, o) => {
     const tokenId = required(o.token, 'token');
@@ -100,14 +106,22 @@ const COMMANDS: Record<string, Command> = {
     const accountId = await existingAccount(db, o.account);
     const sender = senderRule(o.sender);
     const added = await addSenderRule(db, accountId, sender);
-    return { json: { accountId, sender, added }, text: added ? `${accountId} may now send as ${sender}` : `${accountId} could already send as ${sender}` };
+    return {
+      json: { accountId, sender, added },
+      text: added ? `${accountId} may now send as ${sender}` : `${accountId} could already send as ${sender}`,
+    };
   },
   'list-senders': async (db, o) => {
     const accountId = await existingAccount(db, o.account);
     const rules = await listSenderRules(db, accountId);
     return {
       json: rules.map((r) => ({ sender: r.rule, createdAt: iso(r.createdAt) })),
-      text: rules.length ? table(['CREATED', 'SENDER'], rules.map((r) => [iso(r.createdAt), r.rule])) : `${accountId} may not send e-mail from any address (no senders allowed)`,
+      text: rules.length
+        ? table(
+            ['CREATED', 'SENDER'],
+            rules.map((r) => [iso(r.createdAt), r.rule]),
+          )
+        : `${accountId} may not send e-mail from any address (no senders allowed)`,
     };
   },
   'remove-sender': async (db, o) => {

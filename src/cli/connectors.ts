@@ -64,7 +64,13 @@ const COMMANDS: Record<string, Command> = {
     const sourceResults = await Promise.all(
       Object.entries(config.sources).map(async ([name, c]) => {
         const source = sources.get(name)!;
-        const error = source instanceof Error ? source : await source.check().then(() => undefined, (e: unknown) => (e instanceof Error ? e : new Error(String(e))));
+        const error =
+          source instanceof Error
+            ? source
+            : await source.check().then(
+                () => undefined,
+                (e: unknown) => (e instanceof Error ? e : new Error(String(e))),
+              );
         return { source: name, kind: c.kind, ok: !error, ...(error ? { error: error.message } : {}) };
       }),
     );
@@ -79,8 +85,14 @@ const COMMANDS: Record<string, Command> = {
       failed,
       json: { ok: !failed, sources: sourceResults, routes: routeResults },
       text: [
-        table(['SOURCE', 'KIND', 'RESULT'], sourceResults.map((r) => [r.source, r.kind, r.error ?? 'OK'])),
-        table(['ROUTE', 'ACCOUNT', 'RESULT'], routeResults.map((r) => [r.route, r.account, r.problems?.join('; ') ?? 'OK'])),
+        table(
+          ['SOURCE', 'KIND', 'RESULT'],
+          sourceResults.map((r) => [r.source, r.kind, r.error ?? 'OK']),
+        ),
+        table(
+          ['ROUTE', 'ACCOUNT', 'RESULT'],
+          routeResults.map((r) => [r.route, r.account, r.problems?.join('; ') ?? 'OK']),
+        ),
       ].join('\n\n'),
     };
   },
@@ -92,7 +104,14 @@ const COMMANDS: Record<string, Command> = {
       json: statuses,
       text: table(
         ['ROUTE', 'OPERATION', 'WAITING', 'PROCESSING', 'PROCESSED', 'REFUSED'],
-        statuses.map((s) => [s.route, s.operation ?? '', s.waiting < 0 ? 'unreachable' : String(s.waiting), String(s.processing), String(s.processed), String(s.refused)]),
+        statuses.map((s) => [
+          s.route,
+          s.operation ?? '',
+          s.waiting < 0 ? 'unreachable' : String(s.waiting),
+          String(s.processing),
+          String(s.processed),
+          String(s.refused),
+        ]),
       ),
     };
   },

@@ -36,7 +36,11 @@ export class ConversionRefusal extends Error {
     readonly language: OwnerLanguage = 'en',
   ) {
     super(message);
-    this.userMessage = refusalSummary(code, fields.map((f) => f.bt ?? f.field), language)!;
+    this.userMessage = refusalSummary(
+      code,
+      fields.map((f) => f.bt ?? f.field),
+      language,
+    )!;
   }
 }
 
@@ -72,18 +76,26 @@ const EN16931_REQUIRED: Requirement[] = [
   need('seller.sellerName', 'BT-27', (i) => i.seller?.sellerName),
   need('seller.sellerPostalAddress.sellerCountryCode', 'BT-40', (i) => i.seller?.sellerPostalAddress?.sellerCountryCode),
   // BR-S/Z/E/AE/K/G-02 want the seller's VAT or tax number; supplies outside the scope of VAT (O) have none (BR-O-02).
-  { field: 'seller.sellerVatIdentifier', bt: 'BT-31', present: (i) => outsideVat(i) || has(i.seller?.sellerVatIdentifier ?? i.seller?.sellerTaxRegistrationIdentifier) },
+  {
+    field: 'seller.sellerVatIdentifier',
+    bt: 'BT-31',
+    present: (i) => outsideVat(i) || has(i.seller?.sellerVatIdentifier ?? i.seller?.sellerTaxRegistrationIdentifier),
+  },
   // BR-CO-26: a buyer's system identifies the seller by one of BT-29, BT-30, BT-31 (a tax number does not count).
   {
     field: 'seller.sellerLegalRegistrationIdentifier',
     bt: 'BT-30',
-    present: (i) => has(i.seller?.sellerVatIdentifier) || has(i.seller?.sellerLegalRegistrationIdentifier) || has(i.seller?.sellerIdentifier),
+    present: (i) =>
+      has(i.seller?.sellerVatIdentifier) || has(i.seller?.sellerLegalRegistrationIdentifier) || has(i.seller?.sellerIdentifier),
   },
   // BR-CO-25: an amount left to pay needs a due date or payment terms.
   {
     field: 'paymentDueDate',
     bt: 'BT-9',
-    present: (i) => has(i.paymentDueDate) || has(i.paymentTerms) || !(i.documentTotals?.amountDueForPayment && new Decimal(i.documentTotals.amountDueForPayment).gt(0)),
+    present: (i) =>
+      has(i.paymentDueDate) ||
+      has(i.paymentTerms) ||
+      !(i.documentTotals?.amountDueForPayment && new Decimal(i.documentTotals.amountDueForPayment).gt(0)),
   },
   need('buyer.buyerName', 'BT-44', (i) => i.buyer?.buyerName),
   need('buyer.buyerPostalAddress.buyerCountryCode', 'BT-55', (i) => i.buyer?.buyerPostalAddress?.buyerCountryCode),
@@ -108,7 +120,11 @@ const XRECHNUNG_REQUIRED: Requirement[] = [
 const LINE_REQUIRED: Array<{ key: string; bt: string; present: (l: InvoiceLine) => boolean }> = [
   { key: 'itemInformation.itemName', bt: 'BT-153', present: (l) => has(l.itemInformation?.itemName) },
   { key: 'invoiceLineNetAmount', bt: 'BT-131', present: (l) => has(l.invoiceLineNetAmount) },
-  { key: 'lineVatInformation[0].invoicedItemVatCategoryCode', bt: 'BT-151', present: (l) => has(l.lineVatInformation?.[0]?.invoicedItemVatCategoryCode) },
+  {
+    key: 'lineVatInformation[0].invoicedItemVatCategoryCode',
+    bt: 'BT-151',
+    present: (l) => has(l.lineVatInformation?.[0]?.invoicedItemVatCategoryCode),
+  },
 ];
 
 export interface PrepareOptions {
@@ -154,17 +170,36 @@ export function prepareForZugferd(found: Invoice, opts: PrepareOptions = {}): Pr
   const lang = opts.language ?? 'en';
   const missing = missingFields(invoice, profile, lang);
   if (missing.length > 0) {
-    throw new ConversionRefusal('FIELDS_MISSING', `Mandatory fields were not found on the page: ${missing.map((m) => m.bt ?? m.field).join(', ')}`, missing, lang);
+    throw new ConversionRefusal(
+      'FIELDS_MISSING',
+      `Mandatory fields were not found on the page: ${missing.map((m) => m.bt ?? m.field).join(', ')}`,
+      missing,
+      lang,
+    );
   }
   const uncertain: FieldProblem[] = opts.scanned
-    ? MUST_BE_SURE.filter(([path]) => (opts.confidence?.[path] ?? 1) < SCAN_CERTAINTY).map(([path, bt]) => ({ field: `invoice.${path}`, bt, message: uncertainMessage(bt, lang) }))
+    ? MUST_BE_SURE.filter(([path]) => (opts.confidence?.[path] ?? 1) < SCAN_CERTAINTY).map(([path, bt]) => ({
+        field: `invoice.${path}`,
+        bt,
+        message: uncertainMessage(bt, lang),
+      }))
     : [];
   if (uncertain.length > 0) {
-    throw new ConversionRefusal('FIELDS_UNCERTAIN', `Mandatory fields could not be read reliably: ${uncertain.map((u) => u.bt).join(', ')}`, uncertain, lang);
+    throw new ConversionRefusal(
+      'FIELDS_UNCERTAIN',
+      `Mandatory fields could not be read reliably: ${uncertain.map((u) => u.bt).join(', ')}`,
+      uncertain,
+      lang,
+    );
   }
   const mismatches = totalMismatches(invoice, lang);
   if (mismatches.length > 0) {
-    throw new ConversionRefusal('TOTALS_MISMATCH', `The totals printed on the page do not match the invoice lines: ${mismatches.map((m) => m.message).join('; ')}`, mismatches, lang);
+    throw new ConversionRefusal(
+      'TOTALS_MISMATCH',
+      `The totals printed on the page do not match the invoice lines: ${mismatches.map((m) => m.message).join('; ')}`,
+      mismatches,
+      lang,
+    );
   }
   const analysed: FilledField[] = Object.entries(opts.sources ?? {})
     .filter((e): e is [string, 'inferred' | 'default'] => e[1] !== 'printed')
@@ -181,7 +216,14 @@ const btOfPath = (path: string) => btOf(path.split(/\.|(?=\[)/).map((p) => (/^\[
  * its receiver can tell a converted invoice's inferences from the issuer's statements.
  */
 function noteFilled(invoice: Invoice, filled: FilledField[]): void {
-  const inferred = [...new Set(filled.filter((f) => f.source === 'inferred').map((f) => f.bt).filter(Boolean))];
+  const inferred = [
+    ...new Set(
+      filled
+        .filter((f) => f.source === 'inferred')
+        .map((f) => f.bt)
+        .filter(Boolean),
+    ),
+  ];
   if (inferred.length === 0) return;
   const text = `Converted from a PDF without e-invoice data. Not printed on the original but inferred from it: ${inferred.join(', ')}.`;
   invoice.invoiceNote = [...(invoice.invoiceNote ?? []), { invoiceNote: text }];
@@ -208,7 +250,15 @@ const VATEX: Readonly<Record<string, { code?: string; text: string }>> = {
 export function complete(found: Invoice): { invoice: Invoice; filled: FilledField[] } {
   const invoice = structuredClone(found);
   const filled: FilledField[] = [];
-  const fill = <T extends object, K extends keyof T>(target: T, key: K, value: T[K] | undefined, path: string, bt: string, source: FilledField['source'], rule: string) => {
+  const fill = <T extends object, K extends keyof T>(
+    target: T,
+    key: K,
+    value: T[K] | undefined,
+    path: string,
+    bt: string,
+    source: FilledField['source'],
+    rule: string,
+  ) => {
     if (target[key] !== undefined || value === undefined) return;
     target[key] = value;
     filled.push({ path, bt, source, rule });
@@ -216,7 +266,15 @@ export function complete(found: Invoice): { invoice: Invoice; filled: FilledFiel
   fill(invoice, 'invoiceTypeCode', COMMERCIAL_INVOICE, 'invoiceTypeCode', 'BT-3', 'default', 'commercial-invoice');
   invoice.vatBreakdown = invoice.vatBreakdown?.map((row, i) => {
     const out = { ...row };
-    fill(out, 'vatCategoryCode', row.vatCategoryRate && new Decimal(row.vatCategoryRate).gt(0) ? 'S' : undefined, `vatBreakdown[${i}].vatCategoryCode`, 'BT-118', 'inferred', 'positive-rate');
+    fill(
+      out,
+      'vatCategoryCode',
+      row.vatCategoryRate && new Decimal(row.vatCategoryRate).gt(0) ? 'S' : undefined,
+      `vatBreakdown[${i}].vatCategoryCode`,
+      'BT-118',
+      'inferred',
+      'positive-rate',
+    );
     const vatex = out.vatCategoryCode ? VATEX[out.vatCategoryCode] : undefined;
     if (vatex && out.vatExemptionReasonText === undefined && out.vatExemptionReasonCode === undefined) {
       fill(out, 'vatExemptionReasonCode', vatex.code, `vatBreakdown[${i}].vatExemptionReasonCode`, 'BT-121', 'default', 'vatex');
@@ -234,24 +292,72 @@ export function complete(found: Invoice): { invoice: Invoice; filled: FilledFiel
 
   const totals = (invoice.documentTotals ??= {});
   if (invoice.invoiceLine?.length && invoice.invoiceLine.every((l) => l.invoiceLineNetAmount !== undefined)) {
-    fill(totals, 'sumOfInvoiceLineNetAmount', toAmount(sum(invoice.invoiceLine.map((l) => l.invoiceLineNetAmount)).toString()), 'documentTotals.sumOfInvoiceLineNetAmount', 'BT-106', 'inferred', 'line-sum');
+    fill(
+      totals,
+      'sumOfInvoiceLineNetAmount',
+      toAmount(sum(invoice.invoiceLine.map((l) => l.invoiceLineNetAmount)).toString()),
+      'documentTotals.sumOfInvoiceLineNetAmount',
+      'BT-106',
+      'inferred',
+      'line-sum',
+    );
   }
-  if (invoice.vatBreakdown?.length) fill(totals, 'invoiceTotalVatAmount', toAmount(sum(invoice.vatBreakdown.map((r) => r.vatCategoryTaxAmount)).toString()), 'documentTotals.invoiceTotalVatAmount', 'BT-110', 'inferred', 'breakdown-sum');
+  if (invoice.vatBreakdown?.length)
+    fill(
+      totals,
+      'invoiceTotalVatAmount',
+      toAmount(sum(invoice.vatBreakdown.map((r) => r.vatCategoryTaxAmount)).toString()),
+      'documentTotals.invoiceTotalVatAmount',
+      'BT-110',
+      'inferred',
+      'breakdown-sum',
+    );
   if (totals.invoiceTotalAmountWithVat !== undefined) {
-    const due = toAmount(new Decimal(totals.invoiceTotalAmountWithVat).minus(totals.paidAmount ?? 0).plus(totals.roundingAmount ?? 0).toString());
+    const due = toAmount(
+      new Decimal(totals.invoiceTotalAmountWithVat)
+        .minus(totals.paidAmount ?? 0)
+        .plus(totals.roundingAmount ?? 0)
+        .toString(),
+    );
     fill(totals, 'amountDueForPayment', due, 'documentTotals.amountDueForPayment', 'BT-115', 'inferred', 'total-minus-paid');
   }
 
   const iban = invoice.paymentInstructions?.creditTransfer?.[0]?.paymentAccountIdentifier;
-  if (iban && invoice.paymentInstructions) fill(invoice.paymentInstructions, 'paymentMeansTypeCode', SEPA_CREDIT_TRANSFER, 'paymentInstructions.paymentMeansTypeCode', 'BT-81', 'inferred', 'iban');
+  if (iban && invoice.paymentInstructions)
+    fill(
+      invoice.paymentInstructions,
+      'paymentMeansTypeCode',
+      SEPA_CREDIT_TRANSFER,
+      'paymentInstructions.paymentMeansTypeCode',
+      'BT-81',
+      'inferred',
+      'iban',
+    );
   const contact = invoice.seller?.sellerContact;
-  if (contact && invoice.seller?.sellerName) fill(contact, 'sellerContactPoint', invoice.seller.sellerName, 'seller.sellerContact.sellerContactPoint', 'BT-41', 'default', 'seller-name');
+  if (contact && invoice.seller?.sellerName)
+    fill(
+      contact,
+      'sellerContactPoint',
+      invoice.seller.sellerName,
+      'seller.sellerContact.sellerContactPoint',
+      'BT-41',
+      'default',
+      'seller-name',
+    );
   // Goods of an intra-community supply go to the buyer (BR-IC-12), unless a delivery address says otherwise.
   const buyerCountry = invoice.buyer?.buyerPostalAddress?.buyerCountryCode;
   if (buyerCountry && invoice.vatBreakdown?.some((r) => r.vatCategoryCode === 'K')) {
     const delivery = (invoice.deliveryInformation ??= {});
     const address = (delivery.deliverToAddress ??= {});
-    fill(address, 'deliverToCountryCode', buyerCountry, 'deliveryInformation.deliverToAddress.deliverToCountryCode', 'BT-80', 'inferred', 'buyer-country');
+    fill(
+      address,
+      'deliverToCountryCode',
+      buyerCountry,
+      'deliveryInformation.deliverToAddress.deliverToCountryCode',
+      'BT-80',
+      'inferred',
+      'buyer-country',
+    );
   }
   return { invoice, filled };
 }
@@ -262,7 +368,8 @@ function withoutRatesOutsideScope(invoice: Invoice): void {
     const vat = line.lineVatInformation?.[0];
     if (vat?.invoicedItemVatCategoryCode === 'O') delete vat.invoicedItemVatRate;
   }
-  for (const a of invoice.documentLevelAllowances ?? []) if (a.documentLevelAllowanceVatCategoryCode === 'O') delete a.documentLevelAllowanceVatRate;
+  for (const a of invoice.documentLevelAllowances ?? [])
+    if (a.documentLevelAllowanceVatCategoryCode === 'O') delete a.documentLevelAllowanceVatRate;
   for (const c of invoice.documentLevelCharges ?? []) if (c.documentLevelChargeVatCategoryCode === 'O') delete c.documentLevelChargeVatRate;
 }
 
@@ -285,14 +392,20 @@ function grossLinesToNet(invoice: Invoice, filled: FilledField[]): void {
   invoice.invoiceLine = lines.map((line, i) => {
     const rate = new Decimal(line.lineVatInformation![0]!.invoicedItemVatRate!);
     const net = new Decimal(line.invoiceLineNetAmount!).times(100).dividedBy(rate.plus(100)).toDecimalPlaces(2, Decimal.ROUND_HALF_UP);
-    const quantity = line.invoicedQuantity && !new Decimal(line.invoicedQuantity).isZero() ? new Decimal(line.invoicedQuantity) : new Decimal(1);
+    const quantity =
+      line.invoicedQuantity && !new Decimal(line.invoicedQuantity).isZero() ? new Decimal(line.invoicedQuantity) : new Decimal(1);
     filled.push({ path: `invoiceLine[${i}].invoiceLineNetAmount`, bt: 'BT-131', source: 'inferred', rule: 'gross-line-to-net' });
     filled.push({ path: `invoiceLine[${i}].priceDetails.itemNetPrice`, bt: 'BT-146', source: 'inferred', rule: 'gross-line-to-net' });
     const { itemPriceDiscount: _d, itemGrossPrice: _g, ...price } = line.priceDetails ?? {};
-    return { ...line, invoiceLineNetAmount: net.toFixed(2), priceDetails: { ...price, itemNetPrice: net.dividedBy(quantity).toDecimalPlaces(4, Decimal.ROUND_HALF_UP).toString() } };
+    return {
+      ...line,
+      invoiceLineNetAmount: net.toFixed(2),
+      priceDetails: { ...price, itemNetPrice: net.dividedBy(quantity).toDecimalPlaces(4, Decimal.ROUND_HALF_UP).toString() },
+    };
   });
   const totals = invoice.documentTotals!;
-  if (totals.sumOfInvoiceLineNetAmount !== undefined && new Decimal(totals.sumOfInvoiceLineNetAmount).eq(lineSum)) delete totals.sumOfInvoiceLineNetAmount;
+  if (totals.sumOfInvoiceLineNetAmount !== undefined && new Decimal(totals.sumOfInvoiceLineNetAmount).eq(lineSum))
+    delete totals.sumOfInvoiceLineNetAmount;
 }
 
 /**
@@ -304,7 +417,8 @@ function grossLinesToNet(invoice: Invoice, filled: FilledField[]): void {
 function roundingDifferences(invoice: Invoice, filled: FilledField[]): void {
   const lines = invoice.invoiceLine ?? [];
   const rows = invoice.vatBreakdown ?? [];
-  if (!lines.length || !rows.length || (invoice.documentLevelAllowances?.length ?? 0) + (invoice.documentLevelCharges?.length ?? 0) > 0) return;
+  if (!lines.length || !rows.length || (invoice.documentLevelAllowances?.length ?? 0) + (invoice.documentLevelCharges?.length ?? 0) > 0)
+    return;
   if (lines.some((l) => l.invoiceLineNetAmount === undefined || l.lineVatInformation?.[0]?.invoicedItemVatRate === undefined)) return;
   const net = invoice.documentTotals?.invoiceTotalAmountWithoutVat;
   if (net === undefined || !sum(rows.map((r) => r.vatCategoryTaxableAmount)).eq(net)) return;
@@ -315,11 +429,21 @@ function roundingDifferences(invoice: Invoice, filled: FilledField[]): void {
     const entry = { rate: row.vatCategoryRate, category: row.vatCategoryCode, amount: difference.abs().toFixed(2) };
     if (difference.isNegative()) {
       const i = (invoice.documentLevelAllowances ??= []).length;
-      invoice.documentLevelAllowances.push({ documentLevelAllowanceAmount: entry.amount, documentLevelAllowanceVatRate: entry.rate, documentLevelAllowanceVatCategoryCode: entry.category, documentLevelAllowanceReason: 'Rounding difference' });
+      invoice.documentLevelAllowances.push({
+        documentLevelAllowanceAmount: entry.amount,
+        documentLevelAllowanceVatRate: entry.rate,
+        documentLevelAllowanceVatCategoryCode: entry.category,
+        documentLevelAllowanceReason: 'Rounding difference',
+      });
       filled.push({ path: `documentLevelAllowances[${i}]`, bt: 'BG-20', source: 'inferred', rule: 'rounding-difference' });
     } else {
       const i = (invoice.documentLevelCharges ??= []).length;
-      invoice.documentLevelCharges.push({ documentLevelChargeAmount: entry.amount, documentLevelChargeVatRate: entry.rate, documentLevelChargeVatCategoryCode: entry.category, documentLevelChargeReason: 'Rounding difference' });
+      invoice.documentLevelCharges.push({
+        documentLevelChargeAmount: entry.amount,
+        documentLevelChargeVatRate: entry.rate,
+        documentLevelChargeVatCategoryCode: entry.category,
+        documentLevelChargeReason: 'Rounding difference',
+      });
       filled.push({ path: `documentLevelCharges[${i}]`, bt: 'BG-21', source: 'inferred', rule: 'rounding-difference' });
     }
   }
@@ -329,7 +453,11 @@ function roundingDifferences(invoice: Invoice, filled: FilledField[]): void {
   if (!allowances.isZero()) totals.sumOfAllowancesOnDocumentLevel = allowances.toFixed(2);
   if (!charges.isZero()) totals.sumOfChargesOnDocumentLevel = charges.toFixed(2);
   const lineSum = sum(lines.map((l) => l.invoiceLineNetAmount));
-  if (totals.sumOfInvoiceLineNetAmount !== undefined && !lineSum.eq(totals.sumOfInvoiceLineNetAmount) && lineSum.minus(allowances).plus(charges).eq(totals.sumOfInvoiceLineNetAmount)) {
+  if (
+    totals.sumOfInvoiceLineNetAmount !== undefined &&
+    !lineSum.eq(totals.sumOfInvoiceLineNetAmount) &&
+    lineSum.minus(allowances).plus(charges).eq(totals.sumOfInvoiceLineNetAmount)
+  ) {
     // The printed "subtotal" was the net total itself, not the sum of the rounded lines.
     totals.sumOfInvoiceLineNetAmount = lineSum.toFixed(2);
   }
@@ -344,7 +472,13 @@ function linesFromBreakdown(invoice: Invoice, filled: FilledField[]): Invoice['i
   const rows = invoice.vatBreakdown ?? [];
   const net = invoice.documentTotals?.invoiceTotalAmountWithoutVat;
   const adjusted = (invoice.documentLevelAllowances?.length ?? 0) + (invoice.documentLevelCharges?.length ?? 0) > 0;
-  if (!rows.length || net === undefined || adjusted || rows.some((r) => r.vatCategoryTaxableAmount === undefined || r.vatCategoryRate === undefined)) return invoice.invoiceLine;
+  if (
+    !rows.length ||
+    net === undefined ||
+    adjusted ||
+    rows.some((r) => r.vatCategoryTaxableAmount === undefined || r.vatCategoryRate === undefined)
+  )
+    return invoice.invoiceLine;
   if (!sum(rows.map((r) => r.vatCategoryTaxableAmount)).eq(net)) return invoice.invoiceLine;
   return rows.map((r, i) => {
     filled.push({ path: `invoiceLine[${i}]`, bt: 'BG-25', source: 'inferred', rule: 'one-line-per-rate' });
@@ -378,9 +512,15 @@ function completeXRechnung(invoice: Invoice): FilledField[] {
   return filled;
 }
 
-function completeLine(line: InvoiceLine, index: number, onlyRate: NonNullable<Invoice['vatBreakdown']>[number] | undefined, filled: FilledField[]): InvoiceLine {
+function completeLine(
+  line: InvoiceLine,
+  index: number,
+  onlyRate: NonNullable<Invoice['vatBreakdown']>[number] | undefined,
+  filled: FilledField[],
+): InvoiceLine {
   const out = structuredClone(line);
-  const at = (key: string, bt: string, source: FilledField['source'], rule: string) => filled.push({ path: `invoiceLine[${index}].${key}`, bt, source, rule });
+  const at = (key: string, bt: string, source: FilledField['source'], rule: string) =>
+    filled.push({ path: `invoiceLine[${index}].${key}`, bt, source, rule });
   if (out.invoiceLineIdentifier === undefined) {
     out.invoiceLineIdentifier = String(index + 1);
     at('invoiceLineIdentifier', 'BT-126', 'default', 'numbered');
@@ -415,7 +555,12 @@ function completeLine(line: InvoiceLine, index: number, onlyRate: NonNullable<In
   if (onlyRate && (!vat || (vat.invoicedItemVatRate === undefined && vat.invoicedItemVatCategoryCode === undefined))) {
     out.lineVatInformation = [{ invoicedItemVatCategoryCode: onlyRate.vatCategoryCode, invoicedItemVatRate: onlyRate.vatCategoryRate }];
     at('lineVatInformation[0].invoicedItemVatCategoryCode', 'BT-151', 'inferred', 'only-rate');
-  } else if (vat && vat.invoicedItemVatCategoryCode === undefined && vat.invoicedItemVatRate !== undefined && new Decimal(vat.invoicedItemVatRate).gt(0)) {
+  } else if (
+    vat &&
+    vat.invoicedItemVatCategoryCode === undefined &&
+    vat.invoicedItemVatRate !== undefined &&
+    new Decimal(vat.invoicedItemVatRate).gt(0)
+  ) {
     out.lineVatInformation = [{ ...vat, invoicedItemVatCategoryCode: 'S' }, ...(out.lineVatInformation?.slice(1) ?? [])];
     at('lineVatInformation[0].invoicedItemVatCategoryCode', 'BT-151', 'inferred', 'positive-rate');
   }
@@ -423,7 +568,8 @@ function completeLine(line: InvoiceLine, index: number, onlyRate: NonNullable<In
 }
 
 /** Amount = quantity × price holds for the line: no allowances, charges or price base quantity change the relation. */
-const isPlain = (line: InvoiceLine) => !line.invoiceLineAllowances?.length && !line.invoiceLineCharges?.length && line.priceDetails?.itemPriceBaseQuantity === undefined;
+const isPlain = (line: InvoiceLine) =>
+  !line.invoiceLineAllowances?.length && !line.invoiceLineCharges?.length && line.priceDetails?.itemPriceBaseQuantity === undefined;
 
 /**
  * Pages print quantities rounded to whole units ("6 Stk" for 6.5 km at 2.00 each = 13.00):
@@ -432,7 +578,15 @@ const isPlain = (line: InvoiceLine) => !line.invoiceLineAllowances?.length && !l
 function unroundedQuantity(line: InvoiceLine): string | undefined {
   const { invoiceLineNetAmount: amount, invoicedQuantity: quantity } = line;
   const price = line.priceDetails?.itemNetPrice;
-  if (amount === undefined || quantity === undefined || price === undefined || !isPlain(line) || new Decimal(price).isZero() || !new Decimal(quantity).isInteger()) return undefined;
+  if (
+    amount === undefined ||
+    quantity === undefined ||
+    price === undefined ||
+    !isPlain(line) ||
+    new Decimal(price).isZero() ||
+    !new Decimal(quantity).isInteger()
+  )
+    return undefined;
   const exact = new Decimal(amount).dividedBy(price);
   if (exact.isInteger() || exact.decimalPlaces() > 3 || exact.minus(quantity).abs().gte(1)) return undefined;
   const roundsTo = [exact.floor(), exact.ceil()].some((q) => q.eq(quantity));
@@ -452,22 +606,39 @@ function impliedPrice(line: InvoiceLine): string | undefined {
  * A price whose digits are exactly those of amount ÷ quantity is that price.
  */
 function lostSeparator(read: string, implied: string): boolean {
-  const digits = (v: string) => new Decimal(v).toFixed(4).replace(/\D/g, '').replace(/^0+|0+$/g, '');
+  const digits = (v: string) =>
+    new Decimal(v)
+      .toFixed(4)
+      .replace(/\D/g, '')
+      .replace(/^0+|0+$/g, '');
   return !new Decimal(read).eq(implied) && digits(read) === digits(implied);
 }
 
 function missingFields(invoice: Invoice, profile: ConversionProfile, lang: OwnerLanguage): FieldProblem[] {
   const required = profile === 'XRECHNUNG' ? [...EN16931_REQUIRED, ...XRECHNUNG_REQUIRED] : EN16931_REQUIRED;
-  const problems: FieldProblem[] = required.filter((r) => !r.present(invoice)).map((r) => ({ field: `invoice.${r.field}`, bt: r.bt, message: missingMessage(r.bt, lang) }));
+  const problems: FieldProblem[] = required
+    .filter((r) => !r.present(invoice))
+    .map((r) => ({ field: `invoice.${r.field}`, bt: r.bt, message: missingMessage(r.bt, lang) }));
   // BR-IC-11: an intra-community supply states when it was delivered; only the page can say.
-  if (invoice.vatBreakdown?.some((r) => r.vatCategoryCode === 'K') && !invoice.deliveryInformation?.actualDeliveryDate && !invoice.invoicingPeriod?.invoicingPeriodStartDate) {
+  if (
+    invoice.vatBreakdown?.some((r) => r.vatCategoryCode === 'K') &&
+    !invoice.deliveryInformation?.actualDeliveryDate &&
+    !invoice.invoicingPeriod?.invoicingPeriodStartDate
+  ) {
     problems.push({ field: 'invoice.deliveryInformation.actualDeliveryDate', bt: 'BT-72', message: missingMessage('BT-72', lang) });
   }
   invoice.vatBreakdown?.forEach((row, i) => {
-    if (!has(row.vatCategoryCode)) problems.push({ field: `invoice.vatBreakdown[${i}].vatCategoryCode`, bt: 'BT-118', message: missingMessage('BT-118', lang, { rate: row.vatCategoryRate ?? '?' }) });
+    if (!has(row.vatCategoryCode))
+      problems.push({
+        field: `invoice.vatBreakdown[${i}].vatCategoryCode`,
+        bt: 'BT-118',
+        message: missingMessage('BT-118', lang, { rate: row.vatCategoryRate ?? '?' }),
+      });
   });
   invoice.invoiceLine?.forEach((line, i) => {
-    for (const r of LINE_REQUIRED) if (!r.present(line)) problems.push({ field: `invoice.invoiceLine[${i}].${r.key}`, bt: r.bt, message: missingMessage(r.bt, lang, { line: i + 1 }) });
+    for (const r of LINE_REQUIRED)
+      if (!r.present(line))
+        problems.push({ field: `invoice.invoiceLine[${i}].${r.key}`, bt: r.bt, message: missingMessage(r.bt, lang, { line: i + 1 }) });
   });
   return problems;
 }
@@ -480,11 +651,19 @@ function missingFields(invoice: Invoice, profile: ConversionProfile, lang: Owner
 function totalMismatches(invoice: Invoice, lang: OwnerLanguage): FieldProblem[] {
   const t = invoice.documentTotals ?? {};
   const lines = sum((invoice.invoiceLine ?? []).map((l) => l.invoiceLineNetAmount));
-  const allowances = t.sumOfAllowancesOnDocumentLevel ?? sum((invoice.documentLevelAllowances ?? []).map((a) => a.documentLevelAllowanceAmount)).toString();
-  const charges = t.sumOfChargesOnDocumentLevel ?? sum((invoice.documentLevelCharges ?? []).map((c) => c.documentLevelChargeAmount)).toString();
+  const allowances =
+    t.sumOfAllowancesOnDocumentLevel ?? sum((invoice.documentLevelAllowances ?? []).map((a) => a.documentLevelAllowanceAmount)).toString();
+  const charges =
+    t.sumOfChargesOnDocumentLevel ?? sum((invoice.documentLevelCharges ?? []).map((c) => c.documentLevelChargeAmount)).toString();
   const vat = sum((invoice.vatBreakdown ?? []).map((r) => r.vatCategoryTaxAmount));
   const checks: Array<{ field: string; bt: string; printed: string | undefined; computed: Decimal; how: { en: string; de: string } }> = [
-    { field: 'documentTotals.sumOfInvoiceLineNetAmount', bt: 'BT-106', printed: t.sumOfInvoiceLineNetAmount, computed: lines, how: { en: 'the line net amounts add up to', de: 'die Positionen ergeben' } },
+    {
+      field: 'documentTotals.sumOfInvoiceLineNetAmount',
+      bt: 'BT-106',
+      printed: t.sumOfInvoiceLineNetAmount,
+      computed: lines,
+      how: { en: 'the line net amounts add up to', de: 'die Positionen ergeben' },
+    },
     {
       field: 'documentTotals.invoiceTotalAmountWithoutVat',
       bt: 'BT-109',
@@ -492,7 +671,13 @@ function totalMismatches(invoice: Invoice, lang: OwnerLanguage): FieldProblem[] 
       computed: lines.minus(allowances).plus(charges),
       how: { en: 'lines − allowances + charges give', de: 'Positionen − Nachlässe + Zuschläge ergeben' },
     },
-    { field: 'documentTotals.invoiceTotalVatAmount', bt: 'BT-110', printed: t.invoiceTotalVatAmount, computed: vat, how: { en: 'the VAT breakdown adds up to', de: 'die Steueraufschlüsselung ergibt' } },
+    {
+      field: 'documentTotals.invoiceTotalVatAmount',
+      bt: 'BT-110',
+      printed: t.invoiceTotalVatAmount,
+      computed: vat,
+      how: { en: 'the VAT breakdown adds up to', de: 'die Steueraufschlüsselung ergibt' },
+    },
     {
       field: 'documentTotals.invoiceTotalAmountWithVat',
       bt: 'BT-112',
@@ -510,7 +695,11 @@ function totalMismatches(invoice: Invoice, lang: OwnerLanguage): FieldProblem[] 
   ];
   const totals = checks
     .filter((c) => c.printed !== undefined && !new Decimal(toAmount(c.printed)).eq(toAmount(c.computed.toString())))
-    .map((c) => ({ field: `invoice.${c.field}`, bt: c.bt, message: mismatchMessage(c.bt, toAmount(c.printed!), toAmount(c.computed.toString()), c.how, lang) }));
+    .map((c) => ({
+      field: `invoice.${c.field}`,
+      bt: c.bt,
+      message: mismatchMessage(c.bt, toAmount(c.printed!), toAmount(c.computed.toString()), c.how, lang),
+    }));
   return [...totals, ...lineMismatches(invoice, lang)];
 }
 
@@ -530,7 +719,14 @@ function lineMismatches(invoice: Invoice, lang: OwnerLanguage): FieldProblem[] {
     problems.push({
       field: `invoice.invoiceLine[${i}].invoiceLineNetAmount`,
       bt: 'BT-131',
-      message: mismatchMessage('BT-131', toAmount(amount), computed, { en: `quantity ${quantity} × price ${price} give`, de: `Menge ${quantity} × Preis ${price} ergeben` }, lang, i + 1),
+      message: mismatchMessage(
+        'BT-131',
+        toAmount(amount),
+        computed,
+        { en: `quantity ${quantity} × price ${price} give`, de: `Menge ${quantity} × Preis ${price} ergeben` },
+        lang,
+        i + 1,
+      ),
     });
   });
   return problems;

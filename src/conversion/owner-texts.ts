@@ -16,7 +16,10 @@ const DETAILS: Readonly<Record<string, Pair>> = {
   'BT-1': ['the invoice number', 'die Rechnungsnummer'],
   'BT-2': ['the invoice date', 'das Rechnungsdatum'],
   'BT-5': ['the currency', 'die Währung'],
-  'BT-9': ['the due date or the payment terms (e.g. "payable within 14 days")', 'das Fälligkeitsdatum oder die Zahlungsbedingungen (z. B. „zahlbar innerhalb von 14 Tagen“)'],
+  'BT-9': [
+    'the due date or the payment terms (e.g. "payable within 14 days")',
+    'das Fälligkeitsdatum oder die Zahlungsbedingungen (z. B. „zahlbar innerhalb von 14 Tagen“)',
+  ],
   'BT-27': ["the seller's name", 'der Name des Verkäufers'],
   'BT-30': ["the seller's VAT ID or company registration number", 'die USt-IdNr. oder Handelsregisternummer des Verkäufers'],
   'BT-31': ["the seller's VAT ID or tax number", 'die USt-IdNr. oder Steuernummer des Verkäufers'],
@@ -33,8 +36,14 @@ const DETAILS: Readonly<Record<string, Pair>> = {
   'BT-81': ['the payment details (an IBAN)', 'die Zahlungsangaben (eine IBAN)'],
   'BT-109': ['the net total', 'der Nettobetrag'],
   'BT-112': ['the total including VAT', 'der Gesamtbetrag (brutto)'],
-  'BT-118': ['why a rate carries no VAT (exempt, reverse charge, intra-community supply, export)', 'der Grund, warum ein Satz keine Umsatzsteuer trägt (steuerfrei, Reverse Charge, innergemeinschaftliche Lieferung, Ausfuhr)'],
-  'BG-23': ['the VAT breakdown (rate, net amount and VAT per rate)', 'die Aufschlüsselung der Umsatzsteuer (Satz, Nettobetrag und Steuer je Satz)'],
+  'BT-118': [
+    'why a rate carries no VAT (exempt, reverse charge, intra-community supply, export)',
+    'der Grund, warum ein Satz keine Umsatzsteuer trägt (steuerfrei, Reverse Charge, innergemeinschaftliche Lieferung, Ausfuhr)',
+  ],
+  'BG-23': [
+    'the VAT breakdown (rate, net amount and VAT per rate)',
+    'die Aufschlüsselung der Umsatzsteuer (Satz, Nettobetrag und Steuer je Satz)',
+  ],
   'BG-25': ['the invoice lines', 'die Rechnungspositionen'],
   'BT-131': ['the net amount of the line', 'der Nettobetrag der Position'],
   'BT-151': ['the VAT rate of the line', 'der Umsatzsteuersatz der Position'],
@@ -50,20 +59,44 @@ export function detailOf(bt: string, lang: OwnerLanguage): string {
 
 /** One missing detail as a field message: what to add, and where when it belongs to a line or a rate. */
 export function missingMessage(bt: string, lang: OwnerLanguage, where?: { line?: number; rate?: string }): string {
-  const place = where?.line !== undefined ? pick([`line ${where.line}: `, `Position ${where.line}: `], lang) : where?.rate !== undefined ? pick([`${where.rate} % rate: `, `Satz ${where.rate} %: `], lang) : '';
-  const text = pick([`${detailOf(bt, lang)} (${bt}) is not on the invoice; please add it`, `${detailOf(bt, lang)} (${bt}) fehlt auf der Rechnung; bitte ergänzen`], lang);
+  const place =
+    where?.line !== undefined
+      ? pick([`line ${where.line}: `, `Position ${where.line}: `], lang)
+      : where?.rate !== undefined
+        ? pick([`${where.rate} % rate: `, `Satz ${where.rate} %: `], lang)
+        : '';
+  const text = pick(
+    [
+      `${detailOf(bt, lang)} (${bt}) is not on the invoice; please add it`,
+      `${detailOf(bt, lang)} (${bt}) fehlt auf der Rechnung; bitte ergänzen`,
+    ],
+    lang,
+  );
   return place ? `${place}${text}` : capitalise(text);
 }
 
 /** A detail the scan shows, but too unclearly to put into an e-invoice. */
 export function uncertainMessage(bt: string, lang: OwnerLanguage): string {
   return capitalise(
-    pick([`${detailOf(bt, lang)} (${bt}) could not be read reliably from the scan; please send a clearer scan or the PDF`, `${detailOf(bt, lang)} (${bt}) ist im Scan nicht sicher lesbar; bitte senden Sie einen deutlicheren Scan oder das PDF`], lang),
+    pick(
+      [
+        `${detailOf(bt, lang)} (${bt}) could not be read reliably from the scan; please send a clearer scan or the PDF`,
+        `${detailOf(bt, lang)} (${bt}) ist im Scan nicht sicher lesbar; bitte senden Sie einen deutlicheren Scan oder das PDF`,
+      ],
+      lang,
+    ),
   );
 }
 
 /** A printed total that its parts do not give, in the owner's words. */
-export function mismatchMessage(bt: string, printed: string, computed: string, how: { en: string; de: string }, lang: OwnerLanguage, line?: number): string {
+export function mismatchMessage(
+  bt: string,
+  printed: string,
+  computed: string,
+  how: { en: string; de: string },
+  lang: OwnerLanguage,
+  line?: number,
+): string {
   if (lang === 'de') {
     const place = line !== undefined ? `Position ${line}: ` : '';
     return `${place}${bt} ist mit ${printed} angegeben, ${how.de} aber ${computed}`;
@@ -77,12 +110,18 @@ export function refusalSummary(code: string, bts: string[], lang: OwnerLanguage)
   switch (code) {
     case 'FIELDS_MISSING':
       return pick(
-        [`Mandatory details are missing on the invoice: ${details.join('; ')}. Please add them to the invoice and send it again.`, `Auf der Rechnung fehlen Pflichtangaben: ${details.join('; ')}. Bitte ergänzen Sie sie und senden Sie die Rechnung erneut.`],
+        [
+          `Mandatory details are missing on the invoice: ${details.join('; ')}. Please add them to the invoice and send it again.`,
+          `Auf der Rechnung fehlen Pflichtangaben: ${details.join('; ')}. Bitte ergänzen Sie sie und senden Sie die Rechnung erneut.`,
+        ],
         lang,
       );
     case 'FIELDS_UNCERTAIN':
       return pick(
-        [`Some mandatory details could not be read reliably from the scan: ${details.join('; ')}. Please send a clearer scan (300 dpi) or the original PDF.`, `Einige Pflichtangaben sind im Scan nicht sicher lesbar: ${details.join('; ')}. Bitte senden Sie einen deutlicheren Scan (300 dpi) oder das Original-PDF.`],
+        [
+          `Some mandatory details could not be read reliably from the scan: ${details.join('; ')}. Please send a clearer scan (300 dpi) or the original PDF.`,
+          `Einige Pflichtangaben sind im Scan nicht sicher lesbar: ${details.join('; ')}. Bitte senden Sie einen deutlicheren Scan (300 dpi) oder das Original-PDF.`,
+        ],
         lang,
       );
     case 'TOTALS_MISMATCH':

@@ -41,7 +41,8 @@ function tiffProblem(bytes: Uint8Array, limits: IntakeLimits): string | undefine
   } catch {
     return undefined; // broken: the reader says why, in its own words
   }
-  if (pages.length > limits.maxPdfPages) return `The TIFF has ${pages.length} pages; at most ${limits.maxPdfPages} are read (MAX_PDF_PAGES).`;
+  if (pages.length > limits.maxPdfPages)
+    return `The TIFF has ${pages.length} pages; at most ${limits.maxPdfPages} are read (MAX_PDF_PAGES).`;
   for (const [i, page] of pages.entries()) {
     const problem = pixelProblem(page.width, page.height, limits, `Page ${i + 1} of the TIFF`);
     if (problem) return problem;
@@ -78,7 +79,10 @@ function pdfProblem(pdf: Buffer, limits: IntakeLimits): string | undefined {
     if (end < 0) break;
     let inflated: Buffer;
     try {
-      inflated = inflateSync(pdf.subarray(start, end), { maxOutputLength: Math.max(1, budget), finishFlush: 2 /* Z_SYNC_FLUSH: what a truncated stream holds */ });
+      inflated = inflateSync(pdf.subarray(start, end), {
+        maxOutputLength: Math.max(1, budget),
+        finishFlush: 2 /* Z_SYNC_FLUSH: what a truncated stream holds */,
+      });
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') {
         return `The PDF's compressed streams inflate to more than ${Math.round(limits.maxInflatedBytes / 1024 / 1024)} MB (MAX_INFLATED_MEGABYTES).`;
@@ -89,6 +93,7 @@ function pdfProblem(pdf: Buffer, limits: IntakeLimits): string | undefined {
     if (/\/Type\s*\/ObjStm\b/.test(dict)) scan(inflated.toString('latin1'));
   }
   const pages = Math.max(declared, pageObjects);
-  if (pages > limits.maxPdfPages) return `The PDF has ${pages.toLocaleString('en')} pages; at most ${limits.maxPdfPages} are read (MAX_PDF_PAGES).`;
+  if (pages > limits.maxPdfPages)
+    return `The PDF has ${pages.toLocaleString('en')} pages; at most ${limits.maxPdfPages} are read (MAX_PDF_PAGES).`;
   return undefined;
 }

@@ -75,7 +75,14 @@ const COMPRESSION = { none: 1, oldJpeg: 6, jpeg: 7, deflate: 8, deflateOld: 3294
 /** What utif2 decodes, besides JPEG: none, CCITT RLE, G3, G4, LZW, old-style JPEG, Deflate, PackBits, Thunderscan. */
 const UTIF_COMPRESSIONS = new Set([1, 2, 3, 4, 5, 6, 8, 32773, 32809, 32946]);
 /** Compressions met in the wild that nothing here decodes, by name for the error message. */
-const UNSUPPORTED_NAMES: Readonly<Record<number, string>> = { 9: 'JBIG', 10: 'JBIG2', 34712: 'JPEG 2000', 34925: 'LZMA', 50000: 'Zstandard', 50001: 'WebP' };
+const UNSUPPORTED_NAMES: Readonly<Record<number, string>> = {
+  9: 'JBIG',
+  10: 'JBIG2',
+  34712: 'JPEG 2000',
+  34925: 'LZMA',
+  50000: 'Zstandard',
+  50001: 'WebP',
+};
 
 export function openTiff(input: Uint8Array, limits: { maxPixels: number }): TiffFile {
   const bytes = Buffer.from(input.buffer, input.byteOffset, input.byteLength);
@@ -87,7 +94,9 @@ export function openTiff(input: Uint8Array, limits: { maxPixels: number }): Tiff
   } catch (err) {
     throw new TiffError(`The TIFF structure is broken: ${messageOf(err)}`);
   }
-  const images = ifds.filter((ifd) => first(ifd[TAG.width]) !== undefined && ((first(ifd[TAG.subfileType]) ?? 0) & REDUCED_RESOLUTION) === 0);
+  const images = ifds.filter(
+    (ifd) => first(ifd[TAG.width]) !== undefined && ((first(ifd[TAG.subfileType]) ?? 0) & REDUCED_RESOLUTION) === 0,
+  );
   if (images.length === 0) throw new TiffError('The TIFF file contains no image.');
   return {
     pages: images.map((ifd) => {
@@ -136,7 +145,8 @@ function checkDirectories(bytes: Buffer): void {
       if (size === undefined) continue; // utif2 skips types it does not know, without reading
       const values = u32(entry + 4);
       const length = values * size;
-      if (length > 4 && u32(entry + 8) + length > bytes.length) throw broken(`field ${tag} claims ${values} values, more than the file holds`);
+      if (length > 4 && u32(entry + 8) + length > bytes.length)
+        throw broken(`field ${tag} claims ${values} values, more than the file holds`);
       if (!DIRECTORY_TAGS.has(tag)) continue;
       const base = length > 4 ? u32(entry + 8) : entry + 8;
       // As utif2 reads them: each value an offset, except DNGPrivateData, whose first four bytes are one.
@@ -152,15 +162,23 @@ async function decodePage(bytes: Buffer, ifd: IFD, maxPixels: number): Promise<D
   const width = first(ifd[TAG.width])!;
   const height = first(ifd[TAG.height]) ?? 0;
   if (!(width > 0 && height > 0)) throw new TiffError(`A TIFF page claims a size of ${width}×${height} pixels.`);
-  if (width * height > maxPixels) throw new TiffError(`A TIFF page has ${width}×${height} pixels; at most ${maxPixels / 1e6} million are read.`);
+  if (width * height > maxPixels)
+    throw new TiffError(`A TIFF page has ${width}×${height} pixels; at most ${maxPixels / 1e6} million are read.`);
   const compression = first(ifd[TAG.compression]) ?? COMPRESSION.none;
   if (compression !== COMPRESSION.jpeg && !UTIF_COMPRESSIONS.has(compression)) {
-    throw new TiffError(`The TIFF compression ${UNSUPPORTED_NAMES[compression] ?? `no. ${compression}`} is not supported; send the scan as PDF, PNG, JPEG or a TIFF with LZW, Deflate, PackBits, CCITT G3/G4 or JPEG compression.`);
+    throw new TiffError(
+      `The TIFF compression ${UNSUPPORTED_NAMES[compression] ?? `no. ${compression}`} is not supported; send the scan as PDF, PNG, JPEG or a TIFF with LZW, Deflate, PackBits, CCITT G3/G4 or JPEG compression.`,
+    );
   }
   const bits = numbers(ifd[TAG.bitsPerSample]);
-  if (bits.some((b) => b > 16) || (first(ifd[TAG.samplesPerPixel]) ?? 1) > 5) throw new TiffError('A TIFF page has more than 16 bits per sample or more than 5 samples per pixel; scans have neither.');
-  if ((first(ifd[TAG.planarConfiguration]) ?? 1) !== 1) throw new TiffError('A TIFF page stores its colour planes separately (PlanarConfiguration 2); scanners do not write that and it is not read here.');
-  const rgba = compression === COMPRESSION.jpeg ? await decodeJpeg(bytes, ifd, width, height) : decodeWithUtif(bytes, ifd, width, height, compression);
+  if (bits.some((b) => b > 16) || (first(ifd[TAG.samplesPerPixel]) ?? 1) > 5)
+    throw new TiffError('A TIFF page has more than 16 bits per sample or more than 5 samples per pixel; scans have neither.');
+  if ((first(ifd[TAG.planarConfiguration]) ?? 1) !== 1)
+    throw new TiffError(
+      'A TIFF page stores its colour planes separately (PlanarConfiguration 2); scanners do not write that and it is not read here.',
+    );
+  const rgba =
+    compression === COMPRESSION.jpeg ? await decodeJpeg(bytes, ifd, width, height) : decodeWithUtif(bytes, ifd, width, height, compression);
   return { width, height, rgba };
 }
 
@@ -181,7 +199,11 @@ function decodeWithUtif(bytes: Buffer, ifd: IFD, width: number, height: number, 
 }
 
 /** Strips or tiles: where each chunk of the page is and how large its place is. */
-function chunks(ifd: IFD, width: number, height: number): { offsets: number[]; counts: number[]; chunkWidth: number; chunkHeight: number; across: number; needed: number } {
+function chunks(
+  ifd: IFD,
+  width: number,
+  height: number,
+): { offsets: number[]; counts: number[]; chunkWidth: number; chunkHeight: number; across: number; needed: number } {
   const tiled = ifd[TAG.tileWidth] !== undefined;
   const offsets = numbers(ifd[tiled ? TAG.tileOffsets : TAG.stripOffsets]);
   const counts = numbers(ifd[tiled ? TAG.tileByteCounts : TAG.stripByteCounts]);
@@ -216,7 +238,8 @@ function checkInflatedSizes(bytes: Buffer, ifd: IFD, width: number, height: numb
 /** New-style JPEG: every strip or tile a JPEG stream (abbreviated: the tables are in JPEGTables), drawn at its place. */
 async function decodeJpeg(bytes: Buffer, ifd: IFD, width: number, height: number): Promise<Uint8Array> {
   const { offsets, counts, chunkWidth, chunkHeight, across, needed } = chunks(ifd, width, height);
-  if (offsets.length < needed || counts.length < needed) throw new TiffError('A JPEG-compressed TIFF page has fewer strips or tiles than its size needs.');
+  if (offsets.length < needed || counts.length < needed)
+    throw new TiffError('A JPEG-compressed TIFF page has fewer strips or tiles than its size needs.');
   const tables = jpegTables(ifd[TAG.jpegTables]);
   const canvas = createCanvas(width, height);
   const ctx = canvas.getContext('2d');
@@ -227,7 +250,10 @@ async function decodeJpeg(bytes: Buffer, ifd: IFD, width: number, height: number
     const stream = tables ? Buffer.concat([tables, chunk[0] === 0xff && chunk[1] === 0xd8 ? chunk.subarray(2) : chunk]) : chunk;
     const size = imageDimensions(stream, 'jpeg');
     if (!size) throw new TiffError('A JPEG strip of the TIFF page has no readable header.');
-    if (size.width > chunkWidth || size.height > chunkHeight) throw new TiffError(`A JPEG strip of the TIFF page claims ${size.width}×${size.height} pixels, more than its place of ${chunkWidth}×${chunkHeight}.`);
+    if (size.width > chunkWidth || size.height > chunkHeight)
+      throw new TiffError(
+        `A JPEG strip of the TIFF page claims ${size.width}×${size.height} pixels, more than its place of ${chunkWidth}×${chunkHeight}.`,
+      );
     let image: Image;
     try {
       image = await loadImage(stream);
@@ -274,7 +300,9 @@ function first(tag: unknown): number | undefined {
 }
 
 function numbers(tag: unknown): number[] {
-  return Array.isArray(tag) || ArrayBuffer.isView(tag) ? Array.from(tag as ArrayLike<unknown>).filter((v): v is number => typeof v === 'number') : [];
+  return Array.isArray(tag) || ArrayBuffer.isView(tag)
+    ? Array.from(tag as ArrayLike<unknown>).filter((v): v is number => typeof v === 'number')
+    : [];
 }
 
 function rational(tag: unknown): number | undefined {

@@ -10,7 +10,10 @@ import { invoiceSchema } from './model.js';
  * answer goes back into a create endpoint as it is.
  */
 export const invoiceInputSchema = z
-  .preprocess((value) => (value === null || typeof value !== 'object' || value instanceof JsonNumber ? value : (withoutAbsent(value) ?? {})), invoiceSchema)
+  .preprocess(
+    (value) => (value === null || typeof value !== 'object' || value instanceof JsonNumber ? value : (withoutAbsent(value) ?? {})),
+    invoiceSchema,
+  )
   .meta({ description: 'EN 16931 invoice; null, {} and [] count as absent, so an analysis answer (V1 or V2) can be sent as it is' });
 
 function withoutAbsent(value: unknown): unknown {

@@ -37,12 +37,37 @@ const HEADER: ReadonlyArray<Requirement<Invoice>> = [
   { path: 'invoiceTypeCode', bt: 'BT-3', rule: 'BR-04', get: (i) => i.invoiceTypeCode },
   { path: 'invoiceCurrencyCode', bt: 'BT-5', rule: 'BR-05', get: (i) => i.invoiceCurrencyCode },
   { path: 'seller.sellerName', bt: 'BT-27', rule: 'BR-06', get: (i) => i.seller?.sellerName },
-  { path: 'seller.sellerPostalAddress.sellerCountryCode', bt: 'BT-40', rule: 'BR-09', get: (i) => i.seller?.sellerPostalAddress?.sellerCountryCode },
+  {
+    path: 'seller.sellerPostalAddress.sellerCountryCode',
+    bt: 'BT-40',
+    rule: 'BR-09',
+    get: (i) => i.seller?.sellerPostalAddress?.sellerCountryCode,
+  },
   { path: 'buyer.buyerName', bt: 'BT-44', rule: 'BR-07', get: (i) => i.buyer?.buyerName },
-  { path: 'buyer.buyerPostalAddress.buyerCountryCode', bt: 'BT-55', rule: 'BR-11', get: (i) => i.buyer?.buyerPostalAddress?.buyerCountryCode },
-  { path: 'documentTotals.sumOfInvoiceLineNetAmount', bt: 'BT-106', rule: 'BR-12', get: (i) => i.documentTotals?.sumOfInvoiceLineNetAmount },
-  { path: 'documentTotals.invoiceTotalAmountWithoutVat', bt: 'BT-109', rule: 'BR-13', get: (i) => i.documentTotals?.invoiceTotalAmountWithoutVat },
-  { path: 'documentTotals.invoiceTotalAmountWithVat', bt: 'BT-112', rule: 'BR-14', get: (i) => i.documentTotals?.invoiceTotalAmountWithVat },
+  {
+    path: 'buyer.buyerPostalAddress.buyerCountryCode',
+    bt: 'BT-55',
+    rule: 'BR-11',
+    get: (i) => i.buyer?.buyerPostalAddress?.buyerCountryCode,
+  },
+  {
+    path: 'documentTotals.sumOfInvoiceLineNetAmount',
+    bt: 'BT-106',
+    rule: 'BR-12',
+    get: (i) => i.documentTotals?.sumOfInvoiceLineNetAmount,
+  },
+  {
+    path: 'documentTotals.invoiceTotalAmountWithoutVat',
+    bt: 'BT-109',
+    rule: 'BR-13',
+    get: (i) => i.documentTotals?.invoiceTotalAmountWithoutVat,
+  },
+  {
+    path: 'documentTotals.invoiceTotalAmountWithVat',
+    bt: 'BT-112',
+    rule: 'BR-14',
+    get: (i) => i.documentTotals?.invoiceTotalAmountWithVat,
+  },
   { path: 'documentTotals.amountDueForPayment', bt: 'BT-115', rule: 'BR-15', get: (i) => i.documentTotals?.amountDueForPayment },
 ];
 
@@ -58,7 +83,12 @@ const LINE: ReadonlyArray<Requirement<InvoiceLine>> = [
   { path: 'invoicedQuantityUnitOfMeasureCode', bt: 'BT-130', rule: 'BR-23', get: (l) => l.invoicedQuantityUnitOfMeasureCode },
   { path: 'invoiceLineNetAmount', bt: 'BT-131', rule: 'BR-24', get: (l) => l.invoiceLineNetAmount },
   { path: 'priceDetails.itemNetPrice', bt: 'BT-146', rule: 'BR-26', get: (l) => l.priceDetails?.itemNetPrice },
-  { path: 'lineVatInformation[0].invoicedItemVatCategoryCode', bt: 'BT-151', rule: 'BR-CO-04', get: (l) => l.lineVatInformation?.[0]?.invoicedItemVatCategoryCode },
+  {
+    path: 'lineVatInformation[0].invoicedItemVatCategoryCode',
+    bt: 'BT-151',
+    rule: 'BR-CO-04',
+    get: (l) => l.lineVatInformation?.[0]?.invoicedItemVatCategoryCode,
+  },
   { path: 'itemInformation.itemName', bt: 'BT-153', rule: 'BR-25', get: (l) => l.itemInformation?.itemName },
 ];
 

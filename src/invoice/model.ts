@@ -23,7 +23,8 @@ const MAX_TEXT = 100_000;
 const MAX_ATTACHMENT = 20 * 1024 * 1024;
 
 /** What XML 1.0 cannot carry: C0 controls but tab, line feed and carriage return; lone surrogates; U+FFFE, U+FFFF. */
-const NOT_XML = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+const NOT_XML =
+  /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 /**
  * Names may not carry C1 controls either (DEL, NEL and the like, legal in XML but never text). Line
  * breaks stay: the EN 16931 test suite has seller and item names on two lines, and a name filled
@@ -209,7 +210,11 @@ const invoiceLine = o({
   invoiceLineNote: text('BT-127').optional(),
   invoiceLineObjectIdentifier: text('BT-128').optional(),
   invoicedQuantity: decimal('BT-129').optional(),
-  invoicedQuantityUnitOfMeasureCode: code('BT-130', /^[A-Z0-9]{1,3}$/, 'Unit of measure, UN/ECE Recommendation 20 (C62 = piece, HUR = hour, ...)').optional(),
+  invoicedQuantityUnitOfMeasureCode: code(
+    'BT-130',
+    /^[A-Z0-9]{1,3}$/,
+    'Unit of measure, UN/ECE Recommendation 20 (C62 = piece, HUR = hour, ...)',
+  ).optional(),
   invoiceLineNetAmount: decimal('BT-131').optional(),
   referencedPurchaseOrderLineReference: text('BT-132').optional(),
   invoiceLineBuyerAccountingReference: text('BT-133').optional(),
@@ -293,11 +298,19 @@ const invoiceLine = o({
 export const invoiceSchema = o({
   invoiceNumber: text('BT-1').optional(),
   invoiceIssueDate: date('BT-2').optional(),
-  invoiceTypeCode: code('BT-3', /^\d{3}$/, 'Invoice type code, UNTDID 1001 (380 invoice, 381 credit note, 384 corrected invoice, 326 partial invoice, 389 self-billed invoice, 875/876/877 partial construction invoices)').optional(),
+  invoiceTypeCode: code(
+    'BT-3',
+    /^\d{3}$/,
+    'Invoice type code, UNTDID 1001 (380 invoice, 381 credit note, 384 corrected invoice, 326 partial invoice, 389 self-billed invoice, 875/876/877 partial construction invoices)',
+  ).optional(),
   invoiceCurrencyCode: code('BT-5', CURRENCY, 'Currency code, ISO 4217').optional(),
   vatAccountingCurrencyCode: code('BT-6', CURRENCY, 'Currency code, ISO 4217').optional(),
   valueAddedTaxPointDate: date('BT-7').optional(),
-  valueAddedTaxPointDateCode: code('BT-8', /^(3|35|432|5|29|72)$/, 'VAT point date code, UNTDID 2005 (3 invoice date, 35 delivery date, 432 paid to date; CII forms 5, 29, 72 accepted)').optional(),
+  valueAddedTaxPointDateCode: code(
+    'BT-8',
+    /^(3|35|432|5|29|72)$/,
+    'VAT point date code, UNTDID 2005 (3 invoice date, 35 delivery date, 432 paid to date; CII forms 5, 29, 72 accepted)',
+  ).optional(),
   paymentDueDate: date('BT-9').optional(),
   buyerReference: text('BT-10', 'Buyer reference; for German public buyers the Leitweg-ID').optional(),
   projectReference: o({
@@ -368,7 +381,11 @@ export const invoiceSchema = o({
     .meta({ bt: 'BG-14' })
     .optional(),
   paymentInstructions: o({
-    paymentMeansTypeCode: code('BT-81', /^(\d{1,2}|ZZZ)$/, 'Payment means code, UNTDID 4461 (58 SEPA credit transfer, 59 SEPA direct debit, 30 credit transfer, 48 card, 10 cash)').optional(),
+    paymentMeansTypeCode: code(
+      'BT-81',
+      /^(\d{1,2}|ZZZ)$/,
+      'Payment means code, UNTDID 4461 (58 SEPA credit transfer, 59 SEPA direct debit, 30 credit transfer, 48 card, 10 cash)',
+    ).optional(),
     paymentMeansText: text('BT-82').optional(),
     remittanceInformation: text('BT-83').optional(),
     creditTransfer: z

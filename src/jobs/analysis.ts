@@ -31,9 +31,15 @@ export interface AnalysisOrder {
 }
 
 /** Analyses the file and waits for the result; `operation` tells the V1 and V2 interfaces apart in Temporal. */
-export async function analyseFile(deps: JobDeps, job: Job, order: AnalysisOrder & { operation: 'createJSONFromAnalysedPdf' | 'createJSONFromAnalysedPdfV1' }): Promise<DocumentAnalysis> {
+export async function analyseFile(
+  deps: JobDeps,
+  job: Job,
+  order: AnalysisOrder & { operation: 'createJSONFromAnalysedPdf' | 'createJSONFromAnalysedPdfV1' },
+): Promise<DocumentAnalysis> {
   const run = await analysisRun(deps, order, ANY_FILE, order.operation);
-  return discardingOnFailure(deps, run.input.fileBlobKey, () => runWorkflow(deps, job, analyseInvoiceFile, { ...run, timeoutMs: SYNC_TIMEOUT_MS }));
+  return discardingOnFailure(deps, run.input.fileBlobKey, () =>
+    runWorkflow(deps, job, analyseInvoiceFile, { ...run, timeoutMs: SYNC_TIMEOUT_MS }),
+  );
 }
 
 /** Starts the analysis of a PDF or TIFF and answers its job id at once; `analysisJob` tells how it went. */
@@ -44,7 +50,8 @@ export async function startAnalysis(deps: JobDeps, job: Job, order: AnalysisOrde
   return jobId;
 }
 
-export type AnalysisJobState = { status: 'processing' } | { status: 'done'; analysis: DocumentAnalysis } | { status: 'failed'; refusal: JobRefusal };
+export type AnalysisJobState =
+  { status: 'processing' } | { status: 'done'; analysis: DocumentAnalysis } | { status: 'failed'; refusal: JobRefusal };
 
 /**
  * One describe call per poll (plus one history read once the job has closed): no database, no
@@ -52,7 +59,8 @@ export type AnalysisJobState = { status: 'processing' } | { status: 'done'; anal
  * UUID, an unknown job, another account's job and one expired are all NOT_FOUND.
  */
 export async function analysisJob(deps: JobDeps, account: Account, id: string): Promise<{ jobId: string; state: AnalysisJobState }> {
-  const notFound = () => new JobRefusal('NOT_FOUND', { userMessage: 'There is no such job (the id is unknown, not a UUID, or the result has expired).' });
+  const notFound = () =>
+    new JobRefusal('NOT_FOUND', { userMessage: 'There is no such job (the id is unknown, not a UUID, or the result has expired).' });
   if (!UUID.test(id)) throw notFound();
   // A UUID names the same job in either case; the workflow id is the lower-case form startAnalysis made.
   const jobId = id.toLowerCase();
@@ -76,7 +84,12 @@ export async function analysisJob(deps: JobDeps, account: Account, id: string): 
 }
 
 /** Stores the file for the workflow that analyses it. */
-async function analysisRun(deps: JobDeps, order: AnalysisOrder, rules: FileRules, operation: string): Promise<StagedRun<typeof analyseInvoiceFile>> {
+async function analysisRun(
+  deps: JobDeps,
+  order: AnalysisOrder,
+  rules: FileRules,
+  operation: string,
+): Promise<StagedRun<typeof analyseInvoiceFile>> {
   const file = await storeFile(deps.blobs, order.file, rules, deps.limits);
   return {
     operation,

@@ -12,12 +12,16 @@ const ASK_TIMEOUT_MS = 3_000;
  */
 export async function connectorStatus(deps: JobDeps): Promise<RouteStatus[]> {
   const ids: string[] = [];
-  for await (const wf of deps.temporal.workflow.list({ query: 'EinvoiceOperation = "watchRoute" AND ExecutionStatus = "Running"' })) ids.push(wf.workflowId);
+  for await (const wf of deps.temporal.workflow.list({ query: 'EinvoiceOperation = "watchRoute" AND ExecutionStatus = "Running"' }))
+    ids.push(wf.workflowId);
   const counts = await deps.storage.connectorFiles.counts();
   const routes = await Promise.all(
     ids.map(async (id): Promise<RouteStatus | undefined> => {
       const handle = deps.temporal.workflow.getHandle(id);
-      const [state, description] = await Promise.all([handle.query(routeState).catch(() => undefined), handle.describe().catch(() => undefined)]);
+      const [state, description] = await Promise.all([
+        handle.query(routeState).catch(() => undefined),
+        handle.describe().catch(() => undefined),
+      ]);
       // The look that is being retried: its last failure is the source's problem.
       const failing = description?.raw.pendingActivities?.find((a) => (a.attempt ?? 0) > 1 && a.lastFailure?.message);
       const route = state?.route ?? id.replace(/^watch-/, '');

@@ -213,7 +213,13 @@ export interface SendMessageInput {
 // ---------------------------------------------------------------- folder connectors
 
 /** What a connector route can do with a file: the REST operations of the same names. A value, but a plain list, so workflows may import it. */
-export const CONNECTOR_OPERATIONS = ['createZugferdFromPdf', 'createJSONFromAnalysedPdf', 'validate', 'createXinvoiceFromJson', 'extractJSONFromZugferd'] as const;
+export const CONNECTOR_OPERATIONS = [
+  'createZugferdFromPdf',
+  'createJSONFromAnalysedPdf',
+  'validate',
+  'createXinvoiceFromJson',
+  'extractJSONFromZugferd',
+] as const;
 export type ConnectorOperation = (typeof CONNECTOR_OPERATIONS)[number];
 
 export interface ConnectorOptions {

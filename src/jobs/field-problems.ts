@@ -36,7 +36,11 @@ export function parseCompleteInvoice(value: unknown): Invoice {
     throw new JobRefusal('INVOICE_INCOMPLETE', {
       userMessage: `The invoice lacks ${missing.length} mandatory field(s) that EN 16931 requires; see fields.`,
       detail: `Missing: ${[...new Set(missing.map((m) => m.bt))].join(', ')}.`,
-      fields: missing.map((m) => ({ field: `invoice.${m.path}`, bt: m.bt, message: `${m.name} (${m.bt}) is missing; EN 16931 requires it (${m.rule})` })),
+      fields: missing.map((m) => ({
+        field: `invoice.${m.path}`,
+        bt: m.bt,
+        message: `${m.name} (${m.bt}) is missing; EN 16931 requires it (${m.rule})`,
+      })),
     });
   }
   return invoice;

@@ -17,7 +17,10 @@ export const PDF_ONLY: FileRules = { maxBytes: MAX_FILE_BYTES, accept: ['pdf'] }
 
 /** The size limit is checked first; entry points that can tell the size before reading the file refuse it the same way. */
 export function fileTooLarge(size: number, maxBytes: number): JobRefusal {
-  return new JobRefusal('FILE_TOO_LARGE', { userMessage: `The file is larger than ${formatLimit(maxBytes)}.`, detail: `The file has ${size} bytes; the limit is ${maxBytes}.` });
+  return new JobRefusal('FILE_TOO_LARGE', {
+    userMessage: `The file is larger than ${formatLimit(maxBytes)}.`,
+    detail: `The file has ${size} bytes; the limit is ${maxBytes}.`,
+  });
 }
 
 /**
@@ -28,17 +31,26 @@ export function checkFile(bytes: Buffer, rules: FileRules, limits: IntakeLimits 
   if (bytes.length > rules.maxBytes) throw fileTooLarge(bytes.length, rules.maxBytes);
   const detected = detectFileType(bytes);
   const accepted = rules.accept.map((t) => FILE_TYPE_LABEL[t]).join(', ');
-  if (!detected.supported) throw new JobRefusal('UNSUPPORTED_FILE_TYPE', { userMessage: `This file is a ${detected.label}; send ${accepted}.` });
+  if (!detected.supported)
+    throw new JobRefusal('UNSUPPORTED_FILE_TYPE', { userMessage: `This file is a ${detected.label}; send ${accepted}.` });
   if (!rules.accept.includes(detected.type)) {
-    throw new JobRefusal('UNSUPPORTED_FILE_TYPE', { userMessage: `${FILE_TYPE_LABEL[detected.type]} files are not accepted here; send ${accepted}.` });
+    throw new JobRefusal('UNSUPPORTED_FILE_TYPE', {
+      userMessage: `${FILE_TYPE_LABEL[detected.type]} files are not accepted here; send ${accepted}.`,
+    });
   }
   const problem = declaredSizeProblem(bytes, detected.type, limits);
-  if (problem) throw new JobRefusal(detected.type === 'pdf' ? 'PDF_UNREADABLE' : 'FILE_UNREADABLE', { userMessage: problem, detail: problem });
+  if (problem)
+    throw new JobRefusal(detected.type === 'pdf' ? 'PDF_UNREADABLE' : 'FILE_UNREADABLE', { userMessage: problem, detail: problem });
   return detected.type;
 }
 
 /** Checks the file and stores it for the workflow. */
-export async function storeFile(blobs: BlobStorage, bytes: Buffer, rules: FileRules, limits?: IntakeLimits): Promise<{ key: string; type: FileType }> {
+export async function storeFile(
+  blobs: BlobStorage,
+  bytes: Buffer,
+  rules: FileRules,
+  limits?: IntakeLimits,
+): Promise<{ key: string; type: FileType }> {
   const type = checkFile(bytes, rules, limits);
   return { key: (await blobs.put(bytes)).key, type };
 }

@@ -33,7 +33,11 @@ export interface IdempotentAnswer<T> {
  * dependencies to use (blobs staged for the key are written once, by content) and the keyed
  * run to put on its job. Its value is kept as the answer and must be JSON.
  */
-export async function idempotent<T>(deps: JobDeps, request: IdempotentRequest, execute: (deps: JobDeps, keyed: KeyedRun) => Promise<T>): Promise<IdempotentAnswer<T>> {
+export async function idempotent<T>(
+  deps: JobDeps,
+  request: IdempotentRequest,
+  execute: (deps: JobDeps, keyed: KeyedRun) => Promise<T>,
+): Promise<IdempotentAnswer<T>> {
   const store = deps.storage.idempotency;
   const claim = await store.claim({ ...request, ttlMs: IDEMPOTENCY_TTL_MS });
   if (claim.outcome === 'mismatch') throw new JobRefusal('IDEMPOTENCY_CONFLICT');
@@ -58,7 +62,9 @@ export async function idempotent<T>(deps: JobDeps, request: IdempotentRequest, e
 
 /** The hash of a request: the operation and the value with sorted keys, so formatting and key order do not make it "different". */
 export function requestHash(operation: string, value: unknown): string {
-  return createHash('sha256').update(`${operation}\n${canonicalJson(value)}`).digest('hex');
+  return createHash('sha256')
+    .update(`${operation}\n${canonicalJson(value)}`)
+    .digest('hex');
 }
 
 /**
@@ -66,7 +72,8 @@ export function requestHash(operation: string, value: unknown): string {
  * client may correct the request and send it under the same key. A timeout, an unavailable
  * Temporal or an internal error say nothing about the request: the key keeps its meaning.
  */
-const refusedForGood = (code: RefusalCode) => !(['UPSTREAM_TIMEOUT', 'SERVICE_UNAVAILABLE', 'INTERNAL_ERROR', 'IDEMPOTENCY_IN_PROGRESS'] as RefusalCode[]).includes(code);
+const refusedForGood = (code: RefusalCode) =>
+  !(['UPSTREAM_TIMEOUT', 'SERVICE_UNAVAILABLE', 'INTERNAL_ERROR', 'IDEMPOTENCY_IN_PROGRESS'] as RefusalCode[]).includes(code);
 
 async function keptAnswer<T>(deps: JobDeps, generation: KeyGeneration): Promise<IdempotentAnswer<T> | undefined> {
   const record = await deps.storage.idempotency.lookup(generation.accountId, generation.key);
@@ -81,7 +88,10 @@ function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
   if (value && typeof value === 'object') {
     const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined);
-    return `{${entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+    return `{${entries
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`)
+      .join(',')}}`;
   }
   return JSON.stringify(value);
 }

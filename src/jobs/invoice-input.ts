@@ -18,12 +18,20 @@ export interface CheckedInvoice {
  * the model and for its mandatory fields and its e-mail checked, so that refusals come before
  * anything is created; `stage` stores both when the workflow is to start.
  */
-export async function checkInvoice(deps: JobDeps, account: Account, value: unknown, transport: TransportOrder | undefined): Promise<CheckedInvoice> {
+export async function checkInvoice(
+  deps: JobDeps,
+  account: Account,
+  value: unknown,
+  transport: TransportOrder | undefined,
+): Promise<CheckedInvoice> {
   const invoice = parseCompleteInvoice(value);
   const mail = await prepareMail(deps, account, transport, invoicePlaceholders(invoice));
   return {
     invoice,
     mail,
-    stage: async () => ({ invoiceBlobKey: (await deps.blobs.put(Buffer.from(JSON.stringify(invoice), 'utf8'))).key, mail: await mail.stage() }),
+    stage: async () => ({
+      invoiceBlobKey: (await deps.blobs.put(Buffer.from(JSON.stringify(invoice), 'utf8'))).key,
+      mail: await mail.stage(),
+    }),
   };
 }

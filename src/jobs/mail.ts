@@ -29,12 +29,20 @@ export interface PreparedMail {
  * attachment is refused at once and nothing is created; `stage` stores it once the workflow is
  * to start. `values` fill the placeholders (the create jobs pass invoicePlaceholders(invoice)).
  */
-export async function prepareMail(deps: JobDeps, account: Account, order: TransportOrder | undefined, values: PlaceholderValues = {}): Promise<PreparedMail> {
+export async function prepareMail(
+  deps: JobDeps,
+  account: Account,
+  order: TransportOrder | undefined,
+  values: PlaceholderValues = {},
+): Promise<PreparedMail> {
   if (!order) return { stage: async () => undefined, result: async () => undefined };
   if (!order.useTransport) return { stage: async () => undefined, result: async () => SKIPPED };
   const { email } = order;
   await checkMail(deps, account, email, values);
-  return { stage: async () => ({ draftKey: await storeDraft(deps, email, values) }), result: (outcome) => mailResult(deps, account, outcome) };
+  return {
+    stage: async () => ({ draftKey: await storeDraft(deps, email, values) }),
+    result: (outcome) => mailResult(deps, account, outcome),
+  };
 }
 
 /** The delivery operation: an e-mail without a document. */
@@ -56,7 +64,8 @@ export interface ResendOrder {
 export async function resendEmail(deps: JobDeps, job: Job, order: ResendOrder): Promise<MailResult> {
   const { accountId } = job.account;
   // Another account's document and one that is gone are the same answer: nothing tells whether it exists.
-  if (!(await deps.storage.documents.get(order.documentId, accountId))) throw new JobRefusal('NOT_FOUND', { detail: 'There is no document of this resend token in your account.' });
+  if (!(await deps.storage.documents.get(order.documentId, accountId)))
+    throw new JobRefusal('NOT_FOUND', { detail: 'There is no document of this resend token in your account.' });
   const original = await deps.storage.mail.originalSendOfDocument(accountId, order.documentId);
   if (!original) throw new JobRefusal('NOTHING_TO_RESEND');
   let draft: MailDraft;
@@ -67,9 +76,12 @@ export async function resendEmail(deps: JobDeps, job: Job, order: ResendOrder): 
     throw err;
   }
   const again = { ...draft, to: order.receiver ?? draft.to, cc: order.cc ?? draft.cc, bcc: order.bcc ?? draft.bcc };
-  if (again.to.length === 0) throw new JobRefusal('VALIDATION_ERROR', { fields: [{ field: 'receiver', message: 'the e-mail needs at least one receiver' }] });
+  if (again.to.length === 0)
+    throw new JobRefusal('VALIDATION_ERROR', { fields: [{ field: 'receiver', message: 'the e-mail needs at least one receiver' }] });
   if (again.to.length + again.cc.length + again.bcc.length > LIMITS.recipients) {
-    throw new JobRefusal('VALIDATION_ERROR', { fields: [{ field: 'receiver', message: `at most ${LIMITS.recipients} recipients (receiver, cc and bcc together)` }] });
+    throw new JobRefusal('VALIDATION_ERROR', {
+      fields: [{ field: 'receiver', message: `at most ${LIMITS.recipients} recipients (receiver, cc and bcc together)` }],
+    });
   }
   // The rules may have changed since the first send.
   await assertSenderAllowed(deps, job.account, draft.from.address);
@@ -79,7 +91,13 @@ export async function resendEmail(deps: JobDeps, job: Job, order: ResendOrder): 
 }
 
 /** Runs the send workflow; `queued` while the e-mail is still being retried. */
-async function send(deps: JobDeps, job: Job, operation: string, stage: () => Promise<MailRequest>, documentId?: string): Promise<MailResult> {
+async function send(
+  deps: JobDeps,
+  job: Job,
+  operation: string,
+  stage: () => Promise<MailRequest>,
+  documentId?: string,
+): Promise<MailResult> {
   const outcome = await runWorkflow(deps, job, sendMessage, {
     operation,
     input: async () => ({ mail: await stage(), ...(documentId ? { documentId } : {}) }),
@@ -94,7 +112,11 @@ async function checkMail(deps: JobDeps, account: Account, email: EmailOrder, val
   await assertSenderAllowed(deps, account, email.from.address);
   // The request's own fields are checked by its schema; what the invoice fills in is checked here.
   if (hasEncodedWord(buildDraft(email, values, []).subject)) {
-    throw new JobRefusal('VALIDATION_ERROR', { fields: [{ field: 'subject', message: 'a placeholder filled from the invoice puts an RFC 2047 encoded word (=?…?=) into the subject' }] });
+    throw new JobRefusal('VALIDATION_ERROR', {
+      fields: [
+        { field: 'subject', message: 'a placeholder filled from the invoice puts an RFC 2047 encoded word (=?…?=) into the subject' },
+      ],
+    });
   }
   email.attachments.forEach((a, i) => {
     if (a.content.byteLength > LIMITS.attachmentBytes) {
@@ -106,7 +128,9 @@ async function checkMail(deps: JobDeps, account: Account, email: EmailOrder, val
   });
   const total = email.attachments.reduce((sum, a) => sum + a.content.byteLength, 0);
   if (total > LIMITS.messageAttachmentBytes) {
-    throw new JobRefusal('ATTACHMENT_TOO_LARGE', { userMessage: `The attachments are larger than ${LIMITS.messageAttachmentBytes / 1024 / 1024} MiB together.` });
+    throw new JobRefusal('ATTACHMENT_TOO_LARGE', {
+      userMessage: `The attachments are larger than ${LIMITS.messageAttachmentBytes / 1024 / 1024} MiB together.`,
+    });
   }
 }
 
@@ -132,7 +156,8 @@ async function assertSenderAllowed(deps: JobDeps, account: Account, sender: stri
 
 async function mailResult(deps: JobDeps, account: Account, outcome: MailOutcome | undefined): Promise<MailResult> {
   const record = outcome && (await deps.storage.mail.getSend(outcome.sendId, account.accountId));
-  if (!outcome || !record) return { status: 'failed', message: 'The e-mail could not be sent: an internal error occurred; the reference finds it in the log.' };
+  if (!outcome || !record)
+    return { status: 'failed', message: 'The e-mail could not be sent: an internal error occurred; the reference finds it in the log.' };
   return { status: outcome.status, message: describe(outcome.status, record), send: sendView(record) };
 }
 

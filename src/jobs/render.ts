@@ -14,7 +14,10 @@ export async function resolveTemplate(roots: ReturnType<typeof templateRoots>, i
     return await loadTemplate(roots, id);
   } catch (err) {
     if (err instanceof TemplateNotFoundError) {
-      throw new JobRefusal('TEMPLATE_NOT_FOUND', { detail: `No template "${id}". Available: ${err.available.join(', ') || 'none'}.`, fields: [{ field: 'templateId', message: 'unknown template' }] });
+      throw new JobRefusal('TEMPLATE_NOT_FOUND', {
+        detail: `No template "${id}". Available: ${err.available.join(', ') || 'none'}.`,
+        fields: [{ field: 'templateId', message: 'unknown template' }],
+      });
     }
     if (err instanceof TemplateInvalidError) throw new JobRefusal('TEMPLATE_INVALID', { detail: err.message });
     throw err;
@@ -43,11 +46,23 @@ export async function renderInvoicePdf(deps: JobDeps, job: Job, order: RenderOrd
   const { invoice, mail, stage } = await checkInvoice(deps, job.account, order.invoice, order.transport);
   const fileName = order.fileName ?? `${safeFileStem(invoice.invoiceNumber) ?? 'invoice'}.pdf`;
   const { template } = order;
-  const { pdfBlobKey, mail: outcome, ...result } = await runWorkflow(deps, job, createInvoicePdf, {
+  const {
+    pdfBlobKey,
+    mail: outcome,
+    ...result
+  } = await runWorkflow(deps, job, createInvoicePdf, {
     operation: CREATE_INVOICE_PDF,
     input: async () => {
       const { invoiceBlobKey, mail: request } = await stage();
-      return { invoiceBlobKey, templateId: template.template.id, templateDir: template.dir, templateSource: template.source, fileName, passthrough: order.passthrough, ...(request ? { mail: request } : {}) };
+      return {
+        invoiceBlobKey,
+        templateId: template.template.id,
+        templateDir: template.dir,
+        templateSource: template.source,
+        fileName,
+        passthrough: order.passthrough,
+        ...(request ? { mail: request } : {}),
+      };
     },
     summary: `Invoice PDF from JSON, template ${template.template.id}`,
   });

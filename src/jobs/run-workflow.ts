@@ -38,7 +38,13 @@ export type StagedRun<W extends Workflow> = WorkflowRun<W> & { input: Input<W> }
  * `<operation>-<job id>` unless the caller names it, so the reference of an answer
  * leads to it in the Temporal UI.
  */
-export async function startWorkflow<W extends Workflow>(deps: JobDeps, job: Job, workflow: W, run: WorkflowRun<W>, policies: Partial<WorkflowStartOptions> = {}): Promise<WorkflowHandle<W>> {
+export async function startWorkflow<W extends Workflow>(
+  deps: JobDeps,
+  job: Job,
+  workflow: W,
+  run: WorkflowRun<W>,
+  policies: Partial<WorkflowStartOptions> = {},
+): Promise<WorkflowHandle<W>> {
   const ctx = jobContext(job, jobId(job.source));
   const workflowId = run.workflowId ?? `${run.operation}-${ctx.requestId}`;
   const input = typeof run.input === 'function' ? await run.input() : run.input;
@@ -53,7 +59,12 @@ export async function startWorkflow<W extends Workflow>(deps: JobDeps, job: Job,
         { key: OPERATION, value: run.operation },
         { key: ACCOUNT, value: job.account.accountId },
         { key: OUTCOME, value: 'running' },
-        ...(job.source.kind === 'connector' ? [{ key: ROUTE, value: job.source.route }, { key: FILE, value: job.source.file }] : []),
+        ...(job.source.kind === 'connector'
+          ? [
+              { key: ROUTE, value: job.source.route },
+              { key: FILE, value: job.source.file },
+            ]
+          : []),
       ],
       staticSummary: run.summary,
       memo: { requestId: ctx.requestId },
@@ -73,10 +84,18 @@ export async function startWorkflow<W extends Workflow>(deps: JobDeps, job: Job,
  * one (or none) started afresh. Temporal decides among concurrent starts, so however many
  * retries arrive, through however many API processes, the work runs once per key.
  */
-const KEYED_POLICIES: Partial<WorkflowStartOptions> = { workflowIdConflictPolicy: 'USE_EXISTING', workflowIdReusePolicy: 'ALLOW_DUPLICATE_FAILED_ONLY' };
+const KEYED_POLICIES: Partial<WorkflowStartOptions> = {
+  workflowIdConflictPolicy: 'USE_EXISTING',
+  workflowIdReusePolicy: 'ALLOW_DUPLICATE_FAILED_ONLY',
+};
 
 /** Runs one job's workflow (a keyed request's: joins it) and waits for its result. */
-export async function runWorkflow<W extends Workflow>(deps: JobDeps, job: Job, workflow: W, run: WorkflowRun<W>): Promise<Awaited<ReturnType<W>>> {
+export async function runWorkflow<W extends Workflow>(
+  deps: JobDeps,
+  job: Job,
+  workflow: W,
+  run: WorkflowRun<W>,
+): Promise<Awaited<ReturnType<W>>> {
   const timeoutMs = Math.min(run.timeoutMs ?? 120_000, deps.maxWaitMs ?? Infinity);
   if (!job.keyed) return awaitResult(await startWorkflow(deps, job, workflow, run), timeoutMs, 'UPSTREAM_TIMEOUT');
   const { handle, joined } = await keyedWorkflow(deps, job, job.keyed, workflow, run);
@@ -85,14 +104,23 @@ export async function runWorkflow<W extends Workflow>(deps: JobDeps, job: Job, w
   return result;
 }
 
-async function keyedWorkflow<W extends Workflow>(deps: JobDeps, job: Job, keyed: KeyedRun, workflow: W, run: WorkflowRun<W>): Promise<{ handle: WorkflowHandle<W>; joined: boolean }> {
+async function keyedWorkflow<W extends Workflow>(
+  deps: JobDeps,
+  job: Job,
+  keyed: KeyedRun,
+  workflow: W,
+  run: WorkflowRun<W>,
+): Promise<{ handle: WorkflowHandle<W>; joined: boolean }> {
   const workflowId = `${run.operation}-key-${keyed.id}`;
   const existing = deps.temporal.workflow.getHandle<W>(workflowId);
   const status = await existing.describe().then(
     (d) => d.status.name,
     (err: unknown) => {
       if (err instanceof WorkflowNotFoundError) return undefined;
-      throw new JobRefusal('SERVICE_UNAVAILABLE', { detail: `Could not ask Temporal for workflow ${workflowId}: ${(err as Error).message}`, cause: err });
+      throw new JobRefusal('SERVICE_UNAVAILABLE', {
+        detail: `Could not ask Temporal for workflow ${workflowId}: ${(err as Error).message}`,
+        cause: err,
+      });
     },
   );
   if (status === 'RUNNING' || status === 'COMPLETED') {
@@ -108,10 +136,20 @@ async function keyedWorkflow<W extends Workflow>(deps: JobDeps, job: Job, keyed:
   }
 }
 
-async function awaitResult<W extends Workflow>(handle: WorkflowHandle<W>, timeoutMs: number, onTimeout: 'UPSTREAM_TIMEOUT' | 'IDEMPOTENCY_IN_PROGRESS'): Promise<Awaited<ReturnType<W>>> {
+async function awaitResult<W extends Workflow>(
+  handle: WorkflowHandle<W>,
+  timeoutMs: number,
+  onTimeout: 'UPSTREAM_TIMEOUT' | 'IDEMPOTENCY_IN_PROGRESS',
+): Promise<Awaited<ReturnType<W>>> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new JobRefusal(onTimeout, { detail: `Workflow ${handle.workflowId} did not finish within ${timeoutMs / 1000} s; it goes on.` })), timeoutMs);
+    timer = setTimeout(
+      () =>
+        reject(
+          new JobRefusal(onTimeout, { detail: `Workflow ${handle.workflowId} did not finish within ${timeoutMs / 1000} s; it goes on.` }),
+        ),
+      timeoutMs,
+    );
   });
   try {
     return (await Promise.race([handle.result(), timeout])) as Awaited<ReturnType<W>>;
@@ -133,9 +171,20 @@ export function toRefusal(err: unknown): JobRefusal {
     if (cause instanceof ActivityFailure) stage = cause.activityType;
     if (cause instanceof ApplicationFailure) {
       details ??= typeof cause.details?.[0] === 'object' && cause.details[0] !== null ? (cause.details[0] as RefusalDetails) : undefined;
-      if (cause.type && isRefusalCode(cause.type)) return new JobRefusal(cause.type, { detail: cause.message, ...(stage ? { stage } : {}), ...(details ? { details } : {}), cause: err });
+      if (cause.type && isRefusalCode(cause.type))
+        return new JobRefusal(cause.type, {
+          detail: cause.message,
+          ...(stage ? { stage } : {}),
+          ...(details ? { details } : {}),
+          cause: err,
+        });
     }
     cause = (cause as { cause?: unknown }).cause;
   }
-  return new JobRefusal('INTERNAL_ERROR', { ...(stage ? { stage } : {}), detail: err.message, ...(details ? { details } : {}), cause: err });
+  return new JobRefusal('INTERNAL_ERROR', {
+    ...(stage ? { stage } : {}),
+    detail: err.message,
+    ...(details ? { details } : {}),
+    cause: err,
+  });
 }

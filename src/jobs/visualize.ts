@@ -12,7 +12,8 @@ import { extractZugferdInvoice } from './zugferd.js';
 export async function readEInvoice(deps: JobDeps, job: Job, order: { xml: string } | { pdf: Buffer }): Promise<Invoice> {
   if ('pdf' in order) {
     const extracted = await extractZugferdInvoice(deps, job, order.pdf);
-    if (!extracted.invoice) throw new JobRefusal('XML_UNREADABLE', { detail: extracted.problem ?? `${extracted.fileName} does not map onto the invoice model.` });
+    if (!extracted.invoice)
+      throw new JobRefusal('XML_UNREADABLE', { detail: extracted.problem ?? `${extracted.fileName} does not map onto the invoice model.` });
     return extracted.invoice;
   }
   try {

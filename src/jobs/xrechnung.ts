@@ -40,5 +40,9 @@ export async function buildXRechnung(deps: JobDeps, job: Job, order: XRechnungOr
 /** validateXinvoiceXml: XSD, EN 16931 and, for XRechnung, its own rules; an invalid document is a report, not a refusal. */
 export async function validateXRechnung(deps: JobDeps, job: Job, xml: string): Promise<ValidationReport> {
   const { key } = await deps.blobs.put(Buffer.from(xml, 'utf8'));
-  return runWorkflow(deps, job, validateXInvoice, { operation: 'validateXinvoiceXml', input: { xmlBlobKey: key }, summary: 'Validate XRechnung XML' });
+  return runWorkflow(deps, job, validateXInvoice, {
+    operation: 'validateXinvoiceXml',
+    input: { xmlBlobKey: key },
+    summary: 'Validate XRechnung XML',
+  });
 }

@@ -32,12 +32,21 @@ export interface BuiltZugferd extends Omit<CreateZugferdResult, 'pdfBlobKey' | '
 }
 
 /** createZugferdFromJson: invoice JSON → CII of the profile → embedded in the PDF, validated and stored. */
-export async function buildZugferdFromJson(deps: JobDeps, job: Job, order: ZugferdOrder & { invoice: unknown; profile: ZugferdProfile }): Promise<BuiltZugferd> {
+export async function buildZugferdFromJson(
+  deps: JobDeps,
+  job: Job,
+  order: ZugferdOrder & { invoice: unknown; profile: ZugferdProfile },
+): Promise<BuiltZugferd> {
   checkFile(order.pdf, PDF_ONLY, deps.limits);
   const { invoice, mail, stage } = await checkInvoice(deps, job.account, order.invoice, order.transport);
   const result = await runWorkflow(deps, job, createZugferdFromJson, {
     operation: 'createZugferdFromJson',
-    input: async () => ({ ...(await stage()), pdfBlobKey: (await deps.blobs.put(order.pdf)).key, profile: order.profile, fileName: order.fileName ?? defaultName(invoice.invoiceNumber) }),
+    input: async () => ({
+      ...(await stage()),
+      pdfBlobKey: (await deps.blobs.put(order.pdf)).key,
+      profile: order.profile,
+      fileName: order.fileName ?? defaultName(invoice.invoiceNumber),
+    }),
     summary: `ZUGFeRD ${order.profile} from JSON`,
     timeoutMs: PDF_WORKFLOW_TIMEOUT_MS,
   });
@@ -90,12 +99,21 @@ export async function extractZugferdInvoice(deps: JobDeps, job: Job, pdf: Buffer
     timeoutMs: PDF_WORKFLOW_TIMEOUT_MS,
   });
   const text = async (key: string) => (await deps.blobs.get(key)).toString('utf8');
-  return { ...result, xml: await text(xmlBlobKey), ...(invoiceBlobKey ? { invoice: JSON.parse(await text(invoiceBlobKey)) as Invoice } : {}) };
+  return {
+    ...result,
+    xml: await text(xmlBlobKey),
+    ...(invoiceBlobKey ? { invoice: JSON.parse(await text(invoiceBlobKey)) as Invoice } : {}),
+  };
 }
 
 async function built(deps: JobDeps, result: CreateZugferdResult, mail: PreparedMail): Promise<BuiltZugferd> {
   const { pdfBlobKey, xmlBlobKey, mail: outcome, ...rest } = result;
-  return { ...rest, pdf: await deps.blobs.get(pdfBlobKey), xml: (await deps.blobs.get(xmlBlobKey)).toString('utf8'), mail: await mail.result(outcome) };
+  return {
+    ...rest,
+    pdf: await deps.blobs.get(pdfBlobKey),
+    xml: (await deps.blobs.get(xmlBlobKey)).toString('utf8'),
+    mail: await mail.result(outcome),
+  };
 }
 
 /** The invoice of the caller's XML, for placeholders and the file name; the workflow judges the XML itself. */

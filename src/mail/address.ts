@@ -51,7 +51,13 @@ export function parseAddress(text: string): ParseResult<string> {
   const domain = domainToASCII(text.slice(at + 1).toLowerCase());
   if (local.length > 64 || !LOCAL_PART.test(local)) return fail(text, 'has an invalid part before the @');
   const labels = domain.split('.');
-  if (!domain || domain.length > 253 || labels.length < 2 || !labels.every((l) => DOMAIN_LABEL.test(l)) || !TOP_LEVEL.test(labels.at(-1)!)) {
+  if (
+    !domain ||
+    domain.length > 253 ||
+    labels.length < 2 ||
+    !labels.every((l) => DOMAIN_LABEL.test(l)) ||
+    !TOP_LEVEL.test(labels.at(-1)!)
+  ) {
     return fail(text, 'has an invalid domain');
   }
   const address = `${local}@${domain}`;
@@ -81,7 +87,8 @@ function parseMailbox(entry: string): ParseResult<MailAddress> {
   if (!angled && /[\s<>"]/.test(entry)) return fail(entry, 'is not an e-mail address (separate several addresses with commas)');
   const name = unquote(rawName);
   if (name === undefined) return fail(entry, 'has a display name with unbalanced quotes or angle brackets');
-  if (hasEncodedWord(name)) return fail(entry, 'has an RFC 2047 encoded word (=?…?=) in its display name; send the name itself, it is encoded as needed');
+  if (hasEncodedWord(name))
+    return fail(entry, 'has an RFC 2047 encoded word (=?…?=) in its display name; send the name itself, it is encoded as needed');
   if (name.length > MAX_NAME) return fail(entry, `has a display name longer than ${MAX_NAME} characters`);
   const address = parseAddress(rawAddress);
   return address.ok ? { ok: true, value: { address: address.value, name } } : address;

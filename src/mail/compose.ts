@@ -21,7 +21,14 @@ export interface EmailOrder extends Recipients {
  */
 export function buildDraft(order: EmailOrder, values: PlaceholderValues, attachments: AttachmentRef[]): MailDraft {
   const all = { ...values, ...order.content };
-  const base = { from: order.from, to: order.to, cc: order.cc, bcc: order.bcc, subject: fillPlaceholders(order.subject, all, singleLine), attachments };
+  const base = {
+    from: order.from,
+    to: order.to,
+    cc: order.cc,
+    bcc: order.bcc,
+    subject: fillPlaceholders(order.subject, all, singleLine),
+    attachments,
+  };
   if (!looksLikeHtml(order.message)) return { ...base, text: fillPlaceholders(order.message, all) };
   const html = fillPlaceholders(order.message, all, escapeHtml);
   return { ...base, html, text: htmlToText(html) };
@@ -55,7 +62,11 @@ export function composeMessage(draft: MailDraft, attachments: AttachmentContent[
     subject: draft.subject,
     text: draft.text,
     ...(draft.html === undefined ? {} : { html: draft.html }),
-    attachments: attachments.map((a) => ({ filename: a.fileName, content: a.content, ...(a.contentType ? { contentType: a.contentType } : {}) })),
+    attachments: attachments.map((a) => ({
+      filename: a.fileName,
+      content: a.content,
+      ...(a.contentType ? { contentType: a.contentType } : {}),
+    })),
   };
 }
 

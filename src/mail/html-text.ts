@@ -4,7 +4,8 @@
  * only text, screen readers and spam filters all expect one.
  */
 
-const HTML_ELEMENT = /<\/?(html|head|body|p|br|div|span|table|tr|td|th|a|b|strong|i|em|u|ul|ol|li|h[1-6]|img|hr|font|center|blockquote|pre)\b[^>]*>/i;
+const HTML_ELEMENT =
+  /<\/?(html|head|body|p|br|div|span|table|tr|td|th|a|b|strong|i|em|u|ul|ol|li|h[1-6]|img|hr|font|center|blockquote|pre)\b[^>]*>/i;
 
 /** True when the message contains an HTML element; a plain text mentioning "<" stays text. */
 export function looksLikeHtml(message: string): boolean {
@@ -12,9 +13,29 @@ export function looksLikeHtml(message: string): boolean {
 }
 
 const NAMED_ENTITIES: Record<string, string> = {
-  amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ',
-  auml: 'ä', ouml: 'ö', uuml: 'ü', Auml: 'Ä', Ouml: 'Ö', Uuml: 'Ü', szlig: 'ß',
-  euro: '€', eacute: 'é', egrave: 'è', agrave: 'à', ccedil: 'ç', copy: '©', reg: '®', ndash: '–', mdash: '—', hellip: '…',
+  amp: '&',
+  lt: '<',
+  gt: '>',
+  quot: '"',
+  apos: "'",
+  nbsp: ' ',
+  auml: 'ä',
+  ouml: 'ö',
+  uuml: 'ü',
+  Auml: 'Ä',
+  Ouml: 'Ö',
+  Uuml: 'Ü',
+  szlig: 'ß',
+  euro: '€',
+  eacute: 'é',
+  egrave: 'è',
+  agrave: 'à',
+  ccedil: 'ç',
+  copy: '©',
+  reg: '®',
+  ndash: '–',
+  mdash: '—',
+  hellip: '…',
 };
 
 function decodeEntities(text: string): string {

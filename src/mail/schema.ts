@@ -80,7 +80,11 @@ const emailFields = {
   cc: addressList.meta({ description: listDescription('Copy recipients') }).optional(),
   bcc: addressList.meta({ description: listDescription('Blind copy recipients (not visible to the others)') }).optional(),
   subject: headerText(998).meta({ description: 'Subject; placeholders such as {invoicenumber} are filled' }).optional(),
-  message: z.string().max(1_000_000).meta({ description: 'Body: plain text, or a full HTML document (sent with a plain-text alternative); placeholders are filled' }).optional(),
+  message: z
+    .string()
+    .max(1_000_000)
+    .meta({ description: 'Body: plain text, or a full HTML document (sent with a plain-text alternative); placeholders are filled' })
+    .optional(),
   attachments: z.array(attachmentSchema).max(LIMITS.attachments).meta({ description: 'Further files to attach' }).optional(),
 };
 
@@ -94,9 +98,15 @@ function checkEmail(fields: EmailFields, ctx: z.RefinementCtx, path: PropertyKey
       ctx.addIssue({ code: 'custom', path: [...path, name], message: 'required when useTransport is true' });
     }
   }
-  if (fields.sender && fields.sender.length > 1) ctx.addIssue({ code: 'custom', path: [...path, 'sender'], message: 'must be one address' });
+  if (fields.sender && fields.sender.length > 1)
+    ctx.addIssue({ code: 'custom', path: [...path, 'sender'], message: 'must be one address' });
   const count = (fields.receiver?.length ?? 0) + (fields.cc?.length ?? 0) + (fields.bcc?.length ?? 0);
-  if (count > LIMITS.recipients) ctx.addIssue({ code: 'custom', path: [...path, 'receiver'], message: `at most ${LIMITS.recipients} recipients (receiver, cc and bcc together)` });
+  if (count > LIMITS.recipients)
+    ctx.addIssue({
+      code: 'custom',
+      path: [...path, 'receiver'],
+      message: `at most ${LIMITS.recipients} recipients (receiver, cc and bcc together)`,
+    });
 }
 
 function toOrder(fields: EmailFields, content: Record<string, string> = {}): EmailOrder {
@@ -125,12 +135,18 @@ export const transportSchema = z
     if (t.useTransport) checkEmail(t, ctx, []);
   })
   .transform((t): TransportOrder => (t.useTransport ? { useTransport: true, email: toOrder(t) } : { useTransport: false }))
-  .meta({ description: 'Sends the created document by e-mail in the same call. Subject and message may use {invoicenumber}, {invoicedate} and {lastname}.' });
+  .meta({
+    description:
+      'Sends the created document by e-mail in the same call. Subject and message may use {invoicenumber}, {invoicedate} and {lastname}.',
+  });
 
 const PLACEHOLDER_NAME = /^[A-Za-z0-9_.-]{1,64}$/;
 
 const contentSchema = z
-  .record(z.string(), z.union([z.string().max(10_000), z.number(), z.boolean(), z.instanceof(JsonNumber).transform((n) => n.text)]).transform(String))
+  .record(
+    z.string(),
+    z.union([z.string().max(10_000), z.number(), z.boolean(), z.instanceof(JsonNumber).transform((n) => n.text)]).transform(String),
+  )
   .superRefine((content, ctx) => {
     const names = Object.keys(content);
     if (names.length > 100) ctx.addIssue({ code: 'custom', message: 'at most 100 placeholders' });
@@ -156,12 +172,17 @@ export const deliveryTransportSchema = z
     if (t.email) checkEmail(t.email, ctx, ['email']);
     else ctx.addIssue({ code: 'custom', path: ['email'], message: 'required when useTransport is true' });
   })
-  .transform((t): TransportOrder => (t.useTransport ? { useTransport: true, email: toOrder(t.email!, t.email!.content) } : { useTransport: false }));
+  .transform((t): TransportOrder =>
+    t.useTransport ? { useTransport: true, email: toOrder(t.email!, t.email!.content) } : { useTransport: false },
+  );
 
 /** A send as the API shows it (records endpoint, and the outcome in responses). */
 export const sendRecordSchema = z.object({
   sendId: z.uuid(),
-  status: z.enum(['queued', 'sending', 'sent', 'failed']).meta({ description: 'queued: not accepted yet (temporary failures are retried); sending: under way; sent: accepted by the server or written to the outbox; failed: refused for good' }),
+  status: z.enum(['queued', 'sending', 'sent', 'failed']).meta({
+    description:
+      'queued: not accepted yet (temporary failures are retried); sending: under way; sent: accepted by the server or written to the outbox; failed: refused for good',
+  }),
   via: z.enum(['smtp', 'outbox']),
   documentId: z.uuid().nullable().meta({ description: 'The attached document, for sends of the create endpoints and resends' }),
   resendOf: z.uuid().nullable().meta({ description: 'The send this one repeats' }),
@@ -184,7 +205,8 @@ export const sendRecordSchema = z.object({
 /** What happened to the e-mail of a request. */
 export const mailResultSchema = z.object({
   status: z.enum(['sent', 'queued', 'failed', 'skipped']).meta({
-    description: 'sent: accepted by the mail server (or written to the outbox); queued: not accepted yet, still being retried; failed: not sent; skipped: useTransport was false',
+    description:
+      'sent: accepted by the mail server (or written to the outbox); queued: not accepted yet, still being retried; failed: not sent; skipped: useTransport was false',
   }),
   message: z.string(),
   send: sendRecordSchema.optional().meta({ description: 'The send record; absent when skipped' }),

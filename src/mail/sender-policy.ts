@@ -22,7 +22,9 @@ export function parseSenderRule(text: string): ParseResult<string> {
   if (rule.includes('@')) return parseAddress(rule);
   // A domain is checked as the domain of a made-up address, so both follow the same rules.
   const domain = parseAddress(`postmaster@${domainToASCII(rule)}`);
-  return domain.ok ? { ok: true, value: domainOf(domain.value) } : { ok: false, error: `"${text.trim()}" is neither an e-mail address, a domain nor *` };
+  return domain.ok
+    ? { ok: true, value: domainOf(domain.value) }
+    : { ok: false, error: `"${text.trim()}" is neither an e-mail address, a domain nor *` };
 }
 
 /** `address` is a normalised address (see parseAddress); rules are normalised rules. */

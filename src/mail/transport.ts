@@ -30,10 +30,18 @@ export interface MailTransport {
 const TIMEOUTS = { connectionTimeout: 30_000, greetingTimeout: 30_000, socketTimeout: 60_000 };
 
 export async function createMailTransport(config: MailConfig): Promise<MailTransport> {
-  const dkim = config.dkim && { domainName: config.dkim.domainName, keySelector: config.dkim.keySelector, privateKey: await readFile(config.dkim.privateKeyFile, 'utf8') };
+  const dkim = config.dkim && {
+    domainName: config.dkim.domainName,
+    keySelector: config.dkim.keySelector,
+    privateKey: await readFile(config.dkim.privateKeyFile, 'utf8'),
+  };
   // Content is always given as bytes; never let a message make nodemailer read a file or fetch a URL.
   const safety = { disableFileAccess: true, disableUrlAccess: true, ...(dkim ? { dkim } : {}) };
-  if (!config.smtp) return outboxTransport(config.outboxDir, nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'windows', ...safety }));
+  if (!config.smtp)
+    return outboxTransport(
+      config.outboxDir,
+      nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'windows', ...safety }),
+    );
 
   const { smtp } = config;
   const transporter = nodemailer.createTransport({

@@ -14,7 +14,11 @@ export function httpMetrics(): Koa.Middleware {
       await next();
     } finally {
       httpInFlight.dec();
-      const labels = { method: ctx.method, route: (ctx as { _matchedRoute?: string })._matchedRoute ?? 'unmatched', status: String(ctx.status) };
+      const labels = {
+        method: ctx.method,
+        route: (ctx as { _matchedRoute?: string })._matchedRoute ?? 'unmatched',
+        status: String(ctx.status),
+      };
       httpRequests.inc(labels);
       httpDuration.observe(labels, (performance.now() - started) / 1000);
     }

@@ -1,7 +1,28 @@
-import { PDFArray, PDFDict, PDFHexString, PDFName, PDFNumber, PDFString, type PDFContext, type PDFDocument, type PDFObject, type PDFStream } from 'pdf-lib';
+import {
+  PDFArray,
+  PDFDict,
+  PDFHexString,
+  PDFName,
+  PDFNumber,
+  PDFString,
+  type PDFContext,
+  type PDFDocument,
+  type PDFObject,
+  type PDFStream,
+} from 'pdf-lib';
 import { invoiceSyntaxOf } from '../xml/index.js';
 import { INVOICE_FILE_NAMES } from './profiles.js';
-import { lookupArray, lookupDict, lookupStream, nameOf, nameTreeEntries, streamBytes, StreamTooLargeError, textOf, type NameTreeEntry } from './structure.js';
+import {
+  lookupArray,
+  lookupDict,
+  lookupStream,
+  nameOf,
+  nameTreeEntries,
+  streamBytes,
+  StreamTooLargeError,
+  textOf,
+  type NameTreeEntry,
+} from './structure.js';
 import { isZugferd1 } from './zugferd1.js';
 
 /**
@@ -73,7 +94,8 @@ export function mimeTypeOf(fileName: string): string {
 }
 
 /** RFC 6838 type/subtype; a Subtype that is not one is replaced like a missing one. */
-const isMimeType = (value: string | undefined) => value !== undefined && /^[a-z0-9][a-z0-9!#$&^_.+-]*\/[a-z0-9][a-z0-9!#$&^_.+-]*$/i.test(value);
+const isMimeType = (value: string | undefined) =>
+  value !== undefined && /^[a-z0-9][a-z0-9!#$&^_.+-]*\/[a-z0-9][a-z0-9!#$&^_.+-]*$/i.test(value);
 
 const isInvoiceName = (name: string) => (INVOICE_FILE_NAMES as readonly string[]).includes(name.toLowerCase());
 
@@ -119,7 +141,10 @@ export function settleAttachments(doc: PDFDocument, invoice: NameTreeEntry, now:
   }
   // Name trees must be sorted by key; one flat node holds them all.
   listed.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
-  names.set(PDFName.of('EmbeddedFiles'), context.obj({ Names: context.obj(listed.flatMap((e) => [PDFHexString.fromText(e.key), e.value])) }));
+  names.set(
+    PDFName.of('EmbeddedFiles'),
+    context.obj({ Names: context.obj(listed.flatMap((e) => [PDFHexString.fromText(e.key), e.value])) }),
+  );
   catalog.set(PDFName.of('AF'), context.obj([...associated, invoice.value]));
   return notes;
 }
@@ -143,7 +168,8 @@ function findSpecs(doc: PDFDocument, tree: PDFDict | undefined): FoundSpec[] {
     const annots = lookupArray(context, page.node.get(PDFName.of('Annots')));
     for (let i = 0; annots && i < annots.size(); i++) {
       const annot = lookupDict(context, annots.get(i));
-      if (annot && nameOf(annot.get(PDFName.of('Subtype'))) === 'FileAttachment') at(annot.get(PDFName.of('FS')))?.annotations.push({ annots, annot: annots.get(i) });
+      if (annot && nameOf(annot.get(PDFName.of('Subtype'))) === 'FileAttachment')
+        at(annot.get(PDFName.of('FS')))?.annotations.push({ annots, annot: annots.get(i) });
     }
   }
   return [...found.values()];
@@ -156,17 +182,22 @@ function settle(context: PDFContext, found: FoundSpec, now: Date): AttachmentNot
   const fileName = named?.trim() ? named : 'attachment';
   const note = (action: AttachmentAction, detail: string): AttachmentNote => ({ fileName, action, detail });
   // The name tree key counts too: readers look the invoice up by either.
-  if (isInvoiceName(fileName) || found.keys.some(isInvoiceName)) return note('replaced', 'an earlier invoice XML; the PDF carries the new invoice instead');
+  if (isInvoiceName(fileName) || found.keys.some(isInvoiceName))
+    return note('replaced', 'an earlier invoice XML; the PDF carries the new invoice instead');
 
   const ef = lookupDict(context, spec.get(PDFName.of('EF')));
-  const streams = [...new Set((ef?.values() ?? []).map((value) => lookupStream(context, value)).filter((s): s is PDFStream => s !== undefined))];
-  if (streams.length === 0) return note('dropped', 'removed: it has no embedded content (PDF/A allows no references to files outside the PDF)');
+  const streams = [
+    ...new Set((ef?.values() ?? []).map((value) => lookupStream(context, value)).filter((s): s is PDFStream => s !== undefined)),
+  ];
+  if (streams.length === 0)
+    return note('dropped', 'removed: it has no embedded content (PDF/A allows no references to files outside the PDF)');
   const contents = new Map<PDFStream, Uint8Array>();
   for (const stream of streams) {
     try {
       contents.set(stream, streamBytes(stream, MAX_ATTACHMENT_BYTES));
     } catch (err) {
-      if (err instanceof StreamTooLargeError) return note('dropped', `removed: its content is larger than ${MAX_ATTACHMENT_BYTES / 1024 / 1024} MB`);
+      if (err instanceof StreamTooLargeError)
+        return note('dropped', `removed: its content is larger than ${MAX_ATTACHMENT_BYTES / 1024 / 1024} MB`);
       return note('dropped', `removed: its content cannot be decoded (${(err as Error).message})`);
     }
   }

@@ -81,9 +81,15 @@ async function embed(input: EmbedInput): Promise<Embedded> {
   };
   writeInfo(context, info);
   // Derived from what goes in, not drawn at random: the same build (a retried step) gives the same bytes.
-  const derived = (purpose: string) => createHash('sha256').update(`${purpose}\n${input.now.toISOString()}\n`).update(input.pdf).update(input.xml).digest('hex').slice(0, 32);
+  const derived = (purpose: string) =>
+    createHash('sha256').update(`${purpose}\n${input.now.toISOString()}\n`).update(input.pdf).update(input.xml).digest('hex').slice(0, 32);
   const documentId = existingDocumentId(context) ?? derived('document');
-  const xmp = buildXmp({ info, profile: input.profile, documentId: `uuid:${toUuid(documentId)}`, instanceId: `uuid:${toUuid(derived('instance'))}` });
+  const xmp = buildXmp({
+    info,
+    profile: input.profile,
+    documentId: `uuid:${toUuid(documentId)}`,
+    instanceId: `uuid:${toUuid(derived('instance'))}`,
+  });
   catalog.set(PDFName.of('Metadata'), context.register(context.stream(Buffer.from(xmp, 'utf8'), { Type: 'Metadata', Subtype: 'XML' })));
   // PDF/A: the trailer ID is required; the first half identifies the document, the second this version.
   context.trailerInfo.ID = context.obj([PDFHexString.of(documentId), PDFHexString.of(derived('version'))]);
@@ -100,7 +106,12 @@ async function embed(input: EmbedInput): Promise<Embedded> {
  */
 function dropUnreachable(context: PDFContext): void {
   const reached = new Set<PDFRef>(); // pdf-lib interns references: one PDFRef per object number
-  const pending: PDFObject[] = [context.trailerInfo.Root, context.trailerInfo.Info, context.trailerInfo.Encrypt, context.trailerInfo.ID].filter((o): o is PDFObject => o !== undefined);
+  const pending: PDFObject[] = [
+    context.trailerInfo.Root,
+    context.trailerInfo.Info,
+    context.trailerInfo.Encrypt,
+    context.trailerInfo.ID,
+  ].filter((o): o is PDFObject => o !== undefined);
   for (let obj = pending.pop(); obj !== undefined; obj = pending.pop()) {
     if (obj instanceof PDFRef) {
       if (reached.has(obj)) continue;
@@ -140,7 +151,8 @@ function writeInfo(context: PDFContext, info: DocumentInfo): void {
 
 function existingDocumentId(context: PDFContext): string | undefined {
   const id = lookupArray(context, context.trailerInfo.ID as PDFObject | undefined)?.get(0);
-  const hex = id instanceof PDFHexString ? id.asString() : id instanceof PDFString ? Buffer.from(id.asString(), 'latin1').toString('hex') : undefined;
+  const hex =
+    id instanceof PDFHexString ? id.asString() : id instanceof PDFString ? Buffer.from(id.asString(), 'latin1').toString('hex') : undefined;
   return hex && /^[0-9a-fA-F]{32}$/.test(hex) ? hex.toLowerCase() : undefined;
 }
 

@@ -67,21 +67,33 @@ export async function convertToPdfA3(input: Uint8Array, options: ConversionOptio
       'input.pdf',
     ];
     const { code, stderr } = await run('gs', args, dir, limits.timeoutMs, options.now);
-    if (code !== 0) throw new PdfInputError(`The PDF could not be converted to PDF/A-3: Ghostscript failed (${firstLines(stderr) || `exit ${code}`}).`);
+    if (code !== 0)
+      throw new PdfInputError(`The PDF could not be converted to PDF/A-3: Ghostscript failed (${firstLines(stderr) || `exit ${code}`}).`);
     const size = (await stat(output).catch(() => undefined))?.size ?? 0;
     if (size === 0) throw new PdfInputError('The PDF could not be converted to PDF/A-3: Ghostscript produced no output.');
-    if (size > limits.maxOutputBytes) throw new PdfInputError(`The PDF/A-3 conversion produced ${size} bytes, above the limit of ${limits.maxOutputBytes}.`);
+    if (size > limits.maxOutputBytes)
+      throw new PdfInputError(`The PDF/A-3 conversion produced ${size} bytes, above the limit of ${limits.maxOutputBytes}.`);
     return new Uint8Array(await readFile(output));
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
 }
 
-function run(cmd: string, args: string[], cwd: string, timeoutMs: number, now: Date | undefined): Promise<{ code: number; stderr: string }> {
+function run(
+  cmd: string,
+  args: string[],
+  cwd: string,
+  timeoutMs: number,
+  now: Date | undefined,
+): Promise<{ code: number; stderr: string }> {
   return new Promise((resolve, reject) => {
     // A minimal environment: nothing from the service's own (secrets, proxies) reaches Ghostscript.
     // SOURCE_DATE_EPOCH sets its dates (and so its trailer ID), as in reproducible builds.
-    const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', TMPDIR: cwd, ...(now ? { SOURCE_DATE_EPOCH: String(Math.floor(now.getTime() / 1000)) } : {}) };
+    const env = {
+      PATH: process.env.PATH ?? '/usr/bin:/bin',
+      TMPDIR: cwd,
+      ...(now ? { SOURCE_DATE_EPOCH: String(Math.floor(now.getTime() / 1000)) } : {}),
+    };
     const child = spawn(cmd, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'], env });
     let stderr = '';
     const keep = (chunk: Buffer) => {
@@ -92,7 +104,9 @@ function run(cmd: string, args: string[], cwd: string, timeoutMs: number, now: D
     const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
     child.on('error', (err) => {
       clearTimeout(timer);
-      reject((err as NodeJS.ErrnoException).code === 'ENOENT' ? new Error('Ghostscript (gs) is not installed: run scripts/setup-pdf.sh') : err);
+      reject(
+        (err as NodeJS.ErrnoException).code === 'ENOENT' ? new Error('Ghostscript (gs) is not installed: run scripts/setup-pdf.sh') : err,
+      );
     });
     child.on('close', (code, signal) => {
       clearTimeout(timer);
@@ -103,5 +117,11 @@ function run(cmd: string, args: string[], cwd: string, timeoutMs: number, now: D
 }
 
 function firstLines(text: string): string {
-  return text.split('\n').map((l) => l.trim()).filter(Boolean).slice(0, 3).join(' ').slice(0, 300);
+  return text
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean)
+    .slice(0, 3)
+    .join(' ')
+    .slice(0, 300);
 }

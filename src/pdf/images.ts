@@ -71,12 +71,20 @@ function rgbImage(doc: PDFDocument, rgba: Uint8Array, width: number, height: num
     rgb[dst + 2] = rgba[src + 2]!;
   }
   const ref = doc.context.register(
-    doc.context.flateStream(rgb, { Type: 'XObject', Subtype: 'Image', Width: width, Height: height, ColorSpace: PDFName.of('DeviceRGB'), BitsPerComponent: 8 }),
+    doc.context.flateStream(rgb, {
+      Type: 'XObject',
+      Subtype: 'Image',
+      Width: width,
+      Height: height,
+      ColorSpace: PDFName.of('DeviceRGB'),
+      BitsPerComponent: 8,
+    }),
   );
   return { ref, width, height };
 }
 
 function checkPixels(width: number, height: number): void {
   if (!(width > 0 && height > 0)) throw new PdfInputError('The image has no pixels.');
-  if (width * height > MAX_PIXELS) throw new PdfInputError(`The image has ${width}×${height} pixels, more than an invoice page needs (limit ${MAX_PIXELS}).`);
+  if (width * height > MAX_PIXELS)
+    throw new PdfInputError(`The image has ${width}×${height} pixels, more than an invoice page needs (limit ${MAX_PIXELS}).`);
 }

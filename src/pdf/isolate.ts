@@ -88,7 +88,11 @@ function drop(thread: PooledThread): void {
   void thread.worker.terminate();
 }
 
-export function runIsolated<T extends TaskName>(task: T, input: Input<T>, limits: IsolationLimits = DEFAULT_ISOLATION_LIMITS): Promise<Output<T>> {
+export function runIsolated<T extends TaskName>(
+  task: T,
+  input: Input<T>,
+  limits: IsolationLimits = DEFAULT_ISOLATION_LIMITS,
+): Promise<Output<T>> {
   return new Promise((resolve, reject) => {
     const thread = takeThread(limits);
     const settle = (fn: () => void, reusable: boolean) => {
@@ -104,16 +108,37 @@ export function runIsolated<T extends TaskName>(task: T, input: Input<T>, limits
         thread.tasks++;
         // A file the parser refused leaves a healthy thread; any other failure may not have.
         const reusable = reply.ok || reply.name === 'PdfInputError';
-        settle(() => (reply.ok ? resolve(reply.result as Output<T>) : reject(reply.name === 'PdfInputError' ? new PdfInputError(reply.message) : new Error(reply.message))), reusable);
+        settle(
+          () =>
+            reply.ok
+              ? resolve(reply.result as Output<T>)
+              : reject(reply.name === 'PdfInputError' ? new PdfInputError(reply.message) : new Error(reply.message)),
+          reusable,
+        );
       },
       error(err) {
-        settle(() => reject(err.code === 'ERR_WORKER_OUT_OF_MEMORY' ? new PdfInputError(`Processing the file needed more than ${limits.maxHeapMb} MB of memory and was stopped.`) : err), false);
+        settle(
+          () =>
+            reject(
+              err.code === 'ERR_WORKER_OUT_OF_MEMORY'
+                ? new PdfInputError(`Processing the file needed more than ${limits.maxHeapMb} MB of memory and was stopped.`)
+                : err,
+            ),
+          false,
+        );
       },
       exit(code) {
         settle(() => reject(new Error(`The PDF worker ended (exit ${code}) without an answer.`)), false);
       },
     };
-    const timer = setTimeout(() => settle(() => reject(new PdfInputError(`Processing the file took longer than ${limits.timeoutMs / 1000} s and was stopped.`)), false), limits.timeoutMs);
+    const timer = setTimeout(
+      () =>
+        settle(
+          () => reject(new PdfInputError(`Processing the file took longer than ${limits.timeoutMs / 1000} s and was stopped.`)),
+          false,
+        ),
+      limits.timeoutMs,
+    );
     thread.worker.postMessage({ task, input } satisfies TaskRequest);
   });
 }

@@ -5,7 +5,14 @@ import { CII_GUIDELINES, type CiiProfile } from '../xml/index.js';
  * embedded XML, the XMP conformance level and the AFRelationship of the attachment.
  */
 
-export const ZUGFERD_PROFILES = ['MINIMUM', 'BASICWL', 'BASIC', 'EN16931', 'EXTENDED', 'XRECHNUNG'] as const satisfies readonly CiiProfile[];
+export const ZUGFERD_PROFILES = [
+  'MINIMUM',
+  'BASICWL',
+  'BASIC',
+  'EN16931',
+  'EXTENDED',
+  'XRECHNUNG',
+] as const satisfies readonly CiiProfile[];
 export type ZugferdProfile = (typeof ZUGFERD_PROFILES)[number];
 
 /** Factur-X 1.0 chapter 6: MINIMUM and BASIC WL are not invoices on their own, the PDF stays the legal invoice. */
@@ -32,7 +39,12 @@ export const PROFILE_FACTS: Readonly<Record<ZugferdProfile, ProfileFacts>> = {
 };
 
 /** Factur-X XMP extension schema (Factur-X 1.0 / ZUGFeRD 2.x). */
-export const FACTURX_XMP = { namespace: 'urn:factur-x:pdfa:CrossIndustryDocument:invoice:1p0#', prefix: 'fx', version: '1.0', documentType: 'INVOICE' } as const;
+export const FACTURX_XMP = {
+  namespace: 'urn:factur-x:pdfa:CrossIndustryDocument:invoice:1p0#',
+  prefix: 'fx',
+  version: '1.0',
+  documentType: 'INVOICE',
+} as const;
 
 /** The invoice generations a PDF may carry; ZUGFeRD 1.0 has its own namespace, file name and profiles. */
 export type ZugferdGeneration = 'Factur-X 1.0 / ZUGFeRD 2.x' | 'ZUGFeRD 2.0' | 'ZUGFeRD 1.0';
@@ -48,7 +60,11 @@ export interface DetectedProfile {
 
 /** BT-24 values of Factur-X 1.0 / ZUGFeRD 2.1+ and of ZUGFeRD 2.0, as the specifications spell them. */
 const KNOWN_GUIDELINES: ReadonlyArray<[string, ZugferdProfile, ZugferdGeneration]> = [
-  ...ZUGFERD_PROFILES.filter((p) => p !== 'XRECHNUNG').map((p): [string, ZugferdProfile, ZugferdGeneration] => [CII_GUIDELINES[p], p, 'Factur-X 1.0 / ZUGFeRD 2.x']),
+  ...ZUGFERD_PROFILES.filter((p) => p !== 'XRECHNUNG').map((p): [string, ZugferdProfile, ZugferdGeneration] => [
+    CII_GUIDELINES[p],
+    p,
+    'Factur-X 1.0 / ZUGFeRD 2.x',
+  ]),
   ['urn:zugferd.de:2p0:minimum', 'MINIMUM', 'ZUGFeRD 2.0'],
   ['urn:zugferd.de:2p0:basicwl', 'BASICWL', 'ZUGFeRD 2.0'],
   ['urn:cen.eu:en16931:2017#compliant#urn:zugferd.de:2p0:basic', 'BASIC', 'ZUGFeRD 2.0'],

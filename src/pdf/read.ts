@@ -1,6 +1,17 @@
 import { PDFDict, PDFName, PDFRef, type PDFContext, type PDFDocument, type PDFObject, type PDFStream } from 'pdf-lib';
 import { INVOICE_FILE_NAMES } from './profiles.js';
-import { loadPdf, lookupArray, readingUntrusted, lookupDict, lookupStream, nameOf, nameTreeEntries, streamBytes, StreamTooLargeError, textOf } from './structure.js';
+import {
+  loadPdf,
+  lookupArray,
+  readingUntrusted,
+  lookupDict,
+  lookupStream,
+  nameOf,
+  nameTreeEntries,
+  streamBytes,
+  StreamTooLargeError,
+  textOf,
+} from './structure.js';
 import { parseXmp, type XmpFacts } from './xmp.js';
 
 /**
@@ -84,7 +95,8 @@ function countPdfaIntents(context: PDFContext, catalog: PDFDict): number {
   let count = 0;
   for (let i = 0; intents && i < intents.size(); i++) {
     const intent = lookupDict(context, intents.get(i));
-    if (intent && nameOf(intent.get(PDFName.of('S'))) === 'GTS_PDFA1' && lookupStream(context, intent.get(PDFName.of('DestOutputProfile')))) count++;
+    if (intent && nameOf(intent.get(PDFName.of('S'))) === 'GTS_PDFA1' && lookupStream(context, intent.get(PDFName.of('DestOutputProfile'))))
+      count++;
   }
   return count;
 }
@@ -92,9 +104,13 @@ function countPdfaIntents(context: PDFContext, catalog: PDFDict): number {
 function attachments(doc: PDFDocument): PdfAttachment[] {
   const { context, catalog } = doc;
   const af = lookupArray(context, catalog.get(PDFName.of('AF')))?.asArray() ?? [];
-  const isAssociated = (value: PDFObject) => af.some((ref) => ref === value || (ref instanceof PDFRef && value instanceof PDFRef && ref.toString() === value.toString()));
+  const isAssociated = (value: PDFObject) =>
+    af.some((ref) => ref === value || (ref instanceof PDFRef && value instanceof PDFRef && ref.toString() === value.toString()));
   const names = lookupDict(context, catalog.get(PDFName.of('Names')));
-  const specs: Array<{ key: string; value: PDFObject }> = nameTreeEntries(context, lookupDict(context, names?.get(PDFName.of('EmbeddedFiles'))));
+  const specs: Array<{ key: string; value: PDFObject }> = nameTreeEntries(
+    context,
+    lookupDict(context, names?.get(PDFName.of('EmbeddedFiles'))),
+  );
   // Some producers attach the invoice only through a file attachment annotation on a page.
   for (const page of doc.getPages()) {
     const annots = lookupArray(context, page.node.get(PDFName.of('Annots')));
@@ -161,7 +177,8 @@ function unembeddedFonts(doc: PDFDocument): string[] {
     const xobjects = lookupDict(context, resources.get(PDFName.of('XObject')));
     for (const [, ref] of xobjects?.entries() ?? []) {
       const form = lookupStream(context, ref);
-      if (form && nameOf(form.dict.get(PDFName.of('Subtype'))) === 'Form') visitResources(lookupDict(context, form.dict.get(PDFName.of('Resources'))));
+      if (form && nameOf(form.dict.get(PDFName.of('Subtype'))) === 'Form')
+        visitResources(lookupDict(context, form.dict.get(PDFName.of('Resources'))));
     }
   };
   for (const page of doc.getPages()) visitResources(page.node.Resources());

@@ -1,5 +1,19 @@
 import { constants, inflateSync } from 'node:zlib';
-import { decodePDFRawStream, EncryptedPDFError, PDFArray, PDFDocument, PDFDict, PDFHexString, PDFName, PDFRawStream, PDFRef, PDFStream, PDFString, type PDFContext, type PDFObject } from 'pdf-lib';
+import {
+  decodePDFRawStream,
+  EncryptedPDFError,
+  PDFArray,
+  PDFDocument,
+  PDFDict,
+  PDFHexString,
+  PDFName,
+  PDFRawStream,
+  PDFRef,
+  PDFStream,
+  PDFString,
+  type PDFContext,
+  type PDFObject,
+} from 'pdf-lib';
 
 /**
  * Small readers over pdf-lib's object model, shared by embedding and reading: name trees, text
@@ -17,7 +31,8 @@ export async function loadPdf(bytes: Uint8Array): Promise<PDFDocument> {
   try {
     return await PDFDocument.load(bytes, { updateMetadata: false });
   } catch (err) {
-    if (err instanceof EncryptedPDFError) throw new PdfInputError('The PDF is encrypted; PDF/A forbids encryption. Send the PDF without a password or restrictions.');
+    if (err instanceof EncryptedPDFError)
+      throw new PdfInputError('The PDF is encrypted; PDF/A forbids encryption. Send the PDF without a password or restrictions.');
     throw new PdfInputError(`The PDF cannot be read: ${(err as Error).message}`);
   }
 }

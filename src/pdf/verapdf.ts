@@ -59,7 +59,9 @@ interface VeraReport {
       validationResult?: Array<{
         compliant: boolean;
         profileName: string;
-        details: { ruleSummaries: Array<{ specification: string; clause: string; testNumber: number; description: string; failedChecks: number }> };
+        details: {
+          ruleSummaries: Array<{ specification: string; clause: string; testNumber: number; description: string; failedChecks: number }>;
+        };
       }>;
       taskException?: Array<{ exceptionMessage?: string }> | { exceptionMessage?: string };
     }>;
@@ -87,7 +89,11 @@ export function resultFromReport(json: string, artefact: VeraPdfResult['artefact
   const result = job.validationResult?.[0];
   if (!result) {
     const exception = [job.taskException].flat()[0]?.exceptionMessage ?? 'veraPDF could not parse the file';
-    return { compliant: false, artefact, findings: [{ ruleId: 'PDFA-UNREADABLE', severity: 'fatal', message: `PDF/A validation failed: ${exception}`, source: 'pdf' }] };
+    return {
+      compliant: false,
+      artefact,
+      findings: [{ ruleId: 'PDFA-UNREADABLE', severity: 'fatal', message: `PDF/A validation failed: ${exception}`, source: 'pdf' }],
+    };
   }
   // Sorted by clause and test: veraPDF lists failed rules in hash order, which differs between a
   // fresh JVM and one that has validated other files before.
@@ -166,7 +172,13 @@ export class VeraPdfPool {
   }
 
   stats() {
-    return { processes: this.processes, started: this.started, busy: this.busy, waiting: this.waiting.length, pids: [...this.all].map((p) => p.pid) };
+    return {
+      processes: this.processes,
+      started: this.started,
+      busy: this.busy,
+      waiting: this.waiting.length,
+      pids: [...this.all].map((p) => p.pid),
+    };
   }
 
   async stop(): Promise<void> {
@@ -262,7 +274,15 @@ class VeraPdfProcess {
     this.reportPrefix = path.join(this.dir, 'tempReport');
     this.child = spawn(
       'java',
-      [`-Xmx${maxHeapMb}m`, `-Djava.io.tmpdir=${this.dir}`, '-cp', path.join(home, 'lib', '*'), 'org.verapdf.apps.GreenfieldCliWrapper', '--servermode', ...CLI_ARGS],
+      [
+        `-Xmx${maxHeapMb}m`,
+        `-Djava.io.tmpdir=${this.dir}`,
+        '-cp',
+        path.join(home, 'lib', '*'),
+        'org.verapdf.apps.GreenfieldCliWrapper',
+        '--servermode',
+        ...CLI_ARGS,
+      ],
       { cwd: this.dir, stdio: ['pipe', 'pipe', 'pipe'] },
     );
     // An idle pool must not keep a CLI or a test process alive; a pending request keeps
@@ -276,7 +296,9 @@ class VeraPdfProcess {
     });
     this.child.stdin.on('error', () => {}); // EPIPE after the JVM died; the exit handler reports it
     this.child.on('error', (err) => this.fail(new Error(`veraPDF could not be started: ${err.message}`)));
-    this.child.on('exit', (code, signal) => this.fail(new Error(`veraPDF ended (${signal ?? `exit ${String(code)}`}): ${this.stderrTail.trim().slice(-500)}`)));
+    this.child.on('exit', (code, signal) =>
+      this.fail(new Error(`veraPDF ended (${signal ?? `exit ${String(code)}`}): ${this.stderrTail.trim().slice(-500)}`)),
+    );
     this.ready = this.nextReport().then((file) => rm(file, { force: true }));
     this.ready.catch(() => {}); // the request that waits on it sees the error
   }

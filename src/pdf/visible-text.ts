@@ -28,7 +28,14 @@ interface Check {
 export function compareVisibleText(text: string, invoice: Invoice): Finding[] {
   const normalised = normalise(text);
   if (normalised.trim() === '') {
-    return [{ ruleId: 'PDF2XML-NO-TEXT', severity: 'error', message: 'The PDF has no text layer, so it cannot be compared with the XML (a scan?).', source: 'pdf' }];
+    return [
+      {
+        ruleId: 'PDF2XML-NO-TEXT',
+        severity: 'error',
+        message: 'The PDF has no text layer, so it cannot be compared with the XML (a scan?).',
+        source: 'pdf',
+      },
+    ];
   }
   const amounts = amountsIn(normalised);
   const compact = normalised.replace(/\s+/g, '');
@@ -67,7 +74,10 @@ export function compareVisibleText(text: string, invoice: Invoice): Finding[] {
 }
 
 function normalise(text: string): string {
-  return text.normalize('NFKC').toLowerCase().replace(/[\u00a0\u202f]/g, ' ');
+  return text
+    .normalize('NFKC')
+    .toLowerCase()
+    .replace(/[\u00a0\u202f]/g, ' ');
 }
 
 /** Absolute value with exactly two decimals: credit notes print amounts with or without sign. */
@@ -119,7 +129,21 @@ function dateSpellings(iso: string): string[] {
   const day = String(Number(d));
   const month = String(Number(m));
   const yy = y.slice(2);
-  const numeric = [`${y}-${m}-${d}`, `${d}.${m}.${y}`, `${day}.${month}.${y}`, `${d}/${m}/${y}`, `${m}/${d}/${y}`, `${d}-${m}-${y}`, `${d}.${m}.${yy}`, `${y}${m}${d}`];
-  const names = (MONTHS[Number(m) - 1] ?? []).flatMap((name) => [`${day}.${name}${y}`, `${day}${name}${y}`, `${name}${day},${y}`, `${d}.${name}${y}`]);
+  const numeric = [
+    `${y}-${m}-${d}`,
+    `${d}.${m}.${y}`,
+    `${day}.${month}.${y}`,
+    `${d}/${m}/${y}`,
+    `${m}/${d}/${y}`,
+    `${d}-${m}-${y}`,
+    `${d}.${m}.${yy}`,
+    `${y}${m}${d}`,
+  ];
+  const names = (MONTHS[Number(m) - 1] ?? []).flatMap((name) => [
+    `${day}.${name}${y}`,
+    `${day}${name}${y}`,
+    `${name}${day},${y}`,
+    `${d}.${name}${y}`,
+  ]);
   return [...numeric, ...names];
 }

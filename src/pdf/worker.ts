@@ -30,7 +30,12 @@ if (parentPort) {
   port.on('message', ({ task, input }: TaskRequest) => {
     (TASKS[task] as (input: unknown) => Promise<unknown>)(input).then(
       (result) => port.postMessage({ ok: true, result } satisfies TaskReply),
-      (err: unknown) => port.postMessage({ ok: false, name: err instanceof Error ? err.name : 'Error', message: err instanceof Error ? err.message : String(err) } satisfies TaskReply),
+      (err: unknown) =>
+        port.postMessage({
+          ok: false,
+          name: err instanceof Error ? err.name : 'Error',
+          message: err instanceof Error ? err.message : String(err),
+        } satisfies TaskReply),
     );
   });
 }

@@ -155,12 +155,16 @@ export function parseXmp(packet: string): XmpFacts | undefined {
     for (const d of descriptions) {
       const attr = d.getAttributeNS(ns, name);
       if (attr) return attr.trim();
-      const el = Array.from(d.childNodes).find((n): n is Element => n.nodeType === 1 && (n as Element).namespaceURI === ns && (n as Element).localName === name);
+      const el = Array.from(d.childNodes).find(
+        (n): n is Element => n.nodeType === 1 && (n as Element).namespaceURI === ns && (n as Element).localName === name,
+      );
       if (el) return (el.textContent ?? '').trim();
     }
     return undefined;
   };
-  const namespace = INVOICE_XMP_NAMESPACES.find((ns) => property(ns, 'DocumentFileName') !== undefined || property(ns, 'ConformanceLevel') !== undefined);
+  const namespace = INVOICE_XMP_NAMESPACES.find(
+    (ns) => property(ns, 'DocumentFileName') !== undefined || property(ns, 'ConformanceLevel') !== undefined,
+  );
   const declaredNamespaces = Array.from(root.getElementsByTagNameNS(PDFA_SCHEMA, 'namespaceURI')).map((e) => (e.textContent ?? '').trim());
   return {
     pdfaPart: property(PDFAID, 'part'),

@@ -79,7 +79,12 @@ export async function validateZugferdPdf(bytes: Uint8Array, opts: { compareText:
   const xml = inspection.invoice?.xml;
   const detected = xml !== undefined ? detectProfile(xml) : undefined;
   const invoice = xml !== undefined ? tryReadInvoice(xml, detected!) : undefined;
-  const xmlReport = xml === undefined ? undefined : detected?.generation === 'ZUGFeRD 1.0' ? await migratedReport(invoice!) : await validateInvoiceXml(xml, { container: 'pdf' });
+  const xmlReport =
+    xml === undefined
+      ? undefined
+      : detected?.generation === 'ZUGFeRD 1.0'
+        ? await migratedReport(invoice!)
+        : await validateInvoiceXml(xml, { container: 'pdf' });
   const profile = ZUGFERD_PROFILES.find((p) => p === detected?.profile && detected.generation !== 'ZUGFeRD 1.0');
   const pdfa = await pdfaCheck;
   return assembleReport({
@@ -100,7 +105,18 @@ export async function validateZugferdPdf(bytes: Uint8Array, opts: { compareText:
  */
 async function migratedReport(read: { invoice?: Invoice; problem?: string }): Promise<ValidationReport> {
   if (!read.invoice) {
-    return { valid: false, findings: [{ ruleId: 'ZF1-NOT-MIGRATED', severity: 'error', message: `The ZUGFeRD 1.0 XML cannot be migrated to EN 16931: ${read.problem}`, source: 'xml' }], artefacts: [] };
+    return {
+      valid: false,
+      findings: [
+        {
+          ruleId: 'ZF1-NOT-MIGRATED',
+          severity: 'error',
+          message: `The ZUGFeRD 1.0 XML cannot be migrated to EN 16931: ${read.problem}`,
+          source: 'xml',
+        },
+      ],
+      artefacts: [],
+    };
   }
   // The 1.0 guideline id names no EN 16931 scenario; the migrated invoice is judged as plain EN 16931 inside a PDF.
   const migrated = { ...read.invoice, processControl: { ...read.invoice.processControl, specificationIdentifier: EN16931 } };
@@ -108,7 +124,8 @@ async function migratedReport(read: { invoice?: Invoice; problem?: string }): Pr
   const note: Finding = {
     ruleId: 'ZF1-MIGRATED',
     severity: 'information',
-    message: 'ZUGFeRD 1.0 XML: validated after migration to EN 16931 CII (D16B), as extractXinvoiceFromZugferdToJson reads it; the findings judge the migrated invoice against the EN 16931 rules, which ZUGFeRD 1.0 predates.',
+    message:
+      'ZUGFeRD 1.0 XML: validated after migration to EN 16931 CII (D16B), as extractXinvoiceFromZugferdToJson reads it; the findings judge the migrated invoice against the EN 16931 rules, which ZUGFeRD 1.0 predates.',
     source: 'xml',
   };
   return { ...report, findings: [note, ...report.findings] };
@@ -131,7 +148,14 @@ export async function extractZugferdInvoice(bytes: Uint8Array, opts: { inspect?:
 /** comparePDF2XML: the visible text against the invoice the XML describes. */
 function comparison(text: string, read: { invoice?: Invoice; problem?: string }): Finding[] {
   if (read.invoice) return compareVisibleText(text, read.invoice);
-  return [{ ruleId: 'PDF2XML-SKIPPED', severity: 'warning', message: `The PDF text was not compared: the XML does not map onto the invoice model (${read.problem}).`, source: 'pdf' }];
+  return [
+    {
+      ruleId: 'PDF2XML-SKIPPED',
+      severity: 'warning',
+      message: `The PDF text was not compared: the XML does not map onto the invoice model (${read.problem}).`,
+      source: 'pdf',
+    },
+  ];
 }
 
 /** Why an XML cannot be embedded; thrown by embeddableXml. */
@@ -159,6 +183,9 @@ export function embeddableXml(xml: string): { profile: ZugferdProfile; invoice: 
   } catch (err) {
     throw new NotEmbeddableError(`The XML cannot be read as an invoice: ${(err as Error).message}`);
   }
-  if (parsed.syntax !== 'CII') throw new NotEmbeddableError('The XML is UBL; ZUGFeRD / Factur-X embed UN/CEFACT CII. Create CII XML (createXinvoiceFromJson, syntax CII) or send the invoice as JSON.');
+  if (parsed.syntax !== 'CII')
+    throw new NotEmbeddableError(
+      'The XML is UBL; ZUGFeRD / Factur-X embed UN/CEFACT CII. Create CII XML (createXinvoiceFromJson, syntax CII) or send the invoice as JSON.',
+    );
   return { profile, invoice: parsed.invoice };
 }

@@ -41,7 +41,9 @@ const RENAMES: Readonly<Record<string, string>> = {
 function renamed(el: Element): string {
   const name = el.localName ?? el.nodeName;
   if (name === 'SpecifiedTradeSettlementMonetarySummation') {
-    return (el.parentNode as Element | null)?.localName === 'SpecifiedSupplyChainTradeSettlement' ? 'SpecifiedTradeSettlementLineMonetarySummation' : 'SpecifiedTradeSettlementHeaderMonetarySummation';
+    return (el.parentNode as Element | null)?.localName === 'SpecifiedSupplyChainTradeSettlement'
+      ? 'SpecifiedTradeSettlementLineMonetarySummation'
+      : 'SpecifiedTradeSettlementHeaderMonetarySummation';
   }
   // Referenced documents carry their number as ID in 1.0 and as IssuerAssignedID in D16B.
   if (name === 'ID' && /ReferencedDocument$/.test((el.parentNode as Element | null)?.localName ?? '')) return 'IssuerAssignedID';
@@ -96,7 +98,10 @@ export function guidelineOf(xml: string): string | undefined {
   } catch {
     return undefined;
   }
-  const child = (el: Element | undefined, name: string) => (el ? Array.from(el.childNodes as ArrayLike<Node>).find((n): n is Element => n.nodeType === 1 && (n as Element).localName === name) : undefined);
+  const child = (el: Element | undefined, name: string) =>
+    el
+      ? Array.from(el.childNodes as ArrayLike<Node>).find((n): n is Element => n.nodeType === 1 && (n as Element).localName === name)
+      : undefined;
   const context = child(root, 'ExchangedDocumentContext') ?? child(root, 'SpecifiedExchangedDocumentContext');
   const id = child(child(context, 'GuidelineSpecifiedDocumentContextParameter'), 'ID') ?? child(root, 'CustomizationID');
   const value = id?.textContent?.trim();

@@ -49,7 +49,17 @@ export function despeckle(bitmap: GrayBitmap): GrayBitmap {
     for (let x = 0; x < w; x++) {
       const left = x > 0 ? x - 1 : 0;
       const right = x < w - 1 ? x + 1 : x;
-      out[row + x] = median9(data[up + left]!, data[up + x]!, data[up + right]!, data[row + left]!, data[row + x]!, data[row + right]!, data[down + left]!, data[down + x]!, data[down + right]!);
+      out[row + x] = median9(
+        data[up + left]!,
+        data[up + x]!,
+        data[up + right]!,
+        data[row + left]!,
+        data[row + x]!,
+        data[row + right]!,
+        data[down + left]!,
+        data[down + x]!,
+        data[down + right]!,
+      );
     }
   }
   return { width: w, height: h, data: out };
@@ -62,23 +72,67 @@ export function despeckle(bitmap: GrayBitmap): GrayBitmap {
  */
 function median9(p0: number, p1: number, p2: number, p3: number, p4: number, p5: number, p6: number, p7: number, p8: number): number {
   let t: number;
-  if (p1 > p2) { t = p1; p1 = p2; p2 = t; }
-  if (p4 > p5) { t = p4; p4 = p5; p5 = t; }
-  if (p7 > p8) { t = p7; p7 = p8; p8 = t; }
-  if (p0 > p1) { t = p0; p0 = p1; p1 = t; }
-  if (p3 > p4) { t = p3; p3 = p4; p4 = t; }
-  if (p6 > p7) { t = p6; p6 = p7; p7 = t; }
-  if (p1 > p2) { t = p1; p1 = p2; p2 = t; }
-  if (p4 > p5) { t = p4; p4 = p5; p5 = t; }
-  if (p7 > p8) { t = p7; p7 = p8; p8 = t; }
+  if (p1 > p2) {
+    t = p1;
+    p1 = p2;
+    p2 = t;
+  }
+  if (p4 > p5) {
+    t = p4;
+    p4 = p5;
+    p5 = t;
+  }
+  if (p7 > p8) {
+    t = p7;
+    p7 = p8;
+    p8 = t;
+  }
+  if (p0 > p1) {
+    t = p0;
+    p0 = p1;
+    p1 = t;
+  }
+  if (p3 > p4) {
+    t = p3;
+    p3 = p4;
+    p4 = t;
+  }
+  if (p6 > p7) {
+    t = p6;
+    p6 = p7;
+    p7 = t;
+  }
+  if (p1 > p2) {
+    t = p1;
+    p1 = p2;
+    p2 = t;
+  }
+  if (p4 > p5) {
+    t = p4;
+    p4 = p5;
+    p5 = t;
+  }
+  if (p7 > p8) {
+    t = p7;
+    p7 = p8;
+    p8 = t;
+  }
   if (p0 > p3) p3 = p0;
   if (p5 > p8) p5 = p8;
-  if (p4 > p7) { t = p4; p4 = p7; p7 = t; }
+  if (p4 > p7) {
+    t = p4;
+    p4 = p7;
+    p7 = t;
+  }
   if (p3 > p6) p6 = p3;
   if (p1 > p4) p4 = p1;
   if (p2 > p5) p2 = p5;
   if (p4 > p7) p4 = p7;
-  if (p4 > p2) { t = p4; p4 = p2; p2 = t; }
+  if (p4 > p2) {
+    t = p4;
+    p4 = p2;
+    p2 = t;
+  }
   if (p6 > p4) p4 = p6;
   return p4 > p2 ? p2 : p4;
 }

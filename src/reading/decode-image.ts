@@ -55,7 +55,9 @@ async function decodeTiffPage(tiff: TiffFile, index: number): Promise<GrayBitmap
   }
   const { width, height, rgba } = page;
   const canvas = createCanvas(width, height);
-  canvas.getContext('2d').putImageData(new ImageData(new Uint8ClampedArray(rgba.buffer, rgba.byteOffset, width * height * 4), width, height), 0, 0);
+  canvas
+    .getContext('2d')
+    .putImageData(new ImageData(new Uint8ClampedArray(rgba.buffer, rgba.byteOffset, width * height * 4), width, height), 0, 0);
   // Scanners and fax software do record resolution in TIFF, and fax pages have non-square pixels (204×98 dpi).
   const { x, y } = tiff.pages[index]!.dpi ?? { x: estimateDpi(width, height), y: estimateDpi(width, height) };
   const scaleX = ocrScale(width, height * (x / y), x);
@@ -66,7 +68,8 @@ const asUnreadable = (err: unknown) => (err instanceof TiffError ? new Unreadabl
 
 function checkPixels(width: number, height: number): void {
   if (!(width > 0 && height > 0)) throw new UnreadableFileError(`The image claims a size of ${width}×${height} pixels.`);
-  if (width * height > MAX_SOURCE_PIXELS) throw new UnreadableFileError(`The image has ${width}×${height} pixels; at most ${MAX_SOURCE_PIXELS / 1e6} million are read.`);
+  if (width * height > MAX_SOURCE_PIXELS)
+    throw new UnreadableFileError(`The image has ${width}×${height} pixels; at most ${MAX_SOURCE_PIXELS / 1e6} million are read.`);
 }
 
 /** Resamples onto white paper (transparent PNGs are drawn on white, as printed). */

@@ -36,7 +36,10 @@ export async function openDocument(bytes: Uint8Array, type: FileType): Promise<D
   if (type !== 'pdf') {
     const image = await openImage(bytes, type);
     const scanPages = Array.from({ length: image.pageCount }, (_, i) => i + 1);
-    return { outline: { pageCount: image.pageCount, textPages: [], scanPages }, render: async (page) => forOcr(await image.decodePage(page - 1)) };
+    return {
+      outline: { pageCount: image.pageCount, textPages: [], scanPages },
+      render: async (page) => forOcr(await image.decodePage(page - 1)),
+    };
   }
   const embedded = await carriedInvoice(bytes);
   if (embedded) return { outline: { ...embedded, textPages: [], scanPages: [] }, render: notToRender };

@@ -52,7 +52,9 @@ export async function readDocument(bytes: Uint8Array, type: FileType, opts: Read
     const { pageCount, embedded, textPages, scanPages } = doc.outline;
     if (embedded) return { pageCount, embedded, pages: [], ocrPages: 0 };
     if (scanPages.length > MAX_OCR_PAGES) {
-      throw new UnreadableFileError(`The document has ${scanPages.length} pages without a text layer; at most ${MAX_OCR_PAGES} are read by OCR.`);
+      throw new UnreadableFileError(
+        `The document has ${scanPages.length} pages without a text layer; at most ${MAX_OCR_PAGES} are read by OCR.`,
+      );
     }
     let done = 0;
     // As many pages in flight as there are workers: the sandbox renders the next page while OCR reads this one.

@@ -9,7 +9,9 @@ const PDF_POINTS_PER_INCH = 72;
 
 export async function openPdf(bytes: Uint8Array): Promise<PDFDocumentProxy> {
   try {
-    return await (await openPdfTask(bytes, { maxImageSize: MAX_SOURCE_PIXELS })).promise;
+    return await (
+      await openPdfTask(bytes, { maxImageSize: MAX_SOURCE_PIXELS })
+    ).promise;
   } catch (err) {
     throw new UnreadableFileError(`The PDF cannot be opened: ${(err as Error).message}`);
   }

@@ -44,7 +44,16 @@ export function removeRules(bitmap: GrayBitmap): GrayBitmap {
  * stride between neighbours on a run, `across` between neighbouring runs;
  * `length` and `lines` are their counts.
  */
-function markRuns(gray: Uint8Array, ink: Uint8Array, erase: Uint8Array, length: number, lines: number, minRun: number, along: number, across: number): void {
+function markRuns(
+  gray: Uint8Array,
+  ink: Uint8Array,
+  erase: Uint8Array,
+  length: number,
+  lines: number,
+  minRun: number,
+  along: number,
+  across: number,
+): void {
   for (let l = 0; l < lines; l++) {
     const base = l * across;
     const prev = l > 0 ? base - across : base;

@@ -154,7 +154,10 @@ export class OcrPool {
     try {
       const engine = await (slot.engine ??= this.start(slot));
       const timeout = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new OcrTimeoutError(`OCR of a page took longer than ${this.opts.pageTimeoutMs / 1000} s`)), this.opts.pageTimeoutMs);
+        timer = setTimeout(
+          () => reject(new OcrTimeoutError(`OCR of a page took longer than ${this.opts.pageTimeoutMs / 1000} s`)),
+          this.opts.pageTimeoutMs,
+        );
       });
       const result = await Promise.race([engine.tesseract.recognize(job.image, {}, { text: false, tsv: true }), timeout, engine.exited]);
       job.resolve(wordsFromTsv(result.data.tsv ?? '', job.size));
@@ -189,24 +192,22 @@ export class OcrPool {
 
   private async createEngine(): Promise<Engine> {
     this.started++;
-    const tesseract = await Tesseract.createWorker(
-      [...LANGUAGES],
-      Tesseract.OEM.LSTM_ONLY,
-      {
-        langPath: this.langDir,
-        // The data is local; the default would also write an ungzipped copy into the working directory.
-        cacheMethod: 'none',
-        gzip: true,
-        workerPath: ocrScript('tesseract-worker'),
-        errorHandler: (err: unknown) => this.opts.onWarning?.('OCR worker reported an error', err),
-      },
-    );
+    const tesseract = await Tesseract.createWorker([...LANGUAGES], Tesseract.OEM.LSTM_ONLY, {
+      langPath: this.langDir,
+      // The data is local; the default would also write an ungzipped copy into the working directory.
+      cacheMethod: 'none',
+      gzip: true,
+      workerPath: ocrScript('tesseract-worker'),
+      errorHandler: (err: unknown) => this.opts.onWarning?.('OCR worker reported an error', err),
+    });
     // Our bitmaps are rendered at this resolution; it also stops tesseract guessing (and logging its guess).
     await tesseract.setParameters({ user_defined_dpi: String(OCR_DPI) });
     const thread = threadOf(tesseract);
     // An uncaught error in a thread is re-emitted on its Worker object; unhandled, it would end this process.
     thread.on('error', (err) => this.opts.onWarning?.('OCR worker thread failed', err));
-    const exited = new Promise<never>((_, reject) => thread.once('exit', (code) => reject(new Error(`The OCR worker thread exited (code ${code})`))));
+    const exited = new Promise<never>((_, reject) =>
+      thread.once('exit', (code) => reject(new Error(`The OCR worker thread exited (code ${code})`))),
+    );
     exited.catch(() => undefined); // observed by whoever races it; never an unhandled rejection
     // Idle workers must not keep a finishing process alive.
     thread.unref();

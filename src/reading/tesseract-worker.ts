@@ -5,6 +5,7 @@
  */
 import { createRequire } from 'node:module';
 
-globalThis.fetch = () => Promise.reject(new Error('Network access is disabled in OCR workers: the language data must come from node_modules.'));
+globalThis.fetch = () =>
+  Promise.reject(new Error('Network access is disabled in OCR workers: the language data must come from node_modules.'));
 
 createRequire(import.meta.url)('tesseract.js/src/worker-script/node/index.js');

@@ -317,7 +317,8 @@ function placeFragments(
 ): { fragments: Fragment[]; next: number } | undefined {
   const { glyphs } = drawn;
   const chars = parts.map((p) => p.text).join('');
-  const near = (g: Glyph) => Math.abs(g.baseline - at.baseline) < SAME_BASELINE * at.size && Math.abs(g.x0 - at.x) < Math.max(0.5, 0.2 * at.size);
+  const near = (g: Glyph) =>
+    Math.abs(g.baseline - at.baseline) < SAME_BASELINE * at.size && Math.abs(g.x0 - at.x) < Math.max(0.5, 0.2 * at.size);
   for (let start = cursor; start < glyphs.length; start++) {
     const g = glyphs[start]!;
     if (!near(g) || !startsWith(chars, 0, g.text)) continue;

@@ -1,7 +1,20 @@
 import type { Word } from './page-text.js';
 
 /** Tesseract's TSV columns; level 5 rows are words. */
-const COLUMNS = ['level', 'page_num', 'block_num', 'par_num', 'line_num', 'word_num', 'left', 'top', 'width', 'height', 'conf', 'text'] as const;
+const COLUMNS = [
+  'level',
+  'page_num',
+  'block_num',
+  'par_num',
+  'line_num',
+  'word_num',
+  'left',
+  'top',
+  'width',
+  'height',
+  'conf',
+  'text',
+] as const;
 const WORD_LEVEL = '5';
 
 /** A word and the text line tesseract put it on. */
@@ -21,7 +34,10 @@ export function wordsFromTsv(tsv: string, page: { width: number; height: number 
   for (const row of tsv.split('\n')) {
     const cells = row.split('\t');
     if (cells.length < COLUMNS.length || cells[0] !== WORD_LEVEL) continue;
-    const text = cells.slice(COLUMNS.length - 1).join('\t').trim();
+    const text = cells
+      .slice(COLUMNS.length - 1)
+      .join('\t')
+      .trim();
     const conf = Number(cells[10]);
     if (!text || !(conf >= 0)) continue;
     words.push({
@@ -34,7 +50,10 @@ export function wordsFromTsv(tsv: string, page: { width: number; height: number 
       line: `${cells[2]}/${cells[3]}/${cells[4]}`,
     });
   }
-  const repaired = words.map((w, i) => ({ ...w, text: repairText(w.text, words[i + 1]?.line === w.line ? words[i + 1]!.text : undefined) }));
+  const repaired = words.map((w, i) => ({
+    ...w,
+    text: repairText(w.text, words[i + 1]?.line === w.line ? words[i + 1]!.text : undefined),
+  }));
   return attachColons(deskew(repaired, page)).map(({ line: _line, ...word }) => emBox(word));
 }
 
@@ -95,7 +114,12 @@ export function attachColons<W extends LinedWord>(words: W[]): W[] {
   for (const w of words) {
     const before = out.at(-1);
     if (before && /^[:：]$/.test(w.text) && before.line === w.line && w.x - (before.x + before.width) < COLON_REACH * before.height) {
-      out[out.length - 1] = { ...before, text: `${before.text}${w.text}`, width: w.x + w.width - before.x, confidence: Math.min(before.confidence ?? 1, w.confidence ?? 1) };
+      out[out.length - 1] = {
+        ...before,
+        text: `${before.text}${w.text}`,
+        width: w.x + w.width - before.x,
+        confidence: Math.min(before.confidence ?? 1, w.confidence ?? 1),
+      };
     } else out.push(w);
   }
   return out;

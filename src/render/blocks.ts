@@ -58,9 +58,12 @@ function drawHeader(ctx: RenderContext): void {
   const lines: TextLine[] = [
     ...(seller?.sellerName ? flow.wrap(seller.sellerName, styles.heading, half) : []),
     ...(seller?.sellerTradingName ? flow.wrap(seller.sellerTradingName, styles.muted, half) : []),
-    ...addressLines(seller?.sellerPostalAddress, 'seller', template.locale, invoice.buyer?.buyerPostalAddress?.buyerCountryCode).flatMap((l) => flow.wrap(l, styles.muted, half)),
+    ...addressLines(seller?.sellerPostalAddress, 'seller', template.locale, invoice.buyer?.buyerPostalAddress?.buyerCountryCode).flatMap(
+      (l) => flow.wrap(l, styles.muted, half),
+    ),
   ];
-  const logoSize = logo && template.logo ? { width: template.logo.width * MM, height: (template.logo.width * MM * logo.height) / logo.width } : undefined;
+  const logoSize =
+    logo && template.logo ? { width: template.logo.width * MM, height: (template.logo.width * MM * logo.height) / logo.width } : undefined;
   const height = Math.max(flow.heightOf(lines), logoSize?.height ?? 0);
   flow.keep(height);
   const logoLeft = template.logo?.align === 'left';
@@ -80,20 +83,42 @@ function drawAddresses(ctx: RenderContext): void {
   const seller = invoice.seller;
   const buyer = invoice.buyer;
   const sellerCountry = seller?.sellerPostalAddress?.sellerCountryCode;
-  const sender = [seller?.sellerName, ...addressLines(seller?.sellerPostalAddress, 'seller', template.locale, buyer?.buyerPostalAddress?.buyerCountryCode)].filter(present).join(' · ');
+  const sender = [
+    seller?.sellerName,
+    ...addressLines(seller?.sellerPostalAddress, 'seller', template.locale, buyer?.buyerPostalAddress?.buyerCountryCode),
+  ]
+    .filter(present)
+    .join(' · ');
   const senderLines = sender ? flow.wrap(sender, { ...styles.muted, size: (styles.muted.size ?? flow.bodySize) * 0.9 }, leftWidth) : [];
-  const recipient = [buyer?.buyerName, buyer?.buyerContact?.buyerContactPoint, ...addressLines(buyer?.buyerPostalAddress, 'buyer', template.locale, sellerCountry)].filter(present);
+  const recipient = [
+    buyer?.buyerName,
+    buyer?.buyerContact?.buyerContactPoint,
+    ...addressLines(buyer?.buyerPostalAddress, 'buyer', template.locale, sellerCountry),
+  ].filter(present);
   const delivery = invoice.deliveryInformation;
   const deliveryLines = delivery?.deliverToAddress
-    ? [labels.deliverTo, ...[delivery.deliverToPartyName, ...addressLines(delivery.deliverToAddress, 'deliverTo', template.locale, sellerCountry)].filter(present)]
+    ? [
+        labels.deliverTo,
+        ...[delivery.deliverToPartyName, ...addressLines(delivery.deliverToAddress, 'deliverTo', template.locale, sellerCountry)].filter(
+          present,
+        ),
+      ]
     : [];
   const left: TextLine[] = [
     ...recipient.flatMap((l, i) => flow.wrap(l, i === 0 ? styles.bold : styles.body, leftWidth)),
-    ...(deliveryLines.length ? [{ text: '', style: styles.small }, ...deliveryLines.flatMap((l, i) => flow.wrap(l, i === 0 ? { ...styles.muted, bold: true } : styles.small, leftWidth))] : []),
+    ...(deliveryLines.length
+      ? [
+          { text: '', style: styles.small },
+          ...deliveryLines.flatMap((l, i) => flow.wrap(l, i === 0 ? { ...styles.muted, bold: true } : styles.small, leftWidth)),
+        ]
+      : []),
   ];
   const facts = keyFacts(ctx);
   const labelWidth = rightWidth * 0.48;
-  const right = facts.map(([label, value]) => ({ label: flow.wrap(label, styles.muted, labelWidth - 4), value: flow.wrap(value, styles.small, rightWidth - labelWidth) }));
+  const right = facts.map(([label, value]) => ({
+    label: flow.wrap(label, styles.muted, labelWidth - 4),
+    value: flow.wrap(value, styles.small, rightWidth - labelWidth),
+  }));
   const senderHeight = flow.heightOf(senderLines) + (senderLines.length ? 2 : 0);
   const rightHeight = right.reduce((h, r) => h + Math.max(flow.heightOf(r.label), flow.heightOf(r.value)), 0);
   const height = Math.max(senderHeight + flow.heightOf(left), rightHeight);
@@ -123,7 +148,10 @@ function keyFacts({ invoice, labels, fmt }: RenderContext): Array<[string, strin
     [labels.issueDate, date(invoice.invoiceIssueDate)],
     [labels.taxPointDate, date(invoice.valueAddedTaxPointDate)],
     [labels.deliveryDate, date(invoice.deliveryInformation?.actualDeliveryDate)],
-    [labels.servicePeriod, period ? [date(period.invoicingPeriodStartDate), date(period.invoicingPeriodEndDate)].filter(present).join(' – ') : undefined],
+    [
+      labels.servicePeriod,
+      period ? [date(period.invoicingPeriodStartDate), date(period.invoicingPeriodEndDate)].filter(present).join(' – ') : undefined,
+    ],
     [labels.dueDate, date(invoice.paymentDueDate)],
     [labels.customerNumber, invoice.buyer?.buyerIdentifier],
     [labels.buyerReference, invoice.buyerReference],
@@ -180,24 +208,40 @@ interface AmountRow {
 
 function totalRows({ invoice, labels, fmt }: RenderContext): AmountRow[] {
   const t = invoice.documentTotals ?? {};
-  const rate = (r: string | undefined, code: string | undefined) => [code, r === undefined ? undefined : fmt.percent(r)].filter(present).join(' ');
-  const reasons = (reason: string | undefined, r: string | undefined, code: string | undefined) => [reason, rate(r, code)].filter(present).join(', ');
+  const rate = (r: string | undefined, code: string | undefined) =>
+    [code, r === undefined ? undefined : fmt.percent(r)].filter(present).join(' ');
+  const reasons = (reason: string | undefined, r: string | undefined, code: string | undefined) =>
+    [reason, rate(r, code)].filter(present).join(', ');
   const rows: Array<AmountRow | undefined> = [
     t.sumOfInvoiceLineNetAmount === undefined ? undefined : { label: labels.lineTotal, amount: t.sumOfInvoiceLineNetAmount },
     ...(invoice.documentLevelAllowances ?? []).map((a) =>
       a.documentLevelAllowanceAmount === undefined
         ? undefined
-        : { label: `${labels.documentAllowance} ${reasons(a.documentLevelAllowanceReason, a.documentLevelAllowanceVatRate, a.documentLevelAllowanceVatCategoryCode)}`.trim(), amount: negate(a.documentLevelAllowanceAmount) },
+        : {
+            label:
+              `${labels.documentAllowance} ${reasons(a.documentLevelAllowanceReason, a.documentLevelAllowanceVatRate, a.documentLevelAllowanceVatCategoryCode)}`.trim(),
+            amount: negate(a.documentLevelAllowanceAmount),
+          },
     ),
     ...(invoice.documentLevelCharges ?? []).map((c) =>
       c.documentLevelChargeAmount === undefined
         ? undefined
-        : { label: `${labels.documentCharge} ${reasons(c.documentLevelChargeReason, c.documentLevelChargeVatRate, c.documentLevelChargeVatCategoryCode)}`.trim(), amount: c.documentLevelChargeAmount },
+        : {
+            label:
+              `${labels.documentCharge} ${reasons(c.documentLevelChargeReason, c.documentLevelChargeVatRate, c.documentLevelChargeVatCategoryCode)}`.trim(),
+            amount: c.documentLevelChargeAmount,
+          },
     ),
     // The sums only add information when there is more than one allowance or charge to add up.
-    (invoice.documentLevelAllowances?.length ?? 0) > 1 && t.sumOfAllowancesOnDocumentLevel !== undefined ? { label: labels.allowanceTotal, amount: negate(t.sumOfAllowancesOnDocumentLevel) } : undefined,
-    (invoice.documentLevelCharges?.length ?? 0) > 1 && t.sumOfChargesOnDocumentLevel !== undefined ? { label: labels.chargeTotal, amount: t.sumOfChargesOnDocumentLevel } : undefined,
-    t.invoiceTotalAmountWithoutVat === undefined ? undefined : { label: labels.netTotal, amount: t.invoiceTotalAmountWithoutVat, strong: true },
+    (invoice.documentLevelAllowances?.length ?? 0) > 1 && t.sumOfAllowancesOnDocumentLevel !== undefined
+      ? { label: labels.allowanceTotal, amount: negate(t.sumOfAllowancesOnDocumentLevel) }
+      : undefined,
+    (invoice.documentLevelCharges?.length ?? 0) > 1 && t.sumOfChargesOnDocumentLevel !== undefined
+      ? { label: labels.chargeTotal, amount: t.sumOfChargesOnDocumentLevel }
+      : undefined,
+    t.invoiceTotalAmountWithoutVat === undefined
+      ? undefined
+      : { label: labels.netTotal, amount: t.invoiceTotalAmountWithoutVat, strong: true },
     t.invoiceTotalVatAmount === undefined ? undefined : { label: labels.vatTotal, amount: t.invoiceTotalVatAmount },
     t.invoiceTotalAmountWithVat === undefined ? undefined : { label: labels.grossTotal, amount: t.invoiceTotalAmountWithVat, strong: true },
     t.paidAmount === undefined ? undefined : { label: labels.paid, amount: negate(t.paidAmount) },
@@ -225,7 +269,13 @@ function drawTotals(ctx: RenderContext): void {
     }
     // Label before amount, so that text extraction (and screen readers) read them in that order.
     const height = flow.drawLines(row.lines, x, flow.y, width - valueWidth - 4);
-    flow.drawLines([{ text: fmt.money(row.amount), style: row.strong ? styles.bold : styles.body }], flow.geo.right - valueWidth, flow.y, valueWidth, 'right');
+    flow.drawLines(
+      [{ text: fmt.money(row.amount), style: row.strong ? styles.bold : styles.body }],
+      flow.geo.right - valueWidth,
+      flow.y,
+      valueWidth,
+      'right',
+    );
     flow.gap(height);
   }
   flow.gap(GAP);
@@ -255,7 +305,10 @@ function drawVatBreakdown(ctx: RenderContext): void {
   flow.fillRect(flow.geo.left, flow.y, w, Math.max(...headerCells.map((c) => flow.heightOf(c))) + 3, 'tableHeaderBackground');
   row(headerCells);
   for (const v of entries) {
-    const category = [v.vatCategoryCode && (labels.vatCategories[v.vatCategoryCode] ?? v.vatCategoryCode), v.vatExemptionReasonText ?? v.vatExemptionReasonCode].filter(present);
+    const category = [
+      v.vatCategoryCode && (labels.vatCategories[v.vatCategoryCode] ?? v.vatCategoryCode),
+      v.vatExemptionReasonText ?? v.vatExemptionReasonCode,
+    ].filter(present);
     row([
       category.flatMap((text, i) => flow.wrap(text, i === 0 ? styles.body : styles.muted, cols[0]!.width - 4)),
       [{ text: v.vatCategoryRate === undefined ? '' : fmt.percent(v.vatCategoryRate), style: styles.body }],
@@ -283,7 +336,11 @@ function paymentFacts({ invoice, labels, fmt }: RenderContext): Array<[string, s
     [labels.mandateReference, pay?.directDebit?.mandateReferenceIdentifier],
     [labels.creditorId, pay?.directDebit?.bankAssignedCreditorIdentifier],
     [labels.debitedAccount, pay?.directDebit?.debitedAccountIdentifier && formatIban(pay.directDebit.debitedAccountIdentifier)],
-    [labels.card, pay?.paymentCardInformation?.paymentCardPrimaryAccountNumber && `•••• ${pay.paymentCardInformation.paymentCardPrimaryAccountNumber.slice(-4)}`],
+    [
+      labels.card,
+      pay?.paymentCardInformation?.paymentCardPrimaryAccountNumber &&
+        `•••• ${pay.paymentCardInformation.paymentCardPrimaryAccountNumber.slice(-4)}`,
+    ],
     [labels.remittance, pay?.remittanceInformation],
   ];
   return facts.filter((f): f is [string, string] => present(f[1]));
@@ -299,7 +356,10 @@ function drawPayment(ctx: RenderContext): void {
   if (facts.length === 0 && !epc) return;
   const textWidth = flow.width - (epc ? QR_SIZE + GAP : 0);
   const labelWidth = Math.min(textWidth * 0.35, 45 * MM);
-  const rows = facts.map(([label, value]) => ({ label: flow.wrap(label, styles.muted, labelWidth - 4), value: flow.wrap(value, styles.body, textWidth - labelWidth) }));
+  const rows = facts.map(([label, value]) => ({
+    label: flow.wrap(label, styles.muted, labelWidth - 4),
+    value: flow.wrap(value, styles.body, textWidth - labelWidth),
+  }));
   const caption = epc ? flow.wrap(labels.qrCaption, styles.muted, QR_SIZE) : [];
   const textHeight = rows.reduce((h, r) => h + Math.max(flow.heightOf(r.label), flow.heightOf(r.value)), 0);
   const height = Math.max(textHeight, epc ? QR_SIZE + 2 + flow.heightOf(caption) : 0);
@@ -323,7 +383,11 @@ function drawPayment(ctx: RenderContext): void {
 // ---------------------------------------------------------------- running header and footer
 
 export function drawContinuationHeader(ctx: Omit<RenderContext, 'flow'>, flow: Flow): void {
-  const text = fill(ctx.labels.continuation, { title: documentTitle(ctx), number: ctx.invoice.invoiceNumber ?? '', page: flow.pages.length });
+  const text = fill(ctx.labels.continuation, {
+    title: documentTitle(ctx),
+    number: ctx.invoice.invoiceNumber ?? '',
+    page: flow.pages.length,
+  });
   flow.write(flow.wrap(text, ctx.styles.muted, flow.width));
   flow.rule(flow.geo.left, flow.geo.right, flow.y + 1);
   flow.gap(GAP);
@@ -335,7 +399,11 @@ export function footerColumns(invoice: Invoice, labels: RenderContext['labels'],
   const labelled = (label: string, value: string | undefined) => (value ? `${label}: ${value}` : undefined);
   return [
     [s?.sellerName, ...addressLines(s?.sellerPostalAddress, 'seller', locale)],
-    [s?.sellerContact?.sellerContactPoint, labelled(labels.phone, s?.sellerContact?.sellerContactTelephoneNumber), labelled(labels.email, s?.sellerContact?.sellerContactEmailAddress)],
+    [
+      s?.sellerContact?.sellerContactPoint,
+      labelled(labels.phone, s?.sellerContact?.sellerContactTelephoneNumber),
+      labelled(labels.email, s?.sellerContact?.sellerContactEmailAddress),
+    ],
     [
       labelled(labels.vatId, s?.sellerVatIdentifier),
       labelled(labels.taxNumber, s?.sellerTaxRegistrationIdentifier),

@@ -51,6 +51,8 @@ export async function embedFonts(doc: PDFDocument, family: FontFamily): Promise<
     regular,
     bold,
     printable: (text) =>
-      Array.from(text.replace(/\t/g, ' ').replace(/[\u0000-\u001f\u007f-\u009f]/g, ''), (ch) => (covered.has(ch.codePointAt(0)!) ? ch : '?')).join(''),
+      Array.from(text.replace(/\t/g, ' ').replace(/[\u0000-\u001f\u007f-\u009f]/g, ''), (ch) =>
+        covered.has(ch.codePointAt(0)!) ? ch : '?',
+      ).join(''),
   };
 }

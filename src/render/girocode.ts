@@ -37,7 +37,9 @@ export function epcPaymentOf(invoice: Invoice): EpcPayment | undefined {
   return {
     name,
     iban,
-    ...(account?.paymentServiceProviderIdentifier ? { bic: account.paymentServiceProviderIdentifier.replace(/\s+/g, '').toUpperCase() } : {}),
+    ...(account?.paymentServiceProviderIdentifier
+      ? { bic: account.paymentServiceProviderIdentifier.replace(/\s+/g, '').toUpperCase() }
+      : {}),
     amount: amount.toFixed(2),
     ...((pay.remittanceInformation ?? invoice.invoiceNumber) ? { remittance: pay.remittanceInformation ?? invoice.invoiceNumber } : {}),
   };
@@ -65,7 +67,10 @@ function isMod97(alnum: string): boolean {
 }
 
 /** Cuts to at most `max` characters, never inside a surrogate pair. */
-const cut = (text: string, max: number) => Array.from(text.replace(/[\r\n]+/g, ' ').trim()).slice(0, max).join('');
+const cut = (text: string, max: number) =>
+  Array.from(text.replace(/[\r\n]+/g, ' ').trim())
+    .slice(0, max)
+    .join('');
 
 /**
  * The EPC069-12 payload: fixed line order, LF separated, character set 1 (UTF-8), service
@@ -75,7 +80,9 @@ const cut = (text: string, max: number) => Array.from(text.replace(/[\r\n]+/g, '
 export function epcPayload(p: EpcPayment): string {
   const structured = p.remittance && isCreditorReference(p.remittance) ? p.remittance.replace(/\s+/g, '').toUpperCase() : '';
   const unstructured = p.remittance && !structured ? cut(p.remittance, 140) : '';
-  return ['BCD', '002', '1', 'SCT', p.bic ?? '', cut(p.name, 70), p.iban, `EUR${p.amount}`, '', structured, unstructured].join('\n').replace(/\n+$/, '');
+  return ['BCD', '002', '1', 'SCT', p.bic ?? '', cut(p.name, 70), p.iban, `EUR${p.amount}`, '', structured, unstructured]
+    .join('\n')
+    .replace(/\n+$/, '');
 }
 
 /** The QR module matrix (true = dark), error correction M as EPC069-12 requires. */

@@ -44,14 +44,23 @@ export async function renderInvoicePdf(invoice: Invoice, loaded: LoadedTemplate,
   };
   const page = geometry(template, 0);
   const footer = layoutFooter(base, new Typesetter(fonts, template.font.size), page.right - page.left);
-  const flow = new Flow(doc, geometry(template, footer.height), fonts, template.font.size, template.colors, (f) => drawContinuationHeader(base, f));
+  const flow = new Flow(doc, geometry(template, footer.height), fonts, template.font.size, template.colors, (f) =>
+    drawContinuationHeader(base, f),
+  );
   const ctx: RenderContext = { ...base, flow };
   flow.addPage();
   for (const block of template.blocks) BLOCK_RENDERERS[block](ctx);
   flow.pages.forEach((_, i) => footer.draw(flow, i));
 
   const title = [documentTitle(base), invoice.invoiceNumber].filter(Boolean).join(' ');
-  await declarePdfA3b(doc, { title, author: invoice.seller?.sellerName ?? title, creator: `einvoice-service, template ${template.id}`, language: template.locale, created: opts.created, fileId: opts.fileId });
+  await declarePdfA3b(doc, {
+    title,
+    author: invoice.seller?.sellerName ?? title,
+    creator: `einvoice-service, template ${template.id}`,
+    language: template.locale,
+    created: opts.created,
+    fileId: opts.fileId,
+  });
   return { title, pdf: await doc.save(), pages: flow.pages.length };
 }
 

@@ -41,7 +41,14 @@ export interface Geometry {
 export function geometry(template: Template, footerHeight: number): Geometry {
   const [w, h] = PAGE_SIZES[template.page.size];
   const m = template.page.margins;
-  return { pageWidth: w * MM, pageHeight: h * MM, left: m.left * MM, right: (w - m.right) * MM, top: m.top * MM, bottom: (h - m.bottom) * MM - footerHeight };
+  return {
+    pageWidth: w * MM,
+    pageHeight: h * MM,
+    left: m.left * MM,
+    right: (w - m.right) * MM,
+    top: m.top * MM,
+    bottom: (h - m.bottom) * MM - footerHeight,
+  };
 }
 
 /** Measuring and line breaking: needs only the fonts, so the footer can be laid out before the page geometry exists. */
@@ -187,7 +194,14 @@ export class Flow extends Typesetter {
       const textWidth = align === 'left' ? 0 : this.measure(line.text, line.style);
       const dx = align === 'right' ? width - textWidth : align === 'center' ? (width - textWidth) / 2 : 0;
       // Baseline: the ascent of DejaVu is about 0.93 em; the rest of the leading goes below.
-      if (line.text) this.page.drawText(line.text, { x: x + dx, y: this.geo.pageHeight - (y + size * 0.95), size, font, color: this.palette[line.style.color ?? 'text'] });
+      if (line.text)
+        this.page.drawText(line.text, {
+          x: x + dx,
+          y: this.geo.pageHeight - (y + size * 0.95),
+          size,
+          font,
+          color: this.palette[line.style.color ?? 'text'],
+        });
       y += this.lineHeight(line.style);
     }
     return y - top;
@@ -211,7 +225,12 @@ export class Flow extends Typesetter {
   }
 
   rule(x1: number, x2: number, y: number, color: ColorName = 'rule', thickness = 0.6): void {
-    this.page.drawLine({ start: { x: x1, y: this.geo.pageHeight - y }, end: { x: x2, y: this.geo.pageHeight - y }, thickness, color: this.palette[color] });
+    this.page.drawLine({
+      start: { x: x1, y: this.geo.pageHeight - y },
+      end: { x: x2, y: this.geo.pageHeight - y },
+      thickness,
+      color: this.palette[color],
+    });
   }
 
   gap(height: number): void {
@@ -227,7 +246,13 @@ export class Flow extends Typesetter {
         if (dark && start < 0) start = c;
         if ((!dark || c === row.length - 1) && start >= 0) {
           const end = dark ? c + 1 : c;
-          this.page.drawRectangle({ x: x + start * module, y: this.geo.pageHeight - top - (r + 1) * module, width: (end - start) * module, height: module, color: rgb(0, 0, 0) });
+          this.page.drawRectangle({
+            x: x + start * module,
+            y: this.geo.pageHeight - top - (r + 1) * module,
+            width: (end - start) * module,
+            height: module,
+            color: rgb(0, 0, 0),
+          });
           start = -1;
         }
       });

@@ -51,7 +51,14 @@ export function splitRow(row: Row, height: number, lineHeights: (lines: readonly
   const hasHead = counts.some((n) => n > 0);
   const hasTail = row.cells.some((cell, i) => cell.length > counts[i]!);
   return {
-    ...(hasHead ? { head: { cells: row.cells.map((cell, i) => cell.slice(0, counts[i])), ...(row.amount !== undefined ? { amount: row.amount } : {}) } } : {}),
+    ...(hasHead
+      ? {
+          head: {
+            cells: row.cells.map((cell, i) => cell.slice(0, counts[i])),
+            ...(row.amount !== undefined ? { amount: row.amount } : {}),
+          },
+        }
+      : {}),
     ...(hasTail ? { tail: { cells: row.cells.map((cell, i) => cell.slice(counts[i])) } } : {}),
   };
 }
@@ -88,7 +95,13 @@ export function drawLineTable(ctx: RenderContext): void {
     if (!amountColumn) return;
     const style = styles.bold;
     flow.drawLines([{ text: label, style }], flow.geo.left + PAD_X, flow.y + PAD_Y, amountColumn.x - 2 * PAD_X, 'right');
-    flow.drawLines([{ text: ctx.fmt.money(amount.toString()), style }], flow.geo.left + amountColumn.x + PAD_X, flow.y + PAD_Y, amountColumn.width - 2 * PAD_X, 'right');
+    flow.drawLines(
+      [{ text: ctx.fmt.money(amount.toString()), style }],
+      flow.geo.left + amountColumn.x + PAD_X,
+      flow.y + PAD_Y,
+      amountColumn.width - 2 * PAD_X,
+      'right',
+    );
     flow.gap(sumRowHeight);
   };
   const drawLine = (row: Row) => {
@@ -163,12 +176,19 @@ function cellLines(ctx: RenderContext, column: Column, line: InvoiceLine, index:
       return text(unitName(line.invoicedQuantityUnitOfMeasureCode));
     case 'unitPrice': {
       const base = price?.itemPriceBaseQuantity;
-      const per = base && !new Decimal(base).eq(1) ? fill(labels.pricePer, { quantity: fmt.quantity(base), unit: unitName(price?.itemPriceBaseQuantityUnitOfMeasure ?? line.invoicedQuantityUnitOfMeasureCode) ?? '' }).trim() : undefined;
+      const per =
+        base && !new Decimal(base).eq(1)
+          ? fill(labels.pricePer, {
+              quantity: fmt.quantity(base),
+              unit: unitName(price?.itemPriceBaseQuantityUnitOfMeasure ?? line.invoicedQuantityUnitOfMeasureCode) ?? '',
+            }).trim()
+          : undefined;
       return [...text(price?.itemNetPrice && fmt.price(price.itemNetPrice)), ...text(per, styles.muted)];
     }
     case 'vatRate': {
       const rate = vat?.invoicedItemVatRate === undefined ? undefined : fmt.percent(vat.invoicedItemVatRate);
-      const category = vat?.invoicedItemVatCategoryCode && vat.invoicedItemVatCategoryCode !== 'S' ? vat.invoicedItemVatCategoryCode : undefined;
+      const category =
+        vat?.invoicedItemVatCategoryCode && vat.invoicedItemVatCategoryCode !== 'S' ? vat.invoicedItemVatCategoryCode : undefined;
       return text([rate, category].filter(Boolean).join(' '));
     }
     case 'netAmount':
@@ -184,13 +204,22 @@ function itemLines(ctx: RenderContext, line: InvoiceLine, width: number, shown: 
   const percent = (p: string | undefined) => (p === undefined ? '' : ` ${fmt.percent(p)}`);
   const details = [
     !shown.has('sellerItemId') && item?.itemSellersIdentifier ? `${labels.sellerItemId}: ${item.itemSellersIdentifier}` : undefined,
-    period ? `${labels.linePeriod}: ${[period.invoiceLinePeriodStartDate, period.invoiceLinePeriodEndDate].filter(Boolean).map((d) => fmt.date(d!)).join(' – ')}` : undefined,
+    period
+      ? `${labels.linePeriod}: ${[period.invoiceLinePeriodStartDate, period.invoiceLinePeriodEndDate]
+          .filter(Boolean)
+          .map((d) => fmt.date(d!))
+          .join(' – ')}`
+      : undefined,
     line.invoiceLineNote,
     ...(line.invoiceLineAllowances ?? []).map((a) =>
-      a.invoiceLineAllowanceAmount === undefined ? undefined : `${labels.lineAllowance}${a.invoiceLineAllowanceReason ? ` ${a.invoiceLineAllowanceReason}` : ''}${percent(a.invoiceLineAllowancePercentage)}: ${fmt.money(negate(a.invoiceLineAllowanceAmount))}`,
+      a.invoiceLineAllowanceAmount === undefined
+        ? undefined
+        : `${labels.lineAllowance}${a.invoiceLineAllowanceReason ? ` ${a.invoiceLineAllowanceReason}` : ''}${percent(a.invoiceLineAllowancePercentage)}: ${fmt.money(negate(a.invoiceLineAllowanceAmount))}`,
     ),
     ...(line.invoiceLineCharges ?? []).map((c) =>
-      c.invoiceLineChargeAmount === undefined ? undefined : `${labels.lineCharge}${c.invoiceLineChargeReason ? ` ${c.invoiceLineChargeReason}` : ''}${percent(c.invoiceLineChargePercentage)}: ${fmt.money(c.invoiceLineChargeAmount)}`,
+      c.invoiceLineChargeAmount === undefined
+        ? undefined
+        : `${labels.lineCharge}${c.invoiceLineChargeReason ? ` ${c.invoiceLineChargeReason}` : ''}${percent(c.invoiceLineChargePercentage)}: ${fmt.money(c.invoiceLineChargeAmount)}`,
     ),
   ];
   return [

@@ -61,12 +61,23 @@ export async function listTemplates(roots: TemplateRoots): Promise<TemplateListi
   const builtin = await folders(roots.builtin);
   const operator = await folders(roots.operator);
   const listings: TemplateListing[] = [];
-  for (const [source, ids] of [['builtin', builtin], ['operator', operator]] as const) {
+  for (const [source, ids] of [
+    ['builtin', builtin],
+    ['operator', operator],
+  ] as const) {
     for (const id of ids) {
       try {
-        if (source === 'operator' && builtin.includes(id)) throw new TemplateInvalidError(id, [`the id "${id}" belongs to a built-in template; choose another folder name`]);
+        if (source === 'operator' && builtin.includes(id))
+          throw new TemplateInvalidError(id, [`the id "${id}" belongs to a built-in template; choose another folder name`]);
         const { template } = await loadTemplateFrom(path.join(roots[source], id), source);
-        listings.push({ id, source, valid: true, name: template.name, ...(template.description ? { description: template.description } : {}), locale: template.locale });
+        listings.push({
+          id,
+          source,
+          valid: true,
+          name: template.name,
+          ...(template.description ? { description: template.description } : {}),
+          locale: template.locale,
+        });
       } catch (err) {
         if (!(err instanceof TemplateInvalidError)) throw err;
         listings.push({ id, source, valid: false, problems: err.problems });
@@ -92,7 +103,10 @@ export async function loadTemplateFrom(dir: string, source: TemplateSource): Pro
     throw new TemplateInvalidError(id, problems);
   };
   const file = path.join(dir, 'template.json');
-  const size = await stat(file).then((s) => s.size, () => fail('template.json is missing'));
+  const size = await stat(file).then(
+    (s) => s.size,
+    () => fail('template.json is missing'),
+  );
   if (size > MAX_TEMPLATE_BYTES) fail(`template.json is larger than ${MAX_TEMPLATE_BYTES / 1024} KiB`);
   let json: unknown;
   try {
@@ -111,7 +125,8 @@ async function readLogo(file: string, fail: (problem: string) => never): Promise
   const bytes = await readFile(file).catch(() => fail(`logo ${path.basename(file)} is missing`));
   if (bytes.byteLength > MAX_LOGO_BYTES) fail(`logo ${path.basename(file)} is larger than 2 MB`);
   const detected = detectFileType(bytes);
-  if (!detected.supported || (detected.type !== 'png' && detected.type !== 'jpeg')) return fail(`logo ${path.basename(file)} must be a PNG or JPEG image`);
+  if (!detected.supported || (detected.type !== 'png' && detected.type !== 'jpeg'))
+    return fail(`logo ${path.basename(file)} must be a PNG or JPEG image`);
   return { bytes, type: detected.type };
 }
 
@@ -127,5 +142,8 @@ async function folders(root: string): Promise<string[]> {
     if (err.code === 'ENOENT') return [];
     throw err;
   });
-  return entries.filter((e) => e.isDirectory() && TEMPLATE_ID.test(e.name)).map((e) => e.name).sort();
+  return entries
+    .filter((e) => e.isDirectory() && TEMPLATE_ID.test(e.name))
+    .map((e) => e.name)
+    .sort();
 }

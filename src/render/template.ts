@@ -107,7 +107,9 @@ const labelsSchema = z
   .object({
     ...(Object.fromEntries(LABEL_KEYS.map((k) => [k, label])) as Record<LabelKey, typeof label>),
     /** Title per invoice type code (UNTDID 1001); `default` for the others. */
-    documentTypes: z.record(z.string().regex(/^(\d{3}|default)$/, 'must be a 3-digit type code or "default"'), label).refine((m) => 'default' in m, 'needs a "default" title'),
+    documentTypes: z
+      .record(z.string().regex(/^(\d{3}|default)$/, 'must be a 3-digit type code or "default"'), label)
+      .refine((m) => 'default' in m, 'needs a "default" title'),
     units: codeMap(/^[A-Z0-9]{1,3}$/, 'a UN/ECE Rec. 20 unit code'),
     vatCategories: codeMap(/^(S|Z|E|AE|K|G|O|L|M|B)$/, 'a VAT category code'),
     paymentMeans: codeMap(/^(\d{1,2}|ZZZ)$/, 'a UNTDID 4461 payment means code'),
@@ -166,10 +168,13 @@ export const templateSchema = z
   })
   .strict()
   // Room for the header, a footer and at least a few table rows per page.
-  .refine(({ page: { size, margins: m } }) => PAGE_SIZES[size][0] - m.left - m.right >= 90 && PAGE_SIZES[size][1] - m.top - m.bottom >= 120, {
-    message: 'the margins leave too little room: at least 90 mm × 120 mm must remain inside them',
-    path: ['page', 'margins'],
-  });
+  .refine(
+    ({ page: { size, margins: m } }) => PAGE_SIZES[size][0] - m.left - m.right >= 90 && PAGE_SIZES[size][1] - m.top - m.bottom >= 120,
+    {
+      message: 'the margins leave too little room: at least 90 mm × 120 mm must remain inside them',
+      path: ['page', 'margins'],
+    },
+  );
 
 export type Template = z.output<typeof templateSchema>;
 export type Labels = Template['labels'];

@@ -53,7 +53,9 @@ export function reportFragment(view: ReportView): string {
   const groups = view.groups.length
     ? view.groups
         .map(
-          (g) => `<section class="group" data-group="${g.id}"><h2>${esc(g.title)} <span class="note">(${esc(w.groupErrors(g.errors))})</span></h2>${g.ruleSets.length ? `<p class="note">${esc(g.ruleSets.join(', '))}</p>` : ''}
+          (
+            g,
+          ) => `<section class="group" data-group="${g.id}"><h2>${esc(g.title)} <span class="note">(${esc(w.groupErrors(g.errors))})</span></h2>${g.ruleSets.length ? `<p class="note">${esc(g.ruleSets.join(', '))}</p>` : ''}
 <table><thead><tr><th scope="col">${esc(w.severity)}</th><th scope="col">${esc(w.rule)}</th><th scope="col">${esc(w.message)}</th><th scope="col">${esc(w.field)}</th><th scope="col">${esc(w.location)}</th></tr></thead><tbody>
 ${g.findings
   .map(

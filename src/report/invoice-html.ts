@@ -51,7 +51,20 @@ function table(caption: string, head: Array<[string, boolean]>, rows: string[][]
     .join('')}</tbody></table>`;
 }
 
-const HEADER_KEYS = new Set(['seller', 'buyer', 'payee', 'sellerTaxRepresentativeParty', 'deliveryInformation', 'paymentInstructions', 'documentLevelAllowances', 'documentLevelCharges', 'documentTotals', 'vatBreakdown', 'invoiceLine', 'additionalSupportingDocuments']);
+const HEADER_KEYS = new Set([
+  'seller',
+  'buyer',
+  'payee',
+  'sellerTaxRepresentativeParty',
+  'deliveryInformation',
+  'paymentInstructions',
+  'documentLevelAllowances',
+  'documentLevelCharges',
+  'documentTotals',
+  'vatBreakdown',
+  'invoiceLine',
+  'additionalSupportingDocuments',
+]);
 
 export function invoiceFragment(invoice: Invoice, lang: Language): string {
   const t = TEXT[lang].invoice;
@@ -66,11 +79,23 @@ export function invoiceFragment(invoice: Invoice, lang: Language): string {
     `${esc(l.itemInformation?.itemName ?? '')}${l.itemInformation?.itemDescription ? `<br><span class="note">${esc(l.itemInformation.itemDescription)}</span>` : ''}`,
     esc([l.invoicedQuantity && fmt.quantity(l.invoicedQuantity), l.invoicedQuantityUnitOfMeasureCode].filter(Boolean).join(' ')),
     l.priceDetails?.itemNetPrice ? esc(fmt.price(l.priceDetails.itemNetPrice)) : '',
-    esc((l.lineVatInformation ?? []).map((v) => [v.invoicedItemVatCategoryCode, v.invoicedItemVatRate && fmt.percent(v.invoicedItemVatRate)].filter(Boolean).join(' ')).join(', ')),
+    esc(
+      (l.lineVatInformation ?? [])
+        .map((v) => [v.invoicedItemVatCategoryCode, v.invoicedItemVatRate && fmt.percent(v.invoicedItemVatRate)].filter(Boolean).join(' '))
+        .join(', '),
+    ),
     money(l.invoiceLineNetAmount),
   ]);
-  const vat = (invoice.vatBreakdown ?? []).map((v) => [esc(v.vatCategoryCode ?? ''), esc(v.vatCategoryRate ? fmt.percent(v.vatCategoryRate) : ''), money(v.vatCategoryTaxableAmount), money(v.vatCategoryTaxAmount)]);
-  const totals = Object.entries(invoice.documentTotals ?? {}).map(([k, v]): Row => [labelOf(`documentTotals.${k}`, lang), fmt.money(String(v))]);
+  const vat = (invoice.vatBreakdown ?? []).map((v) => [
+    esc(v.vatCategoryCode ?? ''),
+    esc(v.vatCategoryRate ? fmt.percent(v.vatCategoryRate) : ''),
+    money(v.vatCategoryTaxableAmount),
+    money(v.vatCategoryTaxAmount),
+  ]);
+  const totals = Object.entries(invoice.documentTotals ?? {}).map(([k, v]): Row => [
+    labelOf(`documentTotals.${k}`, lang),
+    fmt.money(String(v)),
+  ]);
 
   return `<h1>${esc(title)}</h1>
 ${facts(terms(header, ''))}
@@ -80,21 +105,79 @@ ${section(t.taxRepresentative, facts(terms(invoice.sellerTaxRepresentativeParty,
 ${section(t.delivery, facts(terms(invoice.deliveryInformation, 'deliveryInformation')))}
 ${section(
   t.lines,
-  table(t.lines, [[t.position, false], [t.item, false], [t.quantity, true], [t.unitPrice, true], [t.vatRate, true], [t.netAmount, true]], lines) +
+  table(
+    t.lines,
+    [
+      [t.position, false],
+      [t.item, false],
+      [t.quantity, true],
+      [t.unitPrice, true],
+      [t.vatRate, true],
+      [t.netAmount, true],
+    ],
+    lines,
+  ) +
     (invoice.invoiceLine ?? [])
       .map((l) => {
         // What the table does not show of a line (periods, allowances, identifiers, notes).
-        const { invoiceLineIdentifier: _id, invoicedQuantity: _q, invoicedQuantityUnitOfMeasureCode: _u, invoiceLineNetAmount: _n, ...rest } = l;
-        const rows = terms({ ...rest, itemInformation: { ...rest.itemInformation, itemName: undefined, itemDescription: undefined }, priceDetails: { ...rest.priceDetails, itemNetPrice: undefined }, lineVatInformation: undefined }, 'invoiceLine[]');
+        const {
+          invoiceLineIdentifier: _id,
+          invoicedQuantity: _q,
+          invoicedQuantityUnitOfMeasureCode: _u,
+          invoiceLineNetAmount: _n,
+          ...rest
+        } = l;
+        const rows = terms(
+          {
+            ...rest,
+            itemInformation: { ...rest.itemInformation, itemName: undefined, itemDescription: undefined },
+            priceDetails: { ...rest.priceDetails, itemNetPrice: undefined },
+            lineVatInformation: undefined,
+          },
+          'invoiceLine[]',
+        );
         return rows.length ? `<h3>${esc(t.position)} ${esc(l.invoiceLineIdentifier ?? '')}</h3>${facts(rows)}` : '';
       })
       .join(''),
 )}
 ${section(t.allowancesCharges, facts([...terms(invoice.documentLevelAllowances, 'documentLevelAllowances'), ...terms(invoice.documentLevelCharges, 'documentLevelCharges')]))}
-${section(t.vatBreakdown, table(t.vatBreakdown, [[t.category, false], [t.vatRate, true], [t.taxable, true], [t.tax, true]], vat) + facts(terms((invoice.vatBreakdown ?? []).map((v) => ({ vatExemptionReasonText: v.vatExemptionReasonText, vatExemptionReasonCode: v.vatExemptionReasonCode })), 'vatBreakdown')))}
+${section(
+  t.vatBreakdown,
+  table(
+    t.vatBreakdown,
+    [
+      [t.category, false],
+      [t.vatRate, true],
+      [t.taxable, true],
+      [t.tax, true],
+    ],
+    vat,
+  ) +
+    facts(
+      terms(
+        (invoice.vatBreakdown ?? []).map((v) => ({
+          vatExemptionReasonText: v.vatExemptionReasonText,
+          vatExemptionReasonCode: v.vatExemptionReasonCode,
+        })),
+        'vatBreakdown',
+      ),
+    ),
+)}
 ${section(t.totals, facts(totals))}
 ${section(t.payment, facts(terms(invoice.paymentInstructions, 'paymentInstructions')))}
-${section(t.other, facts(terms(invoice.additionalSupportingDocuments?.map((d) => ({ ...d, attachedDocument: d.attachedDocument ? `(${Math.round((d.attachedDocument.length * 3) / 4 / 1024)} KiB)` : undefined })), 'additionalSupportingDocuments')))}`;
+${section(
+  t.other,
+  facts(
+    terms(
+      invoice.additionalSupportingDocuments?.map((d) => ({
+        ...d,
+        attachedDocument: d.attachedDocument ? `(${Math.round((d.attachedDocument.length * 3) / 4 / 1024)} KiB)` : undefined,
+      })),
+      'additionalSupportingDocuments',
+    ),
+  ),
+)}`;
 }
 
-export const invoiceHtml = (invoice: Invoice, lang: Language): string => htmlDocument(lang, `${TEXT[lang].invoice.title} ${invoice.invoiceNumber ?? ''}`.trim(), invoiceFragment(invoice, lang));
+export const invoiceHtml = (invoice: Invoice, lang: Language): string =>
+  htmlDocument(lang, `${TEXT[lang].invoice.title} ${invoice.invoiceNumber ?? ''}`.trim(), invoiceFragment(invoice, lang));

@@ -12,7 +12,14 @@ import type { ReportView } from './validation-report.js';
  * browser is needed to print it and the file can be archived as it is.
  */
 
-const COLORS = { text: '#1a1a1a', muted: '#4a5058', accent: '#1f4e79', rule: '#c8ccd2', tableHeaderBackground: '#e6edf5', tableHeaderText: '#1f4e79' };
+const COLORS = {
+  text: '#1a1a1a',
+  muted: '#4a5058',
+  accent: '#1f4e79',
+  rule: '#c8ccd2',
+  tableHeaderBackground: '#e6edf5',
+  tableHeaderText: '#1f4e79',
+};
 const BODY = 9;
 const A4 = { pageWidth: 210 * MM, pageHeight: 297 * MM, left: 18 * MM, right: 192 * MM, top: 18 * MM, bottom: 282 * MM };
 
@@ -46,7 +53,9 @@ export async function reportPdf(view: ReportView, created = new Date()): Promise
       const lines = [
         ...flow.wrap(head, STYLE.bold!, flow.width),
         ...flow.wrap(f.message, STYLE.body!, flow.width),
-        ...(f.location || f.line ? flow.wrap(`${w.location}: ${[f.line && w.line(f.line), f.location].filter(Boolean).join(', ')}`, STYLE.muted!, flow.width) : []),
+        ...(f.location || f.line
+          ? flow.wrap(`${w.location}: ${[f.line && w.line(f.line), f.location].filter(Boolean).join(', ')}`, STYLE.muted!, flow.width)
+          : []),
       ];
       flow.gap(3);
       // A finding stays on one page unless it alone is longer than a page.
@@ -66,6 +75,13 @@ export async function reportPdf(view: ReportView, created = new Date()): Promise
   flow.gap(4);
   flow.paragraph(w.messagesNote, STYLE.muted!);
 
-  await declarePdfA3b(doc, { title: view.title, author: 'einvoice-service', creator: 'einvoice-service, validation report', language: LOCALE[view.lang], created, fileId: randomBytes(16).toString('hex') });
+  await declarePdfA3b(doc, {
+    title: view.title,
+    author: 'einvoice-service',
+    creator: 'einvoice-service, validation report',
+    language: LOCALE[view.lang],
+    created,
+    fileId: randomBytes(16).toString('hex'),
+  });
   return doc.save();
 }

@@ -73,7 +73,8 @@ const en = {
   },
   app: {
     title: 'E-invoices: check, correct, create',
-    intro: 'Drop an invoice (PDF, PNG, JPEG, TIFF) to see what the service reads from it, correct it and create a ZUGFeRD PDF or an XRechnung. Drop an e-invoice (XRechnung XML, ZUGFeRD PDF) to get its validation report and a readable view.',
+    intro:
+      'Drop an invoice (PDF, PNG, JPEG, TIFF) to see what the service reads from it, correct it and create a ZUGFeRD PDF or an XRechnung. Drop an e-invoice (XRechnung XML, ZUGFeRD PDF) to get its validation report and a readable view.',
     language: 'Language',
     tokenLegend: 'Access token',
     tokenLabel: 'Your API token',
@@ -196,7 +197,8 @@ const de: Text = {
   },
   app: {
     title: 'E-Rechnungen: prüfen, korrigieren, erstellen',
-    intro: 'Legen Sie eine Rechnung ab (PDF, PNG, JPEG, TIFF), um zu sehen, was der Dienst daraus liest, sie zu korrigieren und ein ZUGFeRD-PDF oder eine XRechnung zu erstellen. Legen Sie eine E-Rechnung ab (XRechnung-XML, ZUGFeRD-PDF), um ihren Prüfbericht und eine lesbare Ansicht zu erhalten.',
+    intro:
+      'Legen Sie eine Rechnung ab (PDF, PNG, JPEG, TIFF), um zu sehen, was der Dienst daraus liest, sie zu korrigieren und ein ZUGFeRD-PDF oder eine XRechnung zu erstellen. Legen Sie eine E-Rechnung ab (XRechnung-XML, ZUGFeRD-PDF), um ihren Prüfbericht und eine lesbare Ansicht zu erhalten.',
     language: 'Sprache',
     tokenLegend: 'Zugangstoken',
     tokenLabel: 'Ihr API-Token',
@@ -208,14 +210,16 @@ const de: Text = {
     fileLegend: 'Rechnungsdatei',
     fileLabel: 'Datei wählen oder ablegen (PDF, PNG, JPEG, TIFF, XML; höchstens 11 MB)',
     dropHere: 'Datei hier ablegen',
-    tooLarge: 'Die Datei ist {size} MB groß; angenommen werden höchstens 11 MB. Senden Sie eine kleinere Datei (zum Beispiel ein PDF mit komprimierten Bildern).',
+    tooLarge:
+      'Die Datei ist {size} MB groß; angenommen werden höchstens 11 MB. Senden Sie eine kleinere Datei (zum Beispiel ein PDF mit komprimierten Bildern).',
     working: 'Wird bearbeitet…',
     analysing: 'Rechnung wird gelesen…',
     validating: 'Wird geprüft…',
     building: 'E-Rechnung wird erstellt…',
     preview: 'Vorschau',
     fields: 'Aus der Datei gelesene Rechnungsfelder',
-    fieldsHint: 'Korrigieren Sie beliebige Felder und erstellen Sie dann die E-Rechnung. Sicherheit und Herkunft zeigen, wie verlässlich gelesen wurde.',
+    fieldsHint:
+      'Korrigieren Sie beliebige Felder und erstellen Sie dann die E-Rechnung. Sicherheit und Herkunft zeigen, wie verlässlich gelesen wurde.',
     confidence: 'Sicherheit',
     printed: 'gedruckt',
     inferred: 'abgeleitet',

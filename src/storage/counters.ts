@@ -8,7 +8,9 @@ import type { Queryable } from './database.js';
  * write lock (BEGIN IMMEDIATE).
  */
 export async function nextValue(tx: Queryable, name: string): Promise<number> {
-  const { rows } = await tx.query<{ value: number | string }>('UPDATE counters SET value = value + 1 WHERE name = $1 RETURNING value', [name]);
+  const { rows } = await tx.query<{ value: number | string }>('UPDATE counters SET value = value + 1 WHERE name = $1 RETURNING value', [
+    name,
+  ]);
   const value = rows[0]?.value;
   if (value === undefined) throw new Error(`No counter "${name}" (is the database migrated?)`);
   return Number(value);

@@ -120,7 +120,9 @@ export function openSqlite(file: string): Database {
   // The busy timeout makes concurrent writers (other processes) wait instead of failing with
   // SQLITE_BUSY; it comes first because switching a new file to WAL already needs a lock.
   // WAL lets readers in other processes (API and worker roles) run while one writes.
-  conn.exec(`PRAGMA busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}; PRAGMA journal_mode = WAL; PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL;`);
+  conn.exec(
+    `PRAGMA busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}; PRAGMA journal_mode = WAL; PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL;`,
+  );
 
   const statements = new Map<string, StatementSync>();
   const prepare = (sql: string): StatementSync => {

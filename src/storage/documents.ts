@@ -138,7 +138,10 @@ export async function documentNumbers(db: Queryable, ids: readonly string[], acc
   const unique = [...new Set(ids)];
   if (unique.length === 0) return new Map();
   const list = unique.map((_, i) => `$${i + 2}`).join(', ');
-  const { rows } = await db.query<{ id: string; number: number | string }>(`SELECT id, number FROM documents WHERE account_id = $1 AND id IN (${list})`, [accountId, ...unique]);
+  const { rows } = await db.query<{ id: string; number: number | string }>(
+    `SELECT id, number FROM documents WHERE account_id = $1 AND id IN (${list})`,
+    [accountId, ...unique],
+  );
   return new Map(rows.map((r) => [r.id, Number(r.number)]));
 }
 

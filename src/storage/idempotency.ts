@@ -105,7 +105,12 @@ function classify(record: IdempotencyRecord, requestHash: string): Exclude<Claim
 }
 
 /** Expired keys are treated as absent. */
-export async function lookupIdempotencyKey(db: Queryable, accountId: string, key: string, now = Date.now()): Promise<IdempotencyRecord | undefined> {
+export async function lookupIdempotencyKey(
+  db: Queryable,
+  accountId: string,
+  key: string,
+  now = Date.now(),
+): Promise<IdempotencyRecord | undefined> {
   const { rows } = await db.query<IdempotencyRow>(
     `SELECT account_id, key, request_hash, state, response, created_at, expires_at
      FROM idempotency_keys WHERE account_id = $1 AND key = $2 AND expires_at > $3`,

@@ -3,7 +3,16 @@ import type { JobSource } from '../jobs/contracts.js';
 import { createAccount, getAccount, listAccounts } from './accounts.js';
 import { connectorCounts, enterConnectorFile, finishConnectorFile, getConnectorFile } from './connector-ledger.js';
 import { openDatabase, type Database, type Queryable } from './database.js';
-import { createDocument, documentNumbers, getDocument, getDocumentByNumber, listDocuments, reserveDocumentNumber, type DocumentRecord, type NewDocument } from './documents.js';
+import {
+  createDocument,
+  documentNumbers,
+  getDocument,
+  getDocumentByNumber,
+  listDocuments,
+  reserveDocumentNumber,
+  type DocumentRecord,
+  type NewDocument,
+} from './documents.js';
 import {
   claimIdempotencyKey,
   completeIdempotencyKey,
@@ -76,7 +85,13 @@ export interface UnkeptCreation {
 }
 
 const accountFunctions = { create: createAccount, get: getAccount, list: listAccounts };
-const documentFunctions = { create: createDocument, get: getDocument, getByNumber: getDocumentByNumber, numbers: documentNumbers, list: listDocuments };
+const documentFunctions = {
+  create: createDocument,
+  get: getDocument,
+  getByNumber: getDocumentByNumber,
+  numbers: documentNumbers,
+  list: listDocuments,
+};
 const usageFunctions = { record: recordUsage, list: listUsage, sum: sumUsage };
 const idempotencyFunctions = {
   claim: claimIdempotencyKey,
@@ -118,7 +133,8 @@ export async function recordDocument(db: Database, input: DocumentWithUsage, now
     const existing = await getDocument(tx, input.document.id, input.document.accountId);
     if (existing) return existing;
     const document = await createDocument(tx, input.document, now);
-    for (const usage of [input.usage].flat()) await recordUsage(tx, { ...usage, accountId: document.accountId, documentId: document.id, source: input.source ?? null }, now);
+    for (const usage of [input.usage].flat())
+      await recordUsage(tx, { ...usage, accountId: document.accountId, documentId: document.id, source: input.source ?? null }, now);
     return document;
   });
 }
@@ -127,7 +143,8 @@ export async function recordUnkept(db: Database, input: UnkeptCreation, now = Da
   return db.transaction(async (tx) => {
     await tx.lock(`usage:${input.usageId}`);
     const { rows } = await tx.query('SELECT id FROM usage_records WHERE id = $1', [input.usageId]);
-    if (input.usage && rows.length === 0) await recordUsage(tx, { ...input.usage, id: input.usageId, accountId: input.accountId, source: input.source ?? null }, now);
+    if (input.usage && rows.length === 0)
+      await recordUsage(tx, { ...input.usage, id: input.usageId, accountId: input.accountId, source: input.source ?? null }, now);
     const numbers: number[] = [];
     for (let i = 0; i < input.reserve; i++) numbers.push(await reserveDocumentNumber(tx));
     return numbers;

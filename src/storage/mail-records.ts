@@ -103,7 +103,20 @@ export async function createSendRecord(db: Queryable, input: NewSendRecord, now 
     `INSERT INTO mail_sends (${COLUMNS})
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, 'queued', 0, NULL, '[]', '[]', NULL, NULL, $12, $12, NULL)
      ON CONFLICT (id) DO NOTHING`,
-    [input.id, input.accountId, input.documentId, input.resendOf, input.requestId, input.draftKey, input.via, input.messageId, input.sender, JSON.stringify(input.recipients), input.subject, now],
+    [
+      input.id,
+      input.accountId,
+      input.documentId,
+      input.resendOf,
+      input.requestId,
+      input.draftKey,
+      input.via,
+      input.messageId,
+      input.sender,
+      JSON.stringify(input.recipients),
+      input.subject,
+      now,
+    ],
   );
   return (await getSendRecord(db, input.id))!;
 }
@@ -111,7 +124,10 @@ export async function createSendRecord(db: Queryable, input: NewSendRecord, now 
 /** With `accountId`, a send of another account is not found. */
 export async function getSendRecord(db: Queryable, id: string, accountId?: string): Promise<SendRecord | undefined> {
   const params: SqlValue[] = accountId === undefined ? [id] : [id, accountId];
-  const { rows } = await db.query<SendRow>(`SELECT ${COLUMNS} FROM mail_sends WHERE id = $1${accountId === undefined ? '' : ' AND account_id = $2'}`, params);
+  const { rows } = await db.query<SendRow>(
+    `SELECT ${COLUMNS} FROM mail_sends WHERE id = $1${accountId === undefined ? '' : ' AND account_id = $2'}`,
+    params,
+  );
   return rows[0] && toRecord(rows[0]);
 }
 
@@ -125,41 +141,63 @@ export async function originalSendOfDocument(db: Queryable, accountId: string, d
 }
 
 /** Newest first (keyset.ts), optionally one document's sends. */
-export async function listSendRecords(db: Queryable, accountId: string, options: { limit?: number; cursor?: string; documentId?: string } = {}): Promise<SendPage> {
+export async function listSendRecords(
+  db: Queryable,
+  accountId: string,
+  options: { limit?: number; cursor?: string; documentId?: string } = {},
+): Promise<SendPage> {
   const limit = pageSize(options.limit);
   const params: SqlValue[] = [accountId];
   const clauses = ['account_id = $1'];
   if (options.documentId !== undefined) clauses.push(`document_id = $${params.push(options.documentId)}`);
   if (options.cursor !== undefined) clauses.push(afterCursor(options.cursor, params));
   params.push(limit + 1);
-  const { rows } = await db.query<SendRow>(`SELECT ${COLUMNS} FROM mail_sends WHERE ${clauses.join(' AND ')} ORDER BY created_at DESC, id DESC LIMIT $${params.length}`, params);
+  const { rows } = await db.query<SendRow>(
+    `SELECT ${COLUMNS} FROM mail_sends WHERE ${clauses.join(' AND ')} ORDER BY created_at DESC, id DESC LIMIT $${params.length}`,
+    params,
+  );
   const records = rows.slice(0, limit).map(toRecord);
   return { records, nextCursor: nextCursor(rows, records) };
 }
 
 /** An SMTP transaction starts. From here until markSent, a crash leaves it `sending`: accepted or not, nobody knows. */
 export async function markSending(db: Queryable, id: string, attempt: number, now = Date.now()): Promise<void> {
-  await db.query(`UPDATE mail_sends SET status = 'sending', attempts = $2, updated_at = $3 WHERE id = $1 AND status IN ('queued', 'sending')`, [id, attempt, now]);
+  await db.query(
+    `UPDATE mail_sends SET status = 'sending', attempts = $2, updated_at = $3 WHERE id = $1 AND status IN ('queued', 'sending')`,
+    [id, attempt, now],
+  );
 }
 
-export async function markSent(db: Queryable, id: string, receipt: { response: string; accepted: string[]; rejected: string[] }, now = Date.now()): Promise<SendRecord> {
-  await db.query(`UPDATE mail_sends SET status = 'sent', response = $2, accepted = $3, rejected = $4, updated_at = $5, sent_at = $5 WHERE id = $1`, [
-    id,
-    receipt.response,
-    JSON.stringify(receipt.accepted),
-    JSON.stringify(receipt.rejected),
-    now,
-  ]);
+export async function markSent(
+  db: Queryable,
+  id: string,
+  receipt: { response: string; accepted: string[]; rejected: string[] },
+  now = Date.now(),
+): Promise<SendRecord> {
+  await db.query(
+    `UPDATE mail_sends SET status = 'sent', response = $2, accepted = $3, rejected = $4, updated_at = $5, sent_at = $5 WHERE id = $1`,
+    [id, receipt.response, JSON.stringify(receipt.accepted), JSON.stringify(receipt.rejected), now],
+  );
   return (await getSendRecord(db, id))!;
 }
 
 /** A temporary failure: back to `queued` with the server's reply, for the next attempt. */
 export async function markAttemptFailed(db: Queryable, id: string, response: string, now = Date.now()): Promise<void> {
-  await db.query(`UPDATE mail_sends SET status = 'queued', response = $2, updated_at = $3 WHERE id = $1 AND status = 'sending'`, [id, response, now]);
+  await db.query(`UPDATE mail_sends SET status = 'queued', response = $2, updated_at = $3 WHERE id = $1 AND status = 'sending'`, [
+    id,
+    response,
+    now,
+  ]);
 }
 
 /** Final failure. A send that was accepted stays `sent`: nothing downgrades it. */
-export async function markFailed(db: Queryable, id: string, error: SendError, response: string | null, now = Date.now()): Promise<SendRecord> {
+export async function markFailed(
+  db: Queryable,
+  id: string,
+  error: SendError,
+  response: string | null,
+  now = Date.now(),
+): Promise<SendRecord> {
   await db.query(
     `UPDATE mail_sends SET status = 'failed', error_code = $2, error_message = $3, response = COALESCE($4, response), updated_at = $5 WHERE id = $1 AND status <> 'sent'`,
     [id, error.code, error.message, response, now],
@@ -175,13 +213,19 @@ export interface SenderRule {
 }
 
 export async function listSenderRules(db: Queryable, accountId: string): Promise<SenderRule[]> {
-  const { rows } = await db.query<{ rule: string; created_at: number }>('SELECT rule, created_at FROM mail_sender_rules WHERE account_id = $1 ORDER BY rule', [accountId]);
+  const { rows } = await db.query<{ rule: string; created_at: number }>(
+    'SELECT rule, created_at FROM mail_sender_rules WHERE account_id = $1 ORDER BY rule',
+    [accountId],
+  );
   return rows.map((r) => ({ rule: r.rule, createdAt: r.created_at }));
 }
 
 /** `rule` is normalised (parseSenderRule). Returns false when the account had it already. */
 export async function addSenderRule(db: Queryable, accountId: string, rule: string, now = Date.now()): Promise<boolean> {
-  const { rowCount } = await db.query('INSERT INTO mail_sender_rules (account_id, rule, created_at) VALUES ($1, $2, $3) ON CONFLICT (account_id, rule) DO NOTHING', [accountId, rule, now]);
+  const { rowCount } = await db.query(
+    'INSERT INTO mail_sender_rules (account_id, rule, created_at) VALUES ($1, $2, $3) ON CONFLICT (account_id, rule) DO NOTHING',
+    [accountId, rule, now],
+  );
   return rowCount > 0;
 }
 

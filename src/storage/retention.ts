@@ -36,7 +36,10 @@ export async function applyRetention(storage: Storage, blobs: BlobStorage, now =
   const report: RetentionReport = { idempotencyKeys: await storage.idempotency.deleteExpired(now), documents: 0, drafts: 0, blobs: 0 };
   const { db } = storage;
 
-  const { rows: expired } = await db.query<{ id: string; blob_key: string }>('SELECT id, blob_key FROM documents WHERE expires_at IS NOT NULL AND expires_at <= $1', [now]);
+  const { rows: expired } = await db.query<{ id: string; blob_key: string }>(
+    'SELECT id, blob_key FROM documents WHERE expires_at IS NOT NULL AND expires_at <= $1',
+    [now],
+  );
   for (const doc of expired) {
     await db.query('UPDATE mail_sends SET draft_removed_at = $2 WHERE document_id = $1 AND draft_removed_at IS NULL', [doc.id, now]);
     await db.query('DELETE FROM documents WHERE id = $1', [doc.id]);

@@ -1,5 +1,13 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, PutObjectCommand, S3ServiceException, type S3Client } from '@aws-sdk/client-s3';
+import {
+  DeleteObjectCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  ListObjectsV2Command,
+  PutObjectCommand,
+  S3ServiceException,
+  type S3Client,
+} from '@aws-sdk/client-s3';
 import { BlobNotFoundError, InvalidBlobKeyError, KEY_PATTERN, scopedKey, type StoredBlob } from './blob-store.js';
 import type { BlobStorage, ListedBlob } from './blob-storage.js';
 import { createS3Client, type S3Endpoint } from './s3-client.js';
@@ -40,7 +48,14 @@ export class S3BlobStore implements BlobStorage {
     // The same bytes in the same scope were written before (by an earlier run of the step); a racing second upload writes the same bytes.
     if (this.scope !== undefined && (await this.exists(key))) return { key, size: bytes.byteLength, sha256 };
     await this.client.send(
-      new PutObjectCommand({ Bucket: this.options.bucket, Key: this.objectKey(key), Body: bytes, ContentLength: bytes.byteLength, ContentType: 'application/octet-stream', Metadata: { [SHA256_META]: sha256 } }),
+      new PutObjectCommand({
+        Bucket: this.options.bucket,
+        Key: this.objectKey(key),
+        Body: bytes,
+        ContentLength: bytes.byteLength,
+        ContentType: 'application/octet-stream',
+        Metadata: { [SHA256_META]: sha256 },
+      }),
     );
     return { key, size: bytes.byteLength, sha256 };
   }
@@ -77,7 +92,9 @@ export class S3BlobStore implements BlobStorage {
   async *list(): AsyncGenerator<ListedBlob> {
     let token: string | undefined;
     do {
-      const page = await this.client.send(new ListObjectsV2Command({ Bucket: this.options.bucket, Prefix: this.options.prefix, ContinuationToken: token }));
+      const page = await this.client.send(
+        new ListObjectsV2Command({ Bucket: this.options.bucket, Prefix: this.options.prefix, ContinuationToken: token }),
+      );
       for (const object of page.Contents ?? []) {
         const key = object.Key?.slice(this.options.prefix.length);
         if (key && KEY_PATTERN.test(key) && object.LastModified) yield { key, writtenAt: object.LastModified.getTime() };

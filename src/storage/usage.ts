@@ -48,11 +48,26 @@ export async function recordUsage(
   input: { accountId: string; operation: string; units: number; documentId?: string | null; source?: JobSource | null; id?: string },
   now = Date.now(),
 ): Promise<UsageRecord> {
-  if (!Number.isSafeInteger(input.units) || input.units < 0) throw new RangeError(`units must be a non-negative integer, got ${input.units}`);
-  const record: UsageRecord = { ...input, id: input.id ?? randomUUID(), documentId: input.documentId ?? null, source: input.source ?? null, createdAt: now };
+  if (!Number.isSafeInteger(input.units) || input.units < 0)
+    throw new RangeError(`units must be a non-negative integer, got ${input.units}`);
+  const record: UsageRecord = {
+    ...input,
+    id: input.id ?? randomUUID(),
+    documentId: input.documentId ?? null,
+    source: input.source ?? null,
+    createdAt: now,
+  };
   await db.query(
     'INSERT INTO usage_records (id, account_id, operation, units, document_id, source, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)',
-    [record.id, record.accountId, record.operation, record.units, record.documentId, record.source && JSON.stringify(record.source), record.createdAt],
+    [
+      record.id,
+      record.accountId,
+      record.operation,
+      record.units,
+      record.documentId,
+      record.source && JSON.stringify(record.source),
+      record.createdAt,
+    ],
   );
   return record;
 }

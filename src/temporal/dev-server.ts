@@ -20,7 +20,15 @@ export interface DevServer {
   stop(): Promise<void>;
 }
 
-const TYPE_NAMES: Record<string, string> = { KEYWORD: 'Keyword', TEXT: 'Text', INT: 'Int', DOUBLE: 'Double', BOOL: 'Bool', DATETIME: 'Datetime', KEYWORD_LIST: 'KeywordList' };
+const TYPE_NAMES: Record<string, string> = {
+  KEYWORD: 'Keyword',
+  TEXT: 'Text',
+  INT: 'Int',
+  DOUBLE: 'Double',
+  BOOL: 'Bool',
+  DATETIME: 'Datetime',
+  KEYWORD_LIST: 'KeywordList',
+};
 
 /**
  * Starts the Temporal CLI dev server as our child process: SQLite state in the
@@ -30,13 +38,20 @@ const TYPE_NAMES: Record<string, string> = { KEYWORD: 'Keyword', TEXT: 'Text', I
  */
 export async function startDevServer(opts: DevServerOptions): Promise<DevServer> {
   if (!existsSync(opts.cliPath)) {
-    throw new Error(`Temporal CLI not found at ${opts.cliPath}: run scripts/setup.sh, or set TEMPORAL_CLI, or point TEMPORAL_ADDRESS at a cluster`);
+    throw new Error(
+      `Temporal CLI not found at ${opts.cliPath}: run scripts/setup.sh, or set TEMPORAL_CLI, or point TEMPORAL_ADDRESS at a cluster`,
+    );
   }
   mkdirSync(opts.dataDir, { recursive: true });
   if (await portInUse(opts.port)) {
     throw new Error(`Port ${opts.port} is in use: another Temporal server? Set TEMPORAL_DEV_PORT, or TEMPORAL_ADDRESS to use it`);
   }
-  const args = devServerArgs({ dbFile: path.join(opts.dataDir, 'temporal.sqlite'), port: opts.port, uiPort: opts.uiPort, namespace: opts.namespace });
+  const args = devServerArgs({
+    dbFile: path.join(opts.dataDir, 'temporal.sqlite'),
+    port: opts.port,
+    uiPort: opts.uiPort,
+    namespace: opts.namespace,
+  });
   const logFile = openSync(path.join(opts.dataDir, 'temporal.log'), 'a');
   const child = spawn(opts.cliPath, args, { stdio: ['ignore', logFile, logFile], detached: false });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
@@ -61,13 +76,20 @@ const SQLITE_PRAGMAS = ['journal_mode=wal', 'synchronous=normal'];
  */
 export function devServerArgs(opts: { dbFile: string; port: number; uiPort: number; namespace: string }): string[] {
   return [
-    'server', 'start-dev',
-    '--db-filename', opts.dbFile,
-    '--ip', '127.0.0.1',
-    '--port', String(opts.port),
-    '--ui-port', String(opts.uiPort),
-    '--namespace', opts.namespace,
-    '--log-level', 'warn',
+    'server',
+    'start-dev',
+    '--db-filename',
+    opts.dbFile,
+    '--ip',
+    '127.0.0.1',
+    '--port',
+    String(opts.port),
+    '--ui-port',
+    String(opts.uiPort),
+    '--namespace',
+    opts.namespace,
+    '--log-level',
+    'warn',
     ...SQLITE_PRAGMAS.flatMap((p) => ['--sqlite-pragma', p]),
     '--ui-disable-news-fetch',
     ...SEARCH_ATTRIBUTES.flatMap((k) => ['--search-attribute', `${k.name}=${TYPE_NAMES[k.type] ?? 'Keyword'}`]),
@@ -85,7 +107,10 @@ async function stopChild(child: ChildProcess, exited: Promise<number | null>): P
 function portInUse(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = net.connect({ port, host: '127.0.0.1' });
-    socket.once('connect', () => { socket.destroy(); resolve(true); });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
     socket.once('error', () => resolve(false));
   });
 }

@@ -28,6 +28,8 @@ export async function ensureRetentionSchedule(client: Client, taskQueue: string)
     await client.schedule.create(options);
   } catch (err) {
     if (!(err instanceof ScheduleAlreadyRunning)) throw err;
-    await client.schedule.getHandle(scheduleId).update((previous) => ({ ...previous, spec: options.spec, action: options.action, policies: options.policies }));
+    await client.schedule
+      .getHandle(scheduleId)
+      .update((previous) => ({ ...previous, spec: options.spec, action: options.action, policies: options.policies }));
   }
 }

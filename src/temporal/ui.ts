@@ -15,7 +15,13 @@ export function temporalUi(baseUrl: string | undefined, namespace: string): Temp
   const reachable = () => {
     if (!baseUrl) return Promise.resolve(false);
     if (!probe || Date.now() - probe.at > PROBE_MAX_AGE_MS) {
-      probe = { at: Date.now(), reachable: fetch(baseUrl, { signal: AbortSignal.timeout(PROBE_TIMEOUT_MS), redirect: 'manual' }).then((r) => r.status < 500, () => false) };
+      probe = {
+        at: Date.now(),
+        reachable: fetch(baseUrl, { signal: AbortSignal.timeout(PROBE_TIMEOUT_MS), redirect: 'manual' }).then(
+          (r) => r.status < 500,
+          () => false,
+        ),
+      };
     }
     return probe.reachable;
   };

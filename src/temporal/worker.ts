@@ -40,7 +40,12 @@ export interface RunningWorkers {
  * registers every activity: the workflows decide which queue a step goes to
  * (workflows/activity-profiles.ts), and an activity never asked for on a queue costs nothing there.
  */
-export async function startWorkers(opts: { connection: NativeConnection; namespace: string; queues: readonly QueuePlan[]; activities: object }): Promise<RunningWorkers> {
+export async function startWorkers(opts: {
+  connection: NativeConnection;
+  namespace: string;
+  queues: readonly QueuePlan[];
+  activities: object;
+}): Promise<RunningWorkers> {
   const workers: Worker[] = [];
   for (const queue of opts.queues) {
     workers.push(

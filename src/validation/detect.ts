@@ -68,4 +68,3 @@ export function detectDocument(doc: XmlDocument): DetectResult {
     },
   };
 }
-

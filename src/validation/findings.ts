@@ -11,4 +11,5 @@ export const isErrorSeverity = (severity: string): boolean => severity === 'erro
 export const isErrorFinding = (f: Pick<Finding, 'severity'>): boolean => isErrorSeverity(f.severity);
 
 /** How many findings of a report make it invalid. */
-export const errorCount = (report: { findings: ReadonlyArray<Pick<Finding, 'severity'>> }): number => report.findings.filter(isErrorFinding).length;
+export const errorCount = (report: { findings: ReadonlyArray<Pick<Finding, 'severity'>> }): number =>
+  report.findings.filter(isErrorFinding).length;

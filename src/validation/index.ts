@@ -55,7 +55,18 @@ export async function validateInvoiceXml(xml: string, opts: ValidateOptions = {}
     const scenario = selectScenario(kind, identity.customization, container);
     if (!scenario) {
       return {
-        ...report([{ ruleId: 'SPECIFICATION-UNSUPPORTED', severity: 'fatal', message: unsupportedMessage(kind, identity.customization, container), location: 'BT-24', source: 'input' }], []),
+        ...report(
+          [
+            {
+              ruleId: 'SPECIFICATION-UNSUPPORTED',
+              severity: 'fatal',
+              message: unsupportedMessage(kind, identity.customization, container),
+              location: 'BT-24',
+              source: 'input',
+            },
+          ],
+          [],
+        ),
         ...identity,
       };
     }
@@ -80,7 +91,13 @@ export async function validateInvoiceXml(xml: string, opts: ValidateOptions = {}
       findings.push(...checked.findings);
       applied.push(...checked.artefacts);
     }
-    return { ...report(findings.map((f) => withScenarioLevel(f, scenario)), applied), ...judged };
+    return {
+      ...report(
+        findings.map((f) => withScenarioLevel(f, scenario)),
+        applied,
+      ),
+      ...judged,
+    };
   } finally {
     doc.dispose();
   }

@@ -56,7 +56,12 @@ export function guardInput(xml: unknown): Finding[] {
     }
   }
   if (hasDoctype(xml)) {
-    return [inputFinding('INPUT-DOCTYPE', 'Document type declarations (DOCTYPE) are not accepted: e-invoices do not use DTDs and entity declarations are a security risk')];
+    return [
+      inputFinding(
+        'INPUT-DOCTYPE',
+        'Document type declarations (DOCTYPE) are not accepted: e-invoices do not use DTDs and entity declarations are a security risk',
+      ),
+    ];
   }
   return [];
 }

@@ -27,7 +27,12 @@ export function parseXml(xml: string): ParseResult {
     const doc = XmlDocument.fromString(xml, { option: SAFE_PARSE_OPTIONS, encoding: 'utf-8' });
     if (doc.dtd) {
       doc.dispose();
-      return { ok: false, findings: [{ ruleId: 'INPUT-DOCTYPE', severity: 'fatal', message: 'Document type declarations (DOCTYPE) are not accepted', source: 'input' }] };
+      return {
+        ok: false,
+        findings: [
+          { ruleId: 'INPUT-DOCTYPE', severity: 'fatal', message: 'Document type declarations (DOCTYPE) are not accepted', source: 'input' },
+        ],
+      };
     }
     return { ok: true, doc };
   } catch (e) {

@@ -43,7 +43,11 @@ export function preloadProfile(profile: FacturXProfile): void {
  * schematrons) the profile schematron. `doc` is the parsed document, `xml`
  * its text for SaxonJS.
  */
-export function checkProfile(doc: XmlDocument, xml: string, profile: FacturXProfile): { findings: Finding[]; artefacts: Array<{ name: string; version: string }> } {
+export function checkProfile(
+  doc: XmlDocument,
+  xml: string,
+  profile: FacturXProfile,
+): { findings: Finding[]; artefacts: Array<{ name: string; version: string }> } {
   const { xsd, rules } = keys(profile);
   const artefacts = [schemaArtefact(xsd)];
   const findings = validateWithSchema(doc, xsd, 'profile', 'PROFILE-XSD');

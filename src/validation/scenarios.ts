@@ -60,7 +60,12 @@ const EXTENSION_COMMON = {
   'BR-CL-26': 'information',
 } as const;
 
-function xrechnung(kind: RootKind, variant: '' | 'Extension' | 'CVD', customization: string, customLevels: Record<string, Severity>): Scenario {
+function xrechnung(
+  kind: RootKind,
+  variant: '' | 'Extension' | 'CVD',
+  customization: string,
+  customLevels: Record<string, Severity>,
+): Scenario {
   return {
     id: ['xrechnung', variant.toLowerCase(), KIND_ID[kind]].filter(Boolean).join('-'),
     name: `EN16931 XRechnung${variant ? ` ${variant}` : ''} (${KIND_LABEL[kind]})`,
@@ -85,51 +90,78 @@ const FACTURX_IDS: ReadonlyArray<[FacturXProfile, string, Container?]> = [
   ['EXTENDED', 'urn:cen.eu:en16931:2017#conformant#urn:zugferd.de:2p0:extended'],
 ];
 
-const FACTURX_LABEL: Record<FacturXProfile, string> = { MINIMUM: 'MINIMUM', BASICWL: 'BASIC WL', BASIC: 'BASIC', EN16931: 'EN 16931', EXTENDED: 'EXTENDED' };
+const FACTURX_LABEL: Record<FacturXProfile, string> = {
+  MINIMUM: 'MINIMUM',
+  BASICWL: 'BASIC WL',
+  BASIC: 'BASIC',
+  EN16931: 'EN 16931',
+  EXTENDED: 'EXTENDED',
+};
 
 /** In KoSIT's order (the first match wins), then ours. */
 export const SCENARIOS: readonly Scenario[] = [
   xrechnung('ubl-invoice', '', XRECHNUNG_3, { ...XRECHNUNG_COMMON, 'UBL-CR-646': 'error' }),
-  xrechnung('ubl-invoice', 'Extension', XRECHNUNG_3_EXTENSION, { ...EXTENSION_COMMON, 'BR-CO-16': 'information', 'UBL-CR-470': 'information', 'UBL-CR-646': 'information' }),
+  xrechnung('ubl-invoice', 'Extension', XRECHNUNG_3_EXTENSION, {
+    ...EXTENSION_COMMON,
+    'BR-CO-16': 'information',
+    'UBL-CR-470': 'information',
+    'UBL-CR-646': 'information',
+  }),
   xrechnung('ubl-invoice', 'CVD', XRECHNUNG_3_CVD, { 'BR-CL-13': 'information', ...XRECHNUNG_COMMON, 'UBL-CR-646': 'error' }),
   xrechnung('ubl-creditnote', '', XRECHNUNG_3, { ...XRECHNUNG_COMMON }),
   xrechnung('ubl-creditnote', 'CVD', XRECHNUNG_3_CVD, { 'BR-CL-13': 'information', ...XRECHNUNG_COMMON, 'UBL-CR-646': 'error' }),
   xrechnung('cii', '', XRECHNUNG_3, { ...XRECHNUNG_COMMON, ...CII_RAISED }),
   xrechnung('cii', 'Extension', XRECHNUNG_3_EXTENSION, { ...EXTENSION_COMMON, ...CII_RAISED }),
   xrechnung('cii', 'CVD', XRECHNUNG_3_CVD, { 'BR-CL-13': 'information', ...XRECHNUNG_COMMON, ...CII_RAISED }),
-  ...(['ubl-invoice', 'ubl-creditnote', 'cii'] as const).map(
-    (kind): Scenario => ({ id: `en16931-${KIND_ID[kind]}`, name: `EN16931 (${KIND_LABEL[kind]})`, kind, customization: EN16931, layers: ['en16931'], customLevels: {}, ...(kind === 'cii' ? { container: 'xml' as const } : {}) }),
-  ),
-  ...(['ubl-invoice', 'ubl-creditnote', 'cii'] as const).map(
-    (kind): Scenario => ({ id: `peppol-bis-3-${KIND_ID[kind]}`, name: `Peppol BIS Billing 3.0, EN 16931 rules (${KIND_LABEL[kind]})`, kind, customization: PEPPOL_BIS_3, layers: ['en16931'], customLevels: {} }),
-  ),
-  ...FACTURX_IDS.map(
-    ([profile, customization, container]): Scenario => ({
-      id: `factur-x-${profile.toLowerCase()}-cii`,
-      name: `Factur-X 1.0 / ZUGFeRD 2.x ${FACTURX_LABEL[profile]} (CII)`,
-      kind: 'cii',
-      customization,
-      layers: ['en16931', 'profile'],
-      facturX: profile,
-      customLevels: {},
-      ...(container ? { container } : {}),
-    }),
-  ),
+  ...(['ubl-invoice', 'ubl-creditnote', 'cii'] as const).map((kind): Scenario => ({
+    id: `en16931-${KIND_ID[kind]}`,
+    name: `EN16931 (${KIND_LABEL[kind]})`,
+    kind,
+    customization: EN16931,
+    layers: ['en16931'],
+    customLevels: {},
+    ...(kind === 'cii' ? { container: 'xml' as const } : {}),
+  })),
+  ...(['ubl-invoice', 'ubl-creditnote', 'cii'] as const).map((kind): Scenario => ({
+    id: `peppol-bis-3-${KIND_ID[kind]}`,
+    name: `Peppol BIS Billing 3.0, EN 16931 rules (${KIND_LABEL[kind]})`,
+    kind,
+    customization: PEPPOL_BIS_3,
+    layers: ['en16931'],
+    customLevels: {},
+  })),
+  ...FACTURX_IDS.map(([profile, customization, container]): Scenario => ({
+    id: `factur-x-${profile.toLowerCase()}-cii`,
+    name: `Factur-X 1.0 / ZUGFeRD 2.x ${FACTURX_LABEL[profile]} (CII)`,
+    kind: 'cii',
+    customization,
+    layers: ['en16931', 'profile'],
+    facturX: profile,
+    customLevels: {},
+    ...(container ? { container } : {}),
+  })),
 ];
 
 /** The scenario that judges a document, or undefined when none matches. */
 export function selectScenario(kind: RootKind, customization: string | undefined, container: Container): Scenario | undefined {
-  return SCENARIOS.find((s) => s.kind === kind && s.customization === customization && (s.container === undefined || s.container === container));
+  return SCENARIOS.find(
+    (s) => s.kind === kind && s.customization === customization && (s.container === undefined || s.container === container),
+  );
 }
 
 /** Why no scenario matched, naming BT-24 and what is supported for this kind of document. */
 export function unsupportedMessage(kind: RootKind, customization: string | undefined, container: Container): string {
   const supported = SCENARIOS.filter((s) => s.kind === kind && (s.container === undefined || s.container === container));
-  const list = [...new Map(supported.map((s) => [s.customization, `${s.name.replace(/ \((UBL Invoice|UBL CreditNote|CII)\)$/, '')}: ${s.customization}`])).values()].join('; ');
+  const list = [
+    ...new Map(
+      supported.map((s) => [s.customization, `${s.name.replace(/ \((UBL Invoice|UBL CreditNote|CII)\)$/, '')}: ${s.customization}`]),
+    ).values(),
+  ].join('; ');
   const what = `${KIND_LABEL[kind]}${container === 'pdf' ? ' in a ZUGFeRD / Factur-X PDF' : ''}`;
   let why: string;
   if (customization === undefined) why = 'The document has no specification identifier (BT-24)';
-  else if (customization !== customization.trim() && selectScenario(kind, customization.trim(), container)) why = `The specification identifier (BT-24) "${customization}" has white space around it; it must be written exactly`;
+  else if (customization !== customization.trim() && selectScenario(kind, customization.trim(), container))
+    why = `The specification identifier (BT-24) "${customization}" has white space around it; it must be written exactly`;
   else {
     const version = /xrechnung_(\d+)\.(\d+)/.exec(customization);
     why =

@@ -92,7 +92,14 @@ export function runSchematron(xml: string, ruleSet: RuleSet): Finding[] {
     // A dynamic error inside the official stylesheet leaves the rules
     // unevaluated: that must not read as "no violations".
     const message = e instanceof Error ? e.message : String(e);
-    return [{ ruleId: 'SCHEMATRON-PROCESSING', severity: 'fatal', message: `The ${ruleSetArtefact(ruleSet.key).name} rules could not be applied: ${message}`, source: ruleSet.source }];
+    return [
+      {
+        ruleId: 'SCHEMATRON-PROCESSING',
+        severity: 'fatal',
+        message: `The ${ruleSetArtefact(ruleSet.key).name} rules could not be applied: ${message}`,
+        source: ruleSet.source,
+      },
+    ];
   }
   const unflagged = ruleSet.unflaggedReport;
   return entries.map((entry) => {

@@ -80,7 +80,10 @@ const uriCommunication = (path: string) =>
 /** Party identifiers without a scheme are ram:ID; the model keeps no scheme, so GlobalID is only read. */
 function partyIds(path: string, list = false): XmlNode[] {
   return list
-    ? [leaf('ram:ID', '', { each: path, profile: 'BASICWL' }), leaf('ram:GlobalID', '', { each: path, profile: 'BASICWL', parseOnly: true })]
+    ? [
+        leaf('ram:ID', '', { each: path, profile: 'BASICWL' }),
+        leaf('ram:GlobalID', '', { each: path, profile: 'BASICWL', parseOnly: true }),
+      ]
     : [leaf('ram:ID', path, { profile: 'BASICWL' }), leaf('ram:GlobalID', path, { profile: 'BASICWL', parseOnly: true })];
 }
 
@@ -99,7 +102,13 @@ function allowanceCharge(level: 'documentLevel' | 'invoiceLine', kind: 'Allowanc
       leaf('ram:ReasonCode', `${key}ReasonCode`),
       leaf('ram:Reason', `${key}Reason`),
       ...(documentLevel
-        ? [group('ram:CategoryTradeTax', [vatType, leaf('ram:CategoryCode', `${key}VatCategoryCode`), leaf('ram:RateApplicablePercent', `${key}VatRate`)])]
+        ? [
+            group('ram:CategoryTradeTax', [
+              vatType,
+              leaf('ram:CategoryCode', `${key}VatCategoryCode`),
+              leaf('ram:RateApplicablePercent', `${key}VatRate`),
+            ]),
+          ]
         : []),
     ],
     { each: `${key}s`, match: isCharge(charge), ...(documentLevel ? { profile: 'BASICWL' as const } : {}) },
@@ -121,15 +130,22 @@ const lineItem = group(
         leaf('ram:BuyerAssignedID', 'itemBuyersIdentifier', { profile: 'EN16931' }),
         leaf('ram:Name', 'itemName'),
         leaf('ram:Description', 'itemDescription', { profile: 'EN16931' }),
-        group('ram:ApplicableProductCharacteristic', [leaf('ram:Description', 'itemAttributeName'), leaf('ram:Value', 'itemAttributeValue')], {
-          each: 'itemAttributes',
-          profile: 'EN16931',
-        }),
+        group(
+          'ram:ApplicableProductCharacteristic',
+          [leaf('ram:Description', 'itemAttributeName'), leaf('ram:Value', 'itemAttributeValue')],
+          {
+            each: 'itemAttributes',
+            profile: 'EN16931',
+          },
+        ),
         group(
           'ram:DesignatedProductClassification',
           [
             leaf('ram:ClassCode', 'itemClassificationIdentifier', {
-              attrs: { listID: { path: 'itemClassificationIdentifierListIdentifier' }, listVersionID: { path: 'itemClassificationIdentifierListVersionIdentifier' } },
+              attrs: {
+                listID: { path: 'itemClassificationIdentifierListIdentifier' },
+                listVersionID: { path: 'itemClassificationIdentifierListVersionIdentifier' },
+              },
             }),
           ],
           { each: 'itemClassificationIdentifier', profile: 'EN16931' },
@@ -172,17 +188,27 @@ const lineItem = group(
         leaf('ram:CategoryCode', 'lineVatInformation.0.invoicedItemVatCategoryCode'),
         leaf('ram:RateApplicablePercent', 'lineVatInformation.0.invoicedItemVatRate'),
       ]),
-      group('ram:BillingSpecifiedPeriod', [dateTime('ram:StartDateTime', 'invoiceLinePeriodStartDate'), dateTime('ram:EndDateTime', 'invoiceLinePeriodEndDate')], {
-        scope: 'invoiceLinePeriod',
-      }),
+      group(
+        'ram:BillingSpecifiedPeriod',
+        [dateTime('ram:StartDateTime', 'invoiceLinePeriodStartDate'), dateTime('ram:EndDateTime', 'invoiceLinePeriodEndDate')],
+        {
+          scope: 'invoiceLinePeriod',
+        },
+      ),
       allowanceCharge('invoiceLine', 'Allowance'),
       allowanceCharge('invoiceLine', 'Charge'),
       group('ram:SpecifiedTradeSettlementLineMonetarySummation', [leaf('ram:LineTotalAmount', 'invoiceLineNetAmount')]),
-      group('ram:AdditionalReferencedDocument', [leaf('ram:IssuerAssignedID', 'invoiceLineObjectIdentifier'), constant('ram:TypeCode', '130')], {
+      group(
+        'ram:AdditionalReferencedDocument',
+        [leaf('ram:IssuerAssignedID', 'invoiceLineObjectIdentifier'), constant('ram:TypeCode', '130')],
+        {
+          profile: 'EN16931',
+          match: { child: 'ram:TypeCode', in: ['130'] },
+        },
+      ),
+      group('ram:ReceivableSpecifiedTradeAccountingAccount', [leaf('ram:ID', 'invoiceLineBuyerAccountingReference')], {
         profile: 'EN16931',
-        match: { child: 'ram:TypeCode', in: ['130'] },
       }),
-      group('ram:ReceivableSpecifiedTradeAccountingAccount', [leaf('ram:ID', 'invoiceLineBuyerAccountingReference')], { profile: 'EN16931' }),
     ]),
   ],
   { each: 'invoiceLine', profile: 'BASIC' },
@@ -260,10 +286,14 @@ const headerAgreement = group(
     typedReference('50', 'tenderOrLotReference'),
     typedReference('130', 'invoicedObjectIdentifier'),
     // ID and Name are both mandatory in CII; EN 16931 has only the identifier.
-    group('ram:SpecifiedProcuringProject', [leaf('ram:ID', 'projectReferenceIdentifier', { fallback: 'NA' }), leaf('ram:Name', 'projectReferenceName', { fallback: 'NA' })], {
-      scope: 'projectReference',
-      profile: 'EN16931',
-    }),
+    group(
+      'ram:SpecifiedProcuringProject',
+      [leaf('ram:ID', 'projectReferenceIdentifier', { fallback: 'NA' }), leaf('ram:Name', 'projectReferenceName', { fallback: 'NA' })],
+      {
+        scope: 'projectReference',
+        profile: 'EN16931',
+      },
+    ),
   ],
   { required: true },
 );
@@ -276,7 +306,9 @@ const headerDelivery = group(
       [...partyIds('deliverToLocationIdentifier'), leaf('ram:Name', 'deliverToPartyName'), address('deliverTo', 'deliverToAddress')],
       { scope: 'deliveryInformation', profile: 'BASICWL' },
     ),
-    group('ram:ActualDeliverySupplyChainEvent', [dateTime('ram:OccurrenceDateTime', 'deliveryInformation.actualDeliveryDate')], { profile: 'BASICWL' }),
+    group('ram:ActualDeliverySupplyChainEvent', [dateTime('ram:OccurrenceDateTime', 'deliveryInformation.actualDeliveryDate')], {
+      profile: 'BASICWL',
+    }),
     referencedDocument('ram:DespatchAdviceReferencedDocument', 'despatchAdviceReference', { profile: 'BASICWL' }),
     referencedDocument('ram:ReceivingAdviceReferencedDocument', 'receivingAdviceReference', { profile: 'EN16931' }),
   ],
@@ -293,18 +325,26 @@ const paymentMeans = group(
   [
     leaf('ram:TypeCode', '/paymentInstructions.paymentMeansTypeCode'),
     leaf('ram:Information', '/paymentInstructions.paymentMeansText', { profile: 'EN16931', firstItemOnly: true }),
-    group('ram:ApplicableTradeSettlementFinancialCard', [leaf('ram:ID', 'paymentCardPrimaryAccountNumber'), leaf('ram:CardholderName', 'paymentCardHolderName')], {
-      scope: '/paymentInstructions.paymentCardInformation',
-      profile: 'EN16931',
+    group(
+      'ram:ApplicableTradeSettlementFinancialCard',
+      [leaf('ram:ID', 'paymentCardPrimaryAccountNumber'), leaf('ram:CardholderName', 'paymentCardHolderName')],
+      {
+        scope: '/paymentInstructions.paymentCardInformation',
+        profile: 'EN16931',
+        firstItemOnly: true,
+      },
+    ),
+    group('ram:PayerPartyDebtorFinancialAccount', [leaf('ram:IBANID', '/paymentInstructions.directDebit.debitedAccountIdentifier')], {
       firstItemOnly: true,
     }),
-    group('ram:PayerPartyDebtorFinancialAccount', [leaf('ram:IBANID', '/paymentInstructions.directDebit.debitedAccountIdentifier')], { firstItemOnly: true }),
     group('ram:PayeePartyCreditorFinancialAccount', [
       leaf('ram:IBANID', 'paymentAccountIdentifier'),
       leaf('ram:AccountName', 'paymentAccountName', { profile: 'EN16931' }),
       leaf('ram:ProprietaryID', 'paymentAccountIdentifier', { parseOnly: true }),
     ]),
-    group('ram:PayeeSpecifiedCreditorFinancialInstitution', [leaf('ram:BICID', 'paymentServiceProviderIdentifier')], { profile: 'EN16931' }),
+    group('ram:PayeeSpecifiedCreditorFinancialInstitution', [leaf('ram:BICID', 'paymentServiceProviderIdentifier')], {
+      profile: 'EN16931',
+    }),
   ],
   { each: 'paymentInstructions.creditTransfer', eachOrOnce: true, profile: 'BASICWL' },
 );
@@ -319,7 +359,9 @@ const vatBreakdown = group(
     leaf('ram:CategoryCode', 'vatCategoryCode'),
     leaf('ram:ExemptionReasonCode', 'vatExemptionReasonCode'),
     // CII has BT-7 and BT-8 only per VAT breakdown; they repeat in each.
-    group('ram:TaxPointDate', [leaf('udt:DateString', '/valueAddedTaxPointDate', { codec: date102, attrs: { format: '102' } })], { profile: 'EN16931' }),
+    group('ram:TaxPointDate', [leaf('udt:DateString', '/valueAddedTaxPointDate', { codec: date102, attrs: { format: '102' } })], {
+      profile: 'EN16931',
+    }),
     leaf('ram:DueDateTypeCode', '/valueAddedTaxPointDateCode', { codec: vatDateCodeCii }),
     leaf('ram:RateApplicablePercent', 'vatCategoryRate'),
   ],
@@ -359,15 +401,23 @@ const headerSettlement = group(
     leaf('ram:InvoiceCurrencyCode', 'invoiceCurrencyCode'),
     group(
       'ram:PayeeTradeParty',
-      [...partyIds('payeeIdentifier'), leaf('ram:Name', 'payeeName'), group('ram:SpecifiedLegalOrganization', [leaf('ram:ID', 'payeeLegalRegistrationIdentifier')])],
+      [
+        ...partyIds('payeeIdentifier'),
+        leaf('ram:Name', 'payeeName'),
+        group('ram:SpecifiedLegalOrganization', [leaf('ram:ID', 'payeeLegalRegistrationIdentifier')]),
+      ],
       { scope: 'payee', profile: 'BASICWL' },
     ),
     paymentMeans,
     vatBreakdown,
-    group('ram:BillingSpecifiedPeriod', [dateTime('ram:StartDateTime', 'invoicingPeriodStartDate'), dateTime('ram:EndDateTime', 'invoicingPeriodEndDate')], {
-      scope: 'invoicingPeriod',
-      profile: 'BASICWL',
-    }),
+    group(
+      'ram:BillingSpecifiedPeriod',
+      [dateTime('ram:StartDateTime', 'invoicingPeriodStartDate'), dateTime('ram:EndDateTime', 'invoicingPeriodEndDate')],
+      {
+        scope: 'invoicingPeriod',
+        profile: 'BASICWL',
+      },
+    ),
     allowanceCharge('documentLevel', 'Allowance'),
     allowanceCharge('documentLevel', 'Charge'),
     group(
@@ -380,10 +430,14 @@ const headerSettlement = group(
       { profile: 'BASICWL' },
     ),
     monetarySummation,
-    group('ram:InvoiceReferencedDocument', [leaf('ram:IssuerAssignedID', 'precedingInvoiceReference'), formattedDate('ram:FormattedIssueDateTime', 'precedingInvoiceIssueDate')], {
-      each: 'precedingInvoiceReference',
-      profile: 'BASICWL',
-    }),
+    group(
+      'ram:InvoiceReferencedDocument',
+      [leaf('ram:IssuerAssignedID', 'precedingInvoiceReference'), formattedDate('ram:FormattedIssueDateTime', 'precedingInvoiceIssueDate')],
+      {
+        each: 'precedingInvoiceReference',
+        profile: 'BASICWL',
+      },
+    ),
     group('ram:ReceivableSpecifiedTradeAccountingAccount', [leaf('ram:ID', 'buyerAccountingReference')], { profile: 'BASICWL' }),
   ],
   { required: true },

@@ -72,7 +72,8 @@ export function isCreditNoteType(typeCode: string | undefined): boolean {
 const VAT_DATE_2005_TO_2475: Readonly<Record<string, string>> = { '3': '5', '35': '29', '432': '72' };
 const VAT_DATE_2475_TO_2005: Readonly<Record<string, string>> = { '5': '3', '29': '35', '72': '432' };
 
-const mapCode = (table: Readonly<Record<string, string>>) => (value: unknown) => (typeof value === 'string' ? (table[value] ?? value) : undefined);
+const mapCode = (table: Readonly<Record<string, string>>) => (value: unknown) =>
+  typeof value === 'string' ? (table[value] ?? value) : undefined;
 
 export const vatDateCodeCii: Codec = { write: mapCode(VAT_DATE_2005_TO_2475), parse: (text) => VAT_DATE_2475_TO_2005[text] ?? text };
 export const vatDateCodeUbl: Codec = { write: mapCode(VAT_DATE_2475_TO_2005), parse: (text) => text };
@@ -90,10 +91,12 @@ function exactDifference(price: ModelObject, result: (a: Decimal, b: Decimal) =>
 }
 
 /** BT-147 for UBL, which knows a gross price only as the base of a discount whose amount is mandatory. */
-export const priceDiscountOf = (price: ModelObject) => exactDifference(price, (gross, net) => gross.minus(net), 'itemGrossPrice', 'itemNetPrice');
+export const priceDiscountOf = (price: ModelObject) =>
+  exactDifference(price, (gross, net) => gross.minus(net), 'itemGrossPrice', 'itemNetPrice');
 
 /** BT-148 for CII, which knows a discount only inside a gross price whose amount is mandatory. */
-export const grossPriceOf = (price: ModelObject) => exactDifference(price, (net, discount) => net.plus(discount), 'itemNetPrice', 'itemPriceDiscount');
+export const grossPriceOf = (price: ModelObject) =>
+  exactDifference(price, (net, discount) => net.plus(discount), 'itemNetPrice', 'itemPriceDiscount');
 
 // ---------------------------------------------------------------------------------------
 // Attachments (BT-125)
@@ -140,7 +143,12 @@ export function attachmentMimeCode(base64: string): string {
  * the extension of the sniffed type. XRechnung wants unique names (BR-DE-22), so a name two
  * documents would share gets the document's position appended.
  */
-export function attachmentFileName(reference: string | undefined, base64: string, position: number, allReferences: ReadonlyArray<string | undefined>): string {
+export function attachmentFileName(
+  reference: string | undefined,
+  base64: string,
+  position: number,
+  allReferences: ReadonlyArray<string | undefined>,
+): string {
   const base = safeName(reference);
   const shared = allReferences.filter((r) => safeName(r) === base).length > 1;
   return `${base}${shared ? `-${position + 1}` : ''}${EXTENSIONS[attachmentMimeCode(base64)]}`;

@@ -164,7 +164,8 @@ function render(node: XmlNode, scope: ModelObject, ctx: WriteContext, inherited:
 
 function renderOne(node: XmlNode, scope: ModelObject, ctx: WriteContext, profile: Profile): Rendered[] {
   if (node.onlyWith && node.onlyWith.every((path) => resolve(path, scope, ctx.root) === undefined)) return [];
-  if (node.value !== undefined) return [{ tag: node.tag, attrs: renderAttrs(node.attrs, node.value, scope, ctx), text: node.value, children: [], content: false }];
+  if (node.value !== undefined)
+    return [{ tag: node.tag, attrs: renderAttrs(node.attrs, node.value, scope, ctx), text: node.value, children: [], content: false }];
   if (node.path !== undefined) return renderLeaf(node, scope, ctx);
   const children = (node.children ?? []).flatMap((child) => render(child, scope, ctx, profile));
   const content = children.some((c) => c.content);

@@ -54,7 +54,10 @@ export function writeCii(invoice: Invoice, { profile }: { profile?: CiiProfile }
 
 /** UBL Invoice, or CreditNote for the credit note type codes (381 and friends). */
 export function writeUbl(invoice: Invoice): string {
-  return writeXml(isCreditNoteType(invoice.invoiceTypeCode) ? ublCreditNoteDocument : ublInvoiceDocument, withXmlDefaults(invoice) as ModelObject);
+  return writeXml(
+    isCreditNoteType(invoice.invoiceTypeCode) ? ublCreditNoteDocument : ublInvoiceDocument,
+    withXmlDefaults(invoice) as ModelObject,
+  );
 }
 
 /** XRechnung 3.0 XML; CII unless UBL is asked for (the profile option applies to CII only). */
@@ -87,7 +90,10 @@ export function invoiceSyntaxOf(xml: string): SyntaxId | undefined {
 export function parseInvoiceXml(xml: string): { syntax: SyntaxId; invoice: Invoice } {
   const root = parseUntrustedXml(xml);
   const found = DOCUMENTS.find(([, doc]) => describesRoot(doc, root));
-  if (!found) throw new XmlSyntaxError(`Unknown root element {${root.namespaceURI ?? ''}}${root.localName}: expected a CII CrossIndustryInvoice or a UBL Invoice or CreditNote`);
+  if (!found)
+    throw new XmlSyntaxError(
+      `Unknown root element {${root.namespaceURI ?? ''}}${root.localName}: expected a CII CrossIndustryInvoice or a UBL Invoice or CreditNote`,
+    );
   const [syntax, doc] = found;
   return { syntax, invoice: toInvoice(parseXml(doc, root)) };
 }

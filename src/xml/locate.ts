@@ -39,7 +39,9 @@ function lineOf(root: Element, xpath: string): number | undefined {
       current = root;
       continue;
     }
-    current = Array.from(current.childNodes as ArrayLike<Node>).filter((n): n is Element => n.nodeType === 1 && (n as Element).localName === name)[position - 1];
+    current = Array.from(current.childNodes as ArrayLike<Node>).filter(
+      (n): n is Element => n.nodeType === 1 && (n as Element).localName === name,
+    )[position - 1];
     if (!current) return undefined;
   }
   return current?.lineNumber ?? undefined;

@@ -26,8 +26,11 @@ const subjectNote: Codec = {
 };
 
 /** Every UBL amount states its currency: the invoice currency unless it is BT-111. */
-const amount = (tag: string, path: string, { currency = '/invoiceCurrencyCode', ...options }: Omit<XmlNode, 'tag'> & { currency?: string } = {}) =>
-  leaf(tag, path, { ...options, attrs: { currencyID: { path: currency } } });
+const amount = (
+  tag: string,
+  path: string,
+  { currency = '/invoiceCurrencyCode', ...options }: Omit<XmlNode, 'tag'> & { currency?: string } = {},
+) => leaf(tag, path, { ...options, attrs: { currencyID: { path: currency } } });
 
 const vatScheme = group('cac:TaxScheme', [constant('cbc:ID', 'VAT')], { required: true });
 
@@ -56,7 +59,11 @@ function address(tag: string, owner: AddressOwner, scope: string): XmlNode {
 const contact = (owner: 'seller' | 'buyer') =>
   group(
     'cac:Contact',
-    [leaf('cbc:Name', `${owner}ContactPoint`), leaf('cbc:Telephone', `${owner}ContactTelephoneNumber`), leaf('cbc:ElectronicMail', `${owner}ContactEmailAddress`)],
+    [
+      leaf('cbc:Name', `${owner}ContactPoint`),
+      leaf('cbc:Telephone', `${owner}ContactTelephoneNumber`),
+      leaf('cbc:ElectronicMail', `${owner}ContactEmailAddress`),
+    ],
     { scope: `${owner}Contact` },
   );
 
@@ -66,10 +73,14 @@ const notSepa = { child: 'cbc:ID', attr: 'schemeID', notIn: ['SEPA'] };
 
 /** BT-90 belongs to the seller party (or, as others write it, the payee party) with scheme SEPA. */
 const creditorId = (options: { parseOnly?: boolean } = {}) =>
-  group('cac:PartyIdentification', [leaf('cbc:ID', '/paymentInstructions.directDebit.bankAssignedCreditorIdentifier', { attrs: { schemeID: 'SEPA' } })], {
-    match: { child: 'cbc:ID', attr: 'schemeID', in: ['SEPA'] },
-    ...options,
-  });
+  group(
+    'cac:PartyIdentification',
+    [leaf('cbc:ID', '/paymentInstructions.directDebit.bankAssignedCreditorIdentifier', { attrs: { schemeID: 'SEPA' } })],
+    {
+      match: { child: 'cbc:ID', attr: 'schemeID', in: ['SEPA'] },
+      ...options,
+    },
+  );
 
 const partyTaxScheme = (scheme: 'VAT' | 'FC', path: string) =>
   group('cac:PartyTaxScheme', [leaf('cbc:CompanyID', path), group('cac:TaxScheme', [constant('cbc:ID', scheme)], { required: true })], {
@@ -113,7 +124,10 @@ const buyerParty = group(
         partyName('buyerTradingName'),
         address('cac:PostalAddress', 'buyer', 'buyerPostalAddress'),
         partyTaxScheme('VAT', 'buyerVatIdentifier'),
-        group('cac:PartyLegalEntity', [leaf('cbc:RegistrationName', 'buyerName'), leaf('cbc:CompanyID', 'buyerLegalRegistrationIdentifier')]),
+        group('cac:PartyLegalEntity', [
+          leaf('cbc:RegistrationName', 'buyerName'),
+          leaf('cbc:CompanyID', 'buyerLegalRegistrationIdentifier'),
+        ]),
         contact('buyer'),
       ],
       { scope: 'buyer', required: true },
@@ -161,7 +175,9 @@ const paymentMeans = (creditNote: boolean) =>
   group(
     'cac:PaymentMeans',
     [
-      leaf('cbc:PaymentMeansCode', '/paymentInstructions.paymentMeansTypeCode', { attrs: { name: { path: '/paymentInstructions.paymentMeansText', firstItemOnly: true } } }),
+      leaf('cbc:PaymentMeansCode', '/paymentInstructions.paymentMeansTypeCode', {
+        attrs: { name: { path: '/paymentInstructions.paymentMeansText', firstItemOnly: true } },
+      }),
       // A credit note has no header due date; EN 16931 puts BT-9 here instead.
       ...(creditNote ? [leaf('cbc:PaymentDueDate', '/paymentDueDate')] : []),
       leaf('cbc:PaymentID', '/paymentInstructions.remittanceInformation'),
@@ -180,10 +196,14 @@ const paymentMeans = (creditNote: boolean) =>
         leaf('cbc:Name', 'paymentAccountName'),
         group('cac:FinancialInstitutionBranch', [leaf('cbc:ID', 'paymentServiceProviderIdentifier')]),
       ]),
-      group('cac:PaymentMandate', [leaf('cbc:ID', 'mandateReferenceIdentifier'), group('cac:PayerFinancialAccount', [leaf('cbc:ID', 'debitedAccountIdentifier')])], {
-        scope: '/paymentInstructions.directDebit',
-        firstItemOnly: true,
-      }),
+      group(
+        'cac:PaymentMandate',
+        [leaf('cbc:ID', 'mandateReferenceIdentifier'), group('cac:PayerFinancialAccount', [leaf('cbc:ID', 'debitedAccountIdentifier')])],
+        {
+          scope: '/paymentInstructions.directDebit',
+          firstItemOnly: true,
+        },
+      ),
     ],
     { each: 'paymentInstructions.creditTransfer', eachOrOnce: true },
   );
@@ -231,9 +251,13 @@ const vatTotals = [
     ],
     { match: { child: 'cbc:TaxAmount', attr: 'currencyID', notIn: [{ path: '/vatAccountingCurrencyCode' }] } },
   ),
-  group('cac:TaxTotal', [amount('cbc:TaxAmount', 'documentTotals.invoiceTotalVatAmountInAccountingCurrency', { currency: '/vatAccountingCurrencyCode' })], {
-    match: { child: 'cbc:TaxAmount', attr: 'currencyID', in: [{ path: '/vatAccountingCurrencyCode' }] },
-  }),
+  group(
+    'cac:TaxTotal',
+    [amount('cbc:TaxAmount', 'documentTotals.invoiceTotalVatAmountInAccountingCurrency', { currency: '/vatAccountingCurrencyCode' })],
+    {
+      match: { child: 'cbc:TaxAmount', attr: 'currencyID', in: [{ path: '/vatAccountingCurrencyCode' }] },
+    },
+  ),
 ];
 
 const monetaryTotal = group(
@@ -259,41 +283,47 @@ function invoiceLine(creditNote: boolean): XmlNode {
     [
       leaf('cbc:ID', 'invoiceLineIdentifier'),
       leaf('cbc:Note', 'invoiceLineNote'),
-      leaf(creditNote ? 'cbc:CreditedQuantity' : 'cbc:InvoicedQuantity', 'invoicedQuantity', { attrs: { unitCode: { path: 'invoicedQuantityUnitOfMeasureCode' } } }),
+      leaf(creditNote ? 'cbc:CreditedQuantity' : 'cbc:InvoicedQuantity', 'invoicedQuantity', {
+        attrs: { unitCode: { path: 'invoicedQuantityUnitOfMeasureCode' } },
+      }),
       amount('cbc:LineExtensionAmount', 'invoiceLineNetAmount'),
       leaf('cbc:AccountingCost', 'invoiceLineBuyerAccountingReference'),
-      group('cac:InvoicePeriod', [leaf('cbc:StartDate', 'invoiceLinePeriodStartDate'), leaf('cbc:EndDate', 'invoiceLinePeriodEndDate')], { scope: 'invoiceLinePeriod' }),
+      group('cac:InvoicePeriod', [leaf('cbc:StartDate', 'invoiceLinePeriodStartDate'), leaf('cbc:EndDate', 'invoiceLinePeriodEndDate')], {
+        scope: 'invoiceLinePeriod',
+      }),
       group('cac:OrderLineReference', [leaf('cbc:LineID', 'referencedPurchaseOrderLineReference')]),
       group('cac:DocumentReference', [leaf('cbc:ID', 'invoiceLineObjectIdentifier'), constant('cbc:DocumentTypeCode', '130')]),
       allowanceCharge('invoiceLine', 'Allowance'),
       allowanceCharge('invoiceLine', 'Charge'),
-      group(
-        'cac:Item',
-        [
-          leaf('cbc:Description', item('itemDescription')),
-          leaf('cbc:Name', item('itemName')),
-          group('cac:BuyersItemIdentification', [leaf('cbc:ID', item('itemBuyersIdentifier'))]),
-          group('cac:SellersItemIdentification', [leaf('cbc:ID', item('itemSellersIdentifier'))]),
-          group('cac:StandardItemIdentification', [
-            leaf('cbc:ID', item('itemStandardIdentifier'), { attrs: { schemeID: { path: item('itemStandardIdentifierSchemeIdentifier') } } }),
-          ]),
-          group('cac:OriginCountry', [leaf('cbc:IdentificationCode', item('itemCountryOfOrigin'))]),
-          group(
-            'cac:CommodityClassification',
-            [
-              leaf('cbc:ItemClassificationCode', 'itemClassificationIdentifier', {
-                attrs: { listID: { path: 'itemClassificationIdentifierListIdentifier' }, listVersionID: { path: 'itemClassificationIdentifierListVersionIdentifier' } },
-              }),
-            ],
-            { each: item('itemClassificationIdentifier') },
-          ),
-          taxCategory('cac:ClassifiedTaxCategory', [
-            leaf('cbc:ID', 'lineVatInformation.0.invoicedItemVatCategoryCode'),
-            leaf('cbc:Percent', 'lineVatInformation.0.invoicedItemVatRate'),
-          ]),
-          group('cac:AdditionalItemProperty', [leaf('cbc:Name', 'itemAttributeName'), leaf('cbc:Value', 'itemAttributeValue')], { each: item('itemAttributes') }),
-        ],
-      ),
+      group('cac:Item', [
+        leaf('cbc:Description', item('itemDescription')),
+        leaf('cbc:Name', item('itemName')),
+        group('cac:BuyersItemIdentification', [leaf('cbc:ID', item('itemBuyersIdentifier'))]),
+        group('cac:SellersItemIdentification', [leaf('cbc:ID', item('itemSellersIdentifier'))]),
+        group('cac:StandardItemIdentification', [
+          leaf('cbc:ID', item('itemStandardIdentifier'), { attrs: { schemeID: { path: item('itemStandardIdentifierSchemeIdentifier') } } }),
+        ]),
+        group('cac:OriginCountry', [leaf('cbc:IdentificationCode', item('itemCountryOfOrigin'))]),
+        group(
+          'cac:CommodityClassification',
+          [
+            leaf('cbc:ItemClassificationCode', 'itemClassificationIdentifier', {
+              attrs: {
+                listID: { path: 'itemClassificationIdentifierListIdentifier' },
+                listVersionID: { path: 'itemClassificationIdentifierListVersionIdentifier' },
+              },
+            }),
+          ],
+          { each: item('itemClassificationIdentifier') },
+        ),
+        taxCategory('cac:ClassifiedTaxCategory', [
+          leaf('cbc:ID', 'lineVatInformation.0.invoicedItemVatCategoryCode'),
+          leaf('cbc:Percent', 'lineVatInformation.0.invoicedItemVatRate'),
+        ]),
+        group('cac:AdditionalItemProperty', [leaf('cbc:Name', 'itemAttributeName'), leaf('cbc:Value', 'itemAttributeValue')], {
+          each: item('itemAttributes'),
+        }),
+      ]),
       group(
         'cac:Price',
         [
@@ -375,10 +405,18 @@ function ublDocument(creditNote: boolean): XmlDocument {
         leaf('cbc:DescriptionCode', 'valueAddedTaxPointDateCode', { codec: vatDateCodeUbl }),
       ]),
       // The order ID is mandatory in UBL; with only a sales order reference it is "NA".
-      group('cac:OrderReference', [leaf('cbc:ID', 'purchaseOrderReference', { fallback: 'NA' }), leaf('cbc:SalesOrderID', 'salesOrderReference')]),
+      group('cac:OrderReference', [
+        leaf('cbc:ID', 'purchaseOrderReference', { fallback: 'NA' }),
+        leaf('cbc:SalesOrderID', 'salesOrderReference'),
+      ]),
       group(
         'cac:BillingReference',
-        [group('cac:InvoiceDocumentReference', [leaf('cbc:ID', 'precedingInvoiceReference'), leaf('cbc:IssueDate', 'precedingInvoiceIssueDate')])],
+        [
+          group('cac:InvoiceDocumentReference', [
+            leaf('cbc:ID', 'precedingInvoiceReference'),
+            leaf('cbc:IssueDate', 'precedingInvoiceIssueDate'),
+          ]),
+        ],
         { each: 'precedingInvoiceReference' },
       ),
       idReference('cac:DespatchDocumentReference', 'despatchAdviceReference'),

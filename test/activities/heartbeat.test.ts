@@ -10,7 +10,9 @@ describe('withHeartbeats', () => {
       const beats: number[] = [];
       env.on('heartbeat', () => beats.push(Date.now()));
       let finish!: (v: string) => void;
-      const { slow } = withHeartbeats({ slow: (name: string) => new Promise<string>((resolve) => (finish = (v) => resolve(`${v} ${name}`))) });
+      const { slow } = withHeartbeats({
+        slow: (name: string) => new Promise<string>((resolve) => (finish = (v) => resolve(`${v} ${name}`))),
+      });
       const running = env.run(slow, 'invoice');
       await vi.advanceTimersByTimeAsync(3 * HEARTBEAT_MS);
       expect(beats).toHaveLength(3);

@@ -20,7 +20,9 @@ import { invoiceFixture } from '../xml/fixtures.js';
  */
 
 // The compiled activities: they parse PDFs in a worker thread that exists only as dist/…/worker.js.
-const { zugferdActivities } = (await import(path.join(import.meta.dirname, '../../dist/activities/zugferd.js'))) as { zugferdActivities: typeof ZugferdActivities };
+const { zugferdActivities } = (await import(path.join(import.meta.dirname, '../../dist/activities/zugferd.js'))) as {
+  zugferdActivities: typeof ZugferdActivities;
+};
 
 const ctx = { requestId: 'r-1', accountId: 'acc-1', source: { kind: 'request' as const, requestId: 'r-1' } };
 let dataDir: string;
@@ -33,7 +35,12 @@ beforeAll(async () => {
 afterAll(() => rm(dataDir, { recursive: true, force: true }));
 
 const attempt = (scheduledTimestampMs: number, attemptNo: number) =>
-  new MockActivityEnvironment({ workflowExecution: { workflowId: 'createZugferdFromJson-key-abc', runId: 'run-1' }, activityId: '4', scheduledTimestampMs, attempt: attemptNo });
+  new MockActivityEnvironment({
+    workflowExecution: { workflowId: 'createZugferdFromJson-key-abc', runId: 'run-1' },
+    activityId: '4',
+    scheduledTimestampMs,
+    attempt: attemptNo,
+  });
 
 async function blobFiles(): Promise<string[]> {
   const entries = await readdir(path.join(dataDir, 'blobs'), { recursive: true, withFileTypes: true });

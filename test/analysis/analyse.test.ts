@@ -30,7 +30,9 @@ describe('analyseInvoice on generated PDFs', () => {
         buyerIdentifier: 'K-4711',
         buyerPostalAddress: { buyerAddressLine1: 'Lindenweg 12', buyerPostCode: '50667', buyerCity: 'Köln' },
       },
-      paymentInstructions: { creditTransfer: [{ paymentAccountIdentifier: 'DE89370400440532013000', paymentServiceProviderIdentifier: 'COBADEFFXXX' }] },
+      paymentInstructions: {
+        creditTransfer: [{ paymentAccountIdentifier: 'DE89370400440532013000', paymentServiceProviderIdentifier: 'COBADEFFXXX' }],
+      },
       documentTotals: {
         sumOfInvoiceLineNetAmount: '1405.50',
         invoiceTotalAmountWithoutVat: '1405.50',
@@ -43,7 +45,17 @@ describe('analyseInvoice on generated PDFs', () => {
       { vatCategoryTaxableAmount: '925.50', vatCategoryTaxAmount: '175.85', vatCategoryCode: 'S', vatCategoryRate: '19' },
       { vatCategoryTaxableAmount: '480.00', vatCategoryTaxAmount: '33.60', vatCategoryCode: 'S', vatCategoryRate: '7' },
     ]);
-    expect(invoice.invoiceLine?.map((l) => [l.itemInformation?.itemName, l.itemInformation?.itemSellersIdentifier, l.invoicedQuantity, l.invoicedQuantityUnitOfMeasureCode, l.priceDetails?.itemNetPrice, l.invoiceLineNetAmount, l.lineVatInformation?.[0]?.invoicedItemVatRate])).toEqual([
+    expect(
+      invoice.invoiceLine?.map((l) => [
+        l.itemInformation?.itemName,
+        l.itemInformation?.itemSellersIdentifier,
+        l.invoicedQuantity,
+        l.invoicedQuantityUnitOfMeasureCode,
+        l.priceDetails?.itemNetPrice,
+        l.invoiceLineNetAmount,
+        l.lineVatInformation?.[0]?.invoicedItemVatRate,
+      ]),
+    ).toEqual([
       ['Betonmischer 120 l', 'A-100', '2', 'C62', '349.00', '698.00', '19'],
       ['Montage vor Ort', 'B-220', '3.5', 'HUR', '65.00', '227.50', '19'],
       ['Kies 0/16', 'C-7', '12.5', 'TNE', '38.40', '480.00', '7'],
@@ -62,9 +74,19 @@ describe('analyseInvoice on generated PDFs', () => {
       paymentDueDate: '2024-04-04',
       purchaseOrderReference: 'PO-77',
       invoiceCurrencyCode: 'EUR',
-      seller: { sellerName: 'Northwind Traders B.V.', sellerVatIdentifier: 'NL810433941B01', sellerPostalAddress: { sellerCity: 'Amsterdam', sellerPostCode: '1015 CS', sellerCountryCode: 'NL' } },
-      buyer: { buyerName: 'Acme Corporation', buyerVatIdentifier: 'BE0403170701', buyerPostalAddress: { buyerAddressLine1: 'Rue de la Loi 200', buyerCity: 'Brussels', buyerCountryCode: 'BE' } },
-      paymentInstructions: { creditTransfer: [{ paymentAccountIdentifier: 'NL91ABNA0417164300', paymentServiceProviderIdentifier: 'ABNANL2A' }] },
+      seller: {
+        sellerName: 'Northwind Traders B.V.',
+        sellerVatIdentifier: 'NL810433941B01',
+        sellerPostalAddress: { sellerCity: 'Amsterdam', sellerPostCode: '1015 CS', sellerCountryCode: 'NL' },
+      },
+      buyer: {
+        buyerName: 'Acme Corporation',
+        buyerVatIdentifier: 'BE0403170701',
+        buyerPostalAddress: { buyerAddressLine1: 'Rue de la Loi 200', buyerCity: 'Brussels', buyerCountryCode: 'BE' },
+      },
+      paymentInstructions: {
+        creditTransfer: [{ paymentAccountIdentifier: 'NL91ABNA0417164300', paymentServiceProviderIdentifier: 'ABNANL2A' }],
+      },
       documentTotals: {
         invoiceTotalAmountWithoutVat: '2182.50',
         invoiceTotalVatAmount: '458.33',
@@ -73,7 +95,14 @@ describe('analyseInvoice on generated PDFs', () => {
         amountDueForPayment: '2140.83',
       },
     });
-    expect(invoice.invoiceLine?.map((l) => [l.itemInformation?.itemName, l.invoicedQuantity, l.priceDetails?.itemNetPrice, l.invoiceLineNetAmount])).toEqual([
+    expect(
+      invoice.invoiceLine?.map((l) => [
+        l.itemInformation?.itemName,
+        l.invoicedQuantity,
+        l.priceDetails?.itemNetPrice,
+        l.invoiceLineNetAmount,
+      ]),
+    ).toEqual([
       ['Consulting services', '10', '120.00', '1200.00'],
       ['Travel expenses', '1', '85.50', '85.50'],
       ['Software licence (annual)', '3', '299.00', '897.00'],
@@ -87,13 +116,38 @@ describe('analyseInvoice on generated PDFs', () => {
       invoiceIssueDate: '2024-04-02',
       paymentDueDate: '2024-05-02',
       invoiceCurrencyCode: 'EUR',
-      seller: { sellerName: 'Atelier Lumière SAS', sellerVatIdentifier: 'FR32123456789', sellerPostalAddress: { sellerAddressLine1: '14 rue des Lilas', sellerPostCode: '69003', sellerCity: 'Lyon', sellerCountryCode: 'FR' } },
-      buyer: { buyerName: 'Boulangerie Dupont', buyerPostalAddress: { buyerAddressLine1: '8 place du Marché', buyerPostCode: '13001', buyerCity: 'Marseille' } },
+      seller: {
+        sellerName: 'Atelier Lumière SAS',
+        sellerVatIdentifier: 'FR32123456789',
+        sellerPostalAddress: {
+          sellerAddressLine1: '14 rue des Lilas',
+          sellerPostCode: '69003',
+          sellerCity: 'Lyon',
+          sellerCountryCode: 'FR',
+        },
+      },
+      buyer: {
+        buyerName: 'Boulangerie Dupont',
+        buyerPostalAddress: { buyerAddressLine1: '8 place du Marché', buyerPostCode: '13001', buyerCity: 'Marseille' },
+      },
       paymentInstructions: { creditTransfer: [{ paymentAccountIdentifier: 'FR7630006000011234567890189' }] },
-      documentTotals: { invoiceTotalAmountWithoutVat: '1854.60', invoiceTotalVatAmount: '370.92', invoiceTotalAmountWithVat: '2225.52', amountDueForPayment: '2225.52' },
+      documentTotals: {
+        invoiceTotalAmountWithoutVat: '1854.60',
+        invoiceTotalVatAmount: '370.92',
+        invoiceTotalAmountWithVat: '2225.52',
+        amountDueForPayment: '2225.52',
+      },
       vatBreakdown: [{ vatCategoryTaxableAmount: '1854.60', vatCategoryTaxAmount: '370.92', vatCategoryRate: '20', vatCategoryCode: 'S' }],
     });
-    expect(invoice.invoiceLine?.map((l) => [l.itemInformation?.itemName, l.invoicedQuantity, l.priceDetails?.itemNetPrice, l.invoiceLineNetAmount, l.lineVatInformation?.[0]?.invoicedItemVatRate])).toEqual([
+    expect(
+      invoice.invoiceLine?.map((l) => [
+        l.itemInformation?.itemName,
+        l.invoicedQuantity,
+        l.priceDetails?.itemNetPrice,
+        l.invoiceLineNetAmount,
+        l.lineVatInformation?.[0]?.invoicedItemVatRate,
+      ]),
+    ).toEqual([
       ['Lampe de bureau', '4', '89.90', '359.60', '20'],
       ['Abat-jour lin', '10', '24.50', '245.00', '20'],
       ['Installation atelier', '1', '1250.00', '1250.00', '20'],
@@ -106,7 +160,14 @@ describe('analyseInvoice on generated PDFs', () => {
     expect(invoice.invoiceNumber).toBe('2024/771');
     expect(invoice.invoiceIssueDate).toBe('2024-06-30');
     expect(invoice.invoiceLine).toHaveLength(rows.length);
-    expect(invoice.invoiceLine?.map((l) => [l.itemInformation?.itemName, l.invoicedQuantity, l.priceDetails?.itemNetPrice, l.invoiceLineNetAmount])).toEqual(rows.map((r) => [r.name, r.qty, r.price, r.amount]));
+    expect(
+      invoice.invoiceLine?.map((l) => [
+        l.itemInformation?.itemName,
+        l.invoicedQuantity,
+        l.priceDetails?.itemNetPrice,
+        l.invoiceLineNetAmount,
+      ]),
+    ).toEqual(rows.map((r) => [r.name, r.qty, r.price, r.amount]));
     expect(invoice.documentTotals?.sumOfInvoiceLineNetAmount).toBe(net);
     expect(invoice.documentTotals?.invoiceTotalAmountWithoutVat).toBe(net);
     expect(invoice.buyer?.buyerName).toBe('Werkstatt Süd GmbH');
@@ -134,7 +195,7 @@ describe('analyseInvoice on generated PDFs', () => {
 
   it('gives every returned field a confidence between 0 and 1, and nothing for fields not returned', async () => {
     const { invoice, fieldConfidence, extractionConfidence } = await analyse(englishInvoice());
-    for (const v of Object.values(fieldConfidence)) expect(v).toBeGreaterThanOrEqual(0), expect(v).toBeLessThanOrEqual(1);
+    for (const v of Object.values(fieldConfidence)) (expect(v).toBeGreaterThanOrEqual(0), expect(v).toBeLessThanOrEqual(1));
     expect(fieldConfidence.invoiceNumber).toBeDefined();
     expect(invoice.contractReference).toBeUndefined();
     expect(fieldConfidence.contractReference).toBeUndefined();
@@ -162,7 +223,14 @@ describe('analyseInvoice on generated PDFs', () => {
       width: p.width * scale,
       height: p.height * scale,
       source: 'ocr' as const,
-      words: p.words.map((w) => ({ text: w.text, x: w.x * scale, y: w.y * scale, width: w.width * scale, height: w.height * 0.75 * scale, confidence: 0.8 })),
+      words: p.words.map((w) => ({
+        text: w.text,
+        x: w.x * scale,
+        y: w.y * scale,
+        width: w.width * scale,
+        height: w.height * 0.75 * scale,
+        confidence: 0.8,
+      })),
     }));
     const fromText = analyseInvoice(text, { withLineItems: true });
     const fromOcr = analyseInvoice(ocr, { withLineItems: true });

@@ -64,7 +64,9 @@ describe('dates', () => {
 
 describe('identifiers', () => {
   it('finds IBANs printed in groups and checks their digits', () => {
-    expect(scanIbans('IBAN DE89 3704 0044 0532 0130 00 BIC COBADEFFXXX').map((m) => [m.value, m.checked])).toEqual([['DE89370400440532013000', true]]);
+    expect(scanIbans('IBAN DE89 3704 0044 0532 0130 00 BIC COBADEFFXXX').map((m) => [m.value, m.checked])).toEqual([
+      ['DE89370400440532013000', true],
+    ]);
     expect(ibanValid('DE89370400440532013001')).toBe(false);
     expect(scanIbans('NL91ABNA0417164300')[0]?.value).toBe('NL91ABNA0417164300');
   });
@@ -101,7 +103,13 @@ describe('codes', () => {
     expect(countryOfLine('Deutschland / Germany')).toBe('DE');
     expect(countryOfLine('Pays-Bas')).toBe('NL');
     // Countries as Italian and Dutch invoices name them.
-    expect(['Germania', 'Paesi Bassi', 'Regno Unito', 'Verenigd Koninkrijk', 'Denemarken'].map(countryOfLine)).toEqual(['DE', 'NL', 'GB', 'GB', 'DK']);
+    expect(['Germania', 'Paesi Bassi', 'Regno Unito', 'Verenigd Koninkrijk', 'Denemarken'].map(countryOfLine)).toEqual([
+      'DE',
+      'NL',
+      'GB',
+      'GB',
+      'DK',
+    ]);
     expect(['Stk.', 'Std', 'kg', 'm²', 'Liter(s)', 'pauschal'].map(unitCode)).toEqual(['C62', 'HUR', 'KGM', 'MTK', 'LTR', 'LS']);
     expect(vatCategoryOf('0', 'Steuerschuldnerschaft des Leistungsempfängers')).toBe('AE');
     expect(vatCategoryOf('0', 'livraison intracommunautaire')).toBe('K');
@@ -145,8 +153,14 @@ describe('addresses', () => {
 
   it('takes the country named after a region line, not the region whose code is also a country', () => {
     // Canton Bern ("BE") is not Belgium; Sachsen names no country, Deutschland does.
-    expect(parseAddress(['Seeland Präzisionsteile AG', 'Rue du Lac 12', '2502 Biel/Bienne', 'BE', 'Schweiz'])).toMatchObject({ city: 'Biel/Bienne', country: 'CH' });
-    expect(parseAddress(['Elektro Brandt KG', 'Karl-Heine-Straße 88', '04229 Leipzig', 'Sachsen', 'Deutschland'])).toMatchObject({ city: 'Leipzig', country: 'DE' });
+    expect(parseAddress(['Seeland Präzisionsteile AG', 'Rue du Lac 12', '2502 Biel/Bienne', 'BE', 'Schweiz'])).toMatchObject({
+      city: 'Biel/Bienne',
+      country: 'CH',
+    });
+    expect(parseAddress(['Elektro Brandt KG', 'Karl-Heine-Straße 88', '04229 Leipzig', 'Sachsen', 'Deutschland'])).toMatchObject({
+      city: 'Leipzig',
+      country: 'DE',
+    });
     expect(parseAddress(['Hofladen Kern', 'Am Anger 3', '99084 Erfurt', 'Deutschland'])).toMatchObject({ city: 'Erfurt', country: 'DE' });
     expect(parseAddress(['Maison Dupont', '3 rue de Rivoli', '75001 Paris', 'BE'])).toMatchObject({ country: 'BE' });
   });
@@ -154,21 +168,44 @@ describe('addresses', () => {
 
 describe('address blocks', () => {
   it('takes no party label a block took in for the name (a scan sets "Cessionario / committente" on the block\'s line)', () => {
-    expect(parseAddress(['Cessionario / committente', 'Hartmann Verlag GmbH', 'Lindenallee 112', '98765 Frankfurt am Main'])).toMatchObject({ name: 'Hartmann Verlag GmbH', line1: 'Lindenallee 112', postcode: '98765' });
+    expect(parseAddress(['Cessionario / committente', 'Hartmann Verlag GmbH', 'Lindenallee 112', '98765 Frankfurt am Main'])).toMatchObject(
+      { name: 'Hartmann Verlag GmbH', line1: 'Lindenallee 112', postcode: '98765' },
+    );
     // Nor the first word of one that the scan split off ("Billed" | "to").
-    expect(parseAddress(['Billed', 'Schulte Beratung e.K.', 'Hauptstraße 1', '10115 Berlin'])).toMatchObject({ name: 'Schulte Beratung e.K.', line1: 'Hauptstraße 1' });
+    expect(parseAddress(['Billed', 'Schulte Beratung e.K.', 'Hauptstraße 1', '10115 Berlin'])).toMatchObject({
+      name: 'Schulte Beratung e.K.',
+      line1: 'Hauptstraße 1',
+    });
   });
 });
 
 describe('labels of the totals box', () => {
   it('classifies Italian, Dutch, English, French and German totals labels by what they total', () => {
     const first = (label: string) => classifyTotal(fold(label))[0];
-    expect(['Totale righe', 'Totaal regels', 'Sum of lines', 'Items total'].map(first)).toEqual(['lineTotal', 'lineTotal', 'lineTotal', 'lineTotal']);
+    expect(['Totale righe', 'Totaal regels', 'Sum of lines', 'Items total'].map(first)).toEqual([
+      'lineTotal',
+      'lineTotal',
+      'lineTotal',
+      'lineTotal',
+    ]);
     expect(['Totale imponibile', 'Imponibile'].map(first)).toEqual(['netTotal', 'netTotal']);
     expect(['Totale imposta', 'Totale IVA'].map(first)).toEqual(['vatTotal', 'vatTotal']);
-    expect(['Totale documento', 'Totale IVA inclusa', 'Factuurbedrag', 'Total toutes taxes comprises'].map(first)).toEqual(['grossTotal', 'grossTotal', 'grossTotal', 'grossTotal']);
-    expect(['Acconto', 'Già pagato', 'Aanbetaling', 'Voldaan', 'Less payments'].map(first)).toEqual(['paid', 'paid', 'paid', 'paid', 'paid']);
+    expect(['Totale documento', 'Totale IVA inclusa', 'Factuurbedrag', 'Total toutes taxes comprises'].map(first)).toEqual([
+      'grossTotal',
+      'grossTotal',
+      'grossTotal',
+      'grossTotal',
+    ]);
+    expect(['Acconto', 'Già pagato', 'Aanbetaling', 'Voldaan', 'Less payments'].map(first)).toEqual([
+      'paid',
+      'paid',
+      'paid',
+      'paid',
+      'paid',
+    ]);
     // "Importo" holds "porto" (postage): a word inside another word is not a charge.
-    expect(['Importo dovuto', 'Netto a pagare', 'Totale da pagare', 'Openstaand bedrag', 'Fälliger Betrag', 'Please pay'].map(first)).toEqual(['due', 'due', 'due', 'due', 'due', 'due']);
+    expect(
+      ['Importo dovuto', 'Netto a pagare', 'Totale da pagare', 'Openstaand bedrag', 'Fälliger Betrag', 'Please pay'].map(first),
+    ).toEqual(['due', 'due', 'due', 'due', 'due', 'due']);
   });
 });

@@ -217,11 +217,20 @@ export function frenchInvoice(): Text[][] {
 }
 
 /** Two pages of items: the header repeats on page 2, totals follow the last item. */
-export function longGermanInvoice(items = 40): { pages: Text[][]; net: string; rows: Array<{ name: string; qty: string; price: string; amount: string }> } {
+export function longGermanInvoice(items = 40): {
+  pages: Text[][];
+  net: string;
+  rows: Array<{ name: string; qty: string; price: string; amount: string }>;
+} {
   const rows = Array.from({ length: items }, (_, i) => {
     const qty = (i % 5) + 1;
     const cents = 1000 + i * 137;
-    return { name: `Ersatzteil Typ ${String.fromCharCode(65 + (i % 26))}${i}`, qty: String(qty), price: (cents / 100).toFixed(2), amount: ((qty * cents) / 100).toFixed(2) };
+    return {
+      name: `Ersatzteil Typ ${String.fromCharCode(65 + (i % 26))}${i}`,
+      qty: String(qty),
+      price: (cents / 100).toFixed(2),
+      amount: ((qty * cents) / 100).toFixed(2),
+    };
   });
   const de = (v: string) => v.replace('.', ',');
   const header = (y: number): Text[] => [
@@ -264,7 +273,10 @@ export function longGermanInvoice(items = 40): { pages: Text[][]; net: string; r
   const net = rows.reduce((s, r) => s + Math.round(Number(r.amount) * 100), 0);
   const vat = Math.round(net * 0.19);
   const money = (c: number) => (c / 100).toFixed(2);
-  const deMoney = (c: number) => money(c).replace(/\B(?=(\d{3})+\.)/g, '.').replace(/\.(\d{2})$/, ',$1');
+  const deMoney = (c: number) =>
+    money(c)
+      .replace(/\B(?=(\d{3})+\.)/g, '.')
+      .replace(/\.(\d{2})$/, ',$1');
   pages[1]!.push(
     { s: 'Summe netto', x: 380, y: y + 20 },
     { s: deMoney(net), x: 545, y: y + 20, right: true },

@@ -57,21 +57,129 @@ describe('labels printed above their values', () => {
 
   // Printed labels per field, in the languages the lexicon reads; each printed above a value of its kind.
   const LABELS: Array<[string, string[], string, (i: Record<string, any>) => unknown]> = [
-    ['customer number', ['Kunden-Nr.', 'Kd.-Nr.', 'Customer No.', 'N° client', 'Klantnr.', 'Debiteurnummer', 'Codice cliente', 'N. cliente'], 'C-20417', (i) => i.buyer?.buyerIdentifier],
-    ['delivery date', ['Lieferdatum', 'Leistungszeitpunkt', 'Delivery date', 'Date de livraison', 'Leveringsdatum', 'Datum levering', 'Data di consegna', 'Data prestazione'], '14.02.2024', (i) => i.deliveryInformation?.actualDeliveryDate],
-    ['due date', ['Fälligkeitsdatum', 'Due date', "Date d'échéance", 'Vervaldatum', 'Uiterste betaaldatum', 'Scadenza', 'Data scadenza', 'Da pagare entro'], '01.03.2024', (i) => i.paymentDueDate],
-    ['buyer reference', ['Ihr Zeichen', 'Buyer reference', 'Buyer ref.', 'Référence acheteur', 'Uw referentie', 'Referentie koper', 'Riferimento cliente', 'Rif. acquirente'], 'Abt. 7-Nord', (i) => i.buyerReference],
-    ['order reference', ['Bestellnummer', 'Purchase order', 'N° de commande', 'Uw order', 'Bestelnummer', 'Numero ordine', 'Vs. ordine', 'Rif. ordine'], 'PO-7781', (i) => i.purchaseOrderReference],
-    ['contract reference', ['Vertragsnummer', 'Contract No.', 'N° de contrat', 'Référence contrat', 'Réf. contrat', 'Contractnummer', 'Overeenkomst', 'Contratto n.', 'Numero contratto'], 'CT-1204', (i) => i.contractReference],
-    ['invoice number', ['Rechnungsnummer', 'Re.-Nr.', 'Invoice No.', 'Invoice ref.', 'N° de facture', 'Réf. facture', 'Factuurnummer', 'Numero fattura', 'Numero documento', 'Documento n.'], 'R-2024-311', (i) => i.invoiceNumber],
-    ['issue date', ['Rechnungsdatum', 'Invoice date', 'Date de facture', 'Factuurdatum', 'Datum factuur', 'Data fattura', 'Data documento', 'Data di emissione'], '16.02.2024', (i) => i.invoiceIssueDate],
+    [
+      'customer number',
+      ['Kunden-Nr.', 'Kd.-Nr.', 'Customer No.', 'N° client', 'Klantnr.', 'Debiteurnummer', 'Codice cliente', 'N. cliente'],
+      'C-20417',
+      (i) => i.buyer?.buyerIdentifier,
+    ],
+    [
+      'delivery date',
+      [
+        'Lieferdatum',
+        'Leistungszeitpunkt',
+        'Delivery date',
+        'Date de livraison',
+        'Leveringsdatum',
+        'Datum levering',
+        'Data di consegna',
+        'Data prestazione',
+      ],
+      '14.02.2024',
+      (i) => i.deliveryInformation?.actualDeliveryDate,
+    ],
+    [
+      'due date',
+      [
+        'Fälligkeitsdatum',
+        'Due date',
+        "Date d'échéance",
+        'Vervaldatum',
+        'Uiterste betaaldatum',
+        'Scadenza',
+        'Data scadenza',
+        'Da pagare entro',
+      ],
+      '01.03.2024',
+      (i) => i.paymentDueDate,
+    ],
+    [
+      'buyer reference',
+      [
+        'Ihr Zeichen',
+        'Buyer reference',
+        'Buyer ref.',
+        'Référence acheteur',
+        'Uw referentie',
+        'Referentie koper',
+        'Riferimento cliente',
+        'Rif. acquirente',
+      ],
+      'Abt. 7-Nord',
+      (i) => i.buyerReference,
+    ],
+    [
+      'order reference',
+      ['Bestellnummer', 'Purchase order', 'N° de commande', 'Uw order', 'Bestelnummer', 'Numero ordine', 'Vs. ordine', 'Rif. ordine'],
+      'PO-7781',
+      (i) => i.purchaseOrderReference,
+    ],
+    [
+      'contract reference',
+      [
+        'Vertragsnummer',
+        'Contract No.',
+        'N° de contrat',
+        'Référence contrat',
+        'Réf. contrat',
+        'Contractnummer',
+        'Overeenkomst',
+        'Contratto n.',
+        'Numero contratto',
+      ],
+      'CT-1204',
+      (i) => i.contractReference,
+    ],
+    [
+      'invoice number',
+      [
+        'Rechnungsnummer',
+        'Re.-Nr.',
+        'Invoice No.',
+        'Invoice ref.',
+        'N° de facture',
+        'Réf. facture',
+        'Factuurnummer',
+        'Numero fattura',
+        'Numero documento',
+        'Documento n.',
+      ],
+      'R-2024-311',
+      (i) => i.invoiceNumber,
+    ],
+    [
+      'issue date',
+      [
+        'Rechnungsdatum',
+        'Invoice date',
+        'Date de facture',
+        'Factuurdatum',
+        'Datum factuur',
+        'Data fattura',
+        'Data documento',
+        'Data di emissione',
+      ],
+      '16.02.2024',
+      (i) => i.invoiceIssueDate,
+    ],
   ];
   for (const [field, labels, value, read] of LABELS) {
     it(`reads the ${field} under each of its labels, the next label standing to its right`, async () => {
       for (const label of labels) {
         // The neighbour on the right is a label of another field whose value suits this one's kind.
-        const invoice = await header(letter(strip(260, [[label, value], ['Kundennummer', 'K-1'], ['Lieferdatum', '10.02.2024'], ['Ihre Referenz', 'Lager']])));
-        expect(read(invoice as Record<string, any>), label).toBe(/^\d\d\.\d\d\.\d{4}$/.test(value) ? value.split('.').reverse().join('-') : value);
+        const invoice = await header(
+          letter(
+            strip(260, [
+              [label, value],
+              ['Kundennummer', 'K-1'],
+              ['Lieferdatum', '10.02.2024'],
+              ['Ihre Referenz', 'Lager'],
+            ]),
+          ),
+        );
+        expect(read(invoice as Record<string, any>), label).toBe(
+          /^\d\d\.\d\d\.\d{4}$/.test(value) ? value.split('.').reverse().join('-') : value,
+        );
       }
     });
   }
@@ -79,7 +187,19 @@ describe('labels printed above their values', () => {
 
 describe('a strip of labels the lexicon does not all know', () => {
   it('passes over a neighbour that is printed like a label and heads a value of its own', async () => {
-    const invoice = await header(letter(strip(260, [['Rif. acquirente', '04011000-12345-34'], ['Referente', 'Anna Verdi'], ['Customer reference', 'Dept. 12']], 150)));
+    const invoice = await header(
+      letter(
+        strip(
+          260,
+          [
+            ['Rif. acquirente', '04011000-12345-34'],
+            ['Referente', 'Anna Verdi'],
+            ['Customer reference', 'Dept. 12'],
+          ],
+          150,
+        ),
+      ),
+    );
     expect(invoice.buyerReference).toBe('04011000-12345-34');
   });
 });
@@ -127,7 +247,11 @@ describe('the sender line above the address window', () => {
       { s: '119,00 €', x: 545, y: 420, right: true, bold: true },
     ]);
     expect(invoice.seller?.sellerName).toBe('Elektro Brandt & Söhne KG');
-    expect(invoice.seller?.sellerPostalAddress).toMatchObject({ sellerAddressLine1: 'Karl-Heine-Straße 88', sellerPostCode: '04229', sellerCity: 'Leipzig' });
+    expect(invoice.seller?.sellerPostalAddress).toMatchObject({
+      sellerAddressLine1: 'Karl-Heine-Straße 88',
+      sellerPostCode: '04229',
+      sellerCity: 'Leipzig',
+    });
     expect(invoice.buyer?.buyerName).toBe('Bergmann Logistik AG');
   });
 });
@@ -135,7 +259,13 @@ describe('the sender line above the address window', () => {
 describe('VAT identifiers in the info block', () => {
   it("takes the one beside 'Your VAT number' as the buyer's, in English as in German", async () => {
     for (const label of ['Your VAT number', 'Your VAT no.', 'Ihre USt-IdNr.']) {
-      const invoice = await header(letter([{ s: label, x: 330, y: 200 }, { s: 'DE176543219', x: 545, y: 200, right: true }, { s: 'VAT no.: DE287654321', x: 330, y: 800, size: 6.5 }]));
+      const invoice = await header(
+        letter([
+          { s: label, x: 330, y: 200 },
+          { s: 'DE176543219', x: 545, y: 200, right: true },
+          { s: 'VAT no.: DE287654321', x: 330, y: 800, size: 6.5 },
+        ]),
+      );
       expect(invoice.buyer?.buyerVatIdentifier, label).toBe('DE176543219');
       expect(invoice.seller?.sellerVatIdentifier, label).toBe('DE287654321');
     }
@@ -144,25 +274,39 @@ describe('VAT identifiers in the info block', () => {
 
 describe('payment terms (BT-20)', () => {
   it('reads the terms printed beside, behind or under their label, as printed', async () => {
-    const beside = await header(letter([{ s: 'Zahlungsbedingungen', x: 50, y: 460 }, { s: 'Zahlbar sofort ohne Abzug.', x: 200, y: 460 }]));
+    const beside = await header(
+      letter([
+        { s: 'Zahlungsbedingungen', x: 50, y: 460 },
+        { s: 'Zahlbar sofort ohne Abzug.', x: 200, y: 460 },
+      ]),
+    );
     expect(beside.paymentTerms).toBe('Zahlbar sofort ohne Abzug.');
     const behind = await header(letter([{ s: 'Payment terms: 14 days net', x: 50, y: 460 }]));
     expect(behind.paymentTerms).toBe('14 days net');
-    const under = await header(letter([{ s: 'Conditions de paiement', x: 50, y: 460, bold: true }, { s: 'À réception de facture', x: 50, y: 472 }]));
+    const under = await header(
+      letter([
+        { s: 'Conditions de paiement', x: 50, y: 460, bold: true },
+        { s: 'À réception de facture', x: 50, y: 472 },
+      ]),
+    );
     expect(under.paymentTerms).toBe('À réception de facture');
   });
 
   it('reads terms printed as a sentence of their own, over the lines they run on, and stops before a heading', async () => {
     const read = async (lines: string[]) => (await header(letter(lines.map((s, i) => ({ s, x: 50, y: 460 + 12 * i }))))).paymentTerms;
     expect(await read(['Zahlbar sofort rein netto'])).toBe('Zahlbar sofort rein netto');
-    expect(await read(['.Bei Zahlung innerhalb 14 Tagen gewähren wir 2,0% Skonto.'])).toBe('Bei Zahlung innerhalb 14 Tagen gewähren wir 2,0% Skonto.');
-    expect(await read(['Zahlbar innerhalb 30 Tagen netto bis 04.04.2018, 3%', 'Skonto innerhalb 10 Tagen bis 15.03.2018', 'Bankverbindung'])).toBe(
-      'Zahlbar innerhalb 30 Tagen netto bis 04.04.2018, 3% Skonto innerhalb 10 Tagen bis 15.03.2018',
+    expect(await read(['.Bei Zahlung innerhalb 14 Tagen gewähren wir 2,0% Skonto.'])).toBe(
+      'Bei Zahlung innerhalb 14 Tagen gewähren wir 2,0% Skonto.',
     );
-    expect(await read(["Tout retard de paiement fera l'objet d'une pénalité de retard. Aucun escompte ne sera accordé pour paiement anticipé."])).toBe(
-      "Tout retard de paiement fera l'objet d'une pénalité de retard. Aucun escompte ne sera accordé pour paiement anticipé.",
+    expect(
+      await read(['Zahlbar innerhalb 30 Tagen netto bis 04.04.2018, 3%', 'Skonto innerhalb 10 Tagen bis 15.03.2018', 'Bankverbindung']),
+    ).toBe('Zahlbar innerhalb 30 Tagen netto bis 04.04.2018, 3% Skonto innerhalb 10 Tagen bis 15.03.2018');
+    expect(
+      await read(["Tout retard de paiement fera l'objet d'une pénalité de retard. Aucun escompte ne sera accordé pour paiement anticipé."]),
+    ).toBe("Tout retard de paiement fera l'objet d'une pénalité de retard. Aucun escompte ne sera accordé pour paiement anticipé.");
+    expect(await read(['Payment terms: 30% advance payment,', 'balance at 30 days', 'Bank Account: DE02 1203 0000 0000 2020 51'])).toBe(
+      '30% advance payment, balance at 30 days',
     );
-    expect(await read(['Payment terms: 30% advance payment,', 'balance at 30 days', 'Bank Account: DE02 1203 0000 0000 2020 51'])).toBe('30% advance payment, balance at 30 days');
   });
 
   it('reads terms printed as a table under their heading, past the column headings and a page break that repeats them', async () => {
@@ -172,9 +316,18 @@ describe('payment terms (BT-20)', () => {
       { s: 'Teilzahlung', x: 470, y },
     ];
     const paragraph = (y: number): Text[] =>
-      ['Der Betrag wird Ihrem Kundenkonto gutgeschrieben und', 'mit der nächsten Rechnung verrechnet.'].map((s, i) => ({ s, x: 50, y: y + 11.3 * i }));
+      ['Der Betrag wird Ihrem Kundenkonto gutgeschrieben und', 'mit der nächsten Rechnung verrechnet.'].map((s, i) => ({
+        s,
+        x: 50,
+        y: y + 11.3 * i,
+      }));
     const terms = 'Der Betrag wird Ihrem Kundenkonto gutgeschrieben und mit der nächsten Rechnung verrechnet.';
-    const onePage = letter([{ s: 'Zahlungsbedingungen:', x: 50, y: 460 }, ...headings(483), ...paragraph(496), { s: 'Umsatzsteueraufschlüsselung:', x: 50, y: 560 }]);
+    const onePage = letter([
+      { s: 'Zahlungsbedingungen:', x: 50, y: 460 },
+      ...headings(483),
+      ...paragraph(496),
+      { s: 'Umsatzsteueraufschlüsselung:', x: 50, y: 560 },
+    ]);
     expect((await header(onePage)).paymentTerms).toBe(terms);
     const broken = [letter([{ s: 'Zahlungsbedingungen:', x: 50, y: 780 }, ...headings(803)]), [...headings(56), ...paragraph(80)]];
     const invoice = (await analyseInvoice(await extractTextLayer(await pdfOf(broken)), { withLineItems: false })).invoice;
@@ -182,8 +335,19 @@ describe('payment terms (BT-20)', () => {
   });
 
   it('takes no number or bare sign for terms, and no sentence that only mentions payment', async () => {
-    expect((await header(letter([{ s: 'Zahlungsbedingungen:', x: 50, y: 460 }, { s: '30', x: 200, y: 460 }]))).paymentTerms).toBeUndefined();
-    expect((await header(letter([{ s: 'Bitte beachten Sie unsere Zahlungsbedingungen auf der Rückseite.', x: 50, y: 460 }]))).paymentTerms).toBeUndefined();
+    expect(
+      (
+        await header(
+          letter([
+            { s: 'Zahlungsbedingungen:', x: 50, y: 460 },
+            { s: '30', x: 200, y: 460 },
+          ]),
+        )
+      ).paymentTerms,
+    ).toBeUndefined();
+    expect(
+      (await header(letter([{ s: 'Bitte beachten Sie unsere Zahlungsbedingungen auf der Rückseite.', x: 50, y: 460 }]))).paymentTerms,
+    ).toBeUndefined();
   });
 });
 
@@ -197,7 +361,9 @@ describe('seller tax number (BT-32)', () => {
     ['Fiscaal nummer', '8123456789'],
   ] as const) {
     it(`reads "${label}" inside a footer line joined by separators`, async () => {
-      const invoice = await header(footer(`Kontorbedarf Weser GmbH · USt-IdNr.: DE123456788 · ${label}: ${value} · Amtsgericht Bremen HRB 1234`));
+      const invoice = await header(
+        footer(`Kontorbedarf Weser GmbH · USt-IdNr.: DE123456788 · ${label}: ${value} · Amtsgericht Bremen HRB 1234`),
+      );
       expect(invoice.seller?.sellerTaxRegistrationIdentifier).toBe(value);
     });
   }
@@ -205,7 +371,9 @@ describe('seller tax number (BT-32)', () => {
 
 describe('VAT ids as printed', () => {
   it('reads a labelled VAT id whose length or check digits fail as the text layer prints it; an unlabelled one not at all', async () => {
-    expect((await header(letter([{ s: 'UID-Nr.: ATU123456789', x: 50, y: 780, size: 7 }]))).seller?.sellerVatIdentifier).toBe('ATU123456789');
+    expect((await header(letter([{ s: 'UID-Nr.: ATU123456789', x: 50, y: 780, size: 7 }]))).seller?.sellerVatIdentifier).toBe(
+      'ATU123456789',
+    );
     expect((await header(letter([{ s: 'ATU123456789', x: 50, y: 780, size: 7 }]))).seller?.sellerVatIdentifier).toBeUndefined();
   });
 });
@@ -213,7 +381,13 @@ describe('VAT ids as printed', () => {
 describe('labels of what is not read', () => {
   it('never takes a contact-person label beside or under a field label for its value', async () => {
     for (const contact of ['Contactpersoon', 'Ihr Ansprechpartner', 'Votre contact', 'Your contact', 'Referente']) {
-      const invoice = await header(letter([{ s: 'Buyer ref.', x: 300, y: 260, size: 8 }, { s: contact, x: 400, y: 260, size: 8 }, { s: contact, x: 300, y: 270, size: 8 }]));
+      const invoice = await header(
+        letter([
+          { s: 'Buyer ref.', x: 300, y: 260, size: 8 },
+          { s: contact, x: 400, y: 260, size: 8 },
+          { s: contact, x: 300, y: 270, size: 8 },
+        ]),
+      );
       expect(invoice.buyerReference, contact).toBeUndefined();
     }
   });

@@ -12,7 +12,12 @@ async function analyse(texts: Text[]) {
 const without = (texts: Text[], ...drop: string[]) => texts.filter((t) => !drop.some((d) => t.s.includes(d)));
 
 /** A one-page German invoice: sender line, address window, one table of items, totals; no country printed anywhere. */
-function invoiceWith(opts: { items: Array<[string, string, string, string, string]>; totals: Text[]; notes?: Text[]; header?: Text[] }): Text[] {
+function invoiceWith(opts: {
+  items: Array<[string, string, string, string, string]>;
+  totals: Text[];
+  notes?: Text[];
+  header?: Text[];
+}): Text[] {
   const rows = opts.items.flatMap(([name, qty, price, rate, amount], i): Text[] => {
     const y = 330 + 14 * i;
     return [
@@ -57,7 +62,7 @@ const totalsRow = (label: string, value: string, y: number): Text[] => [
 ];
 
 describe('countries a page does not print', () => {
-  it('takes the seller\'s from its VAT id and the buyer\'s from the seller\'s when both post codes have one shape', async () => {
+  it("takes the seller's from its VAT id and the buyer's from the seller's when both post codes have one shape", async () => {
     const [page] = germanInvoice();
     const r = await analyse(page!);
     expect(r.invoice.seller?.sellerPostalAddress?.sellerCountryCode).toBe('DE');
@@ -66,7 +71,7 @@ describe('countries a page does not print', () => {
     expect(r.fieldSource['invoiceNumber']).toBe('printed');
   });
 
-  it('takes the seller\'s from a German tax number, or from its post code read in the page\'s language', async () => {
+  it("takes the seller's from a German tax number, or from its post code read in the page's language", async () => {
     const [page] = germanInvoice();
     const noVatId = without(page!, 'USt-IdNr');
     expect((await analyse(noVatId)).invoice.seller?.sellerPostalAddress?.sellerCountryCode).toBe('DE');
@@ -76,7 +81,7 @@ describe('countries a page does not print', () => {
     expect(r.fieldSource['seller.sellerPostalAddress.sellerCountryCode']).toBe('inferred');
   });
 
-  it('leaves the buyer\'s open when its post code has another shape than the seller\'s', async () => {
+  it("leaves the buyer's open when its post code has another shape than the seller's", async () => {
     const [page] = germanInvoice();
     const abroad = page!.map((t) => (t.s === '50667 Köln' ? { ...t, s: '1010 Wien' } : t));
     expect((await analyse(abroad)).invoice.buyer?.buyerPostalAddress?.buyerCountryCode).toBeUndefined();
@@ -103,7 +108,13 @@ describe('VAT categories and the breakdown', () => {
       { invoicedItemVatCategoryCode: 'E', invoicedItemVatRate: '0' },
     ]);
     expect(r.invoice.vatBreakdown).toEqual([
-      { vatCategoryTaxableAmount: '174.00', vatCategoryTaxAmount: '0.00', vatCategoryCode: 'E', vatCategoryRate: '0', vatExemptionReasonText: 'Steuerfreie Heilbehandlung nach § 4 Nr. 14 UStG' },
+      {
+        vatCategoryTaxableAmount: '174.00',
+        vatCategoryTaxAmount: '0.00',
+        vatCategoryCode: 'E',
+        vatCategoryRate: '0',
+        vatExemptionReasonText: 'Steuerfreie Heilbehandlung nach § 4 Nr. 14 UStG',
+      },
     ]);
     expect(r.fieldSource['vatBreakdown[0].vatCategoryTaxableAmount']).toBe('inferred');
   });
@@ -116,12 +127,15 @@ describe('VAT categories and the breakdown', () => {
   });
 
   it('takes the 0 % of a seller established outside the EU, without an EU VAT id, as outside the scope of VAT', async () => {
-    const foreign = (t: Text): Text => (t.s.includes('Holzbau Lindner GmbH · Mühlweg 4') ? { ...t, s: 'Lindner Timber Inc. · 4 Mill Road · Portland, OR 97201, US' } : t);
+    const foreign = (t: Text): Text =>
+      t.s.includes('Holzbau Lindner GmbH · Mühlweg 4') ? { ...t, s: 'Lindner Timber Inc. · 4 Mill Road · Portland, OR 97201, US' } : t;
     const bare = invoiceWith({ items: [['Beratung', '2', '80,00', '0 %', '160,00']], totals: totalsRow('Gesamtbetrag', '160,00', 400) });
     const r = await analyse(without(bare.map(foreign), 'IBAN', 'Holzbau Lindner GmbH'));
     expect(r.invoice.seller?.sellerPostalAddress?.sellerCountryCode).toBe('US');
     expect(r.invoice.invoiceLine?.[0]?.lineVatInformation?.[0]).toEqual({ invoicedItemVatRate: '0', invoicedItemVatCategoryCode: 'O' });
-    expect(r.invoice.vatBreakdown).toEqual([{ vatCategoryTaxableAmount: '160.00', vatCategoryTaxAmount: '0.00', vatCategoryCode: 'O', vatCategoryRate: '0' }]);
+    expect(r.invoice.vatBreakdown).toEqual([
+      { vatCategoryTaxableAmount: '160.00', vatCategoryTaxAmount: '0.00', vatCategoryCode: 'O', vatCategoryRate: '0' },
+    ]);
     expect(r.fieldSource['vatBreakdown[0].vatCategoryCode']).toBe('inferred');
   });
 
@@ -131,7 +145,12 @@ describe('VAT categories and the breakdown', () => {
         ['Trennblätter A4', '20', '9,90', '', '198,00'],
         ['Joghurt Banane', '50', '5,50', '', '275,00'],
       ],
-      totals: [...totalsRow('Nettobetrag', '473,00', 400), ...totalsRow('USt. 7 %', '19,25', 412), ...totalsRow('USt. 19 %', '37,62', 424), ...totalsRow('Gesamtbetrag', '529,87', 436)],
+      totals: [
+        ...totalsRow('Nettobetrag', '473,00', 400),
+        ...totalsRow('USt. 7 %', '19,25', 412),
+        ...totalsRow('USt. 19 %', '37,62', 424),
+        ...totalsRow('Gesamtbetrag', '529,87', 436),
+      ],
     });
     const r = await analyse(taxOnly);
     expect(r.invoice.vatBreakdown).toEqual([
@@ -147,7 +166,11 @@ describe('VAT categories and the breakdown', () => {
         ['Brot', '10', '3,00', '7 %', '30,00'],
         ['Kaffeemaschine', '1', '100,00', '19 %', '100,00'],
       ],
-      totals: [...totalsRow('Nettobetrag', '130,00', 400), ...totalsRow('Umsatzsteuer', '21,10', 412), ...totalsRow('Gesamtbetrag', '151,10', 424)],
+      totals: [
+        ...totalsRow('Nettobetrag', '130,00', 400),
+        ...totalsRow('Umsatzsteuer', '21,10', 412),
+        ...totalsRow('Gesamtbetrag', '151,10', 424),
+      ],
     });
     const r = await analyse(twoRates);
     expect(r.invoice.vatBreakdown).toEqual([
@@ -159,14 +182,20 @@ describe('VAT categories and the breakdown', () => {
   it('finds the one rate that turns the net total into the VAT total when no rate is printed', async () => {
     const noRates = invoiceWith({
       items: [['Dachreparatur', '1', '2.400,00', '', '2.400,00']],
-      totals: [...totalsRow('Nettobetrag', '2.400,00', 400), ...totalsRow('Umsatzsteuer', '456,00', 412), ...totalsRow('Gesamtbetrag', '2.856,00', 424)],
+      totals: [
+        ...totalsRow('Nettobetrag', '2.400,00', 400),
+        ...totalsRow('Umsatzsteuer', '456,00', 412),
+        ...totalsRow('Gesamtbetrag', '2.856,00', 424),
+      ],
     });
     const r = await analyse(noRates);
-    expect(r.invoice.vatBreakdown).toEqual([{ vatCategoryTaxableAmount: '2400.00', vatCategoryTaxAmount: '456.00', vatCategoryCode: 'S', vatCategoryRate: '19' }]);
+    expect(r.invoice.vatBreakdown).toEqual([
+      { vatCategoryTaxableAmount: '2400.00', vatCategoryTaxAmount: '456.00', vatCategoryCode: 'S', vatCategoryRate: '19' },
+    ]);
     expect(r.invoice.invoiceLine?.[0]?.lineVatInformation?.[0]).toEqual({ invoicedItemVatRate: '19', invoicedItemVatCategoryCode: 'S' });
   });
 
-  it('reads printed document-level allowances and charges when they add up to their totals and to each rate\'s base', async () => {
+  it("reads printed document-level allowances and charges when they add up to their totals and to each rate's base", async () => {
     const adjusted = invoiceWith({
       items: [
         ['Kunstrasen', '3', '3,00', '19 %', '9,00'],
@@ -188,14 +217,26 @@ describe('VAT categories and the breakdown', () => {
     });
     const r = await analyse(adjusted);
     expect(r.invoice.documentLevelAllowances).toEqual([
-      { documentLevelAllowanceAmount: '1.00', documentLevelAllowanceVatRate: '19', documentLevelAllowanceReason: 'Sondernachlass', documentLevelAllowanceVatCategoryCode: 'S' },
+      {
+        documentLevelAllowanceAmount: '1.00',
+        documentLevelAllowanceVatRate: '19',
+        documentLevelAllowanceReason: 'Sondernachlass',
+        documentLevelAllowanceVatCategoryCode: 'S',
+      },
     ]);
-    expect(r.invoice.documentLevelCharges).toEqual([{ documentLevelChargeAmount: '5.00', documentLevelChargeVatRate: '7', documentLevelChargeReason: 'Versandkosten', documentLevelChargeVatCategoryCode: 'S' }]);
+    expect(r.invoice.documentLevelCharges).toEqual([
+      {
+        documentLevelChargeAmount: '5.00',
+        documentLevelChargeVatRate: '7',
+        documentLevelChargeReason: 'Versandkosten',
+        documentLevelChargeVatCategoryCode: 'S',
+      },
+    ]);
   });
 });
 
 describe('values printed without a table or label of their own', () => {
-  it('reads the seller\'s phone and e-mail but not the buyer\'s, and the invoicing period', async () => {
+  it("reads the seller's phone and e-mail but not the buyer's, and the invoicing period", async () => {
     const page = invoiceWith({
       items: [['Wartung', '1', '90,00', '19 %', '90,00']],
       totals: totalsRow('Gesamtbetrag', '107,10', 400),
@@ -204,9 +245,16 @@ describe('values printed without a table or label of their own', () => {
         { s: 'info@holzbau-lindner.example', x: 360, y: 81 },
         { s: 'Abrechnungszeitraum: 01.05.2024 bis 31.05.2024', x: 360, y: 181 },
       ],
-    }).flatMap((t) => (t.s === '79100 Freiburg' ? [t, { s: 'Tel. 0761 999999', x: 57, y: 184, size: 10 }, { s: 'kasse@cafe-sonnenschein.example', x: 57, y: 197, size: 10 }] : [t]));
+    }).flatMap((t) =>
+      t.s === '79100 Freiburg'
+        ? [t, { s: 'Tel. 0761 999999', x: 57, y: 184, size: 10 }, { s: 'kasse@cafe-sonnenschein.example', x: 57, y: 197, size: 10 }]
+        : [t],
+    );
     const { invoice } = await analyse(page);
-    expect(invoice.seller?.sellerContact).toEqual({ sellerContactTelephoneNumber: '0761 123456-0', sellerContactEmailAddress: 'info@holzbau-lindner.example' });
+    expect(invoice.seller?.sellerContact).toEqual({
+      sellerContactTelephoneNumber: '0761 123456-0',
+      sellerContactEmailAddress: 'info@holzbau-lindner.example',
+    });
     expect(invoice.invoicingPeriod).toEqual({ invoicingPeriodStartDate: '2024-05-01', invoicingPeriodEndDate: '2024-05-31' });
   });
 
@@ -240,7 +288,9 @@ describe('values printed without a table or label of their own', () => {
 describe('territories', () => {
   it('gives an address in a French overseas department its own country code', async () => {
     const [page] = germanInvoice();
-    const reunion = page!.map((t) => (t.s === '50667 Köln' ? { ...t, s: '97400 Saint-Denis' } : t.s === 'USt-IdNr.: DE123456788' ? { ...t, s: 'N° TVA: FR11999999998' } : t));
+    const reunion = page!.map((t) =>
+      t.s === '50667 Köln' ? { ...t, s: '97400 Saint-Denis' } : t.s === 'USt-IdNr.: DE123456788' ? { ...t, s: 'N° TVA: FR11999999998' } : t,
+    );
     const r = await analyse(reunion.filter((t) => !t.s.startsWith('Steuernummer')));
     expect(r.invoice.buyer?.buyerPostalAddress?.buyerCountryCode).toBe('RE');
   });

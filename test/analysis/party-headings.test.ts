@@ -41,7 +41,18 @@ describe('a heading over an address is a label, never a name', () => {
   }
 
   it('never reads a field label or a document title over an address as the name', async () => {
-    for (const heading of ['Rechnung', 'RECHNUNG', 'Fattura differita', 'TAX INVOICE', 'Facture', 'Kundennummer', 'Lieferdatum', 'Ihre Referenz', 'Invoice date', 'Codice cliente']) {
+    for (const heading of [
+      'Rechnung',
+      'RECHNUNG',
+      'Fattura differita',
+      'TAX INVOICE',
+      'Facture',
+      'Kundennummer',
+      'Lieferdatum',
+      'Ihre Referenz',
+      'Invoice date',
+      'Codice cliente',
+    ]) {
       const { seller, buyer } = await parties(headed(heading));
       expect(buyer?.buyerName, heading).toBe('Nordlicht Handel GmbH');
       expect(seller?.sellerName ?? '', heading).not.toContain(heading);
@@ -134,7 +145,12 @@ describe('the seller in its letterhead', () => {
       ...total,
     ]);
     expect(seller?.sellerName).toBe('Cloudworks Services, Inc.');
-    expect(seller?.sellerPostalAddress).toMatchObject({ sellerAddressLine1: '88 Pine Street', sellerCity: 'Seattle', sellerPostCode: '98101-5210', sellerCountryCode: 'US' });
+    expect(seller?.sellerPostalAddress).toMatchObject({
+      sellerAddressLine1: '88 Pine Street',
+      sellerCity: 'Seattle',
+      sellerPostCode: '98101-5210',
+      sellerCountryCode: 'US',
+    });
     expect(buyer?.buyerName).toBe('Harbour Labs Limited');
     expect(buyer?.buyerPostalAddress).toMatchObject({ buyerAddressLine1: '12 Tai Po Road', buyerCity: 'Sha Tin', buyerCountryCode: 'HK' });
   });
@@ -153,7 +169,11 @@ describe('the seller in its letterhead', () => {
       ...total,
     ]);
     expect(seller?.sellerName).toBe('Lumière Fibre SAS');
-    expect(seller?.sellerPostalAddress).toMatchObject({ sellerAddressLine1: '12 avenue de la Gare', sellerPostCode: '75010', sellerCity: 'Paris' });
+    expect(seller?.sellerPostalAddress).toMatchObject({
+      sellerAddressLine1: '12 avenue de la Gare',
+      sellerPostCode: '75010',
+      sellerCity: 'Paris',
+    });
   });
 
   it('reads an address window without a post code, where the country has none: the town is the line before the country', async () => {

@@ -27,7 +27,7 @@ const subscriberInvoice: Text[] = [
 ];
 
 describe('telling seller and buyer apart', () => {
-  it('never takes a heading over an address for a party\'s name, and finds the window beside it', async () => {
+  it("never takes a heading over an address for a party's name, and finds the window beside it", async () => {
     const invoice = await headerOf(subscriberInvoice);
     expect(invoice.buyer?.buyerName).toBe('Marie Lefèvre');
     // One address cannot be both parties': the subscriber is not also the seller.
@@ -75,8 +75,24 @@ describe('telling seller and buyer apart', () => {
 
   it('keeps a letterhead whose wide first line spans the buyer block beside its lower lines', () => {
     // Boxes as the layout measures them: the letterhead's name runs across to x 386, the buyer block starts at x 308 below it.
-    const line = (text: string, x0: number, x1: number, top: number) => ({ page: 1, line: 0, words: [], text, offsets: [], x0, x1, top, bottom: top + 11, height: 11 });
-    const segments = [line('Hartmann Softwareentwicklung GmbH & Co. KG', 40, 386, 40), line('Hauptstraße 120', 40, 112, 63), line('Germania', 40, 83, 106), line('P.IVA: ATU56580989', 40, 141, 116)];
+    const line = (text: string, x0: number, x1: number, top: number) => ({
+      page: 1,
+      line: 0,
+      words: [],
+      text,
+      offsets: [],
+      x0,
+      x1,
+      top,
+      bottom: top + 11,
+      height: 11,
+    });
+    const segments = [
+      line('Hartmann Softwareentwicklung GmbH & Co. KG', 40, 386, 40),
+      line('Hauptstraße 120', 40, 112, 63),
+      line('Germania', 40, 83, 106),
+      line('P.IVA: ATU56580989', 40, 141, 116),
+    ];
     const letterhead = { page: 1, segments, x0: 40, x1: 386, top: 40, bottom: 127 };
     const buyer = { name: 'Hartmann Haustechnik GmbH', page: 1, top: 116, bottom: 190, x0: 308, x1: 461 };
     expect(sameParty(letterhead, buyer)).toBe(false);
@@ -86,7 +102,10 @@ describe('telling seller and buyer apart', () => {
 
 describe('the registered name', () => {
   it('completes a legal form the letterhead abbreviates from the footer, spelled as registered where a scan misread it', async () => {
-    const page = germanInvoice()[0]!.map((t) => ({ ...t, s: t.s.replace('Musterbau GmbH', t.y > 700 ? 'Musterbau UG (haftungsbeschrankt)' : 'Musterbau UG') }));
+    const page = germanInvoice()[0]!.map((t) => ({
+      ...t,
+      s: t.s.replace('Musterbau GmbH', t.y > 700 ? 'Musterbau UG (haftungsbeschrankt)' : 'Musterbau UG'),
+    }));
     const invoice = await headerOf(page);
     expect(invoice.seller?.sellerName).toBe('Musterbau UG (haftungsbeschränkt)');
   });

@@ -9,7 +9,6 @@ import { ocrLine as line, ocrPage as scan, pdfOf, type Text } from './fixtures.j
  * read as letters. Pages are given as the OCR path hands them over (words with confidences).
  */
 
-
 describe('a VAT breakdown row the scan made illegible', () => {
   const page = (rows: Word[][]) =>
     scan([
@@ -33,7 +32,9 @@ describe('a VAT breakdown row the scan made illegible', () => {
       ]),
       { withLineItems: false },
     );
-    expect(invoice.vatBreakdown?.map((r) => [r.vatCategoryRate, r.vatCategoryTaxableAmount, r.vatCategoryTaxAmount, r.vatCategoryCode])).toEqual([
+    expect(
+      invoice.vatBreakdown?.map((r) => [r.vatCategoryRate, r.vatCategoryTaxableAmount, r.vatCategoryTaxAmount, r.vatCategoryCode]),
+    ).toEqual([
       ['19', '198.00', '37.62', 'S'],
       ['7', '275.00', '19.25', 'S'],
     ]);
@@ -74,7 +75,12 @@ describe('a logo read as letters above the letterhead address', () => {
 
   it('keeps a long badly read line (a name in a display font), which is text', () => {
     const { invoice } = analyseInvoice(
-      scan([...line(700, 300, 'Vestine Boutique Lyon', 0.4), ...line(742, 300, '35 rue de la République'), ...line(784, 300, '69001 Lyon'), ...line(1100, 200, 'Facture n° FA-2017-0010')]),
+      scan([
+        ...line(700, 300, 'Vestine Boutique Lyon', 0.4),
+        ...line(742, 300, '35 rue de la République'),
+        ...line(784, 300, '69001 Lyon'),
+        ...line(1100, 200, 'Facture n° FA-2017-0010'),
+      ]),
       { withLineItems: false },
     );
     expect(invoice.buyer?.buyerName).toBe('Vestine Boutique Lyon');
@@ -131,14 +137,23 @@ describe('labels and values a scan pulled apart', () => {
 
   it('keeps a house number the scan set apart from its street', () => {
     const { invoice } = analyseInvoice(
-      scan([...line(600, 200, 'Käufer:'), ...line(650, 200, 'ConsultingService GmbH'), ...line(692, 200, 'Musterstr.'), ...line(692, 420, '18'), ...line(734, 200, 'DE 76138 Karlsruhe')]),
+      scan([
+        ...line(600, 200, 'Käufer:'),
+        ...line(650, 200, 'ConsultingService GmbH'),
+        ...line(692, 200, 'Musterstr.'),
+        ...line(692, 420, '18'),
+        ...line(734, 200, 'DE 76138 Karlsruhe'),
+      ]),
       { withLineItems: false },
     );
     expect(invoice.buyer?.buyerPostalAddress?.buyerAddressLine1).toBe('Musterstr. 18');
   });
 
   it('does not make a date of ten digits with no separator left', () => {
-    const { invoice } = analyseInvoice(scan([...line(300, 200, 'Rechnungsnummer: 2024-118'), ...line(340, 200, 'Leistungsdatum:'), ...line(340, 990, '2090872013')]), { withLineItems: false });
+    const { invoice } = analyseInvoice(
+      scan([...line(300, 200, 'Rechnungsnummer: 2024-118'), ...line(340, 200, 'Leistungsdatum:'), ...line(340, 990, '2090872013')]),
+      { withLineItems: false },
+    );
     expect(invoice.deliveryInformation?.actualDeliveryDate).toBeUndefined();
   });
 });

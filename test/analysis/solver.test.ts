@@ -11,14 +11,29 @@ const row = (rate: string, base: string, tax: string): VatRow => ({ rate, base, 
 describe('solveTotals', () => {
   it('chooses the candidates that add up over those that merely have labels', () => {
     // "Gesamt" labels two amounts; only one of them is net + VAT.
-    const solved = solveTotals(fields([['netTotal', ['100.00']], ['vatTotal', ['19.00']], ['grossTotal', ['150.00', '119.00']]]), [], undefined);
+    const solved = solveTotals(
+      fields([
+        ['netTotal', ['100.00']],
+        ['vatTotal', ['19.00']],
+        ['grossTotal', ['150.00', '119.00']],
+      ]),
+      [],
+      undefined,
+    );
     expect(solved.totals).toMatchObject({ netTotal: '100.00', vatTotal: '19.00', grossTotal: '119.00', due: '119.00' });
     expect(solved.support.grossTotal).toBe('label');
     expect(solved.consistency).toBe(1);
   });
 
   it('derives what the page leaves out, and marks it so', () => {
-    const solved = solveTotals(fields([['netTotal', ['200.00']], ['grossTotal', ['238.00']]]), [], undefined);
+    const solved = solveTotals(
+      fields([
+        ['netTotal', ['200.00']],
+        ['grossTotal', ['238.00']],
+      ]),
+      [],
+      undefined,
+    );
     expect(solved.totals.vatTotal).toBe('38.00');
     expect(solved.support.vatTotal).toBe('derived');
   });
@@ -30,13 +45,32 @@ describe('solveTotals', () => {
   });
 
   it('reads a payment shown only as the difference between total and balance', () => {
-    const solved = solveTotals(fields([['netTotal', ['100.00']], ['vatTotal', ['20.00']], ['grossTotal', ['120.00']], ['due', ['70.00']]]), [], undefined);
+    const solved = solveTotals(
+      fields([
+        ['netTotal', ['100.00']],
+        ['vatTotal', ['20.00']],
+        ['grossTotal', ['120.00']],
+        ['due', ['70.00']],
+      ]),
+      [],
+      undefined,
+    );
     expect(solved.totals).toMatchObject({ paid: '50.00', due: '70.00' });
     expect(solved.support.paid).toBe('derived');
   });
 
   it('checks line sums, allowances and charges against the net total', () => {
-    const solved = solveTotals(fields([['allowances', ['10.00']], ['charges', ['5.00']], ['netTotal', ['95.00']], ['vatTotal', ['18.05']], ['grossTotal', ['113.05']]]), [], '100.00');
+    const solved = solveTotals(
+      fields([
+        ['allowances', ['10.00']],
+        ['charges', ['5.00']],
+        ['netTotal', ['95.00']],
+        ['vatTotal', ['18.05']],
+        ['grossTotal', ['113.05']],
+      ]),
+      [],
+      '100.00',
+    );
     expect(solved.totals).toMatchObject({ lineTotal: '100.00', allowances: '10.00', charges: '5.00' });
     expect(solved.support.lineTotal).toBe('label');
   });

@@ -36,10 +36,28 @@ describe('item table headers in other languages and abbreviations', () => {
   it('reads an Italian table whose labels run together ("Descrizione articolo", "Prezzo unitario", "Aliq. IVA", "Imponibile")', async () => {
     const rows = await rowsOf(
       table(
-        [['Descrizione articolo', 60], ['Quantità', 330, true], ['Prezzo unitario', 400, true], ['Aliq. IVA', 445, true], ['Imponibile', 500, true]],
         [
-          [['Olio extravergine 1 l', 60], ['12', 330, true], ['8,50', 400, true], ['10%', 445, true], ['102,00', 500, true]],
-          [['Trasporto', 60], ['1', 330, true], ['25,00', 400, true], ['22%', 445, true], ['25,00', 500, true]],
+          ['Descrizione articolo', 60],
+          ['Quantità', 330, true],
+          ['Prezzo unitario', 400, true],
+          ['Aliq. IVA', 445, true],
+          ['Imponibile', 500, true],
+        ],
+        [
+          [
+            ['Olio extravergine 1 l', 60],
+            ['12', 330, true],
+            ['8,50', 400, true],
+            ['10%', 445, true],
+            ['102,00', 500, true],
+          ],
+          [
+            ['Trasporto', 60],
+            ['1', 330, true],
+            ['25,00', 400, true],
+            ['22%', 445, true],
+            ['25,00', 500, true],
+          ],
         ],
       ),
     );
@@ -52,10 +70,28 @@ describe('item table headers in other languages and abbreviations', () => {
   it('reads a Dutch table with "Aant.", "Prijs per eenheid" and "Totaal" set closely', async () => {
     const rows = await rowsOf(
       table(
-        [['Nr.', 60], ['Omschrijving', 78], ['Aant.', 360, true], ['Prijs per eenheid', 450, true], ['Totaal', 500, true]],
         [
-          [['1', 60], ['Bureaustoel', 78], ['4 st', 360, true], ['129,00', 450, true], ['516,00', 500, true]],
-          [['2', 60], ['Montage', 78], ['2 uur', 360, true], ['45,00', 450, true], ['90,00', 500, true]],
+          ['Nr.', 60],
+          ['Omschrijving', 78],
+          ['Aant.', 360, true],
+          ['Prijs per eenheid', 450, true],
+          ['Totaal', 500, true],
+        ],
+        [
+          [
+            ['1', 60],
+            ['Bureaustoel', 78],
+            ['4 st', 360, true],
+            ['129,00', 450, true],
+            ['516,00', 500, true],
+          ],
+          [
+            ['2', 60],
+            ['Montage', 78],
+            ['2 uur', 360, true],
+            ['45,00', 450, true],
+            ['90,00', 500, true],
+          ],
         ],
       ),
     );
@@ -68,10 +104,25 @@ describe('item table headers in other languages and abbreviations', () => {
   it('reads a corrected invoice with "Mge." and "Netto" columns and negative quantities, units beside the quantity', async () => {
     const rows = await rowsOf(
       table(
-        [['Beschreibung', 60], ['Mge.', 440, true], ['Preis', 480, true], ['Netto', 520, true]],
         [
-          [['Druckerpapier A4', 60], ['-3,00 Pck', 440, true], ['4,20', 480, true], ['-12,60', 520, true]],
-          [['Toner schwarz', 60], ['-1,00 Stk', 440, true], ['39,90', 480, true], ['-39,90', 520, true]],
+          ['Beschreibung', 60],
+          ['Mge.', 440, true],
+          ['Preis', 480, true],
+          ['Netto', 520, true],
+        ],
+        [
+          [
+            ['Druckerpapier A4', 60],
+            ['-3,00 Pck', 440, true],
+            ['4,20', 480, true],
+            ['-12,60', 520, true],
+          ],
+          [
+            ['Toner schwarz', 60],
+            ['-1,00 Stk', 440, true],
+            ['39,90', 480, true],
+            ['-39,90', 520, true],
+          ],
         ],
       ),
     );
@@ -87,10 +138,25 @@ describe('cells of neighbouring columns', () => {
     // The quantity column's header names no kind the reader knows ("Hrs"): its numbers fall into the price column's band.
     const rows = await rowsOf(
       table(
-        [['Item', 60], ['Hrs', 380, true], ['Rate', 440, true], ['Amount', 520, true]],
         [
-          [['Consulting', 60], ['33', 380, true], ['143,75', 440, true], ['4 743,75', 520, true]],
-          [['Travel', 60], ['12', 380, true], ['12,50', 440, true], ['150,00', 520, true]],
+          ['Item', 60],
+          ['Hrs', 380, true],
+          ['Rate', 440, true],
+          ['Amount', 520, true],
+        ],
+        [
+          [
+            ['Consulting', 60],
+            ['33', 380, true],
+            ['143,75', 440, true],
+            ['4 743,75', 520, true],
+          ],
+          [
+            ['Travel', 60],
+            ['12', 380, true],
+            ['12,50', 440, true],
+            ['150,00', 520, true],
+          ],
         ],
       ),
     );
@@ -102,22 +168,60 @@ describe('cells of neighbouring columns', () => {
 });
 
 describe('names as printed', () => {
-  const header: Cell[] = [['Description', 60], ['Qty', 300, true], ['Price', 380, true], ['Amount', 460, true]];
+  const header: Cell[] = [
+    ['Description', 60],
+    ['Qty', 300, true],
+    ['Price', 380, true],
+    ['Amount', 460, true],
+  ];
 
   it('keeps a percentage in a name as printed ("Transport 25 %"), while a rate cell "19 %" is still a rate', async () => {
-    const rows = await rowsOf(table([...header, ['VAT', 520, true]], [[['Transport 25 %', 60], ['1', 300, true], ['400.00', 380, true], ['400.00', 460, true], ['19 %', 520, true]]]));
+    const rows = await rowsOf(
+      table(
+        [...header, ['VAT', 520, true]],
+        [
+          [
+            ['Transport 25 %', 60],
+            ['1', 300, true],
+            ['400.00', 380, true],
+            ['400.00', 460, true],
+            ['19 %', 520, true],
+          ],
+        ],
+      ),
+    );
     expect(rows.map((r) => [r.name, r.vatRate])).toEqual([['Transport 25 %', '19']]);
   });
 
   it('goes on with a name that filled its column on the next line, but not with a line of figures or a "label: value" note', async () => {
-    const narrow: Cell[] = [['Description', 60], ['Qty', 240, true], ['Price', 380, true], ['Amount', 460, true]];
+    const narrow: Cell[] = [
+      ['Description', 60],
+      ['Qty', 240, true],
+      ['Price', 380, true],
+      ['Amount', 460, true],
+    ];
     const rows = await rowsOf(
       table(narrow, [
-        [['Paketierung der Anwendung Kofax 10.2 für', 60], ['1', 240, true], ['980.00', 380, true], ['980.00', 460, true]],
+        [
+          ['Paketierung der Anwendung Kofax 10.2 für', 60],
+          ['1', 240, true],
+          ['980.00', 380, true],
+          ['980.00', 460, true],
+        ],
         [['180 Geräte und Notebooks', 60]],
-        [['Installation und Konfiguration aller neuen', 60], ['2', 240, true], ['120.00', 380, true], ['240.00', 460, true]],
+        [
+          ['Installation und Konfiguration aller neuen', 60],
+          ['2', 240, true],
+          ['120.00', 380, true],
+          ['240.00', 460, true],
+        ],
         [['Arbeitsplätze im Rechenzentrum', 60]],
-        [['Schulung', 60], ['1', 240, true], ['300.00', 380, true], ['300.00', 460, true]],
+        [
+          ['Schulung', 60],
+          ['1', 240, true],
+          ['300.00', 380, true],
+          ['300.00', 460, true],
+        ],
         [['Termin: 12.03.2024', 60]],
       ]),
     );
@@ -130,10 +234,25 @@ describe('names as printed', () => {
 });
 
 describe('rows that are not items', () => {
-  const header: Cell[] = [['Description', 60], ['Qty', 380, true], ['Price', 440, true], ['Amount', 520, true]];
+  const header: Cell[] = [
+    ['Description', 60],
+    ['Qty', 380, true],
+    ['Price', 440, true],
+    ['Amount', 520, true],
+  ];
   const items: Cell[][] = [
-    [['Desk lamp', 60], ['2', 380, true], ['40.00', 440, true], ['80.00', 520, true]],
-    [['Shelf', 60], ['1', 380, true], ['120.00', 440, true], ['120.00', 520, true]],
+    [
+      ['Desk lamp', 60],
+      ['2', 380, true],
+      ['40.00', 440, true],
+      ['80.00', 520, true],
+    ],
+    [
+      ['Shelf', 60],
+      ['1', 380, true],
+      ['120.00', 440, true],
+      ['120.00', 520, true],
+    ],
   ];
 
   it('ends the items at a row whose amount is their sum, whatever its label, and reads no totals row as an item', async () => {
@@ -156,10 +275,22 @@ describe('rows that are not items', () => {
   it('ends the items at a row labelled as their total whose amount is their sum, and reads the adjustments and VAT rows under it as no items', async () => {
     const rows: Cell[][] = [
       ...items,
-      [['Totaal regels', 60], ['200.00', 520, true]],
-      [['Afslag', 60], ['-10.00', 520, true]],
-      [['Toeslag', 60], ['5.00', 520, true]],
-      [['Btw 19%', 60], ['37.05', 520, true]],
+      [
+        ['Totaal regels', 60],
+        ['200.00', 520, true],
+      ],
+      [
+        ['Afslag', 60],
+        ['-10.00', 520, true],
+      ],
+      [
+        ['Toeslag', 60],
+        ['5.00', 520, true],
+      ],
+      [
+        ['Btw 19%', 60],
+        ['37.05', 520, true],
+      ],
     ];
     const read = findLineItems(buildDoc(await extractTextLayer(await pdfOf(table(header, rows)))));
     expect(read.rows.map((r) => r.name)).toEqual(['Desk lamp', 'Shelf']);
@@ -167,7 +298,14 @@ describe('rows that are not items', () => {
   });
 
   it('leaves out charges set under an item when the items without them add up to the printed total', async () => {
-    const withCharge: Cell[][] = [items[0]!, [['Assembly', 70], ['10.00', 520, true]], items[1]!];
+    const withCharge: Cell[][] = [
+      items[0]!,
+      [
+        ['Assembly', 70],
+        ['10.00', 520, true],
+      ],
+      items[1]!,
+    ];
     const totals: Text[] = [
       { s: 'Total excl. VAT', x: 300, y: 10 },
       { s: '200.00', x: 520, y: 10, right: true },
@@ -179,21 +317,51 @@ describe('rows that are not items', () => {
 
   it('reads rows without a table header where some rows print their price apart too: the amounts are counted from the right', async () => {
     const rows: Cell[][] = [
-      [['Nougat 250g 8 unit(s)', 60], ['4.55 € 10 %', 330], ['32.76', 540, true]],
-      [['Biscuits 300g 20 unit(s)', 60], ['3.20 €', 380, true], ['64.00', 540, true]],
-      [['Olive oil 100 litre(s)', 60], ['19.80 €', 380, true], ['1980.00', 540, true]],
-      [['Total', 60], ['2076.76', 540, true]],
+      [
+        ['Nougat 250g 8 unit(s)', 60],
+        ['4.55 € 10 %', 330],
+        ['32.76', 540, true],
+      ],
+      [
+        ['Biscuits 300g 20 unit(s)', 60],
+        ['3.20 €', 380, true],
+        ['64.00', 540, true],
+      ],
+      [
+        ['Olive oil 100 litre(s)', 60],
+        ['19.80 €', 380, true],
+        ['1980.00', 540, true],
+      ],
+      [
+        ['Total', 60],
+        ['2076.76', 540, true],
+      ],
     ];
     const read = findLineItems(buildDoc(await extractTextLayer(await pdfOf(table([], rows)))));
     expect(read.rows.map((r) => r.amount)).toEqual(['32.76', '64.00', '1980.00']);
     expect(read.lineSum).toBe('2076.76');
   });
 
-  it('reads rows without a table header that print net, VAT and gross amounts: the net one is the item\'s, the numbers are not its name', async () => {
+  it("reads rows without a table header that print net, VAT and gross amounts: the net one is the item's, the numbers are not its name", async () => {
     const rows: Cell[][] = [
-      [['Subscriptions and options', 60], ['24.99', 380, true], ['5.00', 460, true], ['29.99', 540, true]],
-      [['Calls', 60], ['0.00', 380, true], ['0.00', 460, true], ['0.00', 540, true]],
-      [['Total', 60], ['24.99', 380, true], ['5.00', 460, true], ['29.99', 540, true]],
+      [
+        ['Subscriptions and options', 60],
+        ['24.99', 380, true],
+        ['5.00', 460, true],
+        ['29.99', 540, true],
+      ],
+      [
+        ['Calls', 60],
+        ['0.00', 380, true],
+        ['0.00', 460, true],
+        ['0.00', 540, true],
+      ],
+      [
+        ['Total', 60],
+        ['24.99', 380, true],
+        ['5.00', 460, true],
+        ['29.99', 540, true],
+      ],
     ];
     const read = findLineItems(buildDoc(await extractTextLayer(await pdfOf(table([], rows)))));
     expect(read.rows.map((r) => [r.name, r.amount])).toEqual([

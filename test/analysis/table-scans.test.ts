@@ -10,7 +10,6 @@ import { ocrLine as line, ocrPage as scan } from './fixtures.js';
  * right under the header. Pages are OCR words with confidences.
  */
 
-
 /** A table row: cells at the header's x positions (right-aligned numbers end where their header ends). */
 function row(y: number, cells: Array<[number, string]>): Word[] {
   return cells.flatMap(([x, t]) => line(y, x, t));
@@ -33,8 +32,20 @@ describe('line items on scans', () => {
     const rows = items([
       ...header(1000),
       ...line(1040, 200, 'Wir erlauben uns Ihnen folgende Positionen aus der Lieferung Nr. 2013-51112 in Rechnung zu stellen:'),
-      ...row(1100, [[200, '1'], [400, 'Trennblätter A4'], [1200, '20'], [1600, '9,90'], [2100, '198,00']]),
-      ...row(1160, [[200, '2'], [400, 'Joghurt Banane'], [1200, '50'], [1600, '5,50'], [2100, '275,00']]),
+      ...row(1100, [
+        [200, '1'],
+        [400, 'Trennblätter A4'],
+        [1200, '20'],
+        [1600, '9,90'],
+        [2100, '198,00'],
+      ]),
+      ...row(1160, [
+        [200, '2'],
+        [400, 'Joghurt Banane'],
+        [1200, '50'],
+        [1600, '5,50'],
+        [2100, '275,00'],
+      ]),
       ...totals(1300, '473,00'),
     ]);
     expect(rows.map((r) => [r.name, r.quantity, r.unitPrice, r.amount])).toEqual([
@@ -46,8 +57,21 @@ describe('line items on scans', () => {
   it('leaves the table rule a scan reads as "|" beside a name out of the name', () => {
     const rows = items([
       ...header(1000),
-      ...row(1100, [[200, '1'], [380, '|'], [400, 'Trennblätter A4'], [1200, '20'], [1600, '9,90'], [2100, '198,00']]),
-      ...row(1160, [[200, '2'], [400, 'Joghurt Banane |'], [1200, '50'], [1600, '5,50'], [2100, '275,00']]),
+      ...row(1100, [
+        [200, '1'],
+        [380, '|'],
+        [400, 'Trennblätter A4'],
+        [1200, '20'],
+        [1600, '9,90'],
+        [2100, '198,00'],
+      ]),
+      ...row(1160, [
+        [200, '2'],
+        [400, 'Joghurt Banane |'],
+        [1200, '50'],
+        [1600, '5,50'],
+        [2100, '275,00'],
+      ]),
       ...totals(1300, '473,00'),
     ]);
     expect(rows.map((r) => r.name)).toEqual(['Trennblätter A4', 'Joghurt Banane']);
@@ -56,10 +80,34 @@ describe('line items on scans', () => {
   it('reads an amount with a lost or misread decimal separator when quantity × price gives its digits', () => {
     const rows = items([
       ...header(1000),
-      ...row(1100, [[200, '1'], [400, 'Trennblätter A4'], [1200, '20'], [1600, '9,90'], [2100, '198,00']]),
-      ...row(1160, [[200, '2'], [400, 'Joghurt Banane'], [1200, '50'], [1600, '5,50'], [2100, '27500']]),
-      ...row(1220, [[200, '3'], [400, 'Miettage'], [1200, '2'], [1600, '86,55'], [2100, '173510']]),
-      ...row(1280, [[200, '4'], [400, 'Verpflegung'], [1200, '1'], [1600, '11,76'], [2100, '1X776']]),
+      ...row(1100, [
+        [200, '1'],
+        [400, 'Trennblätter A4'],
+        [1200, '20'],
+        [1600, '9,90'],
+        [2100, '198,00'],
+      ]),
+      ...row(1160, [
+        [200, '2'],
+        [400, 'Joghurt Banane'],
+        [1200, '50'],
+        [1600, '5,50'],
+        [2100, '27500'],
+      ]),
+      ...row(1220, [
+        [200, '3'],
+        [400, 'Miettage'],
+        [1200, '2'],
+        [1600, '86,55'],
+        [2100, '173510'],
+      ]),
+      ...row(1280, [
+        [200, '4'],
+        [400, 'Verpflegung'],
+        [1200, '1'],
+        [1600, '11,76'],
+        [2100, '1X776'],
+      ]),
       ...totals(1400, '658,60'),
     ]);
     expect(rows.map((r) => [r.name, r.amount, r.arithmetic])).toEqual([
@@ -73,8 +121,20 @@ describe('line items on scans', () => {
   it('does not invent an amount the printed digits do not support', () => {
     const rows = items([
       ...header(1000),
-      ...row(1100, [[200, '1'], [400, 'Trennblätter A4'], [1200, '20'], [1600, '9,90'], [2100, '198,00']]),
-      ...row(1160, [[200, '2'], [400, 'Joghurt Banane'], [1200, '50'], [1600, '5,50'], [2100, '31800']]),
+      ...row(1100, [
+        [200, '1'],
+        [400, 'Trennblätter A4'],
+        [1200, '20'],
+        [1600, '9,90'],
+        [2100, '198,00'],
+      ]),
+      ...row(1160, [
+        [200, '2'],
+        [400, 'Joghurt Banane'],
+        [1200, '50'],
+        [1600, '5,50'],
+        [2100, '31800'],
+      ]),
       ...totals(1300, '198,00'),
     ]);
     expect(rows.map((r) => r.name)).toEqual(['Trennblätter A4']);
@@ -83,7 +143,13 @@ describe('line items on scans', () => {
   it('joins a number the scan split after its decimal mark', () => {
     const rows = items([
       ...header(1000),
-      ...row(1100, [[200, '1'], [400, 'Übernachtung'], [1200, '1'], [1600, '158, 88'], [2100, '158, 88']]),
+      ...row(1100, [
+        [200, '1'],
+        [400, 'Übernachtung'],
+        [1200, '1'],
+        [1600, '158, 88'],
+        [2100, '158, 88'],
+      ]),
       ...totals(1300, '158,88'),
     ]);
     expect(rows.map((r) => [r.unitPrice, r.amount])).toEqual([['158.88', '158.88']]);
@@ -92,7 +158,13 @@ describe('line items on scans', () => {
   it('takes a price garbled into a whole number from amount ÷ quantity', () => {
     const rows = items([
       ...header(1000),
-      ...row(1100, [[200, '1'], [400, 'Vollkasko'], [1200, '2'], [1600, '23500'], [2100, '46,20']]),
+      ...row(1100, [
+        [200, '1'],
+        [400, 'Vollkasko'],
+        [1200, '2'],
+        [1600, '23500'],
+        [2100, '46,20'],
+      ]),
       ...totals(1300, '46,20'),
     ]);
     expect(rows.map((r) => [r.quantity, r.unitPrice, r.amount, r.arithmetic])).toEqual([['2', '23.10', '46.20', true]]);
@@ -101,7 +173,13 @@ describe('line items on scans', () => {
   it('reads a running number before the name as the position when the header has no position column', () => {
     const rows = items([
       ...header(1000, false),
-      ...row(1100, [[250, '3'], [400, 'Vollkasko'], [1200, '2'], [1600, '23,10'], [2100, '46,20']]),
+      ...row(1100, [
+        [250, '3'],
+        [400, 'Vollkasko'],
+        [1200, '2'],
+        [1600, '23,10'],
+        [2100, '46,20'],
+      ]),
       ...totals(1300, '46,20'),
     ]);
     expect(rows.map((r) => [r.position, r.name])).toEqual([['3', 'Vollkasko']]);
@@ -115,8 +193,23 @@ describe('line items on scans', () => {
       ...line(1000, 1400, 'Menge'),
       ...line(1000, 1800, 'Steuer'),
       ...line(1000, 2100, 'Betrag'),
-      ...row(1100, [[200, '1'], [400, 'Trennblätter'], [1000, '9,90'], [1380, '20 Stk'], [1550, '19 % VAT'], [2100, '198,00']]),
-      ...row(1160, [[200, '2'], [400, 'Joghurt'], [1000, '5,50'], [1380, '50 Stk'], [1560, '7'], [1620, '% VAT'], [2100, '275,00']]),
+      ...row(1100, [
+        [200, '1'],
+        [400, 'Trennblätter'],
+        [1000, '9,90'],
+        [1380, '20 Stk'],
+        [1550, '19 % VAT'],
+        [2100, '198,00'],
+      ]),
+      ...row(1160, [
+        [200, '2'],
+        [400, 'Joghurt'],
+        [1000, '5,50'],
+        [1380, '50 Stk'],
+        [1560, '7'],
+        [1620, '% VAT'],
+        [2100, '275,00'],
+      ]),
       ...totals(1300, '473,00'),
     ]);
     expect(rows.map((r) => [r.quantity, r.vatRate])).toEqual([
@@ -132,7 +225,13 @@ describe('line items on scans', () => {
       ...line(1000, 1000, 'Preis'),
       ...line(1000, 1400, 'Menge'),
       ...line(1000, 2100, 'Betrag'),
-      ...row(1100, [[200, '3'], [400, 'Fahrtkosten'], [1000, '23,36'], [1400, 'Tis tk'], [2100, '46,72']]),
+      ...row(1100, [
+        [200, '3'],
+        [400, 'Fahrtkosten'],
+        [1000, '23,36'],
+        [1400, 'Tis tk'],
+        [2100, '46,72'],
+      ]),
       ...totals(1300, '46,72'),
     ]);
     expect(rows.map((r) => [r.quantity, r.unitPrice, r.amount])).toEqual([['2', '23.36', '46.72']]);
@@ -141,9 +240,24 @@ describe('line items on scans', () => {
   it('goes on past a note naming a tax amount outside the amount column', () => {
     const rows = items([
       ...header(1000),
-      ...row(1100, [[200, '1'], [400, 'Haftpflicht'], [1200, '1'], [1600, '80,00'], [2100, '80,00']]),
-      ...row(1140, [[400, 'Enthält 19% Versicherungssteuer ='], [1550, '12,77 €']]),
-      ...row(1200, [[200, '2'], [400, 'Vollkasko'], [1200, '1'], [1600, '140,00'], [2100, '140,00']]),
+      ...row(1100, [
+        [200, '1'],
+        [400, 'Haftpflicht'],
+        [1200, '1'],
+        [1600, '80,00'],
+        [2100, '80,00'],
+      ]),
+      ...row(1140, [
+        [400, 'Enthält 19% Versicherungssteuer ='],
+        [1550, '12,77 €'],
+      ]),
+      ...row(1200, [
+        [200, '2'],
+        [400, 'Vollkasko'],
+        [1200, '1'],
+        [1600, '140,00'],
+        [2100, '140,00'],
+      ]),
       ...totals(1300, '220,00'),
     ]);
     expect(rows.map((r) => [r.name, r.amount])).toEqual([
@@ -155,9 +269,27 @@ describe('line items on scans', () => {
   it('reads units the scan glued to a number or misread by a letter, and leaves an unreadable one open', () => {
     const rows = items([
       ...header(1000),
-      ...row(1100, [[200, '1'], [400, 'Schweinesteak'], [1200, '5 S5kg'], [1600, '5,50'], [2100, '27,50']]),
-      ...row(1160, [[200, '2'], [400, 'Pfand'], [1200, '20 Sfk'], [1600, '2,77'], [2100, '55,40']]),
-      ...row(1220, [[200, '3'], [400, 'Kunstrasen'], [1200, '3 m?'], [1600, '3,33'], [2100, '10,00']]),
+      ...row(1100, [
+        [200, '1'],
+        [400, 'Schweinesteak'],
+        [1200, '5 S5kg'],
+        [1600, '5,50'],
+        [2100, '27,50'],
+      ]),
+      ...row(1160, [
+        [200, '2'],
+        [400, 'Pfand'],
+        [1200, '20 Sfk'],
+        [1600, '2,77'],
+        [2100, '55,40'],
+      ]),
+      ...row(1220, [
+        [200, '3'],
+        [400, 'Kunstrasen'],
+        [1200, '3 m?'],
+        [1600, '3,33'],
+        [2100, '10,00'],
+      ]),
       ...totals(1300, '92,90'),
     ]);
     expect(rows.map((r) => [r.name, r.unit])).toEqual([
@@ -170,8 +302,20 @@ describe('line items on scans', () => {
   it('repairs a garbled price even where it happens to multiply out per 1000 units, and a lost quantity of one', () => {
     const rows = items([
       ...header(1000),
-      ...row(1100, [[200, '1'], [400, 'Selbstbeteiligung'], [1200, '2'], [1600, '15555'], [2100, '31,10']]),
-      ...row(1160, [[200, '2'], [400, 'Fahrtkosten'], [1200, '18k'], [1600, '23736'], [2100, '23,36']]),
+      ...row(1100, [
+        [200, '1'],
+        [400, 'Selbstbeteiligung'],
+        [1200, '2'],
+        [1600, '15555'],
+        [2100, '31,10'],
+      ]),
+      ...row(1160, [
+        [200, '2'],
+        [400, 'Fahrtkosten'],
+        [1200, '18k'],
+        [1600, '23736'],
+        [2100, '23,36'],
+      ]),
       ...totals(1300, '54,46'),
     ]);
     expect(rows.map((r) => [r.quantity, r.unitPrice, r.amount])).toEqual([
@@ -183,13 +327,41 @@ describe('line items on scans', () => {
   it('reads on past labelled notes under an item and stops at a section heading after the items', () => {
     const words = [
       ...header(1000),
-      ...row(1100, [[200, '1'], [400, 'Windschutzscheibe'], [1200, '10 Stk'], [1600, '100,00'], [2100, '1000,00']]),
-      ...row(1140, [[400, 'Preisbasismenge:'], [1000, 'Preisbasismenge:'], [1700, 'Kein Ausweis der']]),
-      ...row(1180, [[400, 'Preisbasismenge:'], [700, '1 Stk'], [1700, 'Umsatzsteuer bei']]),
-      ...row(1220, [[400, '1 Stk'], [1000, 'Preisbasismenge:']]),
-      ...row(1300, [[200, '2'], [400, 'Stoßfänger'], [1200, '10 Stk'], [1600, '100,00'], [2100, '1000,00']]),
+      ...row(1100, [
+        [200, '1'],
+        [400, 'Windschutzscheibe'],
+        [1200, '10 Stk'],
+        [1600, '100,00'],
+        [2100, '1000,00'],
+      ]),
+      ...row(1140, [
+        [400, 'Preisbasismenge:'],
+        [1000, 'Preisbasismenge:'],
+        [1700, 'Kein Ausweis der'],
+      ]),
+      ...row(1180, [
+        [400, 'Preisbasismenge:'],
+        [700, '1 Stk'],
+        [1700, 'Umsatzsteuer bei'],
+      ]),
+      ...row(1220, [
+        [400, '1 Stk'],
+        [1000, 'Preisbasismenge:'],
+      ]),
+      ...row(1300, [
+        [200, '2'],
+        [400, 'Stoßfänger'],
+        [1200, '10 Stk'],
+        [1600, '100,00'],
+        [2100, '1000,00'],
+      ]),
       ...row(1500, [[200, 'Zahlungsbedingungen:']]),
-      ...row(1600, [[200, 'Kein Ausweis der Umsatzsteuer bei'], [1200, '2000,00'], [1600, '0'], [2100, '0,00']]),
+      ...row(1600, [
+        [200, 'Kein Ausweis der Umsatzsteuer bei'],
+        [1200, '2000,00'],
+        [1600, '0'],
+        [2100, '0,00'],
+      ]),
     ];
     expect(items(words).map((r) => [r.name, r.amount])).toEqual([
       ['Windschutzscheibe', '1000.00'],
@@ -200,7 +372,13 @@ describe('line items on scans', () => {
   it('keeps a row whose name and quantity the scan garbled when price and amount divide evenly', () => {
     const rows = items([
       ...header(1000),
-      ...row(1100, [[200, '1'], [400, '4-'], [1200, 'LASER'], [1600, '8,41'], [2100, '8,41']]),
+      ...row(1100, [
+        [200, '1'],
+        [400, '4-'],
+        [1200, 'LASER'],
+        [1600, '8,41'],
+        [2100, '8,41'],
+      ]),
       ...row(1140, [[400, 'Fahrten-Karte']]),
       ...totals(1300, '8,41'),
     ]);
@@ -210,7 +388,13 @@ describe('line items on scans', () => {
   it('takes a negative quantity the scan garbled from a credited amount ÷ price', () => {
     const rows = items([
       ...header(1000),
-      ...row(1100, [[200, '1'], [400, 'Zitronensäure'], [1200, '-S Stk'], [1600, '1,00'], [2100, '-5,00']]),
+      ...row(1100, [
+        [200, '1'],
+        [400, 'Zitronensäure'],
+        [1200, '-S Stk'],
+        [1600, '1,00'],
+        [2100, '-5,00'],
+      ]),
       ...totals(1300, '-5,00'),
     ]);
     expect(rows.map((r) => [r.quantity, r.unitPrice, r.amount])).toEqual([['-5', '1.00', '-5.00']]);
@@ -224,7 +408,13 @@ describe('line items on scans', () => {
       ...line(1000, 1200, 'USt.'),
       ...line(1000, 1450, 'Preis'),
       ...line(1000, 1750, 'Gesamtbetrag'),
-      ...row(1100, [[250, '400,00'], [500, 'Luftballon: Bunt, ca. 500ml'], [1200, '19%'], [1450, '0,79 €'], [1750, '316,00 €']]),
+      ...row(1100, [
+        [250, '400,00'],
+        [500, 'Luftballon: Bunt, ca. 500ml'],
+        [1200, '19%'],
+        [1450, '0,79 €'],
+        [1750, '316,00 €'],
+      ]),
       ...totals(1300, '316,00'),
     ]);
     expect(rows.map((r) => [r.name, r.quantity, r.unit, r.vatRate])).toEqual([['Luftballon', '400.00', undefined, '19']]);

@@ -19,7 +19,9 @@ function totalsTable(rows: string[][]): Text[] {
   const heads = ['Warenwert', 'Zu-/Abschlag', 'Fracht', 'Nettobetrag', 'MwSt-Betrag', 'MwSt-%', 'Endbetrag'];
   const right = [110, 175, 230, 310, 380, 430, 520];
   const out: Text[] = heads.map((s, i) => ({ s, x: right[i]!, y: 500, right: true }));
-  rows.forEach((row, r) => row.forEach((s, i) => s && out.push({ s, x: right[i]!, y: 514 + r * 12 + (r === rows.length - 1 ? 8 : 0), right: true })));
+  rows.forEach((row, r) =>
+    row.forEach((s, i) => s && out.push({ s, x: right[i]!, y: 514 + r * 12 + (r === rows.length - 1 ? 8 : 0), right: true })),
+  );
   return out;
 }
 
@@ -57,7 +59,13 @@ describe('totals printed as a table under column headers', () => {
         ['-7,90', '0,23', '', '-7,67', '-1,12', 'EUR', '-8,79'],
       ]),
     ]);
-    expect(totals).toMatchObject({ sumOfInvoiceLineNetAmount: '-7.90', sumOfAllowancesOnDocumentLevel: '-0.23', invoiceTotalAmountWithoutVat: '-7.67', invoiceTotalVatAmount: '-1.12', invoiceTotalAmountWithVat: '-8.79' });
+    expect(totals).toMatchObject({
+      sumOfInvoiceLineNetAmount: '-7.90',
+      sumOfAllowancesOnDocumentLevel: '-0.23',
+      invoiceTotalAmountWithoutVat: '-7.67',
+      invoiceTotalVatAmount: '-1.12',
+      invoiceTotalAmountWithVat: '-8.79',
+    });
     expect(vat?.map((r) => r.vatCategoryRate)).toEqual(['19', '7']);
   });
 });
@@ -90,7 +98,12 @@ describe('balances', () => {
         { s: amount, x: 520, y: 440 + 12 * i, right: true },
       ]),
     ];
-    const paid = await totalsOf(shop([["'iDEAL' op 21 april 2024", '€ 100,00'], ['Cadeaukaart op 21 april 2024', '€ 21,00']]));
+    const paid = await totalsOf(
+      shop([
+        ["'iDEAL' op 21 april 2024", '€ 100,00'],
+        ['Cadeaukaart op 21 april 2024', '€ 21,00'],
+      ]),
+    );
     expect(paid.totals).toMatchObject({ invoiceTotalAmountWithVat: '121.00', paidAmount: '121.00', amountDueForPayment: '0.00' });
     const partly = await totalsOf(shop([["'iDEAL' op 21 april 2024", '€ 100,00']]));
     expect(partly.totals).toMatchObject({ invoiceTotalAmountWithVat: '121.00', amountDueForPayment: '121.00' });
@@ -112,7 +125,11 @@ describe('balances', () => {
       { s: 'Rechnungsbeitrag', x: 57, y: 424 },
       { s: '59,50 €', x: 520, y: 424, right: true },
     ]);
-    expect(totals).toMatchObject({ invoiceTotalAmountWithoutVat: '50.00', invoiceTotalVatAmount: '9.50', invoiceTotalAmountWithVat: '59.50' });
+    expect(totals).toMatchObject({
+      invoiceTotalAmountWithoutVat: '50.00',
+      invoiceTotalVatAmount: '9.50',
+      invoiceTotalAmountWithVat: '59.50',
+    });
   });
 
   it('reads totals whose amounts carry their currency code in front ("EUR 8,489.58"): the code is no label', async () => {
@@ -125,7 +142,11 @@ describe('balances', () => {
       { s: 'Total incl. VAT', x: 330, y: 524 },
       { s: 'EUR 53,171.59', x: 540, y: 524, right: true },
     ]);
-    expect(totals).toMatchObject({ invoiceTotalAmountWithoutVat: '44682.01', invoiceTotalVatAmount: '8489.58', invoiceTotalAmountWithVat: '53171.59' });
+    expect(totals).toMatchObject({
+      invoiceTotalAmountWithoutVat: '44682.01',
+      invoiceTotalVatAmount: '8489.58',
+      invoiceTotalAmountWithVat: '53171.59',
+    });
   });
 
   it('takes an "Aufschlag" below the subtotal for a document-level charge', async () => {
@@ -142,6 +163,11 @@ describe('balances', () => {
       { s: 'Gesamtsumme', x: 360, y: 548 },
       { s: '125,90', x: 538, y: 548, right: true },
     ]);
-    expect(totals).toMatchObject({ sumOfInvoiceLineNetAmount: '100.00', sumOfChargesOnDocumentLevel: '5.80', invoiceTotalAmountWithoutVat: '105.80', invoiceTotalAmountWithVat: '125.90' });
+    expect(totals).toMatchObject({
+      sumOfInvoiceLineNetAmount: '100.00',
+      sumOfChargesOnDocumentLevel: '5.80',
+      invoiceTotalAmountWithoutVat: '105.80',
+      invoiceTotalAmountWithVat: '125.90',
+    });
   });
 });

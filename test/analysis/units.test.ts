@@ -4,12 +4,27 @@ import { unitCode } from '../../src/analysis/codes.js';
 describe('printed units', () => {
   it('reads the unit words of German, English, French, Italian and Dutch invoices as UN/ECE Rec. 20 codes', () => {
     const printed: Array<[string, string]> = [
-      ['Stk', 'C62'], ['pz', 'C62'], ['stuks', 'C62'], ['pce', 'C62'],
-      ['ore', 'HUR'], ['uur', 'HUR'],
-      ['giorni', 'DAY'], ['dagen', 'DAY'],
-      ['Mon.', 'MON'], ['mnd', 'MON'], ['mesi', 'MON'], ['maand', 'MON'],
-      ['yr', 'ANN'], ['jaar', 'ANN'], ['anno', 'ANN'],
-      ['sqm', 'MTK'], ['mq', 'MTK'], ['mc', 'MTQ'], ['litri', 'LTR'], ['kW', 'KWT'], ['kWh', 'KWH'],
+      ['Stk', 'C62'],
+      ['pz', 'C62'],
+      ['stuks', 'C62'],
+      ['pce', 'C62'],
+      ['ore', 'HUR'],
+      ['uur', 'HUR'],
+      ['giorni', 'DAY'],
+      ['dagen', 'DAY'],
+      ['Mon.', 'MON'],
+      ['mnd', 'MON'],
+      ['mesi', 'MON'],
+      ['maand', 'MON'],
+      ['yr', 'ANN'],
+      ['jaar', 'ANN'],
+      ['anno', 'ANN'],
+      ['sqm', 'MTK'],
+      ['mq', 'MTK'],
+      ['mc', 'MTQ'],
+      ['litri', 'LTR'],
+      ['kW', 'KWT'],
+      ['kWh', 'KWH'],
     ];
     expect(printed.map(([word]) => [word, unitCode(word)])).toEqual(printed);
   });

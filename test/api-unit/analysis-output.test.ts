@@ -13,7 +13,9 @@ describe('analysis output', () => {
     const v2 = toV2Invoice(invoice) as any;
     expect(v2.invoiceIssueDate).toBe(invoice.invoiceIssueDate!.split('-').reverse().join('.'));
     expect(v2.documentTotals.invoiceTotalAmountWithVat).toBe(Number(invoice.documentTotals!.invoiceTotalAmountWithVat));
-    expect(v2.invoiceLine[0].lineVatInformation[0].invoicedItemVatRate).toBe(Number(invoice.invoiceLine![0]!.lineVatInformation![0]!.invoicedItemVatRate));
+    expect(v2.invoiceLine[0].lineVatInformation[0].invoicedItemVatRate).toBe(
+      Number(invoice.invoiceLine![0]!.lineVatInformation![0]!.invoicedItemVatRate),
+    );
     expect(v2.seller.sellerIdentifier).toEqual(invoice.seller!.sellerIdentifier);
     expect(v2.payee).toBeUndefined();
     expect(toV2Invoice({ invoiceNumber: 'X' })).toEqual({ invoiceNumber: 'X' });
@@ -21,7 +23,8 @@ describe('analysis output', () => {
 
   it('V1: every field of the invoice object, null or empty where nothing was found', () => {
     const v1 = toV1Invoice({ invoiceNumber: 'X', invoiceLine: [{ invoiceLineNetAmount: '1.50' }] }) as any;
-    for (const { path, list } of catalog.filter((f) => !f.path.includes('[]'))) expect(v1, path).toHaveProperty(path, path === 'invoiceNumber' ? 'X' : list ? [] : null);
+    for (const { path, list } of catalog.filter((f) => !f.path.includes('[]')))
+      expect(v1, path).toHaveProperty(path, path === 'invoiceNumber' ? 'X' : list ? [] : null);
     expect(v1.invoiceNote).toEqual([]);
     expect(v1.invoiceLine[0].invoiceLineNetAmount).toBe(1.5);
     expect(v1.invoiceLine[0].priceDetails.itemNetPrice).toBeNull();
@@ -45,7 +48,9 @@ describe('file names', () => {
   });
 
   it('gives Content-Disposition an ASCII fallback and the exact UTF-8 name', () => {
-    expect(attachmentDisposition('Größe (1).pdf')).toBe(`attachment; filename="Groe (1).pdf"; filename*=UTF-8''Gr%C3%B6%C3%9Fe%20%281%29.pdf`.replace('Groe', 'Gro_e'));
+    expect(attachmentDisposition('Größe (1).pdf')).toBe(
+      `attachment; filename="Groe (1).pdf"; filename*=UTF-8''Gr%C3%B6%C3%9Fe%20%281%29.pdf`.replace('Groe', 'Gro_e'),
+    );
   });
 });
 
@@ -54,7 +59,13 @@ describe('failure e-mail', () => {
     const mail = failureEmail('<Rechnung>.pdf', {
       code: 'TOTALS_MISMATCH',
       userMessage: 'The totals printed on the invoice do not match its lines.',
-      fields: [{ field: 'invoice.documentTotals.invoiceTotalAmountWithVat', bt: 'BT-112', message: 'BT-112 printed as 592.75, but net total + VAT give 562.75' }],
+      fields: [
+        {
+          field: 'invoice.documentTotals.invoiceTotalAmountWithVat',
+          bt: 'BT-112',
+          message: 'BT-112 printed as 592.75, but net total + VAT give 562.75',
+        },
+      ],
       ruleCodes: ['BR-CO-15'],
       reference: 'ref-1',
       retryable: false,
@@ -68,7 +79,16 @@ describe('failure e-mail', () => {
   });
 
   it('writes to the owner of a German invoice in German', () => {
-    const mail = failureEmail('Rechnung 17.pdf', { code: 'FIELDS_MISSING', userMessage: 'Auf der Rechnung fehlen Pflichtangaben: das Land des Käufers.', reference: 'ref-2', retryable: false }, 'de');
+    const mail = failureEmail(
+      'Rechnung 17.pdf',
+      {
+        code: 'FIELDS_MISSING',
+        userMessage: 'Auf der Rechnung fehlen Pflichtangaben: das Land des Käufers.',
+        reference: 'ref-2',
+        retryable: false,
+      },
+      'de',
+    );
     expect(mail.subject).toBe('E-Rechnung nicht erstellt: Rechnung 17.pdf');
     expect(mail.text).toContain('Grund: Auf der Rechnung fehlen Pflichtangaben');
     expect(mail.text).toContain('Bitte prüfen Sie die Rechnung');
@@ -76,6 +96,8 @@ describe('failure e-mail', () => {
   });
 
   it('asks to try again later when the problem was ours', () => {
-    expect(failureEmail('a.pdf', { code: 'SERVICE_UNAVAILABLE', userMessage: 'x', reference: 'r', retryable: true }).text).toMatch(/temporary problem/);
+    expect(failureEmail('a.pdf', { code: 'SERVICE_UNAVAILABLE', userMessage: 'x', reference: 'r', retryable: true }).text).toMatch(
+      /temporary problem/,
+    );
   });
 });

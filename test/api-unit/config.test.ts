@@ -24,7 +24,12 @@ describe('configuration from the environment', () => {
   });
 
   it('treats empty optional variables as unset and honours a cluster address', () => {
-    const c = loadConfig({ DATABASE_URL: '', V2_PORT: '', TEMPORAL_ADDRESS: 'temporal.internal:7233', PUBLIC_BASE_URL: 'https://einvoice.example.com/' });
+    const c = loadConfig({
+      DATABASE_URL: '',
+      V2_PORT: '',
+      TEMPORAL_ADDRESS: 'temporal.internal:7233',
+      PUBLIC_BASE_URL: 'https://einvoice.example.com/',
+    });
     expect(c.databaseUrl).toBeUndefined();
     expect(c.http.v2Port).toBeUndefined();
     expect(c.temporal.address).toBe('temporal.internal:7233');

@@ -28,7 +28,11 @@ describe('HTTP metrics', () => {
         return { body: { ok: true } };
       },
     });
-    const app = createApp({ routes: [route], log: pino({ level: 'silent' }), authenticate: async () => ({ accountId: 'a', tokenId: 't' }) });
+    const app = createApp({
+      routes: [route],
+      log: pino({ level: 'silent' }),
+      authenticate: async () => ({ accountId: 'a', tokenId: 't' }),
+    });
     const server = http.createServer(app.callback());
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -39,7 +43,11 @@ describe('HTTP metrics', () => {
       const answer = fetch(`${base}/things/4711`);
       const deadline = Date.now() + 5_000;
       let during = await scrape(metrics.url);
-      while (total(during, 'einvoice_http_requests_in_flight') <= total(before, 'einvoice_http_requests_in_flight') && Date.now() < deadline) during = await scrape(metrics.url);
+      while (
+        total(during, 'einvoice_http_requests_in_flight') <= total(before, 'einvoice_http_requests_in_flight') &&
+        Date.now() < deadline
+      )
+        during = await scrape(metrics.url);
       expect(total(during, 'einvoice_http_requests_in_flight')).toBe(total(before, 'einvoice_http_requests_in_flight') + 1);
       expect(total(during, 'einvoice_http_requests_total', labels)).toBe(total(before, 'einvoice_http_requests_total', labels));
       release();
@@ -48,8 +56,14 @@ describe('HTTP metrics', () => {
       const after = await scrape(metrics.url);
       expect(total(after, 'einvoice_http_requests_in_flight')).toBe(total(before, 'einvoice_http_requests_in_flight'));
       expect(total(after, 'einvoice_http_requests_total', labels) - total(before, 'einvoice_http_requests_total', labels)).toBe(1);
-      expect(total(after, 'einvoice_http_request_duration_seconds_count', labels) - total(before, 'einvoice_http_request_duration_seconds_count', labels)).toBe(1);
-      expect(total(after, 'einvoice_http_requests_total', { route: 'unmatched', status: '404' }) - total(before, 'einvoice_http_requests_total', { route: 'unmatched', status: '404' })).toBe(1);
+      expect(
+        total(after, 'einvoice_http_request_duration_seconds_count', labels) -
+          total(before, 'einvoice_http_request_duration_seconds_count', labels),
+      ).toBe(1);
+      expect(
+        total(after, 'einvoice_http_requests_total', { route: 'unmatched', status: '404' }) -
+          total(before, 'einvoice_http_requests_total', { route: 'unmatched', status: '404' }),
+      ).toBe(1);
       expect(after.some((s) => s.labels.route?.includes('4711'))).toBe(false);
     } finally {
       release();

@@ -3,7 +3,17 @@ import { Client, Connection } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_FILE_BYTES } from '../../src/jobs/file.js';
 import { catalog } from '../../src/invoice/catalog.js';
-import { blankScan, fixtureInvoice, grayTiff, imageOnlyPdf, invoicePdf, pdfBitmaps, pdfWithInvoiceXml, scannedJpegs, transparentPng } from '../reading/fixtures.js';
+import {
+  blankScan,
+  fixtureInvoice,
+  grayTiff,
+  imageOnlyPdf,
+  invoicePdf,
+  pdfBitmaps,
+  pdfWithInvoiceXml,
+  scannedJpegs,
+  transparentPng,
+} from '../reading/fixtures.js';
 import { byName, call, expectEnvelope, services, type CallResult } from './client.js';
 
 /**
@@ -92,9 +102,17 @@ describe.each(services)('analysis input rules ($name)', (service) => {
 
   it('accepts only "Authorization: Bearer" for async jobs', async () => {
     const body = JSON.stringify({ pdfInvoiceBase64: pdfB64 });
-    const raw = await fetch(`${service.url}${ASYNC}`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: service.token }, body });
+    const raw = await fetch(`${service.url}${ASYNC}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: service.token },
+      body,
+    });
     expect(raw.status).toBe(403);
-    const header = await fetch(`${service.url}${ASYNC}`, { method: 'POST', headers: { 'content-type': 'application/json', authtoken: service.token }, body });
+    const header = await fetch(`${service.url}${ASYNC}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authtoken: service.token },
+      body,
+    });
     expect(header.status).toBe(403);
   });
 
@@ -188,42 +206,46 @@ describe('async analysis jobs', () => {
   });
   afterAll(() => temporal.connection.close());
 
-  it('runs a scanned multi-page TIFF: HTTP 200 processing at once, then done with the result; the job is the workflow', { timeout: 180_000 }, async () => {
-    const [page] = await pdfBitmaps(await imageOnlyPdf([scan!]), 200);
-    const tiff = grayTiff([page!, page!]);
-    const submitted = await call(owner, ASYNC, { body: { fileBase64: b64(tiff), withLineItems: false } });
-    expect(submitted.status, submitted.text).toBe(200);
-    expect(submitted.json).toEqual({ job_id: expect.stringMatching(/^[0-9a-f-]{36}$/), status: 'processing' });
-    expect(submitted.ms).toBeLessThan(2000);
-    const id = submitted.json.job_id as string;
+  it(
+    'runs a scanned multi-page TIFF: HTTP 200 processing at once, then done with the result; the job is the workflow',
+    { timeout: 180_000 },
+    async () => {
+      const [page] = await pdfBitmaps(await imageOnlyPdf([scan!]), 200);
+      const tiff = grayTiff([page!, page!]);
+      const submitted = await call(owner, ASYNC, { body: { fileBase64: b64(tiff), withLineItems: false } });
+      expect(submitted.status, submitted.text).toBe(200);
+      expect(submitted.json).toEqual({ job_id: expect.stringMatching(/^[0-9a-f-]{36}$/), status: 'processing' });
+      expect(submitted.ms).toBeLessThan(2000);
+      const id = submitted.json.job_id as string;
 
-    const running = await call(owner, `${STATUS}?id=${id}`);
-    expect(running.status).toBe(200);
-    expect(['processing', 'done']).toContain(running.json.status);
-    if (running.json.status === 'processing') {
-      expect(running.json).toEqual({ job_id: id, status: 'processing' });
-      expect(running.headers.get('retry-after')).toBe('3');
-    }
-    expect(running.ms).toBeLessThan(500);
+      const running = await call(owner, `${STATUS}?id=${id}`);
+      expect(running.status).toBe(200);
+      expect(['processing', 'done']).toContain(running.json.status);
+      if (running.json.status === 'processing') {
+        expect(running.json).toEqual({ job_id: id, status: 'processing' });
+        expect(running.headers.get('retry-after')).toBe('3');
+      }
+      expect(running.ms).toBeLessThan(500);
 
-    const done = await poll(owner, id);
-    expect(done.json.status, done.text).toBe('done');
-    expect(done.json.result.invoice.invoiceNumber).toBe(invoice.invoiceNumber);
-    expect(done.json.result.invoice.invoiceLine).toBeUndefined();
-    expect(done.json.result.extractionConfidence).toBeGreaterThan(0);
+      const done = await poll(owner, id);
+      expect(done.json.status, done.text).toBe('done');
+      expect(done.json.result.invoice.invoiceNumber).toBe(invoice.invoiceNumber);
+      expect(done.json.result.invoice.invoiceLine).toBeUndefined();
+      expect(done.json.result.extractionConfidence).toBeGreaterThan(0);
 
-    const described = await temporal.client.workflow.getHandle(id).describe();
-    expect(described.type).toBe('analyseInvoiceFile');
-    expect(described.typedSearchAttributes.getAll().map((p) => [p.key.name, p.value])).toEqual(
-      expect.arrayContaining([
-        ['EinvoiceOperation', 'createJSONFromAnalysedPdfAsync'],
-        ['EinvoiceAccount', owner.accountId],
-        ['EinvoiceOutcome', 'valid'],
-      ]),
-    );
-    // Another account cannot see the job.
-    expectEnvelope(await call(other, `${STATUS}?id=${id}`), 404, 'NOT_FOUND');
-  });
+      const described = await temporal.client.workflow.getHandle(id).describe();
+      expect(described.type).toBe('analyseInvoiceFile');
+      expect(described.typedSearchAttributes.getAll().map((p) => [p.key.name, p.value])).toEqual(
+        expect.arrayContaining([
+          ['EinvoiceOperation', 'createJSONFromAnalysedPdfAsync'],
+          ['EinvoiceAccount', owner.accountId],
+          ['EinvoiceOutcome', 'valid'],
+        ]),
+      );
+      // Another account cannot see the job.
+      expectEnvelope(await call(other, `${STATUS}?id=${id}`), 404, 'NOT_FOUND');
+    },
+  );
 
   it('reports a blank scan as failed with PDF_NO_TEXT, a message and the job id as reference', { timeout: 120_000 }, async () => {
     const blank = { width: 1654, height: 2339, data: new Uint8Array(1654 * 2339).fill(250) };
@@ -233,7 +255,13 @@ describe('async analysis jobs', () => {
     expect(failed.json).toEqual({
       job_id: submitted.json.job_id,
       status: 'failed',
-      error: { code: 'PDF_NO_TEXT', userMessage: expect.stringMatching(/text/), reference: submitted.json.job_id, message: failed.json.error.userMessage, resultStatus: 422 },
+      error: {
+        code: 'PDF_NO_TEXT',
+        userMessage: expect.stringMatching(/text/),
+        reference: submitted.json.job_id,
+        message: failed.json.error.userMessage,
+        resultStatus: 422,
+      },
     });
   });
 });

@@ -26,7 +26,8 @@ let browser: Browser;
 let token: string;
 beforeAll(async () => {
   token = await ownAccountToken(service, 'browser tests');
-  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: scripts/setup-browser.sh (run by scripts/setup.sh) installs Debian's chromium.`);
+  if (!existsSync(CHROMIUM))
+    throw new Error(`${CHROMIUM} is missing: scripts/setup-browser.sh (run by scripts/setup.sh) installs Debian's chromium.`);
   await mkdir(SHOTS, { recursive: true });
   // As root (CI, containers) chromium runs only without its sandbox.
   browser = await chromium.launch({ executablePath: CHROMIUM, args: process.getuid?.() === 0 ? ['--no-sandbox'] : [] });
@@ -43,7 +44,11 @@ async function open(locale: 'en-GB' | 'de-DE' = 'en-GB'): Promise<{ context: Bro
 }
 
 /** The value at a page path such as `invoiceLine[0].invoicedQuantityUnitOfMeasureCode`. */
-const valueAt = (root: unknown, p: string): unknown => p.split(/[.[\]]+/).filter(Boolean).reduce<any>((node, key) => node?.[/^\d+$/.test(key) ? Number(key) : key], root);
+const valueAt = (root: unknown, p: string): unknown =>
+  p
+    .split(/[.[\]]+/)
+    .filter(Boolean)
+    .reduce<any>((node, key) => node?.[/^\d+$/.test(key) ? Number(key) : key], root);
 
 const text = (page: Page, selector: string) => page.locator(selector).first().textContent();
 const visible = (page: Page, selector: string, timeout = 30_000) => page.locator(selector).first().waitFor({ state: 'visible', timeout });
@@ -71,7 +76,7 @@ async function dropFile(page: Page, name: string, type: string, bytes: Uint8Arra
 }
 
 describe('the page at /app in chromium', () => {
-  it('refuses a wrong token, in the reader\'s language, and shows nothing else', async () => {
+  it("refuses a wrong token, in the reader's language, and shows nothing else", async () => {
     const { context, page } = await open('de-DE');
     expect(await page.locator('html').getAttribute('lang')).toBe('de');
     await page.getByLabel('Ihr API-Token').fill('einv_this-token-does-not-exist');
@@ -89,7 +94,11 @@ describe('the page at /app in chromium', () => {
     await expect.poll(() => text(page, '#token-status')).toBe('Token accepted.');
     const posted: string[] = [];
     page.on('request', (r) => r.method() === 'POST' && posted.push(r.url()));
-    await page.getByLabel(/Choose or drop a file/).setInputFiles({ name: 'scan.pdf', mimeType: 'application/pdf', buffer: Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.alloc(12_000_000 - 9, 0x20)]) });
+    await page.getByLabel(/Choose or drop a file/).setInputFiles({
+      name: 'scan.pdf',
+      mimeType: 'application/pdf',
+      buffer: Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.alloc(12_000_000 - 9, 0x20)]),
+    });
     await expect.poll(() => page.getByRole('alert').textContent()).toMatch(/^The file is 12 MB; at most 11 MB are accepted\./);
     expect(posted).toEqual([]);
     await shot(page, '2-file-too-large');
@@ -97,9 +106,17 @@ describe('the page at /app in chromium', () => {
   });
 
   it('drops an invalid XML: the report shows its rule ids; the readable view and the report PDF follow', { timeout: 120_000 }, async () => {
-    const xml = writeInvoiceXml({ ...invoice, buyerReference: undefined, documentTotals: { ...invoice.documentTotals, invoiceTotalAmountWithVat: '1.00' } });
+    const xml = writeInvoiceXml({
+      ...invoice,
+      buyerReference: undefined,
+      documentTotals: { ...invoice.documentTotals, invoiceTotalAmountWithVat: '1.00' },
+    });
     const expected = await call(service, '/api/v1/zugferd/validateXinvoiceXml', { body: { xinvoiceXML: xml } });
-    const errorIds = [...new Set<string>(expected.json.findings.filter((f: { severity: string }) => f.severity === 'error').map((f: { ruleId: string }) => f.ruleId))];
+    const errorIds = [
+      ...new Set<string>(
+        expected.json.findings.filter((f: { severity: string }) => f.severity === 'error').map((f: { ruleId: string }) => f.ruleId),
+      ),
+    ];
     expect(errorIds).toEqual(expect.arrayContaining(['BR-CO-15', 'BR-DE-15']));
 
     const { context, page } = await open();
@@ -127,75 +144,90 @@ describe('the page at /app in chromium', () => {
     await context.close();
   });
 
-  it('drops a plain PDF: fields with confidence and origin, one edited, ZUGFeRD built; the downloaded PDF validates', { timeout: 240_000 }, async () => {
-    const { context, page } = await open();
-    await signIn(page);
-    await visible(page, '#work');
-    await page.getByLabel(/Choose or drop a file/).setInputFiles({ name: 'rechnung.pdf', mimeType: 'application/pdf', buffer: Buffer.from(await invoicePdf(invoice)) });
+  it(
+    'drops a plain PDF: fields with confidence and origin, one edited, ZUGFeRD built; the downloaded PDF validates',
+    { timeout: 240_000 },
+    async () => {
+      const { context, page } = await open();
+      await signIn(page);
+      await visible(page, '#work');
+      await page
+        .getByLabel(/Choose or drop a file/)
+        .setInputFiles({ name: 'rechnung.pdf', mimeType: 'application/pdf', buffer: Buffer.from(await invoicePdf(invoice)) });
 
-    const number = page.locator('input[data-path="invoiceNumber"]');
-    await number.waitFor({ state: 'visible', timeout: 120_000 });
-    expect(await number.inputValue()).toBe(invoice.invoiceNumber);
-    expect(await text(page, '#fields .meta')).toMatch(/^confidence \d+ % · (printed|inferred|default)$/);
-    // Labelled (label for=id) with the business term's name; a line's fields also say which line.
-    expect(await page.getByLabel('Invoice number (BT-1)', { exact: true }).inputValue()).toBe(invoice.invoiceNumber);
-    expect(await page.getByLabel('Invoiced quantity (BT-129) · Invoice line 1', { exact: true }).count()).toBe(1);
-    await shot(page, '5-plain-pdf-fields');
-    if (process.env.APP_SCREENSHOT_DOCS === '1') {
-      await mkdir(path.join(repoRoot, 'docs'), { recursive: true });
-      await page.screenshot({ path: path.join(repoRoot, 'docs', 'app.png'), clip: { x: 0, y: 0, width: 1280, height: 900 } });
-    }
+      const number = page.locator('input[data-path="invoiceNumber"]');
+      await number.waitFor({ state: 'visible', timeout: 120_000 });
+      expect(await number.inputValue()).toBe(invoice.invoiceNumber);
+      expect(await text(page, '#fields .meta')).toMatch(/^confidence \d+ % · (printed|inferred|default)$/);
+      // Labelled (label for=id) with the business term's name; a line's fields also say which line.
+      expect(await page.getByLabel('Invoice number (BT-1)', { exact: true }).inputValue()).toBe(invoice.invoiceNumber);
+      expect(await page.getByLabel('Invoiced quantity (BT-129) · Invoice line 1', { exact: true }).count()).toBe(1);
+      await shot(page, '5-plain-pdf-fields');
+      if (process.env.APP_SCREENSHOT_DOCS === '1') {
+        await mkdir(path.join(repoRoot, 'docs'), { recursive: true });
+        await page.screenshot({ path: path.join(repoRoot, 'docs', 'app.png'), clip: { x: 0, y: 0, width: 1280, height: 900 } });
+      }
 
-    const edited = `${invoice.invoiceNumber}-K`;
-    await number.fill(edited);
-    await page.locator('#format').selectOption('zugferd');
-    await page.locator('#profile').selectOption('EN16931');
-    const create = page.getByRole('button', { name: 'Create', exact: true });
-    const link = page.getByRole('link', { name: /rechnung-zugferd\.pdf/ });
-    const problem = page.locator('#problem p').first();
-    // The reading misses what the page does not print plainly; the service names it (INVOICE_INCOMPLETE, or a broken
-    // rule's business term), the page asks for it with an empty input, and the person fills it in from the paper.
-    for (let round = 0; ; round++) {
-      await create.click();
-      await Promise.race([link.waitFor({ state: 'visible', timeout: 180_000 }), problem.waitFor({ state: 'visible', timeout: 180_000 })]);
-      const empty = await page.$$eval('#fields input[data-path]', (inputs) => (inputs as HTMLInputElement[]).filter((i) => i.value === '').map((i) => i.dataset.path!));
-      if (!empty.length) break;
-      expect(round).toBeLessThan(3);
-      expect(await page.evaluate(() => (document.activeElement as HTMLInputElement | null)?.dataset.path)).toBe(empty[0]);
-      await shot(page, `6-asked-round-${round + 1}`);
-      for (const p of empty) await page.locator(`#fields input[data-path="${p}"]`).fill(String(valueAt(invoice, p)));
-    }
-    await link.waitFor({ state: 'visible', timeout: 180_000 });
-    expect(await text(page, '#outcome')).toBe(`Created; validation found no errors.Download: rechnung-zugferd.pdf`);
-    await shot(page, '7-built-zugferd');
-    const [download] = await Promise.all([page.waitForEvent('download'), link.click()]);
-    const pdf = await readFile(await download.path());
+      const edited = `${invoice.invoiceNumber}-K`;
+      await number.fill(edited);
+      await page.locator('#format').selectOption('zugferd');
+      await page.locator('#profile').selectOption('EN16931');
+      const create = page.getByRole('button', { name: 'Create', exact: true });
+      const link = page.getByRole('link', { name: /rechnung-zugferd\.pdf/ });
+      const problem = page.locator('#problem p').first();
+      // The reading misses what the page does not print plainly; the service names it (INVOICE_INCOMPLETE, or a broken
+      // rule's business term), the page asks for it with an empty input, and the person fills it in from the paper.
+      for (let round = 0; ; round++) {
+        await create.click();
+        await Promise.race([link.waitFor({ state: 'visible', timeout: 180_000 }), problem.waitFor({ state: 'visible', timeout: 180_000 })]);
+        const empty = await page.$$eval('#fields input[data-path]', (inputs) =>
+          (inputs as HTMLInputElement[]).filter((i) => i.value === '').map((i) => i.dataset.path!),
+        );
+        if (!empty.length) break;
+        expect(round).toBeLessThan(3);
+        expect(await page.evaluate(() => (document.activeElement as HTMLInputElement | null)?.dataset.path)).toBe(empty[0]);
+        await shot(page, `6-asked-round-${round + 1}`);
+        for (const p of empty) await page.locator(`#fields input[data-path="${p}"]`).fill(String(valueAt(invoice, p)));
+      }
+      await link.waitFor({ state: 'visible', timeout: 180_000 });
+      expect(await text(page, '#outcome')).toBe(`Created; validation found no errors.Download: rechnung-zugferd.pdf`);
+      await shot(page, '7-built-zugferd');
+      const [download] = await Promise.all([page.waitForEvent('download'), link.click()]);
+      const pdf = await readFile(await download.path());
 
-    const report = await call(service, '/api/v1/zugferd/validateZugferdPdf', { body: { zugferdFile64: pdf.toString('base64') } });
-    expect(report.status, report.text).toBe(200);
-    expect(report.json.findings.filter(isErrorFinding)).toEqual([]);
-    expect(report.json).toMatchObject({ isValid: true, profile: 'EN16931' });
-    const extracted = await call(service, '/api/v1/zugferd/extractXinvoiceFromZugferdToJson', { body: { zugferd64: pdf.toString('base64') } });
-    expect(extracted.json.invoice.invoiceNumber).toBe(edited);
+      const report = await call(service, '/api/v1/zugferd/validateZugferdPdf', { body: { zugferdFile64: pdf.toString('base64') } });
+      expect(report.status, report.text).toBe(200);
+      expect(report.json.findings.filter(isErrorFinding)).toEqual([]);
+      expect(report.json).toMatchObject({ isValid: true, profile: 'EN16931' });
+      const extracted = await call(service, '/api/v1/zugferd/extractXinvoiceFromZugferdToJson', {
+        body: { zugferd64: pdf.toString('base64') },
+      });
+      expect(extracted.json.invoice.invoiceNumber).toBe(edited);
 
-    // Temporal's visibility store follows the workflow with a short delay: refresh until the list shows the build.
-    await expect
-      .poll(async () => {
-        await page.getByRole('button', { name: 'Refresh' }).click();
-        return text(page, '#jobs-list');
-      }, { timeout: 15_000, interval: 1_000 })
-      .toMatch(/createZugferdFromJson\s*completed · valid/);
-    expect(await page.locator('#jobs-list a').first().getAttribute('href')).toMatch(/\/namespaces\/einvoice-test\/workflows\//);
-    await shot(page, '8-recent-jobs');
-    await context.close();
-  });
+      // Temporal's visibility store follows the workflow with a short delay: refresh until the list shows the build.
+      await expect
+        .poll(
+          async () => {
+            await page.getByRole('button', { name: 'Refresh' }).click();
+            return text(page, '#jobs-list');
+          },
+          { timeout: 15_000, interval: 1_000 },
+        )
+        .toMatch(/createZugferdFromJson\s*completed · valid/);
+      expect(await page.locator('#jobs-list a').first().getAttribute('href')).toMatch(/\/namespaces\/einvoice-test\/workflows\//);
+      await shot(page, '8-recent-jobs');
+      await context.close();
+    },
+  );
 
-  it('labels the fields read with the business terms\' German names on the German page', { timeout: 180_000 }, async () => {
+  it("labels the fields read with the business terms' German names on the German page", { timeout: 180_000 }, async () => {
     const { context, page } = await open('de-DE');
     await page.getByLabel('Ihr API-Token').fill(token);
     await page.getByRole('button', { name: 'Token verwenden' }).click();
     await visible(page, '#work');
-    await page.getByLabel(/Datei wählen oder ablegen/).setInputFiles({ name: 'rechnung.pdf', mimeType: 'application/pdf', buffer: Buffer.from(await invoicePdf(invoice)) });
+    await page
+      .getByLabel(/Datei wählen oder ablegen/)
+      .setInputFiles({ name: 'rechnung.pdf', mimeType: 'application/pdf', buffer: Buffer.from(await invoicePdf(invoice)) });
     const number = page.getByLabel('Rechnungsnummer (BT-1)', { exact: true });
     await number.waitFor({ state: 'visible', timeout: 120_000 });
     expect(await number.inputValue()).toBe(invoice.invoiceNumber);
@@ -213,7 +245,11 @@ it('reaches the token field, the file chooser and the language switch with the k
   const reached = new Set<string>();
   for (let i = 0; i < 8; i++) {
     await page.keyboard.press('Tab');
-    reached.add(await page.evaluate(() => document.activeElement?.id || document.activeElement?.getAttribute('hreflang') || document.activeElement?.tagName || ''));
+    reached.add(
+      await page.evaluate(
+        () => document.activeElement?.id || document.activeElement?.getAttribute('hreflang') || document.activeElement?.tagName || '',
+      ),
+    );
   }
   expect(reached).toContain('token');
   expect(reached).toContain('de');

@@ -11,7 +11,9 @@ const body = { xinvoiceXML: '<not-an-invoice/>' };
 
 describe.each(services)('authentication ($name)', (service) => {
   const cli = async (...args: string[]) =>
-    JSON.parse((await run(process.execPath, [path.join(root, 'dist/src/cli/accounts.js'), ...args, '--json'], { env: service.env })).stdout);
+    JSON.parse(
+      (await run(process.execPath, [path.join(root, 'dist/src/cli/accounts.js'), ...args, '--json'], { env: service.env })).stdout,
+    );
 
   it('accepts Authorization: Bearer <token>', async () => {
     const r = await call(service, VALIDATE, { body });

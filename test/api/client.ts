@@ -29,7 +29,10 @@ export interface CallResult<T = any> {
 }
 
 export async function call<T = any>(service: ServiceHandle, path: string, opts: CallOptions = {}): Promise<CallResult<T>> {
-  const headers: Record<string, string> = { ...(opts.body !== undefined || opts.raw !== undefined ? { 'content-type': 'application/json' } : {}), ...opts.headers };
+  const headers: Record<string, string> = {
+    ...(opts.body !== undefined || opts.raw !== undefined ? { 'content-type': 'application/json' } : {}),
+    ...opts.headers,
+  };
   const token = opts.token === undefined ? service.token : opts.token;
   if (token !== null) headers.authorization = `Bearer ${token}`;
   const started = performance.now();
@@ -55,7 +58,13 @@ export function expectEnvelope(r: CallResult, status: number, code: string): voi
     throw new Error(`expected ${status} ${code}, got ${r.status} ${r.text.slice(0, 500)}`);
   }
   const e = r.json.error;
-  if (r.json.success !== false || typeof e.userMessage !== 'string' || !e.userMessage || e.reference !== r.headers.get('x-request-id') || typeof e.retryable !== 'boolean') {
+  if (
+    r.json.success !== false ||
+    typeof e.userMessage !== 'string' ||
+    !e.userMessage ||
+    e.reference !== r.headers.get('x-request-id') ||
+    typeof e.retryable !== 'boolean'
+  ) {
     throw new Error(`malformed error envelope: ${r.text}`);
   }
 }
@@ -63,7 +72,14 @@ export function expectEnvelope(r: CallResult, status: number, code: string): voi
 /** A token of a new account of its own (accounts CLI), for tests that read what an account did, undisturbed by other files. */
 export async function ownAccountToken(service: ServiceHandle, name: string): Promise<string> {
   const cli = async (...args: string[]) =>
-    JSON.parse((await run(process.execPath, [path.join(repoRoot, 'dist/src/cli/accounts.js'), ...args, '--json'], { cwd: repoRoot, env: service.env })).stdout) as Record<string, string>;
+    JSON.parse(
+      (
+        await run(process.execPath, [path.join(repoRoot, 'dist/src/cli/accounts.js'), ...args, '--json'], {
+          cwd: repoRoot,
+          env: service.env,
+        })
+      ).stdout,
+    ) as Record<string, string>;
   const account = await cli('create-account', '--name', name);
   return (await cli('create-token', '--account', account.id!, '--label', name)).token!;
 }

@@ -21,7 +21,11 @@ const taskQueue = `connector-workflows-test-${randomUUID()}`;
 
 const temporal = temporalForTests(server.temporalAddress, server.namespace);
 
-const ctx = () => ({ requestId: randomUUID(), accountId: 'test', source: { kind: 'connector' as const, route: 'inbox', file: 'RE-1.json', hash: randomUUID() } });
+const ctx = () => ({
+  requestId: randomUUID(),
+  accountId: 'test',
+  source: { kind: 'connector' as const, route: 'inbox', file: 'RE-1.json', hash: randomUUID() },
+});
 const fileInput = (operation: ConnectorFileInput['operation']): ConnectorFileInput & { activityQueue: string } => ({
   ctx: ctx(),
   route: 'inbox',
@@ -43,8 +47,14 @@ async function runFile(input: ConnectorFileInput & { activityQueue: string }, ac
     ...activities,
   };
   // The connector's source steps are on the connectors' queue, here the workflows' own (quick) queue.
-  const result = await withQueueWorkers({ connection: temporal.connection, namespace: server.namespace, taskQueue, activities: stubs }, () =>
-    temporal.client.workflow.execute(processConnectorFile, { taskQueue, workflowId: `connectorFile-test-${randomUUID()}`, args: [input] }),
+  const result = await withQueueWorkers(
+    { connection: temporal.connection, namespace: server.namespace, taskQueue, activities: stubs },
+    () =>
+      temporal.client.workflow.execute(processConnectorFile, {
+        taskQueue,
+        workflowId: `connectorFile-test-${randomUUID()}`,
+        args: [input],
+      }),
   );
   return { result, filed };
 }
@@ -61,14 +71,25 @@ describe('a connector file (workflow, stubbed activities)', () => {
     });
     expect(result.status).toBe('done');
     expect(filed).toHaveLength(1);
-    expect(filed[0]!.outcome).toEqual({ kind: 'done', resultBlobKey: 'xml-blob', valid: true, findings: [], artefacts: validReport.artefacts });
+    expect(filed[0]!.outcome).toEqual({
+      kind: 'done',
+      resultBlobKey: 'xml-blob',
+      valid: true,
+      findings: [],
+      artefacts: validReport.artefacts,
+    });
   });
 
   it('files a refusal of the staging step with its code and field problems, without running the operation', async () => {
     let built = 0;
     const { result, filed } = await runFile(fileInput('createXinvoiceFromJson'), {
       stageConnectorFile: async () => {
-        throw ApplicationFailure.create({ nonRetryable: true, type: 'VALIDATION_ERROR', message: 'The invoice does not fit', details: [{ fields: [{ field: 'invoice.invoiceIssueDate', bt: 'BT-2', message: 'Required' }] }] });
+        throw ApplicationFailure.create({
+          nonRetryable: true,
+          type: 'VALIDATION_ERROR',
+          message: 'The invoice does not fit',
+          details: [{ fields: [{ field: 'invoice.invoiceIssueDate', bt: 'BT-2', message: 'Required' }] }],
+        });
       },
       buildInvoiceXml: async () => {
         built++;
@@ -77,7 +98,12 @@ describe('a connector file (workflow, stubbed activities)', () => {
     });
     expect(built).toBe(0);
     expect(result.status).toBe('refused');
-    expect(filed[0]!.outcome).toEqual({ kind: 'refused', code: 'VALIDATION_ERROR', message: 'The invoice does not fit', details: { fields: [{ field: 'invoice.invoiceIssueDate', bt: 'BT-2', message: 'Required' }] } });
+    expect(filed[0]!.outcome).toEqual({
+      kind: 'refused',
+      code: 'VALIDATION_ERROR',
+      message: 'The invoice does not fit',
+      details: { fields: [{ field: 'invoice.invoiceIssueDate', bt: 'BT-2', message: 'Required' }] },
+    });
   });
 
   it("files the refusal a child workflow's activity raised (a scan without any text)", async () => {
@@ -112,11 +138,26 @@ describe("a route's watcher (workflow, stubbed activities)", () => {
     const looks: Array<{ at: number; previous: LookAtRouteInput['previous'] }> = [];
     const lookAtRoute: ConnectorActivities['lookAtRoute'] = async (input: LookAtRouteInput): Promise<RouteLook> => {
       looks.push({ at: Date.now(), previous: input.previous });
-      return { look: [{ path: 'in/a.pdf', name: 'a.pdf', size: looks.length, modifiedMs: 0 }], pending: false, changes: `token-${looks.length}`, nextLookMs: 600_000 };
+      return {
+        look: [{ path: 'in/a.pdf', name: 'a.pdf', size: looks.length, modifiedMs: 0 }],
+        pending: false,
+        changes: `token-${looks.length}`,
+        nextLookMs: 600_000,
+      };
     };
-    const worker = await Worker.create({ connection: temporal.connection, namespace: server.namespace, taskQueue, workflowBundle: { codePath: WORKFLOW_BUNDLE }, activities: { lookAtRoute } });
+    const worker = await Worker.create({
+      connection: temporal.connection,
+      namespace: server.namespace,
+      taskQueue,
+      workflowBundle: { codePath: WORKFLOW_BUNDLE },
+      activities: { lookAtRoute },
+    });
     await worker.runUntil(async () => {
-      const handle = await temporal.client.workflow.start(watchRoute, { taskQueue, workflowId: `watch-test-${randomUUID()}`, args: [{ route: 'inbox', activityQueue: taskQueue }] });
+      const handle = await temporal.client.workflow.start(watchRoute, {
+        taskQueue,
+        workflowId: `watch-test-${randomUUID()}`,
+        args: [{ route: 'inbox', activityQueue: taskQueue }],
+      });
       const until = async (n: number) => {
         const deadline = Date.now() + 20_000;
         while (looks.length < n && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
@@ -130,7 +171,11 @@ describe("a route's watcher (workflow, stubbed activities)", () => {
       // Ten minutes until the next look, but the signal brought it within seconds.
       expect(looks[1]!.at - asked).toBeLessThan(10_000);
       expect(looks[0]!.previous).toEqual({ look: [], pending: true });
-      expect(looks[1]!.previous).toEqual({ look: [{ path: 'in/a.pdf', name: 'a.pdf', size: 1, modifiedMs: 0 }], pending: false, changes: 'token-1' });
+      expect(looks[1]!.previous).toEqual({
+        look: [{ path: 'in/a.pdf', name: 'a.pdf', size: 1, modifiedMs: 0 }],
+        pending: false,
+        changes: 'token-1',
+      });
     });
   });
 });

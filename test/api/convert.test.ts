@@ -22,7 +22,8 @@ const pdf = b64(await invoicePdf(invoice));
 const storages = new Map<string, Storage>();
 async function storageOf(service: (typeof services)[number]): Promise<Storage> {
   let storage = storages.get(service.name);
-  if (!storage) storages.set(service.name, (storage = await openStorage({ dataDir: service.dataDir, databaseUrl: service.env.DATABASE_URL })));
+  if (!storage)
+    storages.set(service.name, (storage = await openStorage({ dataDir: service.dataDir, databaseUrl: service.env.DATABASE_URL })));
   return storage;
 }
 async function usageOf(service: (typeof services)[number]) {
@@ -39,7 +40,15 @@ function expectFailure(r: CallResult, status: number, code: string, reason: stri
   expect(r.headers.get('content-type')).toContain('application/json');
   const { error, email } = r.json;
   expect(r.json.success).toBe(false);
-  expect(error).toMatchObject({ code, reason, httpStatus: status, retryable: expect.any(Boolean), userMessage: expect.any(String), reference: r.headers.get('x-request-id'), stage: expect.any(String) });
+  expect(error).toMatchObject({
+    code,
+    reason,
+    httpStatus: status,
+    retryable: expect.any(Boolean),
+    userMessage: expect.any(String),
+    reference: r.headers.get('x-request-id'),
+    stage: expect.any(String),
+  });
   expect(email.subject).toMatch(/not created|nicht erstellt/);
   expect(email.text).toContain(error.reference);
   expect(email.html).toContain('<p>');
@@ -52,50 +61,54 @@ async function embeddedInvoice(bytes: Buffer): Promise<Invoice> {
 }
 
 describe.each(services)('createZugferdFromPdf ($name)', (service) => {
-  it('turns an invoice PDF into a validated ZUGFeRD PDF, answered raw with its headers; usage per page for analysis and build', { timeout: 180_000 }, async () => {
-    const r = await fetch(`${service.url}${CONVERT}`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${service.token}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ pdfInvoiceBase64: pdf, fileName: 'Rechnung RE-2025-00101.pdf' }),
-    });
-    const bytes = Buffer.from(await r.arrayBuffer());
-    expect(r.status, bytes.subarray(0, 2000).toString()).toBe(200);
-    expect(r.headers.get('content-type')).toBe('application/pdf');
-    expect(r.headers.get('content-disposition')).toContain('filename="Rechnung RE-2025-00101-zugferd.pdf"');
-    expect(r.headers.get('x-zugferd-status')).toBe('success');
-    expect(r.headers.get('x-zugferd-reference')).toBe(r.headers.get('x-request-id'));
-    expect(r.headers.get('x-zugferd-profile')).toBe('EN16931');
-    expect(r.headers.get('x-zugferd-attachments')).toBe('kept=0, replaced=0, dropped=0');
-    // A printout whose fonts keep to their widths is drawn in them, not in Ghostscript's.
-    expect(r.headers.get('x-zugferd-substituted-fonts')).toBe('0');
-    expect(bytes.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+  it(
+    'turns an invoice PDF into a validated ZUGFeRD PDF, answered raw with its headers; usage per page for analysis and build',
+    { timeout: 180_000 },
+    async () => {
+      const r = await fetch(`${service.url}${CONVERT}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${service.token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ pdfInvoiceBase64: pdf, fileName: 'Rechnung RE-2025-00101.pdf' }),
+      });
+      const bytes = Buffer.from(await r.arrayBuffer());
+      expect(r.status, bytes.subarray(0, 2000).toString()).toBe(200);
+      expect(r.headers.get('content-type')).toBe('application/pdf');
+      expect(r.headers.get('content-disposition')).toContain('filename="Rechnung RE-2025-00101-zugferd.pdf"');
+      expect(r.headers.get('x-zugferd-status')).toBe('success');
+      expect(r.headers.get('x-zugferd-reference')).toBe(r.headers.get('x-request-id'));
+      expect(r.headers.get('x-zugferd-profile')).toBe('EN16931');
+      expect(r.headers.get('x-zugferd-attachments')).toBe('kept=0, replaced=0, dropped=0');
+      // A printout whose fonts keep to their widths is drawn in them, not in Ghostscript's.
+      expect(r.headers.get('x-zugferd-substituted-fonts')).toBe('0');
+      expect(bytes.subarray(0, 5).toString('latin1')).toBe('%PDF-');
 
-    const facts = await readPdf(bytes);
-    expect(facts.pageCount).toBe(1);
-    expect(facts.xmp?.facts?.pdfaPart).toBe('3');
-    const embedded = await embeddedInvoice(bytes);
-    expect(embedded.invoiceNumber).toBe(invoice.invoiceNumber);
-    // What the page did not print is named in the headers, and the inferred values in a note of the XML too.
-    const inferred = r.headers.get('x-zugferd-inferred');
-    expect(inferred).not.toBeNull();
-    expect(r.headers.get('x-zugferd-defaults')).not.toBeNull();
-    const terms = inferred ? inferred.split(', ') : [];
-    const note = embedded.invoiceNote?.map((n) => n.invoiceNote).find((n) => n?.startsWith('Converted from a PDF'));
-    if (terms.length) for (const bt of terms) expect(note).toContain(bt);
-    else expect(note).toBeUndefined();
-    expect(embedded.documentTotals?.invoiceTotalAmountWithVat).toBe(invoice.documentTotals!.invoiceTotalAmountWithVat);
-    expect(embedded.invoiceLine).toHaveLength(invoice.invoiceLine!.length);
+      const facts = await readPdf(bytes);
+      expect(facts.pageCount).toBe(1);
+      expect(facts.xmp?.facts?.pdfaPart).toBe('3');
+      const embedded = await embeddedInvoice(bytes);
+      expect(embedded.invoiceNumber).toBe(invoice.invoiceNumber);
+      // What the page did not print is named in the headers, and the inferred values in a note of the XML too.
+      const inferred = r.headers.get('x-zugferd-inferred');
+      expect(inferred).not.toBeNull();
+      expect(r.headers.get('x-zugferd-defaults')).not.toBeNull();
+      const terms = inferred ? inferred.split(', ') : [];
+      const note = embedded.invoiceNote?.map((n) => n.invoiceNote).find((n) => n?.startsWith('Converted from a PDF'));
+      if (terms.length) for (const bt of terms) expect(note).toContain(bt);
+      else expect(note).toBeUndefined();
+      expect(embedded.documentTotals?.invoiceTotalAmountWithVat).toBe(invoice.documentTotals!.invoiceTotalAmountWithVat);
+      expect(embedded.invoiceLine).toHaveLength(invoice.invoiceLine!.length);
 
-    // The stored document is the one this request's workflow made; its usage is what was billed.
-    const { documents } = await (await storageOf(service)).documents.list(service.accountId, { limit: 100 });
-    const document = documents.find((d) => d.workflowId === `createZugferdFromPdf-${r.headers.get('x-zugferd-reference')}`);
-    expect(document).toMatchObject({ kind: 'zugferd-pdf', fileName: 'Rechnung RE-2025-00101-zugferd.pdf', size: bytes.length });
-    const mine = (await usageOf(service)).filter((u) => u.documentId === document!.id);
-    expect(mine.map((u) => [u.operation, u.units]).sort()).toEqual([
-      ['createZugferdFromPdf.analysis', 1],
-      ['createZugferdFromPdf.build', 1],
-    ]);
-  });
+      // The stored document is the one this request's workflow made; its usage is what was billed.
+      const { documents } = await (await storageOf(service)).documents.list(service.accountId, { limit: 100 });
+      const document = documents.find((d) => d.workflowId === `createZugferdFromPdf-${r.headers.get('x-zugferd-reference')}`);
+      expect(document).toMatchObject({ kind: 'zugferd-pdf', fileName: 'Rechnung RE-2025-00101-zugferd.pdf', size: bytes.length });
+      const mine = (await usageOf(service)).filter((u) => u.documentId === document!.id);
+      expect(mine.map((u) => [u.operation, u.units]).sort()).toEqual([
+        ['createZugferdFromPdf.analysis', 1],
+        ['createZugferdFromPdf.build', 1],
+      ]);
+    },
+  );
 });
 
 describe('createZugferdFromPdf refusals', () => {
@@ -112,27 +125,34 @@ describe('createZugferdFromPdf refusals', () => {
     expect(r.status, bytes.subarray(0, 3000).toString()).toBe(200);
     expect(r.headers.get('content-disposition')).toContain('filename="scan-zugferd.pdf"');
     expect((await readPdf(bytes)).pageCount).toBe(1);
-    expect((await embeddedInvoice(bytes)).documentTotals?.invoiceTotalAmountWithVat).toBe(invoice.documentTotals!.invoiceTotalAmountWithVat);
+    expect((await embeddedInvoice(bytes)).documentTotals?.invoiceTotalAmountWithVat).toBe(
+      invoice.documentTotals!.invoiceTotalAmountWithVat,
+    );
   });
 
-  it('keeps a file the invoice PDF carries as a PDF/A-3 associated file instead of refusing the invoice', { timeout: 180_000 }, async () => {
-    const doc = await PDFDocument.load(await invoicePdf(invoice));
-    await doc.attach(Buffer.from('Lieferschein 4711: 10 Stück'), 'lieferschein.txt', { description: 'Lieferschein' });
-    // As many PDF writers do: no MIME type, no relationship.
-    doc.context.enumerateIndirectObjects().forEach(([, obj]) => {
-      if (obj instanceof PDFDict && obj.get(PDFName.of('Type')) === PDFName.of('Filespec')) obj.delete(PDFName.of('AFRelationship'));
-      if (obj instanceof PDFRawStream && obj.dict.get(PDFName.of('Type')) === PDFName.of('EmbeddedFile')) obj.dict.delete(PDFName.of('Subtype'));
-    });
-    const r = await fetch(`${service.url}${CONVERT}`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${service.token}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ pdfInvoiceBase64: b64(await doc.save()), fileName: 'mit-anhang.pdf' }),
-    });
-    const bytes = Buffer.from(await r.arrayBuffer());
-    expect(r.status, bytes.subarray(0, 3000).toString()).toBe(200);
-    expect(r.headers.get('x-zugferd-attachments')).toBe('kept=1, replaced=0, dropped=0');
-    expect((await readPdf(bytes)).attachments.map((a) => a.name).sort()).toEqual(['factur-x.xml', 'lieferschein.txt']);
-  });
+  it(
+    'keeps a file the invoice PDF carries as a PDF/A-3 associated file instead of refusing the invoice',
+    { timeout: 180_000 },
+    async () => {
+      const doc = await PDFDocument.load(await invoicePdf(invoice));
+      await doc.attach(Buffer.from('Lieferschein 4711: 10 Stück'), 'lieferschein.txt', { description: 'Lieferschein' });
+      // As many PDF writers do: no MIME type, no relationship.
+      doc.context.enumerateIndirectObjects().forEach(([, obj]) => {
+        if (obj instanceof PDFDict && obj.get(PDFName.of('Type')) === PDFName.of('Filespec')) obj.delete(PDFName.of('AFRelationship'));
+        if (obj instanceof PDFRawStream && obj.dict.get(PDFName.of('Type')) === PDFName.of('EmbeddedFile'))
+          obj.dict.delete(PDFName.of('Subtype'));
+      });
+      const r = await fetch(`${service.url}${CONVERT}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${service.token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ pdfInvoiceBase64: b64(await doc.save()), fileName: 'mit-anhang.pdf' }),
+      });
+      const bytes = Buffer.from(await r.arrayBuffer());
+      expect(r.status, bytes.subarray(0, 3000).toString()).toBe(200);
+      expect(r.headers.get('x-zugferd-attachments')).toBe('kept=1, replaced=0, dropped=0');
+      expect((await readPdf(bytes)).attachments.map((a) => a.name).sort()).toEqual(['factur-x.xml', 'lieferschein.txt']);
+    },
+  );
 
   it('refuses when the printed total does not match the lines, and bills nothing', { timeout: 120_000 }, async () => {
     const wrong = structuredClone(invoice);
@@ -141,7 +161,9 @@ describe('createZugferdFromPdf refusals', () => {
     const r = await call(service, CONVERT, { body: { pdfInvoiceBase64: b64(await invoicePdf(wrong)), fileName: 'Rechnung 4711.pdf' } });
     expectFailure(r, 422, 'VERIFICATION_FAILED', 'TOTALS_MISMATCH');
     expect(r.json.error).toMatchObject({ stage: 'verify', step: 'prepareZugferdInvoice' });
-    expect(r.json.error.fields).toEqual(expect.arrayContaining([expect.objectContaining({ bt: 'BT-112', message: expect.stringContaining('592.75') })]));
+    expect(r.json.error.fields).toEqual(
+      expect.arrayContaining([expect.objectContaining({ bt: 'BT-112', message: expect.stringContaining('592.75') })]),
+    );
     // The invoice is German: so is what its owner reads.
     expect(r.json.error.userMessage).toMatch(/^Die Summen auf der Rechnung passen nicht zu den Positionen \(BT-112/);
     expect(r.json.email.subject).toBe('E-Rechnung nicht erstellt: Rechnung 4711.pdf');
@@ -156,7 +178,9 @@ describe('createZugferdFromPdf refusals', () => {
     const r = await call(service, CONVERT, { body: { pdfInvoiceBase64: b64(await invoicePdf(noTaxId)) } });
     expectFailure(r, 422, 'MISSING_MANDATORY_FIELDS', 'FIELDS_MISSING');
     expect(r.json.error.stage).toBe('missing');
-    expect(r.json.error.fields).toEqual(expect.arrayContaining([expect.objectContaining({ field: 'invoice.seller.sellerVatIdentifier', bt: 'BT-31' })]));
+    expect(r.json.error.fields).toEqual(
+      expect.arrayContaining([expect.objectContaining({ field: 'invoice.seller.sellerVatIdentifier', bt: 'BT-31' })]),
+    );
     expect(r.json.error.userMessage).toContain('die USt-IdNr. oder Steuernummer des Verkäufers');
     expect(r.json.email.subject).toBe('E-Rechnung nicht erstellt: invoice.pdf');
     expect(r.json.email.html).toContain('BT-31');

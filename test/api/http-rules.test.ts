@@ -33,7 +33,15 @@ describe('request rules and the error envelope', () => {
 
   it('names the field and its business term in validation errors', async () => {
     const r = await call(service, CREATE, {
-      body: { invoice: { invoiceNumber: 'R-1', invoiceIssueDate: '2024-02-30', invoiceLine: [{ invoicedQuantity: 'three' }], documentTotals: { invoiceTotalAmountWithVat: 10 }, colour: 'red' } },
+      body: {
+        invoice: {
+          invoiceNumber: 'R-1',
+          invoiceIssueDate: '2024-02-30',
+          invoiceLine: [{ invoicedQuantity: 'three' }],
+          documentTotals: { invoiceTotalAmountWithVat: 10 },
+          colour: 'red',
+        },
+      },
     });
     expectEnvelope(r, 400, 'VALIDATION_ERROR');
     const fields = r.json.error.fields as Array<{ field: string; bt?: string; message: string }>;
@@ -54,20 +62,33 @@ describe('request rules and the error envelope', () => {
     };
     // The body is sent as text: 12345 is a JSON number here, as a client's serialiser writes it.
     const numbered = JSON.stringify({ invoice: { ...base, invoiceNumber: 'X' } }).replace('"invoiceNumber":"X"', '"invoiceNumber":12345');
-    expect(await problem({}, numbered)).toEqual([expect.objectContaining({ field: 'invoice.invoiceNumber', message: expect.stringContaining('not a number') })]);
-    expect(await problem({ ...base, seller: { ...base.seller, sellerName: 'ACME\u0007 GmbH' } })).toEqual([expect.objectContaining({ field: 'invoice.seller.sellerName', message: expect.stringContaining('control characters') })]);
-    expect(await problem({ ...base, buyer: { ...base.buyer, buyerName: 'Erika\u0085Mustermann' } })).toEqual([expect.objectContaining({ field: 'invoice.buyer.buyerName', message: expect.stringContaining('control characters') })]);
-    expect(await problem({ ...base, invoiceIssueDate: '31.02.2024' })).toEqual([expect.objectContaining({ field: 'invoice.invoiceIssueDate' })]);
+    expect(await problem({}, numbered)).toEqual([
+      expect.objectContaining({ field: 'invoice.invoiceNumber', message: expect.stringContaining('not a number') }),
+    ]);
+    expect(await problem({ ...base, seller: { ...base.seller, sellerName: 'ACME\u0007 GmbH' } })).toEqual([
+      expect.objectContaining({ field: 'invoice.seller.sellerName', message: expect.stringContaining('control characters') }),
+    ]);
+    expect(await problem({ ...base, buyer: { ...base.buyer, buyerName: 'Erika\u0085Mustermann' } })).toEqual([
+      expect.objectContaining({ field: 'invoice.buyer.buyerName', message: expect.stringContaining('control characters') }),
+    ]);
+    expect(await problem({ ...base, invoiceIssueDate: '31.02.2024' })).toEqual([
+      expect.objectContaining({ field: 'invoice.invoiceIssueDate' }),
+    ]);
     // Amounts stay JSON numbers or strings, exactly.
     const amount = JSON.stringify({ invoice: base }).replace(/"invoiceTotalAmountWithVat":"([\d.]+)"/, '"invoiceTotalAmountWithVat":$1');
     expect((await call(service, CREATE, { raw: amount })).status).toBe(200);
   });
 
   it('issue 15, item 7: a body in another charset than UTF-8 is refused, not misread', async () => {
-    const r = await call(service, CREATE, { raw: Buffer.from('{"invoice":{}}', 'utf16le'), headers: { 'content-type': 'application/json; charset=utf-16' } });
+    const r = await call(service, CREATE, {
+      raw: Buffer.from('{"invoice":{}}', 'utf16le'),
+      headers: { 'content-type': 'application/json; charset=utf-16' },
+    });
     expectEnvelope(r, 415, 'UNSUPPORTED_CONTENT_TYPE');
     expect(r.json.error.detail).toContain('charset=utf-16');
-    expect((await call(service, CREATE, { body: {}, headers: { 'content-type': 'application/json; charset=UTF-8' } })).json.error.code).toBe('VALIDATION_ERROR');
+    expect(
+      (await call(service, CREATE, { body: {}, headers: { 'content-type': 'application/json; charset=UTF-8' } })).json.error.code,
+    ).toBe('VALIDATION_ERROR');
   });
 
   it('issue 15, item 7: a 100,000-character Idempotency-Key is a 400 naming the header, not a reset connection', async () => {
@@ -81,7 +102,9 @@ describe('request rules and the error envelope', () => {
   });
 
   it('issue 15, item 5: a 50,000-page PDF is refused from its page tree in a second, not after a minute of parsing', async () => {
-    const r = await call(service, '/api/v1/zugferd/validateZugferdPdf', { body: { zugferdFile64: manyPagesPdf(50_000).toString('base64') } });
+    const r = await call(service, '/api/v1/zugferd/validateZugferdPdf', {
+      body: { zugferdFile64: manyPagesPdf(50_000).toString('base64') },
+    });
     expectEnvelope(r, 422, 'PDF_UNREADABLE');
     expect(r.json.error.userMessage).toBe('The PDF has 50,000 pages; at most 500 are read (MAX_PDF_PAGES).');
     expect(r.ms).toBeLessThan(5_000);

@@ -5,7 +5,17 @@ import { expect, it } from 'vitest';
 import { repoRoot, spawnService } from '../../scripts/lib/spawn-service.js';
 
 const fixturesDir = path.resolve(import.meta.dirname, '../fixtures/invoices');
-const invoice = JSON.parse(readFileSync(path.join(fixturesDir, readdirSync(fixturesDir).filter((f) => f.endsWith('.json')).sort()[0]!), 'utf8'));
+const invoice = JSON.parse(
+  readFileSync(
+    path.join(
+      fixturesDir,
+      readdirSync(fixturesDir)
+        .filter((f) => f.endsWith('.json'))
+        .sort()[0]!,
+    ),
+    'utf8',
+  ),
+);
 
 it('finishes in-flight requests on SIGTERM, then exits 0 and stops its Temporal dev server', async () => {
   const service = await spawnService({ name: 'shutdown' });
@@ -28,8 +38,11 @@ it('finishes in-flight requests on SIGTERM, then exits 0 and stops its Temporal 
 
 it('refuses to start with an invalid configuration, naming each bad variable', async () => {
   const result = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
-    const child = execFile(process.execPath, [path.join(repoRoot, 'dist/src/main.js')], { env: { PATH: process.env.PATH, PORT: 'eighty', DATABASE_URL: 'mysql://db/x' } }, (_err, _out, stderr) =>
-      resolve({ code: child.exitCode, stderr }),
+    const child = execFile(
+      process.execPath,
+      [path.join(repoRoot, 'dist/src/main.js')],
+      { env: { PATH: process.env.PATH, PORT: 'eighty', DATABASE_URL: 'mysql://db/x' } },
+      (_err, _out, stderr) => resolve({ code: child.exitCode, stderr }),
     );
   });
   expect(result.code).toBe(78);

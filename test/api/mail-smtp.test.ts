@@ -18,7 +18,17 @@ import { call } from './client.js';
  */
 
 const fixturesDir = path.resolve(import.meta.dirname, '../fixtures/invoices');
-const invoice = JSON.parse(readFileSync(path.join(fixturesDir, readdirSync(fixturesDir).filter((f) => f.endsWith('.json')).sort()[0]!), 'utf8'));
+const invoice = JSON.parse(
+  readFileSync(
+    path.join(
+      fixturesDir,
+      readdirSync(fixturesDir)
+        .filter((f) => f.endsWith('.json'))
+        .sort()[0]!,
+    ),
+    'utf8',
+  ),
+);
 
 const CREATE = '/api/v1/zugferd/createXinvoiceFromJson';
 const exec = promisify(execFile);
@@ -42,7 +52,11 @@ let faulty: SpawnedService;
 let keyDir: string;
 
 async function allowSender(service: SpawnedService) {
-  await exec(process.execPath, [path.join(repoRoot, 'dist/src/cli/accounts.js'), 'allow-sender', '--account', service.accountId, '--sender', 'acme.example'], { cwd: repoRoot, env: service.env });
+  await exec(
+    process.execPath,
+    [path.join(repoRoot, 'dist/src/cli/accounts.js'), 'allow-sender', '--account', service.accountId, '--sender', 'acme.example'],
+    { cwd: repoRoot, env: service.env },
+  );
 }
 
 beforeAll(async () => {
@@ -50,9 +64,18 @@ beforeAll(async () => {
   keyDir = await mkdtemp(path.join(tmpdir(), 'einv-dkim-'));
   const dkimKey = path.join(keyDir, 'dkim.pem');
   await writeFile(dkimKey, generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }));
-  const mailEnv = { SMTP_URL: sink.url, SMTP_CA_FILE: sink.certFile, DKIM_DOMAIN: 'acme.example', DKIM_SELECTOR: 'einvoice', DKIM_PRIVATE_KEY_FILE: dkimKey };
+  const mailEnv = {
+    SMTP_URL: sink.url,
+    SMTP_CA_FILE: sink.certFile,
+    DKIM_DOMAIN: 'acme.example',
+    DKIM_SELECTOR: 'einvoice',
+    DKIM_PRIVATE_KEY_FILE: dkimKey,
+  };
   smtp = await spawnService({ name: 'mail-smtp', env: mailEnv });
-  faulty = await spawnService({ name: 'mail-fault', env: { ...mailEnv, EINVOICE_TEST_FAULTS: 'mail-after-accept', TEMPORAL_ADDRESS: smtp.temporalAddress } });
+  faulty = await spawnService({
+    name: 'mail-fault',
+    env: { ...mailEnv, EINVOICE_TEST_FAULTS: 'mail-after-accept', TEMPORAL_ADDRESS: smtp.temporalAddress },
+  });
   await allowSender(smtp);
   await allowSender(faulty);
 });
@@ -66,9 +89,20 @@ afterAll(async () => {
 
 describe('e-mail through SMTP', () => {
   it('sends over STARTTLS with AUTH, signed with DKIM: To, Cc and Bcc, placeholders, HTML with text, the document byte for byte', async () => {
-    const r = await call(smtp, CREATE, { body: { invoice, transport: transport('Erika Mustermann <erika@customer.example>', { attachments: [{ fileName: 'AGB.pdf', fileBase64: Buffer.from('%PDF-1.4 AGB').toString('base64') }] }) } });
+    const r = await call(smtp, CREATE, {
+      body: {
+        invoice,
+        transport: transport('Erika Mustermann <erika@customer.example>', {
+          attachments: [{ fileName: 'AGB.pdf', fileBase64: Buffer.from('%PDF-1.4 AGB').toString('base64') }],
+        }),
+      },
+    });
     expect(r.status, r.text).toBe(200);
-    expect(r.json.transport).toMatchObject({ status: 'sent', message: 'The mail server accepted the e-mail for 3 recipient(s).', send: { via: 'smtp', attempts: 1, response: expect.stringMatching(/^250/) } });
+    expect(r.json.transport).toMatchObject({
+      status: 'sent',
+      message: 'The mail server accepted the e-mail for 3 recipient(s).',
+      send: { via: 'smtp', attempts: 1, response: expect.stringMatching(/^250/) },
+    });
     expect(r.json.transport.send.accepted.sort()).toEqual(['archiv@acme.example', 'cc@customer.example', 'erika@customer.example']);
 
     const mail = await sink.waitFor('erika@customer.example');
@@ -83,7 +117,10 @@ describe('e-mail through SMTP', () => {
     expect(p.subject).toBe('Rechnung RE-2025-00101');
     expect(p.html).toContain('<p>Guten Tag Kreditorenbuchhaltung,</p><p>Rechnung RE-2025-00101 vom 03.03.2025 anbei.</p>');
     expect(p.text?.trim()).toBe('Guten Tag Kreditorenbuchhaltung,\n\nRechnung RE-2025-00101 vom 03.03.2025 anbei.');
-    expect(p.attachments.map((a) => [a.filename, a.mimeType])).toEqual([['RE-2025-00101.xml', 'application/xml'], ['AGB.pdf', 'application/pdf']]);
+    expect(p.attachments.map((a) => [a.filename, a.mimeType])).toEqual([
+      ['RE-2025-00101.xml', 'application/xml'],
+      ['AGB.pdf', 'application/pdf'],
+    ]);
     const download = Buffer.from(await (await fetch(r.json.downloadURL)).arrayBuffer());
     expect(Buffer.from(p.attachments[0]!.content as ArrayBuffer).equals(download)).toBe(true);
     expect(p.headers.find((h) => h.key === 'dkim-signature')?.value).toMatch(/d=acme\.example;.*s=einvoice;/s);
@@ -93,7 +130,10 @@ describe('e-mail through SMTP', () => {
     sink.plan('greylisted@customer.example', (n) => (n === 1 ? { code: 451, message: '4.7.1 Greylisted, try again later' } : undefined));
     const r = await call(smtp, CREATE, { body: { invoice, transport: transport('greylisted@customer.example') } });
     expect(r.status, r.text).toBe(200);
-    expect(r.json.transport).toMatchObject({ status: 'sent', send: { status: 'sent', attempts: 2, response: expect.stringMatching(/^250/) } });
+    expect(r.json.transport).toMatchObject({
+      status: 'sent',
+      send: { status: 'sent', attempts: 2, response: expect.stringMatching(/^250/) },
+    });
     expect(sink.transactions.get('greylisted@customer.example')).toBe(2);
     expect(receivedFor(sink, 'greylisted@customer.example')).toHaveLength(1);
   });
@@ -111,8 +151,13 @@ describe('e-mail through SMTP', () => {
     expect(sink.transactions.get('unknown@customer.example')).toBe(1);
     expect((await fetch(r.json.downloadURL)).status).toBe(200);
 
-    const resent = await call(smtp, '/api/v1/delivery/resend', { body: { resendToken: r.json.resendToken, receiver: 'known@customer.example' } });
-    expect(resent.json).toMatchObject({ status: 'sent', send: { receiver: ['known@customer.example'], resendOf: r.json.transport.send.sendId } });
+    const resent = await call(smtp, '/api/v1/delivery/resend', {
+      body: { resendToken: r.json.resendToken, receiver: 'known@customer.example' },
+    });
+    expect(resent.json).toMatchObject({
+      status: 'sent',
+      send: { receiver: ['known@customer.example'], resendOf: r.json.transport.send.sendId },
+    });
     const mail = await sink.waitFor('known@customer.example');
     expect(mail.parsed.subject).toBe('Rechnung RE-2025-00101');
     expect(mail.parsed.attachments[0]!.filename).toBe('RE-2025-00101.xml');
@@ -123,10 +168,14 @@ describe('e-mail through SMTP', () => {
     const { type, useTransport, ...email } = transport('down@customer.example');
     const r = await call(smtp, '/api/v1/delivery', { body: { transport: { type, useTransport, email } } });
     expect(r.status, r.text).toBe(202);
-    expect(r.json).toMatchObject({ status: 'queued', message: expect.stringMatching(/has not accepted the e-mail yet \(last reply: 421 .*\); it is retried/) });
+    expect(r.json).toMatchObject({
+      status: 'queued',
+      message: expect.stringMatching(/has not accepted the e-mail yet \(last reply: 421 .*\); it is retried/),
+    });
     expect(r.json.send.attempts).toBeGreaterThanOrEqual(3);
     expect(['queued', 'sending']).toContain(r.json.send.status);
-    const later = async () => (await call(smtp, `/api/v1/delivery/sends?limit=200`)).json.sends.find((s: { sendId: string }) => s.sendId === r.json.send.sendId);
+    const later = async () =>
+      (await call(smtp, `/api/v1/delivery/sends?limit=200`)).json.sends.find((s: { sendId: string }) => s.sendId === r.json.send.sendId);
     await expect.poll(async () => (await later()).attempts, { timeout: 40_000, interval: 1_000 }).toBeGreaterThan(r.json.send.attempts);
     expect((await later()).status).not.toBe('failed');
     expect(receivedFor(sink, 'down@customer.example')).toEqual([]);
@@ -151,7 +200,9 @@ describe('no duplicate when the send activity is retried after the server accept
 
     // The activity really ran twice: its second attempt saw the injected failure of the first.
     const history = await client.workflow.getHandle(`createXinvoiceFromJson-${r.headers.get('x-request-id')}-mail`).fetchHistory();
-    const starts = (history.events ?? []).flatMap((e) => (e.activityTaskStartedEventAttributes ? [e.activityTaskStartedEventAttributes] : []));
+    const starts = (history.events ?? []).flatMap((e) =>
+      e.activityTaskStartedEventAttributes ? [e.activityTaskStartedEventAttributes] : [],
+    );
     expect(starts.some((s) => s.attempt === 2 && /injected test fault/.test(s.lastFailure?.message ?? ''))).toBe(true);
   });
 });

@@ -17,7 +17,17 @@ import { call, expectEnvelope, services } from './client.js';
  */
 
 const fixturesDir = path.resolve(import.meta.dirname, '../fixtures/invoices');
-const invoice = JSON.parse(readFileSync(path.join(fixturesDir, readdirSync(fixturesDir).filter((f) => f.endsWith('.json')).sort()[0]!), 'utf8'));
+const invoice = JSON.parse(
+  readFileSync(
+    path.join(
+      fixturesDir,
+      readdirSync(fixturesDir)
+        .filter((f) => f.endsWith('.json'))
+        .sort()[0]!,
+    ),
+    'utf8',
+  ),
+);
 
 const CREATE = '/api/v1/zugferd/createXinvoiceFromJson';
 const DELIVERY = '/api/v1/delivery';
@@ -29,7 +39,10 @@ const b64 = (text: string | Buffer) => Buffer.from(text).toString('base64');
 
 /** The accounts CLI as the operator runs it, on the service's own database. */
 async function accountsCli(service: ServiceHandle, ...args: string[]) {
-  const { stdout } = await exec(process.execPath, [path.join(repoRoot, 'dist/src/cli/accounts.js'), ...args, '--json'], { cwd: repoRoot, env: service.env });
+  const { stdout } = await exec(process.execPath, [path.join(repoRoot, 'dist/src/cli/accounts.js'), ...args, '--json'], {
+    cwd: repoRoot,
+    env: service.env,
+  });
   return JSON.parse(stdout);
 }
 
@@ -58,7 +71,10 @@ const outboxCount = async (service: ServiceHandle) => (await readdir(path.join(s
 
 describe.each(services)('e-mail delivery through the outbox ($name)', (service) => {
   beforeAll(async () => {
-    expect(await accountsCli(service, 'allow-sender', '--account', service.accountId, '--sender', 'ACME.example')).toMatchObject({ sender: 'acme.example', added: true });
+    expect(await accountsCli(service, 'allow-sender', '--account', service.accountId, '--sender', 'ACME.example')).toMatchObject({
+      sender: 'acme.example',
+      added: true,
+    });
   });
 
   it('sends the created document in the same call: recipients, filled placeholders, HTML with text, the XML byte for byte', async () => {
@@ -134,23 +150,46 @@ describe.each(services)('e-mail delivery through the outbox ($name)', (service) 
     expect(r.json).toMatchObject({ status: 'sent', send: { documentId: null, subject: 'Zahlungserinnerung RE-9', cc: [], bcc: [] } });
     const mail = await outboxMail(service, r.json.send);
     expect(mail.from).toEqual({ name: '', address: 'mahnung@acme.example' });
-    expect(mail.text?.trim()).toBe('Sehr geehrte Frau Mustermann,\nbitte zahlen Sie die Rechnung vom 01.02.2025. {unbekannt} bleibt stehen.');
+    expect(mail.text?.trim()).toBe(
+      'Sehr geehrte Frau Mustermann,\nbitte zahlen Sie die Rechnung vom 01.02.2025. {unbekannt} bleibt stehen.',
+    );
     expect(mail.html).toBeUndefined();
     expect(mail.attachments.map((a) => a.filename)).toEqual(['kopie.pdf']);
   });
 
   it('refuses header injection, invalid addresses and oversized attachments before creating anything', async () => {
     const before = await outboxCount(service);
-    const injected = await call(service, CREATE, { body: { invoice, transport: { ...transport, subject: 'Rechnung\r\nBcc: victim@evil.example' } } });
+    const injected = await call(service, CREATE, {
+      body: { invoice, transport: { ...transport, subject: 'Rechnung\r\nBcc: victim@evil.example' } },
+    });
     expectEnvelope(injected, 400, 'VALIDATION_ERROR');
-    expect(injected.json.error.fields).toEqual([{ field: 'transport.subject', message: 'must not contain line breaks or control characters' }]);
-    const injectedTo = await call(service, DELIVERY, { body: { transport: { type: 'email', useTransport: true, email: { ...email, receiver: 'a@customer.example\nBcc: victim@evil.example' } } } });
+    expect(injected.json.error.fields).toEqual([
+      { field: 'transport.subject', message: 'must not contain line breaks or control characters' },
+    ]);
+    const injectedTo = await call(service, DELIVERY, {
+      body: {
+        transport: { type: 'email', useTransport: true, email: { ...email, receiver: 'a@customer.example\nBcc: victim@evil.example' } },
+      },
+    });
     expectEnvelope(injectedTo, 400, 'VALIDATION_ERROR');
     expect(injectedTo.json.error.fields[0].field).toBe('transport.email.receiver');
-    const invalid = await call(service, CREATE, { body: { invoice, transport: { ...transport, cc: 'erika@customer.example buyer@customer.example' } } });
+    const invalid = await call(service, CREATE, {
+      body: { invoice, transport: { ...transport, cc: 'erika@customer.example buyer@customer.example' } },
+    });
     expectEnvelope(invalid, 400, 'VALIDATION_ERROR');
-    expect(invalid.json.error.fields[0]).toMatchObject({ field: 'transport.cc', message: expect.stringMatching(/separate several addresses with commas/) });
-    const big = await call(service, CREATE, { body: { invoice, transport: { ...transport, attachments: [{ fileName: 'big.bin', fileBase64: Buffer.alloc(10 * 1024 * 1024 + 1).toString('base64') }] } } });
+    expect(invalid.json.error.fields[0]).toMatchObject({
+      field: 'transport.cc',
+      message: expect.stringMatching(/separate several addresses with commas/),
+    });
+    const big = await call(service, CREATE, {
+      body: {
+        invoice,
+        transport: {
+          ...transport,
+          attachments: [{ fileName: 'big.bin', fileBase64: Buffer.alloc(10 * 1024 * 1024 + 1).toString('base64') }],
+        },
+      },
+    });
     expectEnvelope(big, 413, 'ATTACHMENT_TOO_LARGE');
     expect(big.json.error.userMessage).toContain('big.bin');
     expect(await outboxCount(service)).toBe(before);
@@ -171,8 +210,17 @@ describe.each(services)('e-mail delivery through the outbox ($name)', (service) 
     expect((await call(service, SENDS, { token })).json).toEqual({ sends: [], nextCursor: null });
 
     await accountsCli(service, 'allow-sender', '--account', account.id, '--sender', 'rechnung@acme.example');
-    expect((await call(service, DELIVERY, { token, body: { transport: { type: 'email', useTransport: true, email } } })).json.status).toBe('sent');
-    expect((await call(service, DELIVERY, { token, body: { transport: { type: 'email', useTransport: true, email: { ...email, sender: 'info@acme.example' } } } })).status).toBe(403);
+    expect((await call(service, DELIVERY, { token, body: { transport: { type: 'email', useTransport: true, email } } })).json.status).toBe(
+      'sent',
+    );
+    expect(
+      (
+        await call(service, DELIVERY, {
+          token,
+          body: { transport: { type: 'email', useTransport: true, email: { ...email, sender: 'info@acme.example' } } },
+        })
+      ).status,
+    ).toBe(403);
     await accountsCli(service, 'remove-sender', '--account', account.id, '--sender', 'rechnung@acme.example');
     expect((await call(service, DELIVERY, { token, body: { transport: { type: 'email', useTransport: true, email } } })).status).toBe(403);
   });
@@ -183,12 +231,27 @@ describe.each(services)('e-mail delivery through the outbox ($name)', (service) 
         (r) => ({ code: 0, ...r }),
         (e: { code: number; stdout: string; stderr: string }) => e,
       );
-    expect(await cli('allow-sender', '--account', service.accountId, '--sender', 'acme.example')).toMatchObject({ code: 0, stdout: `${service.accountId} could already send as acme.example\n` });
+    expect(await cli('allow-sender', '--account', service.accountId, '--sender', 'acme.example')).toMatchObject({
+      code: 0,
+      stdout: `${service.accountId} could already send as acme.example\n`,
+    });
     expect((await cli('list-senders', '--account', service.accountId)).stdout).toMatch(/^CREATED\s+SENDER\n\S+\s+acme\.example\n$/);
-    expect(await cli('allow-sender', '--account', service.accountId, '--sender', '*.acme.example')).toMatchObject({ code: 2, stderr: expect.stringContaining('neither an e-mail address, a domain nor *') });
-    expect(await cli('allow-sender', '--account', service.accountId)).toMatchObject({ code: 2, stderr: expect.stringContaining('--sender is required') });
-    expect(await cli('allow-sender', '--account', 'acc_missing', '--sender', 'acme.example')).toMatchObject({ code: 1, stderr: expect.stringContaining('No account acc_missing') });
-    expect(await cli('remove-sender', '--account', service.accountId, '--sender', 'other.example')).toMatchObject({ code: 1, stderr: expect.stringContaining('has no allowed sender other.example') });
+    expect(await cli('allow-sender', '--account', service.accountId, '--sender', '*.acme.example')).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('neither an e-mail address, a domain nor *'),
+    });
+    expect(await cli('allow-sender', '--account', service.accountId)).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('--sender is required'),
+    });
+    expect(await cli('allow-sender', '--account', 'acc_missing', '--sender', 'acme.example')).toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining('No account acc_missing'),
+    });
+    expect(await cli('remove-sender', '--account', service.accountId, '--sender', 'other.example')).toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining('has no allowed sender other.example'),
+    });
   });
 
   it('resends the same message with the resendToken, to the original or to other receivers, and lists every send', async () => {
@@ -197,13 +260,27 @@ describe.each(services)('e-mail delivery through the outbox ($name)', (service) 
 
     const again = await call(service, RESEND, { body: { resendToken: created.json.resendToken } });
     expect(again.status, again.text).toBe(200);
-    expect(again.json).toMatchObject({ status: 'sent', send: { resendOf: original.sendId, documentId: created.json.documentId, receiver: original.receiver, cc: original.cc, bcc: original.bcc, subject: original.subject } });
+    expect(again.json).toMatchObject({
+      status: 'sent',
+      send: {
+        resendOf: original.sendId,
+        documentId: created.json.documentId,
+        receiver: original.receiver,
+        cc: original.cc,
+        bcc: original.bcc,
+        subject: original.subject,
+      },
+    });
     expect(again.json.send.messageId).not.toBe(original.messageId);
     const [first, second] = [await outboxMail(service, original), await outboxMail(service, again.json.send)];
     expect(second.html).toBe(first.html);
-    expect(second.attachments.map((a) => Buffer.from(a.content as ArrayBuffer).toString('base64'))).toEqual(first.attachments.map((a) => Buffer.from(a.content as ArrayBuffer).toString('base64')));
+    expect(second.attachments.map((a) => Buffer.from(a.content as ArrayBuffer).toString('base64'))).toEqual(
+      first.attachments.map((a) => Buffer.from(a.content as ArrayBuffer).toString('base64')),
+    );
 
-    const redirected = await call(service, RESEND, { body: { resendToken: created.json.resendToken, receiver: 'buchhaltung@customer.example', bcc: '' } });
+    const redirected = await call(service, RESEND, {
+      body: { resendToken: created.json.resendToken, receiver: 'buchhaltung@customer.example', bcc: '' },
+    });
     expect(redirected.json.send).toMatchObject({ receiver: ['buchhaltung@customer.example'], cc: ['cc@customer.example'], bcc: [] });
     const mail = await outboxMail(service, redirected.json.send);
     expect(addresses(mail.to)).toEqual(['buchhaltung@customer.example']);
@@ -211,7 +288,11 @@ describe.each(services)('e-mail delivery through the outbox ($name)', (service) 
 
     const listed = await call(service, `${SENDS}?documentId=${created.json.documentId}`);
     expect(listed.status).toBe(200);
-    expect(listed.json.sends.map((s: { sendId: string }) => s.sendId)).toEqual([redirected.json.send.sendId, again.json.send.sendId, original.sendId]);
+    expect(listed.json.sends.map((s: { sendId: string }) => s.sendId)).toEqual([
+      redirected.json.send.sendId,
+      again.json.send.sendId,
+      original.sendId,
+    ]);
     const page = await call(service, `${SENDS}?limit=1`);
     expect(page.json.sends).toHaveLength(1);
     expect(page.json.nextCursor).toEqual(expect.any(String));
@@ -257,8 +338,11 @@ describe('e-mail and Temporal', () => {
     expect(description.status.name).toBe('COMPLETED');
     expect(description.typedSearchAttributes.get({ name: 'EinvoiceOutcome', type: 'KEYWORD' } as never)).toBe('sent');
     // Payloads are base64 in the history's JSON form: decode them to see what Temporal stores.
-    const text = JSON.stringify(await child.fetchHistory()).replace(/"data":"([A-Za-z0-9+/=]*)"/g, (_m, data: string) => Buffer.from(data, 'base64').toString('utf8'));
+    const text = JSON.stringify(await child.fetchHistory()).replace(/"data":"([A-Za-z0-9+/=]*)"/g, (_m, data: string) =>
+      Buffer.from(data, 'base64').toString('utf8'),
+    );
     expect(text).toContain('draftKey');
-    for (const personal of ['erika@customer.example', 'rechnung@acme.example', 'Guten Tag', 'RE-2025-00101']) expect(text).not.toContain(personal);
+    for (const personal of ['erika@customer.example', 'rechnung@acme.example', 'Guten Tag', 'RE-2025-00101'])
+      expect(text).not.toContain(personal);
   });
 });

@@ -23,7 +23,9 @@ describe('metrics', () => {
     const before = await scrape(metricsUrl);
     const created = [await call(service, CREATE, { body: { invoice } }), await call(service, CREATE, { body: { invoice, syntax: 'UBL' } })];
     for (const r of created) expect(r.status, r.text).toBe(200);
-    const refused = await call(service, CREATE, { body: { invoice: { ...invoice, invoiceNumber: undefined, invoiceIssueDate: undefined } } });
+    const refused = await call(service, CREATE, {
+      body: { invoice: { ...invoice, invoiceNumber: undefined, invoiceIssueDate: undefined } },
+    });
     expect(refused.status).toBe(412);
     const notFound = await call(service, `/no-such-route/${created[0]!.json.documentId}`);
     expect(notFound.status).toBe(404);
@@ -37,7 +39,9 @@ describe('metrics', () => {
     expect(moved('einvoice_http_requests_total', { route: CREATE, status: '412' })).toBeGreaterThanOrEqual(1);
     // Unknown paths are one label value, whatever the path: ids never become label values.
     expect(moved('einvoice_http_requests_total', { route: 'unmatched', status: '404' })).toBeGreaterThanOrEqual(1);
-    expect(after.some((s) => s.name === 'einvoice_http_requests_total' && s.labels.route!.includes(created[0]!.json.documentId))).toBe(false);
+    expect(after.some((s) => s.name === 'einvoice_http_requests_total' && s.labels.route!.includes(created[0]!.json.documentId))).toBe(
+      false,
+    );
     // Business figures, from the worker (the same process here).
     expect(moved('einvoice_documents_created_total', { kind: 'xrechnung-xml' })).toBeGreaterThanOrEqual(2);
     expect(moved('einvoice_validations_total', { format: 'xml', verdict: 'valid' })).toBeGreaterThanOrEqual(2);
@@ -55,13 +59,25 @@ describe('metrics', () => {
     expect(moved('temporal_workflow_task_schedule_to_start_latency_count', quick)).toBeGreaterThanOrEqual(1);
     // One worker per workload class, each with its own slots.
     for (const queue of [service.taskQueue, `${service.taskQueue}-pdf`, `${service.taskQueue}-ocr`, `${service.taskQueue}-mail`]) {
-      expect(after.some((s) => s.name === 'temporal_worker_task_slots_available' && s.labels.task_queue === queue && s.labels.worker_type === 'ActivityWorker'), queue).toBe(true);
+      expect(
+        after.some(
+          (s) =>
+            s.name === 'temporal_worker_task_slots_available' && s.labels.task_queue === queue && s.labels.worker_type === 'ActivityWorker',
+        ),
+        queue,
+      ).toBe(true);
     }
   });
 
   it('include every metric the Grafana dashboard (deploy/grafana-dashboard.json) queries', async () => {
-    const dashboard = JSON.parse(readFileSync(path.join(repoRoot, 'deploy/grafana-dashboard.json'), 'utf8')) as { panels: Array<{ targets?: Array<{ expr: string }> }> };
-    const queried = new Set(dashboard.panels.flatMap((p) => p.targets ?? []).flatMap((t) => t.expr.match(/\b(?:einvoice|temporal|process|nodejs)_[a-z0-9_]+/g) ?? []));
+    const dashboard = JSON.parse(readFileSync(path.join(repoRoot, 'deploy/grafana-dashboard.json'), 'utf8')) as {
+      panels: Array<{ targets?: Array<{ expr: string }> }>;
+    };
+    const queried = new Set(
+      dashboard.panels
+        .flatMap((p) => p.targets ?? [])
+        .flatMap((t) => t.expr.match(/\b(?:einvoice|temporal|process|nodejs)_[a-z0-9_]+/g) ?? []),
+    );
     // A family is declared by its TYPE line even before it has samples (the connectors' counters in a process without routes).
     const declared = new Set<string>();
     for (const url of [metricsUrl, temporalMetricsUrl]) {

@@ -19,17 +19,28 @@ const VALIDATE_PDF = '/api/v1/zugferd/validateZugferdPdf';
 const VISUALIZE = '/api/v1/zugferd/visualizeXinvoice';
 
 async function raw(service: (typeof services)[number], path: string, body: unknown, headers: Record<string, string>) {
-  const res = await fetch(`${service.url}${path}`, { method: 'POST', headers: { authorization: `Bearer ${service.token}`, 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+  const res = await fetch(`${service.url}${path}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${service.token}`, 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
   return { status: res.status, type: res.headers.get('content-type') ?? '', bytes: Buffer.from(await res.arrayBuffer()) };
 }
 
 describe.each(services)('reports and views for people ($name)', (service) => {
   it('answers the XML validation report as HTML with every error rule id, grouped by validator, in the asked language', async () => {
     const json = await call(service, VALIDATE_XML, { body: { xinvoiceXML: brokenXml } });
-    const errorIds = new Set<string>(json.json.findings.filter((f: { severity: string }) => f.severity === 'error').map((f: { ruleId: string }) => f.ruleId));
+    const errorIds = new Set<string>(
+      json.json.findings.filter((f: { severity: string }) => f.severity === 'error').map((f: { ruleId: string }) => f.ruleId),
+    );
     expect([...errorIds]).toEqual(expect.arrayContaining(['BR-CO-15', 'BR-DE-15']));
 
-    const html = await raw(service, VALIDATE_XML, { xinvoiceXML: brokenXml }, { accept: 'text/html', 'accept-language': 'de-DE,de;q=0.9,en;q=0.5' });
+    const html = await raw(
+      service,
+      VALIDATE_XML,
+      { xinvoiceXML: brokenXml },
+      { accept: 'text/html', 'accept-language': 'de-DE,de;q=0.9,en;q=0.5' },
+    );
     expect(html.status).toBe(200);
     expect(html.type).toContain('text/html');
     const page = html.bytes.toString('utf8');
@@ -43,9 +54,12 @@ describe.each(services)('reports and views for people ($name)', (service) => {
     expect(page).toMatch(/<code class="rule-id">BR-CO-15<\/code><\/td><td>[^<]*<\/td><td>[^<]*BT-112/);
     const line = json.json.xInvoiceErrors.find((m: { id: string }) => m.id === 'BR-CO-16').line;
     expect(line).toMatch(/^\d+$/);
-    expect(page).toContain(`Zeile ${line}<br><span class="loc">/CrossIndustryInvoice[1]/SupplyChainTradeTransaction[1]/ApplicableHeaderTradeSettlement[1]/SpecifiedTradeSettlementHeaderMonetarySummation[1]</span>`);
+    expect(page).toContain(
+      `Zeile ${line}<br><span class="loc">/CrossIndustryInvoice[1]/SupplyChainTradeTransaction[1]/ApplicableHeaderTradeSettlement[1]/SpecifiedTradeSettlementHeaderMonetarySummation[1]</span>`,
+    );
     expect(page).toMatch(/data-group="en16931"><h2>.*?<\/h2><p class="note">CEN EN 16931 schematron \(CII\) 1\.3\.15<\/p>/);
-    for (const a of json.json.validationArtefacts as Array<{ name: string; version: string }>) expect(page).toContain(`<td>${a.version}</td>`);
+    for (const a of json.json.validationArtefacts as Array<{ name: string; version: string }>)
+      expect(page).toContain(`<td>${a.version}</td>`);
   });
 
   it('answers the same report as a PDF, and JSON when the client asks for anything', async () => {
@@ -90,7 +104,7 @@ describe.each(services)('reports and views for people ($name)', (service) => {
     expect(plain.json.error.code).toBe('INVOICE_XML_MISSING');
   });
 
-  it('lists the account\'s recent jobs, newest first; linked to the Temporal UI where the service runs its own', async () => {
+  it("lists the account's recent jobs, newest first; linked to the Temporal UI where the service runs its own", async () => {
     const token = await ownAccountToken(service, 'jobs list');
     const v = await call(service, VALIDATE_XML, { body: { xinvoiceXML: validXml }, token });
     const id = `validateXinvoiceXml-${v.headers.get('x-request-id')}`;
@@ -102,7 +116,9 @@ describe.each(services)('reports and views for people ($name)', (service) => {
       expect(r.status, r.text).toBe(200);
       return r.json.jobs.find((j: { workflowId: string }) => j.workflowId === id);
     };
-    await expect.poll(listed, { timeout: 15_000, interval: 500 }).toMatchObject({ operation: 'validateXinvoiceXml', status: 'COMPLETED', outcome: 'valid' });
+    await expect
+      .poll(listed, { timeout: 15_000, interval: 500 })
+      .toMatchObject({ operation: 'validateXinvoiceXml', status: 'COMPLETED', outcome: 'valid' });
     const job = r.json.jobs.find((j: { workflowId: string }) => j.workflowId === id);
     // Only the account's own: another account's job is not listed.
     expect(r.json.jobs.map((j: { workflowId: string }) => j.workflowId)).toEqual([id]);
@@ -115,7 +131,7 @@ describe.each(services)('reports and views for people ($name)', (service) => {
     expect((await call(service, '/api/v1/jobs', { token: 'einv_wrong' })).status).toBe(401);
   });
 
-  it('serves the page in the reader\'s language, with its script and styles', async () => {
+  it("serves the page in the reader's language, with its script and styles", async () => {
     const de = await fetch(`${service.url}/app`, { headers: { 'accept-language': 'de-CH, en;q=0.5' } });
     expect(de.status).toBe(200);
     const html = await de.text();
@@ -125,9 +141,17 @@ describe.each(services)('reports and views for people ($name)', (service) => {
     expect(en).toContain('<label for="token">Your API token</label>');
     // The fields' labels: each business term's name in the page's language, and the name of a list's item.
     const data = (page: string) => JSON.parse(/<script type="application\/json" id="page-data">(.*?)<\/script>/s.exec(page)![1]!);
-    expect(data(html).names).toMatchObject({ invoiceNumber: 'Rechnungsnummer', 'seller.sellerName': 'Name des Verkäufers', 'invoiceLine[].invoicedQuantity': 'Menge' });
+    expect(data(html).names).toMatchObject({
+      invoiceNumber: 'Rechnungsnummer',
+      'seller.sellerName': 'Name des Verkäufers',
+      'invoiceLine[].invoicedQuantity': 'Menge',
+    });
     expect(data(html).lists['invoiceLine[]']).toBe('Rechnungsposition');
-    expect(data(en).names).toMatchObject({ invoiceNumber: 'Invoice number', 'seller.sellerName': 'Seller name', 'invoiceLine[].invoicedQuantity': 'Invoiced quantity' });
+    expect(data(en).names).toMatchObject({
+      invoiceNumber: 'Invoice number',
+      'seller.sellerName': 'Seller name',
+      'invoiceLine[].invoicedQuantity': 'Invoiced quantity',
+    });
     expect(en).not.toContain('Rechnungsnummer');
     for (const asset of ['app.js', 'app.css', 'report.css']) expect((await fetch(`${service.url}/app/${asset}`)).status).toBe(200);
     expect((await fetch(`${service.url}/app/secret.txt`)).status).toBe(404);
@@ -142,8 +166,9 @@ describe.each(services)('reports and views for people ($name)', (service) => {
       expect(op.description).toContain('Accept: text/html');
     }
     expect(Object.keys(doc.paths[VISUALIZE].post.responses['200'].content)).toEqual(['text/html', 'application/pdf']);
-    expect(doc.paths['/api/v1/jobs'].get.responses['200'].content['application/json'].schema.$ref).toBe('#/components/schemas/ListRecentJobsResponse');
+    expect(doc.paths['/api/v1/jobs'].get.responses['200'].content['application/json'].schema.$ref).toBe(
+      '#/components/schemas/ListRecentJobsResponse',
+    );
     expect(doc.paths['/app']).toBeUndefined();
   });
 });
-

@@ -58,7 +58,8 @@ export interface ValidationMessage {
   line: string;
 }
 
-export type ConversionResult = { ok: true; pdfBase64: string; fileName: string; reference: string } | { ok: false; status: number; body: any };
+export type ConversionResult =
+  { ok: true; pdfBase64: string; fileName: string; reference: string } | { ok: false; status: number; body: any };
 
 /** The request a method sends, recorded for the test to compare with the client's. */
 export interface SentRequest {
@@ -96,7 +97,11 @@ export class RechnungsApiClient {
   }
 
   createZugferdFromJson(invoice: unknown, invoicePdf64: string, options: { transport?: unknown } = {}) {
-    return this.gatewayCall('createZugferdFromJson', { invoice, invoicePdf64, ...(options.transport ? { transport: options.transport } : {}) });
+    return this.gatewayCall('createZugferdFromJson', {
+      invoice,
+      invoicePdf64,
+      ...(options.transport ? { transport: options.transport } : {}),
+    });
   }
 
   createXRechnungFromJson(invoice: unknown, options: { transport?: unknown } = {}) {
@@ -111,10 +116,17 @@ export class RechnungsApiClient {
     return this.gatewayCall('extractXinvoiceFromZugferdToJson', { zugferd64 });
   }
 
-  async validateXRechnungXml(xml: string): Promise<{ isValid: boolean; message: string; messages: ValidationMessage[]; details: Record<string, unknown> }> {
+  async validateXRechnungXml(
+    xml: string,
+  ): Promise<{ isValid: boolean; message: string; messages: ValidationMessage[]; details: Record<string, unknown> }> {
     const r = (await this.gatewayCall('validateXinvoiceXml', { xinvoiceXML: xml })) as any;
     const errors = r.xInvoiceErrors ?? [];
-    return { isValid: Boolean(r.isValid ?? r.valid ?? false), message: r.message ?? '', messages: [...(r.messages ?? r.errors ?? r.warnings ?? []), ...errors], details: { ...(r.details ?? {}), xInvoiceErrors: errors } };
+    return {
+      isValid: Boolean(r.isValid ?? r.valid ?? false),
+      message: r.message ?? '',
+      messages: [...(r.messages ?? r.errors ?? r.warnings ?? []), ...errors],
+      details: { ...(r.details ?? {}), xInvoiceErrors: errors },
+    };
   }
 
   validateZugferdPdf(zugferdFile64: string, options: { comparePDF2XML?: boolean } = {}) {
@@ -130,18 +142,30 @@ export class RechnungsApiClient {
   }
 
   analyzePdfInvoiceAsync(pdfInvoiceBase64: string, withLineItems?: boolean): Promise<any> {
-    return this.v2Call('createJSONFromAnalysedPdfAsync', { pdfInvoiceBase64, ...(typeof withLineItems === 'boolean' ? { withLineItems } : {}) });
+    return this.v2Call('createJSONFromAnalysedPdfAsync', {
+      pdfInvoiceBase64,
+      ...(typeof withLineItems === 'boolean' ? { withLineItems } : {}),
+    });
   }
 
   async getAnalysisStatus(jobId: string): Promise<any> {
-    const response = await this.send({ method: 'GET', url: `${this.v2}/rechnungsapi-invoice-async-status?id=${encodeURIComponent(jobId)}`, headers: this.auth() });
+    const response = await this.send({
+      method: 'GET',
+      url: `${this.v2}/rechnungsapi-invoice-async-status?id=${encodeURIComponent(jobId)}`,
+      headers: this.auth(),
+    });
     const data = await jsonOrNull(response);
     if (!response.ok) throw new ClientError(reasonOf(data) ?? `Status check failed with status ${response.status}`, response.status, data);
     return data;
   }
 
   async createZugferdFromPdf(pdfInvoiceBase64: string, fileName?: string): Promise<ConversionResult> {
-    const response = await this.send({ method: 'POST', url: `${this.v2}/createZugferdFromPdf`, headers: this.jsonHeaders(), body: { pdfInvoiceBase64, ...(fileName ? { fileName } : {}) } });
+    const response = await this.send({
+      method: 'POST',
+      url: `${this.v2}/createZugferdFromPdf`,
+      headers: this.jsonHeaders(),
+      body: { pdfInvoiceBase64, ...(fileName ? { fileName } : {}) },
+    });
     const reference = response.headers.get('x-zugferd-reference') ?? '';
     if (response.ok && (response.headers.get('content-type') ?? '').startsWith('application/pdf')) {
       const named = /filename="([^"]+)"/.exec(response.headers.get('content-disposition') ?? '')?.[1];
@@ -150,7 +174,15 @@ export class RechnungsApiClient {
     }
     const body = (await jsonOrNull(response)) ?? {
       success: false,
-      error: { code: 'UNKNOWN_ERROR', stage: 'unknown', httpStatus: response.status, retryable: false, userMessage: 'The request could not be processed.', detail: '', reference },
+      error: {
+        code: 'UNKNOWN_ERROR',
+        stage: 'unknown',
+        httpStatus: response.status,
+        retryable: false,
+        userMessage: 'The request could not be processed.',
+        detail: '',
+        reference,
+      },
       email: { subject: '', text: '', html: '' },
     };
     return { ok: false, status: response.status, body };
@@ -179,7 +211,11 @@ export class RechnungsApiClient {
 
   private async send(request: SentRequest): Promise<Response> {
     this.sent.push(request);
-    const response = await fetch(request.url, { method: request.method, headers: request.headers, ...(request.body !== undefined ? { body: JSON.stringify(request.body) } : {}) });
+    const response = await fetch(request.url, {
+      method: request.method,
+      headers: request.headers,
+      ...(request.body !== undefined ? { body: JSON.stringify(request.body) } : {}),
+    });
     this.received.push(response.headers);
     return response;
   }

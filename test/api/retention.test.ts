@@ -23,7 +23,7 @@ afterAll(async () => {
   await temporal?.connection.close();
 });
 
-it('is a Temporal Schedule: hourly, no overlap, on the worker\'s queue; a run removes what expired', { timeout: 120_000 }, async () => {
+it("is a Temporal Schedule: hourly, no overlap, on the worker's queue; a run removes what expired", { timeout: 120_000 }, async () => {
   const schedule = temporal.schedule.getHandle(retentionScheduleId(service.taskQueue));
   const described = await schedule.describe();
   expect(described.spec.intervals).toEqual([expect.objectContaining({ every: 3_600_000 })]);

@@ -49,27 +49,41 @@ describe.each(services)('template invoices ($name)', (service) => {
     expect(r.json.templates.find((t: { id: string }) => t.id === 'de-standard')).toMatchObject({ source: 'builtin', locale: 'de-DE' });
   });
 
-  it.each(['de-standard', 'en-standard'])('renders a valid ZUGFeRD PDF with %s, returns every SPEC field and a working link', async (templateId) => {
-    const r = await call(service, CREATE, { body: { invoice: fixture, templateId, invoicePassthrough: false } });
-    expect(r.status, r.text).toBe(200);
-    const b = r.json;
-    expect(b.zugferdValid, JSON.stringify(b.zugferdErrorList)).toBe(true);
-    expect(b.xInvoiceValid, JSON.stringify(b.xInvoiceErrorList)).toBe(true);
-    expect(b.iqDataId).toSatisfy(Number.isSafeInteger);
-    expect(b).toMatchObject({ fileName: 'RE-2025-00101.pdf', fileExtension: 'pdf', templateId, pages: 1, numberOfZugferdErrors: 0, numberOfxInvoiceErrors: 0 });
-    expect(b.documentId).toSatisfy(Number.isSafeInteger);
-    expect(b.documentId).toBeGreaterThan(0);
-    expect(b.fsNodeId).toBe(b.documentId);
-    // The number is the stored PDF document's.
-    expect(await (await storageOf(service)).documents.getByNumber(b.documentId, service.accountId)).toMatchObject({ kind: 'zugferd-pdf', fileName: 'RE-2025-00101.pdf', size: b.fileSize });
-    const pdf = Buffer.from(b.filecontentB64, 'base64');
-    expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
-    expect(b.fileSize).toBe(pdf.byteLength);
-    expect(r.headers.get('x-idempotency-key-reused')).toBeNull();
-    const download = await fetch(b.downloadURL);
-    expect(Buffer.from(await download.arrayBuffer()).equals(pdf)).toBe(true);
-    keep(`${service.name}-${templateId}`, b.filecontentB64);
-  });
+  it.each(['de-standard', 'en-standard'])(
+    'renders a valid ZUGFeRD PDF with %s, returns every SPEC field and a working link',
+    async (templateId) => {
+      const r = await call(service, CREATE, { body: { invoice: fixture, templateId, invoicePassthrough: false } });
+      expect(r.status, r.text).toBe(200);
+      const b = r.json;
+      expect(b.zugferdValid, JSON.stringify(b.zugferdErrorList)).toBe(true);
+      expect(b.xInvoiceValid, JSON.stringify(b.xInvoiceErrorList)).toBe(true);
+      expect(b.iqDataId).toSatisfy(Number.isSafeInteger);
+      expect(b).toMatchObject({
+        fileName: 'RE-2025-00101.pdf',
+        fileExtension: 'pdf',
+        templateId,
+        pages: 1,
+        numberOfZugferdErrors: 0,
+        numberOfxInvoiceErrors: 0,
+      });
+      expect(b.documentId).toSatisfy(Number.isSafeInteger);
+      expect(b.documentId).toBeGreaterThan(0);
+      expect(b.fsNodeId).toBe(b.documentId);
+      // The number is the stored PDF document's.
+      expect(await (await storageOf(service)).documents.getByNumber(b.documentId, service.accountId)).toMatchObject({
+        kind: 'zugferd-pdf',
+        fileName: 'RE-2025-00101.pdf',
+        size: b.fileSize,
+      });
+      const pdf = Buffer.from(b.filecontentB64, 'base64');
+      expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
+      expect(b.fileSize).toBe(pdf.byteLength);
+      expect(r.headers.get('x-idempotency-key-reused')).toBeNull();
+      const download = await fetch(b.downloadURL);
+      expect(Buffer.from(await download.arrayBuffer()).equals(pdf)).toBe(true);
+      keep(`${service.name}-${templateId}`, b.filecontentB64);
+    },
+  );
 
   it('renders invoices of about 20 pages with both templates', async () => {
     const invoice = invoiceWithLines(fixture, 300);
@@ -86,7 +100,9 @@ describe.each(services)('template invoices ($name)', (service) => {
   it('makes a missing templateId a clear error, and an unknown one too', async () => {
     const missing = await call(service, CREATE, { body: { invoice: fixture } });
     expectEnvelope(missing, 400, 'VALIDATION_ERROR');
-    expect(missing.json.error.fields).toEqual([expect.objectContaining({ field: 'templateId', message: expect.stringContaining('GET /api/v1/templates') })]);
+    expect(missing.json.error.fields).toEqual([
+      expect.objectContaining({ field: 'templateId', message: expect.stringContaining('GET /api/v1/templates') }),
+    ]);
     const unknown = await call(service, CREATE, { body: { invoice: fixture, templateId: 'no-such-template' } });
     expectEnvelope(unknown, 422, 'TEMPLATE_NOT_FOUND');
     expect(unknown.json.error.detail).toContain('de-standard');
@@ -101,7 +117,13 @@ describe.each(services)('template invoices ($name)', (service) => {
     expect(stored.json.iqDataId).not.toBe(stored.json.documentId);
     // Passthrough (the default) answers the PDF and keeps nothing: integer ids reserved like a stored document's, no link.
     const storage = await storageOf(service);
-    const passthrough = await call(service, CREATE, { body: { invoice: { ...fixture, invoiceNumber: `PASS-${service.name}` }, templateId: 'de-standard', invoiceFilename: `PASS-${service.name}` } });
+    const passthrough = await call(service, CREATE, {
+      body: {
+        invoice: { ...fixture, invoiceNumber: `PASS-${service.name}` },
+        templateId: 'de-standard',
+        invoiceFilename: `PASS-${service.name}`,
+      },
+    });
     expect(passthrough.status, passthrough.text).toBe(200);
     expect(passthrough.json).toMatchObject({ downloadURL: null, resendToken: null, fsNodeId: passthrough.json.documentId });
     for (const id of [passthrough.json.iqDataId, passthrough.json.documentId]) {
@@ -113,7 +135,9 @@ describe.each(services)('template invoices ($name)', (service) => {
     const { documents } = await storage.documents.list(service.accountId, { limit: 200 });
     expect(documents.map((d) => d.fileName)).not.toContain(`PASS-${service.name}.pdf`);
     // Billed all the same: one unit, against the request, with no document.
-    const billed = (await storage.usage.list(service.accountId, { limit: 1000 })).filter((u) => u.source?.kind === 'request' && u.source.requestId === passthrough.headers.get('x-request-id'));
+    const billed = (await storage.usage.list(service.accountId, { limit: 1000 })).filter(
+      (u) => u.source?.kind === 'request' && u.source.requestId === passthrough.headers.get('x-request-id'),
+    );
     expect(billed).toEqual([expect.objectContaining({ operation: 'createInvoicePdfFromJson', units: 1, documentId: null })]);
     expect(Buffer.from(passthrough.json.filecontentB64, 'base64').subarray(0, 5).toString()).toBe('%PDF-');
 
@@ -129,12 +153,19 @@ describe.each(services)('template invoices ($name)', (service) => {
 
     const one = await call(service, `/api/v1/invoices/${stored.json.iqDataId}`);
     expect(one.status, one.text).toBe(200);
-    expect(one.json).toMatchObject({ iqDataId: stored.json.iqDataId, documentId: stored.json.documentId, invoiceNumber: `STORED-${service.name}`, templateId: 'de-standard', totalAmountWithVat: '562.75' });
+    expect(one.json).toMatchObject({
+      iqDataId: stored.json.iqDataId,
+      documentId: stored.json.documentId,
+      invoiceNumber: `STORED-${service.name}`,
+      templateId: 'de-standard',
+      totalAmountWithVat: '562.75',
+    });
     expect(one.json.invoice.invoiceNumber).toBe(`STORED-${service.name}`);
     expect(Buffer.from(await (await fetch(one.json.downloadURL)).arrayBuffer()).toString('base64')).toBe(stored.json.filecontentB64);
     // The PDF's number is a document, but not a stored invoice.
     expectEnvelope(await call(service, `/api/v1/invoices/${stored.json.documentId}`), 404, 'NOT_FOUND');
-    for (const bad of ['0', '-1', '1.5', 'abc', '99999999999']) expectEnvelope(await call(service, `/api/v1/invoices/${bad}`), 404, 'NOT_FOUND');
+    for (const bad of ['0', '-1', '1.5', 'abc', '99999999999'])
+      expectEnvelope(await call(service, `/api/v1/invoices/${bad}`), 404, 'NOT_FOUND');
 
     // The UUID that earlier versions answered still works.
     const record = await (await storageOf(service)).documents.getByNumber(stored.json.iqDataId, service.accountId);
@@ -146,13 +177,18 @@ describe.each(services)('template invoices ($name)', (service) => {
 
   it('pages through stored invoices with a cursor', async () => {
     for (let i = 0; i < 3; i++) {
-      const r = await call(service, CREATE, { body: { invoice: { ...fixture, invoiceNumber: `PAGE-${i}` }, templateId: 'en-standard', invoicePassthrough: false } });
+      const r = await call(service, CREATE, {
+        body: { invoice: { ...fixture, invoiceNumber: `PAGE-${i}` }, templateId: 'en-standard', invoicePassthrough: false },
+      });
       expect(r.status, r.text).toBe(200);
     }
     const seen: number[] = [];
     let cursor: string | null = null;
     do {
-      const page: { json: { invoices: Array<{ iqDataId: number }>; nextCursor: string | null } } = await call(service, `/api/v1/invoices?limit=2${cursor ? `&cursor=${cursor}` : ''}`);
+      const page: { json: { invoices: Array<{ iqDataId: number }>; nextCursor: string | null } } = await call(
+        service,
+        `/api/v1/invoices?limit=2${cursor ? `&cursor=${cursor}` : ''}`,
+      );
       seen.push(...page.json.invoices.map((i) => i.iqDataId));
       cursor = page.json.nextCursor;
     } while (cursor);
@@ -186,7 +222,9 @@ describe.each(services)('template invoices ($name)', (service) => {
     const storage = await storageOf(service);
     const key = `race-${service.name}-${Date.now()}`;
     const body = { invoice: { ...fixture, invoiceNumber: `RACE-${service.name}` }, templateId: 'en-standard', invoicePassthrough: false };
-    const answers = await Promise.all(Array.from({ length: 10 }, () => call(service, CREATE, { body, headers: { 'idempotency-key': key } })));
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, () => call(service, CREATE, { body, headers: { 'idempotency-key': key } })),
+    );
     for (const a of answers) expect(a.status, a.text).toBe(200);
     expect(answers.map((a) => a.headers.get('x-idempotency-key-reused')).sort()).toEqual(['false', ...Array(9).fill('true')]);
     const documentIds = new Set(answers.map((a) => a.json.documentId));
@@ -194,7 +232,9 @@ describe.each(services)('template invoices ($name)', (service) => {
     const [documentNumber] = documentIds;
     const documentId = (await storage.documents.getByNumber(documentNumber, service.accountId))?.id;
     expect(documentId).toBeDefined();
-    const usage = (await storage.usage.list(service.accountId, { limit: 1000 })).filter((u) => u.operation === 'createInvoicePdfFromJson' && u.documentId === documentId);
+    const usage = (await storage.usage.list(service.accountId, { limit: 1000 })).filter(
+      (u) => u.operation === 'createInvoicePdfFromJson' && u.documentId === documentId,
+    );
     expect(usage).toHaveLength(1);
     const list = await call(service, '/api/v1/invoices?limit=200');
     expect(list.json.invoices.filter((i: { invoiceNumber: string }) => i.invoiceNumber === `RACE-${service.name}`)).toHaveLength(1);
@@ -203,14 +243,23 @@ describe.each(services)('template invoices ($name)', (service) => {
   it('lists only stored invoices with full pages, however many other documents are newer', async () => {
     // A fresh account, so that the test's documents are all there is.
     const cli = async (...args: string[]) =>
-      JSON.parse((await promisify(execFile)(process.execPath, [path.join(repoRoot, 'dist/src/cli/accounts.js'), ...args, '--json'], { cwd: repoRoot, env: service.env })).stdout);
+      JSON.parse(
+        (
+          await promisify(execFile)(process.execPath, [path.join(repoRoot, 'dist/src/cli/accounts.js'), ...args, '--json'], {
+            cwd: repoRoot,
+            env: service.env,
+          })
+        ).stdout,
+      );
     const account = (await cli('create-account', '--name', `lister ${service.name}`)) as { id: string };
     const { token } = (await cli('create-token', '--account', account.id, '--label', 'lister')) as { token: string };
     const as = (p: string, opts: Parameters<typeof call>[2] = {}) => call(service, p, { ...opts, token });
 
     const stored: number[] = [];
     for (let i = 0; i < 3; i++) {
-      const r = await as(CREATE, { body: { invoice: { ...fixture, invoiceNumber: `LIST-${i}` }, templateId: 'de-standard', invoicePassthrough: false } });
+      const r = await as(CREATE, {
+        body: { invoice: { ...fixture, invoiceNumber: `LIST-${i}` }, templateId: 'de-standard', invoicePassthrough: false },
+      });
       expect(r.status, r.text).toBe(200);
       stored.push(r.json.iqDataId);
     }
@@ -218,15 +267,25 @@ describe.each(services)('template invoices ($name)', (service) => {
     // More newer non-invoice documents than the old list-then-filter code ever looked at (20 pages).
     const storage = await storageOf(service);
     for (let i = 0; i < 25; i++) {
-      await storage.documents.create({ accountId: account.id, kind: 'xrechnung-xml', blobKey: `filler-${i}`, fileName: `f${i}.xml`, contentType: 'application/xml', size: 1, sha256: 'f'.repeat(64) });
+      await storage.documents.create({
+        accountId: account.id,
+        kind: 'xrechnung-xml',
+        blobKey: `filler-${i}`,
+        fileName: `f${i}.xml`,
+        contentType: 'application/xml',
+        size: 1,
+        sha256: 'f'.repeat(64),
+      });
     }
 
     const pages: number[][] = [];
     let cursor: string | null = null;
     do {
-      const page: { status: number; text: string; json: { invoices: Array<{ iqDataId: number; invoiceNumber: string }>; nextCursor: string | null } } = await as(
-        `/api/v1/invoices?limit=1${cursor ? `&cursor=${cursor}` : ''}`,
-      );
+      const page: {
+        status: number;
+        text: string;
+        json: { invoices: Array<{ iqDataId: number; invoiceNumber: string }>; nextCursor: string | null };
+      } = await as(`/api/v1/invoices?limit=1${cursor ? `&cursor=${cursor}` : ''}`);
       expect(page.status, page.text).toBe(200);
       pages.push(page.json.invoices.map((i) => i.iqDataId));
       cursor = page.json.nextCursor;
@@ -239,7 +298,10 @@ describe.each(services)('template invoices ($name)', (service) => {
   }, 120_000);
 
   it('refuses a malformed Idempotency-Key', async () => {
-    const r = await call(service, CREATE, { body: { invoice: fixture, templateId: 'de-standard' }, headers: { 'idempotency-key': 'a'.repeat(256) } });
+    const r = await call(service, CREATE, {
+      body: { invoice: fixture, templateId: 'de-standard' },
+      headers: { 'idempotency-key': 'a'.repeat(256) },
+    });
     expectEnvelope(r, 400, 'VALIDATION_ERROR');
   });
 });
@@ -253,7 +315,13 @@ describe('operator templates (sqlite)', () => {
     const acme = path.join(operatorDir, 'acme');
     mkdirSync(acme, { recursive: true });
     const template = JSON.parse(readFileSync(path.join(builtinDir, 'en-standard/template.json'), 'utf8'));
-    Object.assign(template, { id: 'acme', name: 'ACME', locale: 'fr-FR', font: { family: 'DejaVuSerif', size: 10 }, logo: { file: 'mark.png', width: 30, align: 'right' } });
+    Object.assign(template, {
+      id: 'acme',
+      name: 'ACME',
+      locale: 'fr-FR',
+      font: { family: 'DejaVuSerif', size: 10 },
+      logo: { file: 'mark.png', width: 30, align: 'right' },
+    });
     template.page.size = 'LETTER';
     template.blocks = ['title', 'header', 'addresses', 'lines', 'vatBreakdown', 'totals', 'payment'];
     writeFileSync(path.join(acme, 'template.json'), JSON.stringify(template));
@@ -274,7 +342,8 @@ describe('operator templates (sqlite)', () => {
 
   it('discovers operator templates at request time and lists broken ones with their problems', async () => {
     const r = await call(service, '/api/v1/templates');
-    const byId = (id: string, source: string) => r.json.templates.find((t: { id: string; source: string }) => t.id === id && t.source === source);
+    const byId = (id: string, source: string) =>
+      r.json.templates.find((t: { id: string; source: string }) => t.id === id && t.source === source);
     expect(byId('acme', 'operator')).toMatchObject({ valid: true, name: 'ACME', locale: 'fr-FR' });
     const broken = byId('broken', 'operator');
     expect(broken.valid).toBe(false);
@@ -314,27 +383,59 @@ describe('OpenAPI document of the template endpoints', () => {
     expect(created.downloadURL.anyOf.map((s: { type: string }) => s.type).sort()).toEqual(['null', 'string']);
 
     const get = r.json.paths['/api/v1/invoices/{id}'].get;
-    expect(get.parameters).toEqual([expect.objectContaining({ name: 'id', in: 'path', required: true, description: expect.stringContaining('iqDataId') })]);
+    expect(get.parameters).toEqual([
+      expect.objectContaining({ name: 'id', in: 'path', required: true, description: expect.stringContaining('iqDataId') }),
+    ]);
     expect(r.json.components.schemas.ListInvoicesResponse.properties.invoices.items.properties.iqDataId.type).toBe('integer');
     // The other create, convert and e-mail operations take the key too; the others get no header parameters they do not read.
-    for (const path of ['/api/v1/zugferd/createXinvoiceFromJson', '/api/v1/zugferd/createZugferdFromJson', '/api/v1/zugferd/createZugferdPdfFromXinvoice', '/createZugferdFromPdf', '/api/v1/delivery', '/api/v1/delivery/resend']) {
-      expect(r.json.paths[path].post.parameters.map((p: { name: string }) => p.name), path).toEqual(['Idempotency-Key']);
+    for (const path of [
+      '/api/v1/zugferd/createXinvoiceFromJson',
+      '/api/v1/zugferd/createZugferdFromJson',
+      '/api/v1/zugferd/createZugferdPdfFromXinvoice',
+      '/createZugferdFromPdf',
+      '/api/v1/delivery',
+      '/api/v1/delivery/resend',
+    ]) {
+      expect(
+        r.json.paths[path].post.parameters.map((p: { name: string }) => p.name),
+        path,
+      ).toEqual(['Idempotency-Key']);
     }
     // Validation reads only the language of its HTML and PDF report.
-    expect(r.json.paths['/api/v1/zugferd/validateXinvoiceXml'].post.parameters.map((p: { name: string }) => p.name)).toEqual(['Accept-Language']);
+    expect(r.json.paths['/api/v1/zugferd/validateXinvoiceXml'].post.parameters.map((p: { name: string }) => p.name)).toEqual([
+      'Accept-Language',
+    ]);
   });
 });
 
 describe('e-mail with the created PDF (sqlite)', () => {
   const service = byName('sqlite');
-  const outbox = () => readdirSync(path.join(service.dataDir, 'outbox'), { withFileTypes: true }).filter((e) => e.isFile()).map((e) => e.name);
-  const transport = { type: 'email', useTransport: true, sender: 'rechnung@templates.example', senderName: 'Rechnungen', receiver: 'einkauf@customer.example', subject: 'Rechnung {invoicenumber}', message: 'Guten Tag, anbei die Rechnung {invoicenumber}.' };
+  const outbox = () =>
+    readdirSync(path.join(service.dataDir, 'outbox'), { withFileTypes: true })
+      .filter((e) => e.isFile())
+      .map((e) => e.name);
+  const transport = {
+    type: 'email',
+    useTransport: true,
+    sender: 'rechnung@templates.example',
+    senderName: 'Rechnungen',
+    receiver: 'einkauf@customer.example',
+    subject: 'Rechnung {invoicenumber}',
+    message: 'Guten Tag, anbei die Rechnung {invoicenumber}.',
+  };
 
   // An account of its own: sender rules are per account, and other test files check the shared account's rules.
   let account: { id: string; token: string };
   beforeAll(async () => {
     const cli = async (...args: string[]) =>
-      JSON.parse((await promisify(execFile)(process.execPath, [path.join(repoRoot, 'dist/src/cli/accounts.js'), ...args, '--json'], { cwd: repoRoot, env: service.env })).stdout);
+      JSON.parse(
+        (
+          await promisify(execFile)(process.execPath, [path.join(repoRoot, 'dist/src/cli/accounts.js'), ...args, '--json'], {
+            cwd: repoRoot,
+            env: service.env,
+          })
+        ).stdout,
+      );
     const { id } = await cli('create-account', '--name', 'templates mail');
     const { token } = await cli('create-token', '--account', id);
     await cli('allow-sender', '--account', id, '--sender', 'templates.example');
@@ -364,18 +465,26 @@ describe('e-mail with the created PDF (sqlite)', () => {
 });
 
 describe('the judges', () => {
-  it.skipIf(!veraPdfAvailable())('veraPDF: every PDF created above is PDF/A-3b', async () => {
-    expect(created.length).toBeGreaterThanOrEqual(2 * services.length + 1);
-    const verdicts = await runVeraPdf(created.map((c) => c.file));
-    for (const v of verdicts) expect(v.compliant, `${v.file}: ${JSON.stringify(v.failedRules)}`).toBe(true);
-  }, 600_000);
+  it.skipIf(!veraPdfAvailable())(
+    'veraPDF: every PDF created above is PDF/A-3b',
+    async () => {
+      expect(created.length).toBeGreaterThanOrEqual(2 * services.length + 1);
+      const verdicts = await runVeraPdf(created.map((c) => c.file));
+      for (const v of verdicts) expect(v.compliant, `${v.file}: ${JSON.stringify(v.failedRules)}`).toBe(true);
+    },
+    600_000,
+  );
 
-  it.skipIf(!mustangAvailable())('Mustang: every PDF created above is a valid ZUGFeRD / Factur-X invoice', async () => {
-    for (const c of created) {
-      const verdict = await runMustang(c.file);
-      expect(verdict.valid, `${c.label}: ${JSON.stringify(verdict.messages.slice(0, 5))}`).toBe(true);
-      expect(verdict.pdf).toBe('valid');
-      expect(verdict.xml).toBe('valid');
-    }
-  }, 900_000);
+  it.skipIf(!mustangAvailable())(
+    'Mustang: every PDF created above is a valid ZUGFeRD / Factur-X invoice',
+    async () => {
+      for (const c of created) {
+        const verdict = await runMustang(c.file);
+        expect(verdict.valid, `${c.label}: ${JSON.stringify(verdict.messages.slice(0, 5))}`).toBe(true);
+        expect(verdict.pdf).toBe('valid');
+        expect(verdict.xml).toBe('valid');
+      }
+    },
+    900_000,
+  );
 });

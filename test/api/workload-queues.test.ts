@@ -63,7 +63,11 @@ describe('task queues by workload class (workflows, stub activities)', () => {
   it('keeps XML creation (build, validation, storing) on the quick queue, where the workflows run', async () => {
     const { servedBy, activities } = recording();
     await withQueueWorkers({ connection: temporal.connection, namespace: server.namespace, taskQueue, activities }, () =>
-      temporal.client.workflow.execute(createXInvoice, { taskQueue, workflowId: `xml-${randomUUID()}`, args: [{ ctx: ctx(), invoiceBlobKey: 'json', syntax: 'CII', fileName: 'a.xml' }] }),
+      temporal.client.workflow.execute(createXInvoice, {
+        taskQueue,
+        workflowId: `xml-${randomUUID()}`,
+        args: [{ ctx: ctx(), invoiceBlobKey: 'json', syntax: 'CII', fileName: 'a.xml' }],
+      }),
     );
     expect(servedBy).toEqual({ buildInvoiceXml: [q.quick], validateInvoiceXml: [q.quick], storeDocument: [q.quick] });
   });
@@ -71,7 +75,11 @@ describe('task queues by workload class (workflows, stub activities)', () => {
   it('sends reading to the OCR queue, images → PDF, embedding and PDF/A checks to the PDF queue', async () => {
     const { servedBy, activities } = recording();
     await withQueueWorkers({ connection: temporal.connection, namespace: server.namespace, taskQueue, activities }, () =>
-      temporal.client.workflow.execute(convertToZugferd, { taskQueue, workflowId: `convert-${randomUUID()}`, args: [{ ctx: ctx(), fileBlobKey: 'scan', fileType: 'png', fileName: 'scan.png' }] }),
+      temporal.client.workflow.execute(convertToZugferd, {
+        taskQueue,
+        workflowId: `convert-${randomUUID()}`,
+        args: [{ ctx: ctx(), fileBlobKey: 'scan', fileType: 'png', fileName: 'scan.png' }],
+      }),
     );
     expect(servedBy).toEqual({
       analyseDocument: [q.ocr],
@@ -88,27 +96,41 @@ describe('task queues by workload class (workflows, stub activities)', () => {
   it('sends e-mail on the mail queue, from the child workflow, which inherits the queue of its parent', async () => {
     const { servedBy, activities } = recording();
     await withQueueWorkers({ connection: temporal.connection, namespace: server.namespace, taskQueue, activities }, () =>
-      temporal.client.workflow.execute(sendMessage, { taskQueue, workflowId: `mail-${randomUUID()}`, args: [{ ctx: ctx(), mail: { draftKey: 'draft' } }] }),
+      temporal.client.workflow.execute(sendMessage, {
+        taskQueue,
+        workflowId: `mail-${randomUUID()}`,
+        args: [{ ctx: ctx(), mail: { draftKey: 'draft' } }],
+      }),
     );
     expect(servedBy).toEqual({ recordMailSend: [q.quick], sendMail: [q.mail] });
   });
 
   it('leaves an analysis waiting while no worker serves the OCR queue, and a worker that serves only OCR finishes it', async () => {
     const { servedBy, activities } = recording();
-    const handle = await temporal.client.workflow.start(analyseInvoiceFile, { taskQueue, workflowId: `analysis-${randomUUID()}`, args: [{ ctx: ctx(), fileBlobKey: 'scan', fileType: 'png', withLineItems: true }] });
-    // Workflows and quick steps are served, OCR is not: the workflow runs, its reading waits.
-    await withQueueWorkers({ connection: temporal.connection, namespace: server.namespace, taskQueue, activities, workloads: ['quick', 'pdf', 'mail'] }, async () => {
-      const deadline = Date.now() + 3_000;
-      while (Date.now() < deadline) {
-        const pending = (await handle.describe()).raw.pendingActivities ?? [];
-        if (pending.some((a) => a.activityType?.name === 'analyseDocument')) break;
-        await new Promise((r) => setTimeout(r, 100));
-      }
-      const pending = (await handle.describe()).raw.pendingActivities ?? [];
-      expect(pending.map((a) => a.activityType?.name)).toEqual(['analyseDocument']);
+    const handle = await temporal.client.workflow.start(analyseInvoiceFile, {
+      taskQueue,
+      workflowId: `analysis-${randomUUID()}`,
+      args: [{ ctx: ctx(), fileBlobKey: 'scan', fileType: 'png', withLineItems: true }],
     });
+    // Workflows and quick steps are served, OCR is not: the workflow runs, its reading waits.
+    await withQueueWorkers(
+      { connection: temporal.connection, namespace: server.namespace, taskQueue, activities, workloads: ['quick', 'pdf', 'mail'] },
+      async () => {
+        const deadline = Date.now() + 3_000;
+        while (Date.now() < deadline) {
+          const pending = (await handle.describe()).raw.pendingActivities ?? [];
+          if (pending.some((a) => a.activityType?.name === 'analyseDocument')) break;
+          await new Promise((r) => setTimeout(r, 100));
+        }
+        const pending = (await handle.describe()).raw.pendingActivities ?? [];
+        expect(pending.map((a) => a.activityType?.name)).toEqual(['analyseDocument']);
+      },
+    );
     expect(servedBy).toEqual({});
-    await withQueueWorkers({ connection: temporal.connection, namespace: server.namespace, taskQueue, activities, workloads: ['quick', 'ocr'] }, () => handle.result());
+    await withQueueWorkers(
+      { connection: temporal.connection, namespace: server.namespace, taskQueue, activities, workloads: ['quick', 'ocr'] },
+      () => handle.result(),
+    );
     expect(servedBy).toEqual({ analyseDocument: [q.ocr], discardBlobs: [q.quick] });
   });
 });

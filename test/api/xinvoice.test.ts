@@ -5,7 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, expectEnvelope, services } from './client.js';
 
 const fixturesDir = path.resolve(import.meta.dirname, '../fixtures/invoices');
-const fixtures = readdirSync(fixturesDir).filter((f) => f.endsWith('.json')).sort();
+const fixtures = readdirSync(fixturesDir)
+  .filter((f) => f.endsWith('.json'))
+  .sort();
 const load = (name: string) => JSON.parse(readFileSync(path.join(fixturesDir, name), 'utf8'));
 const first = load(fixtures[0]!);
 
@@ -65,14 +67,20 @@ describe.each(services)('XRechnung creation and validation ($name)', (service) =
     delete broken.invoiceNumber;
     const r = await call(service, CREATE, { body: { invoice: broken } });
     expectEnvelope(r, 412, 'INVOICE_INCOMPLETE');
-    expect(r.json).toMatchObject({ message: r.json.error.userMessage, noOfMissingData: 1, errorlist: [{ field: 'invoice.invoiceNumber', bt: 'BT-1', message: expect.stringContaining('BR-02') }] });
+    expect(r.json).toMatchObject({
+      message: r.json.error.userMessage,
+      noOfMissingData: 1,
+      errorlist: [{ field: 'invoice.invoiceNumber', bt: 'BT-1', message: expect.stringContaining('BR-02') }],
+    });
   });
 
   it('names a stored XML file .xml, and a download by its name, non-ASCII included', async () => {
     const r = await call(service, CREATE, { body: { invoice: first, fileName: 'Rechnung Größe' } });
     expect(r.status, r.text).toBe(200);
     const download = await fetch(r.json.downloadURL);
-    expect(download.headers.get('content-disposition')).toBe(`attachment; filename="Rechnung Gro_e.xml"; filename*=UTF-8''Rechnung%20Gr%C3%B6%C3%9Fe.xml`);
+    expect(download.headers.get('content-disposition')).toBe(
+      `attachment; filename="Rechnung Gro_e.xml"; filename*=UTF-8''Rechnung%20Gr%C3%B6%C3%9Fe.xml`,
+    );
   });
 
   it('validates XML it did not create: valid, invalid, not well-formed, and an XXE attempt', async () => {
@@ -101,8 +109,13 @@ describe.each(services)('XRechnung creation and validation ($name)', (service) =
     expect(created.json.scenario).toMatchObject({ name: 'EN16931 XRechnung (CII)' });
     const xml: string = created.json.xInvoice;
     const ok = await call(service, VALIDATE, { body: { xinvoiceXML: xml.replace(/unitCode="[^"]*"/, 'unitCode="ZZZ"') } });
-    expect(ok.json).toMatchObject({ isValid: true, scenario: { id: 'xrechnung-cii', name: 'EN16931 XRechnung (CII)', layers: ['xsd', 'en16931', 'xrechnung'] } });
-    expect(ok.json.findings).toContainEqual(expect.objectContaining({ ruleId: 'BR-CL-23', severity: 'warning', originalSeverity: 'error' }));
+    expect(ok.json).toMatchObject({
+      isValid: true,
+      scenario: { id: 'xrechnung-cii', name: 'EN16931 XRechnung (CII)', layers: ['xsd', 'en16931', 'xrechnung'] },
+    });
+    expect(ok.json.findings).toContainEqual(
+      expect.objectContaining({ ruleId: 'BR-CL-23', severity: 'warning', originalSeverity: 'error' }),
+    );
 
     const old = await call(service, VALIDATE, { body: { xinvoiceXML: xml.replace('kosit:xrechnung_3.0', 'kosit:xrechnung_2.3') } });
     expect(old.status).toBe(200);

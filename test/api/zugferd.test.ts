@@ -49,29 +49,43 @@ const twentyPages = b64(await samplePdf(invoice, { pages: 20 }));
  */
 const decompressionBomb = await (async () => {
   const doc = await PDFDocument.load(await samplePdf(invoice));
-  const bomb = doc.context.register(doc.context.flateStream(new Uint8Array(200 * 1024 * 1024), { Type: 'EmbeddedFile', Subtype: 'text/xml' }));
+  const bomb = doc.context.register(
+    doc.context.flateStream(new Uint8Array(200 * 1024 * 1024), { Type: 'EmbeddedFile', Subtype: 'text/xml' }),
+  );
   const spec = doc.context.register(doc.context.obj({ Type: 'Filespec', F: PDFString.of('factur-x.xml'), EF: { F: bomb } }));
   doc.catalog.set(PDFName.of('Names'), doc.context.obj({ EmbeddedFiles: { Names: [PDFString.of('factur-x.xml'), spec] } }));
   return b64(await doc.save());
 })();
 
 describe.each(services)('ZUGFeRD endpoints ($name)', (service) => {
-  it.each(ZUGFERD_PROFILES)('createZugferdFromJson %s: converts a non-PDF/A input and embeds the profile XML', { timeout: 120_000 }, async (profile) => {
-    const r = await call(service, FROM_JSON, { body: { invoice: fixture, invoicePdf64: plain, profile } });
-    expect(r.status, r.text).toBe(200);
-    expect(r.json, JSON.stringify([r.json.zugferdErrorList, r.json.xInvoiceErrorList])).toMatchObject({ zugferdValid: true, xInvoiceValid: true, numberOfZugferdErrors: 0, numberOfxInvoiceErrors: 0, profile, convertedToPdfA: true, substitutedFonts: 0 });
-    expect(r.json.xInvoice).toContain('CrossIndustryInvoice');
-    expect(r.json.validationArtefacts.map((a: { name: string }) => a.name)).toContain('veraPDF PDF/A-3B');
-    // The embedded XML is judged under its profile's scenario, XRechnung's where BT-24 names XRechnung.
-    expect(r.json.scenario.id).toBe(profile === 'XRECHNUNG' ? 'xrechnung-cii' : `factur-x-${profile.toLowerCase()}-cii`);
-    keep(`${service.name}-json-${profile}`, r.json.zugferd);
+  it.each(ZUGFERD_PROFILES)(
+    'createZugferdFromJson %s: converts a non-PDF/A input and embeds the profile XML',
+    { timeout: 120_000 },
+    async (profile) => {
+      const r = await call(service, FROM_JSON, { body: { invoice: fixture, invoicePdf64: plain, profile } });
+      expect(r.status, r.text).toBe(200);
+      expect(r.json, JSON.stringify([r.json.zugferdErrorList, r.json.xInvoiceErrorList])).toMatchObject({
+        zugferdValid: true,
+        xInvoiceValid: true,
+        numberOfZugferdErrors: 0,
+        numberOfxInvoiceErrors: 0,
+        profile,
+        convertedToPdfA: true,
+        substitutedFonts: 0,
+      });
+      expect(r.json.xInvoice).toContain('CrossIndustryInvoice');
+      expect(r.json.validationArtefacts.map((a: { name: string }) => a.name)).toContain('veraPDF PDF/A-3B');
+      // The embedded XML is judged under its profile's scenario, XRechnung's where BT-24 names XRechnung.
+      expect(r.json.scenario.id).toBe(profile === 'XRECHNUNG' ? 'xrechnung-cii' : `factur-x-${profile.toLowerCase()}-cii`);
+      keep(`${service.name}-json-${profile}`, r.json.zugferd);
 
-    const download = await fetch(r.json.downloadURL);
-    expect(download.status).toBe(200);
-    expect(download.headers.get('content-type')).toBe('application/pdf');
-    expect(Buffer.from(await download.arrayBuffer()).toString('base64')).toBe(r.json.zugferd);
-    expect(r.json.resendToken).toMatch(/^[0-9a-f-]{36}\.\S+$/);
-  });
+      const download = await fetch(r.json.downloadURL);
+      expect(download.status).toBe(200);
+      expect(download.headers.get('content-type')).toBe('application/pdf');
+      expect(Buffer.from(await download.arrayBuffer()).toString('base64')).toBe(r.json.zugferd);
+      expect(r.json.resendToken).toMatch(/^[0-9a-f-]{36}\.\S+$/);
+    },
+  );
 
   it('createZugferdPdfFromXinvoice embeds the caller’s XRechnung CII unchanged', { timeout: 120_000 }, async () => {
     const xml = (await call(service, '/api/v1/zugferd/createXinvoiceFromJson', { body: { invoice: fixture } })).json.xInvoice as string;
@@ -85,7 +99,10 @@ describe.each(services)('ZUGFeRD endpoints ($name)', (service) => {
     const extracted = await call(service, EXTRACT, { body: { zugferd64: r.json.zugferdFile } });
     expect(extracted.status, extracted.text).toBe(200);
     expect(extracted.json).toMatchObject({ xInvoice: xml, fileName: 'xrechnung.xml', profile: 'XRECHNUNG', syntax: 'CII' });
-    expect(extracted.json.invoice).toMatchObject({ invoiceNumber: fixture.invoiceNumber, documentTotals: { invoiceTotalAmountWithVat: fixture.documentTotals.invoiceTotalAmountWithVat } });
+    expect(extracted.json.invoice).toMatchObject({
+      invoiceNumber: fixture.invoiceNumber,
+      documentTotals: { invoiceTotalAmountWithVat: fixture.documentTotals.invoiceTotalAmountWithVat },
+    });
   });
 
   it('keeps a PDF/A input as it is, replacing its invoice, and builds a 20-page invoice', { timeout: 180_000 }, async () => {
@@ -95,7 +112,12 @@ describe.each(services)('ZUGFeRD endpoints ($name)', (service) => {
     const again = await call(service, FROM_JSON, { body: { invoice: fixture, invoicePdf64: first.json.zugferd, profile: 'BASIC' } });
     expect(again.status, again.text).toBe(200);
     expect(first.json.attachments).toEqual([]);
-    expect(again.json).toMatchObject({ zugferdValid: true, convertedToPdfA: false, profile: 'BASIC', attachments: [{ fileName: 'factur-x.xml', action: 'replaced' }] });
+    expect(again.json).toMatchObject({
+      zugferdValid: true,
+      convertedToPdfA: false,
+      profile: 'BASIC',
+      attachments: [{ fileName: 'factur-x.xml', action: 'replaced' }],
+    });
     const doc = await PDFDocument.load(Buffer.from(again.json.zugferd, 'base64'));
     expect(doc.getPageCount()).toBe(20);
     keep(`${service.name}-json-pdfa-input`, again.json.zugferd);
@@ -105,7 +127,14 @@ describe.each(services)('ZUGFeRD endpoints ($name)', (service) => {
     const made = await call(service, FROM_JSON, { body: { invoice: fixture, invoicePdf64: plain } });
     const ok = await call(service, VALIDATE, { body: { zugferdFile64: made.json.zugferd, comparePDF2XML: true } });
     expect(ok.status, ok.text).toBe(200);
-    expect(ok.json, JSON.stringify(ok.json.findings)).toMatchObject({ isValid: true, pdfValid: true, xmlValid: true, numberOfErrors: 0, profile: 'EN16931', xmlFileName: 'factur-x.xml' });
+    expect(ok.json, JSON.stringify(ok.json.findings)).toMatchObject({
+      isValid: true,
+      pdfValid: true,
+      xmlValid: true,
+      numberOfErrors: 0,
+      profile: 'EN16931',
+      xmlFileName: 'factur-x.xml',
+    });
 
     const bad = await call(service, VALIDATE, { body: { zugferdFile64: plain } });
     expect(bad.status, bad.text).toBe(200);
@@ -119,7 +148,12 @@ describe.each(services)('ZUGFeRD endpoints ($name)', (service) => {
     const made = await call(service, FROM_JSON, { body: { invoice: fixture, invoicePdf64: plain, profile: 'EXTENDED' } });
     const r = await call(service, EXTRACT, { body: { zugferd64: made.json.zugferd } });
     expect(r.status, r.text).toBe(200);
-    expect(r.json).toMatchObject({ profile: 'EXTENDED', fileName: 'factur-x.xml', xInvoice: made.json.xInvoice, generation: 'Factur-X 1.0 / ZUGFeRD 2.x' });
+    expect(r.json).toMatchObject({
+      profile: 'EXTENDED',
+      fileName: 'factur-x.xml',
+      xInvoice: made.json.xInvoice,
+      generation: 'Factur-X 1.0 / ZUGFeRD 2.x',
+    });
     expect(r.json.invoice.invoiceNumber).toBe(fixture.invoiceNumber);
     expect(r.json.invoice.invoiceLine).toHaveLength(fixture.invoiceLine.length);
   });
@@ -127,36 +161,72 @@ describe.each(services)('ZUGFeRD endpoints ($name)', (service) => {
   it('sends the created PDF by e-mail in the same call (transport), or says it sent nothing', { timeout: 120_000 }, async () => {
     // An account of its own: sender rules are per account, and the e-mail tests check the shared account's rules exactly.
     const cli = async (...args: string[]) =>
-      JSON.parse((await promisify(execFile)(process.execPath, [path.join(repoRoot, 'dist/src/cli/accounts.js'), ...args, '--json'], { cwd: repoRoot, env: service.env })).stdout);
+      JSON.parse(
+        (
+          await promisify(execFile)(process.execPath, [path.join(repoRoot, 'dist/src/cli/accounts.js'), ...args, '--json'], {
+            cwd: repoRoot,
+            env: service.env,
+          })
+        ).stdout,
+      );
     const { id } = await cli('create-account', '--name', 'zugferd mail');
     const { token } = await cli('create-token', '--account', id);
     await cli('allow-sender', '--account', id, '--sender', 'zugferd.example');
-    const transport = { type: 'email', useTransport: true, sender: 'rechnung@zugferd.example', senderName: 'Rechnungen', receiver: 'kunde@customer.example', subject: 'Rechnung {invoicenumber}', message: 'Anbei Rechnung {invoicenumber}.' };
+    const transport = {
+      type: 'email',
+      useTransport: true,
+      sender: 'rechnung@zugferd.example',
+      senderName: 'Rechnungen',
+      receiver: 'kunde@customer.example',
+      subject: 'Rechnung {invoicenumber}',
+      message: 'Anbei Rechnung {invoicenumber}.',
+    };
     const r = await call(service, FROM_JSON, { token, body: { invoice: fixture, invoicePdf64: plain, transport } });
     expect(r.status, r.text).toBe(200);
-    expect(r.json.transport).toMatchObject({ status: 'sent', send: { documentId: r.json.documentId, subject: `Rechnung ${fixture.invoiceNumber}` } });
+    expect(r.json.transport).toMatchObject({
+      status: 'sent',
+      send: { documentId: r.json.documentId, subject: `Rechnung ${fixture.invoiceNumber}` },
+    });
     const eml = /written to the outbox as (\S+\.eml)/.exec(r.json.transport.send.response)![1]!;
     const mail = await PostalMime.parse(await readFile(path.join(service.dataDir, 'outbox', eml)));
     expect(mail.attachments.map((a) => a.mimeType)).toEqual(['application/pdf']);
     expect(Buffer.from(mail.attachments[0]!.content as ArrayBuffer).toString('base64')).toBe(r.json.zugferd);
 
-    const skipped = await call(service, FROM_JSON, { token, body: { invoice: fixture, invoicePdf64: plain, transport: { type: 'email', useTransport: false } } });
+    const skipped = await call(service, FROM_JSON, {
+      token,
+      body: { invoice: fixture, invoicePdf64: plain, transport: { type: 'email', useTransport: false } },
+    });
     expect(skipped.json.transport).toMatchObject({ status: 'skipped' });
   });
 
   it('refuses what it cannot use, with the error envelope', { timeout: 120_000 }, async () => {
     expectEnvelope(await call(service, EXTRACT, { body: { zugferd64: plain } }), 422, 'INVOICE_XML_MISSING');
-    const ubl = (await call(service, '/api/v1/zugferd/createXinvoiceFromJson', { body: { invoice: fixture, syntax: 'UBL' } })).json.xInvoice as string;
+    const ubl = (await call(service, '/api/v1/zugferd/createXinvoiceFromJson', { body: { invoice: fixture, syntax: 'UBL' } })).json
+      .xInvoice as string;
     expectEnvelope(await call(service, FROM_XML, { body: { xInvoiceXml: ubl, invoicePdf64: plain } }), 422, 'XML_NOT_ZUGFERD');
-    expectEnvelope(await call(service, FROM_JSON, { body: { invoice: fixture, invoicePdf64: b64(Buffer.from('%PDF-1.7\nthis is not a PDF\n%%EOF')) } }), 422, 'PDF_UNREADABLE');
-    expectEnvelope(await call(service, FROM_JSON, { body: { invoice: fixture, invoicePdf64: b64(Buffer.from('GIF89a')) } }), 415, 'UNSUPPORTED_FILE_TYPE');
-    expectEnvelope(await call(service, FROM_JSON, { body: { invoice: fixture, invoicePdf64: plain, profile: 'COMFORT' } }), 400, 'VALIDATION_ERROR');
+    expectEnvelope(
+      await call(service, FROM_JSON, { body: { invoice: fixture, invoicePdf64: b64(Buffer.from('%PDF-1.7\nthis is not a PDF\n%%EOF')) } }),
+      422,
+      'PDF_UNREADABLE',
+    );
+    expectEnvelope(
+      await call(service, FROM_JSON, { body: { invoice: fixture, invoicePdf64: b64(Buffer.from('GIF89a')) } }),
+      415,
+      'UNSUPPORTED_FILE_TYPE',
+    );
+    expectEnvelope(
+      await call(service, FROM_JSON, { body: { invoice: fixture, invoicePdf64: plain, profile: 'COMFORT' } }),
+      400,
+      'VALIDATION_ERROR',
+    );
   });
 
   it('survives a decompression bomb posing as the invoice XML, and keeps serving', { timeout: 120_000 }, async () => {
     const r = await call(service, VALIDATE, { body: { zugferdFile64: decompressionBomb } });
     expect(r.status, r.text).toBe(200);
-    expect((r.json.findings as Array<{ ruleId: string; message: string }>).find((f) => f.ruleId === 'ZF-XML-MISSING')?.message).toContain('exceeds');
+    expect((r.json.findings as Array<{ ruleId: string; message: string }>).find((f) => f.ruleId === 'ZF-XML-MISSING')?.message).toContain(
+      'exceeds',
+    );
     expect((await call(service, EXTRACT, { body: { zugferd64: plain } })).status).toBe(422);
   });
 });

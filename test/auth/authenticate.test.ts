@@ -26,7 +26,10 @@ describe.each(BACKENDS)('authenticate on %s', (backend) => {
   beforeAll(async () => {
     ({ db, cleanup } = await openTestDatabase(backend));
     accountId = (await createAccount(db, 'Auth')).id;
-    ({ token, record: { id: tokenId } } = await issueToken(db, accountId, 'live'));
+    ({
+      token,
+      record: { id: tokenId },
+    } = await issueToken(db, accountId, 'live'));
     const old = await issueToken(db, accountId, 'old');
     await revokeToken(db, old.record.id);
     revoked = old.token;

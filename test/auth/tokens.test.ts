@@ -1,6 +1,16 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LAST_USED_RESOLUTION_MS, TokenError, hashSecret, issueToken, parseToken, revokeToken, rotateToken, secretMatches, verifyToken } from '../../src/auth/tokens.js';
+import {
+  LAST_USED_RESOLUTION_MS,
+  TokenError,
+  hashSecret,
+  issueToken,
+  parseToken,
+  revokeToken,
+  rotateToken,
+  secretMatches,
+  verifyToken,
+} from '../../src/auth/tokens.js';
 import { createAccount } from '../../src/storage/accounts.js';
 import { getApiToken, listApiTokens } from '../../src/storage/api-tokens.js';
 import type { Database } from '../../src/storage/database.js';
@@ -12,12 +22,17 @@ describe('token format and hashing', () => {
     expect(parseToken(`einv_${'0'.repeat(24)}_${secret}`)).toEqual({ tokenId: '0'.repeat(24), secret });
   });
 
-  it.each(['', 'einv_', 'einv_abc_def', `einv_${'0'.repeat(24)}_${'a'.repeat(42)}`, `EINV_${'0'.repeat(24)}_${'a'.repeat(43)}`, `einv_${'0'.repeat(24)}_${'a'.repeat(42)}=`, `einv_${'g'.repeat(24)}_${'a'.repeat(43)}`])(
-    'rejects the malformed token %j',
-    (token) => {
-      expect(parseToken(token)).toBeUndefined();
-    },
-  );
+  it.each([
+    '',
+    'einv_',
+    'einv_abc_def',
+    `einv_${'0'.repeat(24)}_${'a'.repeat(42)}`,
+    `EINV_${'0'.repeat(24)}_${'a'.repeat(43)}`,
+    `einv_${'0'.repeat(24)}_${'a'.repeat(42)}=`,
+    `einv_${'g'.repeat(24)}_${'a'.repeat(43)}`,
+  ])('rejects the malformed token %j', (token) => {
+    expect(parseToken(token)).toBeUndefined();
+  });
 
   it('stores SHA-256 of the secret, hex', () => {
     expect(hashSecret('s3cret')).toBe(createHash('sha256').update('s3cret').digest('hex'));
@@ -52,7 +67,15 @@ describe.each(BACKENDS)('tokens on %s', (backend) => {
     expect(token).toMatch(/^einv_[0-9a-f]{24}_[A-Za-z0-9_-]{43}$/);
     const { tokenId, secret } = parseToken(token)!;
     expect(Buffer.from(secret, 'base64url')).toHaveLength(32);
-    expect(record).toEqual({ id: tokenId, accountId, label: 'ci', secretHash: hashSecret(secret), createdAt: 1_000, lastUsedAt: null, revokedAt: null });
+    expect(record).toEqual({
+      id: tokenId,
+      accountId,
+      label: 'ci',
+      secretHash: hashSecret(secret),
+      createdAt: 1_000,
+      lastUsedAt: null,
+      revokedAt: null,
+    });
     const stored = await db.query<Record<string, unknown>>('SELECT * FROM api_tokens WHERE id = $1', [tokenId]);
     expect(JSON.stringify(stored.rows)).not.toContain(secret);
   });

@@ -92,7 +92,9 @@ describe.each(BACKENDS)('accounts CLI on %s', (backend) => {
     expect(created).toEqual({ id: expect.stringMatching(/^acc_/), name: 'JSON AG', createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) });
 
     const listed = await cliJson<{ id: string; name: string }[]>(env.env, 'list-accounts');
-    expect(listed).toEqual(expect.arrayContaining([expect.objectContaining({ id, name: 'Muster GmbH' }), expect.objectContaining(created)]));
+    expect(listed).toEqual(
+      expect.arrayContaining([expect.objectContaining({ id, name: 'Muster GmbH' }), expect.objectContaining(created)]),
+    );
 
     const table = await cli(env.env, 'list-accounts');
     expect(table.stdout.split('\n')[0]).toMatch(/^ID\s+CREATED\s+NAME$/);
@@ -110,7 +112,12 @@ describe.each(BACKENDS)('accounts CLI on %s', (backend) => {
     const firstId = (await verifyToken(db, first))?.tokenId;
     expect(firstId).toBeDefined();
 
-    const second = await cliJson<{ token: string; tokenId: string; accountId: string; label: string }>(env.env, 'create-token', '--account', accountId);
+    const second = await cliJson<{ token: string; tokenId: string; accountId: string; label: string }>(
+      env.env,
+      'create-token',
+      '--account',
+      accountId,
+    );
     expect(second).toMatchObject({ accountId, label: 'default', tokenId: expect.any(String) });
     expect(await verifyToken(db, second.token)).toEqual({ accountId, tokenId: second.tokenId });
 
@@ -121,7 +128,9 @@ describe.each(BACKENDS)('accounts CLI on %s', (backend) => {
       [second.tokenId, 'default', null],
     ]);
     for (const secret of [first, second.token].map((t) => t.split('_').slice(2).join('_'))) expect(listed.stdout).not.toContain(secret);
-    expect((await cli(env.env, 'list-tokens', '--account', accountId)).stdout).toMatch(/^TOKEN ID\s+LABEL\s+CREATED\s+LAST USED\s+REVOKED\n/);
+    expect((await cli(env.env, 'list-tokens', '--account', accountId)).stdout).toMatch(
+      /^TOKEN ID\s+LABEL\s+CREATED\s+LAST USED\s+REVOKED\n/,
+    );
 
     const rotated = await cliJson<{ token: string; tokenId: string; label: string }>(env.env, 'rotate-token', '--token', firstId!);
     expect(rotated.label).toBe('ci');

@@ -48,7 +48,10 @@ afterAll(async () => {
 
 describe('connectors CLI', () => {
   it('names the line of a configuration error and exits 2', async () => {
-    const file = configFile('bad.yaml', `sources:\n  box: { kind: local, root: ${box} }\nroutes:\n  - name: scans\n    account: ${accountId}\n    source: box\n    folder: in\n    operation: frobnicate\n`);
+    const file = configFile(
+      'bad.yaml',
+      `sources:\n  box: { kind: local, root: ${box} }\nroutes:\n  - name: scans\n    account: ${accountId}\n    source: box\n    folder: in\n    operation: frobnicate\n`,
+    );
     const result = await compiled.run(env.env, 'check', '--config', file);
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/line 8: routes\.0\.operation: /);
@@ -57,7 +60,10 @@ describe('connectors CLI', () => {
 
   it('exits 2 without --config and for an unknown command', async () => {
     expect(await compiled.run(env.env, 'check')).toMatchObject({ code: 2, stderr: expect.stringMatching(/--config is required/) });
-    expect(await compiled.run(env.env, 'frobnicate', '--config', 'x')).toMatchObject({ code: 2, stderr: expect.stringMatching(/Unknown command: frobnicate/) });
+    expect(await compiled.run(env.env, 'frobnicate', '--config', 'x')).toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(/Unknown command: frobnicate/),
+    });
   });
 
   it('checks a local folder that exists and the route account: OK, exit 0', async () => {
@@ -91,16 +97,30 @@ ${localRoute(accountId)}  - name: partner-in
     );
     const result = await compiled.run({ ...env.env, PARTNER_PASSWORD: 'secret' }, 'check', '--config', file, '--json');
     expect(result.code).toBe(1);
-    const answer = JSON.parse(result.stdout) as { ok: boolean; sources: Array<{ source: string; ok: boolean; error?: string }>; routes: Array<{ route: string; ok: boolean; problems?: string[] }> };
+    const answer = JSON.parse(result.stdout) as {
+      ok: boolean;
+      sources: Array<{ source: string; ok: boolean; error?: string }>;
+      routes: Array<{ route: string; ok: boolean; problems?: string[] }>;
+    };
     expect(answer.ok).toBe(false);
     expect(answer.sources).toEqual([
       { source: 'box', kind: 'local', ok: true },
-      { source: 'partner', kind: 'sftp', ok: false, error: expect.stringMatching(new RegExp(`sftp edi@127\\.0\\.0\\.1:${port} is not reachable: .*ECONNREFUSED`)) },
+      {
+        source: 'partner',
+        kind: 'sftp',
+        ok: false,
+        error: expect.stringMatching(new RegExp(`sftp edi@127\\.0\\.0\\.1:${port} is not reachable: .*ECONNREFUSED`)),
+      },
     ]);
     expect(answer.routes).toEqual([
       { route: 'scans', account: accountId, ok: true },
       { route: 'partner-in', account: 'acc_nobody', ok: false, problems: ['no account acc_nobody'] },
-      { route: 'mailed', account: accountId, ok: false, problems: ['the account may not send e-mail as robot@example.com (accounts.js allow-sender)'] },
+      {
+        route: 'mailed',
+        account: accountId,
+        ok: false,
+        problems: ['the account may not send e-mail as robot@example.com (accounts.js allow-sender)'],
+      },
     ]);
     const text = await compiled.run({ ...env.env, PARTNER_PASSWORD: 'secret' }, 'check', '--config', file);
     expect(text.code).toBe(1);
@@ -112,15 +132,25 @@ ${localRoute(accountId)}  - name: partner-in
     mkdirSync(path.join(box, 'in'), { recursive: true });
     // Waiting: the PDF only; an upload under a temporary name and a file of another kind are not the route's.
     for (const name of ['a.pdf', 'b.pdf.part', '.c.pdf', 'notes.txt']) writeFileSync(path.join(box, 'in', name), 'x');
-    const enter = (hash: string) => storage.connectorFiles.enter({ route: 'scans', contentHash: hash, workflowId: `connectorFile-scans-${hash}`, fileName: `${hash}.pdf` });
+    const enter = (hash: string) =>
+      storage.connectorFiles.enter({
+        route: 'scans',
+        contentHash: hash,
+        workflowId: `connectorFile-scans-${hash}`,
+        fileName: `${hash}.pdf`,
+      });
     for (const hash of ['h1', 'h2', 'h3', 'h4']) await enter(hash);
     await storage.connectorFiles.finish({ route: 'scans', contentHash: 'h1', status: 'done', resultPath: 'out/h1-zugferd.pdf' });
     await storage.connectorFiles.finish({ route: 'scans', contentHash: 'h2', status: 'done', resultPath: 'out/h2-zugferd.pdf' });
     await storage.connectorFiles.finish({ route: 'scans', contentHash: 'h3', status: 'refused', resultPath: null });
     const json = await compiled.run(env.env, 'status', '--config', file, '--json');
     expect(json, json.stderr).toMatchObject({ code: 0 });
-    expect(JSON.parse(json.stdout) as RouteStatus[]).toEqual([{ route: 'scans', operation: 'createZugferdFromPdf', waiting: 1, processing: 1, processed: 2, refused: 1 }]);
+    expect(JSON.parse(json.stdout) as RouteStatus[]).toEqual([
+      { route: 'scans', operation: 'createZugferdFromPdf', waiting: 1, processing: 1, processed: 2, refused: 1 },
+    ]);
     const text = await compiled.run(env.env, 'status', '--config', file);
-    expect(text.stdout).toMatch(/^ROUTE\s+OPERATION\s+WAITING\s+PROCESSING\s+PROCESSED\s+REFUSED\nscans\s+createZugferdFromPdf\s+1\s+1\s+2\s+1\n$/);
+    expect(text.stdout).toMatch(
+      /^ROUTE\s+OPERATION\s+WAITING\s+PROCESSING\s+PROCESSED\s+REFUSED\nscans\s+createZugferdFromPdf\s+1\s+1\s+2\s+1\n$/,
+    );
   });
 });

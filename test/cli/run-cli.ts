@@ -31,11 +31,24 @@ const SCRUBBED = ['DATABASE_URL', 'EINVOICE_DATA_DIR', 'SIGNING_SECRET'];
 export async function compileCli(name: string): Promise<CompiledCli> {
   const buildDir = path.join(REPO_ROOT, 'node_modules', '.cache', `einv-cli-test-${randomBytes(4).toString('hex')}`);
   const tsc = path.join(REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
-  const options = ['--outDir', buildDir, '--rootDir', REPO_ROOT, '--module', 'NodeNext', '--moduleResolution', 'NodeNext', '--target', 'ES2023'];
+  const options = [
+    '--outDir',
+    buildDir,
+    '--rootDir',
+    REPO_ROOT,
+    '--module',
+    'NodeNext',
+    '--moduleResolution',
+    'NodeNext',
+    '--target',
+    'ES2023',
+  ];
   const strictness = ['--strict', '--noUncheckedIndexedAccess', '--skipLibCheck', '--types', 'node'];
   // The project's declarations of untyped packages come along: the import graph may reach them.
   const declarations = globSync('src/**/*.d.ts', { cwd: REPO_ROOT }).map((f) => path.join(REPO_ROOT, f));
-  await exec(process.execPath, [tsc, ...options, ...strictness, path.join(REPO_ROOT, `src/cli/${name}.ts`), ...declarations], { cwd: REPO_ROOT });
+  await exec(process.execPath, [tsc, ...options, ...strictness, path.join(REPO_ROOT, `src/cli/${name}.ts`), ...declarations], {
+    cwd: REPO_ROOT,
+  });
   const cli = path.join(buildDir, 'src', 'cli', `${name}.js`);
   const baseEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) => !SCRUBBED.includes(k)));
   return {

@@ -41,7 +41,11 @@ describe.skipIf(!available)('the service on a multi-service Temporal cluster', (
     cluster = await startCluster(opts);
     service = await spawnService({
       name: 'cluster-smoke',
-      env: { EINVOICE_ROLE: 'api', TEMPORAL_ADDRESS: cluster.address, DATABASE_URL: Object.assign(new URL(postgresUrl), { pathname: `/${prefix}einvoice` }).toString() },
+      env: {
+        EINVOICE_ROLE: 'api',
+        TEMPORAL_ADDRESS: cluster.address,
+        DATABASE_URL: Object.assign(new URL(postgresUrl), { pathname: `/${prefix}einvoice` }).toString(),
+      },
     });
     workers.push(await startRoleProcess(service, 'worker', 'worker-quick-pdf-mail', { EINVOICE_WORKER_QUEUES: 'quick,pdf,mail' }));
     workers.push(await startRoleProcess(service, 'worker', 'worker-ocr', { EINVOICE_WORKER_QUEUES: 'ocr' }));
@@ -57,13 +61,20 @@ describe.skipIf(!available)('the service on a multi-service Temporal cluster', (
   it('creates XML (quick queue) and ZUGFeRD (PDF queue) and reads a PDF (OCR queue), served by the worker processes of their queues', async () => {
     const invoice = JSON.parse(readFileSync(path.join(repoRoot, 'test/fixtures/invoices/01-standard-19.json'), 'utf8'));
     const post = (route: string, body: unknown) =>
-      fetch(`${service.url}${route}`, { method: 'POST', headers: { authorization: `Bearer ${service.token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      fetch(`${service.url}${route}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${service.token}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
     const created = await post('/api/v1/zugferd/createXinvoiceFromJson', { invoice });
     const xml = (await created.json()) as { valid: boolean; xInvoice: string };
     expect(created.status, JSON.stringify(xml)).toBe(200);
     expect(xml.valid).toBe(true);
     const template = await loadTemplate(templateRoots('/nonexistent'), 'de-standard');
-    const { pdf } = await renderInvoicePdf(invoiceSchema.parse(invoice), template, { created: new Date('2026-01-15T10:00:00Z'), fileId: '0'.repeat(32) });
+    const { pdf } = await renderInvoicePdf(invoiceSchema.parse(invoice), template, {
+      created: new Date('2026-01-15T10:00:00Z'),
+      fileId: '0'.repeat(32),
+    });
     const built = await post('/api/v1/zugferd/createZugferdFromJson', { invoice, invoicePdf64: Buffer.from(pdf).toString('base64') });
     const zugferd = (await built.json()) as { zugferdValid: boolean };
     expect(built.status, JSON.stringify(zugferd).slice(0, 500)).toBe(200);
@@ -83,7 +94,8 @@ describe.skipIf(!available)('the service on a multi-service Temporal cluster', (
       const found: string[] = [];
       const deadline = Date.now() + 20_000;
       while (found.length === 0 && Date.now() < deadline) {
-        for await (const w of client.workflow.list({ query: `EinvoiceOperation = "createXinvoiceFromJson" AND EinvoiceOutcome = "valid"` })) found.push(w.workflowId);
+        for await (const w of client.workflow.list({ query: `EinvoiceOperation = "createXinvoiceFromJson" AND EinvoiceOutcome = "valid"` }))
+          found.push(w.workflowId);
         if (found.length === 0) await new Promise((r) => setTimeout(r, 500));
       }
       expect(found).toHaveLength(1);

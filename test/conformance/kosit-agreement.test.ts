@@ -57,13 +57,21 @@ describe.skipIf(unavailable !== undefined)('agreement with the KoSIT validator',
   it('names the scenario as KoSIT does wherever KoSIT applies an official one', () => {
     const named = results.filter((r) => r.kosit.scenario && !r.kosit.scenario.includes('NON-OFFICIAL'));
     expect(named.length).toBeGreaterThan(500);
-    expect(named.filter((r) => r.ours.scenario !== r.kosit.scenario).map((r) => `${r.id}: ours ${r.ours.scenario}, KoSIT ${r.kosit.scenario}`)).toEqual([]);
+    expect(
+      named.filter((r) => r.ours.scenario !== r.kosit.scenario).map((r) => `${r.id}: ours ${r.ours.scenario}, KoSIT ${r.kosit.scenario}`),
+    ).toEqual([]);
   });
 
   it('rejects, like KoSIT, every document with an outdated or unknown specification identifier', () => {
     const outdated = results.filter((r) => r.id.startsWith('mutation/bt24-'));
     expect(outdated.length).toBeGreaterThanOrEqual(18);
-    for (const r of outdated) expect({ id: r.id, ours: r.ours.valid, kosit: r.kosit.valid, scenario: r.kosit.scenario }).toEqual({ id: r.id, ours: false, kosit: false, scenario: undefined });
+    for (const r of outdated)
+      expect({ id: r.id, ours: r.ours.valid, kosit: r.kosit.valid, scenario: r.kosit.scenario }).toEqual({
+        id: r.id,
+        ours: false,
+        kosit: false,
+        scenario: undefined,
+      });
   });
 
   it('has mutations that each break the rule they target, as KoSIT sees it', () => {

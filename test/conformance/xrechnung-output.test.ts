@@ -15,7 +15,16 @@ import { invoiceFixture, invoiceFixtures } from '../xml/fixtures.js';
  * more than a file), two batches in parallel for two cores.
  */
 
-const PROFILE_FIXTURES = ['08-allowances-charges-mixed-vat', '09-line-allowances-charges', '22-delivery-information', '23-payee-factoring', '24-tax-representative', '26-supporting-documents', '27-item-attributes-classifications', '33-all-references'];
+const PROFILE_FIXTURES = [
+  '08-allowances-charges-mixed-vat',
+  '09-line-allowances-charges',
+  '22-delivery-information',
+  '23-payee-factoring',
+  '24-tax-representative',
+  '26-supporting-documents',
+  '27-item-attributes-classifications',
+  '33-all-references',
+];
 const PROFILES: CiiProfile[] = ['MINIMUM', 'BASICWL', 'BASIC', 'EN16931', 'EXTENDED'];
 
 interface Output {
@@ -24,8 +33,15 @@ interface Output {
 }
 
 const outputs: Output[] = [
-  ...invoiceFixtures.flatMap(({ name, invoice }) => (['CII', 'UBL'] as SyntaxId[]).map((syntax) => ({ file: `${name}.${syntax.toLowerCase()}.xml`, xml: writeInvoiceXml(invoice, { syntax }) }))),
-  ...PROFILE_FIXTURES.flatMap((name) => PROFILES.map((profile) => ({ file: `${name}.${profile}.cii.xml`, xml: writeCii(invoiceFixture(name), { profile }) }))),
+  ...invoiceFixtures.flatMap(({ name, invoice }) =>
+    (['CII', 'UBL'] as SyntaxId[]).map((syntax) => ({
+      file: `${name}.${syntax.toLowerCase()}.xml`,
+      xml: writeInvoiceXml(invoice, { syntax }),
+    })),
+  ),
+  ...PROFILE_FIXTURES.flatMap((name) =>
+    PROFILES.map((profile) => ({ file: `${name}.${profile}.cii.xml`, xml: writeCii(invoiceFixture(name), { profile }) })),
+  ),
 ];
 
 interface Verdict {
@@ -40,7 +56,11 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 /** Validates a directory in one JVM; Mustang logs per file its errors, then "Testing file n: valid|invalid (path)". */
 function validateDirectory(dir: string): Promise<Map<string, Verdict>> {
   return new Promise((resolve, reject) => {
-    const java = spawn('java', ['-jar', mustangJar, '--action', 'validateExpectValid', '--no-notices', '--disable-file-logging', '-d', dir], { cwd: dir });
+    const java = spawn(
+      'java',
+      ['-jar', mustangJar, '--action', 'validateExpectValid', '--no-notices', '--disable-file-logging', '-d', dir],
+      { cwd: dir },
+    );
     let stderr = '';
     java.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
     java.stdout.resume();
@@ -110,13 +130,20 @@ describe.skipIf(kositMissing !== undefined)('KoSIT accepts what we write', () =>
   it('judged the XRechnung and EN 16931 files under the scenario they name', () => {
     expect(forKosit.length).toBeGreaterThan(70);
     for (const o of forKosit) {
-      const expected = o.file.endsWith('.EN16931.cii.xml') ? 'EN16931 (CII)' : o.file.endsWith('.cii.xml') ? 'EN16931 XRechnung (CII)' : /EN16931 XRechnung \(UBL (Invoice|CreditNote)\)/;
+      const expected = o.file.endsWith('.EN16931.cii.xml')
+        ? 'EN16931 (CII)'
+        : o.file.endsWith('.cii.xml')
+          ? 'EN16931 XRechnung (CII)'
+          : /EN16931 XRechnung \(UBL (Invoice|CreditNote)\)/;
       expect(judged.get(o.file)?.scenario, o.file).toMatch(expected);
     }
   });
 
   it.each(forKosit.map((o) => o.file))('%s is accepted with no error or warning', (file) => {
     const verdict = judged.get(file)!;
-    expect({ accepted: verdict.accepted, findings: verdict.messages.filter((m) => m.level !== 'information').map((m) => `${m.level} ${m.code ?? m.step}: ${m.text}`) }).toEqual({ accepted: true, findings: [] });
+    expect({
+      accepted: verdict.accepted,
+      findings: verdict.messages.filter((m) => m.level !== 'information').map((m) => `${m.level} ${m.code ?? m.step}: ${m.text}`),
+    }).toEqual({ accepted: true, findings: [] });
   });
 });

@@ -36,7 +36,13 @@ describe('a Drive route look', () => {
       'test.yaml',
     );
     // The job layer is never reached: nothing gets old enough to be claimed.
-    const activities = connectorActivities({ config, sources: new Map([['drive', drive]]), jobs: {} as JobDeps, activityQueue: 'q', log: pino({ level: 'silent' }) });
+    const activities = connectorActivities({
+      config,
+      sources: new Map([['drive', drive]]),
+      jobs: {} as JobDeps,
+      activityQueue: 'q',
+      log: pino({ level: 'silent' }),
+    });
     const env = new MockActivityEnvironment();
     const look = (previous: LookState): Promise<RouteLook> => env.run(activities.lookAtRoute, { route: 'inbox', previous });
     await drive.write('in/notes.txt', new Uint8Array([1]));

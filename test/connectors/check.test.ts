@@ -30,7 +30,12 @@ describe('check of a misconfigured source', () => {
 
   it('names a bucket that does not exist', async () => {
     const server = await startMoto();
-    const source = new S3Source({ bucket: 'no-such-bucket', endpoint: server.endpoint, forcePathStyle: true, credentials: { accessKeyId: 'test', secretAccessKey: 'test' } });
+    const source = new S3Source({
+      bucket: 'no-such-bucket',
+      endpoint: server.endpoint,
+      forcePathStyle: true,
+      credentials: { accessKeyId: 'test', secretAccessKey: 'test' },
+    });
     try {
       await expect(source.check()).rejects.toThrow(/s3 bucket no-such-bucket at http:\/\/127\.0\.0\.1:\d+: NotFound \(HTTP 404\)/);
     } finally {

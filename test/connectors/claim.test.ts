@@ -42,7 +42,9 @@ describe('claiming dropped files', () => {
     const first = await lookAndClaim(route, source, lookOf([]), Date.now());
     expect(first.claimed).toEqual([]);
     const second = await lookAndClaim(route, source, first.look, Date.now());
-    expect(second.claimed.map((c) => [c.name, c.path, new TextDecoder().decode(c.bytes), c.hash])).toEqual([['a.pdf', 'processing/inbox/a.pdf', '%PDF a', contentHash(new TextEncoder().encode('%PDF a'))]]);
+    expect(second.claimed.map((c) => [c.name, c.path, new TextDecoder().decode(c.bytes), c.hash])).toEqual([
+      ['a.pdf', 'processing/inbox/a.pdf', '%PDF a', contentHash(new TextEncoder().encode('%PDF a'))],
+    ]);
     expect(readdirSync(path.join(root, 'in')).sort()).toEqual(['b.pdf.part', 'notes.txt', 'young.pdf']);
   });
 
@@ -74,7 +76,9 @@ describe('claiming dropped files', () => {
     const { root, route, source } = setup();
     mkdirSync(path.join(root, 'processing', 'inbox'), { recursive: true });
     writeFileSync(path.join(root, 'processing', 'inbox', 'left.pdf'), '%PDF left');
-    expect((await unfinished(route, source, await source.list(route.processing))).map((f) => [f.name, f.path])).toEqual([['left.pdf', 'processing/inbox/left.pdf']]);
+    expect((await unfinished(route, source, await source.list(route.processing))).map((f) => [f.name, f.path])).toEqual([
+      ['left.pdf', 'processing/inbox/left.pdf'],
+    ]);
   });
 
   it('passes over a file of processing/ that its workflow filed away after the listing', async () => {

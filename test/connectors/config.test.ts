@@ -46,7 +46,12 @@ describe('connector configuration', () => {
       ['copier', 'createZugferdFromPdf', 'processing/copier', 'done', 'error', 10],
       ['partner-validation', 'validate', 'processing/partner-validation', 'done', 'error', 10],
     ]);
-    expect(config.sources.partner).toMatchObject({ kind: 'sftp', port: 22, pollSeconds: 30, privateKey: { file: '/run/secrets/sftp_key' } });
+    expect(config.sources.partner).toMatchObject({
+      kind: 'sftp',
+      port: 22,
+      pollSeconds: 30,
+      privateKey: { file: '/run/secrets/sftp_key' },
+    });
   });
 
   it('accepts the same configuration written as JSON', () => {
@@ -60,15 +65,21 @@ describe('connector configuration', () => {
   });
 
   it('names the line of an unknown operation, a missing source and a route writing into its own inbox', () => {
-    expect(problemsOf(valid.replace('operation: validate', 'operation: convert')).map((p) => [p.line, p.path])).toEqual([[26, 'routes.1.operation']]);
-    expect(problemsOf(valid.replace('source: office', 'source: copier'))).toEqual([expect.objectContaining({ line: 14, path: 'routes.0.source', message: 'no source named copier' })]);
+    expect(problemsOf(valid.replace('operation: validate', 'operation: convert')).map((p) => [p.line, p.path])).toEqual([
+      [26, 'routes.1.operation'],
+    ]);
+    expect(problemsOf(valid.replace('source: office', 'source: copier'))).toEqual([
+      expect.objectContaining({ line: 14, path: 'routes.0.source', message: 'no source named copier' }),
+    ]);
     expect(problemsOf(valid.replace('output: { folder: out }', 'output: { folder: in }'))).toEqual([
       expect.objectContaining({ line: 18, path: 'routes.0.output', message: expect.stringContaining('watched folder') }),
     ]);
   });
 
   it('refuses folders that climb out of the source, and YAML that does not parse', () => {
-    expect(problemsOf(valid.replace('folder: in', 'folder: ../etc'))).toEqual([expect.objectContaining({ line: 15, path: 'routes.0.folder' })]);
+    expect(problemsOf(valid.replace('folder: in', 'folder: ../etc'))).toEqual([
+      expect.objectContaining({ line: 15, path: 'routes.0.folder' }),
+    ]);
     expect(problemsOf(valid.replace('  office:\n', '  office:\n   bad: [\n'))[0]).toMatchObject({ line: expect.any(Number) });
   });
 });

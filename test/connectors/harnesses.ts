@@ -27,7 +27,8 @@ export interface RouteHarness extends SourceHarness {
 }
 
 const PIECES = 12;
-const piece = (bytes: Uint8Array, i: number) => bytes.subarray(Math.floor((i * bytes.length) / PIECES), Math.floor(((i + 1) * bytes.length) / PIECES));
+const piece = (bytes: Uint8Array, i: number) =>
+  bytes.subarray(Math.floor((i * bytes.length) / PIECES), Math.floor(((i + 1) * bytes.length) / PIECES));
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Replaces the file with ever longer beginnings of `bytes`, the last one whole. */
@@ -131,7 +132,12 @@ export function s3Harness(): RouteHarness {
   });
   // moto starts empty, the first time and after a restart.
   const createBucket = async () => {
-    const client = new S3Client({ region: 'us-east-1', endpoint: server.endpoint, forcePathStyle: true, credentials: options().credentials });
+    const client = new S3Client({
+      region: 'us-east-1',
+      endpoint: server.endpoint,
+      forcePathStyle: true,
+      credentials: options().credentials,
+    });
     await client.send(new CreateBucketCommand({ Bucket: bucket }));
     client.destroy();
   };

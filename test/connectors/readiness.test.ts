@@ -5,7 +5,13 @@ import { donePath, numbered, reportNames, resultName } from '../../connectors/na
 import { completeFiles, lookOf, nameFilter } from '../../connectors/readiness.js';
 import type { SourceEntry } from '../../connectors/sources/source.js';
 
-const entry = (name: string, size: number, modifiedMs: number, version?: string): SourceEntry => ({ path: `in/${name}`, name, size, modifiedMs, ...(version ? { version } : {}) });
+const entry = (name: string, size: number, modifiedMs: number, version?: string): SourceEntry => ({
+  path: `in/${name}`,
+  name,
+  size,
+  modifiedMs,
+  ...(version ? { version } : {}),
+});
 const all = () => true;
 
 describe('when a dropped file may be taken', () => {
@@ -20,11 +26,11 @@ describe('when a dropped file may be taken', () => {
     expect(completeFiles(lookOf(second), second, 66_000, 10_000, all).map((e) => e.name)).toEqual(['a.pdf', 'b.pdf']);
   });
 
-  it('sees a rewrite with equal size and time through the backend\'s version tag', () => {
+  it("sees a rewrite with equal size and time through the backend's version tag", () => {
     expect(completeFiles(lookOf([entry('a.pdf', 100, 1_000, 'etag1')]), [entry('a.pdf', 100, 1_000, 'etag2')], 60_000, 0, all)).toEqual([]);
   });
 
-  it('never takes temporary names, and matches the route\'s glob without regard to case', () => {
+  it("never takes temporary names, and matches the route's glob without regard to case", () => {
     const files = ['.a.pdf', 'b.pdf.part', 'c.tmp', 'SCAN_0001.PDF', 'notes.txt', 'photo.jpg'].map((n) => entry(n, 1, 0));
     const pdfOrImage = nameFilter('*.{pdf,jpg}');
     expect(completeFiles(lookOf(files), files, 60_000, 0, pdfOrImage).map((e) => e.name)).toEqual(['SCAN_0001.PDF', 'photo.jpg']);

@@ -19,7 +19,6 @@ import { waitFor } from '../support/wait-for.js';
 
 const today = () => new Date().toISOString().slice(0, 10);
 
-
 const names = async (source: FolderSource, folder: string) => (await source.list(folder)).map((e) => e.name).sort();
 const text = async (source: FolderSource, path: string) => Buffer.from(await source.read(path, 10 * 1024 * 1024)).toString('utf8');
 
@@ -83,40 +82,65 @@ export function routeContract(label: string, kind: string, makeHarness: () => Ro
       await harness.stop();
     });
 
-    it('starts while its server is down, and turns invoice.pdf dropped into in/ into out/invoice-zugferd.pdf once the server is back', { timeout: 240_000 }, async () => {
-      // The API runs no connector itself, and still tells of every route, with why its source cannot be reached.
-      const down = await waitFor('/health naming the unreachable source', async () => {
-        const routes = (await health()).connectors ?? [];
-        return routes.length === 2 && routes.every((r) => r.waiting === -1 && r.problem) && routes;
-      });
-      expect(down.map((r) => r.route)).toEqual([jsonRoute, pdfRoute].sort());
-      for (const c of connectors) expect(c.child.exitCode, `${c.logFile} exited`).toBeNull();
-      await harness.startServer();
-      source = harness.source();
-      await source.write('in/invoice.pdf', invoice);
-      const result = await waitFor('out/invoice-zugferd.pdf', async () => (await names(source, 'out')).includes('invoice-zugferd.pdf') && source.read('out/invoice-zugferd.pdf', 20 * 1024 * 1024));
-      expect(Buffer.from(result.subarray(0, 5)).toString('latin1')).toBe('%PDF-');
-      expect(Buffer.from(result).includes('factur-x.xml')).toBe(true);
-      await waitFor('the input in done/', async () => (await names(source, `done/${today()}`)).includes('invoice.pdf'));
-      // The reports are written after the result and the filing of the input: wait for them as a user would.
-      const report = await waitFor('out/invoice.report.txt', async () => (await names(source, 'out')).includes('invoice.report.txt') && text(source, 'out/invoice.report.txt'));
-      expect(report).toMatch(/^invoice\.pdf: done → invoice-zugferd\.pdf\n/);
-      expect(JSON.parse(await text(source, 'out/invoice.report.json'))).toMatchObject({ route: pdfRoute, file: 'invoice.pdf', outcome: { kind: 'done', result: 'invoice-zugferd.pdf' } });
-      expect(await names(source, 'in')).toEqual([]);
-      expect(await names(source, `processing/${pdfRoute}`)).toEqual([]);
-      expect(await workflows(`EinvoiceRoute = "${pdfRoute}" AND EinvoiceFile = "invoice.pdf" AND EinvoiceOperation = "connectorFile"`)).toHaveLength(1);
-    });
+    it(
+      'starts while its server is down, and turns invoice.pdf dropped into in/ into out/invoice-zugferd.pdf once the server is back',
+      { timeout: 240_000 },
+      async () => {
+        // The API runs no connector itself, and still tells of every route, with why its source cannot be reached.
+        const down = await waitFor('/health naming the unreachable source', async () => {
+          const routes = (await health()).connectors ?? [];
+          return routes.length === 2 && routes.every((r) => r.waiting === -1 && r.problem) && routes;
+        });
+        expect(down.map((r) => r.route)).toEqual([jsonRoute, pdfRoute].sort());
+        for (const c of connectors) expect(c.child.exitCode, `${c.logFile} exited`).toBeNull();
+        await harness.startServer();
+        source = harness.source();
+        await source.write('in/invoice.pdf', invoice);
+        const result = await waitFor(
+          'out/invoice-zugferd.pdf',
+          async () =>
+            (await names(source, 'out')).includes('invoice-zugferd.pdf') && source.read('out/invoice-zugferd.pdf', 20 * 1024 * 1024),
+        );
+        expect(Buffer.from(result.subarray(0, 5)).toString('latin1')).toBe('%PDF-');
+        expect(Buffer.from(result).includes('factur-x.xml')).toBe(true);
+        await waitFor('the input in done/', async () => (await names(source, `done/${today()}`)).includes('invoice.pdf'));
+        // The reports are written after the result and the filing of the input: wait for them as a user would.
+        const report = await waitFor(
+          'out/invoice.report.txt',
+          async () => (await names(source, 'out')).includes('invoice.report.txt') && text(source, 'out/invoice.report.txt'),
+        );
+        expect(report).toMatch(/^invoice\.pdf: done → invoice-zugferd\.pdf\n/);
+        expect(JSON.parse(await text(source, 'out/invoice.report.json'))).toMatchObject({
+          route: pdfRoute,
+          file: 'invoice.pdf',
+          outcome: { kind: 'done', result: 'invoice-zugferd.pdf' },
+        });
+        expect(await names(source, 'in')).toEqual([]);
+        expect(await names(source, `processing/${pdfRoute}`)).toEqual([]);
+        expect(
+          await workflows(`EinvoiceRoute = "${pdfRoute}" AND EinvoiceFile = "invoice.pdf" AND EinvoiceOperation = "connectorFile"`),
+        ).toHaveLength(1);
+      },
+    );
 
     it('processes the same invoice once: a second copy is filed with a note naming the first', { timeout: 120_000 }, async () => {
       await source.write('in/copy-of-invoice.pdf', invoice);
-      const note = await waitFor('the duplicate note', async () => (await names(source, `done/${today()}`)).includes('copy-of-invoice.report.txt') && text(source, `done/${today()}/copy-of-invoice.report.txt`));
+      const note = await waitFor(
+        'the duplicate note',
+        async () =>
+          (await names(source, `done/${today()}`)).includes('copy-of-invoice.report.txt') &&
+          text(source, `done/${today()}/copy-of-invoice.report.txt`),
+      );
       expect(note).toContain('arrived before as invoice.pdf');
       expect((await names(source, 'out')).filter((n) => n.endsWith('.pdf'))).toEqual(['invoice-zugferd.pdf']);
     });
 
     it('files an unreadable file into error/ with a report that says why', { timeout: 120_000 }, async () => {
       await source.write('in/broken.pdf', Buffer.from('this is no PDF at all'));
-      const report = await waitFor('the report of broken.pdf', async () => (await names(source, 'error')).includes('broken.report.txt') && text(source, 'error/broken.report.txt'));
+      const report = await waitFor(
+        'the report of broken.pdf',
+        async () => (await names(source, 'error')).includes('broken.report.txt') && text(source, 'error/broken.report.txt'),
+      );
       expect(report).toMatch(/^broken\.pdf: not processed \(UNSUPPORTED_FILE_TYPE\)/);
       expect(await names(source, 'error')).toContain('broken.pdf');
     });
@@ -135,7 +159,11 @@ export function routeContract(label: string, kind: string, makeHarness: () => Ro
       const count = 50;
       const batch = Array.from({ length: count }, (_, i) => `RE-B${String(i + 1).padStart(2, '0')}`);
       const started = Date.now();
-      await Promise.all(batch.map((n) => source.write(`json-in/${n}.json`, Buffer.from(JSON.stringify({ invoice: { ...fixtureInvoice(), invoiceNumber: n } })))));
+      await Promise.all(
+        batch.map((n) =>
+          source.write(`json-in/${n}.json`, Buffer.from(JSON.stringify({ invoice: { ...fixtureInvoice(), invoiceNumber: n } }))),
+        ),
+      );
       const done = `done/${today()}`;
       const results = await waitFor(
         `${count} XRechnung results`,
@@ -147,7 +175,9 @@ export function routeContract(label: string, kind: string, makeHarness: () => Ro
       );
       const seconds = (Date.now() - started) / 1000;
       // The figure the issue asks for; bench-connectors.ts measures it properly.
-      console.log(`[route-contract] ${label}: ${count} JSON files → XRechnung in ${seconds.toFixed(1)} s (${((count / seconds) * 60).toFixed(0)} files/min)`);
+      console.log(
+        `[route-contract] ${label}: ${count} JSON files → XRechnung in ${seconds.toFixed(1)} s (${((count / seconds) * 60).toFixed(0)} files/min)`,
+      );
       expect(results).toEqual(batch.map((n) => `${n}.xml`));
       const filed = await names(source, done);
       expect(filed.filter((n) => /^RE-B\d+\.json$/.test(n))).toHaveLength(count);
@@ -155,31 +185,45 @@ export function routeContract(label: string, kind: string, makeHarness: () => Ro
       expect(await names(source, 'json-in')).toEqual([]);
       expect(await names(source, `processing/${jsonRoute}`)).toEqual([]);
       expect(await workflows(`EinvoiceRoute = "${jsonRoute}" AND EinvoiceOperation = "connectorFile"`)).toHaveLength(count);
-      const route = await waitFor('/health counting the batch', async () => (await health()).connectors?.find((r) => r.route === jsonRoute && r.processed === count && r.waiting === 0));
+      const route = await waitFor('/health counting the batch', async () =>
+        (await health()).connectors?.find((r) => r.route === jsonRoute && r.processed === count && r.waiting === 0),
+      );
       expect(route).toMatchObject({ operation: 'createXinvoiceFromJson', processing: 0, refused: 0, lastLookAt: expect.any(String) });
       expect(route.problem).toBeUndefined();
     });
 
-    it('loses nothing and does nothing twice when the worker and a connector process are killed (SIGKILL) with files in hand', { timeout: 420_000 }, async () => {
-      const batch = Array.from({ length: 4 }, (_, i) => `kill-${i}`);
-      for (const [i, n] of batch.entries()) await source.write(`in/${n}.pdf`, await invoicePdf({ ...fixtureInvoice(), invoiceNumber: `KILL-${i}` }));
-      await waitFor('a claimed file', async () => (await names(source, `processing/${pdfRoute}`)).length > 0);
-      await worker.kill();
-      await connectors[0]!.kill();
-      worker = await startWorkerProcess(service, 'worker-after-kill');
-      connectors[0] = await startConnectors('connectors-a-after-kill');
-      const made = await waitFor(
-        'every result of the batch',
-        async () => {
-          const out = (await names(source, 'out')).filter((n) => n.startsWith('kill-') && n.endsWith('-zugferd.pdf'));
-          return out.length >= batch.length && out;
-        },
-        360_000,
-      );
-      expect(made).toEqual(batch.map((n) => `${n}-zugferd.pdf`));
-      await waitFor('every input filed', async () => (await names(source, `done/${today()}`)).filter((n) => n.startsWith('kill-') && n.endsWith('.pdf')).length === batch.length);
-      expect(await names(source, `processing/${pdfRoute}`)).toEqual([]);
-      for (const n of batch) expect(await workflows(`EinvoiceRoute = "${pdfRoute}" AND EinvoiceFile = "${n}.pdf" AND EinvoiceOperation = "connectorFile"`)).toHaveLength(1);
-    });
+    it(
+      'loses nothing and does nothing twice when the worker and a connector process are killed (SIGKILL) with files in hand',
+      { timeout: 420_000 },
+      async () => {
+        const batch = Array.from({ length: 4 }, (_, i) => `kill-${i}`);
+        for (const [i, n] of batch.entries())
+          await source.write(`in/${n}.pdf`, await invoicePdf({ ...fixtureInvoice(), invoiceNumber: `KILL-${i}` }));
+        await waitFor('a claimed file', async () => (await names(source, `processing/${pdfRoute}`)).length > 0);
+        await worker.kill();
+        await connectors[0]!.kill();
+        worker = await startWorkerProcess(service, 'worker-after-kill');
+        connectors[0] = await startConnectors('connectors-a-after-kill');
+        const made = await waitFor(
+          'every result of the batch',
+          async () => {
+            const out = (await names(source, 'out')).filter((n) => n.startsWith('kill-') && n.endsWith('-zugferd.pdf'));
+            return out.length >= batch.length && out;
+          },
+          360_000,
+        );
+        expect(made).toEqual(batch.map((n) => `${n}-zugferd.pdf`));
+        await waitFor(
+          'every input filed',
+          async () =>
+            (await names(source, `done/${today()}`)).filter((n) => n.startsWith('kill-') && n.endsWith('.pdf')).length === batch.length,
+        );
+        expect(await names(source, `processing/${pdfRoute}`)).toEqual([]);
+        for (const n of batch)
+          expect(
+            await workflows(`EinvoiceRoute = "${pdfRoute}" AND EinvoiceFile = "${n}.pdf" AND EinvoiceOperation = "connectorFile"`),
+          ).toHaveLength(1);
+      },
+    );
   });
 }

@@ -41,7 +41,8 @@ export function sourceContract(label: string, makeHarness: () => SourceHarness) 
     it('lists every file of a folder, not its subfolders, with size and mtime', async () => {
       const dir = fresh();
       const before = Date.now();
-      for (const name of ['a.pdf', 'b.XML', '.hidden', 'c.pdf.part', 'name with spaces.pdf']) await source.write(`${dir}/in/${name}`, bytes(`content of ${name}`));
+      for (const name of ['a.pdf', 'b.XML', '.hidden', 'c.pdf.part', 'name with spaces.pdf'])
+        await source.write(`${dir}/in/${name}`, bytes(`content of ${name}`));
       await source.write(`${dir}/in/sub/nested.pdf`, bytes('nested'));
       const entries = await source.list(`${dir}/in`);
       expect(entries.map((e) => e.name).sort()).toEqual(['.hidden', 'a.pdf', 'b.XML', 'c.pdf.part', 'name with spaces.pdf']);

@@ -9,7 +9,9 @@ function asRead(): Invoice {
   delete invoice.invoiceTypeCode;
   delete invoice.paymentInstructions!.paymentMeansTypeCode;
   delete invoice.seller!.sellerContact;
-  invoice.invoiceLine = invoice.invoiceLine!.map(({ invoiceLineIdentifier: _id, invoicedQuantityUnitOfMeasureCode: _unit, lineVatInformation: _vat, ...line }) => line);
+  invoice.invoiceLine = invoice.invoiceLine!.map(
+    ({ invoiceLineIdentifier: _id, invoicedQuantityUnitOfMeasureCode: _unit, lineVatInformation: _vat, ...line }) => line,
+  );
   return invoice;
 }
 
@@ -29,8 +31,14 @@ describe('completing a read invoice', () => {
     expect(profile).toBe('EN16931');
     expect(invoice.invoiceTypeCode).toBe('380');
     expect(invoice.paymentInstructions?.paymentMeansTypeCode).toBe('58');
-    expect(invoice.invoiceLine!.map((l) => [l.invoiceLineIdentifier, l.invoicedQuantityUnitOfMeasureCode, l.lineVatInformation?.[0]])).toEqual(
-      invoice.invoiceLine!.map((_, i) => [String(i + 1), 'C62', { invoicedItemVatCategoryCode: 'S', invoicedItemVatRate: invoice.vatBreakdown![0]!.vatCategoryRate }]),
+    expect(
+      invoice.invoiceLine!.map((l) => [l.invoiceLineIdentifier, l.invoicedQuantityUnitOfMeasureCode, l.lineVatInformation?.[0]]),
+    ).toEqual(
+      invoice.invoiceLine!.map((_, i) => [
+        String(i + 1),
+        'C62',
+        { invoicedItemVatCategoryCode: 'S', invoicedItemVatRate: invoice.vatBreakdown![0]!.vatCategoryRate },
+      ]),
     );
   });
 
@@ -43,7 +51,12 @@ describe('completing a read invoice', () => {
 
   it('restores a decimal separator OCR lost in a price, and only then', () => {
     const read = asRead();
-    read.invoiceLine![1] = { ...read.invoiceLine![1]!, invoicedQuantity: '50', invoiceLineNetAmount: '117.50', priceDetails: { itemNetPrice: '235' } };
+    read.invoiceLine![1] = {
+      ...read.invoiceLine![1]!,
+      invoicedQuantity: '50',
+      invoiceLineNetAmount: '117.50',
+      priceDetails: { itemNetPrice: '235' },
+    };
     expect(complete(read).invoice.invoiceLine![1]!.priceDetails?.itemNetPrice).toBe('2.35');
     read.invoiceLine![1]!.priceDetails = { itemNetPrice: '3.35' };
     expect(complete(read).invoice.invoiceLine![1]!.priceDetails?.itemNetPrice).toBe('3.35');
@@ -55,7 +68,10 @@ describe('completing a read invoice', () => {
     const err = refusal(read);
     expect(err.code).toBe('FIELDS_MISSING');
     expect(err.fields.map((f) => f.bt)).toEqual(['BT-42', 'BT-43']);
-    read.seller!.sellerContact = { sellerContactTelephoneNumber: '+49 221 987650', sellerContactEmailAddress: 'buchhaltung@rheinwerk-buero.example' };
+    read.seller!.sellerContact = {
+      sellerContactTelephoneNumber: '+49 221 987650',
+      sellerContactEmailAddress: 'buchhaltung@rheinwerk-buero.example',
+    };
     const { invoice, profile } = prepareForZugferd(read);
     expect(profile).toBe('XRECHNUNG');
     expect(invoice.seller?.sellerContact?.sellerContactPoint).toBe(read.seller!.sellerName);
@@ -80,7 +96,7 @@ describe('refusing', () => {
     ]);
   });
 
-  it('tells the owner what to add to the invoice, in the invoice\'s language', () => {
+  it("tells the owner what to add to the invoice, in the invoice's language", () => {
     const read = asRead();
     delete read.buyer!.buyerPostalAddress!.buyerCountryCode;
     delete read.invoiceNumber;
@@ -92,10 +108,17 @@ describe('refusing', () => {
     }
     expect(err).toBeInstanceOf(ConversionRefusal);
     const refusalDe = err as ConversionRefusal;
-    expect(refusalDe.userMessage).toBe('Auf der Rechnung fehlen Pflichtangaben: die Rechnungsnummer; das Land des Käufers. Bitte ergänzen Sie sie und senden Sie die Rechnung erneut.');
-    expect(refusalDe.fields.map((f) => f.message)).toEqual(['Die Rechnungsnummer (BT-1) fehlt auf der Rechnung; bitte ergänzen', 'Das Land des Käufers (BT-55) fehlt auf der Rechnung; bitte ergänzen']);
+    expect(refusalDe.userMessage).toBe(
+      'Auf der Rechnung fehlen Pflichtangaben: die Rechnungsnummer; das Land des Käufers. Bitte ergänzen Sie sie und senden Sie die Rechnung erneut.',
+    );
+    expect(refusalDe.fields.map((f) => f.message)).toEqual([
+      'Die Rechnungsnummer (BT-1) fehlt auf der Rechnung; bitte ergänzen',
+      'Das Land des Käufers (BT-55) fehlt auf der Rechnung; bitte ergänzen',
+    ]);
     const refusalEn = refusal(read);
-    expect(refusalEn.userMessage).toBe("Mandatory details are missing on the invoice: the invoice number; the buyer's country. Please add them to the invoice and send it again.");
+    expect(refusalEn.userMessage).toBe(
+      "Mandatory details are missing on the invoice: the invoice number; the buyer's country. Please add them to the invoice and send it again.",
+    );
     expect(refusalEn.fields[1]!.message).toBe("The buyer's country (BT-55) is not on the invoice; please add it");
   });
 
@@ -104,13 +127,23 @@ describe('refusing', () => {
     expect(prepareForZugferd(read, { confidence: { invoiceNumber: 0.7 } }).invoice.invoiceNumber).toBe(read.invoiceNumber);
     let err: unknown;
     try {
-      prepareForZugferd(read, { confidence: { invoiceNumber: 0.7, 'documentTotals.invoiceTotalAmountWithVat': 0.9 }, scanned: true, language: 'de' });
+      prepareForZugferd(read, {
+        confidence: { invoiceNumber: 0.7, 'documentTotals.invoiceTotalAmountWithVat': 0.9 },
+        scanned: true,
+        language: 'de',
+      });
     } catch (e) {
       err = e;
     }
     expect(err).toBeInstanceOf(ConversionRefusal);
     expect((err as ConversionRefusal).code).toBe('FIELDS_UNCERTAIN');
-    expect((err as ConversionRefusal).fields).toEqual([{ field: 'invoice.invoiceNumber', bt: 'BT-1', message: 'Die Rechnungsnummer (BT-1) ist im Scan nicht sicher lesbar; bitte senden Sie einen deutlicheren Scan oder das PDF' }]);
+    expect((err as ConversionRefusal).fields).toEqual([
+      {
+        field: 'invoice.invoiceNumber',
+        bt: 'BT-1',
+        message: 'Die Rechnungsnummer (BT-1) ist im Scan nicht sicher lesbar; bitte senden Sie einen deutlicheren Scan oder das PDF',
+      },
+    ]);
   });
 
   it('needs no seller VAT id for a supply outside the scope of VAT, whose lines carry no rate, but a registration number to identify the seller by', () => {
@@ -119,13 +152,31 @@ describe('refusing', () => {
     delete read.seller!.sellerTaxRegistrationIdentifier;
     delete read.seller!.sellerIdentifier;
     delete read.buyer!.buyerVatIdentifier;
-    read.vatBreakdown = [{ vatCategoryTaxableAmount: '472.90', vatCategoryTaxAmount: '0.00', vatCategoryCode: 'O', vatCategoryRate: '0', vatExemptionReasonText: 'Not subject to VAT' }];
-    read.invoiceLine = read.invoiceLine!.map((l) => ({ ...l, lineVatInformation: [{ invoicedItemVatCategoryCode: 'O', invoicedItemVatRate: '0' }] }));
-    read.documentTotals = { ...read.documentTotals, invoiceTotalVatAmount: '0.00', invoiceTotalAmountWithVat: '472.90', amountDueForPayment: '472.90' };
+    read.vatBreakdown = [
+      {
+        vatCategoryTaxableAmount: '472.90',
+        vatCategoryTaxAmount: '0.00',
+        vatCategoryCode: 'O',
+        vatCategoryRate: '0',
+        vatExemptionReasonText: 'Not subject to VAT',
+      },
+    ];
+    read.invoiceLine = read.invoiceLine!.map((l) => ({
+      ...l,
+      lineVatInformation: [{ invoicedItemVatCategoryCode: 'O', invoicedItemVatRate: '0' }],
+    }));
+    read.documentTotals = {
+      ...read.documentTotals,
+      invoiceTotalVatAmount: '0.00',
+      invoiceTotalAmountWithVat: '472.90',
+      amountDueForPayment: '472.90',
+    };
     const { invoice } = prepareForZugferd(read);
     expect(invoice.seller?.sellerVatIdentifier).toBeUndefined();
     // BR-O-05: what is outside the scope has no VAT rate, not even the 0 % the page prints.
-    expect(invoice.invoiceLine!.map((l) => l.lineVatInformation)).toEqual(invoice.invoiceLine!.map(() => [{ invoicedItemVatCategoryCode: 'O' }]));
+    expect(invoice.invoiceLine!.map((l) => l.lineVatInformation)).toEqual(
+      invoice.invoiceLine!.map(() => [{ invoicedItemVatCategoryCode: 'O' }]),
+    );
     // BR-CO-26: without a VAT id, a registration number (or a seller id) names the seller.
     delete read.seller!.sellerLegalRegistrationIdentifier;
     expect(refusal(read).fields.map((f) => f.bt)).toEqual(['BT-30']);
@@ -138,8 +189,14 @@ describe('refusing', () => {
     delete read.paymentDueDate;
     delete read.paymentTerms;
     expect(refusal(read).fields.map((f) => f.bt)).toEqual(['BT-9']);
-    expect(prepareForZugferd({ ...read, paymentTerms: 'Zahlbar sofort ohne Abzug.' }).invoice.paymentTerms).toBe('Zahlbar sofort ohne Abzug.');
-    read.documentTotals = { ...read.documentTotals, paidAmount: read.documentTotals!.invoiceTotalAmountWithVat, amountDueForPayment: '0.00' };
+    expect(prepareForZugferd({ ...read, paymentTerms: 'Zahlbar sofort ohne Abzug.' }).invoice.paymentTerms).toBe(
+      'Zahlbar sofort ohne Abzug.',
+    );
+    read.documentTotals = {
+      ...read.documentTotals,
+      paidAmount: read.documentTotals!.invoiceTotalAmountWithVat,
+      amountDueForPayment: '0.00',
+    };
     expect(prepareForZugferd(read).invoice.documentTotals?.amountDueForPayment).toBe('0.00');
   });
 
@@ -157,9 +214,23 @@ describe('refusing', () => {
     read.invoiceLine![0] = { ...read.invoiceLine![0]!, invoicedQuantity: '20', priceDetails: { itemNetPrice: '4.97' } };
     expect(refusal(read).fields).toEqual([expect.objectContaining({ field: 'invoice.invoiceLine[0].invoiceLineNetAmount', bt: 'BT-131' })]);
     const rounded = asRead();
-    rounded.invoiceLine = [{ itemInformation: { itemName: 'Drittel' }, invoicedQuantity: '3', priceDetails: { itemNetPrice: '33.33' }, invoiceLineNetAmount: '100.00' }];
-    rounded.vatBreakdown = [{ vatCategoryTaxableAmount: '100.00', vatCategoryTaxAmount: '19.00', vatCategoryCode: 'S', vatCategoryRate: '19' }];
-    rounded.documentTotals = { invoiceTotalAmountWithoutVat: '100.00', invoiceTotalVatAmount: '19.00', invoiceTotalAmountWithVat: '119.00', amountDueForPayment: '119.00' };
+    rounded.invoiceLine = [
+      {
+        itemInformation: { itemName: 'Drittel' },
+        invoicedQuantity: '3',
+        priceDetails: { itemNetPrice: '33.33' },
+        invoiceLineNetAmount: '100.00',
+      },
+    ];
+    rounded.vatBreakdown = [
+      { vatCategoryTaxableAmount: '100.00', vatCategoryTaxAmount: '19.00', vatCategoryCode: 'S', vatCategoryRate: '19' },
+    ];
+    rounded.documentTotals = {
+      invoiceTotalAmountWithoutVat: '100.00',
+      invoiceTotalVatAmount: '19.00',
+      invoiceTotalAmountWithVat: '119.00',
+      amountDueForPayment: '119.00',
+    };
     expect(prepareForZugferd(rounded).invoice.documentTotals?.sumOfInvoiceLineNetAmount).toBe('100.00');
   });
 });
@@ -168,31 +239,74 @@ describe('what the page implies, filled and reported', () => {
   /** A read invoice with one rate and the given lines; totals as printed. */
   function printed(lines: Array<[string, string, string]>, totals: { net: string; vat: string; gross: string }, rate = '19'): Invoice {
     const read = asRead();
-    read.invoiceLine = lines.map(([name, quantity, amount]) => ({ itemInformation: { itemName: name }, invoicedQuantity: quantity, invoiceLineNetAmount: amount, lineVatInformation: [{ invoicedItemVatRate: rate, invoicedItemVatCategoryCode: 'S' }] }));
-    read.vatBreakdown = [{ vatCategoryTaxableAmount: totals.net, vatCategoryTaxAmount: totals.vat, vatCategoryCode: 'S', vatCategoryRate: rate }];
-    read.documentTotals = { invoiceTotalAmountWithoutVat: totals.net, invoiceTotalVatAmount: totals.vat, invoiceTotalAmountWithVat: totals.gross };
+    read.invoiceLine = lines.map(([name, quantity, amount]) => ({
+      itemInformation: { itemName: name },
+      invoicedQuantity: quantity,
+      invoiceLineNetAmount: amount,
+      lineVatInformation: [{ invoicedItemVatRate: rate, invoicedItemVatCategoryCode: 'S' }],
+    }));
+    read.vatBreakdown = [
+      { vatCategoryTaxableAmount: totals.net, vatCategoryTaxAmount: totals.vat, vatCategoryCode: 'S', vatCategoryRate: rate },
+    ];
+    read.documentTotals = {
+      invoiceTotalAmountWithoutVat: totals.net,
+      invoiceTotalVatAmount: totals.vat,
+      invoiceTotalAmountWithVat: totals.gross,
+    };
     return read;
   }
 
   it('lists every filled value with its business term, and names the inferred ones in a note of the e-invoice', () => {
-    const { invoice, filled } = prepareForZugferd(asRead(), { sources: { 'buyer.buyerPostalAddress.buyerCountryCode': 'inferred', invoiceNumber: 'printed' } });
+    const { invoice, filled } = prepareForZugferd(asRead(), {
+      sources: { 'buyer.buyerPostalAddress.buyerCountryCode': 'inferred', invoiceNumber: 'printed' },
+    });
     expect(filled).toContainEqual({ path: 'invoiceTypeCode', bt: 'BT-3', source: 'default', rule: 'commercial-invoice' });
     expect(filled).toContainEqual({ path: 'buyer.buyerPostalAddress.buyerCountryCode', bt: 'BT-55', source: 'inferred', rule: 'analysis' });
     expect(filled.some((f) => f.path === 'invoiceNumber')).toBe(false);
-    expect(invoice.invoiceNote?.at(-1)?.invoiceNote).toMatch(/^Converted from a PDF without e-invoice data\. Not printed on the original but inferred from it: BT-55, .*BT-81/);
+    expect(invoice.invoiceNote?.at(-1)?.invoiceNote).toMatch(
+      /^Converted from a PDF without e-invoice data\. Not printed on the original but inferred from it: BT-55, .*BT-81/,
+    );
   });
 
   it('turns lines printed with VAT included into net lines, and a cent of rounding into a rounding allowance', () => {
-    const read = printed([['Tablet', '1', '399.00'], ['Hülle', '1', '69.99'], ['Ladegerät', '1', '14.99']], { net: '406.70', vat: '77.28', gross: '483.98' });
+    const read = printed(
+      [
+        ['Tablet', '1', '399.00'],
+        ['Hülle', '1', '69.99'],
+        ['Ladegerät', '1', '14.99'],
+      ],
+      { net: '406.70', vat: '77.28', gross: '483.98' },
+    );
     const { invoice } = prepareForZugferd(read);
-    expect(invoice.invoiceLine!.map((l) => [l.invoiceLineNetAmount, l.priceDetails?.itemNetPrice])).toEqual([['335.29', '335.29'], ['58.82', '58.82'], ['12.60', '12.6']]);
+    expect(invoice.invoiceLine!.map((l) => [l.invoiceLineNetAmount, l.priceDetails?.itemNetPrice])).toEqual([
+      ['335.29', '335.29'],
+      ['58.82', '58.82'],
+      ['12.60', '12.6'],
+    ]);
     // 335.29 + 58.82 + 12.60 = 406.71: the printed net total is a cent less.
-    expect(invoice.documentLevelAllowances).toEqual([{ documentLevelAllowanceAmount: '0.01', documentLevelAllowanceVatRate: '19', documentLevelAllowanceVatCategoryCode: 'S', documentLevelAllowanceReason: 'Rounding difference' }]);
-    expect(invoice.documentTotals).toMatchObject({ sumOfInvoiceLineNetAmount: '406.71', sumOfAllowancesOnDocumentLevel: '0.01', invoiceTotalAmountWithoutVat: '406.70' });
+    expect(invoice.documentLevelAllowances).toEqual([
+      {
+        documentLevelAllowanceAmount: '0.01',
+        documentLevelAllowanceVatRate: '19',
+        documentLevelAllowanceVatCategoryCode: 'S',
+        documentLevelAllowanceReason: 'Rounding difference',
+      },
+    ]);
+    expect(invoice.documentTotals).toMatchObject({
+      sumOfInvoiceLineNetAmount: '406.71',
+      sumOfAllowancesOnDocumentLevel: '0.01',
+      invoiceTotalAmountWithoutVat: '406.70',
+    });
   });
 
   it('refuses more than half a cent per line of difference: that is a misread, not rounding', () => {
-    const read = printed([['Tablet', '1', '100.00'], ['Hülle', '1', '50.00']], { net: '150.03', vat: '28.51', gross: '178.54' });
+    const read = printed(
+      [
+        ['Tablet', '1', '100.00'],
+        ['Hülle', '1', '50.00'],
+      ],
+      { net: '150.03', vat: '28.51', gross: '178.54' },
+    );
     expect(refusal(read).code).toBe('TOTALS_MISMATCH');
   });
 
@@ -211,7 +325,10 @@ describe('what the page implies, filled and reported', () => {
     read.buyer!.buyerPostalAddress!.buyerCountryCode = 'AT';
     read.buyer!.buyerVatIdentifier = 'ATU13585627';
     const { invoice, filled } = prepareForZugferd(read);
-    expect(invoice.vatBreakdown![0]).toMatchObject({ vatExemptionReasonCode: 'VATEX-EU-IC', vatExemptionReasonText: 'Intra-Community supply' });
+    expect(invoice.vatBreakdown![0]).toMatchObject({
+      vatExemptionReasonCode: 'VATEX-EU-IC',
+      vatExemptionReasonText: 'Intra-Community supply',
+    });
     expect(invoice.deliveryInformation?.deliverToAddress?.deliverToCountryCode).toBe('AT');
     expect(filled).toContainEqual(expect.objectContaining({ bt: 'BT-80', source: 'inferred' }));
     delete read.deliveryInformation;
@@ -227,19 +344,28 @@ describe('what the page implies, filled and reported', () => {
       { vatCategoryTaxableAmount: '100.00', vatCategoryTaxAmount: '19.00', vatCategoryCode: 'S', vatCategoryRate: '19' },
     ];
     const { invoice, filled } = prepareForZugferd(read);
-    expect(invoice.invoiceLine!.map((l) => [l.invoiceLineNetAmount, l.lineVatInformation![0]!.invoicedItemVatRate])).toEqual([['30.00', '7'], ['100.00', '19']]);
+    expect(invoice.invoiceLine!.map((l) => [l.invoiceLineNetAmount, l.lineVatInformation![0]!.invoicedItemVatRate])).toEqual([
+      ['30.00', '7'],
+      ['100.00', '19'],
+    ]);
     expect(filled.filter((f) => f.bt === 'BG-25')).toHaveLength(2);
     read.vatBreakdown[1]!.vatCategoryTaxableAmount = '99.00';
     expect(refusal(read).fields.map((f) => f.bt)).toContain('BG-25');
   });
 
-  it('routes an XRechnung by the Leitweg-ID and the seller\'s e-mail', () => {
+  it("routes an XRechnung by the Leitweg-ID and the seller's e-mail", () => {
     const read = asRead();
     read.buyerReference = '04011000-12345-67';
     delete read.buyer!.buyerElectronicAddress;
     delete read.seller!.sellerElectronicAddress;
-    read.seller!.sellerContact = { sellerContactTelephoneNumber: '+49 221 987650', sellerContactEmailAddress: 'buchhaltung@rheinwerk-buero.example' };
+    read.seller!.sellerContact = {
+      sellerContactTelephoneNumber: '+49 221 987650',
+      sellerContactEmailAddress: 'buchhaltung@rheinwerk-buero.example',
+    };
     const { invoice } = prepareForZugferd(read);
-    expect([invoice.buyer?.buyerElectronicAddress, invoice.seller?.sellerElectronicAddress]).toEqual(['04011000-12345-67', 'buchhaltung@rheinwerk-buero.example']);
+    expect([invoice.buyer?.buyerElectronicAddress, invoice.seller?.sellerElectronicAddress]).toEqual([
+      '04011000-12345-67',
+      'buchhaltung@rheinwerk-buero.example',
+    ]);
   });
 });

@@ -26,7 +26,9 @@ const read = (file: string) => readFileSync(path.join(deploy, file), 'utf8');
 const run = promisify(execFile);
 
 /** The Temporal server version scripts/setup-temporal-cluster.sh builds for the scale test. */
-const scaleServerVersion = /^TEMPORAL_SERVER_VERSION=v(\S+)$/m.exec(readFileSync(path.join(repoRoot, 'scripts/setup-temporal-cluster.sh'), 'utf8'))![1]!;
+const scaleServerVersion = /^TEMPORAL_SERVER_VERSION=v(\S+)$/m.exec(
+  readFileSync(path.join(repoRoot, 'scripts/setup-temporal-cluster.sh'), 'utf8'),
+)![1]!;
 
 // ---------------------------------------------------------------- compose
 
@@ -39,14 +41,17 @@ const dotEnv = Object.fromEntries(
 
 /** Compose's interpolation: ${VAR}, ${VAR:-default}, ${VAR-default}, ${VAR:?message}, $$. */
 function interpolate(text: string, vars: Record<string, string>, missing: string[]): string {
-  return text.replace(/\$\$|\$\{([A-Za-z_][A-Za-z0-9_]*)(?:(:?[-?])([^}]*))?\}/g, (all, name: string | undefined, op: string | undefined, arg: string | undefined) => {
-    if (!name) return '$';
-    const value = vars[name];
-    if (value !== undefined && !(op?.startsWith(':') && value === '')) return value;
-    if (op?.endsWith('-')) return arg ?? '';
-    missing.push(name);
-    return '';
-  });
+  return text.replace(
+    /\$\$|\$\{([A-Za-z_][A-Za-z0-9_]*)(?:(:?[-?])([^}]*))?\}/g,
+    (all, name: string | undefined, op: string | undefined, arg: string | undefined) => {
+      if (!name) return '$';
+      const value = vars[name];
+      if (value !== undefined && !(op?.startsWith(':') && value === '')) return value;
+      if (op?.endsWith('-')) return arg ?? '';
+      missing.push(name);
+      return '';
+    },
+  );
 }
 
 interface ComposeService {
@@ -66,16 +71,21 @@ interface ComposeService {
 function interpolateValues(value: unknown, missing: string[]): unknown {
   if (typeof value === 'string') return interpolate(value, dotEnv, missing);
   if (Array.isArray(value)) return value.map((v) => interpolateValues(v, missing));
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, interpolateValues(v, missing)]));
+  if (value && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, interpolateValues(v, missing)]));
   return value;
 }
 
 const missingVars: string[] = [];
-const compose = interpolateValues(parseYaml(read('compose.yaml'), { merge: true }), missingVars) as { services: Record<string, ComposeService>; volumes: Record<string, unknown> };
+const compose = interpolateValues(parseYaml(read('compose.yaml'), { merge: true }), missingVars) as {
+  services: Record<string, ComposeService>;
+  volumes: Record<string, unknown>;
+};
 const services = compose.services;
 const einvoiceServices = Object.entries(services).filter(([, s]) => s.image === 'einvoice-service:local');
 const envOf = (s: ComposeService) => Object.fromEntries(Object.entries(s.environment ?? {}).map(([k, v]) => [k, String(v)]));
-const dependencies = (s: ComposeService) => (Array.isArray(s.depends_on) ? Object.fromEntries(s.depends_on.map((d) => [d, { condition: 'service_started' }])) : (s.depends_on ?? {}));
+const dependencies = (s: ComposeService) =>
+  Array.isArray(s.depends_on) ? Object.fromEntries(s.depends_on.map((d) => [d, { condition: 'service_started' }])) : (s.depends_on ?? {});
 const mib = (size: string) => {
   const m = /^(\d+)\s*(g|gi|gb|m|mi|mb)$/i.exec(size.trim());
   if (!m) throw new Error(`not a memory size: ${size}`);
@@ -106,7 +116,13 @@ describe('deploy/compose.yaml', () => {
       expect(config.temporal.address, name).toBe('temporal:7233');
       if (config.role === 'worker') for (const w of config.worker.workloads) served.add(w);
     }
-    expect(roles).toMatchObject({ api: 'api', 'worker-quick': 'worker', 'worker-pdf': 'worker', 'worker-ocr': 'worker', connectors: 'connectors' });
+    expect(roles).toMatchObject({
+      api: 'api',
+      'worker-quick': 'worker',
+      'worker-pdf': 'worker',
+      'worker-ocr': 'worker',
+      connectors: 'connectors',
+    });
     // Every workload class has workers; each class in exactly one worker service.
     expect([...served].sort()).toEqual([...WORKLOADS].sort());
     const queues = einvoiceServices.flatMap(([, s]) => envOf(s).EINVOICE_WORKER_QUEUES?.split(',') ?? []);
@@ -117,9 +133,23 @@ describe('deploy/compose.yaml', () => {
     const postgres = services.postgresql!.environment!;
     const api = envOf(services.api!);
     const db = new URL(api.DATABASE_URL!);
-    expect([db.hostname, db.port, decodeURIComponent(db.username), decodeURIComponent(db.password), db.pathname]).toEqual(['postgresql', '5432', postgres.POSTGRES_USER, postgres.POSTGRES_PASSWORD, `/${postgres.POSTGRES_DB}`]);
-    expect(services.temporal!.environment).toMatchObject({ POSTGRES_SEEDS: 'postgresql', POSTGRES_USER: postgres.POSTGRES_USER, POSTGRES_PWD: postgres.POSTGRES_PASSWORD });
-    expect(services['temporal-schema']!.environment).toMatchObject({ SQL_HOST: 'postgresql', SQL_USER: postgres.POSTGRES_USER, SQL_PASSWORD: postgres.POSTGRES_PASSWORD });
+    expect([db.hostname, db.port, decodeURIComponent(db.username), decodeURIComponent(db.password), db.pathname]).toEqual([
+      'postgresql',
+      '5432',
+      postgres.POSTGRES_USER,
+      postgres.POSTGRES_PASSWORD,
+      `/${postgres.POSTGRES_DB}`,
+    ]);
+    expect(services.temporal!.environment).toMatchObject({
+      POSTGRES_SEEDS: 'postgresql',
+      POSTGRES_USER: postgres.POSTGRES_USER,
+      POSTGRES_PWD: postgres.POSTGRES_PASSWORD,
+    });
+    expect(services['temporal-schema']!.environment).toMatchObject({
+      SQL_HOST: 'postgresql',
+      SQL_USER: postgres.POSTGRES_USER,
+      SQL_PASSWORD: postgres.POSTGRES_PASSWORD,
+    });
     const s3 = new URL(api.BLOB_S3_ENDPOINT!);
     expect(s3.hostname).toBe('s3');
     expect(services.s3!.command).toContain(`-s3.port=${s3.port}`);
@@ -138,8 +168,13 @@ describe('deploy/compose.yaml', () => {
     expect(needs('temporal-schema')).toEqual({ postgresql: { condition: 'service_healthy' } });
     expect(needs('temporal')).toEqual({ 'temporal-schema': { condition: 'service_completed_successfully' } });
     expect(needs('blob-buckets')).toEqual({ s3: { condition: 'service_healthy' } });
-    expect(needs('api')).toEqual({ temporal: { condition: 'service_healthy' }, 'blob-buckets': { condition: 'service_completed_successfully' }, postgresql: { condition: 'service_healthy' } });
-    for (const worker of ['worker-quick', 'worker-pdf', 'worker-ocr', 'connectors']) expect(needs(worker), worker).toEqual({ api: { condition: 'service_healthy' } });
+    expect(needs('api')).toEqual({
+      temporal: { condition: 'service_healthy' },
+      'blob-buckets': { condition: 'service_completed_successfully' },
+      postgresql: { condition: 'service_healthy' },
+    });
+    for (const worker of ['worker-quick', 'worker-pdf', 'worker-ocr', 'connectors'])
+      expect(needs(worker), worker).toEqual({ api: { condition: 'service_healthy' } });
     // A start order exists (no cycle), and it is the one the file's comment promises.
     const order: string[] = [];
     const visit = (name: string, path: string[] = []) => {
@@ -169,7 +204,8 @@ describe('deploy/compose.yaml', () => {
     expect(config.worker.ocrMemoryMb).toBeLessThan(limit);
     const plan = planWorker(config.temporal.taskQueue, config.worker, { memoryMb: limit, ocrEngines: 2, sandboxHeapMb: 1024 });
     expect(plan.ocr!.documents).toBeGreaterThanOrEqual(1);
-    for (const name of ['worker-quick', 'worker-pdf', 'worker-ocr']) expect(Number(services[name]!.deploy!.replicas), name).toBeGreaterThanOrEqual(1);
+    for (const name of ['worker-quick', 'worker-pdf', 'worker-ocr'])
+      expect(Number(services[name]!.deploy!.replicas), name).toBeGreaterThanOrEqual(1);
   });
 
   it('mounts files that exist and declares its named volumes', () => {
@@ -183,7 +219,9 @@ describe('deploy/compose.yaml', () => {
   });
 
   it('lets Prometheus scrape every process on the metrics ports the processes serve', () => {
-    const prometheus = parseYaml(read('compose/prometheus.yml')) as { scrape_configs: Array<{ job_name: string; dns_sd_configs?: Array<{ names: string[]; port: number }> }> };
+    const prometheus = parseYaml(read('compose/prometheus.yml')) as {
+      scrape_configs: Array<{ job_name: string; dns_sd_configs?: Array<{ names: string[]; port: number }> }>;
+    };
     const job = (name: string) => prometheus.scrape_configs.find((j) => j.job_name === name)!.dns_sd_configs![0]!;
     for (const [name, s] of einvoiceServices.filter(([n]) => n !== 'blob-buckets')) {
       const config = loadConfig(envOf(s));
@@ -215,7 +253,9 @@ describe('deploy/compose.yaml', () => {
     const tools = path.join(repoRoot, '.tools/temporal-server');
     const databaseUrl = process.env.TEST_DATABASE_URL;
     if (!existsSync(path.join(tools, 'bin/temporal-sql-tool')) || !databaseUrl) {
-      ctx.skip(`needs the Temporal server tools (bash scripts/setup-temporal-cluster.sh) and TEST_DATABASE_URL${databaseUrl ? '' : ' (scripts/test.sh sets it)'}`);
+      ctx.skip(
+        `needs the Temporal server tools (bash scripts/setup-temporal-cluster.sh) and TEST_DATABASE_URL${databaseUrl ? '' : ' (scripts/test.sh sets it)'}`,
+      );
       return;
     }
     const url = new URL(databaseUrl);
@@ -232,7 +272,9 @@ describe('deploy/compose.yaml', () => {
       TEMPORAL_SCHEMA_DIR: path.join(tools, 'schema/postgresql/v12'),
     };
     for (let i = 0; i < 2; i++) await run('sh', [path.join(deploy, 'compose/temporal-schema.sh')], { env });
-    const db = new pg.Client({ connectionString: Object.assign(new URL(databaseUrl), { pathname: `/${env.VISIBILITY_DBNAME}` }).toString() });
+    const db = new pg.Client({
+      connectionString: Object.assign(new URL(databaseUrl), { pathname: `/${env.VISIBILITY_DBNAME}` }).toString(),
+    });
     await db.connect();
     try {
       const { rows } = await db.query('SELECT curr_version FROM schema_version');
@@ -249,10 +291,28 @@ describe('deploy/compose.yaml', () => {
       ctx.skip('no Docker Compose CLI on this machine (docker compose, or DOCKER_COMPOSE naming a docker-compose binary)');
       return;
     }
-    const { stdout } = await run(compose[0]!, [...compose.slice(1), '-f', path.join(deploy, 'compose.yaml'), '--profile', 'connectors', '--profile', 'monitoring', 'config', '--format', 'json'], { env: { ...process.env, DOCKER_CONFIG: '/nonexistent' } });
+    const { stdout } = await run(
+      compose[0]!,
+      [
+        ...compose.slice(1),
+        '-f',
+        path.join(deploy, 'compose.yaml'),
+        '--profile',
+        'connectors',
+        '--profile',
+        'monitoring',
+        'config',
+        '--format',
+        'json',
+      ],
+      { env: { ...process.env, DOCKER_CONFIG: '/nonexistent' } },
+    );
     const rendered = JSON.parse(stdout) as { services: Record<string, ComposeService> };
     expect(Object.keys(rendered.services).sort()).toEqual(Object.keys(services).sort());
-    expect(rendered.services['worker-ocr']!.environment).toMatchObject({ EINVOICE_WORKER_QUEUES: 'ocr', EINVOICE_OCR_MEMORY_MB: dotEnv.OCR_MEMORY_MB });
+    expect(rendered.services['worker-ocr']!.environment).toMatchObject({
+      EINVOICE_WORKER_QUEUES: 'ocr',
+      EINVOICE_OCR_MEMORY_MB: dotEnv.OCR_MEMORY_MB,
+    });
   }, 60_000);
 });
 
@@ -297,7 +357,8 @@ describe('deploy/kubernetes', () => {
   it('lists only files that exist in its kustomization', () => {
     const kustomization = parseYaml(read('kubernetes/kustomization.yaml')) as { resources: string[]; images: Array<{ name: string }> };
     for (const r of kustomization.resources) expect(existsSync(path.join(deploy, 'kubernetes', r)), r).toBe(true);
-    for (const d of deployments) expect(kustomization.images.map((i) => i.name)).toContain(d.spec.template.spec.containers[0].image.split(':')[0]);
+    for (const d of deployments)
+      expect(kustomization.images.map((i) => i.name)).toContain(d.spec.template.spec.containers[0].image.split(':')[0]);
   });
 
   it('gives every deployment an environment the service accepts, on Temporal from the official chart and S3 blobs', () => {
@@ -341,7 +402,9 @@ describe('deploy/kubernetes', () => {
     const limit = mib(container.resources.limits.memory);
     const config = loadConfig(containerEnv(container));
     expect(config.worker.ocrMemoryMb).toBeLessThan(limit);
-    expect(planWorker('einvoice', config.worker, { memoryMb: limit, ocrEngines: 2, sandboxHeapMb: 1024 }).ocr!.documents).toBeGreaterThanOrEqual(1);
+    expect(
+      planWorker('einvoice', config.worker, { memoryMb: limit, ocrEngines: 2, sandboxHeapMb: 1024 }).ocr!.documents,
+    ).toBeGreaterThanOrEqual(1);
   });
 
   it('mounts a connectors configuration that the connectors accept', () => {
@@ -359,7 +422,8 @@ describe('deploy/kubernetes', () => {
     expect(values.server.image.tag).toBe(scaleServerVersion);
     const { persistence } = values.server.config;
     expect(persistence.numHistoryShards).toBeGreaterThanOrEqual(512);
-    for (const store of [persistence.defaultStore, persistence.visibilityStore]) expect(persistence.datastores[store].sql.pluginName).toBe('postgres12');
+    for (const store of [persistence.defaultStore, persistence.visibilityStore])
+      expect(persistence.datastores[store].sql.pluginName).toBe('postgres12');
   });
 });
 
@@ -367,7 +431,11 @@ describe('deploy/kubernetes', () => {
 
 describe('deploy/grafana-dashboard.json', () => {
   it('is a dashboard on a Prometheus data source chosen at import', () => {
-    const dashboard = JSON.parse(read('grafana-dashboard.json')) as { uid: string; panels: Array<{ type: string; datasource?: { uid: string }; targets?: Array<{ expr: string }> }>; templating: { list: Array<{ name: string; query: string }> } };
+    const dashboard = JSON.parse(read('grafana-dashboard.json')) as {
+      uid: string;
+      panels: Array<{ type: string; datasource?: { uid: string }; targets?: Array<{ expr: string }> }>;
+      templating: { list: Array<{ name: string; query: string }> };
+    };
     expect(dashboard.templating.list).toContainEqual(expect.objectContaining({ name: 'datasource', query: 'prometheus' }));
     const queries = dashboard.panels.filter((p) => p.type !== 'row');
     expect(queries.length).toBeGreaterThan(10);

@@ -18,17 +18,32 @@ let split: SplitService;
 
 beforeAll(async () => {
   split = await startSplitService({ name: 'chaos', env: { SOURCE_DATE_EPOCH: '1767225600' } });
-  await exec(process.execPath, [path.join(repoRoot, 'dist/src/cli/accounts.js'), 'allow-sender', '--account', split.api.accountId, '--sender', 'acme.example'], { cwd: repoRoot, env: split.api.env });
+  await exec(
+    process.execPath,
+    [path.join(repoRoot, 'dist/src/cli/accounts.js'), 'allow-sender', '--account', split.api.accountId, '--sender', 'acme.example'],
+    { cwd: repoRoot, env: split.api.env },
+  );
 }, 240_000);
 
 afterAll(() => split?.stop());
 
-it('8 kills of API, worker and Temporal: one document per request, one e-mail per recipient, the same bytes as without kills', { timeout: 1_200_000 }, async () => {
-  const seed = Number(process.env.CHAOS_SEED ?? Date.now() % 1_000_000);
-  const report = await runChaos(split, { kills: 8, concurrency: 3, gapSeconds: [3, 8], downSeconds: [0.5, 3], seed, log: (line) => console.log(`[chaos ${seed}] ${line}`) });
-  console.log(`[chaos ${seed}] ${JSON.stringify(report)}`);
-  expect(report.problems, `seed ${seed}`).toEqual([]);
-  expect(report.requests).toBeGreaterThanOrEqual(9);
-  // The kills hit requests in flight: some were answered only on a later attempt.
-  expect(report.retried).toBeGreaterThan(0);
-});
+it(
+  '8 kills of API, worker and Temporal: one document per request, one e-mail per recipient, the same bytes as without kills',
+  { timeout: 1_200_000 },
+  async () => {
+    const seed = Number(process.env.CHAOS_SEED ?? Date.now() % 1_000_000);
+    const report = await runChaos(split, {
+      kills: 8,
+      concurrency: 3,
+      gapSeconds: [3, 8],
+      downSeconds: [0.5, 3],
+      seed,
+      log: (line) => console.log(`[chaos ${seed}] ${line}`),
+    });
+    console.log(`[chaos ${seed}] ${JSON.stringify(report)}`);
+    expect(report.problems, `seed ${seed}`).toEqual([]);
+    expect(report.requests).toBeGreaterThanOrEqual(9);
+    // The kills hit requests in flight: some were answered only on a later attempt.
+    expect(report.retried).toBeGreaterThan(0);
+  },
+);

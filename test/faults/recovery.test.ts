@@ -34,12 +34,19 @@ let storage: Storage;
 let temporal: Client;
 let n = 0;
 
-const transport = (receiver: string) => ({ type: 'email', useTransport: true, sender: 'rechnung@acme.example', receiver, subject: 'Rechnung {invoicenumber}', message: 'Anbei.' });
+const transport = (receiver: string) => ({
+  type: 'email',
+  useTransport: true,
+  sender: 'rechnung@acme.example',
+  receiver,
+  subject: 'Rechnung {invoicenumber}',
+  message: 'Anbei.',
+});
 const documentCount = async () => (await storage.documents.list(split.api.accountId, { limit: 200 })).documents.length;
 
-
 async function runningWorkflow(operation: string): Promise<string | undefined> {
-  for await (const wf of temporal.workflow.list({ query: `EinvoiceOperation = "${operation}" AND ExecutionStatus = "Running"` })) return wf.workflowId;
+  for await (const wf of temporal.workflow.list({ query: `EinvoiceOperation = "${operation}" AND ExecutionStatus = "Running"` }))
+    return wf.workflowId;
   return undefined;
 }
 
@@ -51,7 +58,11 @@ beforeAll(async () => {
     workerEnv: { SMTP_URL: sink.url, SMTP_CA_FILE: sink.certFile },
   });
   target = { url: split.api.url, token: split.api.token };
-  await exec(process.execPath, [path.join(repoRoot, 'dist/src/cli/accounts.js'), 'allow-sender', '--account', split.api.accountId, '--sender', 'acme.example'], { cwd: repoRoot, env: split.api.env });
+  await exec(
+    process.execPath,
+    [path.join(repoRoot, 'dist/src/cli/accounts.js'), 'allow-sender', '--account', split.api.accountId, '--sender', 'acme.example'],
+    { cwd: repoRoot, env: split.api.env },
+  );
   storage = await openStorage({ dataDir: split.api.dataDir, databaseUrl: undefined });
   temporal = new Client({ connection: await Connection.connect({ address: split.api.temporalAddress }), namespace: split.api.namespace });
 }, 240_000);
@@ -64,99 +75,125 @@ afterAll(async () => {
 });
 
 describe('crashes between a request and its answer (issue 15)', () => {
-  it('item 1: a create that timed out (504) while the worker was down, retried with its key after the workflow finished: one document, one e-mail', { timeout: 240_000 }, async () => {
-    const receiver = `timeout-${++n}@customer.example`;
-    const key = `timeout-${n}-${Date.now()}`;
-    const body = { invoice: { ...invoice, invoiceNumber: `TIMEOUT-${n}` }, transport: transport(receiver) };
-    const before = await documentCount();
-    await split.parts.worker.kill();
-    const first = await send(target, CREATE_XML, body, key);
-    expect(first.status, first.body.toString()).toBe(504);
-    expect(first.json.error.code).toBe('UPSTREAM_TIMEOUT');
+  it(
+    'item 1: a create that timed out (504) while the worker was down, retried with its key after the workflow finished: one document, one e-mail',
+    { timeout: 240_000 },
+    async () => {
+      const receiver = `timeout-${++n}@customer.example`;
+      const key = `timeout-${n}-${Date.now()}`;
+      const body = { invoice: { ...invoice, invoiceNumber: `TIMEOUT-${n}` }, transport: transport(receiver) };
+      const before = await documentCount();
+      await split.parts.worker.kill();
+      const first = await send(target, CREATE_XML, body, key);
+      expect(first.status, first.body.toString()).toBe(504);
+      expect(first.json.error.code).toBe('UPSTREAM_TIMEOUT');
 
-    await split.parts.worker.start();
-    // The workflow goes on without the client: it stores the document and sends the e-mail.
-    const mail = await sink.waitFor(receiver, 120_000);
-    const retry = await sendUntilAnswered(target, CREATE_XML, body, key, { deadlineMs: 60_000 });
-    expect(retry.status, retry.body.toString()).toBe(200);
-    expect(retry.json.transport.send.messageId).toBe(mail.parsed.messageId);
-    const again = await send(target, CREATE_XML, body, key);
-    expect(again.headers.get('x-idempotency-key-reused')).toBe('true');
-    expect(again.json).toEqual(retry.json);
+      await split.parts.worker.start();
+      // The workflow goes on without the client: it stores the document and sends the e-mail.
+      const mail = await sink.waitFor(receiver, 120_000);
+      const retry = await sendUntilAnswered(target, CREATE_XML, body, key, { deadlineMs: 60_000 });
+      expect(retry.status, retry.body.toString()).toBe(200);
+      expect(retry.json.transport.send.messageId).toBe(mail.parsed.messageId);
+      const again = await send(target, CREATE_XML, body, key);
+      expect(again.headers.get('x-idempotency-key-reused')).toBe('true');
+      expect(again.json).toEqual(retry.json);
 
-    await pause(3_000); // a second workflow, if one had started, would have sent by now
-    expect(await documentCount()).toBe(before + 1);
-    expect(receivedFor(sink, receiver)).toHaveLength(1);
-  });
+      await pause(3_000); // a second workflow, if one had started, would have sent by now
+      expect(await documentCount()).toBe(before + 1);
+      expect(receivedFor(sink, receiver)).toHaveLength(1);
+    },
+  );
 
-  it('item 2: the API killed during a request; the retry with the key gets the workflow\'s result, not IDEMPOTENCY_IN_PROGRESS', { timeout: 240_000 }, async () => {
-    const key = `api-crash-${++n}-${Date.now()}`;
-    const body = { invoice: { ...invoice, invoiceNumber: `APICRASH-${n}` } };
-    const before = await documentCount();
-    await split.parts.worker.kill();
-    const lost = send(target, CREATE_XML, body, key).then(
-      (a) => `answered ${a.status}`,
-      (err: Error) => `lost: ${err.message}`,
-    );
-    await waitFor('the workflow of the request', () => runningWorkflow('createXinvoiceFromJson'), 30_000);
-    await split.parts.api.kill();
-    expect(await lost).toMatch(/^lost/);
-    await split.parts.api.start();
-    await split.parts.worker.start();
+  it(
+    "item 2: the API killed during a request; the retry with the key gets the workflow's result, not IDEMPOTENCY_IN_PROGRESS",
+    { timeout: 240_000 },
+    async () => {
+      const key = `api-crash-${++n}-${Date.now()}`;
+      const body = { invoice: { ...invoice, invoiceNumber: `APICRASH-${n}` } };
+      const before = await documentCount();
+      await split.parts.worker.kill();
+      const lost = send(target, CREATE_XML, body, key).then(
+        (a) => `answered ${a.status}`,
+        (err: Error) => `lost: ${err.message}`,
+      );
+      await waitFor('the workflow of the request', () => runningWorkflow('createXinvoiceFromJson'), 30_000);
+      await split.parts.api.kill();
+      expect(await lost).toMatch(/^lost/);
+      await split.parts.api.start();
+      await split.parts.worker.start();
 
-    const started = Date.now();
-    const retry = await send(target, CREATE_XML, body, key);
-    expect(retry.status, retry.body.toString()).toBe(200);
-    // Joined the running workflow: as long as the work takes, not the 150 s a lock row made it wait.
-    expect(Date.now() - started).toBeLessThan(60_000);
-    expect(await documentCount()).toBe(before + 1);
-    expect((await storage.documents.get(retry.json.documentId, split.api.accountId))?.workflowId).toMatch(/^createXinvoiceFromJson-key-/);
-  });
+      const started = Date.now();
+      const retry = await send(target, CREATE_XML, body, key);
+      expect(retry.status, retry.body.toString()).toBe(200);
+      // Joined the running workflow: as long as the work takes, not the 150 s a lock row made it wait.
+      expect(Date.now() - started).toBeLessThan(60_000);
+      expect(await documentCount()).toBe(before + 1);
+      expect((await storage.documents.get(retry.json.documentId, split.api.accountId))?.workflowId).toMatch(/^createXinvoiceFromJson-key-/);
+    },
+  );
 
-  it('item 3: the worker killed during a PDF build: the request is answered within seconds of the restart, one document', { timeout: 300_000 }, async () => {
-    const key = `worker-build-${++n}-${Date.now()}`;
-    const body = { invoice: { ...invoice, invoiceNumber: `BUILD-${n}` }, invoicePdf64: b64(await invoicePdf(invoice)) };
-    const before = await documentCount();
-    const answer = sendUntilAnswered(target, CREATE_PDF, body, key, { deadlineMs: 280_000 });
-    const workflowId = await waitFor('the workflow', () => runningWorkflow('createZugferdFromJson'), 60_000);
-    await waitFor('buildZugferdPdf running', async () => {
-      const pending = (await temporal.workflow.getHandle(workflowId).describe()).raw.pendingActivities ?? [];
-      return pending.some((a) => a.activityType?.name === 'buildZugferdPdf' && a.lastStartedTime);
-    }, 120_000);
-    const killedAt = Date.now();
-    const killedPid = split.parts.worker.pid();
-    const leftBehind = () => readdirSync(tmpdir()).filter((name) => name.startsWith('einvoice-') && name.includes(`-${killedPid}-`));
-    await split.parts.worker.kill();
-    // Item 4: the dead worker's helper folders (tesseract's language links at least) are there until a worker starts.
-    expect(leftBehind()).not.toEqual([]);
-    await split.parts.worker.start();
-    expect(leftBehind()).toEqual([]);
-    const done = await answer;
-    expect(done.status, done.body.toString()).toBe(200);
-    // The heartbeat timeout (30 s) notices the dead worker; without it the step's 4-minute start-to-close timeout would.
-    expect(Date.now() - killedAt).toBeLessThan(90_000);
-    expect(await documentCount()).toBe(before + 1);
-  });
+  it(
+    'item 3: the worker killed during a PDF build: the request is answered within seconds of the restart, one document',
+    { timeout: 300_000 },
+    async () => {
+      const key = `worker-build-${++n}-${Date.now()}`;
+      const body = { invoice: { ...invoice, invoiceNumber: `BUILD-${n}` }, invoicePdf64: b64(await invoicePdf(invoice)) };
+      const before = await documentCount();
+      const answer = sendUntilAnswered(target, CREATE_PDF, body, key, { deadlineMs: 280_000 });
+      const workflowId = await waitFor('the workflow', () => runningWorkflow('createZugferdFromJson'), 60_000);
+      await waitFor(
+        'buildZugferdPdf running',
+        async () => {
+          const pending = (await temporal.workflow.getHandle(workflowId).describe()).raw.pendingActivities ?? [];
+          return pending.some((a) => a.activityType?.name === 'buildZugferdPdf' && a.lastStartedTime);
+        },
+        120_000,
+      );
+      const killedAt = Date.now();
+      const killedPid = split.parts.worker.pid();
+      const leftBehind = () => readdirSync(tmpdir()).filter((name) => name.startsWith('einvoice-') && name.includes(`-${killedPid}-`));
+      await split.parts.worker.kill();
+      // Item 4: the dead worker's helper folders (tesseract's language links at least) are there until a worker starts.
+      expect(leftBehind()).not.toEqual([]);
+      await split.parts.worker.start();
+      expect(leftBehind()).toEqual([]);
+      const done = await answer;
+      expect(done.status, done.body.toString()).toBe(200);
+      // The heartbeat timeout (30 s) notices the dead worker; without it the step's 4-minute start-to-close timeout would.
+      expect(Date.now() - killedAt).toBeLessThan(90_000);
+      expect(await documentCount()).toBe(before + 1);
+    },
+  );
 
-  it('item 3: the worker killed while the SMTP server holds the message: sent within seconds of the restart, once, with one Message-ID', { timeout: 240_000 }, async () => {
-    const receiver = `held-${++n}@customer.example`;
-    sink.plan(receiver, (attempt) => (attempt === 1 ? 'hold' : undefined));
-    const key = `worker-mail-${n}-${Date.now()}`;
-    const body = { transport: { type: 'email', useTransport: true, email: { sender: 'rechnung@acme.example', receiver, subject: 'Zahlungserinnerung', message: 'Bitte zahlen.' } } };
-    const answered = sendUntilAnswered(target, '/api/v1/delivery', body, key, { deadlineMs: 200_000 });
-    await waitFor('the held transaction', async () => sink.transactions.get(receiver) === 1, 60_000);
-    const killedAt = Date.now();
-    await split.parts.worker.kill();
-    await split.parts.worker.start();
-    const mail = await sink.waitFor(receiver, 120_000);
-    // The SENDING profile's 20 s heartbeat timeout; before, the attempt's 3-minute start-to-close timeout.
-    expect(Date.now() - killedAt).toBeLessThan(75_000);
-    const first = await answered;
-    expect([200, 202], first.body.toString()).toContain(first.status);
-    expect(mail.parsed.messageId).toBe(first.json.send.messageId);
-    await pause(3_000);
-    expect(receivedFor(sink, receiver)).toHaveLength(1);
-    const replay = await send(target, '/api/v1/delivery', body, key);
-    expect(replay.headers.get('x-idempotency-key-reused')).toBe('true');
-  });
+  it(
+    'item 3: the worker killed while the SMTP server holds the message: sent within seconds of the restart, once, with one Message-ID',
+    { timeout: 240_000 },
+    async () => {
+      const receiver = `held-${++n}@customer.example`;
+      sink.plan(receiver, (attempt) => (attempt === 1 ? 'hold' : undefined));
+      const key = `worker-mail-${n}-${Date.now()}`;
+      const body = {
+        transport: {
+          type: 'email',
+          useTransport: true,
+          email: { sender: 'rechnung@acme.example', receiver, subject: 'Zahlungserinnerung', message: 'Bitte zahlen.' },
+        },
+      };
+      const answered = sendUntilAnswered(target, '/api/v1/delivery', body, key, { deadlineMs: 200_000 });
+      await waitFor('the held transaction', async () => sink.transactions.get(receiver) === 1, 60_000);
+      const killedAt = Date.now();
+      await split.parts.worker.kill();
+      await split.parts.worker.start();
+      const mail = await sink.waitFor(receiver, 120_000);
+      // The SENDING profile's 20 s heartbeat timeout; before, the attempt's 3-minute start-to-close timeout.
+      expect(Date.now() - killedAt).toBeLessThan(75_000);
+      const first = await answered;
+      expect([200, 202], first.body.toString()).toContain(first.status);
+      expect(mail.parsed.messageId).toBe(first.json.send.messageId);
+      await pause(3_000);
+      expect(receivedFor(sink, receiver)).toHaveLength(1);
+      const replay = await send(target, '/api/v1/delivery', body, key);
+      expect(replay.headers.get('x-idempotency-key-reused')).toBe('true');
+    },
+  );
 });

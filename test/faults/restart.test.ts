@@ -30,7 +30,11 @@ describe.each(['sqlite', 'postgres'] as const)('stopping everything and starting
     env = backend === 'postgres' ? await createTestEnv('postgres') : undefined;
     split = await startSplitService({ name: `restart-${backend}`, env: env ? { DATABASE_URL: env.config.databaseUrl! } : {} });
     target = { url: split.api.url, token: split.api.token };
-    await exec(process.execPath, [path.join(repoRoot, 'dist/src/cli/accounts.js'), 'allow-sender', '--account', split.api.accountId, '--sender', 'acme.example'], { cwd: repoRoot, env: split.api.env });
+    await exec(
+      process.execPath,
+      [path.join(repoRoot, 'dist/src/cli/accounts.js'), 'allow-sender', '--account', split.api.accountId, '--sender', 'acme.example'],
+      { cwd: repoRoot, env: split.api.env },
+    );
   }, 240_000);
   afterAll(async () => {
     await split?.stop();
@@ -47,15 +51,29 @@ describe.each(['sqlite', 'postgres'] as const)('stopping everything and starting
   };
 
   it('keeps accounts, documents, keys and jobs, and finishes the work under way', { timeout: 420_000 }, async () => {
-    const done = await sendUntilAnswered(target, CREATE, { invoice: { ...invoice, invoiceNumber: 'KEEP-1' } }, 'keep-1', { deadlineMs: 120_000 });
+    const done = await sendUntilAnswered(target, CREATE, { invoice: { ...invoice, invoiceNumber: 'KEEP-1' } }, 'keep-1', {
+      deadlineMs: 120_000,
+    });
     expect(done.status, done.body.toString()).toBe(200);
     const xml = Buffer.from(await (await fetch(done.json.downloadURL)).arrayBuffer());
 
     // Work under way at the stop: no worker to do it.
     await split.parts.worker.stop();
-    const pendingBody = { invoice: { ...invoice, invoiceNumber: 'PENDING-1' }, transport: { type: 'email', useTransport: true, sender: 'rechnung@acme.example', receiver: 'pending@customer.example', subject: 'Rechnung {invoicenumber}', message: 'Anbei.' } };
+    const pendingBody = {
+      invoice: { ...invoice, invoiceNumber: 'PENDING-1' },
+      transport: {
+        type: 'email',
+        useTransport: true,
+        sender: 'rechnung@acme.example',
+        receiver: 'pending@customer.example',
+        subject: 'Rechnung {invoicenumber}',
+        message: 'Anbei.',
+      },
+    };
     const pending = send(target, CREATE, pendingBody, 'pending-1').catch(() => undefined); // cut off by the stop
-    const job = await send(target, '/createJSONFromAnalysedPdfAsync', { pdfInvoiceBase64: Buffer.from(await invoicePdf(invoice)).toString('base64') });
+    const job = await send(target, '/createJSONFromAnalysedPdfAsync', {
+      pdfInvoiceBase64: Buffer.from(await invoicePdf(invoice)).toString('base64'),
+    });
     expect(job.status, job.body.toString()).toBe(200);
     await new Promise((r) => setTimeout(r, 2_000));
 
@@ -89,7 +107,11 @@ describe.each(['sqlite', 'postgres'] as const)('stopping everything and starting
     let status: any;
     do {
       await new Promise((r) => setTimeout(r, 2_000));
-      status = await (await fetch(`${target.url}/rechnungsapi-invoice-async-status?id=${job.json.job_id}`, { headers: { authorization: `Bearer ${target.token}` } })).json();
+      status = await (
+        await fetch(`${target.url}/rechnungsapi-invoice-async-status?id=${job.json.job_id}`, {
+          headers: { authorization: `Bearer ${target.token}` },
+        })
+      ).json();
     } while (status.status === 'processing' && Date.now() < deadline);
     expect(status.status).toBe('done');
     expect(status.result.invoice.invoiceNumber).toBe(invoice.invoiceNumber);

@@ -51,7 +51,10 @@ describe('shared input rules for base64 file fields', () => {
   it('takes the aliases in SPEC order: pdfInvoiceBase64, invoiceBase64, fileBase64', () => {
     const all = { pdfInvoiceBase64: pdf.toString('base64'), invoiceBase64: png.toString('base64'), fileBase64: jpeg.toString('base64') };
     expect(readFileField(all, rules)).toMatchObject({ field: 'pdfInvoiceBase64', bytes: pdf });
-    expect(readFileField({ invoiceBase64: all.invoiceBase64, fileBase64: all.fileBase64 }, rules)).toMatchObject({ field: 'invoiceBase64', bytes: png });
+    expect(readFileField({ invoiceBase64: all.invoiceBase64, fileBase64: all.fileBase64 }, rules)).toMatchObject({
+      field: 'invoiceBase64',
+      bytes: png,
+    });
     expect(readFileField({ fileBase64: all.fileBase64 }, rules)).toMatchObject({ field: 'fileBase64', bytes: jpeg });
   });
 
@@ -93,7 +96,6 @@ describe('shared input rules for base64 file fields', () => {
     expect(code(() => readFileField({ pdfInvoiceBase64: justOver }, rules))).toBe('FILE_TOO_LARGE');
     expect(performance.now() - started).toBeLessThan(500);
   });
-
 });
 
 describe('file checks of the jobs', () => {

@@ -54,7 +54,8 @@ const CASES: Array<{ file: string; red: Rgb; tolerance: number }> = [
   { file: 'bilevel-packbits.tif', red: WHITE, tolerance: 0 },
 ];
 
-const pixel = (rgba: Uint8Array, width: number, [x, y]: [number, number]) => Array.from(rgba.subarray((y * width + x) * 4, (y * width + x) * 4 + 4));
+const pixel = (rgba: Uint8Array, width: number, [x, y]: [number, number]) =>
+  Array.from(rgba.subarray((y * width + x) * 4, (y * width + x) * 4 + 4));
 
 describe('decoding TIFF', () => {
   it.each(CASES)('$file: 64×48, paper, black and red where the picture has them', async ({ file, red, tolerance }) => {
@@ -85,7 +86,9 @@ describe('decoding TIFF', () => {
 
 describe('hostile TIFF files', () => {
   it('refuses a page above the pixel limit before decoding it, in both callers', async () => {
-    await expect(openTiff(fixture('rgb-jpeg-ycbcr.tif'), { maxPixels: 1000 }).decode(0)).rejects.toThrow(/64×48 pixels; at most 0.001 million/);
+    await expect(openTiff(fixture('rgb-jpeg-ycbcr.tif'), { maxPixels: 1000 }).decode(0)).rejects.toThrow(
+      /64×48 pixels; at most 0.001 million/,
+    );
     const huge = uncompressedGrey(10_001, 10_001, new Uint8Array(16));
     await expect((await openImage(huge, 'tiff')).decodePage(0)).rejects.toThrow(UnreadableFileError);
     await expect(imagesToPdf(huge, 'tiff')).rejects.toThrow(PdfInputError);
@@ -140,7 +143,8 @@ describe('hostile TIFF files', () => {
 /** Where a field of the first directory of a little-endian TIFF starts. */
 function field(view: Buffer, tag: number): number {
   const first = view.readUInt32LE(4);
-  for (let entry = first + 2; entry < first + 2 + view.readUInt16LE(first) * 12; entry += 12) if (view.readUInt16LE(entry) === tag) return entry;
+  for (let entry = first + 2; entry < first + 2 + view.readUInt16LE(first) * 12; entry += 12)
+    if (view.readUInt16LE(entry) === tag) return entry;
   throw new Error(`no field ${tag}`);
 }
 

@@ -17,7 +17,10 @@ afterAll(() => service?.stop());
 
 it('500 generated requests: no answer of 500 or above, memory bounded', { timeout: 1_200_000 }, async () => {
   const seed = Number(process.env.FUZZ_SEED ?? Date.now() % 1_000_000);
-  const report = await runFuzz({ url: service.url, token: service.token, pid: service.pid()! }, { runs: 500, seed, log: (line) => console.log(`[fuzz ${seed}] ${line}`) });
+  const report = await runFuzz(
+    { url: service.url, token: service.token, pid: service.pid()! },
+    { runs: 500, seed, log: (line) => console.log(`[fuzz ${seed}] ${line}`) },
+  );
   console.log(`[fuzz ${seed}] ${JSON.stringify(report)}`);
   expect(report.failures, `seed ${seed}`).toEqual([]);
   expect(report.cases).toBe(500);

@@ -27,7 +27,22 @@ describe('mandatory business terms', () => {
       { path: 'vatBreakdown[1].vatCategoryCode', bt: 'BT-118', name: 'VAT category code', rule: 'BR-47' },
       { path: 'invoiceLine[1].priceDetails.itemNetPrice', bt: 'BT-146', name: 'Item net price', rule: 'BR-26' },
     ]);
-    expect(missingMandatoryFields({}).map((m) => m.bt)).toEqual(['BT-1', 'BT-2', 'BT-3', 'BT-5', 'BT-27', 'BT-40', 'BT-44', 'BT-55', 'BT-106', 'BT-109', 'BT-112', 'BT-115', 'BG-23', 'BG-25']);
+    expect(missingMandatoryFields({}).map((m) => m.bt)).toEqual([
+      'BT-1',
+      'BT-2',
+      'BT-3',
+      'BT-5',
+      'BT-27',
+      'BT-40',
+      'BT-44',
+      'BT-55',
+      'BT-106',
+      'BT-109',
+      'BT-112',
+      'BT-115',
+      'BG-23',
+      'BG-25',
+    ]);
   });
 });
 

@@ -41,7 +41,9 @@ describe('business term names', () => {
   });
 
   it('name the group of each list item', () => {
-    expect(catalogLists.map((l) => l.path)).toEqual(expect.arrayContaining(['invoiceLine[]', 'vatBreakdown[]', 'invoiceLine[].invoiceLineAllowances[]']));
+    expect(catalogLists.map((l) => l.path)).toEqual(
+      expect.arrayContaining(['invoiceLine[]', 'vatBreakdown[]', 'invoiceLine[].invoiceLineAllowances[]']),
+    );
     for (const list of catalogLists) expect(TERM_NAMES[list.bt], list.path).toBeDefined();
     expect(catalogLists.filter((l) => l.single).map((l) => l.path)).toEqual(['invoiceLine[].lineVatInformation[]']);
     expect(termName('BG-25', 'de')).toBe('Rechnungsposition');

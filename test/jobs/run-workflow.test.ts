@@ -5,7 +5,8 @@ import { JobRefusal } from '../../src/jobs/refusal.js';
 import { toRefusal } from '../../src/jobs/run-workflow.js';
 
 const failed = (cause: Error) => new WorkflowFailedError('Workflow execution failed', cause, RetryState.NON_RETRYABLE_FAILURE);
-const inActivity = (activityType: string, cause: Error) => new ActivityFailure('Activity task failed', activityType, '1', RetryState.NON_RETRYABLE_FAILURE, 'worker', cause);
+const inActivity = (activityType: string, cause: Error) =>
+  new ActivityFailure('Activity task failed', activityType, '1', RetryState.NON_RETRYABLE_FAILURE, 'worker', cause);
 
 describe('Temporal failures as job refusals', () => {
   it('turns a non-retryable activity failure typed with one of our codes into that refusal, naming the stage', () => {
@@ -17,7 +18,9 @@ describe('Temporal failures as job refusals', () => {
 
   it('keeps the details a workflow attached to its refusal', () => {
     const details = { ruleCodes: ['BR-CO-15'], stage: 'validateZugferdPdf' };
-    const err = toRefusal(failed(ApplicationFailure.create({ nonRetryable: true, type: 'ZUGFERD_INVALID', message: 'fails validation', details: [details] })));
+    const err = toRefusal(
+      failed(ApplicationFailure.create({ nonRetryable: true, type: 'ZUGFERD_INVALID', message: 'fails validation', details: [details] })),
+    );
     expect(err.code).toBe('ZUGFERD_INVALID');
     expect(err.options.details).toEqual(details);
   });

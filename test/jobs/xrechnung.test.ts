@@ -27,8 +27,17 @@ beforeAll(async () => {
   service = await spawnService({ name: 'jobs', temporalPort: await freePort() });
   storage = await openStorage({ dataDir: service.dataDir, databaseUrl: undefined });
   const connection = await Connection.connect({ address: service.temporalAddress });
-  deps = { temporal: new Client({ connection, namespace: service.namespace }), taskQueue: service.taskQueue, blobs: new BlobStore(service.dataDir), storage };
-  job = { account: { accountId: service.accountId }, source: { kind: 'connector', route: 'test-route', file: 'in/invoice.json', hash: randomUUID() }, log: pino({ level: 'silent' }) };
+  deps = {
+    temporal: new Client({ connection, namespace: service.namespace }),
+    taskQueue: service.taskQueue,
+    blobs: new BlobStore(service.dataDir),
+    storage,
+  };
+  job = {
+    account: { accountId: service.accountId },
+    source: { kind: 'connector', route: 'test-route', file: 'in/invoice.json', hash: randomUUID() },
+    log: pino({ level: 'silent' }),
+  };
 });
 
 afterAll(async () => {
@@ -50,7 +59,11 @@ describe('buildXRechnung', () => {
   });
 
   it('refuses an invoice that does not fit the model with field problems, before any workflow runs', async () => {
-    const broken = { ...invoice, invoiceIssueDate: '31.02.2024', documentTotals: { ...invoice.documentTotals, invoiceTotalAmountWithVat: 'lots' } };
+    const broken = {
+      ...invoice,
+      invoiceIssueDate: '31.02.2024',
+      documentTotals: { ...invoice.documentTotals, invoiceTotalAmountWithVat: 'lots' },
+    };
     const before = await storage.usage.list(service.accountId);
     const refusal = await buildXRechnung(deps, job, { invoice: broken, syntax: 'UBL' }).catch((err: unknown) => err);
     expect(refusal).toBeInstanceOf(JobRefusal);

@@ -40,7 +40,21 @@ describe('address lists', () => {
   });
 
   it('refuses what is not an address', () => {
-    for (const text of ['no-at-sign', '@acme.example', 'a@', 'a@localhost', 'a@127.0.0.1', 'a@[127.0.0.1]', 'a..b@acme.example', '"a b"@acme.example', 'a@-acme.example', 'a@acme.example>', 'Name <a@acme.example', '"Unclosed <a@acme.example>', `${'x'.repeat(65)}@acme.example`]) {
+    for (const text of [
+      'no-at-sign',
+      '@acme.example',
+      'a@',
+      'a@localhost',
+      'a@127.0.0.1',
+      'a@[127.0.0.1]',
+      'a..b@acme.example',
+      '"a b"@acme.example',
+      'a@-acme.example',
+      'a@acme.example>',
+      'Name <a@acme.example',
+      '"Unclosed <a@acme.example>',
+      `${'x'.repeat(65)}@acme.example`,
+    ]) {
       expect(() => list(text), text).toThrow();
     }
   });

@@ -23,7 +23,11 @@ describe('placeholders', () => {
   });
 
   it('takes number, date and last name from the invoice', () => {
-    const invoice = invoiceSchema.parse({ invoiceNumber: 'RE-7', invoiceIssueDate: '2025-03-04', buyer: { buyerName: 'X', buyerContact: { buyerContactPoint: 'Dr. Erika Mustermann' } } });
+    const invoice = invoiceSchema.parse({
+      invoiceNumber: 'RE-7',
+      invoiceIssueDate: '2025-03-04',
+      buyer: { buyerName: 'X', buyerContact: { buyerContactPoint: 'Dr. Erika Mustermann' } },
+    });
     expect(invoicePlaceholders(invoice)).toEqual({ invoicenumber: 'RE-7', invoicedate: '04.03.2025', lastname: 'Mustermann' });
     expect(invoicePlaceholders(invoiceSchema.parse({}))).toEqual({ invoicenumber: '', invoicedate: '', lastname: '' });
   });
@@ -48,13 +52,19 @@ describe('HTML messages', () => {
       <h1>Rechnung&nbsp;RE-1</h1><p>Sehr geehrte Frau M&uuml;ller,<br>anbei die Rechnung.</p>
       <ul><li>Betrag: 100&#8364;</li><li>F&auml;llig: bald</li></ul>
       <p><a href="https://acme.example/pay">Jetzt zahlen</a> &amp; <a href="mailto:x@acme.example">x@acme.example</a></p><script>alert(1)</script></body></html>`;
-    expect(htmlToText(html)).toBe('Rechnung RE-1\n\nSehr geehrte Frau Müller,\nanbei die Rechnung.\n\n- Betrag: 100€\n- Fällig: bald\n\nJetzt zahlen (https://acme.example/pay) & x@acme.example');
+    expect(htmlToText(html)).toBe(
+      'Rechnung RE-1\n\nSehr geehrte Frau Müller,\nanbei die Rechnung.\n\n- Betrag: 100€\n- Fällig: bald\n\nJetzt zahlen (https://acme.example/pay) & x@acme.example',
+    );
   });
 });
 
 describe('drafts', () => {
   it('fills subject and text message, request content winning over invoice values', () => {
-    const draft = buildDraft(order({ content: { lastname: 'Override' } }), { invoicenumber: 'RE-1', invoicedate: '01.02.2025', lastname: 'Meier' }, []);
+    const draft = buildDraft(
+      order({ content: { lastname: 'Override' } }),
+      { invoicenumber: 'RE-1', invoicedate: '01.02.2025', lastname: 'Meier' },
+      [],
+    );
     expect(draft.subject).toBe('Invoice RE-1');
     expect(draft.text).toBe('Dear Override, see invoice RE-1 of 01.02.2025.');
     expect(draft.html).toBeUndefined();
@@ -73,7 +83,14 @@ describe('drafts', () => {
     const date = new Date('2025-01-02T03:04:05Z');
     const messageId = messageIdFor('6f1c2b7e-0000-4000-8000-000000000001', draft.from.address);
     expect(messageId).toBe('<6f1c2b7e-0000-4000-8000-000000000001@acme.example>');
-    const message = composeMessage(draft, [{ fileName: 'RE-1.xml', content: Buffer.from('<x/>'), contentType: 'application/xml' }, { fileName: 'terms.pdf', content: Buffer.from('%PDF') }], { messageId, date });
+    const message = composeMessage(
+      draft,
+      [
+        { fileName: 'RE-1.xml', content: Buffer.from('<x/>'), contentType: 'application/xml' },
+        { fileName: 'terms.pdf', content: Buffer.from('%PDF') },
+      ],
+      { messageId, date },
+    );
     expect(message).toMatchObject({
       messageId,
       date,

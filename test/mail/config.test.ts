@@ -24,11 +24,18 @@ describe('e-mail configuration', () => {
       auth: undefined,
       caFile: '/etc/ca.pem',
     });
-    expect(loadConfig({ SMTP_URL: 'smtp://127.0.0.1:2525', SMTP_REQUIRE_TLS: 'false' }).mail.smtp).toMatchObject({ port: 2525, requireTls: false });
+    expect(loadConfig({ SMTP_URL: 'smtp://127.0.0.1:2525', SMTP_REQUIRE_TLS: 'false' }).mail.smtp).toMatchObject({
+      port: 2525,
+      requireTls: false,
+    });
   });
 
   it('takes DKIM settings all together or not at all, and only known test faults', () => {
-    expect(loadConfig({ DKIM_DOMAIN: 'acme.example', DKIM_SELECTOR: 's1', DKIM_PRIVATE_KEY_FILE: '/k.pem' }).mail.dkim).toEqual({ domainName: 'acme.example', keySelector: 's1', privateKeyFile: '/k.pem' });
+    expect(loadConfig({ DKIM_DOMAIN: 'acme.example', DKIM_SELECTOR: 's1', DKIM_PRIVATE_KEY_FILE: '/k.pem' }).mail.dkim).toEqual({
+      domainName: 'acme.example',
+      keySelector: 's1',
+      privateKeyFile: '/k.pem',
+    });
     expect(loadConfig({ EINVOICE_TEST_FAULTS: 'mail-after-accept' }).mail.testFaults).toEqual(['mail-after-accept']);
     for (const [env, name] of [
       [{ SMTP_URL: 'http://mail.acme.example' }, 'SMTP_URL'],

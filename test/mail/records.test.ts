@@ -46,7 +46,17 @@ describe.each(BACKENDS)('mail records on %s', (backend) => {
     ({ db, cleanup } = await openTestDatabase(backend));
     accountId = (await createAccount(db, 'ACME')).id;
     otherAccount = (await createAccount(db, 'Other')).id;
-    documentId = (await createDocument(db, { accountId, kind: 'xrechnung-xml', blobKey: randomUUID(), fileName: 'RE-1.xml', contentType: 'application/xml', size: 1, sha256: 'x' })).id;
+    documentId = (
+      await createDocument(db, {
+        accountId,
+        kind: 'xrechnung-xml',
+        blobKey: randomUUID(),
+        fileName: 'RE-1.xml',
+        contentType: 'application/xml',
+        size: 1,
+        sha256: 'x',
+      })
+    ).id;
   }, SETUP_TIMEOUT_MS);
   afterAll(() => cleanup?.());
 
@@ -55,7 +65,17 @@ describe.each(BACKENDS)('mail records on %s', (backend) => {
     const first = await createSendRecord(db, input, 1000);
     const again = await createSendRecord(db, { ...input, subject: 'changed' }, 2000);
     expect(again).toEqual(first);
-    expect(first).toMatchObject({ status: 'queued', attempts: 0, response: null, accepted: [], rejected: [], error: null, createdAt: 1000, sentAt: null, documentId });
+    expect(first).toMatchObject({
+      status: 'queued',
+      attempts: 0,
+      response: null,
+      accepted: [],
+      rejected: [],
+      error: null,
+      createdAt: 1000,
+      sentAt: null,
+      documentId,
+    });
     expect(await getSendRecord(db, input.id, otherAccount)).toBeUndefined();
   });
 
@@ -67,9 +87,20 @@ describe.each(BACKENDS)('mail records on %s', (backend) => {
     expect(await getSendRecord(db, id)).toMatchObject({ status: 'queued', response: '451 try later' });
     await markSending(db, id, 2, 12);
     const sent = await markSent(db, id, { response: '250 ok', accepted: ['a@customer.example'], rejected: ['c@customer.example'] }, 13);
-    expect(sent).toMatchObject({ status: 'sent', attempts: 2, response: '250 ok', accepted: ['a@customer.example'], rejected: ['c@customer.example'], sentAt: 13 });
+    expect(sent).toMatchObject({
+      status: 'sent',
+      attempts: 2,
+      response: '250 ok',
+      accepted: ['a@customer.example'],
+      rejected: ['c@customer.example'],
+      sentAt: 13,
+    });
     await markSending(db, id, 3, 14);
-    expect(await markFailed(db, id, { code: 'SMTP_UNAVAILABLE', message: 'x' }, null, 15)).toMatchObject({ status: 'sent', attempts: 2, error: null });
+    expect(await markFailed(db, id, { code: 'SMTP_UNAVAILABLE', message: 'x' }, null, 15)).toMatchObject({
+      status: 'sent',
+      attempts: 2,
+      error: null,
+    });
   });
 
   it('records a final failure with its code, keeping the last reply', async () => {
@@ -85,7 +116,17 @@ describe.each(BACKENDS)('mail records on %s', (backend) => {
 
   it("finds a document's original send, not its resends", async () => {
     const account = (await createAccount(db, 'Resender')).id;
-    const doc = (await createDocument(db, { accountId: account, kind: 'xrechnung-xml', blobKey: randomUUID(), fileName: 'a.xml', contentType: 'application/xml', size: 1, sha256: 'x' })).id;
+    const doc = (
+      await createDocument(db, {
+        accountId: account,
+        kind: 'xrechnung-xml',
+        blobKey: randomUUID(),
+        fileName: 'a.xml',
+        contentType: 'application/xml',
+        size: 1,
+        sha256: 'x',
+      })
+    ).id;
     expect(await originalSendOfDocument(db, account, doc)).toBeUndefined();
     const original = await createSendRecord(db, send({ accountId: account, documentId: doc }), 100);
     await createSendRecord(db, send({ accountId: account, documentId: doc, resendOf: original.id }), 200);

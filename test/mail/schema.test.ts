@@ -56,10 +56,14 @@ describe('transport object of the create endpoints', () => {
     // "PayPal <service@paypal.example>" as an encoded word: a mail program would show it decoded.
     const forged = '=?utf-8?b?UGF5UGFsIDxzZXJ2aWNlQHBheXBhbC5leGFtcGxlPg==?=';
     expect(issues(transportSchema, { ...valid, senderName: forged }).join()).toMatch(/^senderName: .*encoded words/);
-    expect(issues(transportSchema, { ...valid, subject: `Rechnung =?ISO-8859-1?Q?f=FCr_Sie?=` }).join()).toMatch(/^subject: .*encoded words/);
+    expect(issues(transportSchema, { ...valid, subject: `Rechnung =?ISO-8859-1?Q?f=FCr_Sie?=` }).join()).toMatch(
+      /^subject: .*encoded words/,
+    );
     expect(issues(transportSchema, { ...valid, receiver: `"${forged}" <a@customer.example>` }).join()).toMatch(/^receiver: .*encoded word/);
     expect(issues(transportSchema, { ...valid, cc: `${forged} <c@customer.example>` }).join()).toMatch(/^cc: .*encoded word/);
-    expect(issues(transportSchema, { ...valid, attachments: [{ fileName: `${forged}.pdf`, fileBase64: 'SGVsbG8=' }] }).join()).toMatch(/attachments\.0\.fileName: .*encoded words/);
+    expect(issues(transportSchema, { ...valid, attachments: [{ fileName: `${forged}.pdf`, fileBase64: 'SGVsbG8=' }] }).join()).toMatch(
+      /attachments\.0\.fileName: .*encoded words/,
+    );
     // Text that merely looks a bit like one, and real non-ASCII text, pass (the mailer encodes them itself).
     expect(issues(transportSchema, { ...valid, senderName: 'Müller & Söhne =? GmbH', subject: 'Rechnung für Sie ?= =?' })).toEqual([]);
   });
@@ -67,11 +71,17 @@ describe('transport object of the create endpoints', () => {
   it('refuses invalid addresses, several senders, paths as file names, bad base64, unknown fields and too many recipients', () => {
     expect(issues(transportSchema, { ...valid, receiver: 'not an address' }).join()).toMatch(/^receiver: /);
     expect(issues(transportSchema, { ...valid, sender: 'a@acme.example, b@acme.example' })).toEqual(['sender: must be one address']);
-    expect(issues(transportSchema, { ...valid, attachments: [{ fileName: '../etc/passwd', fileBase64: 'SGVsbG8=' }] }).join()).toMatch(/not a path/);
-    expect(issues(transportSchema, { ...valid, attachments: [{ fileName: 'a.txt', fileBase64: 'not base64!' }] }).join()).toMatch(/must be base64/);
+    expect(issues(transportSchema, { ...valid, attachments: [{ fileName: '../etc/passwd', fileBase64: 'SGVsbG8=' }] }).join()).toMatch(
+      /not a path/,
+    );
+    expect(issues(transportSchema, { ...valid, attachments: [{ fileName: 'a.txt', fileBase64: 'not base64!' }] }).join()).toMatch(
+      /must be base64/,
+    );
     expect(issues(transportSchema, { ...valid, replyTo: 'x@acme.example' }).join()).toMatch(/replyTo/);
     const many = Array.from({ length: 51 }, (_, i) => `r${i}@customer.example`).join(',');
-    expect(issues(transportSchema, { ...valid, receiver: many, cc: '' })).toEqual(['receiver: at most 50 recipients (receiver, cc and bcc together)']);
+    expect(issues(transportSchema, { ...valid, receiver: many, cc: '' })).toEqual([
+      'receiver: at most 50 recipients (receiver, cc and bcc together)',
+    ]);
   });
 });
 
@@ -79,7 +89,11 @@ describe('transport object of the delivery endpoint', () => {
   const { type, useTransport, ...email } = valid;
 
   it('takes the e-mail fields under transport.email and placeholder values from content', () => {
-    const order = deliveryTransportSchema.parse({ type, useTransport, email: { ...email, content: { InvoiceDate: '01.01.2025', amount: 12.5 } } });
+    const order = deliveryTransportSchema.parse({
+      type,
+      useTransport,
+      email: { ...email, content: { InvoiceDate: '01.01.2025', amount: 12.5 } },
+    });
     if (!order.useTransport) throw new Error('not a send');
     expect(order.email.content).toEqual({ invoicedate: '01.01.2025', amount: '12.5' });
   });
@@ -87,10 +101,14 @@ describe('transport object of the delivery endpoint', () => {
   it('is a nothing-to-do order with useTransport false, and needs email otherwise', () => {
     expect(deliveryTransportSchema.parse({ type, useTransport: false })).toEqual({ useTransport: false });
     expect(issues(deliveryTransportSchema, { type, useTransport: true })).toEqual(['email: required when useTransport is true']);
-    expect(issues(deliveryTransportSchema, { type, useTransport: true, email: { ...email, subject: '' } })).toEqual(['email.subject: required when useTransport is true']);
+    expect(issues(deliveryTransportSchema, { type, useTransport: true, email: { ...email, subject: '' } })).toEqual([
+      'email.subject: required when useTransport is true',
+    ]);
   });
 
   it('refuses placeholder names that are not plain words', () => {
-    expect(issues(deliveryTransportSchema, { type, useTransport, email: { ...email, content: { 'a b': 'x' } } }).join()).toMatch(/placeholder names/);
+    expect(issues(deliveryTransportSchema, { type, useTransport, email: { ...email, content: { 'a b': 'x' } } }).join()).toMatch(
+      /placeholder names/,
+    );
   });
 });

@@ -26,22 +26,39 @@ function message(to: string, html = true) {
       cc: [{ address: 'cc@customer.example', name: '' }],
       bcc: [{ address: 'archive@acme.example', name: '' }],
       subject: 'Rechnung {invoicenumber}',
-      message: html ? '<html><body><p>Guten Tag {lastname},</p><p>anbei Rechnung {invoicenumber}.</p></body></html>' : 'Guten Tag {lastname}',
+      message: html
+        ? '<html><body><p>Guten Tag {lastname},</p><p>anbei Rechnung {invoicenumber}.</p></body></html>'
+        : 'Guten Tag {lastname}',
       content: {},
       attachments: [],
     },
     { invoicenumber: 'RE-1', lastname: 'Mustermann' },
     [],
   );
-  return composeMessage(draft, [{ fileName: 'RE-1.xml', content: XML, contentType: 'application/xml' }, { fileName: 'terms.pdf', content: PDF }], {
-    messageId: messageIdFor(SEND_ID, 'billing@acme.example'),
-    date: DATE,
-  });
+  return composeMessage(
+    draft,
+    [
+      { fileName: 'RE-1.xml', content: XML, contentType: 'application/xml' },
+      { fileName: 'terms.pdf', content: PDF },
+    ],
+    {
+      messageId: messageIdFor(SEND_ID, 'billing@acme.example'),
+      date: DATE,
+    },
+  );
 }
 
 const outboxDir = path.join(tmpdir(), 'unused-outbox');
 const smtpConfig = (sink: SmtpSink, over: Partial<NonNullable<MailConfig['smtp']>> = {}): MailConfig => ({
-  smtp: { host: '127.0.0.1', port: sink.port, secure: false, requireTls: true, auth: { user: SMTP_USER, pass: new URL(sink.url).password && decodeURIComponent(new URL(sink.url).password) }, caFile: sink.certFile, ...over },
+  smtp: {
+    host: '127.0.0.1',
+    port: sink.port,
+    secure: false,
+    requireTls: true,
+    auth: { user: SMTP_USER, pass: new URL(sink.url).password && decodeURIComponent(new URL(sink.url).password) },
+    caFile: sink.certFile,
+    ...over,
+  },
   outboxDir,
   dkim: undefined,
   testFaults: [],
@@ -67,19 +84,42 @@ function verifyDkim(raw: Buffer, key: KeyObject): boolean {
   const body = text.slice(split + 4);
   const relaxedHeader = (h: string) => {
     const colon = h.indexOf(':');
-    return `${h.slice(0, colon).trim().toLowerCase()}:${h.slice(colon + 1).replace(/\r\n/g, '').replace(/[ \t]+/g, ' ').trim()}`;
+    return `${h.slice(0, colon).trim().toLowerCase()}:${h
+      .slice(colon + 1)
+      .replace(/\r\n/g, '')
+      .replace(/[ \t]+/g, ' ')
+      .trim()}`;
   };
   const signatureHeader = headers.find((h) => /^dkim-signature:/i.test(h))!;
-  const tags = Object.fromEntries(relaxedHeader(signatureHeader).slice('dkim-signature:'.length).split(';').map((t) => t.trim()).filter(Boolean).map((t) => [t.slice(0, t.indexOf('=')), t.slice(t.indexOf('=') + 1)]));
-  const relaxedBody = body.split('\r\n').map((l) => l.replace(/[ \t]+/g, ' ').replace(/ $/, '')).join('\r\n').replace(/(\r\n)*$/, '') + '\r\n';
+  const tags = Object.fromEntries(
+    relaxedHeader(signatureHeader)
+      .slice('dkim-signature:'.length)
+      .split(';')
+      .map((t) => t.trim())
+      .filter(Boolean)
+      .map((t) => [t.slice(0, t.indexOf('=')), t.slice(t.indexOf('=') + 1)]),
+  );
+  const relaxedBody =
+    body
+      .split('\r\n')
+      .map((l) => l.replace(/[ \t]+/g, ' ').replace(/ $/, ''))
+      .join('\r\n')
+      .replace(/(\r\n)*$/, '') + '\r\n';
   if (createHash('sha256').update(relaxedBody, 'latin1').digest('base64') !== tags.bh!.replace(/\s/g, '')) return false;
   const remaining = [...headers];
   const signed = tags.h!.split(':').map((name) => {
     const i = remaining.findLastIndex((h) => h.slice(0, h.indexOf(':')).trim().toLowerCase() === name.trim().toLowerCase());
     return i < 0 ? '' : `${relaxedHeader(remaining.splice(i, 1)[0]!)}\r\n`;
   });
-  const unsignedSignature = relaxedHeader(signatureHeader).replace(/\bb=[^;]*$/, 'b=').replace(/\bb=[^;]*;/, 'b=;');
-  return verify('sha256', Buffer.from(signed.join('') + unsignedSignature, 'latin1'), key, Buffer.from(tags.b!.replace(/\s/g, ''), 'base64'));
+  const unsignedSignature = relaxedHeader(signatureHeader)
+    .replace(/\bb=[^;]*$/, 'b=')
+    .replace(/\bb=[^;]*;/, 'b=;');
+  return verify(
+    'sha256',
+    Buffer.from(signed.join('') + unsignedSignature, 'latin1'),
+    key,
+    Buffer.from(tags.b!.replace(/\s/g, ''), 'base64'),
+  );
 }
 
 describe('SMTP transport', () => {
@@ -102,7 +142,10 @@ describe('SMTP transport', () => {
   });
 
   it('sends over STARTTLS with AUTH and DKIM: envelope with Bcc, headers without, HTML with text alternative, attachments byte for byte', async () => {
-    const transport = await createMailTransport({ ...smtpConfig(sink), dkim: { domainName: 'acme.example', keySelector: 'mail2025', privateKeyFile: dkimKeyFile } });
+    const transport = await createMailTransport({
+      ...smtpConfig(sink),
+      dkim: { domainName: 'acme.example', keySelector: 'mail2025', privateKeyFile: dkimKeyFile },
+    });
     expect(transport.kind).toBe('smtp');
     const receipt = await transport.send(SEND_ID, message('erika@customer.example'), DATE);
     expect(receipt.response).toMatch(/^250/);
@@ -122,7 +165,10 @@ describe('SMTP transport', () => {
     expect(new Date(p.date!).toISOString()).toBe(DATE.toISOString());
     expect(p.html).toContain('<p>Guten Tag Mustermann,</p>');
     expect(p.text?.trim()).toBe('Guten Tag Mustermann,\n\nanbei Rechnung RE-1.');
-    expect(p.attachments.map((a) => [a.filename, a.mimeType])).toEqual([['RE-1.xml', 'application/xml'], ['terms.pdf', 'application/pdf']]);
+    expect(p.attachments.map((a) => [a.filename, a.mimeType])).toEqual([
+      ['RE-1.xml', 'application/xml'],
+      ['terms.pdf', 'application/pdf'],
+    ]);
     expect(Buffer.from(p.attachments[0]!.content as ArrayBuffer).equals(XML)).toBe(true);
     expect(Buffer.from(p.attachments[1]!.content as ArrayBuffer).equals(PDF)).toBe(true);
 
@@ -145,14 +191,25 @@ describe('SMTP transport', () => {
     const transport = await createMailTransport(smtpConfig(sink));
     sink.plan('greylisted@customer.example', () => ({ code: 451, message: 'Greylisted, try again later' }));
     sink.plan('unknown@customer.example', () => ({ code: 550, message: 'Mailbox unknown' }));
-    expect(await failureOf(transport, 'greylisted@customer.example')).toEqual({ temporary: true, response: expect.stringMatching(/^451 .*Greylisted/) });
-    expect(await failureOf(transport, 'unknown@customer.example')).toEqual({ temporary: false, response: expect.stringMatching(/^550 .*Mailbox unknown/) });
+    expect(await failureOf(transport, 'greylisted@customer.example')).toEqual({
+      temporary: true,
+      response: expect.stringMatching(/^451 .*Greylisted/),
+    });
+    expect(await failureOf(transport, 'unknown@customer.example')).toEqual({
+      temporary: false,
+      response: expect.stringMatching(/^550 .*Mailbox unknown/),
+    });
   });
 
   it('classifies wrong credentials as permanent and an unreachable server as temporary', async () => {
-    expect(await failureOf(await createMailTransport(smtpConfig(sink, { auth: { user: SMTP_USER, pass: 'wrong' } })), 'x@customer.example')).toMatchObject({ temporary: false, response: expect.stringMatching(/535/) });
+    expect(
+      await failureOf(await createMailTransport(smtpConfig(sink, { auth: { user: SMTP_USER, pass: 'wrong' } })), 'x@customer.example'),
+    ).toMatchObject({ temporary: false, response: expect.stringMatching(/535/) });
     const closed = await freePort();
-    expect(await failureOf(await createMailTransport(smtpConfig(sink, { port: closed })), 'x@customer.example')).toMatchObject({ temporary: true, response: expect.stringMatching(/^(ESOCKET|ECONNECTION)/) });
+    expect(await failureOf(await createMailTransport(smtpConfig(sink, { port: closed })), 'x@customer.example')).toMatchObject({
+      temporary: true,
+      response: expect.stringMatching(/^(ESOCKET|ECONNECTION)/),
+    });
   });
 
   it('refuses to send in clear text when TLS is required and the server offers no STARTTLS', async () => {
@@ -162,7 +219,9 @@ describe('SMTP transport', () => {
       expect(failure.temporary).toBe(false);
       expect(plain.received).toEqual([]);
       // Only an operator's explicit SMTP_REQUIRE_TLS=false sends without it.
-      await (await createMailTransport(smtpConfig(plain, { auth: undefined, requireTls: false }))).send(SEND_ID, message('x@customer.example'), DATE);
+      await (
+        await createMailTransport(smtpConfig(plain, { auth: undefined, requireTls: false }))
+      ).send(SEND_ID, message('x@customer.example'), DATE);
       expect((await plain.waitFor('x@customer.example')).secure).toBe(false);
     } finally {
       await plain.close();
@@ -180,7 +239,11 @@ describe('outbox transport', () => {
       await transport.send(SEND_ID, message('erika@customer.example'), DATE);
       const name = `20250304T050607Z-${SEND_ID}.eml`;
       expect(await readdir(dir)).toEqual([name]);
-      expect(receipt).toEqual({ response: `written to the outbox as ${name}`, accepted: ['erika@customer.example', 'cc@customer.example', 'archive@acme.example'], rejected: [] });
+      expect(receipt).toEqual({
+        response: `written to the outbox as ${name}`,
+        accepted: ['erika@customer.example', 'cc@customer.example', 'archive@acme.example'],
+        rejected: [],
+      });
       const parsed = await PostalMime.parse(await readFile(path.join(dir, name)));
       expect(addresses(parsed.bcc)).toEqual(['archive@acme.example']);
       expect(parsed.subject).toBe('Rechnung RE-1');

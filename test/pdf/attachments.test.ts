@@ -43,9 +43,16 @@ async function attachBare(pdf: Uint8Array, files: Record<string, string | Uint8A
     }
   }
   if (corrupt) {
-    const stream = context.register(context.stream(Buffer.from('this is not deflate data'), { Type: 'EmbeddedFile', Filter: 'FlateDecode' }));
-    const spec = context.register(context.obj({ Type: 'Filespec', F: PDFString.of(corrupt), UF: PDFHexString.fromText(corrupt), EF: { F: stream } }));
-    const names = catalog.lookup(PDFName.of('Names'), PDFDict).lookup(PDFName.of('EmbeddedFiles'), PDFDict).lookup(PDFName.of('Names'), PDFArray);
+    const stream = context.register(
+      context.stream(Buffer.from('this is not deflate data'), { Type: 'EmbeddedFile', Filter: 'FlateDecode' }),
+    );
+    const spec = context.register(
+      context.obj({ Type: 'Filespec', F: PDFString.of(corrupt), UF: PDFHexString.fromText(corrupt), EF: { F: stream } }),
+    );
+    const names = catalog
+      .lookup(PDFName.of('Names'), PDFDict)
+      .lookup(PDFName.of('EmbeddedFiles'), PDFDict)
+      .lookup(PDFName.of('Names'), PDFArray);
     names.push(PDFHexString.fromText(corrupt));
     names.push(spec);
   }
@@ -88,26 +95,46 @@ describe('attachments of the input PDF', () => {
   });
 
   it('a delivery note without MIME type, relationship or AF entry is kept as associated file; an unreadable one is dropped', async () => {
-    const input = await attachBare(pdfa, { 'lieferschein.txt': 'Lieferschein 4711', 'foto.jpeg': new Uint8Array([0xff, 0xd8, 0xff, 0xd9]) }, 'zerstoert.pdf');
+    const input = await attachBare(
+      pdfa,
+      { 'lieferschein.txt': 'Lieferschein 4711', 'foto.jpeg': new Uint8Array([0xff, 0xd8, 0xff, 0xd9]) },
+      'zerstoert.pdf',
+    );
     const result = await build('delivery-note', input);
     expect(result.converted).toBe(false);
     expect(byName(result.attachments)).toEqual([
-      { fileName: 'foto.jpeg', action: 'kept', detail: "kept as associated file; added AFRelationship Unspecified, MIME type image/jpeg, modification date, size, entry in the catalog's AF array" },
-      { fileName: 'lieferschein.txt', action: 'kept', detail: "kept as associated file; added AFRelationship Unspecified, MIME type text/plain, modification date, size, entry in the catalog's AF array" },
+      {
+        fileName: 'foto.jpeg',
+        action: 'kept',
+        detail:
+          "kept as associated file; added AFRelationship Unspecified, MIME type image/jpeg, modification date, size, entry in the catalog's AF array",
+      },
+      {
+        fileName: 'lieferschein.txt',
+        action: 'kept',
+        detail:
+          "kept as associated file; added AFRelationship Unspecified, MIME type text/plain, modification date, size, entry in the catalog's AF array",
+      },
       { fileName: 'zerstoert.pdf', action: 'dropped', detail: expect.stringMatching(/^removed: its content cannot be decoded/) },
     ]);
     const facts = await readPdf(result.pdf);
-    expect(facts.attachments.map(({ name, mimeType, relationship, associated }) => ({ name, mimeType, relationship, associated }))).toEqual([
-      { name: 'factur-x.xml', mimeType: 'text/xml', relationship: 'Alternative', associated: true },
-      { name: 'foto.jpeg', mimeType: 'image/jpeg', relationship: 'Unspecified', associated: true },
-      { name: 'lieferschein.txt', mimeType: 'text/plain', relationship: 'Unspecified', associated: true },
-    ]);
+    expect(facts.attachments.map(({ name, mimeType, relationship, associated }) => ({ name, mimeType, relationship, associated }))).toEqual(
+      [
+        { name: 'factur-x.xml', mimeType: 'text/xml', relationship: 'Alternative', associated: true },
+        { name: 'foto.jpeg', mimeType: 'image/jpeg', relationship: 'Unspecified', associated: true },
+        { name: 'lieferschein.txt', mimeType: 'text/plain', relationship: 'Unspecified', associated: true },
+      ],
+    );
     expect(invoicesIn(facts.attachments).map((a) => a.name)).toEqual(['factur-x.xml']);
   });
 
   it('an old factur-x.xml and an invoice XML under another name are replaced; another XML is kept', async () => {
     const old = writeInvoiceXml({ ...invoice, invoiceNumber: 'OLD-1' }, { profile: 'BASIC' });
-    const input = await attachBare(plain, { 'factur-x.xml': old, 'rechnung-alt.xml': writeInvoiceXml(invoice, { syntax: 'UBL' }), 'notiz.xml': '<notiz>bitte bis Freitag</notiz>' });
+    const input = await attachBare(plain, {
+      'factur-x.xml': old,
+      'rechnung-alt.xml': writeInvoiceXml(invoice, { syntax: 'UBL' }),
+      'notiz.xml': '<notiz>bitte bis Freitag</notiz>',
+    });
     const result = await build('old-invoice', input);
     expect(result.converted).toBe(true);
     expect(byName(result.attachments).map(({ fileName, action }) => ({ fileName, action }))).toEqual([
@@ -123,15 +150,19 @@ describe('attachments of the input PDF', () => {
     expect(facts.attachments[1]).toMatchObject({ mimeType: 'text/xml', relationship: 'Unspecified', associated: true });
   });
 
-  it.runIf(veraPdfAvailable())('the inputs fail PDF/A-3 for their attachments; every result passes veraPDF PDF/A-3b', { timeout: 300_000 }, async () => {
-    const input = await attachBare(pdfa, { 'lieferschein.txt': 'Lieferschein 4711' });
-    expect((await checkPdfA3b(input))?.findings.map((f) => f.ruleId)).toEqual(expect.arrayContaining(['PDFA-6.8-1']));
-    expect(built.length).toBe(2);
-    for (const file of built) {
-      const verdict = await checkPdfA3b(new Uint8Array(readFileSync(file)));
-      expect({ file: path.basename(file), findings: verdict?.findings }).toEqual({ file: path.basename(file), findings: [] });
-    }
-  });
+  it.runIf(veraPdfAvailable())(
+    'the inputs fail PDF/A-3 for their attachments; every result passes veraPDF PDF/A-3b',
+    { timeout: 300_000 },
+    async () => {
+      const input = await attachBare(pdfa, { 'lieferschein.txt': 'Lieferschein 4711' });
+      expect((await checkPdfA3b(input))?.findings.map((f) => f.ruleId)).toEqual(expect.arrayContaining(['PDFA-6.8-1']));
+      expect(built.length).toBe(2);
+      for (const file of built) {
+        const verdict = await checkPdfA3b(new Uint8Array(readFileSync(file)));
+        expect({ file: path.basename(file), findings: verdict?.findings }).toEqual({ file: path.basename(file), findings: [] });
+      }
+    },
+  );
 
   it.runIf(mustangAvailable())('every result passes the Mustang validation', { timeout: 300_000 }, async () => {
     expect(built.length).toBe(2);

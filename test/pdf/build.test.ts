@@ -44,7 +44,19 @@ async function build(name: string, pdf: Uint8Array, profile: ZugferdProfile): Pr
 function twoPageTiff(rgba: Uint8Array, w: number, h: number): Uint8Array {
   const size = w * h * 4;
   const base = 4000;
-  const ifd = (page: number) => ({ t256: [w], t257: [h], t258: [8, 8, 8, 8], t259: [1], t262: [2], t273: [base + page * size], t277: [4], t278: [h], t279: [size], t284: [1], t338: [1] });
+  const ifd = (page: number) => ({
+    t256: [w],
+    t257: [h],
+    t258: [8, 8, 8, 8],
+    t259: [1],
+    t262: [2],
+    t273: [base + page * size],
+    t277: [4],
+    t278: [h],
+    t279: [size],
+    t284: [1],
+    t338: [1],
+  });
   const out = new Uint8Array(base + 2 * size);
   out.set(new Uint8Array(UTIF.encode([ifd(0), ifd(1)] as never)));
   out.set(rgba, base);
@@ -64,7 +76,12 @@ describe('building ZUGFeRD / Factur-X PDF/A-3b', () => {
     const facts = await readPdf(await build(`profile-${profile}`, pdfa, profile));
     const attachment = findInvoiceAttachment(facts.attachments);
     const expected = PROFILE_FACTS[profile];
-    expect(attachment).toMatchObject({ name: expected.fileName, relationship: expected.relationship, mimeType: 'text/xml', associated: true });
+    expect(attachment).toMatchObject({
+      name: expected.fileName,
+      relationship: expected.relationship,
+      mimeType: 'text/xml',
+      associated: true,
+    });
     expect(Buffer.from(attachment!.bytes!).toString('utf8')).toBe(writeInvoiceXml(invoice, { profile }));
     expect(facts.xmp?.facts).toMatchObject({
       pdfaPart: '3',

@@ -34,8 +34,10 @@ const WITH_XML = ['zugferd-1.0', 'zugferd-2.1', 'factur-x-fr', 'zugferd-other', 
  */
 const UNMAPPABLE: Readonly<Record<string, RegExp>> = {
   // ZUGFeRD release-candidate format (2014), before ZUGFeRD 1.0 was published.
-  'zugferd-1.0/MustangGnuaccountingBeispielRE-20140519_499.pdf': /Unknown root element \{urn:un:unece:uncefact:data:standard:CBFBUY:5\}Invoice/,
-  'zugferd-1.0/MustangGnuaccountingBeispielRE-20140522_501.pdf': /Unknown root element \{urn:un:unece:uncefact:data:standard:CBFBUY:5\}Invoice/,
+  'zugferd-1.0/MustangGnuaccountingBeispielRE-20140519_499.pdf':
+    /Unknown root element \{urn:un:unece:uncefact:data:standard:CBFBUY:5\}Invoice/,
+  'zugferd-1.0/MustangGnuaccountingBeispielRE-20140522_501.pdf':
+    /Unknown root element \{urn:un:unece:uncefact:data:standard:CBFBUY:5\}Invoice/,
   // The official sample's billing period starts on "20139102".
   'zugferd-1.0/ZUGFeRD_1p0_EXTENDED_Kostenrechnung.pdf': /BT-73/,
   // Declares encoding="UTF-8-W/O-BOM": not well-formed, which is why it is in invalid/.
@@ -48,7 +50,9 @@ function referenceXml(file: string): Buffer | undefined {
   try {
     execFileSync('pdfdetach', ['-saveall', '-o', out, file], { stdio: 'ignore' });
     const saved = readdirSync(out);
-    const pick = INVOICE_FILE_NAMES.map((n) => saved.find((s) => s.toLowerCase() === n)).find(Boolean) ?? saved.find((s) => s.toLowerCase().endsWith('.xml'));
+    const pick =
+      INVOICE_FILE_NAMES.map((n) => saved.find((s) => s.toLowerCase() === n)).find(Boolean) ??
+      saved.find((s) => s.toLowerCase().endsWith('.xml'));
     return pick ? readFileSync(path.join(out, pick)) : undefined;
   } finally {
     rmSync(out, { recursive: true, force: true });
@@ -110,15 +114,19 @@ describe.runIf(present)('shared corpus', () => {
         buyerName: inv.buyer?.buyerName,
         lines: inv.invoiceLine?.length ?? 0,
       };
-      if (JSON.stringify(actual) !== JSON.stringify(expected)) mismatches.push(`${file}: ${JSON.stringify(actual)} != ${JSON.stringify(expected)}`);
+      if (JSON.stringify(actual) !== JSON.stringify(expected))
+        mismatches.push(`${file}: ${JSON.stringify(actual)} != ${JSON.stringify(expected)}`);
     }
-    console.info(`corpus extraction: ${compared} PDFs with XML, ${compared - Object.keys(UNMAPPABLE).length} invoices compared, ${mismatches.length} mismatches`);
+    console.info(
+      `corpus extraction: ${compared} PDFs with XML, ${compared - Object.keys(UNMAPPABLE).length} invoices compared, ${mismatches.length} mismatches`,
+    );
     expect(compared).toBeGreaterThanOrEqual(60);
     expect(mismatches).toEqual([]);
   });
 
   it('a PDF without XML has nothing to extract', async () => {
-    for (const file of pdfsIn('plain-pdf')) expect(await extractZugferdInvoice(new Uint8Array(readFileSync(path.join(CORPUS, file))))).toBeUndefined();
+    for (const file of pdfsIn('plain-pdf'))
+      expect(await extractZugferdInvoice(new Uint8Array(readFileSync(path.join(CORPUS, file))))).toBeUndefined();
   });
 
   it('validateZugferdPdf reports the negative cases of corpus/invalid as invalid', { timeout: 600_000 }, async () => {
@@ -128,7 +136,9 @@ describe.runIf(present)('shared corpus', () => {
       const report = await validateZugferdPdf(new Uint8Array(readFileSync(path.join(CORPUS, file))), { compareText: false });
       if (report.valid) accepted.push(file);
     }
-    console.info(`corpus/invalid: ${files.length - accepted.length} of ${files.length} reported invalid; accepted: ${accepted.join(', ') || 'none'}`);
+    console.info(
+      `corpus/invalid: ${files.length - accepted.length} of ${files.length} reported invalid; accepted: ${accepted.join(', ') || 'none'}`,
+    );
     // The one exception: the Mustang CLI (2.26) finds nothing wrong with it either; what put it in
     // the corpus's fail folder is not something the EN 16931 or Factur-X rules check.
     expect(accepted).toEqual(['invalid/Avoir_FR_type381_BASICWL.pdf']);

@@ -28,12 +28,33 @@ async function twoFontPdf(): Promise<Uint8Array> {
   doc.registerFontkit(fontkit);
   const ctx = doc.context;
   const program = fontkit.create(DEJAVU);
-  const widths = Array.from({ length: 95 }, (_, i) => Math.round((program.glyphForCodePoint(32 + i).advanceWidth * 1000) / program.unitsPerEm));
+  const widths = Array.from({ length: 95 }, (_, i) =>
+    Math.round((program.glyphForCodePoint(32 + i).advanceWidth * 1000) / program.unitsPerEm),
+  );
   const descriptor = ctx.obj({
-    Type: 'FontDescriptor', FontName: 'DejaVuSans', Flags: 32, FontBBox: [-1021, -463, 1793, 1232], ItalicAngle: 0, Ascent: 928, Descent: -236, CapHeight: 729, StemV: 80,
+    Type: 'FontDescriptor',
+    FontName: 'DejaVuSans',
+    Flags: 32,
+    FontBBox: [-1021, -463, 1793, 1232],
+    ItalicAngle: 0,
+    Ascent: 928,
+    Descent: -236,
+    CapHeight: 729,
+    StemV: 80,
     FontFile2: ctx.register(ctx.flateStream(DEJAVU, { Length1: DEJAVU.length })),
   });
-  const simple = ctx.register(ctx.obj({ Type: 'Font', Subtype: 'TrueType', BaseFont: 'DejaVuSans', FirstChar: 32, LastChar: 126, Widths: widths, Encoding: 'WinAnsiEncoding', FontDescriptor: ctx.register(descriptor) }));
+  const simple = ctx.register(
+    ctx.obj({
+      Type: 'Font',
+      Subtype: 'TrueType',
+      BaseFont: 'DejaVuSans',
+      FirstChar: 32,
+      LastChar: 126,
+      Widths: widths,
+      Encoding: 'WinAnsiEncoding',
+      FontDescriptor: ctx.register(descriptor),
+    }),
+  );
   const page = doc.addPage([595, 842]);
   page.node.setFontDictionary(PDFName.of('F1'), simple);
   const composite = await doc.embedFont(DEJAVU, { subset: true });
@@ -60,10 +81,16 @@ async function fontPrograms(bytes: Uint8Array): Promise<Array<[string, boolean]>
 describe("drawing simple fonts in Ghostscript's typefaces", () => {
   it('removes the programs of simple fonts only, and the text stays readable', async () => {
     const input = await twoFontPdf();
-    expect(await fontPrograms(input)).toEqual([['CIDFontType2', true], ['TrueType', true]]);
+    expect(await fontPrograms(input)).toEqual([
+      ['CIDFontType2', true],
+      ['TrueType', true],
+    ]);
     const { pdf, fonts } = await withoutSimpleFontPrograms(input);
     expect(fonts).toBe(1);
-    expect(await fontPrograms(pdf)).toEqual([['CIDFontType2', true], ['TrueType', false]]);
+    expect(await fontPrograms(pdf)).toEqual([
+      ['CIDFontType2', true],
+      ['TrueType', false],
+    ]);
     const text = (await extractTextLayer(pdf)).flatMap((p) => p.words.map((w) => w.text)).join(' ');
     expect(text).toContain('2024-311');
     expect(text).toContain('Muster');
@@ -76,15 +103,19 @@ describe("drawing simple fonts in Ghostscript's typefaces", () => {
     expect(await withoutSimpleFontPrograms(bytes)).toEqual({ pdf: bytes, fonts: 0 });
   });
 
-  it.runIf(veraPdfAvailable())('converts the result to a PDF/A-3b with every font embedded again and the text kept', { timeout: 300_000 }, async () => {
-    const converted = await convertToPdfA3((await withoutSimpleFontPrograms(await twoFontPdf())).pdf);
-    expect((await readPdf(converted)).unembeddedFonts).toEqual([]);
-    const text = (await extractTextLayer(converted)).flatMap((p) => p.words.map((w) => w.text)).join(' ');
-    expect(text).toContain('2024-311');
-    const file = path.join(dir, 'substituted.pdf');
-    writeFileSync(file, converted);
-    const [verdict] = await runVeraPdf([file]);
-    expect(verdict!.failedRules).toEqual([]);
-    expect(verdict!.compliant).toBe(true);
-  });
+  it.runIf(veraPdfAvailable())(
+    'converts the result to a PDF/A-3b with every font embedded again and the text kept',
+    { timeout: 300_000 },
+    async () => {
+      const converted = await convertToPdfA3((await withoutSimpleFontPrograms(await twoFontPdf())).pdf);
+      expect((await readPdf(converted)).unembeddedFonts).toEqual([]);
+      const text = (await extractTextLayer(converted)).flatMap((p) => p.words.map((w) => w.text)).join(' ');
+      expect(text).toContain('2024-311');
+      const file = path.join(dir, 'substituted.pdf');
+      writeFileSync(file, converted);
+      const [verdict] = await runVeraPdf([file]);
+      expect(verdict!.failedRules).toEqual([]);
+      expect(verdict!.compliant).toBe(true);
+    },
+  );
 });

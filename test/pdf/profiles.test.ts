@@ -17,8 +17,13 @@ describe('profile detection', () => {
   });
 
   it('knows ZUGFeRD 2.0 and older XRechnung identifiers, and names no profile for near misses', () => {
-    expect(profileFromGuideline('urn:cen.eu:en16931:2017#compliant#urn:zugferd.de:2p0:basic')).toMatchObject({ profile: 'BASIC', generation: 'ZUGFeRD 2.0' });
-    expect(profileFromGuideline('urn:cen.eu:en16931:2017#compliant#urn:xoev-de:kosit:standard:xrechnung_2.3')).toMatchObject({ profile: 'XRECHNUNG' });
+    expect(profileFromGuideline('urn:cen.eu:en16931:2017#compliant#urn:zugferd.de:2p0:basic')).toMatchObject({
+      profile: 'BASIC',
+      generation: 'ZUGFeRD 2.0',
+    });
+    expect(profileFromGuideline('urn:cen.eu:en16931:2017#compliant#urn:xoev-de:kosit:standard:xrechnung_2.3')).toMatchObject({
+      profile: 'XRECHNUNG',
+    });
     expect(profileFromGuideline('urn:cen.eu:en16931:2017:compliant:factur-x.eu:1p0:basic').profile).toBeUndefined();
     expect(profileFromGuideline(undefined).profile).toBeUndefined();
   });
@@ -38,7 +43,9 @@ describe('ZUGFeRD 1.0', () => {
       buyer: { buyerName: 'Buyer AG' },
       documentTotals: { sumOfInvoiceLineNetAmount: '100.00', invoiceTotalAmountWithVat: '119.00', amountDueForPayment: '119.00' },
       vatBreakdown: [{ vatCategoryCode: 'S', vatCategoryRate: '19.00', vatCategoryTaxAmount: '19.00' }],
-      invoiceLine: [{ invoiceLineIdentifier: '1', invoicedQuantity: '2', invoiceLineNetAmount: '100.00', itemInformation: { itemName: 'Sattel' } }],
+      invoiceLine: [
+        { invoiceLineIdentifier: '1', invoicedQuantity: '2', invoiceLineNetAmount: '100.00', itemInformation: { itemName: 'Sattel' } },
+      ],
     });
     // A month (format 610) is not a date EN 16931 can hold.
     expect(invoice.deliveryInformation?.actualDeliveryDate).toBeUndefined();

@@ -58,7 +58,8 @@ export async function samplePdf(invoice: Invoice, opts: SamplePdfOptions = {}): 
     ...(invoice.paymentDueDate ? [`Fällig am: ${germanDate(invoice.paymentDueDate)}`] : []),
   ];
   const lines = (invoice.invoiceLine ?? []).map(
-    (l) => `${l.invoiceLineIdentifier ?? ''}  ${l.itemInformation?.itemName ?? ''}  ${germanAmount(l.invoicedQuantity ?? '0')} x  ${germanAmount(l.invoiceLineNetAmount ?? '0')} ${currency}`,
+    (l) =>
+      `${l.invoiceLineIdentifier ?? ''}  ${l.itemInformation?.itemName ?? ''}  ${germanAmount(l.invoicedQuantity ?? '0')} x  ${germanAmount(l.invoiceLineNetAmount ?? '0')} ${currency}`,
   );
   const totals = omit.has('totals')
     ? []
@@ -71,7 +72,13 @@ export async function samplePdf(invoice: Invoice, opts: SamplePdfOptions = {}): 
   const pages = opts.pages ?? 1;
   for (let n = 1; n <= pages; n++) {
     const page = doc.addPage([595.28, 841.89]);
-    const text = n === 1 ? [...header, '', ...lines] : [`Fortsetzung Seite ${n} von ${pages}`, ...Array.from({ length: 40 }, (_, i) => `Anlage zeile ${i + 1}: Leistungsnachweis ${invoice.invoiceNumber ?? ''}`)];
+    const text =
+      n === 1
+        ? [...header, '', ...lines]
+        : [
+            `Fortsetzung Seite ${n} von ${pages}`,
+            ...Array.from({ length: 40 }, (_, i) => `Anlage zeile ${i + 1}: Leistungsnachweis ${invoice.invoiceNumber ?? ''}`),
+          ];
     if (n === pages) text.push('', ...totals);
     text.forEach((line, i) => page.drawText(line, { x: 50, y: 790 - i * 16, size: 11, font }));
   }

@@ -16,7 +16,9 @@ const invoice = invoiceFixture('01-standard-19');
 const ids = (report: { findings: Array<{ ruleId: string; severity: string }> }) =>
   report.findings.filter(isErrorFinding).map((f) => f.ruleId);
 
-async function zugferd(opts: { xml?: string; metadataProfile?: ZugferdProfile; omit?: Parameters<typeof samplePdf>[1]['omit'] } = {}): Promise<Uint8Array> {
+async function zugferd(
+  opts: { xml?: string; metadataProfile?: ZugferdProfile; omit?: Parameters<typeof samplePdf>[1]['omit'] } = {},
+): Promise<Uint8Array> {
   const pdfa = await convertToPdfA3(await samplePdf(invoice, { omit: opts.omit }));
   const { pdf } = await embedInvoiceXml({
     pdf: pdfa,
@@ -52,13 +54,22 @@ describe('validateZugferdPdf', () => {
     const xml = writeInvoiceXml(invoice, { profile: 'EN16931' }).replace(CII_GUIDELINES.EN16931, CII_GUIDELINES.MINIMUM);
     const report = await validateZugferdPdf(await zugferd({ xml, metadataProfile: 'MINIMUM' }), { compareText: false });
     const content = report.findings.filter((f) => f.ruleId === 'ZF-PROFILE-CONTENT');
-    expect(content.map((f) => f.location)).toEqual(expect.arrayContaining(['invoiceLine[0].invoicedQuantity', 'seller.sellerPostalAddress.sellerCity']));
+    expect(content.map((f) => f.location)).toEqual(
+      expect.arrayContaining(['invoiceLine[0].invoicedQuantity', 'seller.sellerPostalAddress.sellerCity']),
+    );
     expect(report.xmlValid).toBe(false);
   });
 
   it('with comparePDF2XML, reports what the printout does not show', async () => {
     const report = await validateZugferdPdf(await zugferd({ omit: ['invoiceNumber', 'totals', 'buyer'] }), { compareText: true });
-    expect(ids(report).sort()).toEqual(['PDF2XML-BT-1', 'PDF2XML-BT-109', 'PDF2XML-BT-110', 'PDF2XML-BT-112', 'PDF2XML-BT-115', 'PDF2XML-BT-44']);
+    expect(ids(report).sort()).toEqual([
+      'PDF2XML-BT-1',
+      'PDF2XML-BT-109',
+      'PDF2XML-BT-110',
+      'PDF2XML-BT-112',
+      'PDF2XML-BT-115',
+      'PDF2XML-BT-44',
+    ]);
     expect(report).toMatchObject({ pdfValid: false, xmlValid: true });
   });
 
@@ -75,7 +86,9 @@ describe('validateZugferdPdf', () => {
 
   it('reports a plain PDF: not PDF/A, fonts not embedded, no invoice', async () => {
     const report = await validateZugferdPdf(await samplePdf(invoice), { compareText: false });
-    expect(ids(report)).toEqual(expect.arrayContaining(['PDF-XMP-MISSING', 'PDF-OUTPUTINTENT', 'PDF-TRAILER-ID', 'PDF-FONT-NOT-EMBEDDED', 'ZF-XML-MISSING']));
+    expect(ids(report)).toEqual(
+      expect.arrayContaining(['PDF-XMP-MISSING', 'PDF-OUTPUTINTENT', 'PDF-TRAILER-ID', 'PDF-FONT-NOT-EMBEDDED', 'ZF-XML-MISSING']),
+    );
     if (veraPdfAvailable()) expect(ids(report).some((id) => id.startsWith('PDFA-6.'))).toBe(true);
     expect(report).toMatchObject({ valid: false, pdfValid: false, xmlValid: false });
   });

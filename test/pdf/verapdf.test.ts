@@ -19,21 +19,66 @@ const home = path.join(repoRoot, '.tools', 'java', 'verapdf');
 const artefact = { name: 'veraPDF PDF/A-3B', version: '1.28.2' };
 
 describe('resultFromReport', () => {
-  const rule = (clause: string, testNumber: number, failedChecks = 1) => ({ specification: 'ISO 19005-3:2012', clause, testNumber, description: `rule ${clause}`, failedChecks });
+  const rule = (clause: string, testNumber: number, failedChecks = 1) => ({
+    specification: 'ISO 19005-3:2012',
+    clause,
+    testNumber,
+    description: `rule ${clause}`,
+    failedChecks,
+  });
   const report = (job: object) => JSON.stringify({ report: { jobs: [job] } });
 
   it('lists failed rules by clause and test, whatever order veraPDF gave them in', () => {
-    const result = resultFromReport(report({ validationResult: [{ compliant: false, profileName: 'PDF/A-3B', details: { ruleSummaries: [rule('6.8', 1), rule('6.2.11.5', 1, 3), rule('6.2.11.4.1', 2), rule('6.2.11.4.1', 1), rule('6.10', 1), rule('6.1.3', 1)] } }] }), artefact);
+    const result = resultFromReport(
+      report({
+        validationResult: [
+          {
+            compliant: false,
+            profileName: 'PDF/A-3B',
+            details: {
+              ruleSummaries: [
+                rule('6.8', 1),
+                rule('6.2.11.5', 1, 3),
+                rule('6.2.11.4.1', 2),
+                rule('6.2.11.4.1', 1),
+                rule('6.10', 1),
+                rule('6.1.3', 1),
+              ],
+            },
+          },
+        ],
+      }),
+      artefact,
+    );
     expect(result.compliant).toBe(false);
-    expect(result.findings.map((f) => f.ruleId)).toEqual(['PDFA-6.1.3-1', 'PDFA-6.2.11.4.1-1', 'PDFA-6.2.11.4.1-2', 'PDFA-6.2.11.5-1', 'PDFA-6.8-1', 'PDFA-6.10-1']);
-    expect(result.findings[3]).toEqual({ ruleId: 'PDFA-6.2.11.5-1', severity: 'error', message: 'ISO 19005-3:2012 6.2.11.5 (test 1): rule 6.2.11.5 (3 failed checks)', source: 'pdf' });
+    expect(result.findings.map((f) => f.ruleId)).toEqual([
+      'PDFA-6.1.3-1',
+      'PDFA-6.2.11.4.1-1',
+      'PDFA-6.2.11.4.1-2',
+      'PDFA-6.2.11.5-1',
+      'PDFA-6.8-1',
+      'PDFA-6.10-1',
+    ]);
+    expect(result.findings[3]).toEqual({
+      ruleId: 'PDFA-6.2.11.5-1',
+      severity: 'error',
+      message: 'ISO 19005-3:2012 6.2.11.5 (test 1): rule 6.2.11.5 (3 failed checks)',
+      source: 'pdf',
+    });
   });
 
   it('a file veraPDF could not parse is unreadable; a report without the file is a failure', () => {
-    expect(resultFromReport(report({ taskException: { exceptionMessage: 'Exception: Couldn\'t parse stream' } }), artefact)).toEqual({
+    expect(resultFromReport(report({ taskException: { exceptionMessage: "Exception: Couldn't parse stream" } }), artefact)).toEqual({
       compliant: false,
       artefact,
-      findings: [{ ruleId: 'PDFA-UNREADABLE', severity: 'fatal', message: "PDF/A validation failed: Exception: Couldn't parse stream", source: 'pdf' }],
+      findings: [
+        {
+          ruleId: 'PDFA-UNREADABLE',
+          severity: 'fatal',
+          message: "PDF/A validation failed: Exception: Couldn't parse stream",
+          source: 'pdf',
+        },
+      ],
     });
     expect(() => resultFromReport(JSON.stringify({ report: { jobs: [] } }), artefact)).toThrow(/names no file/);
   });
@@ -54,7 +99,12 @@ describe.runIf(veraPdfAvailable())('veraPDF pool', () => {
     const fixture = JSON.parse(readFileSync(path.join(repoRoot, 'test/fixtures/invoices/01-standard-19.json'), 'utf8'));
     const roots = templateRoots(path.join(tmpdir(), 'no-operator-templates'));
     // What createInvoicePdfFromJson renders is PDF/A-3b without Ghostscript.
-    pdfa = (await renderInvoicePdf(invoiceSchema.parse(fixture), await loadTemplate(roots, 'en-standard'), { created: new Date('2025-03-03T10:00:00Z'), fileId: '0123456789abcdef0123456789abcdef' })).pdf;
+    pdfa = (
+      await renderInvoicePdf(invoiceSchema.parse(fixture), await loadTemplate(roots, 'en-standard'), {
+        created: new Date('2025-03-03T10:00:00Z'),
+        fileId: '0123456789abcdef0123456789abcdef',
+      })
+    ).pdf;
     plain = await samplePdf(invoiceFixture('01-standard-19'));
   });
 
@@ -75,7 +125,10 @@ describe.runIf(veraPdfAvailable())('veraPDF pool', () => {
 
   it('garbage and a truncated PDF are unreadable, not compliant, and the process goes on', async () => {
     const p = pool();
-    const garbage = await verdict(p, new Uint8Array(4000).map((_, i) => (i * 7919) % 251));
+    const garbage = await verdict(
+      p,
+      new Uint8Array(4000).map((_, i) => (i * 7919) % 251),
+    );
     expect(garbage).toMatchObject({ compliant: false, findings: [{ ruleId: 'PDFA-UNREADABLE', severity: 'fatal' }] });
     const truncated = await verdict(p, pdfa.subarray(0, Math.floor(pdfa.length / 2)));
     expect(truncated).toMatchObject({ compliant: false, findings: [{ ruleId: 'PDFA-UNREADABLE', severity: 'fatal' }] });
@@ -110,7 +163,16 @@ describe.runIf(veraPdfAvailable())('veraPDF pool', () => {
     const p = pool({ size: 2 });
     const files = [pdfa, plain, pdfa, new Uint8Array([1, 2, 3]), plain, pdfa, pdfa, plain];
     const results = await Promise.all(files.map((f) => verdict(p, f)));
-    expect(results.map((r) => (r.findings[0]?.ruleId === 'PDFA-UNREADABLE' ? 'unreadable' : r.compliant))).toEqual([true, false, true, 'unreadable', false, true, true, false]);
+    expect(results.map((r) => (r.findings[0]?.ruleId === 'PDFA-UNREADABLE' ? 'unreadable' : r.compliant))).toEqual([
+      true,
+      false,
+      true,
+      'unreadable',
+      false,
+      true,
+      true,
+      false,
+    ]);
     expect(p.stats()).toMatchObject({ processes: 2, started: 2, busy: 0, waiting: 0 });
   });
 

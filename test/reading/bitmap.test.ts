@@ -33,11 +33,17 @@ describe('despeckle (3×3 median)', () => {
 
   it('equals the sorted median at every pixel, borders included', () => {
     let seed = 12345;
-    const random = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) % 256);
-    for (const [width, height] of [[1, 1], [2, 3], [17, 11], [64, 48]] as const) {
+    const random = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) % 256;
+    for (const [width, height] of [
+      [1, 1],
+      [2, 3],
+      [17, 11],
+      [64, 48],
+    ] as const) {
       const bitmap = { width, height, data: Uint8Array.from({ length: width * height }, random) };
       const out = despeckle(bitmap);
-      for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) expect(out.data[y * width + x], `${width}x${height} at ${x},${y}`).toBe(naive(bitmap, x, y));
+      for (let y = 0; y < height; y++)
+        for (let x = 0; x < width; x++) expect(out.data[y * width + x], `${width}x${height} at ${x},${y}`).toBe(naive(bitmap, x, y));
     }
   });
 
@@ -55,7 +61,7 @@ describe('despeckle (3×3 median)', () => {
 describe('blank pages', () => {
   const paper = (noise: number) => {
     let seed = 7;
-    const random = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
+    const random = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
     const data = Uint8Array.from({ length: 2480 * 3508 }, () => Math.max(0, Math.min(255, Math.round(235 + (random() - 0.5) * 2 * noise))));
     return { width: 2480, height: 3508, data };
   };
@@ -68,7 +74,8 @@ describe('blank pages', () => {
   it('does not call a page with a single line of text blank', () => {
     const page = paper(10);
     // "Seite 2" at 12 pt, 300 dpi: seven glyphs about 30×40 px with a third of them inked.
-    for (let g = 0; g < 7; g++) for (let y = 200; y < 240; y++) for (let x = 300 + g * 36; x < 330 + g * 36; x += 3) page.data[y * page.width + x] = 20;
+    for (let g = 0; g < 7; g++)
+      for (let y = 200; y < 240; y++) for (let x = 300 + g * 36; x < 330 + g * 36; x += 3) page.data[y * page.width + x] = 20;
     expect(isBlank(page)).toBe(false);
   });
 });

@@ -39,7 +39,6 @@ export async function scannedJpegs(pdf: Uint8Array, profile: ScanProfile = OFFIC
   return scanPdf(pdf, profile);
 }
 
-
 /** Grayscale pages of a PDF at a given resolution (the clean originals of the TIFF tests). */
 export async function pdfBitmaps(pdf: Uint8Array, dpi: number): Promise<GrayBitmap[]> {
   const doc = await openPdf(pdf);
@@ -61,7 +60,20 @@ export function grayTiff(pages: GrayBitmap[], dpi: { x: number; y: number } = { 
   const header = 8000 * pages.length;
   let offset = header;
   const ifds = pages.map((p) => {
-    const ifd = { t256: [p.width], t257: [p.height], t258: [8], t259: [1], t262: [1], t273: [offset], t277: [1], t278: [p.height], t279: [p.data.length], t282: [[dpi.x, 1]], t283: [[dpi.y, 1]], t296: [2] };
+    const ifd = {
+      t256: [p.width],
+      t257: [p.height],
+      t258: [8],
+      t259: [1],
+      t262: [1],
+      t273: [offset],
+      t277: [1],
+      t278: [p.height],
+      t279: [p.data.length],
+      t282: [[dpi.x, 1]],
+      t283: [[dpi.y, 1]],
+      t296: [2],
+    };
     offset += p.data.length;
     return ifd;
   });
@@ -104,7 +116,11 @@ export function transparentPng(words: string): Buffer {
 }
 
 /** A ZUGFeRD-like PDF: the rendered invoice with its CII attached as factur-x.xml. */
-export async function pdfWithInvoiceXml(invoice: Invoice, xml = writeInvoiceXml(invoice, { profile: 'EN16931' }), fileName = 'factur-x.xml'): Promise<Uint8Array> {
+export async function pdfWithInvoiceXml(
+  invoice: Invoice,
+  xml = writeInvoiceXml(invoice, { profile: 'EN16931' }),
+  fileName = 'factur-x.xml',
+): Promise<Uint8Array> {
   const doc = await PDFDocument.load(await invoicePdf(invoice));
   await doc.attach(Buffer.from(xml, 'utf8'), fileName, { mimeType: 'text/xml', description: 'Invoice XML' });
   return doc.save();
@@ -161,7 +177,8 @@ export async function boxedTablePdf(): Promise<Uint8Array> {
     row.forEach((cell, c) => page.drawText(cell, { x: columns[c]! + 5, y: top - (r + 1) * rowHeight + 7, size: 11, font }));
   });
   const rule = { thickness: 0.8, color: rgb(0.1, 0.1, 0.1) };
-  for (let r = 0; r <= BOXED_ROWS.length; r++) page.drawLine({ start: { x: columns[0]!, y: top - r * rowHeight }, end: { x: columns.at(-1)!, y: top - r * rowHeight }, ...rule });
+  for (let r = 0; r <= BOXED_ROWS.length; r++)
+    page.drawLine({ start: { x: columns[0]!, y: top - r * rowHeight }, end: { x: columns.at(-1)!, y: top - r * rowHeight }, ...rule });
   for (const x of columns) page.drawLine({ start: { x, y: top }, end: { x, y: top - BOXED_ROWS.length * rowHeight }, ...rule });
   page.drawText('Rechnung 2024-77', { x: 60, y: 700, size: 14, font });
   return doc.save();

@@ -10,7 +10,21 @@ import { extractZugferdInvoice } from '../../src/pdf/zugferd.js';
 import { MAX_OCR_PAGES, NoTextError, OcrPool, OcrTimeoutError, readDocument, UnreadableFileError } from '../../src/reading/index.js';
 import { repoRoot } from '../../scripts/lib/spawn-service.js';
 import { ZF1 } from '../pdf/zugferd1-sample.js';
-import { blankScan, BOXED_ROWS, boxedTablePdf, cyclicTiff, fixtureInvoice, grayTiff, halfHeight, imageOnlyPdf, invoicePdf, OFFICE_SCAN, pdfBitmaps, pdfWithInvoiceXml, scannedJpegs } from './fixtures.js';
+import {
+  blankScan,
+  BOXED_ROWS,
+  boxedTablePdf,
+  cyclicTiff,
+  fixtureInvoice,
+  grayTiff,
+  halfHeight,
+  imageOnlyPdf,
+  invoicePdf,
+  OFFICE_SCAN,
+  pdfBitmaps,
+  pdfWithInvoiceXml,
+  scannedJpegs,
+} from './fixtures.js';
 
 /**
  * The OCR path as the service runs it: the compiled sandbox child and tesseract
@@ -45,7 +59,12 @@ function linesOf(page: PageText): string[] {
     if (line) line.push(w);
     else lines.push([w]);
   }
-  return lines.map((l) => l.sort((a, b) => a.x - b.x).map((w) => w.text).join(' '));
+  return lines.map((l) =>
+    l
+      .sort((a, b) => a.x - b.x)
+      .map((w) => w.text)
+      .join(' '),
+  );
 }
 
 /** What must survive a scan: the values a bookkeeper reads off the page. */
@@ -137,14 +156,19 @@ describe('reading documents', () => {
 
   it('refuses more scanned pages than it reads', async () => {
     const tiny = { width: 40, height: 40, data: new Uint8Array(1600).fill(255) };
-    await expect(readDocument(grayTiff(Array.from({ length: MAX_OCR_PAGES + 1 }, () => tiny)), 'tiff', { pool })).rejects.toThrow(/at most 30/);
+    await expect(readDocument(grayTiff(Array.from({ length: MAX_OCR_PAGES + 1 }, () => tiny)), 'tiff', { pool })).rejects.toThrow(
+      /at most 30/,
+    );
   });
 });
 
 describe('untrusted files', () => {
   it('stops a TIFF whose directories loop forever; the next document is read as usual', async () => {
     const started = performance.now();
-    const err = await readDocument(cyclicTiff(), 'tiff', { pool, limits: { heapMb: 128, openTimeoutMs: 5_000, renderTimeoutMs: 5_000 } }).catch((e: unknown) => e);
+    const err = await readDocument(cyclicTiff(), 'tiff', {
+      pool,
+      limits: { heapMb: 128, openTimeoutMs: 5_000, renderTimeoutMs: 5_000 },
+    }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(UnreadableFileError);
     // The directory chain is walked before the decoder sees it: the loop is named, long before a limit of the sandbox bites.
     expect((err as Error).message).toMatch(/reached twice/);

@@ -26,7 +26,9 @@ describe('table rules removed before OCR', () => {
     fill(b, 60, 40, 68, 70, 40); // a letter stroke on its own
     fill(b, 420, 150, 560, 250, 90); // a filled logo
     const out = removeRules(b);
-    expect([at(out, 200, 100), at(out, 200, 101), at(out, 200, 102), at(out, 301, 200), at(out, 100, 301), at(out, 500, 308)]).toEqual([255, 255, 255, 255, 255, 255]);
+    expect([at(out, 200, 100), at(out, 200, 101), at(out, 200, 102), at(out, 301, 200), at(out, 100, 301), at(out, 500, 308)]).toEqual([
+      255, 255, 255, 255, 255, 255,
+    ]);
     expect(at(out, 64, 55)).toBe(40);
     expect(at(out, 104, 120)).toBe(40);
     expect(at(out, 490, 200)).toBe(90);

@@ -1,4 +1,14 @@
-import { PDFDocument, PDFOperator, PDFOperatorNames, StandardFonts, beginText, endText, moveText, setFontAndSize, type PDFFont } from 'pdf-lib';
+import {
+  PDFDocument,
+  PDFOperator,
+  PDFOperatorNames,
+  StandardFonts,
+  beginText,
+  endText,
+  moveText,
+  setFontAndSize,
+  type PDFFont,
+} from 'pdf-lib';
 import { describe, expect, it } from 'vitest';
 import { extractTextLayer } from '../../src/reading/text-layer.js';
 
@@ -37,7 +47,9 @@ async function wordsOf(draw: (c: Canvas) => void) {
         beginText(),
         setFontAndSize(key, SIZE),
         moveText(x, BASELINE),
-        PDFOperator.of(PDFOperatorNames.ShowTextAdjusted, [doc.context.obj(parts.map((p) => (typeof p === 'string' ? font.encodeText(p) : p)))]),
+        PDFOperator.of(PDFOperatorNames.ShowTextAdjusted, [
+          doc.context.obj(parts.map((p) => (typeof p === 'string' ? font.encodeText(p) : p))),
+        ]),
         endText(),
       ),
   });
@@ -58,7 +70,17 @@ describe('text layer: kerning is not a word space', () => {
 
   it('joins kerned words in tracked text, and keeps the spaces between the words', async () => {
     const words = await wordsOf((c) =>
-      c.tj(50, [...tracked('ELEKTRON'), ' ', ...tracked('Industr'), -110, ...tracked('ieser'), -110, ...tracked('vice'), ' ', ...tracked('GmbH')]),
+      c.tj(50, [
+        ...tracked('ELEKTRON'),
+        ' ',
+        ...tracked('Industr'),
+        -110,
+        ...tracked('ieser'),
+        -110,
+        ...tracked('vice'),
+        ' ',
+        ...tracked('GmbH'),
+      ]),
     );
     expect(texts(words)).toEqual(['ELEKTRON', 'Industrieservice', 'GmbH']);
   });

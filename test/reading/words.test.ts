@@ -37,8 +37,19 @@ describe('tesseract TSV', () => {
   });
 
   it('repairs the "ß" of "straße" that scans lose, and nothing else', () => {
-    expect(['KundenstralRe', 'SpeicherstraRe', 'StraBe', 'KundenstrafBe', 'Lieferantenstrafie'].map((t) => repairText(t))).toEqual(['Kundenstraße', 'Speicherstraße', 'Straße', 'Kundenstraße', 'Lieferantenstraße']);
-    expect(['Kundenstrale 15', 'Lieferantenstrafle', 'Kundenstrae', 'Beispielstralle'].map((t) => repairText(t))).toEqual(['Kundenstraße 15', 'Lieferantenstraße', 'Kundenstraße', 'Beispielstraße']);
+    expect(['KundenstralRe', 'SpeicherstraRe', 'StraBe', 'KundenstrafBe', 'Lieferantenstrafie'].map((t) => repairText(t))).toEqual([
+      'Kundenstraße',
+      'Speicherstraße',
+      'Straße',
+      'Kundenstraße',
+      'Lieferantenstraße',
+    ]);
+    expect(['Kundenstrale 15', 'Lieferantenstrafle', 'Kundenstrae', 'Beispielstralle'].map((t) => repairText(t))).toEqual([
+      'Kundenstraße 15',
+      'Lieferantenstraße',
+      'Kundenstraße',
+      'Beispielstraße',
+    ]);
     expect(['Strasse', 'Straßenbahn', 'Kastrabe'].map((t) => repairText(t))).toEqual(['Strasse', 'Straßenbahn', 'Kastrabe']);
     // "Strafe" is a word: only a house number after it makes it a street.
     expect(repairText('Musterstrafe', '12')).toBe('Musterstraße');
@@ -52,7 +63,14 @@ describe('tesseract TSV', () => {
 
 describe('umlauts', () => {
   it('reads "ii" inside a word as the "ü" a scan split, and leaves Roman numerals and word ends alone', () => {
-    expect(['Miinchen', 'Millermann', 'Gebiihr', 'II', 'Teil ii', 'Hawaii'].map((t) => repairText(t))).toEqual(['München', 'Millermann', 'Gebühr', 'II', 'Teil ii', 'Hawaii']);
+    expect(['Miinchen', 'Millermann', 'Gebiihr', 'II', 'Teil ii', 'Hawaii'].map((t) => repairText(t))).toEqual([
+      'München',
+      'Millermann',
+      'Gebühr',
+      'II',
+      'Teil ii',
+      'Hawaii',
+    ]);
   });
 });
 
@@ -104,7 +122,14 @@ describe('deskewing word boxes', () => {
   });
 });
 
-const word = (text: string, confidence?: number): Word => ({ text, x: 0, y: 0, width: 10, height: 10, ...(confidence !== undefined ? { confidence } : {}) });
+const word = (text: string, confidence?: number): Word => ({
+  text,
+  x: 0,
+  y: 0,
+  width: 10,
+  height: 10,
+  ...(confidence !== undefined ? { confidence } : {}),
+});
 
 describe('readable text', () => {
   it('accepts a page with a few real words', () => {

@@ -15,7 +15,21 @@ const invoice = (patch: (json: any) => void = () => {}) => {
 describe('GiroCode (EPC069-12)', () => {
   it('writes the EPC payload of a SEPA credit transfer', () => {
     const payload = epcPayload(epcPaymentOf(invoice())!);
-    expect(payload).toBe(['BCD', '002', '1', 'SCT', 'RWBKDED1XXX', 'Rheinwerk Bürobedarf GmbH', 'DE10370502990123456789', 'EUR562.75', '', '', 'RE-2025-00101'].join('\n'));
+    expect(payload).toBe(
+      [
+        'BCD',
+        '002',
+        '1',
+        'SCT',
+        'RWBKDED1XXX',
+        'Rheinwerk Bürobedarf GmbH',
+        'DE10370502990123456789',
+        'EUR562.75',
+        '',
+        '',
+        'RE-2025-00101',
+      ].join('\n'),
+    );
     // Version 13 at most: 69 modules.
     expect(qrMatrix(payload).length).toBeLessThanOrEqual(69);
   });
@@ -28,7 +42,10 @@ describe('GiroCode (EPC069-12)', () => {
   it.each([
     ['another currency', (j: any) => (j.invoiceCurrencyCode = 'USD')],
     ['a direct debit', (j: any) => (j.paymentInstructions.paymentMeansTypeCode = '59')],
-    ['an IBAN with a wrong check sum', (j: any) => (j.paymentInstructions.creditTransfer[0].paymentAccountIdentifier = 'DE10370502990123456788')],
+    [
+      'an IBAN with a wrong check sum',
+      (j: any) => (j.paymentInstructions.creditTransfer[0].paymentAccountIdentifier = 'DE10370502990123456788'),
+    ],
     ['nothing left to pay', (j: any) => (j.documentTotals.amountDueForPayment = '0.00')],
   ])('offers no code for %s', (_, patch) => {
     expect(epcPaymentOf(invoice(patch))).toBeUndefined();
@@ -47,14 +64,16 @@ describe('formatting per locale', () => {
     const de = createFormatter('de-DE', 'EUR', 'medium');
     // Intl puts no-break spaces before the currency sign and the percent sign.
     const plain = (values: string[]) => values.map((v) => v.replace(/[\u00a0\u202f]/g, ' '));
-    expect(plain([de.money('1234567.005'), de.money('-5'), de.percent('19.00'), de.quantity('2.5000'), de.price('0.1235'), de.date('2024-12-31')])).toEqual([
-      '1.234.567,01 €',
-      '-5,00 €',
-      '19 %',
-      '2,5',
-      '0,1235 €',
-      '31.12.2024',
-    ]);
+    expect(
+      plain([
+        de.money('1234567.005'),
+        de.money('-5'),
+        de.percent('19.00'),
+        de.quantity('2.5000'),
+        de.price('0.1235'),
+        de.date('2024-12-31'),
+      ]),
+    ).toEqual(['1.234.567,01 €', '-5,00 €', '19 %', '2,5', '0,1235 €', '31.12.2024']);
     const en = createFormatter('en-GB', 'EUR', 'long');
     expect(plain([en.money('1234.5'), en.percent('7'), en.date('2024-12-31')])).toEqual(['€1,234.50', '7%', '31 December 2024']);
     // Beyond double precision: still exact.

@@ -2,7 +2,14 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } f
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { listTemplates, loadTemplate, templateRoots, TemplateInvalidError, TemplateNotFoundError, type TemplateRoots } from '../../src/render/index.js';
+import {
+  listTemplates,
+  loadTemplate,
+  templateRoots,
+  TemplateInvalidError,
+  TemplateNotFoundError,
+  type TemplateRoots,
+} from '../../src/render/index.js';
 
 const builtin = templateRoots('/nonexistent').builtin;
 const de = () => JSON.parse(readFileSync(path.join(builtin, 'de-standard/template.json'), 'utf8'));
@@ -55,7 +62,14 @@ describe('template registry', () => {
     t.extra = true;
     operator('de-standard-copy', { ...t, id: 'de-standard-copy' });
     const problems = (await problemsOf('de-standard-copy')).join('\n');
-    for (const expected of ['labels.amountDue', 'colors.accent: must be a colour as #rrggbb', 'blocks: each block at most once', 'lineColumns.7.field', 'font.family', 'unknown field(s) extra']) {
+    for (const expected of [
+      'labels.amountDue',
+      'colors.accent: must be a colour as #rrggbb',
+      'blocks: each block at most once',
+      'lineColumns.7.field',
+      'font.family',
+      'unknown field(s) extra',
+    ]) {
       expect(problems).toContain(expected);
     }
   });
@@ -63,17 +77,29 @@ describe('template registry', () => {
   it.each([
     ['not JSON', '{ "id": ', /not valid JSON/],
     ['another id than its folder', { ...de(), id: 'other' }, /must equal the folder name/],
-    ['margins that leave no room', { ...de(), id: 'case', page: { size: 'A5', margins: { top: 50, right: 10, bottom: 50, left: 10 } } }, /too little room/],
+    [
+      'margins that leave no room',
+      { ...de(), id: 'case', page: { size: 'A5', margins: { top: 50, right: 10, bottom: 50, left: 10 } } },
+      /too little room/,
+    ],
     ['an unknown locale', { ...de(), id: 'case', locale: 'xx-invalid-locale-tag-!' }, /locale/],
     ['a logo that is missing', { ...de(), id: 'case' }, /logo logo.png is missing/],
-    ['a logo path that leaves the folder', { ...de(), id: 'case', logo: { file: '../secret.png', width: 30, align: 'left' } }, /plain file name/],
+    [
+      'a logo path that leaves the folder',
+      { ...de(), id: 'case', logo: { file: '../secret.png', width: 30, align: 'left' } },
+      /plain file name/,
+    ],
   ])('refuses %s', async (_, json, problem) => {
     operator('case', json);
     expect((await problemsOf('case')).join('\n')).toMatch(problem);
   });
 
   it('refuses a logo that is not PNG or JPEG', async () => {
-    operator('gif', { ...de(), id: 'gif', logo: { file: 'logo.gif', width: 30, align: 'left' } }, { 'logo.gif': Buffer.from('GIF89a......') });
+    operator(
+      'gif',
+      { ...de(), id: 'gif', logo: { file: 'logo.gif', width: 30, align: 'left' } },
+      { 'logo.gif': Buffer.from('GIF89a......') },
+    );
     expect(await problemsOf('gif')).toEqual(['logo logo.gif must be a PNG or JPEG image']);
   });
 
@@ -82,7 +108,10 @@ describe('template registry', () => {
     cpSync(path.join(builtin, 'en-standard'), path.join(roots.operator, 'en-standard'), { recursive: true });
     const listed = await listTemplates(roots);
     expect(listed.find((t) => t.id === 'broken')).toMatchObject({ source: 'operator', valid: false });
-    expect(listed.find((t) => t.id === 'en-standard' && t.source === 'operator')).toMatchObject({ valid: false, problems: [expect.stringContaining('built-in')] });
+    expect(listed.find((t) => t.id === 'en-standard' && t.source === 'operator')).toMatchObject({
+      valid: false,
+      problems: [expect.stringContaining('built-in')],
+    });
     expect((await loadTemplate(roots, 'en-standard')).source).toBe('builtin');
   });
 });

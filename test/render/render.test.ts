@@ -15,7 +15,11 @@ const outDir = mkdtempSync(path.join(tmpdir(), 'render-'));
 const rendered: string[] = [];
 afterAll(() => rmSync(outDir, { recursive: true, force: true }));
 
-async function render(invoice: Invoice, templateId: string, template?: LoadedTemplate): Promise<{ pdf: Uint8Array; pages: number; text: string[] }> {
+async function render(
+  invoice: Invoice,
+  templateId: string,
+  template?: LoadedTemplate,
+): Promise<{ pdf: Uint8Array; pages: number; text: string[] }> {
   const result = await renderInvoicePdf(invoice, template ?? (await loadTemplate(roots, templateId)), options);
   const file = path.join(outDir, `${rendered.length}-${templateId}.pdf`);
   writeFileSync(file, result.pdf);
@@ -31,7 +35,12 @@ async function pageTexts(pdf: Uint8Array): Promise<string[]> {
   const pages: string[] = [];
   for (let n = 1; n <= doc.numPages; n++) {
     const content = await (await doc.getPage(n)).getTextContent();
-    pages.push(content.items.map((item) => ('str' in item ? item.str : '')).join(' ').replace(/\s+/g, ' '));
+    pages.push(
+      content.items
+        .map((item) => ('str' in item ? item.str : ''))
+        .join(' ')
+        .replace(/\s+/g, ' '),
+    );
   }
   await task.destroy();
   return pages;
@@ -52,7 +61,18 @@ describe('built-in templates', () => {
     const { pages, text } = await render(parse(fixture), 'de-standard');
     expect(pages).toBe(1);
     const page = text[0]!;
-    for (const expected of ['Rechnung RE-2025-00101', 'Rechnungsdatum 03.03.2025', 'Fällig am 02.04.2025', 'Gesamtbetrag brutto', '562,75 €', '4,79 €', '19 %', 'DE10 3705 0299 0123 4567 89', 'Seite 1 von 1', 'USt-IdNr.: DE298765432']) {
+    for (const expected of [
+      'Rechnung RE-2025-00101',
+      'Rechnungsdatum 03.03.2025',
+      'Fällig am 02.04.2025',
+      'Gesamtbetrag brutto',
+      '562,75 €',
+      '4,79 €',
+      '19 %',
+      'DE10 3705 0299 0123 4567 89',
+      'Seite 1 von 1',
+      'USt-IdNr.: DE298765432',
+    ]) {
       expect(page).toContain(expected);
     }
   });
@@ -60,7 +80,15 @@ describe('built-in templates', () => {
   it('en-standard writes English wording, amounts and dates', async () => {
     const { text } = await render(parse(fixture), 'en-standard');
     const page = text[0]!;
-    for (const expected of ['Invoice RE-2025-00101', 'Invoice date 3 March 2025', 'Total incl. VAT', '€562.75', '€4.79', 'Page 1 of 1', 'VAT no.: DE298765432']) {
+    for (const expected of [
+      'Invoice RE-2025-00101',
+      'Invoice date 3 March 2025',
+      'Total incl. VAT',
+      '€562.75',
+      '€4.79',
+      'Page 1 of 1',
+      'VAT no.: DE298765432',
+    ]) {
       expect(page).toContain(expected);
     }
   });
@@ -71,8 +99,13 @@ describe('multi-page line table', () => {
   const invoice = parse(invoiceWithLines(fixture, lines));
   const net = (n: number) => invoice.invoiceLine![n - 1]!.invoiceLineNetAmount!;
   /** Line numbers printed on a page: rows start with their position in the first column. */
-  const positionsOn = (page: string) => [...page.matchAll(/(?:^| )(\d{1,3}) (?:Kopierpapier|Ordner|Tonerkartusche)/g)].map((m) => Number(m[1]));
-  const euro = (d: Decimal) => `${d.toFixed(2).replace('.', ',').replace(/\B(?=(\d{3})+(?!\d))/g, '.')} €`;
+  const positionsOn = (page: string) =>
+    [...page.matchAll(/(?:^| )(\d{1,3}) (?:Kopierpapier|Ordner|Tonerkartusche)/g)].map((m) => Number(m[1]));
+  const euro = (d: Decimal) =>
+    `${d
+      .toFixed(2)
+      .replace('.', ',')
+      .replace(/\B(?=(\d{3})+(?!\d))/g, '.')} €`;
 
   it('repeats the header, and carries page totals forward exactly', async () => {
     const { pages, text } = await render(invoice, 'de-standard');

@@ -37,7 +37,13 @@ const subject: ReportSubject = {
   pdfValid: false,
   xmlValid: false,
   findings: [
-    { ruleId: 'BR-DE-15', severity: 'error', message: '[BR-DE-15] Das Element "Buyer reference" (BT-10) muss übermittelt werden.', source: 'xrechnung', location: '/*:CrossIndustryInvoice[1]' },
+    {
+      ruleId: 'BR-DE-15',
+      severity: 'error',
+      message: '[BR-DE-15] Das Element "Buyer reference" (BT-10) muss übermittelt werden.',
+      source: 'xrechnung',
+      location: '/*:CrossIndustryInvoice[1]',
+    },
     { ruleId: 'BR-CL-23', severity: 'warning', originalSeverity: 'error', message: 'Unit code <ZZZ> & "quoted"', source: 'en16931' },
     { ruleId: 'PDFA-6.2.11.4.1-1', severity: 'error', message: 'font not embedded', source: 'pdf' },
     { ruleId: 'ZF-XMP-LEVEL', severity: 'error', message: 'XMP level', source: 'pdf' },
@@ -48,16 +54,25 @@ const subject: ReportSubject = {
 
 describe('the validation report for people', () => {
   it('finds the business terms of a finding in its rule id and message', () => {
-    expect(termsOf({ ruleId: 'BR-CO-15', message: 'Invoice total amount with VAT (BT-112) = (BT-109) + (BT-110); BG-22' })).toEqual(['BT-112', 'BT-109', 'BT-110', 'BG-22']);
+    expect(termsOf({ ruleId: 'BR-CO-15', message: 'Invoice total amount with VAT (BT-112) = (BT-109) + (BT-110); BG-22' })).toEqual([
+      'BT-112',
+      'BT-109',
+      'BT-110',
+      'BG-22',
+    ]);
     expect(termsOf({ ruleId: 'PDF2XML-BT-1', message: 'not on the page' })).toEqual(['BT-1']);
   });
 
   it('shows schematron locations without their namespace tests', () => {
-    expect(readableLocation("/*:CrossIndustryInvoice[namespace-uri()='urn:un:unece:uncefact:data:standard:CrossIndustryInvoice:100'][1]/*:ExchangedDocument[namespace-uri()='x'][1]")).toBe('/CrossIndustryInvoice[1]/ExchangedDocument[1]');
+    expect(
+      readableLocation(
+        "/*:CrossIndustryInvoice[namespace-uri()='urn:un:unece:uncefact:data:standard:CrossIndustryInvoice:100'][1]/*:ExchangedDocument[namespace-uri()='x'][1]",
+      ),
+    ).toBe('/CrossIndustryInvoice[1]/ExchangedDocument[1]');
     expect(readableLocation('12:7')).toBe('12:7');
   });
 
-  it('groups findings by validator, PDF/A apart from the container, errors first, in the reader\'s language', () => {
+  it("groups findings by validator, PDF/A apart from the container, errors first, in the reader's language", () => {
     const view = reportView(subject, 'de');
     expect(view.verdict).toBe('Ungültig: 3 Fehler.');
     expect(view.groups.map((g) => [g.id, g.findings.map((f) => f.ruleId)])).toEqual([
@@ -80,7 +95,16 @@ describe('the validation report for people', () => {
   it('prints the same view as a PDF: verdict, every finding, versions; running over pages', async () => {
     const pdf = await reportPdf(reportView(subject, 'en'));
     const text = (await visibleText(pdf)).replace(/\s+/g, ' ');
-    for (const words of ['Invalid: 3 error(s).', 'BR-DE-15', 'BT-10', 'PDFA-6.2.11.4.1-1', 'ZF-XMP-LEVEL', 'Unit code <ZZZ>', 'veraPDF: 1.28']) expect(text).toContain(words);
+    for (const words of [
+      'Invalid: 3 error(s).',
+      'BR-DE-15',
+      'BT-10',
+      'PDFA-6.2.11.4.1-1',
+      'ZF-XMP-LEVEL',
+      'Unit code <ZZZ>',
+      'veraPDF: 1.28',
+    ])
+      expect(text).toContain(words);
     const many = { ...subject, findings: Array.from({ length: 120 }, (_, i) => ({ ...subject.findings[0]!, ruleId: `BR-X-${i}` })) };
     const long = await PDFDocument.load(await reportPdf(reportView(many, 'en')));
     expect(long.getPageCount()).toBeGreaterThan(3);
@@ -88,7 +112,7 @@ describe('the validation report for people', () => {
 });
 
 describe('the readable view of an invoice', () => {
-  it('shows parties, lines, VAT and totals in the reader\'s locale, amounts exact', () => {
+  it("shows parties, lines, VAT and totals in the reader's locale, amounts exact", () => {
     const invoice = fixtureInvoice('01-standard-19.json');
     const html = invoiceHtml(invoice, 'de');
     expect(html).toContain(`<h1>Rechnung ${invoice.invoiceNumber}</h1>`);
@@ -97,7 +121,11 @@ describe('the readable view of an invoice', () => {
     expect(html).toContain('Rechnungsdatum (BT-2)</dt><dd>03.03.2025');
     expect(html).toContain('Name des Käufers (BT-44)');
     expect(invoiceHtml(invoice, 'en')).toContain('Invoice issue date (BT-2)</dt><dd>3 Mar 2025');
-    expect(html).toContain(new Intl.NumberFormat('de-DE', { style: 'currency', currency: 'EUR' }).format(Number(invoice.documentTotals!.invoiceTotalAmountWithVat)));
+    expect(html).toContain(
+      new Intl.NumberFormat('de-DE', { style: 'currency', currency: 'EUR' }).format(
+        Number(invoice.documentTotals!.invoiceTotalAmountWithVat),
+      ),
+    );
     expect((html.match(/<tr>/g) ?? []).length).toBe(invoice.invoiceLine!.length + 1 + invoice.vatBreakdown!.length + 1);
   });
 });

@@ -5,13 +5,27 @@ import { extractTextLayer } from '../../src/reading/text-layer.js';
 import { invoiceSchema, type Invoice } from '../../src/invoice/model.js';
 import { invoiceWithLines } from '../../scripts/lib/sample-invoices.js';
 import { vatIdChecked } from '../../src/analysis/identifiers.js';
-import { FAMILIES, HELD_OUT, generateInvoicePdf, layoutSpec, readSeedList, renderInvoice, withoutPlaceholders, type Family } from '../../scripts/lib/synthetic-invoices.js';
+import {
+  FAMILIES,
+  HELD_OUT,
+  generateInvoicePdf,
+  layoutSpec,
+  readSeedList,
+  renderInvoice,
+  withoutPlaceholders,
+  type Family,
+} from '../../scripts/lib/synthetic-invoices.js';
 
 const fixture = (name: string) => JSON.parse(readFileSync(path.resolve(import.meta.dirname, `../fixtures/invoices/${name}.json`), 'utf8'));
 const invoiceOf = (name: string): Invoice => invoiceSchema.parse(fixture(name));
 
 async function pageText(pdf: Uint8Array): Promise<string[]> {
-  return (await extractTextLayer(pdf)).map((p) => [...p.words].sort((a, b) => a.y - b.y || a.x - b.x).map((w) => w.text).join(' '));
+  return (await extractTextLayer(pdf)).map((p) =>
+    [...p.words]
+      .sort((a, b) => a.y - b.y || a.x - b.x)
+      .map((w) => w.text)
+      .join(' '),
+  );
 }
 
 /** An amount as any of the generated number formats writes it: 2155.32 → 2.155,32 / 2,155.32 / 2 155,32 / 2155,32. */
@@ -26,7 +40,10 @@ function leaves(value: unknown, at = ''): Array<[string, unknown]> {
   if (value && typeof value === 'object') return Object.entries(value).flatMap(([k, v]) => leaves(v, at ? `${at}.${k}` : k));
   return [[at, value]];
 }
-const valueAt = (target: unknown, p: string) => p.split(/\.|(?=\[)/).reduce<unknown>((node, part) => (node as Record<string, unknown> | undefined)?.[part.replace(/^\[(\d+)\]$/, '$1')], target);
+const valueAt = (target: unknown, p: string) =>
+  p
+    .split(/\.|(?=\[)/)
+    .reduce<unknown>((node, part) => (node as Record<string, unknown> | undefined)?.[part.replace(/^\[(\d+)\]$/, '$1')], target);
 
 describe('synthetic invoices', () => {
   it('renders every family, and the page shows the invoice number and the gross total', async () => {
@@ -45,11 +62,16 @@ describe('synthetic invoices', () => {
   it('is deterministic: the same seed gives the same page, other seeds other layouts', async () => {
     const invoice = invoiceOf('08-allowances-charges-mixed-vat');
     // A seed whose spec uses a standard PDF font gives the same bytes (embedded TrueType subsets get random names).
-    const standard = Array.from({ length: 50 }, (_, s) => s).find((s) => ['Helvetica', 'Times', 'Courier'].includes(layoutSpec('din5008', s).font))!;
+    const standard = Array.from({ length: 50 }, (_, s) => s).find((s) =>
+      ['Helvetica', 'Times', 'Courier'].includes(layoutSpec('din5008', s).font),
+    )!;
     const [a, b] = await Promise.all([generateInvoicePdf(invoice, 'din5008', standard), generateInvoicePdf(invoice, 'din5008', standard)]);
     expect(Buffer.from(a.pdf).equals(Buffer.from(b.pdf))).toBe(true);
     const dejavu = Array.from({ length: 50 }, (_, s) => s).find((s) => layoutSpec('fr-facture', s).font.startsWith('DejaVu'))!;
-    const [c, d] = await Promise.all([generateInvoicePdf(invoice, 'fr-facture', dejavu), generateInvoicePdf(invoice, 'fr-facture', dejavu)]);
+    const [c, d] = await Promise.all([
+      generateInvoicePdf(invoice, 'fr-facture', dejavu),
+      generateInvoicePdf(invoice, 'fr-facture', dejavu),
+    ]);
     expect(await pageText(c.pdf)).toEqual(await pageText(d.pdf));
     expect(c.printed).toEqual(d.printed);
     const specs = new Set(Array.from({ length: 8 }, (_, s) => JSON.stringify(layoutSpec('modern-summary', s))));
@@ -82,10 +104,14 @@ describe('synthetic invoices', () => {
     expect(new Set(list.items.map((i) => `${i.family}:${i.seed}`)).size).toBe(list.items.length);
   });
 
-  it('replaces the testsuite\'s placeholders (and labels given as values) by values of their kind, the same placeholder by the same value, and nothing else', () => {
+  it("replaces the testsuite's placeholders (and labels given as values) by values of their kind, the same placeholder by the same value, and nothing else", () => {
     const invoice = invoiceOf('01-standard-19');
     invoice.seller!.sellerName = '[Seller name]';
-    invoice.seller!.sellerPostalAddress = { ...invoice.seller!.sellerPostalAddress!, sellerCity: '[Seller city]', sellerAddressLine1: '[Seller address line 1]' };
+    invoice.seller!.sellerPostalAddress = {
+      ...invoice.seller!.sellerPostalAddress!,
+      sellerCity: '[Seller city]',
+      sellerAddressLine1: '[Seller address line 1]',
+    };
     invoice.payee = { payeeName: '[Seller name]' };
     invoice.buyer!.buyerVatIdentifier = 'DE136695976';
     invoice.invoiceNumber = 'Rechnungsnummer';

@@ -11,7 +11,12 @@ describe.each(BACKENDS)('connector ledger on %s', (backend) => {
   }, SETUP_TIMEOUT_MS);
   afterAll(() => cleanup?.());
 
-  const file = (hash: string, fileName = 'invoice.pdf') => ({ route: 'copier', contentHash: hash, workflowId: `connectorFile-copier-${hash}`, fileName });
+  const file = (hash: string, fileName = 'invoice.pdf') => ({
+    route: 'copier',
+    contentHash: hash,
+    workflowId: `connectorFile-copier-${hash}`,
+    fileName,
+  });
 
   it('makes exactly one of 10 concurrent entries of the same content the first; the others see it processing', async () => {
     const results = await Promise.all(Array.from({ length: 10 }, (_, i) => enterConnectorFile(db, file('h1', `copy-${i}.pdf`), 1_000)));
@@ -25,7 +30,16 @@ describe.each(BACKENDS)('connector ledger on %s', (backend) => {
     // A retried activity finishes it again: the first finish time stays.
     await finishConnectorFile(db, { route: 'copier', contentHash: 'h2', status: 'done', resultPath: 'out/first-zugferd.pdf' }, 3_000);
     const again = await enterConnectorFile(db, file('h2', 'second.pdf'), 4_000);
-    expect(again).toEqual({ outcome: 'finished', entry: expect.objectContaining({ fileName: 'first.pdf', status: 'done', resultPath: 'out/first-zugferd.pdf', firstSeenAt: 1_000, finishedAt: 2_000 }) });
+    expect(again).toEqual({
+      outcome: 'finished',
+      entry: expect.objectContaining({
+        fileName: 'first.pdf',
+        status: 'done',
+        resultPath: 'out/first-zugferd.pdf',
+        firstSeenAt: 1_000,
+        finishedAt: 2_000,
+      }),
+    });
     // The same content on another route is another job.
     expect((await enterConnectorFile(db, { ...file('h2'), route: 'scanner' })).outcome).toBe('new');
   });

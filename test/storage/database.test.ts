@@ -120,30 +120,42 @@ describe.each(BACKENDS)('database on %s', (backend) => {
   it('keeps concurrent transactions apart', async () => {
     await Promise.all(
       Array.from({ length: 10 }, (_, i) =>
-        db.transaction(async (tx) => {
-          await tx.query('INSERT INTO t (a) VALUES ($1)', [400 + i]);
-          if (i % 2 === 1) throw new Error('odd');
-        }).catch(() => undefined),
+        db
+          .transaction(async (tx) => {
+            await tx.query('INSERT INTO t (a) VALUES ($1)', [400 + i]);
+            if (i % 2 === 1) throw new Error('odd');
+          })
+          .catch(() => undefined),
       ),
     );
     const { rows } = await db.query<{ a: number }>('SELECT a FROM t WHERE a >= 400 AND a < 500 ORDER BY a');
     expect(rows.map((r) => r.a)).toEqual([400, 402, 404, 406, 408]);
   });
 
-  it('enforces foreign keys', async () => {
-    // A database of its own: this one's schema_migrations holds the test migrations' versions, so the real schema would not be created.
-    const fresh = await createTestEnv(backend);
-    const schema = openRaw(fresh);
-    try {
-      await migrate(schema, MIGRATIONS);
-      await expect(
-        schema.query('INSERT INTO api_tokens (id, account_id, label, secret_hash, created_at) VALUES ($1, $2, $3, $4, $5)', ['x', 'acc_missing', 'l', 'h', 1]),
-      ).rejects.toThrow(/foreign key/i);
-    } finally {
-      await schema.close();
-      await fresh.cleanup();
-    }
-  }, SETUP_TIMEOUT_MS);
+  it(
+    'enforces foreign keys',
+    async () => {
+      // A database of its own: this one's schema_migrations holds the test migrations' versions, so the real schema would not be created.
+      const fresh = await createTestEnv(backend);
+      const schema = openRaw(fresh);
+      try {
+        await migrate(schema, MIGRATIONS);
+        await expect(
+          schema.query('INSERT INTO api_tokens (id, account_id, label, secret_hash, created_at) VALUES ($1, $2, $3, $4, $5)', [
+            'x',
+            'acc_missing',
+            'l',
+            'h',
+            1,
+          ]),
+        ).rejects.toThrow(/foreign key/i);
+      } finally {
+        await schema.close();
+        await fresh.cleanup();
+      }
+    },
+    SETUP_TIMEOUT_MS,
+  );
 });
 
 describe.each(BACKENDS)('openDatabase on %s', (backend) => {
@@ -182,17 +194,21 @@ describe('openDatabase on sqlite', () => {
 });
 
 describe('migrations on postgres started concurrently', () => {
-  it('are applied exactly once when several pools (separate connections) migrate at the same time', async () => {
-    const env = await createTestEnv('postgres');
-    const pools = Array.from({ length: 5 }, () => openRaw(env));
-    try {
-      const applied = await Promise.all(pools.map((db) => migrate(db, TEST_MIGRATIONS)));
-      expect(applied.flat().sort()).toEqual([1, 2]);
-      const { rows } = await pools[0]!.query('SELECT version FROM schema_migrations');
-      expect(rows).toHaveLength(2);
-    } finally {
-      await Promise.all(pools.map((db) => db.close()));
-      await env.cleanup();
-    }
-  }, SETUP_TIMEOUT_MS);
+  it(
+    'are applied exactly once when several pools (separate connections) migrate at the same time',
+    async () => {
+      const env = await createTestEnv('postgres');
+      const pools = Array.from({ length: 5 }, () => openRaw(env));
+      try {
+        const applied = await Promise.all(pools.map((db) => migrate(db, TEST_MIGRATIONS)));
+        expect(applied.flat().sort()).toEqual([1, 2]);
+        const { rows } = await pools[0]!.query('SELECT version FROM schema_migrations');
+        expect(rows).toHaveLength(2);
+      } finally {
+        await Promise.all(pools.map((db) => db.close()));
+        await env.cleanup();
+      }
+    },
+    SETUP_TIMEOUT_MS,
+  );
 });

@@ -5,7 +5,14 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccount, type Account } from '../../src/storage/accounts.js';
 import { openDatabase, openPostgres, openSqlite, sqlitePath, type Database } from '../../src/storage/database.js';
-import { createDocument, documentNumbers, getDocument, getDocumentByNumber, listDocuments, type NewDocument } from '../../src/storage/documents.js';
+import {
+  createDocument,
+  documentNumbers,
+  getDocument,
+  getDocumentByNumber,
+  listDocuments,
+  type NewDocument,
+} from '../../src/storage/documents.js';
 import { recordDocument } from '../../src/storage/index.js';
 import { migrate } from '../../src/storage/migrate.js';
 import { MIGRATIONS } from '../../src/storage/migrations.js';
@@ -17,7 +24,16 @@ const run = promisify(execFile);
 const HERE = import.meta.dirname;
 
 function newDocument(accountId: string, overrides: Partial<NewDocument> = {}): NewDocument {
-  return { accountId, kind: 'zugferd-pdf', blobKey: randomUUID(), fileName: 'a.pdf', contentType: 'application/pdf', size: 1, sha256: 'a'.repeat(64), ...overrides };
+  return {
+    accountId,
+    kind: 'zugferd-pdf',
+    blobKey: randomUUID(),
+    fileName: 'a.pdf',
+    contentType: 'application/pdf',
+    size: 1,
+    sha256: 'a'.repeat(64),
+    ...overrides,
+  };
 }
 
 const numbersOf = async (db: Database): Promise<number[]> =>
@@ -41,7 +57,10 @@ describe.each(BACKENDS)('document numbers on %s', (backend) => {
   it('numbers documents 1, 2, 3 … at insert, also inside a caller’s transaction, and reads them back', async () => {
     const first = await createDocument(db, newDocument(account.id));
     const second = await db.transaction((tx) => createDocument(tx, newDocument(account.id)));
-    const third = await recordDocument(db, { document: { ...newDocument(other.id), id: randomUUID() }, usage: { operation: 'x', units: 1 } });
+    const third = await recordDocument(db, {
+      document: { ...newDocument(other.id), id: randomUUID() },
+      usage: { operation: 'x', units: 1 },
+    });
     expect([first.number, second.number, third.number]).toEqual([1, 2, 3]);
     expect(await getDocument(db, second.id)).toEqual(second);
     expect(await getDocumentByNumber(db, 2)).toEqual(second);
@@ -49,7 +68,12 @@ describe.each(BACKENDS)('document numbers on %s', (backend) => {
     expect(await getDocumentByNumber(db, 3, account.id)).toBeUndefined(); // another account's
     expect(await getDocumentByNumber(db, 999)).toBeUndefined();
     expect(await getDocumentByNumber(db, 0)).toBeUndefined();
-    expect(await documentNumbers(db, [first.id, second.id, third.id, randomUUID()], account.id)).toEqual(new Map([[first.id, 1], [second.id, 2]]));
+    expect(await documentNumbers(db, [first.id, second.id, third.id, randomUUID()], account.id)).toEqual(
+      new Map([
+        [first.id, 1],
+        [second.id, 2],
+      ]),
+    );
     expect(await documentNumbers(db, [], account.id)).toEqual(new Map());
   });
 
@@ -72,13 +96,17 @@ describe.each(BACKENDS)('document numbers on %s', (backend) => {
 
   it('rejects a duplicate number (UNIQUE)', async () => {
     const doc = await createDocument(db, newDocument(account.id));
-    await expect(db.query('UPDATE documents SET number = $1 WHERE id <> $2 AND number = $3', [doc.number, doc.id, doc.number - 1])).rejects.toThrow();
+    await expect(
+      db.query('UPDATE documents SET number = $1 WHERE id <> $2 AND number = $3', [doc.number, doc.id, doc.number - 1]),
+    ).rejects.toThrow();
   });
 
   it('gives concurrent inserts on one handle distinct, gapless numbers', async () => {
     const start = Math.max(0, ...(await numbersOf(db)));
     const created = await Promise.all(
-      Array.from({ length: 40 }, (_, i) => (i % 2 ? createDocument(db, newDocument(account.id)) : db.transaction((tx) => createDocument(tx, newDocument(other.id))))),
+      Array.from({ length: 40 }, (_, i) =>
+        i % 2 ? createDocument(db, newDocument(account.id)) : db.transaction((tx) => createDocument(tx, newDocument(other.id))),
+      ),
     );
     expect(created.map((d) => d.number).sort((a, b) => a - b)).toEqual(Array.from({ length: 40 }, (_, i) => start + i + 1));
   });
@@ -100,21 +128,24 @@ describe.each(BACKENDS)('document numbers on %s', (backend) => {
 
   // PostgreSQL only: node:sqlite connections block synchronously, so several in one process would wait on
   // each other forever; the service keeps one per process, and the test above covers several processes.
-  if (backend === 'postgres') it('gives concurrent inserts from several pools distinct numbers', async () => {
-    const handles = [db, await openDatabase(env.config), await openDatabase(env.config)];
-    try {
-      const start = Math.max(0, ...(await numbersOf(db)));
-      const created = await Promise.all(
-        Array.from({ length: 60 }, (_, i) => {
-          const handle = handles[i % handles.length]!;
-          return i % 2 ? createDocument(handle, newDocument(account.id)) : handle.transaction((tx) => createDocument(tx, newDocument(other.id)));
-        }),
-      );
-      expect(created.map((d) => d.number).sort((a, b) => a - b)).toEqual(Array.from({ length: 60 }, (_, i) => start + i + 1));
-    } finally {
-      await Promise.all(handles.slice(1).map((h) => h.close()));
-    }
-  });
+  if (backend === 'postgres')
+    it('gives concurrent inserts from several pools distinct numbers', async () => {
+      const handles = [db, await openDatabase(env.config), await openDatabase(env.config)];
+      try {
+        const start = Math.max(0, ...(await numbersOf(db)));
+        const created = await Promise.all(
+          Array.from({ length: 60 }, (_, i) => {
+            const handle = handles[i % handles.length]!;
+            return i % 2
+              ? createDocument(handle, newDocument(account.id))
+              : handle.transaction((tx) => createDocument(tx, newDocument(other.id)));
+          }),
+        );
+        expect(created.map((d) => d.number).sort((a, b) => a - b)).toEqual(Array.from({ length: 60 }, (_, i) => start + i + 1));
+      } finally {
+        await Promise.all(handles.slice(1).map((h) => h.close()));
+      }
+    });
 
   it('lists one kind with the filter before the limit: full pages while more exist', async () => {
     const { db: fresh, cleanup: done } = await openTestDatabase(backend);
@@ -158,7 +189,12 @@ describe.each(BACKENDS)('migration 3 on %s', (backend) => {
   });
 
   it('numbers existing documents in created_at order (id breaks ties) and continues after them', async () => {
-    expect(await migrate(raw, MIGRATIONS.filter((m) => m.version <= 2))).toEqual([1, 2]);
+    expect(
+      await migrate(
+        raw,
+        MIGRATIONS.filter((m) => m.version <= 2),
+      ),
+    ).toEqual([1, 2]);
     await raw.query(`INSERT INTO accounts (id, name, created_at) VALUES ('acc_old', 'Old', 1)`);
     // Inserted out of order; two share a timestamp.
     const rows = [

@@ -56,7 +56,10 @@ async function freshPostgresDatabase(): Promise<{ url: string; drop(): Promise<v
   await withAdmin((c) => c.query(`CREATE DATABASE ${name}`));
   const url = new URL(await postgresServerUrl());
   url.pathname = `/${name}`;
-  return { url: url.toString(), drop: () => withAdmin((c) => c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).then(() => undefined) };
+  return {
+    url: url.toString(),
+    drop: () => withAdmin((c) => c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).then(() => undefined),
+  };
 }
 
 /** A fresh data dir, plus a fresh PostgreSQL database for the postgres back-end. Nothing is opened. */

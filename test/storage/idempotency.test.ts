@@ -16,7 +16,13 @@ describe.each(BACKENDS)('idempotency keys on %s', (backend) => {
   let cleanup: () => Promise<void>;
   let accountId: string;
   let n = 0;
-  const claim = (key: string, overrides: Partial<ClaimInput> = {}): ClaimInput => ({ accountId, key, requestHash: 'h1', ttlMs: 60_000, ...overrides });
+  const claim = (key: string, overrides: Partial<ClaimInput> = {}): ClaimInput => ({
+    accountId,
+    key,
+    requestHash: 'h1',
+    ttlMs: 60_000,
+    ...overrides,
+  });
   const freshKey = () => `key-${++n}`;
 
   beforeAll(async () => {

@@ -17,7 +17,15 @@ try {
   await new Promise((resolve) => setTimeout(resolve, Math.max(0, Number(startAt) - Date.now())));
   const docs = await Promise.all(
     Array.from({ length: Number(count) }, () =>
-      createDocument(db, { accountId, kind: 'zugferd-pdf', blobKey: randomUUID(), fileName: 'a.pdf', contentType: 'application/pdf', size: 1, sha256: 'a'.repeat(64) }),
+      createDocument(db, {
+        accountId,
+        kind: 'zugferd-pdf',
+        blobKey: randomUUID(),
+        fileName: 'a.pdf',
+        contentType: 'application/pdf',
+        size: 1,
+        sha256: 'a'.repeat(64),
+      }),
     ),
   );
   process.stdout.write(JSON.stringify(docs.map((d) => d.number)));

@@ -80,7 +80,10 @@ describe.each(BACKENDS)('repositories on %s', (backend) => {
     it('keeps the given id, workflow, expiry and JSON meta', async () => {
       const id = randomUUID();
       const meta = { invoiceNumber: 'R-1', nested: { lines: [1, 2] }, umlaut: 'Größe' };
-      const created = await createDocument(db, newDocument(account.id, { id, workflowId: 'wf-1', expiresAt: 99_000, meta, kind: 'zugferd-pdf' }));
+      const created = await createDocument(
+        db,
+        newDocument(account.id, { id, workflowId: 'wf-1', expiresAt: 99_000, meta, kind: 'zugferd-pdf' }),
+      );
       expect(created.id).toBe(id);
       expect(await getDocument(db, id, account.id)).toEqual({ ...created, meta });
     });
@@ -106,7 +109,9 @@ describe.each(BACKENDS)('repositories on %s', (backend) => {
         // Several documents share a timestamp: the id breaks the tie.
         const ids: string[] = [];
         for (let i = 0; i < 7; i++) ids.push((await createDocument(fresh, newDocument(owner.id), 1_000 + Math.floor(i / 2))).id);
-        const expected = ids.map((id, i) => ({ id, createdAt: 1_000 + Math.floor(i / 2) })).sort((a, b) => b.createdAt - a.createdAt || (a.id < b.id ? 1 : -1));
+        const expected = ids
+          .map((id, i) => ({ id, createdAt: 1_000 + Math.floor(i / 2) }))
+          .sort((a, b) => b.createdAt - a.createdAt || (a.id < b.id ? 1 : -1));
 
         const seen: string[] = [];
         let cursor: string | undefined;

@@ -30,7 +30,15 @@ describe.each(BACKENDS)('retention on %s', (backend) => {
     return key;
   };
   const draft = async (attachments: string[], writtenAt = longAgo) => {
-    const value: MailDraft = { from: { address: 'billing@acme.example', name: '' }, to: [{ address: 'a@customer.example', name: '' }], cc: [], bcc: [], subject: 'Rechnung', text: 'Anbei.', attachments: attachments.map((blobKey) => ({ fileName: 'agb.pdf', blobKey, size: 3 })) };
+    const value: MailDraft = {
+      from: { address: 'billing@acme.example', name: '' },
+      to: [{ address: 'a@customer.example', name: '' }],
+      cc: [],
+      bcc: [],
+      subject: 'Rechnung',
+      text: 'Anbei.',
+      attachments: attachments.map((blobKey) => ({ fileName: 'agb.pdf', blobKey, size: 3 })),
+    };
     const key = await saveDraft(blobs, value);
     await utimes(path.join(blobs.root, key.slice(0, 2), key.slice(2, 4), key), new Date(writtenAt), new Date(writtenAt));
     return key;
@@ -38,13 +46,44 @@ describe.each(BACKENDS)('retention on %s', (backend) => {
   const send = async (draftKey: string, over: { documentId?: string; resendOf?: string; at?: number; finished?: boolean } = {}) => {
     const id = randomUUID();
     const at = over.at ?? longAgo;
-    await storage.mail.createSend({ id, accountId, documentId: over.documentId ?? null, resendOf: over.resendOf ?? null, requestId: 'r', draftKey, via: 'outbox', messageId: `<${id}@acme.example>`, sender: 'billing@acme.example', recipients: { to: ['a@customer.example'], cc: [], bcc: [] }, subject: 'Rechnung' }, at);
-    if (over.finished !== false) await storage.mail.markSent(id, { response: 'written', accepted: ['a@customer.example'], rejected: [] }, at + 1_000);
+    await storage.mail.createSend(
+      {
+        id,
+        accountId,
+        documentId: over.documentId ?? null,
+        resendOf: over.resendOf ?? null,
+        requestId: 'r',
+        draftKey,
+        via: 'outbox',
+        messageId: `<${id}@acme.example>`,
+        sender: 'billing@acme.example',
+        recipients: { to: ['a@customer.example'], cc: [], bcc: [] },
+        subject: 'Rechnung',
+      },
+      at,
+    );
+    if (over.finished !== false)
+      await storage.mail.markSent(id, { response: 'written', accepted: ['a@customer.example'], rejected: [] }, at + 1_000);
     return id;
   };
-  const exists = (key: string) => blobs.get(key).then(() => true, (err) => (err instanceof BlobNotFoundError ? false : Promise.reject(err)));
+  const exists = (key: string) =>
+    blobs.get(key).then(
+      () => true,
+      (err) => (err instanceof BlobNotFoundError ? false : Promise.reject(err)),
+    );
   const document = async (blobKey: string, expiresAt: number | null = null) =>
-    (await storage.documents.create({ accountId, kind: 'xrechnung-xml', blobKey, fileName: 'RE-1.xml', contentType: 'application/xml', size: 1, sha256: 'x', expiresAt })).id;
+    (
+      await storage.documents.create({
+        accountId,
+        kind: 'xrechnung-xml',
+        blobKey,
+        fileName: 'RE-1.xml',
+        contentType: 'application/xml',
+        size: 1,
+        sha256: 'x',
+        expiresAt,
+      })
+    ).id;
 
   beforeAll(async () => {
     env = await createTestEnv(backend);

@@ -3,7 +3,15 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { CreateBucketCommand, GetObjectCommand, HeadBucketCommand, HeadObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import {
+  CreateBucketCommand,
+  GetObjectCommand,
+  HeadBucketCommand,
+  HeadObjectCommand,
+  ListObjectsV2Command,
+  PutObjectCommand,
+  S3Client,
+} from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot, spawnService, type SpawnedService } from '../../scripts/lib/spawn-service.js';
 import { BlobNotFoundError, InvalidBlobKeyError, scopedKey } from '../../src/storage/blob-store.js';
@@ -31,8 +39,10 @@ afterAll(async () => {
   await moto?.stop();
 });
 
-const store = (prefix = 'blobs/', endpoint = moto.endpoint) => new S3BlobStore({ bucket, prefix, endpoint, forcePathStyle: true, region: 'us-east-1', credentials, maxAttempts: 1 });
-const objectKeys = async (prefix: string) => ((await s3.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix }))).Contents ?? []).map((o) => o.Key);
+const store = (prefix = 'blobs/', endpoint = moto.endpoint) =>
+  new S3BlobStore({ bucket, prefix, endpoint, forcePathStyle: true, region: 'us-east-1', credentials, maxAttempts: 1 });
+const objectKeys = async (prefix: string) =>
+  ((await s3.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix }))).Contents ?? []).map((o) => o.Key);
 
 describe('S3BlobStore', () => {
   it('stores bytes as <prefix><uuid>, with size and SHA-256, and reads them back', async () => {
@@ -63,7 +73,11 @@ describe('S3BlobStore', () => {
     expect(head.Metadata).toEqual({ sha256: stored.sha256 });
     const foreign = randomUUID();
     await s3.send(new PutObjectCommand({ Bucket: bucket, Key: `stat/${foreign}`, Body: Buffer.from('written elsewhere') }));
-    expect(await blobs.stat(foreign)).toEqual({ key: foreign, size: 17, sha256: createHash('sha256').update('written elsewhere').digest('hex') });
+    expect(await blobs.stat(foreign)).toEqual({
+      key: foreign,
+      size: 17,
+      sha256: createHash('sha256').update('written elsewhere').digest('hex'),
+    });
   });
 
   it('scoped: the same bytes in the same scope are one object, uploaded once (the same key as the local store makes); other scopes and random puts stay apart', async () => {
@@ -88,9 +102,26 @@ describe('S3BlobStore', () => {
     const before = Date.now() - 2000;
     // More than one listing page (1,000 keys), uploaded 50 at a time (the SDK's sockets).
     const keys: string[] = [];
-    for (let i = 0; i < 1003; i += 50) keys.push(...(await Promise.all(Array.from({ length: Math.min(50, 1003 - i) }, (_, j) => blobs.put(Buffer.from(`blob ${i + j}`))))).map((b) => b.key));
-    await s3.send(new PutObjectCommand({ Bucket: bucket, Key: 'listed/nested/0f8fad5b-d9cb-469f-a165-70867728950e', Body: Buffer.from('not a blob of this store') }));
-    await s3.send(new PutObjectCommand({ Bucket: bucket, Key: 'listed-other/0f8fad5b-d9cb-469f-a165-70867728950e', Body: Buffer.from('another prefix') }));
+    for (let i = 0; i < 1003; i += 50)
+      keys.push(
+        ...(await Promise.all(Array.from({ length: Math.min(50, 1003 - i) }, (_, j) => blobs.put(Buffer.from(`blob ${i + j}`))))).map(
+          (b) => b.key,
+        ),
+      );
+    await s3.send(
+      new PutObjectCommand({
+        Bucket: bucket,
+        Key: 'listed/nested/0f8fad5b-d9cb-469f-a165-70867728950e',
+        Body: Buffer.from('not a blob of this store'),
+      }),
+    );
+    await s3.send(
+      new PutObjectCommand({
+        Bucket: bucket,
+        Key: 'listed-other/0f8fad5b-d9cb-469f-a165-70867728950e',
+        Body: Buffer.from('another prefix'),
+      }),
+    );
     const listed: Array<{ key: string; writtenAt: number }> = [];
     for await (const blob of blobs.list()) listed.push(blob);
     expect(listed.map((b) => b.key).sort()).toEqual([...keys].sort());
@@ -109,15 +140,17 @@ describe('S3BlobStore', () => {
     await expect(blobs.get(key)).rejects.toBeInstanceOf(BlobNotFoundError);
   });
 
-  it.each(['../other-install/0f8fad5b-d9cb-469f-a165-70867728950e', '', '0F8FAD5B-D9CB-469F-A165-70867728950E', 'ab/0f8fad5b-d9cb-469f-a165-70867728950e'])(
-    'refuses the key %j before any request',
-    async (key) => {
-      const blobs = store('', 'http://127.0.0.1:9'); // nothing listens there: a request would fail otherwise
-      await expect(blobs.get(key)).rejects.toBeInstanceOf(InvalidBlobKeyError);
-      await expect(blobs.stat(key)).rejects.toBeInstanceOf(InvalidBlobKeyError);
-      await expect(blobs.delete(key)).rejects.toBeInstanceOf(InvalidBlobKeyError);
-    },
-  );
+  it.each([
+    '../other-install/0f8fad5b-d9cb-469f-a165-70867728950e',
+    '',
+    '0F8FAD5B-D9CB-469F-A165-70867728950E',
+    'ab/0f8fad5b-d9cb-469f-a165-70867728950e',
+  ])('refuses the key %j before any request', async (key) => {
+    const blobs = store('', 'http://127.0.0.1:9'); // nothing listens there: a request would fail otherwise
+    await expect(blobs.get(key)).rejects.toBeInstanceOf(InvalidBlobKeyError);
+    await expect(blobs.stat(key)).rejects.toBeInstanceOf(InvalidBlobKeyError);
+    await expect(blobs.delete(key)).rejects.toBeInstanceOf(InvalidBlobKeyError);
+  });
 
   it('passes an unreachable server on as such, not as a missing blob (the activity retries it)', async () => {
     const blobs = store('', 'http://127.0.0.1:9');
@@ -129,7 +162,17 @@ describe('S3BlobStore', () => {
 
 describe('blob-store ensure-bucket (the CLI deploy/compose.yaml creates its buckets with)', () => {
   const cli = (args: string[], env: Record<string, string>) =>
-    run(process.execPath, [path.join(repoRoot, 'dist/src/cli/blob-store.js'), ...args], { env: { PATH: process.env.PATH ?? '', BLOB_STORE: 's3', BLOB_S3_BUCKET: 'made-by-cli', BLOB_S3_ENDPOINT: moto.endpoint, AWS_ACCESS_KEY_ID: 'test', AWS_SECRET_ACCESS_KEY: 'test', ...env } }).then(
+    run(process.execPath, [path.join(repoRoot, 'dist/src/cli/blob-store.js'), ...args], {
+      env: {
+        PATH: process.env.PATH ?? '',
+        BLOB_STORE: 's3',
+        BLOB_S3_BUCKET: 'made-by-cli',
+        BLOB_S3_ENDPOINT: moto.endpoint,
+        AWS_ACCESS_KEY_ID: 'test',
+        AWS_SECRET_ACCESS_KEY: 'test',
+        ...env,
+      },
+    }).then(
       (r) => ({ code: 0, out: r.stdout + r.stderr }),
       (e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, out: e.stdout + e.stderr }),
     );
@@ -153,7 +196,14 @@ describe('the service with BLOB_STORE=s3', () => {
   beforeAll(async () => {
     service = await spawnService({
       name: 's3-blobs',
-      env: { BLOB_STORE: 's3', BLOB_S3_BUCKET: bucket, BLOB_S3_PREFIX: 'service/', BLOB_S3_ENDPOINT: moto.endpoint, AWS_ACCESS_KEY_ID: 'test', AWS_SECRET_ACCESS_KEY: 'test' },
+      env: {
+        BLOB_STORE: 's3',
+        BLOB_S3_BUCKET: bucket,
+        BLOB_S3_PREFIX: 'service/',
+        BLOB_S3_ENDPOINT: moto.endpoint,
+        AWS_ACCESS_KEY_ID: 'test',
+        AWS_SECRET_ACCESS_KEY: 'test',
+      },
     });
   }, 180_000);
   afterAll(async () => {
@@ -172,7 +222,9 @@ describe('the service with BLOB_STORE=s3', () => {
     const keys = await objectKeys('service/');
     // The uploaded invoice JSON and the XML; the first is discarded once the document is stored or not.
     expect(keys.length).toBeGreaterThanOrEqual(1);
-    const xml = await Promise.all(keys.map(async (k) => (await s3.send(new GetObjectCommand({ Bucket: bucket, Key: k! }))).Body!.transformToString()));
+    const xml = await Promise.all(
+      keys.map(async (k) => (await s3.send(new GetObjectCommand({ Bucket: bucket, Key: k! }))).Body!.transformToString()),
+    );
     expect(xml).toContain(json.xInvoice);
     const download = await fetch(json.downloadURL);
     expect(download.status).toBe(200);

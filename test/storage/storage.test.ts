@@ -21,7 +21,10 @@ describe.each(BACKENDS)('openStorage on %s', (backend) => {
     const account = await storage.accounts.create('Bound');
     expect(await storage.accounts.get(account.id)).toEqual(account);
     const claim = { accountId: account.id, key: 'k', requestHash: 'h', ttlMs: 1_000 };
-    expect(await storage.idempotency.claim(claim)).toMatchObject({ outcome: 'claimed', record: { accountId: account.id, key: 'k', state: 'pending' } });
+    expect(await storage.idempotency.claim(claim)).toMatchObject({
+      outcome: 'claimed',
+      record: { accountId: account.id, key: 'k', state: 'pending' },
+    });
     await storage.usage.record({ accountId: account.id, operation: 'validate', units: 1 });
     expect(await storage.usage.sum(account.id)).toEqual({ validate: 1 });
   });
@@ -59,9 +62,20 @@ describe.each(BACKENDS)('openStorage on %s', (backend) => {
     const attempts = await Promise.all(Array.from({ length: 3 }, () => storage.recordUnkept(input)));
     const numbers = attempts.flat();
     expect(new Set(numbers).size).toBe(6);
-    expect(await storage.usage.list(account.id)).toEqual([expect.objectContaining({ id: input.usageId, operation: 'createInvoicePdfFromJson', units: 1, documentId: null })]);
+    expect(await storage.usage.list(account.id)).toEqual([
+      expect.objectContaining({ id: input.usageId, operation: 'createInvoicePdfFromJson', units: 1, documentId: null }),
+    ]);
     const stored = await storage.recordDocument({
-      document: { id: randomUUID(), accountId: account.id, kind: 'zugferd-pdf', blobKey: randomUUID(), fileName: 'x.pdf', contentType: 'application/pdf', size: 1, sha256: 'd'.repeat(64) },
+      document: {
+        id: randomUUID(),
+        accountId: account.id,
+        kind: 'zugferd-pdf',
+        blobKey: randomUUID(),
+        fileName: 'x.pdf',
+        contentType: 'application/pdf',
+        size: 1,
+        sha256: 'd'.repeat(64),
+      },
       usage: { operation: 'x', units: 1 },
     });
     expect(numbers).not.toContain(stored.number);

@@ -10,7 +10,12 @@ import { startRoleProcess, type RoleProcess } from '../../scripts/lib/role-proce
  */
 export type ConnectorsProcess = RoleProcess;
 
-export function startConnectorsProcess(service: SpawnedService, configYaml: string, name = 'connectors', env: Record<string, string> = {}): Promise<ConnectorsProcess> {
+export function startConnectorsProcess(
+  service: SpawnedService,
+  configYaml: string,
+  name = 'connectors',
+  env: Record<string, string> = {},
+): Promise<ConnectorsProcess> {
   const configFile = path.join(service.dataDir, `${name}.yaml`);
   writeFileSync(configFile, configYaml);
   return startRoleProcess(service, 'connectors', name, { ...env, EINVOICE_CONNECTORS: configFile });

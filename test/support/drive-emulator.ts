@@ -33,7 +33,9 @@ export async function startDriveEmulator(): Promise<DriveEmulator> {
   const handler = async (req: IncomingMessage & { body?: Buffer; rawBody?: Buffer }, res: Parameters<typeof app>[1]) => {
     if (req.method === 'POST' && req.url === '/token') {
       await buffer(req);
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ access_token: TOKEN, token_type: 'Bearer', expires_in: 3600 }));
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ access_token: TOKEN, token_type: 'Bearer', expires_in: 3600 }));
       return;
     }
     if (req.url?.startsWith('/upload/') && new URL(req.url, 'http://x').searchParams.get('uploadType') === 'media') {
@@ -46,7 +48,12 @@ export async function startDriveEmulator(): Promise<DriveEmulator> {
   const emulator: DriveEmulator = {
     rootUrl: `http://127.0.0.1:${port}/`,
     token: TOKEN,
-    oauthCredentials: JSON.stringify({ client_id: 'einvoice-test', client_secret: 'not-a-secret', refresh_token: 'refresh', token_uri: `http://127.0.0.1:${port}/token` }),
+    oauthCredentials: JSON.stringify({
+      client_id: 'einvoice-test',
+      client_secret: 'not-a-secret',
+      refresh_token: 'refresh',
+      token_uri: `http://127.0.0.1:${port}/token`,
+    }),
     async start() {
       const listening = createServer((req, res) => void handler(req, res));
       await new Promise<void>((resolve, reject) => listening.once('error', reject).listen(port, '127.0.0.1', resolve));

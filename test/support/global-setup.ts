@@ -24,12 +24,17 @@ export default async function setup(project: TestProject) {
   const sqlite = await spawnService({ name: 'sqlite', namespace, temporalPort: await freePort(), env: metrics });
   let postgres: SpawnedService | undefined;
   try {
-    postgres = await spawnService({ name: 'postgres', namespace, env: { DATABASE_URL: databaseUrl, TEMPORAL_ADDRESS: sqlite.temporalAddress } });
+    postgres = await spawnService({
+      name: 'postgres',
+      namespace,
+      env: { DATABASE_URL: databaseUrl, TEMPORAL_ADDRESS: sqlite.temporalAddress },
+    });
   } catch (err) {
     await sqlite.stop();
     throw err;
   }
-  const strip = ({ stop: _stop, kill: _kill, terminate: _terminate, start: _start, pid: _pid, ...rest }: SpawnedService) => rest as ServiceHandle;
+  const strip = ({ stop: _stop, kill: _kill, terminate: _terminate, start: _start, pid: _pid, ...rest }: SpawnedService) =>
+    rest as ServiceHandle;
   project.provide('services', [strip(sqlite), strip(postgres)]);
   // The borrower stops before the owner of the Temporal dev server.
   return async () => {

@@ -116,7 +116,10 @@ export function parseMustangReport(stdout: string, exitCode: number): MustangVer
 /** Validates an XML or PDF e-invoice with the Mustang CLI (EN 16931, XRechnung, Factur-X/ZUGFeRD, PDF/A). */
 export async function runMustang(file: string, opts: { timeoutMs?: number } = {}): Promise<MustangVerdict> {
   if (!mustangAvailable()) throw new Error(`${mustangJar} missing: run scripts/setup-validators.sh`);
-  const run = await runJava(['-jar', mustangJar, '--action', 'validate', '--source', path.resolve(file), '--no-notices', '--disable-file-logging'], opts.timeoutMs ?? 120_000);
+  const run = await runJava(
+    ['-jar', mustangJar, '--action', 'validate', '--source', path.resolve(file), '--no-notices', '--disable-file-logging'],
+    opts.timeoutMs ?? 120_000,
+  );
   return parseMustangReport(run.stdout, run.code);
 }
 
@@ -125,7 +128,8 @@ export async function mustangRejects(files: readonly string[]): Promise<string[]
   const rejected: string[] = [];
   for (const file of files) {
     const verdict = await runMustang(file);
-    if (!verdict.valid || verdict.pdf !== 'valid') rejected.push(`${path.basename(file)}: ${JSON.stringify(verdict.messages.filter((m) => m.severity !== 'warning'))}`);
+    if (!verdict.valid || verdict.pdf !== 'valid')
+      rejected.push(`${path.basename(file)}: ${JSON.stringify(verdict.messages.filter((m) => m.severity !== 'warning'))}`);
   }
   return rejected;
 }
@@ -152,7 +156,9 @@ interface VeraJob {
   validationResult?: Array<{
     compliant: boolean;
     profileName: string;
-    details: { ruleSummaries: Array<{ specification: string; clause: string; testNumber: number; description: string; failedChecks: number }> };
+    details: {
+      ruleSummaries: Array<{ specification: string; clause: string; testNumber: number; description: string; failedChecks: number }>;
+    };
   }>;
   taskException?: unknown;
 }
@@ -165,7 +171,18 @@ export async function runVeraPdf(files: string[], opts: { flavour?: string; time
   if (!veraPdfAvailable()) throw new Error(`${veraPdfLib} missing: run scripts/setup-validators.sh`);
   const absolute = files.map((f) => path.resolve(f));
   const run = await runJava(
-    ['-cp', path.join(veraPdfLib, '*'), 'org.verapdf.apps.GreenfieldCliWrapper', '--flavour', opts.flavour ?? '3b', '--format', 'json', '--maxfailuresdisplayed', '1', ...absolute],
+    [
+      '-cp',
+      path.join(veraPdfLib, '*'),
+      'org.verapdf.apps.GreenfieldCliWrapper',
+      '--flavour',
+      opts.flavour ?? '3b',
+      '--format',
+      'json',
+      '--maxfailuresdisplayed',
+      '1',
+      ...absolute,
+    ],
     opts.timeoutMs ?? 300_000,
   );
   // Exit 0: all compliant, 1: some not compliant; anything else is a tool failure.

@@ -14,7 +14,9 @@ export function parseMetrics(text: string): Sample[] {
     if (line.startsWith('#') || !line.trim()) continue;
     const m = LINE.exec(line);
     if (!m) throw new Error(`Not a Prometheus sample line: ${line}`);
-    const labels = Object.fromEntries([...(m[2] ?? '').matchAll(LABEL)].map((l) => [l[1]!, l[2]!.replace(/\\(.)/g, (_, c: string) => (c === 'n' ? '\n' : c))]));
+    const labels = Object.fromEntries(
+      [...(m[2] ?? '').matchAll(LABEL)].map((l) => [l[1]!, l[2]!.replace(/\\(.)/g, (_, c: string) => (c === 'n' ? '\n' : c))]),
+    );
     samples.push({ name: m[1]!, labels, value: Number(m[3]) });
   }
   return samples;
@@ -22,7 +24,9 @@ export function parseMetrics(text: string): Sample[] {
 
 /** The sum of the samples named `name` whose labels include `labels` (0 when none). */
 export function total(samples: Sample[], name: string, labels: Record<string, string> = {}): number {
-  return samples.filter((s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v)).reduce((sum, s) => sum + s.value, 0);
+  return samples
+    .filter((s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v))
+    .reduce((sum, s) => sum + s.value, 0);
 }
 
 export async function scrape(url: string): Promise<Sample[]> {

@@ -1,5 +1,10 @@
 /** Polls `probe` until it gives a value (a failing probe counts as none); throws after `timeoutMs`, naming `what`. */
-export async function waitFor<T>(what: string, probe: () => Promise<T | undefined | false>, timeoutMs = 120_000, pauseMs = 250): Promise<T> {
+export async function waitFor<T>(
+  what: string,
+  probe: () => Promise<T | undefined | false>,
+  timeoutMs = 120_000,
+  pauseMs = 250,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe().catch(() => undefined);

@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
-import { availableMemoryMb, DEFAULT_CONCURRENCY, OCR_DOCUMENT_OVERHEAD_MB, OCR_ENGINE_MB, planWorker, WorkerPlanError } from '../../src/temporal/worker-plan.js';
+import {
+  availableMemoryMb,
+  DEFAULT_CONCURRENCY,
+  OCR_DOCUMENT_OVERHEAD_MB,
+  OCR_ENGINE_MB,
+  planWorker,
+  WorkerPlanError,
+} from '../../src/temporal/worker-plan.js';
 
 const machine = { memoryMb: 16_384, ocrEngines: 2, sandboxHeapMb: 1024 };
 
@@ -29,9 +36,13 @@ describe('which queues a worker process serves, and how much at once', () => {
   it('lets the OCR memory budget bound how many documents are read at once', () => {
     const perDocument = machine.sandboxHeapMb + OCR_DOCUMENT_OVERHEAD_MB;
     const engines = machine.ocrEngines * OCR_ENGINE_MB;
-    const ocrOnly = (env: Record<string, string>) => planWorker('einvoice', loadConfig({ EINVOICE_WORKER_QUEUES: 'ocr', ...env }).worker, machine);
+    const ocrOnly = (env: Record<string, string>) =>
+      planWorker('einvoice', loadConfig({ EINVOICE_WORKER_QUEUES: 'ocr', ...env }).worker, machine);
     // Room for exactly three documents besides the engines.
-    const three = ocrOnly({ EINVOICE_OCR_MEMORY_MB: String(engines + 3 * perDocument + perDocument - 1), EINVOICE_WORKER_CONCURRENCY: 'ocr=10' });
+    const three = ocrOnly({
+      EINVOICE_OCR_MEMORY_MB: String(engines + 3 * perDocument + perDocument - 1),
+      EINVOICE_WORKER_CONCURRENCY: 'ocr=10',
+    });
     expect(three.queues).toEqual([{ workload: 'ocr', taskQueue: 'einvoice-ocr', workflows: false, maxActivities: 3 }]);
     expect(three.ocr).toMatchObject({ engines: 2, perDocumentMb: perDocument, documents: 3 });
     // A generous budget: two documents per engine, unless told otherwise.
@@ -42,8 +53,12 @@ describe('which queues a worker process serves, and how much at once', () => {
   });
 
   it('refuses a budget that does not hold one document, naming the variable and the figures', () => {
-    expect(() => planWorker('einvoice', loadConfig({ EINVOICE_WORKER_QUEUES: 'ocr', EINVOICE_OCR_MEMORY_MB: '1000' }).worker, machine)).toThrow(WorkerPlanError);
-    expect(() => planWorker('einvoice', loadConfig({ EINVOICE_WORKER_QUEUES: 'ocr', EINVOICE_OCR_MEMORY_MB: '1000' }).worker, machine)).toThrow(/EINVOICE_OCR_MEMORY_MB: 1000 MiB .* 1580 MiB/);
+    expect(() =>
+      planWorker('einvoice', loadConfig({ EINVOICE_WORKER_QUEUES: 'ocr', EINVOICE_OCR_MEMORY_MB: '1000' }).worker, machine),
+    ).toThrow(WorkerPlanError);
+    expect(() =>
+      planWorker('einvoice', loadConfig({ EINVOICE_WORKER_QUEUES: 'ocr', EINVOICE_OCR_MEMORY_MB: '1000' }).worker, machine),
+    ).toThrow(/EINVOICE_OCR_MEMORY_MB: 1000 MiB .* 1580 MiB/);
   });
 
   it("takes a container's memory limit where there is one", () => {

@@ -18,7 +18,12 @@ function startsWithXml(file: string): boolean {
   try {
     const head = Buffer.alloc(64);
     const n = readSync(fd, head, 0, head.length, 0);
-    return head.subarray(0, n).toString('utf8').replace(/^\uFEFF/, '').trimStart().startsWith('<');
+    return head
+      .subarray(0, n)
+      .toString('utf8')
+      .replace(/^\uFEFF/, '')
+      .trimStart()
+      .startsWith('<');
   } finally {
     closeSync(fd);
   }
@@ -61,7 +66,9 @@ function blockingIds(r: ValidationReport): string[] {
 }
 
 function mustangErrorIds(v: MustangVerdict): string[] {
-  return [...new Set(v.messages.filter((m) => m.severity === 'error' || m.severity === 'fatal').map((m) => m.ruleId ?? `type ${m.type ?? '?'}`))];
+  return [
+    ...new Set(v.messages.filter((m) => m.severity === 'error' || m.severity === 'fatal').map((m) => m.ruleId ?? `type ${m.type ?? '?'}`)),
+  ];
 }
 
 describe.runIf(corpusPresent && mustangAvailable())('corpus agreement with the Mustang CLI', () => {
@@ -89,6 +96,9 @@ describe.runIf(corpusPresent && mustangAvailable())('corpus agreement with the M
   it.each(files.map((f) => [path.relative(corpus, f), f]))('%s: same verdict as Mustang', (_name, file) => {
     const o = ours.get(file) as ValidationReport;
     const m = theirs.get(file) as MustangVerdict;
-    expect({ valid: o.valid, errors: blockingIds(o) }).toEqual({ valid: m.valid, errors: o.valid === m.valid ? blockingIds(o) : mustangErrorIds(m) });
+    expect({ valid: o.valid, errors: blockingIds(o) }).toEqual({
+      valid: m.valid,
+      errors: o.valid === m.valid ? blockingIds(o) : mustangErrorIds(m),
+    });
   });
 });

@@ -16,7 +16,14 @@ import { invoiceFixture } from '../xml/fixtures.js';
  * Without the cast patch, 01 (+), 02 (−), 09 (−) and 30 (−) disagree.
  */
 
-const FIXTURES = ['01-standard-19', '02-mixed-19-7', '08-allowances-charges-mixed-vat', '09-line-allowances-charges', '26-supporting-documents', '30-large-amounts'];
+const FIXTURES = [
+  '01-standard-19',
+  '02-mixed-19-7',
+  '08-allowances-charges-mixed-vat',
+  '09-line-allowances-charges',
+  '26-supporting-documents',
+  '30-large-amounts',
+];
 
 interface Case {
   name: string;

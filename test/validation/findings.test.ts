@@ -5,7 +5,12 @@ const finding = (severity: Finding['severity']): Finding => ({ ruleId: 'BR-01', 
 
 describe('the one rule for what makes a document invalid', () => {
   it('counts error and fatal findings, never warnings or information', () => {
-    expect(['fatal', 'error', 'warning', 'information'].map((s) => isErrorFinding(finding(s as Finding['severity'])))).toEqual([true, true, false, false]);
+    expect(['fatal', 'error', 'warning', 'information'].map((s) => isErrorFinding(finding(s as Finding['severity'])))).toEqual([
+      true,
+      true,
+      false,
+      false,
+    ]);
     expect(errorCount({ findings: [finding('fatal'), finding('warning'), finding('error'), finding('information')] })).toBe(2);
     expect(errorCount({ findings: [] })).toBe(0);
   });

@@ -20,7 +20,11 @@ function withProlog(prolog: string, body = fixture('cii')): string {
 
 describe('DOCTYPE and external entities', () => {
   it('rejects an XXE attempt before parsing, and the file content never reaches the report', async () => {
-    const xml = replaceOnce(withProlog(`<!DOCTYPE rsm:CrossIndustryInvoice [<!ENTITY xxe SYSTEM "file://${secretFile}">]>`), 'TEST-2024-0001', '&xxe;');
+    const xml = replaceOnce(
+      withProlog(`<!DOCTYPE rsm:CrossIndustryInvoice [<!ENTITY xxe SYSTEM "file://${secretFile}">]>`),
+      'TEST-2024-0001',
+      '&xxe;',
+    );
     const r = await validateInvoiceXml(xml);
     expect(r.valid).toBe(false);
     expect(r.findings).toEqual([expect.objectContaining({ ruleId: 'INPUT-DOCTYPE', severity: 'fatal', source: 'input' })]);
@@ -44,7 +48,10 @@ describe('DOCTYPE and external entities', () => {
 
   it('ignores xsi:schemaLocation hints: a document cannot bring its own, laxer schema', async () => {
     const lax = path.join(secretDir, 'lax.xsd');
-    writeFileSync(lax, '<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema" targetNamespace="urn:oasis:names:specification:ubl:schema:xsd:Invoice-2"><xs:element name="Invoice"/></xs:schema>');
+    writeFileSync(
+      lax,
+      '<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema" targetNamespace="urn:oasis:names:specification:ubl:schema:xsd:Invoice-2"><xs:element name="Invoice"/></xs:schema>',
+    );
     const hinted = replaceOnce(
       fixture('ubl'),
       '<Invoice xmlns="urn:oasis:names:specification:ubl:schema:xsd:Invoice-2"',
@@ -73,7 +80,12 @@ describe('malformed and unsupported input', () => {
     const r = await validateInvoiceXml(xml);
     expect(r.valid).toBe(false);
     expect(r.findings.length).toBeGreaterThan(0);
-    expect(r.findings[0]).toMatchObject({ ruleId: 'XML-NOT-WELL-FORMED', severity: 'fatal', source: 'xml', location: expect.stringMatching(/^\d+:\d+$/) });
+    expect(r.findings[0]).toMatchObject({
+      ruleId: 'XML-NOT-WELL-FORMED',
+      severity: 'fatal',
+      source: 'xml',
+      location: expect.stringMatching(/^\d+:\d+$/),
+    });
     expect(r.findings[0]?.message).toMatch(/mismatch|ExchangedDocument/);
   });
 
@@ -86,7 +98,11 @@ describe('malformed and unsupported input', () => {
 
   it.each([
     ['a foreign root element', '<order xmlns="urn:example:orders"><id>1</id></order>', '{urn:example:orders}order'],
-    ['a UBL Order', '<Order xmlns="urn:oasis:names:specification:ubl:schema:xsd:Order-2"/>', '{urn:oasis:names:specification:ubl:schema:xsd:Order-2}Order'],
+    [
+      'a UBL Order',
+      '<Order xmlns="urn:oasis:names:specification:ubl:schema:xsd:Order-2"/>',
+      '{urn:oasis:names:specification:ubl:schema:xsd:Order-2}Order',
+    ],
     ['CrossIndustryInvoice without its namespace', '<CrossIndustryInvoice/>', 'CrossIndustryInvoice'],
   ])('rejects %s as an unsupported document', async (_label, xml, root) => {
     const r = await validateInvoiceXml(xml);

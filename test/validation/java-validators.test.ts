@@ -8,7 +8,8 @@ import { fixture, fixtureDir, FIXTURES, replaceOnce } from './fixtures.js';
 const scratch = mkdtempSync(path.join(tmpdir(), 'java-validators-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-if (!mustangAvailable()) console.log(`java-validators: ${mustangJar} not present, Mustang checks skipped (run scripts/setup-validators.sh)`);
+if (!mustangAvailable())
+  console.log(`java-validators: ${mustangJar} not present, Mustang checks skipped (run scripts/setup-validators.sh)`);
 if (!veraPdfAvailable()) console.log('java-validators: veraPDF not present, PDF/A checks skipped (run scripts/setup-validators.sh)');
 
 describe.runIf(mustangAvailable())('Mustang CLI as judge', () => {
@@ -35,7 +36,11 @@ describe.runIf(mustangAvailable())('Mustang CLI as judge', () => {
  * output intent.
  */
 function plainPdf(): Buffer {
-  const objects = ['<< /Type /Catalog /Pages 2 0 R >>', '<< /Type /Pages /Kids [3 0 R] /Count 1 >>', '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] >>'];
+  const objects = [
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] >>',
+  ];
   let body = '%PDF-1.4\n';
   const offsets: number[] = [];
   objects.forEach((o, i) => {

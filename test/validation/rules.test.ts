@@ -46,7 +46,11 @@ describe('EN 16931 business rules', () => {
     const r = await validateInvoiceXml(replaceOnce(fixture(name), search, replacement));
     expect(r.valid).toBe(false);
     const br02 = r.findings.find((f) => f.ruleId === 'BR-02');
-    expect(br02).toMatchObject({ severity: 'error', source: 'en16931', location: expect.stringMatching(/^\/\*:(CrossIndustryInvoice|Invoice)\[/) });
+    expect(br02).toMatchObject({
+      severity: 'error',
+      source: 'en16931',
+      location: expect.stringMatching(/^\/\*:(CrossIndustryInvoice|Invoice)\[/),
+    });
     expect(br02?.message).toContain('BT-1');
     // XRechnung additionally forbids empty elements.
     expect(ids(r, 'error')).toEqual(['BR-02', 'PEPPOL-EN16931-R008']);
@@ -55,15 +59,18 @@ describe('EN 16931 business rules', () => {
   it.each([
     ['cii', '<ram:ID>TEST-2024-0001</ram:ID>', '/rsm:CrossIndustryInvoice/rsm:ExchangedDocument/ram:TypeCode', 'CII D16B XSD'],
     ['ubl', '<cbc:ID>TEST-2024-0001</cbc:ID>', '/*/cbc:IssueDate', 'UBL 2.1 Invoice XSD'],
-  ] as const)('reports a schema error, and skips the business rules, when BT-1 is missing altogether (%s)', async (name, element, location, schema) => {
-    const r = await validateInvoiceXml(replaceOnce(fixture(name), element, ''));
-    expect(r.valid).toBe(false);
-    expect(ids(r)).toEqual(['XSD', 'SCHEMATRON-SKIPPED']);
-    expect(r.findings[0]).toMatchObject({ severity: 'error', source: 'xsd', location });
-    expect(r.findings[0]?.message).toContain('ID');
-    expect(r.findings[1]).toMatchObject({ severity: 'information' });
-    expect(r.artefacts.map((a) => a.name)).toEqual([expect.stringContaining(schema)]);
-  });
+  ] as const)(
+    'reports a schema error, and skips the business rules, when BT-1 is missing altogether (%s)',
+    async (name, element, location, schema) => {
+      const r = await validateInvoiceXml(replaceOnce(fixture(name), element, ''));
+      expect(r.valid).toBe(false);
+      expect(ids(r)).toEqual(['XSD', 'SCHEMATRON-SKIPPED']);
+      expect(r.findings[0]).toMatchObject({ severity: 'error', source: 'xsd', location });
+      expect(r.findings[0]?.message).toContain('ID');
+      expect(r.findings[1]).toMatchObject({ severity: 'information' });
+      expect(r.artefacts.map((a) => a.name)).toEqual([expect.stringContaining(schema)]);
+    },
+  );
 
   it('reports BR-CO-15 when the total with VAT is not net total plus VAT (CII)', async () => {
     const r = await validateInvoiceXml(replaceOnce(fixture('cii'), '<ram:GrandTotalAmount>119.00', '<ram:GrandTotalAmount>120.00'));
@@ -73,7 +80,11 @@ describe('EN 16931 business rules', () => {
 
   it('reports BR-CO-10 when the sum of line net amounts does not match (UBL)', async () => {
     const r = await validateInvoiceXml(
-      replaceOnce(fixture('ubl'), '<cbc:LineExtensionAmount currencyID="EUR">100.00</cbc:LineExtensionAmount>\n    <cbc:TaxExclusiveAmount', '<cbc:LineExtensionAmount currencyID="EUR">90.00</cbc:LineExtensionAmount>\n    <cbc:TaxExclusiveAmount'),
+      replaceOnce(
+        fixture('ubl'),
+        '<cbc:LineExtensionAmount currencyID="EUR">100.00</cbc:LineExtensionAmount>\n    <cbc:TaxExclusiveAmount',
+        '<cbc:LineExtensionAmount currencyID="EUR">90.00</cbc:LineExtensionAmount>\n    <cbc:TaxExclusiveAmount',
+      ),
     );
     expect(r.valid).toBe(false);
     expect(ids(r, 'error')).toContain('BR-CO-10');
@@ -81,7 +92,9 @@ describe('EN 16931 business rules', () => {
   });
 
   it('reports BR-S-08 when the VAT breakdown does not add up (credit note)', async () => {
-    const r = await validateInvoiceXml(replaceOnce(fixture('ublCreditNote'), '<cbc:TaxableAmount currencyID="EUR">100.00', '<cbc:TaxableAmount currencyID="EUR">80.00'));
+    const r = await validateInvoiceXml(
+      replaceOnce(fixture('ublCreditNote'), '<cbc:TaxableAmount currencyID="EUR">100.00', '<cbc:TaxableAmount currencyID="EUR">80.00'),
+    );
     expect(r.valid).toBe(false);
     expect(ids(r, 'error')).toContain('BR-S-08');
   });
@@ -97,7 +110,11 @@ describe('XRechnung rules', () => {
   });
 
   it('does not apply the XRechnung rules to a plain EN 16931 document (BT-24 urn:cen.eu:en16931:2017)', async () => {
-    const plain = replaceOnce(withoutBuyerReference(), 'urn:cen.eu:en16931:2017#compliant#urn:xeinkauf.de:kosit:xrechnung_3.0', 'urn:cen.eu:en16931:2017');
+    const plain = replaceOnce(
+      withoutBuyerReference(),
+      'urn:cen.eu:en16931:2017#compliant#urn:xeinkauf.de:kosit:xrechnung_3.0',
+      'urn:cen.eu:en16931:2017',
+    );
     const r = await validateInvoiceXml(plain);
     expect(r.findings).toEqual([]);
     expect(r.valid).toBe(true);
@@ -108,7 +125,9 @@ describe('XRechnung rules', () => {
   it('accepts a correct IBAN in BR-DE-19 (precision of the mod-97 check under SaxonJS) and flags a wrong one', async () => {
     const ok = await validateInvoiceXml(fixture('ubl'));
     expect(ids(ok)).not.toContain('BR-DE-19');
-    const wrong = await validateInvoiceXml(replaceOnce(fixture('ubl'), '<cbc:ID>DE89370400440532013000</cbc:ID>', '<cbc:ID>DE89370400440532013001</cbc:ID>'));
+    const wrong = await validateInvoiceXml(
+      replaceOnce(fixture('ubl'), '<cbc:ID>DE89370400440532013000</cbc:ID>', '<cbc:ID>DE89370400440532013001</cbc:ID>'),
+    );
     expect(wrong.findings.find((f) => f.ruleId === 'BR-DE-19')).toMatchObject({ severity: 'warning', source: 'xrechnung' });
     expect(wrong.valid).toBe(true);
   });
@@ -116,15 +135,24 @@ describe('XRechnung rules', () => {
 
 describe('XML Schema', () => {
   it('reports an unexpected element with its XPath and does not run the schematrons', async () => {
-    const r = await validateInvoiceXml(replaceOnce(fixture('cii'), '<ram:TypeCode>380</ram:TypeCode>', '<ram:TypeCode>380</ram:TypeCode><ram:Surprise/>'));
+    const r = await validateInvoiceXml(
+      replaceOnce(fixture('cii'), '<ram:TypeCode>380</ram:TypeCode>', '<ram:TypeCode>380</ram:TypeCode><ram:Surprise/>'),
+    );
     expect(r.valid).toBe(false);
-    expect(r.findings[0]).toMatchObject({ ruleId: 'XSD', severity: 'error', source: 'xsd', location: '/rsm:CrossIndustryInvoice/rsm:ExchangedDocument/ram:Surprise' });
+    expect(r.findings[0]).toMatchObject({
+      ruleId: 'XSD',
+      severity: 'error',
+      source: 'xsd',
+      location: '/rsm:CrossIndustryInvoice/rsm:ExchangedDocument/ram:Surprise',
+    });
     expect(r.findings[0]?.message).toContain('Surprise');
     expect(ids(r)).toContain('SCHEMATRON-SKIPPED');
   });
 
   it('reports a data type violation (a non-date in a date field)', async () => {
-    const r = await validateInvoiceXml(replaceOnce(fixture('ubl'), '<cbc:IssueDate>2024-03-15</cbc:IssueDate>', '<cbc:IssueDate>15.03.2024</cbc:IssueDate>'));
+    const r = await validateInvoiceXml(
+      replaceOnce(fixture('ubl'), '<cbc:IssueDate>2024-03-15</cbc:IssueDate>', '<cbc:IssueDate>15.03.2024</cbc:IssueDate>'),
+    );
     expect(r.findings[0]).toMatchObject({ ruleId: 'XSD', location: '/*/cbc:IssueDate' });
     expect(r.findings[0]?.message).toContain('date');
   });

@@ -19,7 +19,8 @@ import { fixture, replaceOnce } from './fixtures.js';
 const cii = () => fixture('cii');
 const ubl = () => fixture('ubl');
 const creditNote = () => fixture('ublCreditNote');
-const withId = (xml: string, id: string) => (xml.includes('<cbc:CustomizationID>') ? customization(id).ubl(xml) : customization(id).cii(xml));
+const withId = (xml: string, id: string) =>
+  xml.includes('<cbc:CustomizationID>') ? customization(id).ubl(xml) : customization(id).cii(xml);
 const rule = (r: ValidationReport, id: string) => r.findings.filter((f) => f.ruleId === id);
 const blocking = (r: ValidationReport) => r.findings.filter(isErrorFinding).map((f) => f.ruleId);
 
@@ -32,8 +33,18 @@ describe('the scenario a document is judged under', () => {
     ['ubl', XRECHNUNG_3_CVD, 'EN16931 XRechnung CVD (UBL Invoice)', ['xsd', 'en16931', 'xrechnung']],
     ['ublCreditNote', 'urn:cen.eu:en16931:2017', 'EN16931 (UBL CreditNote)', ['xsd', 'en16931']],
     ['cii', 'urn:cen.eu:en16931:2017', 'EN16931 (CII)', ['xsd', 'en16931']],
-    ['ubl', 'urn:cen.eu:en16931:2017#compliant#urn:fdc:peppol.eu:2017:poacc:billing:3.0', 'Peppol BIS Billing 3.0, EN 16931 rules (UBL Invoice)', ['xsd', 'en16931']],
-    ['cii', 'urn:cen.eu:en16931:2017#compliant#urn:factur-x.eu:1p0:basic', 'Factur-X 1.0 / ZUGFeRD 2.x BASIC (CII)', ['xsd', 'en16931', 'profile']],
+    [
+      'ubl',
+      'urn:cen.eu:en16931:2017#compliant#urn:fdc:peppol.eu:2017:poacc:billing:3.0',
+      'Peppol BIS Billing 3.0, EN 16931 rules (UBL Invoice)',
+      ['xsd', 'en16931'],
+    ],
+    [
+      'cii',
+      'urn:cen.eu:en16931:2017#compliant#urn:factur-x.eu:1p0:basic',
+      'Factur-X 1.0 / ZUGFeRD 2.x BASIC (CII)',
+      ['xsd', 'en16931', 'profile'],
+    ],
   ] as const)('%s fixture with BT-24 %s: %s', async (base, id, name, layers) => {
     const r = await validateInvoiceXml(withId(fixture(base), id));
     expect(r.scenario).toMatchObject({ name, layers });
@@ -42,7 +53,11 @@ describe('the scenario a document is judged under', () => {
 
   it('names the scenario in the report that travels through Temporal and the API', async () => {
     const r = await validateInvoiceXml(cii());
-    expect(JSON.parse(JSON.stringify(r)).scenario).toEqual({ id: 'xrechnung-cii', name: 'EN16931 XRechnung (CII)', layers: ['xsd', 'en16931', 'xrechnung'] });
+    expect(JSON.parse(JSON.stringify(r)).scenario).toEqual({
+      id: 'xrechnung-cii',
+      name: 'EN16931 XRechnung (CII)',
+      layers: ['xsd', 'en16931', 'xrechnung'],
+    });
   });
 });
 
@@ -91,7 +106,9 @@ describe("the scenario's severity overrides (KoSIT customLevel)", () => {
 
   it('lowers BR-CL-23 (unit code) to a warning for XRechnung, keeping the original severity', async () => {
     const r = await validateInvoiceXml(unitZZZ(ubl()));
-    expect(rule(r, 'BR-CL-23')).toEqual([expect.objectContaining<Partial<Finding>>({ severity: 'warning', originalSeverity: 'error', source: 'en16931' })]);
+    expect(rule(r, 'BR-CL-23')).toEqual([
+      expect.objectContaining<Partial<Finding>>({ severity: 'warning', originalSeverity: 'error', source: 'en16931' }),
+    ]);
     expect(r.valid).toBe(true);
   });
 
@@ -103,7 +120,8 @@ describe("the scenario's severity overrides (KoSIT customLevel)", () => {
     expect(r.valid).toBe(false);
   });
 
-  const twoPaymentTerms = (xml: string) => xml.replace(/<ram:SpecifiedTradePaymentTerms>[\s\S]*?<\/ram:SpecifiedTradePaymentTerms>/, (terms) => terms + terms);
+  const twoPaymentTerms = (xml: string) =>
+    xml.replace(/<ram:SpecifiedTradePaymentTerms>[\s\S]*?<\/ram:SpecifiedTradePaymentTerms>/, (terms) => terms + terms);
 
   it('raises CII-SR-452 (one payment terms) to an error for XRechnung CII', async () => {
     const r = await validateInvoiceXml(twoPaymentTerms(cii()));
@@ -115,7 +133,11 @@ describe("the scenario's severity overrides (KoSIT customLevel)", () => {
 
   it('lowers BR-CL-13 (item classification scheme) to information for XRechnung CVD only', async () => {
     const classified = (xml: string) =>
-      replaceOnce(xml, '<ram:Name>Beratungsleistung</ram:Name>', '<ram:Name>Beratungsleistung</ram:Name><ram:DesignatedProductClassification><ram:ClassCode listID="XX">1</ram:ClassCode></ram:DesignatedProductClassification>');
+      replaceOnce(
+        xml,
+        '<ram:Name>Beratungsleistung</ram:Name>',
+        '<ram:Name>Beratungsleistung</ram:Name><ram:DesignatedProductClassification><ram:ClassCode listID="XX">1</ram:ClassCode></ram:DesignatedProductClassification>',
+      );
     const cvd = await validateInvoiceXml(classified(withId(cii(), XRECHNUNG_3_CVD)));
     expect(rule(cvd, 'BR-CL-13')).toEqual([expect.objectContaining({ severity: 'information', originalSeverity: 'error' })]);
     const standard = await validateInvoiceXml(classified(cii()));
@@ -123,7 +145,12 @@ describe("the scenario's severity overrides (KoSIT customLevel)", () => {
   });
 
   it('lowers BR-CL-10 (identifier scheme) to information for the XRechnung extension', async () => {
-    const identified = (xml: string) => replaceOnce(xml, '<ram:Name>Beispiel Beratung GmbH</ram:Name>', '<ram:GlobalID schemeID="9999">1</ram:GlobalID><ram:Name>Beispiel Beratung GmbH</ram:Name>');
+    const identified = (xml: string) =>
+      replaceOnce(
+        xml,
+        '<ram:Name>Beispiel Beratung GmbH</ram:Name>',
+        '<ram:GlobalID schemeID="9999">1</ram:GlobalID><ram:Name>Beispiel Beratung GmbH</ram:Name>',
+      );
     const extension = await validateInvoiceXml(identified(withId(cii(), XRECHNUNG_3_EXTENSION)));
     expect(rule(extension, 'BR-CL-10')).toEqual([expect.objectContaining({ severity: 'information', originalSeverity: 'error' })]);
     const standard = await validateInvoiceXml(identified(cii()));
@@ -149,7 +176,10 @@ describe('the rule versions of the KoSIT configuration', () => {
 
   it('has PEPPOL-EN16931-R120 (line net = quantity × price) as a warning (XRechnung schematron 2.5.0; an error in 2.4.0)', async () => {
     const invoice = invoiceFixture('01-standard-19');
-    const xml = writeInvoiceXml(invoice, { syntax: 'UBL' }).replace(/(<cac:Price>\s*<cbc:PriceAmount currencyID="EUR">)([\d.]+)/, (_m, head: string, price: string) => `${head}${(Number(price) + 0.07).toFixed(2)}`);
+    const xml = writeInvoiceXml(invoice, { syntax: 'UBL' }).replace(
+      /(<cac:Price>\s*<cbc:PriceAmount currencyID="EUR">)([\d.]+)/,
+      (_m, head: string, price: string) => `${head}${(Number(price) + 0.07).toFixed(2)}`,
+    );
     const r = await validateInvoiceXml(xml);
     expect(rule(r, 'PEPPOL-EN16931-R120')).toEqual([expect.objectContaining({ severity: 'warning', source: 'xrechnung' })]);
     expect(r.valid).toBe(true);
@@ -157,7 +187,8 @@ describe('the rule versions of the KoSIT configuration', () => {
 });
 
 const kositScenarios = path.join(kositDir, 'config', 'scenarios.xml');
-if (!existsSync(kositScenarios)) console.log(`scenarios: ${kositScenarios} not present; the scenario table was not compared with the KoSIT configuration (skipped)`);
+if (!existsSync(kositScenarios))
+  console.log(`scenarios: ${kositScenarios} not present; the scenario table was not compared with the KoSIT configuration (skipped)`);
 
 describe.runIf(existsSync(kositScenarios))("the scenario table against the KoSIT configuration's scenarios.xml", () => {
   it('has the same scenarios, in the same order, with the same BT-24 and the same customLevels', () => {
@@ -170,7 +201,12 @@ describe.runIf(existsSync(kositScenarios))("the scenario table against the KoSIT
       const levels = Object.fromEntries(child(s, 'customLevel').map((c) => [(c.textContent ?? '').trim(), c.getAttribute('level')]));
       return { name: child(s, 'name')[0]!.textContent?.trim(), kind, customization: /'([^']+)'/.exec(match)?.[1], customLevels: levels };
     });
-    const ours = SCENARIOS.filter((s) => s.name.startsWith('EN16931')).map(({ name, kind, customization: id, customLevels }) => ({ name, kind, customization: id, customLevels }));
+    const ours = SCENARIOS.filter((s) => s.name.startsWith('EN16931')).map(({ name, kind, customization: id, customLevels }) => ({
+      name,
+      kind,
+      customization: id,
+      customLevels,
+    }));
     expect(ours).toEqual(theirs);
   });
 });

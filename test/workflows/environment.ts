@@ -28,7 +28,9 @@ export function workflowTestEnvironment(): WorkflowTestEnvironment {
   let env: TestWorkflowEnvironment | undefined;
   let bundle: WorkflowBundleWithSourceMap;
   beforeAll(async () => {
-    env = await TestWorkflowEnvironment.createLocal({ server: { executable: { type: 'existing-path', path: cli }, searchAttributes: [...SEARCH_ATTRIBUTES], ui: false } });
+    env = await TestWorkflowEnvironment.createLocal({
+      server: { executable: { type: 'existing-path', path: cli }, searchAttributes: [...SEARCH_ATTRIBUTES], ui: false },
+    });
     bundle = await bundleWorkflowCode({ workflowsPath: path.resolve('workflows/index.ts'), logger: quiet });
   }, 120_000);
   afterAll(async () => {
@@ -40,7 +42,12 @@ export function workflowTestEnvironment(): WorkflowTestEnvironment {
       const taskQueue = `wf-${randomUUID()}`;
       const workers = await Promise.all(
         WORKLOADS.map((workload) =>
-          Worker.create({ connection: env!.nativeConnection, taskQueue: workloadQueue(taskQueue, workload), activities, ...(workload === 'quick' ? { workflowBundle: bundle } : {}) }),
+          Worker.create({
+            connection: env!.nativeConnection,
+            taskQueue: workloadQueue(taskQueue, workload),
+            activities,
+            ...(workload === 'quick' ? { workflowBundle: bundle } : {}),
+          }),
         ),
       );
       const running = workers.map((w) => w.run());

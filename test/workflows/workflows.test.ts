@@ -22,7 +22,11 @@ describe('createXInvoice', () => {
         storeDocument: async (input: { documentId: string }) => (calls.push('store'), { documentId: input.documentId }),
       },
       async (taskQueue) => {
-        const handle = await workflows.env().client.workflow.start(createXInvoice, { taskQueue, workflowId: `x-${randomUUID()}`, args: [{ ctx, invoiceBlobKey: 'inv-1', syntax: 'CII', fileName: 'a.xml' }] });
+        const handle = await workflows.env().client.workflow.start(createXInvoice, {
+          taskQueue,
+          workflowId: `x-${randomUUID()}`,
+          args: [{ ctx, invoiceBlobKey: 'inv-1', syntax: 'CII', fileName: 'a.xml' }],
+        });
         const result: CreateXInvoiceResult = await handle.result();
         const history = await handle.fetchHistory();
         const events = history.events!;
@@ -47,7 +51,11 @@ describe('createXInvoice', () => {
         },
       },
       async (taskQueue) => {
-        const handle = await workflows.env().client.workflow.start(createXInvoice, { taskQueue, workflowId: `x-${randomUUID()}`, args: [{ ctx, invoiceBlobKey: 'inv-1', syntax: 'CII', fileName: 'a.xml' }] });
+        const handle = await workflows.env().client.workflow.start(createXInvoice, {
+          taskQueue,
+          workflowId: `x-${randomUUID()}`,
+          args: [{ ctx, invoiceBlobKey: 'inv-1', syntax: 'CII', fileName: 'a.xml' }],
+        });
         const failure = await handle.result().catch((err: unknown) => err);
         expect(failure).toBeInstanceOf(WorkflowFailedError);
         const refusal = toRefusal(failure);
@@ -74,7 +82,11 @@ describe('createXInvoice', () => {
       async (taskQueue) => {
         const started = Date.now();
         const mail = { sender: 'a@example.com', receiver: 'b@example.com', subject: 's', message: 'm', attach: true };
-        const result = await workflows.env().client.workflow.execute(createXInvoice, { taskQueue, workflowId: `x-${randomUUID()}`, args: [{ ctx, invoiceBlobKey: 'inv-1', syntax: 'CII', fileName: 'a.xml', mail } as never] });
+        const result = await workflows.env().client.workflow.execute(createXInvoice, {
+          taskQueue,
+          workflowId: `x-${randomUUID()}`,
+          args: [{ ctx, invoiceBlobKey: 'inv-1', syntax: 'CII', fileName: 'a.xml', mail } as never],
+        });
         expect(Date.now() - started).toBeGreaterThanOrEqual(14_000);
         release();
         return result;
@@ -100,7 +112,11 @@ describe('analyseInvoiceFile', () => {
       },
       async (taskQueue) => {
         const run = (fileBlobKey: string) =>
-          workflows.env().client.workflow.execute(analyseInvoiceFile, { taskQueue, workflowId: `a-${randomUUID()}`, args: [{ ctx, fileBlobKey, fileType: 'pdf', withLineItems: false }] });
+          workflows.env().client.workflow.execute(analyseInvoiceFile, {
+            taskQueue,
+            workflowId: `a-${randomUUID()}`,
+            args: [{ ctx, fileBlobKey, fileType: 'pdf', withLineItems: false }],
+          });
         await expect(run('broken')).rejects.toBeInstanceOf(WorkflowFailedError);
         await expect(run('good')).resolves.toMatchObject({ pageCount: 1 });
       },

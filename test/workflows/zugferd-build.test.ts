@@ -27,7 +27,13 @@ function stubs(findingsOf: Record<BuildZugferdInput['convert'], Finding[]>) {
       async buildZugferdPdf(input: BuildZugferdInput): Promise<BuildZugferdResult> {
         asked.push(input.convert);
         // 'auto' keeps an input that declares PDF/A; the retries convert.
-        return { pdfBlobKey: input.convert, profile: 'EN16931', converted: input.convert !== 'auto', substitutedFonts: input.convert === 'substitute-fonts' ? 2 : 0, attachments: [] };
+        return {
+          pdfBlobKey: input.convert,
+          profile: 'EN16931',
+          converted: input.convert !== 'auto',
+          substitutedFonts: input.convert === 'substitute-fonts' ? 2 : 0,
+          attachments: [],
+        };
       },
       async validateZugferdPdf(input: { pdfBlobKey: string }): Promise<ZugferdReport> {
         const findings = findingsOf[input.pdfBlobKey as BuildZugferdInput['convert']];
@@ -46,9 +52,11 @@ async function run(findingsOf: Record<BuildZugferdInput['convert'], Finding[]>) 
   const outcome = await workflows.withWorker(activities, (taskQueue) =>
     workflows
       .env()
-      .client.workflow
-      .execute(createZugferdFromXml, { taskQueue, workflowId: `zugferd-build-${randomUUID()}`, args: [input] })
-      .then((result) => ({ result }), (error: unknown) => ({ error })),
+      .client.workflow.execute(createZugferdFromXml, { taskQueue, workflowId: `zugferd-build-${randomUUID()}`, args: [input] })
+      .then(
+        (result) => ({ result }),
+        (error: unknown) => ({ error }),
+      ),
   );
   return { asked, ...outcome };
 }
@@ -76,6 +84,9 @@ describe('building a ZUGFeRD PDF until it passes PDF/A (workflow, stubbed activi
   it('refuses when the fonts still fail after the replacement', async () => {
     const r = await run({ auto: [fontRule], always: [fontRule], 'substitute-fonts': [fontRule] });
     expect(r.asked).toEqual(['auto', 'always', 'substitute-fonts']);
-    expect((r.error as WorkflowFailedError).cause).toMatchObject({ type: 'PDF_NOT_CONVERTIBLE', details: [{ ruleCodes: ['PDFA-6.2.11.5-1'] }] });
+    expect((r.error as WorkflowFailedError).cause).toMatchObject({
+      type: 'PDF_NOT_CONVERTIBLE',
+      details: [{ ruleCodes: ['PDFA-6.2.11.5-1'] }],
+    });
   });
 });

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { attachmentFileName, attachmentMimeCode, endpointFromXml, endpointIdentifier, endpointScheme, isCreditNoteType } from '../../src/xml/codes.js';
+import {
+  attachmentFileName,
+  attachmentMimeCode,
+  endpointFromXml,
+  endpointIdentifier,
+  endpointScheme,
+  isCreditNoteType,
+} from '../../src/xml/codes.js';
 import { parseInvoiceXml, writeInvoiceXml } from '../../src/xml/index.js';
 import { invoiceFixture } from './fixtures.js';
 
@@ -66,8 +73,16 @@ describe('attachments (BT-125)', () => {
     ['PDF', b64('%PDF-1.7\n'), 'application/pdf'],
     ['PNG', b64([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a]), 'image/png'],
     ['JPEG', b64([0xff, 0xd8, 0xff, 0xe0]), 'image/jpeg'],
-    ['ODS', b64(`PK\u0003\u0004${'\u0000'.repeat(26)}mimetypeapplication/vnd.oasis.opendocument.spreadsheet`), 'application/vnd.oasis.opendocument.spreadsheet'],
-    ['XLSX', b64(`PK\u0003\u0004${'\u0000'.repeat(26)}[Content_Types].xml`), 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'],
+    [
+      'ODS',
+      b64(`PK\u0003\u0004${'\u0000'.repeat(26)}mimetypeapplication/vnd.oasis.opendocument.spreadsheet`),
+      'application/vnd.oasis.opendocument.spreadsheet',
+    ],
+    [
+      'XLSX',
+      b64(`PK\u0003\u0004${'\u0000'.repeat(26)}[Content_Types].xml`),
+      'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+    ],
     ['CSV', b64('Datum;Betrag\n'), 'text/csv'],
   ])('sniffs %s', (_kind, content, mime) => {
     expect(attachmentMimeCode(content)).toBe(mime);

@@ -14,7 +14,12 @@ const ciiDir = path.join(corpus, 'xml-cii');
 const ublDir = path.join(corpus, 'xml-ubl');
 const present = existsSync(ciiDir) && existsSync(ublDir);
 
-const files = (dir: string) => (present ? readdirSync(dir).filter((f) => f.endsWith('.xml')).map((f) => path.join(dir, f)) : []);
+const files = (dir: string) =>
+  present
+    ? readdirSync(dir)
+        .filter((f) => f.endsWith('.xml'))
+        .map((f) => path.join(dir, f))
+    : [];
 const read = (file: string) => readFileSync(file, 'utf8');
 
 describe.runIf(present)('corpus XML → model → XML → model', () => {
@@ -46,8 +51,11 @@ function comparable(invoice: Invoice): unknown {
     delete price?.itemGrossPrice;
     if (Number(price?.itemPriceDiscount) === 0) delete price?.itemPriceDiscount;
   }
-  for (const doc of copy.additionalSupportingDocuments ?? []) if (doc.externalDocumentLocation?.startsWith('#ef=')) delete doc.externalDocumentLocation;
-  return JSON.parse(JSON.stringify(copy), (_key, value: unknown) => (typeof value === 'string' && /^-?\d+\.\d+$/.test(value) ? value.replace(/\.?0+$/, '') : value));
+  for (const doc of copy.additionalSupportingDocuments ?? [])
+    if (doc.externalDocumentLocation?.startsWith('#ef=')) delete doc.externalDocumentLocation;
+  return JSON.parse(JSON.stringify(copy), (_key, value: unknown) =>
+    typeof value === 'string' && /^-?\d+\.\d+$/.test(value) ? value.replace(/\.?0+$/, '') : value,
+  );
 }
 
 const twins = files(ciiDir)

@@ -12,7 +12,8 @@ function boundPaths(doc: XmlDocument): string[] {
   const walk = (node: XmlNode, base: string) => {
     const scope = node.each !== undefined ? `${join(base, node.each)}[]` : node.scope !== undefined ? join(base, node.scope) : base;
     if (node.path !== undefined) out.push(catalogForm(join(scope, node.path)));
-    for (const spec of Object.values(node.attrs ?? {})) if (typeof spec === 'object' && 'path' in spec) out.push(catalogForm(join(scope, spec.path)));
+    for (const spec of Object.values(node.attrs ?? {}))
+      if (typeof spec === 'object' && 'path' in spec) out.push(catalogForm(join(scope, spec.path)));
     for (const child of node.children ?? []) walk(child, scope);
   };
   walk(doc.root, '');
@@ -22,7 +23,9 @@ function boundPaths(doc: XmlDocument): string[] {
 /** Catalogue paths no element of the syntax carries; a binding of a whole object (a codec) covers its fields. */
 function unmapped(...docs: XmlDocument[]): string[] {
   const bound = docs.flatMap(boundPaths);
-  return catalog.map((f) => f.path).filter((path) => !bound.some((b) => path === b || path.startsWith(`${b}[].`) || path.startsWith(`${b}.`)));
+  return catalog
+    .map((f) => f.path)
+    .filter((path) => !bound.some((b) => path === b || path.startsWith(`${b}[].`) || path.startsWith(`${b}.`)));
 }
 
 describe('mapping coverage of the EN 16931 model', () => {

@@ -28,7 +28,8 @@ describe.each(SYNTAXES)('amounts stay exact decimals in %s', (syntax) => {
     // Beyond 2^53 cents a double cannot tell neighbouring amounts apart.
     expect(Number('92233720368547758.07')).toBe(Number('92233720368547758.08'));
     const xml = writeInvoiceXml(invoice, { syntax });
-    for (const amount of ['12345678901234.56', '12345678901234.57', '2345678991234.57', '14691357892469.14']) expect(xml).toContain(`>${amount}<`);
+    for (const amount of ['12345678901234.56', '12345678901234.57', '2345678991234.57', '14691357892469.14'])
+      expect(xml).toContain(`>${amount}<`);
     expect(parseInvoiceXml(xml).invoice.documentTotals).toEqual(invoice.documentTotals);
   });
 

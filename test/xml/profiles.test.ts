@@ -7,7 +7,11 @@ const RAM = 'urn:un:unece:uncefact:data:standard:ReusableAggregateBusinessInform
 
 function names(xml: string): Set<string> {
   const root = new DOMParser().parseFromString(xml, 'text/xml').documentElement as Element;
-  return new Set(Array.from(root.getElementsByTagNameNS('*', '*')).map((e) => (e.namespaceURI === RAM ? String(e.localName) : `${e.prefix}:${e.localName}`)));
+  return new Set(
+    Array.from(root.getElementsByTagNameNS('*', '*')).map((e) =>
+      e.namespaceURI === RAM ? String(e.localName) : `${e.prefix}:${e.localName}`,
+    ),
+  );
 }
 
 const guideline = (xml: string) => /<ram:GuidelineSpecifiedDocumentContextParameter>\s*<ram:ID>([^<]+)</.exec(xml)?.[1];
@@ -24,27 +28,68 @@ describe('CII profile filter', () => {
 
   it('MINIMUM keeps header, parties, order reference and the totals of a booking aid', () => {
     const present = names(xml('MINIMUM'));
-    for (const name of ['BuyerReference', 'SellerTradeParty', 'SpecifiedTaxRegistration', 'BuyerOrderReferencedDocument', 'TaxBasisTotalAmount', 'TaxTotalAmount', 'GrandTotalAmount', 'DuePayableAmount']) {
+    for (const name of [
+      'BuyerReference',
+      'SellerTradeParty',
+      'SpecifiedTaxRegistration',
+      'BuyerOrderReferencedDocument',
+      'TaxBasisTotalAmount',
+      'TaxTotalAmount',
+      'GrandTotalAmount',
+      'DuePayableAmount',
+    ]) {
       expect(present, name).toContain(name);
     }
-    for (const name of ['IncludedSupplyChainTradeLineItem', 'IncludedNote', 'DefinedTradeContact', 'PostcodeCode', 'URIUniversalCommunication', 'SpecifiedTradeSettlementPaymentMeans', 'ApplicableTradeTax', 'LineTotalAmount', 'ContractReferencedDocument', 'ShipToTradeParty']) {
+    for (const name of [
+      'IncludedSupplyChainTradeLineItem',
+      'IncludedNote',
+      'DefinedTradeContact',
+      'PostcodeCode',
+      'URIUniversalCommunication',
+      'SpecifiedTradeSettlementPaymentMeans',
+      'ApplicableTradeTax',
+      'LineTotalAmount',
+      'ContractReferencedDocument',
+      'ShipToTradeParty',
+    ]) {
       expect(present, name).not.toContain(name);
     }
   });
 
   it('BASIC WL adds notes, addresses, payment and VAT breakdown, but no lines and no EN 16931 extras', () => {
     const present = names(xml('BASICWL'));
-    for (const name of ['IncludedNote', 'PostcodeCode', 'URIUniversalCommunication', 'SpecifiedTradeSettlementPaymentMeans', 'IBANID', 'ApplicableTradeTax', 'LineTotalAmount', 'ContractReferencedDocument', 'ReceivableSpecifiedTradeAccountingAccount']) {
+    for (const name of [
+      'IncludedNote',
+      'PostcodeCode',
+      'URIUniversalCommunication',
+      'SpecifiedTradeSettlementPaymentMeans',
+      'IBANID',
+      'ApplicableTradeTax',
+      'LineTotalAmount',
+      'ContractReferencedDocument',
+      'ReceivableSpecifiedTradeAccountingAccount',
+    ]) {
       expect(present, name).toContain(name);
     }
-    for (const name of ['IncludedSupplyChainTradeLineItem', 'DefinedTradeContact', 'BICID', 'Information', 'AccountName', 'SpecifiedProcuringProject', 'SellerOrderReferencedDocument', 'AdditionalReferencedDocument', 'ReceivingAdviceReferencedDocument']) {
+    for (const name of [
+      'IncludedSupplyChainTradeLineItem',
+      'DefinedTradeContact',
+      'BICID',
+      'Information',
+      'AccountName',
+      'SpecifiedProcuringProject',
+      'SellerOrderReferencedDocument',
+      'AdditionalReferencedDocument',
+      'ReceivingAdviceReferencedDocument',
+    ]) {
       expect(present, name).not.toContain(name);
     }
   });
 
   it('BASIC adds the lines without their EN 16931 details', () => {
     const present = names(xml('BASIC'));
-    for (const name of ['IncludedSupplyChainTradeLineItem', 'LineID', 'BilledQuantity', 'NetPriceProductTradePrice', 'LineTotalAmount']) expect(present, name).toContain(name);
+    for (const name of ['IncludedSupplyChainTradeLineItem', 'LineID', 'BilledQuantity', 'NetPriceProductTradePrice', 'LineTotalAmount'])
+      expect(present, name).toContain(name);
     expect(present).not.toContain('DefinedTradeContact');
     const line = /<ram:IncludedSupplyChainTradeLineItem>[\s\S]*<\/ram:IncludedSupplyChainTradeLineItem>/.exec(xml('BASIC'))![0];
     expect(line).not.toContain('AdditionalReferencedDocument');
@@ -54,10 +99,17 @@ describe('CII profile filter', () => {
 
   it('EN16931 and XRechnung (the default) carry everything EN 16931 maps; EXTENDED the same', () => {
     const en = xml('EN16931');
-    for (const name of ['DefinedTradeContact', 'SpecifiedProcuringProject', 'SellerOrderReferencedDocument', 'AdditionalReferencedDocument', 'ReceivingAdviceReferencedDocument']) {
+    for (const name of [
+      'DefinedTradeContact',
+      'SpecifiedProcuringProject',
+      'SellerOrderReferencedDocument',
+      'AdditionalReferencedDocument',
+      'ReceivingAdviceReferencedDocument',
+    ]) {
       expect(names(en), name).toContain(name);
     }
-    const strip = (s: string) => s.replace(/<ram:GuidelineSpecifiedDocumentContextParameter>[\s\S]*?<\/ram:GuidelineSpecifiedDocumentContextParameter>/, '');
+    const strip = (s: string) =>
+      s.replace(/<ram:GuidelineSpecifiedDocumentContextParameter>[\s\S]*?<\/ram:GuidelineSpecifiedDocumentContextParameter>/, '');
     expect(strip(xml())).toBe(strip(en));
     expect(strip(xml('XRECHNUNG'))).toBe(strip(en));
     expect(strip(xml('EXTENDED'))).toBe(strip(en));

@@ -19,11 +19,14 @@ describe('model → XML → model', () => {
   });
 
   describe.each(SYNTAXES)('%s', (syntax) => {
-    it.each(invoiceFixtures.map((f) => [f.name, f.invoice] as const))('%s is the identity (plus the BT-23/BT-24 defaults)', (_name, invoice) => {
-      const parsed = parseInvoiceXml(writeInvoiceXml(invoice, { syntax }));
-      expect(parsed.syntax).toBe(syntax);
-      expect(parsed.invoice).toEqual(carried(invoice, syntax));
-    });
+    it.each(invoiceFixtures.map((f) => [f.name, f.invoice] as const))(
+      '%s is the identity (plus the BT-23/BT-24 defaults)',
+      (_name, invoice) => {
+        const parsed = parseInvoiceXml(writeInvoiceXml(invoice, { syntax }));
+        expect(parsed.syntax).toBe(syntax);
+        expect(parsed.invoice).toEqual(carried(invoice, syntax));
+      },
+    );
   });
 
   it('fills BT-23 and BT-24 only when the invoice leaves them empty', () => {
@@ -33,7 +36,10 @@ describe('model → XML → model', () => {
       businessProcessTypeIdentifier: 'urn:fdc:peppol.eu:2017:poacc:billing:01:1.0',
       specificationIdentifier: 'urn:cen.eu:en16931:2017#compliant#urn:xeinkauf.de:kosit:xrechnung_3.0',
     });
-    const own = { ...invoice, processControl: { businessProcessTypeIdentifier: 'urn:example:process', specificationIdentifier: 'urn:cen.eu:en16931:2017' } };
+    const own = {
+      ...invoice,
+      processControl: { businessProcessTypeIdentifier: 'urn:example:process', specificationIdentifier: 'urn:cen.eu:en16931:2017' },
+    };
     expect(parseInvoiceXml(writeInvoiceXml(own, { syntax: 'UBL' })).invoice.processControl).toEqual(own.processControl);
   });
 });
@@ -47,7 +53,9 @@ describe('UBL document types', () => {
     expect(xml).toMatch(/<cbc:CreditedQuantity unitCode="H87">2<\/cbc:CreditedQuantity>/);
     // BT-9 has no header element in a credit note: it moves into the payment means.
     expect(xml).not.toContain('<cbc:DueDate>');
-    expect(xml).toMatch(/<cac:PaymentMeans>\s*<cbc:PaymentMeansCode[^>]*>58<\/cbc:PaymentMeansCode>\s*<cbc:PaymentDueDate>2025-04-03<\/cbc:PaymentDueDate>/);
+    expect(xml).toMatch(
+      /<cac:PaymentMeans>\s*<cbc:PaymentMeansCode[^>]*>58<\/cbc:PaymentMeansCode>\s*<cbc:PaymentDueDate>2025-04-03<\/cbc:PaymentDueDate>/,
+    );
     expect(xml).not.toContain('InvoiceLine');
   });
 

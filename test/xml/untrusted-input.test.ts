@@ -20,7 +20,9 @@ describe('parsing untrusted XML', () => {
 <!DOCTYPE lolz [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;">]>
 <rsm:CrossIndustryInvoice xmlns:rsm="urn:un:unece:uncefact:data:standard:CrossIndustryInvoice:100">&lol2;</rsm:CrossIndustryInvoice>`;
     expect(rejection(laughs).message).toMatch(/DOCTYPE/);
-    const external = cii.replace('<?xml version="1.0" encoding="UTF-8"?>', '<?xml version="1.0"?><!DOCTYPE x [<!ENTITY xxe SYSTEM "file:///etc/passwd">]>').replace('RE-2025-00101', '&xxe;');
+    const external = cii
+      .replace('<?xml version="1.0" encoding="UTF-8"?>', '<?xml version="1.0"?><!DOCTYPE x [<!ENTITY xxe SYSTEM "file:///etc/passwd">]>')
+      .replace('RE-2025-00101', '&xxe;');
     expect(rejection(external).message).toMatch(/DOCTYPE/);
     expect(rejection('<!doctype html><html/>').message).toMatch(/DOCTYPE/);
   });
@@ -46,9 +48,16 @@ describe('parsing untrusted XML', () => {
   });
 
   it('names field and business term when the content does not fit the model', () => {
-    const message = rejection(cii.replace('<udt:DateTimeString format="102">20250303</udt:DateTimeString>', '<udt:DateTimeString format="102">20250230</udt:DateTimeString>')).message;
+    const message = rejection(
+      cii.replace(
+        '<udt:DateTimeString format="102">20250303</udt:DateTimeString>',
+        '<udt:DateTimeString format="102">20250230</udt:DateTimeString>',
+      ),
+    ).message;
     expect(message).toMatch(/invoiceIssueDate \(BT-2\)/);
-    expect(rejection(cii.replace('<ram:LineTotalAmount>95.80</ram:LineTotalAmount>', '<ram:LineTotalAmount>lots</ram:LineTotalAmount>')).message).toMatch(/BT-131/);
+    expect(
+      rejection(cii.replace('<ram:LineTotalAmount>95.80</ram:LineTotalAmount>', '<ram:LineTotalAmount>lots</ram:LineTotalAmount>')).message,
+    ).toMatch(/BT-131/);
   });
 
   it('accepts a byte order mark, comments and processing instructions', () => {

@@ -18,7 +18,9 @@ const POLL_AFTER_SECONDS = 3;
 const base64Field = (description: string) => z.string().optional().meta({ description });
 /** The V2 file field and its aliases (the OpenAPI document), shared with createZugferdFromPdf. */
 export const fileFields = {
-  pdfInvoiceBase64: base64Field('The invoice file as base64. The type is detected from the content; a data:…;base64, prefix and line breaks are accepted. At most 11 MB decoded.'),
+  pdfInvoiceBase64: base64Field(
+    'The invoice file as base64. The type is detected from the content; a data:…;base64, prefix and line breaks are accepted. At most 11 MB decoded.',
+  ),
   invoiceBase64: base64Field('Alias of pdfInvoiceBase64 (used when pdfInvoiceBase64 is absent)'),
   fileBase64: base64Field('Alias of pdfInvoiceBase64 (used when the other two are absent)'),
 };
@@ -26,15 +28,21 @@ const withLineItems = (description: string) => z.boolean().default(true).meta({ 
 
 const invoiceOutput = (description: string) => z.record(z.string(), z.unknown()).meta({ description });
 const v2Result = z.object({
-  extractionConfidence: z.number().min(0).max(1).meta({ description: '0..1; 1 when the PDF carries invoice XML (ZUGFeRD, Factur-X, XRechnung)' }),
-  invoice: invoiceOutput('The invoice object with only the fields found: dates DD.MM.YYYY, amounts and rates JSON numbers, no invoiceLine when withLineItems is false'),
+  extractionConfidence: z
+    .number()
+    .min(0)
+    .max(1)
+    .meta({ description: '0..1; 1 when the PDF carries invoice XML (ZUGFeRD, Factur-X, XRechnung)' }),
+  invoice: invoiceOutput(
+    'The invoice object with only the fields found: dates DD.MM.YYYY, amounts and rates JSON numbers, no invoiceLine when withLineItems is false',
+  ),
   fields: z
     .record(z.string(), z.object({ confidence: z.number().min(0).max(1), source: z.enum(FIELD_SOURCES) }))
     .optional()
     .meta({
       description:
         'Per field of invoice (its path, e.g. "buyer.buyerPostalAddress.buyerCountryCode", "invoiceLine[0].invoicedQuantity"): the confidence, and whether the value is printed on the page, ' +
-        'inferred from what is printed (a domestic address\'s country, a line\'s VAT category from its rate), or a default. Absent when the PDF carries invoice XML.',
+        "inferred from what is printed (a domestic address's country, a line's VAT category from its rate), or a default. Absent when the PDF carries invoice XML.",
     }),
 });
 const jobStatus = z
@@ -48,7 +56,9 @@ const jobStatus = z
         userMessage: z.string(),
         reference: z.string(),
         message: z.string().meta({ description: 'The same text as userMessage, under the name RechnungsAPI clients read' }),
-        resultStatus: z.int().meta({ description: 'The HTTP status the failure would have had as a synchronous answer (e.g. 422 for PDF_NO_TEXT)' }),
+        resultStatus: z
+          .int()
+          .meta({ description: 'The HTTP status the failure would have had as a synchronous answer (e.g. 422 for PDF_NO_TEXT)' }),
       })
       .optional()
       .meta({ description: 'Only when failed' }),
@@ -58,7 +68,8 @@ const jobStatus = z
 type JobStatus = z.infer<typeof jobStatus>;
 
 export function analysisRoutes(services: Services) {
-  const file = (body: Record<string, unknown>, fields: readonly string[]) => readFileField(body, { fields, maxBytes: MAX_FILE_BYTES }).bytes;
+  const file = (body: Record<string, unknown>, fields: readonly string[]) =>
+    readFileField(body, { fields, maxBytes: MAX_FILE_BYTES }).bytes;
 
   const v2 = defineRoute({
     method: 'POST',
@@ -70,10 +81,16 @@ export function analysisRoutes(services: Services) {
       'withLineItems defaults to true; false reads the header only. Typically 2–10 s per scanned page; set client timeouts to at least 60 s, or use the async endpoint for long files.',
     tags: ['Analysis'],
     auth: 'bearer',
-    body: z.object({ ...fileFields, withLineItems: withLineItems('true (default): header and line items; false: header only, faster') }).strict(),
+    body: z
+      .object({ ...fileFields, withLineItems: withLineItems('true (default): header and line items; false: header only, faster') })
+      .strict(),
     responses: { 200: { description: 'What was found', schema: v2Result }, ...errorResponses(400, 401, 403, 413, 415, 422, 503, 504) },
     async handle({ body, principal, request }) {
-      const analysis = await analyseFile(services, jobOf(principal, request), { operation: 'createJSONFromAnalysedPdf', file: file(body, FILE_FIELD_ALIASES), withLineItems: body.withLineItems });
+      const analysis = await analyseFile(services, jobOf(principal, request), {
+        operation: 'createJSONFromAnalysedPdf',
+        file: file(body, FILE_FIELD_ALIASES),
+        withLineItems: body.withLineItems,
+      });
       return { body: v2Body(analysis) };
     },
   });
@@ -86,13 +103,21 @@ export function analysisRoutes(services: Services) {
     description: `Answers at once with a job id. Poll GET /service-invoice-async-status?id=<job_id> about every ${POLL_AFTER_SECONDS} s until status is done or failed. Results are kept 24 hours after completion. PNG and JPEG are not accepted here.`,
     tags: ['Analysis'],
     auth: 'bearer',
-    body: z.object({ ...fileFields, withLineItems: withLineItems('true (default): header and line items; false: invoiceLine is omitted from the result') }).strict(),
+    body: z
+      .object({
+        ...fileFields,
+        withLineItems: withLineItems('true (default): header and line items; false: invoiceLine is omitted from the result'),
+      })
+      .strict(),
     responses: {
       200: { description: 'The job is running', schema: z.object({ job_id: z.uuid(), status: z.literal('processing') }) },
       ...errorResponses(400, 401, 403, 413, 415, 503),
     },
     async handle({ body, principal, request }) {
-      const jobId = await startAnalysis(services, jobOf(principal, request), { file: file(body, FILE_FIELD_ALIASES), withLineItems: body.withLineItems });
+      const jobId = await startAnalysis(services, jobOf(principal, request), {
+        file: file(body, FILE_FIELD_ALIASES),
+        withLineItems: body.withLineItems,
+      });
       return { body: { job_id: jobId, status: 'processing' as const } };
     },
   });
@@ -104,40 +129,59 @@ export function analysisRoutes(services: Services) {
       path,
       operationId,
       summary,
-      description: 'An id that is not a UUID, an unknown job, a job of another account and a job finished more than 24 hours ago are all answered 404 NOT_FOUND. The id is case-insensitive; job_id is answered in lower case.',
+      description:
+        'An id that is not a UUID, an unknown job, a job of another account and a job finished more than 24 hours ago are all answered 404 NOT_FOUND. The id is case-insensitive; job_id is answered in lower case.',
       tags: ['Analysis'],
       auth: 'bearer',
       query: z.object({ id: z.string().meta({ description: 'job_id from the submit answer' }) }),
-      responses: { 200: { description: 'processing, done with result, or failed with error', schema: jobStatus }, ...errorResponses(400, 401, 403, 404, 503) },
+      responses: {
+        200: { description: 'processing, done with result, or failed with error', schema: jobStatus },
+        ...errorResponses(400, 401, 403, 404, 503),
+      },
       async handle({ query, principal }) {
         const { jobId, state } = await analysisJob(services, principal, query.id);
         const body = jobStatusOf(jobId, state);
         // Nothing here is cacheable; the hint spares the server clients that poll in a tight loop.
-        const headers: Record<string, string> = { 'Cache-Control': 'no-store', ...(body.status === 'processing' ? { 'Retry-After': String(POLL_AFTER_SECONDS) } : {}) };
+        const headers: Record<string, string> = {
+          'Cache-Control': 'no-store',
+          ...(body.status === 'processing' ? { 'Retry-After': String(POLL_AFTER_SECONDS) } : {}),
+        };
         return { body, headers };
       },
     });
   const status = statusRoute('/service-invoice-async-status', 'getAnalysisJobStatus', 'Status and result of an async analysis job');
-  const statusAlias = statusRoute('/rechnungsapi-invoice-async-status', 'getAnalysisJobStatusAlias', 'Status and result of an async analysis job (the path the RechnungsAPI client polls)');
+  const statusAlias = statusRoute(
+    '/rechnungsapi-invoice-async-status',
+    'getAnalysisJobStatusAlias',
+    'Status and result of an async analysis job (the path the RechnungsAPI client polls)',
+  );
 
   const v1 = defineRoute({
     method: 'POST',
     path: '/api/v1/zugferd/createJSONFromAnalysedPdf',
     operationId: 'createJSONFromAnalysedPdfV1',
     summary: 'Analyse an invoice file (legacy V1): every field of the invoice object',
-    description: 'Kept for existing integrations; new ones use the V2 endpoint. Header and line items are read; fields not found are null, lists not found empty.',
+    description:
+      'Kept for existing integrations; new ones use the V2 endpoint. Header and line items are read; fields not found are null, lists not found empty.',
     tags: ['Analysis'],
     auth: 'bearer',
     body: z.object({ pdfInvoiceBase64: fileFields.pdfInvoiceBase64 }).strict(),
     responses: {
       200: {
         description: 'The invoice object with every field',
-        schema: z.object({ apiStatus: z.int().meta({ description: '200 on success' }), invoice: invoiceOutput('Every field of the invoice object; dates DD.MM.YYYY, amounts JSON numbers, null where nothing was found') }),
+        schema: z.object({
+          apiStatus: z.int().meta({ description: '200 on success' }),
+          invoice: invoiceOutput('Every field of the invoice object; dates DD.MM.YYYY, amounts JSON numbers, null where nothing was found'),
+        }),
       },
       ...errorResponses(400, 401, 403, 413, 415, 422, 503, 504),
     },
     async handle({ body, principal, request }) {
-      const analysis = await analyseFile(services, jobOf(principal, request), { operation: 'createJSONFromAnalysedPdfV1', file: file(body, ['pdfInvoiceBase64']), withLineItems: true });
+      const analysis = await analyseFile(services, jobOf(principal, request), {
+        operation: 'createJSONFromAnalysedPdfV1',
+        file: file(body, ['pdfInvoiceBase64']),
+        withLineItems: true,
+      });
       return { body: { apiStatus: 200, invoice: toV1Invoice(analysis.invoice) } };
     },
   });
@@ -149,9 +193,23 @@ function jobStatusOf(id: string, state: AnalysisJobState): JobStatus {
   if (state.status === 'processing') return { job_id: id, status: 'processing' };
   if (state.status === 'done') return { job_id: id, status: 'done', result: v2Body(state.analysis) };
   const failure = fromRefusal(state.refusal);
-  return { job_id: id, status: 'failed', error: { code: failure.code, userMessage: failure.userMessage, reference: id, message: failure.userMessage, resultStatus: failure.status } };
+  return {
+    job_id: id,
+    status: 'failed',
+    error: {
+      code: failure.code,
+      userMessage: failure.userMessage,
+      reference: id,
+      message: failure.userMessage,
+      resultStatus: failure.status,
+    },
+  };
 }
 
 function v2Body(analysis: DocumentAnalysis) {
-  return { extractionConfidence: analysis.extractionConfidence, invoice: toV2Invoice(analysis.invoice), ...(analysis.fields ? { fields: analysis.fields } : {}) };
+  return {
+    extractionConfidence: analysis.extractionConfidence,
+    invoice: toV2Invoice(analysis.invoice),
+    ...(analysis.fields ? { fields: analysis.fields } : {}),
+  };
 }

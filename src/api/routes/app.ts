@@ -102,7 +102,12 @@ export function appRoutes() {
       handle: async ({ query, request }) => ({
         body: page(pickLanguage(query.lang, request.headers['accept-language'])),
         contentType: 'text/html; charset=utf-8',
-        headers: { Vary: 'Accept-Language', 'Content-Security-Policy': "default-src 'self'; img-src 'self' blob: data:; object-src 'self' blob:; frame-src 'self' blob:; style-src 'self'", 'X-Content-Type-Options': 'nosniff' },
+        headers: {
+          Vary: 'Accept-Language',
+          'Content-Security-Policy':
+            "default-src 'self'; img-src 'self' blob: data:; object-src 'self' blob:; frame-src 'self' blob:; style-src 'self'",
+          'X-Content-Type-Options': 'nosniff',
+        },
       }),
     }),
     defineRoute({
@@ -117,7 +122,11 @@ export function appRoutes() {
       handle: async ({ request }) => {
         const asset = ASSETS[request.params.asset ?? ''];
         if (!asset) throw new ApiError('NOT_FOUND');
-        return { body: await asset.read(), contentType: asset.type, headers: { 'Cache-Control': 'no-cache', 'X-Content-Type-Options': 'nosniff' } };
+        return {
+          body: await asset.read(),
+          contentType: asset.type,
+          headers: { 'Cache-Control': 'no-cache', 'X-Content-Type-Options': 'nosniff' },
+        };
       },
     }),
   ];

@@ -27,8 +27,16 @@ export function deliveryRoutes(services: Services) {
 
   /** 200 and 202 of one operation share a schema object; each operation needs its own (one OpenAPI component per operation). */
   const mailResponses = (schema: typeof mailResultSchema) => ({
-    200: { description: 'The e-mail was sent (`sent`), not sent (`failed`), or there was nothing to do (`skipped`)', schema, headers: idempotencyHeaders.response },
-    202: { description: 'The mail server has not accepted the e-mail yet (`queued`); it is retried in the background', schema, headers: idempotencyHeaders.response },
+    200: {
+      description: 'The e-mail was sent (`sent`), not sent (`failed`), or there was nothing to do (`skipped`)',
+      schema,
+      headers: idempotencyHeaders.response,
+    },
+    202: {
+      description: 'The mail server has not accepted the e-mail yet (`queued`); it is retried in the background',
+      schema,
+      headers: idempotencyHeaders.response,
+    },
   });
 
   const delivery = defineRoute({
@@ -42,9 +50,14 @@ export function deliveryRoutes(services: Services) {
     auth: 'bearer',
     body: z.object({ transport: deliveryTransportSchema }).strict(),
     headers: idempotencyHeaders.request,
-    responses: { ...mailResponses(mailResultSchema.meta({ description: 'What happened to the e-mail' })), ...errorResponses(400, 401, 403, 413, 415, 503, 504) },
+    responses: {
+      ...mailResponses(mailResultSchema.meta({ description: 'What happened to the e-mail' })),
+      ...errorResponses(400, 401, 403, 413, 415, 503, 504),
+    },
     handle: ({ body, principal, request }) =>
-      oncePerKey(services, principal, request, { operation: 'delivery', body }, async (services, job) => answer(await sendEmail(services, job, body.transport))),
+      oncePerKey(services, principal, request, { operation: 'delivery', body }, async (services, job) =>
+        answer(await sendEmail(services, job, body.transport)),
+      ),
   });
 
   const resend = defineRoute({
@@ -65,7 +78,10 @@ export function deliveryRoutes(services: Services) {
       })
       .strict(),
     headers: idempotencyHeaders.request,
-    responses: { ...mailResponses(mailResultSchema.meta({ description: 'What happened to the repeated e-mail' })), ...errorResponses(400, 401, 403, 404, 409, 503, 504) },
+    responses: {
+      ...mailResponses(mailResultSchema.meta({ description: 'What happened to the repeated e-mail' })),
+      ...errorResponses(400, 401, 403, 404, 409, 503, 504),
+    },
     async handle({ body, principal, request }) {
       const documentId = documentOfResendToken(services, body.resendToken);
       if (!documentId) throw new ApiError('RESEND_TOKEN_INVALID');
@@ -80,7 +96,8 @@ export function deliveryRoutes(services: Services) {
     path: '/api/v1/delivery/sends',
     operationId: 'listEmailSends',
     summary: "List the account's e-mail sends, newest first",
-    description: 'Every send of the create endpoints, the delivery endpoint and the resend operation: recipients, subject, status, the server response and times.',
+    description:
+      'Every send of the create endpoints, the delivery endpoint and the resend operation: recipients, subject, status, the server response and times.',
     tags: ['E-mail'],
     auth: 'bearer',
     query: z
@@ -99,7 +116,8 @@ export function deliveryRoutes(services: Services) {
         const page = await services.storage.mail.listSends(principal.accountId, query);
         return { body: { sends: page.records.map(sendView), nextCursor: page.nextCursor } };
       } catch (err) {
-        if (err instanceof InvalidCursorError) throw new ApiError('VALIDATION_ERROR', { fields: [{ field: 'cursor', message: 'invalid cursor' }] });
+        if (err instanceof InvalidCursorError)
+          throw new ApiError('VALIDATION_ERROR', { fields: [{ field: 'cursor', message: 'invalid cursor' }] });
         throw err;
       }
     },

@@ -13,7 +13,8 @@ export function documentRoutes(services: Services) {
       path: '/api/v1/documents/:id/download',
       operationId: 'downloadDocument',
       summary: 'Download a created document through its signed link',
-      description: 'The downloadURL of the create endpoints points here. The signature and expiry in the query string stand in for the token.',
+      description:
+        'The downloadURL of the create endpoints points here. The signature and expiry in the query string stand in for the token.',
       tags: ['Documents'],
       auth: 'none',
       query: z.object({ expires: z.string().regex(/^\d+$/), signature: z.string().min(1) }),

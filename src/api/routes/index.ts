@@ -13,6 +13,17 @@ import { zugferdRoutes } from './zugferd.js';
 
 /** The whole HTTP interface; the OpenAPI document is generated from this list. */
 export function allRoutes(services: Services): RouteSpec[] {
-  const routes: RouteSpec[] = [...xinvoiceRoutes(services), ...zugferdRoutes(services), ...deliveryRoutes(services), ...templateRoutes(services), ...analysisRoutes(services), ...convertRoutes(services), ...documentRoutes(services), ...viewRoutes(services), ...appRoutes(), ...metaRoutes(services, () => routes)];
+  const routes: RouteSpec[] = [
+    ...xinvoiceRoutes(services),
+    ...zugferdRoutes(services),
+    ...deliveryRoutes(services),
+    ...templateRoutes(services),
+    ...analysisRoutes(services),
+    ...convertRoutes(services),
+    ...documentRoutes(services),
+    ...viewRoutes(services),
+    ...appRoutes(),
+    ...metaRoutes(services, () => routes),
+  ];
   return routes;
 }

@@ -30,7 +30,7 @@ export function metaRoutes(services: Services, allRoutes: () => RouteSpec[]) {
       method: 'GET',
       path: '/health',
       operationId: 'health',
-      summary: 'Liveness, version and the folder connectors\' routes',
+      summary: "Liveness, version and the folder connectors' routes",
       tags: ['Service'],
       auth: 'none',
       responses: {
@@ -100,7 +100,11 @@ export function metaRoutes(services: Services, allRoutes: () => RouteSpec[]) {
         const asset = request.params.asset ?? '';
         const type = SWAGGER_ASSETS[asset];
         if (!type) throw new ApiError('NOT_FOUND');
-        return { body: await readFile(path.join(swaggerDir, asset)), contentType: type, headers: { 'Cache-Control': 'public, max-age=86400' } };
+        return {
+          body: await readFile(path.join(swaggerDir, asset)),
+          contentType: type,
+          headers: { 'Cache-Control': 'public, max-age=86400' },
+        };
       },
     }),
   ];

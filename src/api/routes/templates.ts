@@ -26,51 +26,76 @@ import { findingSchema } from '../validation-schemas.js';
 const createBody = z
   .object({
     invoice: invoiceInputSchema,
-    templateId: z.string({ error: 'templateId is required: GET /api/v1/templates lists the templates' }).min(1, 'templateId is required: GET /api/v1/templates lists the templates').max(64),
+    templateId: z
+      .string({ error: 'templateId is required: GET /api/v1/templates lists the templates' })
+      .min(1, 'templateId is required: GET /api/v1/templates lists the templates')
+      .max(64),
     invoiceFilename: storedFileName('pdf', '<invoiceNumber>.pdf'),
-    invoicePassthrough: z.boolean().default(true).meta({ description: 'true (default): create and return only; false: also store the invoice in the account\'s invoice list (GET /api/v1/invoices)' }),
+    invoicePassthrough: z.boolean().default(true).meta({
+      description:
+        "true (default): create and return only; false: also store the invoice in the account's invoice list (GET /api/v1/invoices)",
+    }),
     transport: transportSchema.optional(),
   })
   .strict();
 
 const createResponse = z.object({
   message: z.string(),
-  downloadURL: z
-    .url()
-    .nullable()
-    .meta({ description: 'Signed link to the stored PDF, valid for DOWNLOAD_URL_TTL_SECONDS; null with invoicePassthrough true and no e-mail, when nothing is kept' }),
+  downloadURL: z.url().nullable().meta({
+    description:
+      'Signed link to the stored PDF, valid for DOWNLOAD_URL_TTL_SECONDS; null with invoicePassthrough true and no e-mail, when nothing is kept',
+  }),
   resendToken: z.string().nullable().meta({ description: 'For the resend operation; null when nothing is kept' }),
-  iqDataId: z
+  iqDataId: z.int().positive().meta({
+    description:
+      'Integer id of the invoice: of the stored invoice record (GET /api/v1/invoices/{id}), or with invoicePassthrough true a number reserved for it (nothing is stored, so GET finds nothing)',
+  }),
+  documentId: z.int().positive().meta({
+    description:
+      'Integer id (document number) of the ZUGFeRD PDF: of the stored document, or a number reserved for it when nothing is kept',
+  }),
+  fsNodeId: z
     .int()
     .positive()
-    .meta({ description: 'Integer id of the invoice: of the stored invoice record (GET /api/v1/invoices/{id}), or with invoicePassthrough true a number reserved for it (nothing is stored, so GET finds nothing)' }),
-  documentId: z.int().positive().meta({ description: 'Integer id (document number) of the ZUGFeRD PDF: of the stored document, or a number reserved for it when nothing is kept' }),
-  fsNodeId: z.int().positive().meta({ description: 'Integer id of the file; in this service a file is a document, so it equals documentId' }),
+    .meta({ description: 'Integer id of the file; in this service a file is a document, so it equals documentId' }),
   fileName: z.string(),
   fileExtension: z.literal('pdf'),
   fileSize: z.int().meta({ description: 'Bytes' }),
   filecontentB64: z.string().meta({ description: 'The ZUGFeRD / Factur-X PDF/A-3b (EN 16931 profile), base64' }),
   templateId: z.string(),
   pages: z.int(),
-  zugferdValid: z.boolean().meta({ description: 'PDF/A-3b (veraPDF), Factur-X attachment and XMP checks passed, and the page shows what the XML says' }),
+  zugferdValid: z
+    .boolean()
+    .meta({ description: 'PDF/A-3b (veraPDF), Factur-X attachment and XMP checks passed, and the page shows what the XML says' }),
   xInvoiceValid: z.boolean().meta({ description: 'The embedded XML passed schema and EN 16931 rules' }),
   numberOfZugferdErrors: z.int(),
   numberOfxInvoiceErrors: z.int(),
   zugferdErrorList: z.array(findingSchema),
   xInvoiceErrorList: z.array(findingSchema),
-  transport: mailResultSchema
-    .optional()
-    .meta({ description: "What happened to the e-mail, when the request had a transport; the PDF is attached under fileName. Its send.documentId is the PDF's UUID, as the e-mail endpoints name documents" }),
+  transport: mailResultSchema.optional().meta({
+    description:
+      "What happened to the e-mail, when the request had a transport; the PDF is attached under fileName. Its send.documentId is the PDF's UUID, as the e-mail endpoints name documents",
+  }),
 });
 type CreateResponse = z.infer<typeof createResponse>;
 
 const templateListing = z.discriminatedUnion('valid', [
-  z.object({ id: z.string(), source: z.enum(['builtin', 'operator']), valid: z.literal(true), name: z.string(), description: z.string().optional(), locale: z.string() }),
+  z.object({
+    id: z.string(),
+    source: z.enum(['builtin', 'operator']),
+    valid: z.literal(true),
+    name: z.string(),
+    description: z.string().optional(),
+    locale: z.string(),
+  }),
   z.object({ id: z.string(), source: z.enum(['builtin', 'operator']), valid: z.literal(false), problems: z.array(z.string()) }),
 ]);
 
 const invoiceSummarySchema = z.object({
-  iqDataId: z.int().positive().meta({ description: 'Integer id of the stored invoice, as createInvoicePdfFromJson answered it; GET /api/v1/invoices/{iqDataId}' }),
+  iqDataId: z
+    .int()
+    .positive()
+    .meta({ description: 'Integer id of the stored invoice, as createInvoicePdfFromJson answered it; GET /api/v1/invoices/{iqDataId}' }),
   invoiceNumber: z.string().nullable(),
   invoiceIssueDate: z.string().nullable(),
   invoiceTypeCode: z.string().nullable(),
@@ -79,7 +104,11 @@ const invoiceSummarySchema = z.object({
   totalAmountWithVat: z.string().nullable(),
   amountDueForPayment: z.string().nullable(),
   templateId: z.string(),
-  documentId: z.int().positive().nullable().meta({ description: 'Integer id of the invoice PDF (documentId of createInvoicePdfFromJson); null if the PDF no longer exists' }),
+  documentId: z
+    .int()
+    .positive()
+    .nullable()
+    .meta({ description: 'Integer id of the invoice PDF (documentId of createInvoicePdfFromJson); null if the PDF no longer exists' }),
   createdAt: z.iso.datetime(),
 });
 
@@ -110,7 +139,9 @@ export function templateRoutes(services: Services) {
     async handle({ body, principal, request }) {
       const template = await resolveTemplate(roots, body.templateId);
       const upgrade = (kept: unknown) => withNumericIds(services, principal.accountId, kept);
-      return oncePerKey(services, principal, request, { operation: CREATE_INVOICE_PDF, body, upgrade }, async (keyed, job) => ({ body: await createPdf(keyed, template, body, job) }));
+      return oncePerKey(services, principal, request, { operation: CREATE_INVOICE_PDF, body, upgrade }, async (keyed, job) => ({
+        body: await createPdf(keyed, template, body, job),
+      }));
     },
   });
 
@@ -119,10 +150,14 @@ export function templateRoutes(services: Services) {
     path: '/api/v1/templates',
     operationId: 'listTemplates',
     summary: 'The invoice templates: built-in and operator-defined',
-    description: 'Operator templates are folders under <EINVOICE_DATA_DIR>/templates and are read on every request; a broken one is listed with valid: false and its problems.',
+    description:
+      'Operator templates are folders under <EINVOICE_DATA_DIR>/templates and are read on every request; a broken one is listed with valid: false and its problems.',
     tags: ['Templates'],
     auth: 'bearer',
-    responses: { 200: { description: 'Templates, built-in first', schema: z.object({ templates: z.array(templateListing) }) }, ...errorResponses(401, 403) },
+    responses: {
+      200: { description: 'Templates, built-in first', schema: z.object({ templates: z.array(templateListing) }) },
+      ...errorResponses(401, 403),
+    },
     handle: async () => ({ body: { templates: await listTemplates(roots) } }),
   });
 
@@ -141,13 +176,20 @@ export function templateRoutes(services: Services) {
       })
       .strict(),
     responses: {
-      200: { description: 'One page of stored invoices', schema: z.object({ invoices: z.array(invoiceSummarySchema), nextCursor: z.string().nullable() }) },
+      200: {
+        description: 'One page of stored invoices',
+        schema: z.object({ invoices: z.array(invoiceSummarySchema), nextCursor: z.string().nullable() }),
+      },
       ...errorResponses(400, 401, 403),
     },
     async handle({ query, principal }) {
-      const page = await services.storage.documents.list(principal.accountId, { kind: STORED_INVOICE_KIND, limit: query.limit, ...(query.cursor ? { cursor: query.cursor } : {}) }).catch((err: unknown) => {
-        throw err instanceof InvalidCursorError ? new ApiError('VALIDATION_ERROR', { fields: [{ field: 'cursor', message: 'invalid cursor' }] }) : err;
-      });
+      const page = await services.storage.documents
+        .list(principal.accountId, { kind: STORED_INVOICE_KIND, limit: query.limit, ...(query.cursor ? { cursor: query.cursor } : {}) })
+        .catch((err: unknown) => {
+          throw err instanceof InvalidCursorError
+            ? new ApiError('VALIDATION_ERROR', { fields: [{ field: 'cursor', message: 'invalid cursor' }] })
+            : err;
+        });
       const pdfNumbers = await services.storage.documents.numbers(page.documents.map(pdfDocumentId), principal.accountId);
       return { body: { invoices: page.documents.map((d) => toSummary(d, pdfNumbers.get(pdfDocumentId(d)))), nextCursor: page.nextCursor } };
     },
@@ -158,14 +200,21 @@ export function templateRoutes(services: Services) {
     path: '/api/v1/invoices/:id',
     operationId: 'getInvoice',
     summary: 'One stored invoice: its data and a fresh link to its PDF',
-    description: '`id` is the integer iqDataId of createInvoicePdfFromJson and of the invoice list; the UUID that earlier versions answered is accepted too.',
+    description:
+      '`id` is the integer iqDataId of createInvoicePdfFromJson and of the invoice list; the UUID that earlier versions answered is accepted too.',
     tags: ['Templates'],
     auth: 'bearer',
     pathParams: {
-      id: { description: 'The integer iqDataId (or the UUID of an invoice stored by an earlier version)', schema: z.union([z.int().positive(), z.uuid()]) },
+      id: {
+        description: 'The integer iqDataId (or the UUID of an invoice stored by an earlier version)',
+        schema: z.union([z.int().positive(), z.uuid()]),
+      },
     },
     responses: {
-      200: { description: 'The stored invoice', schema: invoiceSummarySchema.extend({ invoice: z.record(z.string(), z.unknown()), downloadURL: z.url(), fileName: z.string() }) },
+      200: {
+        description: 'The stored invoice',
+        schema: invoiceSummarySchema.extend({ invoice: z.record(z.string(), z.unknown()), downloadURL: z.url(), fileName: z.string() }),
+      },
       ...errorResponses(401, 403, 404),
     },
     async handle({ principal, request }) {
@@ -186,9 +235,20 @@ export function templateRoutes(services: Services) {
   return [create, list, invoices, invoice];
 }
 
-async function createPdf(services: Services, template: LoadedTemplate, body: z.output<typeof createBody>, job: Job): Promise<CreateResponse> {
+async function createPdf(
+  services: Services,
+  template: LoadedTemplate,
+  body: z.output<typeof createBody>,
+  job: Job,
+): Promise<CreateResponse> {
   const { accountId } = job.account;
-  const result = await renderInvoicePdf(services, job, { template, invoice: body.invoice, fileName: body.invoiceFilename, passthrough: body.invoicePassthrough, transport: body.transport });
+  const result = await renderInvoicePdf(services, job, {
+    template,
+    invoice: body.invoice,
+    fileName: body.invoiceFilename,
+    passthrough: body.invoicePassthrough,
+    transport: body.transport,
+  });
   const { pdf } = result;
   const stored = [result.documentId, result.invoiceId].filter((id): id is string => id !== null);
   const numbers = await services.storage.documents.numbers(stored, accountId);
@@ -197,7 +257,9 @@ async function createPdf(services: Services, template: LoadedTemplate, body: z.o
   const pdfErrors = errors.filter((f) => f.source === 'pdf');
   const xmlErrors = errors.filter((f) => f.source !== 'pdf');
   return {
-    message: result.report.valid ? `Invoice PDF created (${result.pages} page(s)); it is a valid ZUGFeRD / Factur-X EN 16931 invoice.` : `Invoice PDF created; validation found ${errors.length} error(s).`,
+    message: result.report.valid
+      ? `Invoice PDF created (${result.pages} page(s)); it is a valid ZUGFeRD / Factur-X EN 16931 invoice.`
+      : `Invoice PDF created; validation found ${errors.length} error(s).`,
     downloadURL: result.documentId ? downloadUrl(services, result.documentId) : null,
     resendToken: result.documentId ? resendToken(services, result.documentId) : null,
     iqDataId: result.invoiceId ? numberOf(numbers, result.invoiceId) : result.reserved!.invoice,

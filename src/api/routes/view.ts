@@ -24,12 +24,23 @@ export function viewRoutes(services: Services) {
     auth: 'bearer',
     body: z
       .object({
-        xinvoiceXML: z.string().min(1, 'must not be empty').max(MAX_XML_BYTES).optional().meta({ description: 'The invoice XML (CII or UBL)' }),
-        zugferdFile64: z.string().optional().meta({ description: 'A ZUGFeRD / Factur-X PDF, base64, up to 11 MB decoded; instead of xinvoiceXML' }),
+        xinvoiceXML: z
+          .string()
+          .min(1, 'must not be empty')
+          .max(MAX_XML_BYTES)
+          .optional()
+          .meta({ description: 'The invoice XML (CII or UBL)' }),
+        zugferdFile64: z
+          .string()
+          .optional()
+          .meta({ description: 'A ZUGFeRD / Factur-X PDF, base64, up to 11 MB decoded; instead of xinvoiceXML' }),
         language: z.enum(['de', 'en']).optional().meta({ description: 'Language of the view; default from Accept-Language, else en' }),
       })
       .strict()
-      .refine((b) => (b.xinvoiceXML === undefined) !== (b.zugferdFile64 === undefined), { message: 'send exactly one of xinvoiceXML and zugferdFile64', path: ['xinvoiceXML'] }),
+      .refine((b) => (b.xinvoiceXML === undefined) !== (b.zugferdFile64 === undefined), {
+        message: 'send exactly one of xinvoiceXML and zugferdFile64',
+        path: ['xinvoiceXML'],
+      }),
     headers: { 'Accept-Language': { description: 'de or en, when the body names no language' } },
     responses: {
       200: {
@@ -41,7 +52,10 @@ export function viewRoutes(services: Services) {
     },
     async handle({ body, principal, request }) {
       const lang = pickLanguage(body.language, request.headers['accept-language']);
-      const order = body.xinvoiceXML !== undefined ? { xml: body.xinvoiceXML } : { pdf: readFileField(body, { fields: ['zugferdFile64'], maxBytes: MAX_FILE_BYTES }).bytes };
+      const order =
+        body.xinvoiceXML !== undefined
+          ? { xml: body.xinvoiceXML }
+          : { pdf: readFileField(body, { fields: ['zugferdFile64'], maxBytes: MAX_FILE_BYTES }).bytes };
       const invoice = await readEInvoice(services, jobOf(principal, request), order);
       const headers = { Vary: 'Accept, Accept-Language' };
       if (preferredType(request.headers.accept, ['text/html', 'application/pdf']) === 'application/pdf') {
@@ -60,7 +74,9 @@ export function viewRoutes(services: Services) {
       "Every workflow of the account, newest first, with Temporal's status and the service's outcome; a connector's file with its route and file name. `temporalUrl` links the workflow in the Temporal Web UI when the service can reach the UI (the embedded dev server's, or TEMPORAL_UI_URL).",
     tags: ['Service'],
     auth: 'bearer',
-    query: z.object({ limit: z.coerce.number().int().min(1).max(100).default(20).meta({ description: 'At most this many jobs (1–100, default 20)' }) }),
+    query: z.object({
+      limit: z.coerce.number().int().min(1).max(100).default(20).meta({ description: 'At most this many jobs (1–100, default 20)' }),
+    }),
     responses: {
       200: {
         description: 'Recent jobs',
@@ -70,12 +86,18 @@ export function viewRoutes(services: Services) {
               workflowId: z.string(),
               operation: z.string(),
               status: z.string().meta({ description: 'RUNNING, COMPLETED, FAILED, TIMED_OUT, TERMINATED, CANCELLED' }),
-              outcome: z.string().optional().meta({ description: 'EinvoiceOutcome: running, valid, invalid, failed, refused, duplicate, sent, queued' }),
+              outcome: z
+                .string()
+                .optional()
+                .meta({ description: 'EinvoiceOutcome: running, valid, invalid, failed, refused, duplicate, sent, queued' }),
               route: z.string().optional(),
               file: z.string().optional(),
               startedAt: z.string(),
               closedAt: z.string().optional(),
-              temporalUrl: z.url().optional().meta({ description: 'The workflow in the Temporal Web UI; absent while the UI cannot be reached' }),
+              temporalUrl: z
+                .url()
+                .optional()
+                .meta({ description: 'The workflow in the Temporal Web UI; absent while the UI cannot be reached' }),
             }),
           ),
         }),

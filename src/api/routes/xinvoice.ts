@@ -21,7 +21,8 @@ export function xinvoiceRoutes(services: Services) {
     path: '/api/v1/zugferd/createXinvoiceFromJson',
     operationId: 'createXinvoiceFromJson',
     summary: 'Create XRechnung 3.0 XML from invoice JSON',
-    description: 'Builds XRechnung XML (UN/CEFACT CII by default, UBL on request), validates it with the official XSD, EN 16931 and XRechnung rules, and stores it.',
+    description:
+      'Builds XRechnung XML (UN/CEFACT CII by default, UBL on request), validates it with the official XSD, EN 16931 and XRechnung rules, and stores it.',
     tags: ['XRechnung'],
     auth: 'bearer',
     body: z
@@ -54,26 +55,29 @@ export function xinvoiceRoutes(services: Services) {
       },
       ...errorResponses(400, 401, 403, 412, 413, 415, 422, 503, 504),
     },
-    handle: ({ body, principal, request }) => oncePerKey(services, principal, request, { operation: 'createXinvoiceFromJson', body }, async (services, job) => {
-      const built = await buildXRechnung(services, job, body);
-      const errors = built.report.findings.filter(isErrorFinding);
-      return {
-        body: {
-          message: built.report.valid ? 'XRechnung created; it is valid.' : `XRechnung created; validation found ${errors.length} error(s).`,
-          downloadURL: downloadUrl(services, built.documentId),
-          resendToken: resendToken(services, built.documentId),
-          documentId: built.documentId,
-          valid: built.report.valid,
-          numberOfXInvoiceErrors: errors.length,
-          xInvoiceErrors: errors,
-          xInvoiceWarnings: built.report.findings.filter((f) => !isErrorFinding(f)),
-          ...(built.report.scenario ? { scenario: built.report.scenario } : {}),
-          validationArtefacts: built.report.artefacts,
-          xInvoice: built.xml,
-          transport: built.mail,
-        },
-      };
-    }),
+    handle: ({ body, principal, request }) =>
+      oncePerKey(services, principal, request, { operation: 'createXinvoiceFromJson', body }, async (services, job) => {
+        const built = await buildXRechnung(services, job, body);
+        const errors = built.report.findings.filter(isErrorFinding);
+        return {
+          body: {
+            message: built.report.valid
+              ? 'XRechnung created; it is valid.'
+              : `XRechnung created; validation found ${errors.length} error(s).`,
+            downloadURL: downloadUrl(services, built.documentId),
+            resendToken: resendToken(services, built.documentId),
+            documentId: built.documentId,
+            valid: built.report.valid,
+            numberOfXInvoiceErrors: errors.length,
+            xInvoiceErrors: errors,
+            xInvoiceWarnings: built.report.findings.filter((f) => !isErrorFinding(f)),
+            ...(built.report.scenario ? { scenario: built.report.scenario } : {}),
+            validationArtefacts: built.report.artefacts,
+            xInvoice: built.xml,
+            transport: built.mail,
+          },
+        };
+      }),
   });
 
   const validate = defineRoute({
@@ -82,7 +86,8 @@ export function xinvoiceRoutes(services: Services) {
     operationId: 'validateXinvoiceXml',
     summary: 'Validate XRechnung / EN 16931 XML (CII or UBL)',
     description:
-      'Judges the XML under the scenario its root element and BT-24 select, as the KoSIT validator does: XRechnung 3.0 (standard, extension, CVD), plain EN 16931, Peppol BIS Billing 3.0, or a Factur-X / ZUGFeRD profile; XSD, the CEN EN 16931 schematron, and the XRechnung schematron or the Factur-X profile rules, with the scenario\'s severity overrides. A document with errors, or that no scenario supports (e.g. XRechnung before 3.0), is answered 200 with isValid false.' + REPORT_FORMATS_NOTE,
+      "Judges the XML under the scenario its root element and BT-24 select, as the KoSIT validator does: XRechnung 3.0 (standard, extension, CVD), plain EN 16931, Peppol BIS Billing 3.0, or a Factur-X / ZUGFeRD profile; XSD, the CEN EN 16931 schematron, and the XRechnung schematron or the Factur-X profile rules, with the scenario's severity overrides. A document with errors, or that no scenario supports (e.g. XRechnung before 3.0), is answered 200 with isValid false." +
+      REPORT_FORMATS_NOTE,
     tags: ['XRechnung'],
     auth: 'bearer',
     body: z.object({ xinvoiceXML: z.string().min(1, 'must not be empty').max(MAX_XML_CHARS) }).strict(),
@@ -99,8 +104,13 @@ export function xinvoiceRoutes(services: Services) {
           numberOfErrors: z.int(),
           numberOfWarnings: z.int(),
           findings: z.array(findingSchema),
-          xInvoiceErrors: z.array(validationMessageSchema).meta({ description: 'The errors among the findings, in the item shape of the RechnungsAPI client' }),
-          messages: z.array(validationMessageSchema).meta({ description: 'The warnings and information among the findings, in the same shape; together with xInvoiceErrors every finding once' }),
+          xInvoiceErrors: z
+            .array(validationMessageSchema)
+            .meta({ description: 'The errors among the findings, in the item shape of the RechnungsAPI client' }),
+          messages: z.array(validationMessageSchema).meta({
+            description:
+              'The warnings and information among the findings, in the same shape; together with xInvoiceErrors every finding once',
+          }),
           validationArtefacts: artefactsSchema,
         }),
       },

@@ -2,7 +2,13 @@ import { z } from 'zod';
 import { invoiceInputSchema } from '../../invoice/input.js';
 import { invoiceSchema } from '../../invoice/model.js';
 import { MAX_FILE_BYTES } from '../../jobs/file.js';
-import { buildZugferdFromJson, buildZugferdFromXml, extractZugferdInvoice, validateZugferdPdf, type BuiltZugferd } from '../../jobs/zugferd.js';
+import {
+  buildZugferdFromJson,
+  buildZugferdFromXml,
+  extractZugferdInvoice,
+  validateZugferdPdf,
+  type BuiltZugferd,
+} from '../../jobs/zugferd.js';
 import { mailResultSchema, transportSchema } from '../../mail/schema.js';
 import { ZUGFERD_PROFILES } from '../../pdf/profiles.js';
 import type { ZugferdReport } from '../../pdf/validate.js';
@@ -19,9 +25,12 @@ import type { Services } from '../services.js';
 import { findingSchema, artefactsSchema, scenarioSchema } from '../validation-schemas.js';
 
 const findings = (description: string) => z.array(findingSchema).meta({ description });
-const base64Pdf = (description: string) => z.string().meta({ description: `${description}; base64, a data: prefix and line breaks are tolerated, up to 11 MB decoded` });
+const base64Pdf = (description: string) =>
+  z.string().meta({ description: `${description}; base64, a data: prefix and line breaks are tolerated, up to 11 MB decoded` });
 const fileName = storedFileName('pdf', '<invoiceNumber>-zugferd.pdf');
-const profileSchema = z.enum(ZUGFERD_PROFILES).meta({ description: 'Factur-X / ZUGFeRD profile; the XML carries only what the profile allows' });
+const profileSchema = z
+  .enum(ZUGFERD_PROFILES)
+  .meta({ description: 'Factur-X / ZUGFeRD profile; the XML carries only what the profile allows' });
 
 const fromPdf = (f: Finding) => f.source === 'pdf';
 
@@ -44,10 +53,10 @@ export function zugferdRoutes(services: Services) {
     resendToken: z.string().meta({ description: 'Identifies this document for the resend operation' }),
     profile: profileSchema,
     convertedToPdfA: z.boolean().meta({ description: 'Whether the input PDF was converted to PDF/A-3b (Ghostscript) before embedding' }),
-    substitutedFonts: z
-      .number()
-      .int()
-      .meta({ description: "How many fonts of the input are drawn in a close typeface of Ghostscript's, at the same widths, because their embedded programs contradicted those widths (PDF/A forbids it); 0 normally" }),
+    substitutedFonts: z.number().int().meta({
+      description:
+        "How many fonts of the input are drawn in a close typeface of Ghostscript's, at the same widths, because their embedded programs contradicted those widths (PDF/A forbids it); 0 normally",
+    }),
     attachments: z
       .array(
         z.object({
@@ -105,28 +114,29 @@ export function zugferdRoutes(services: Services) {
       },
       ...errorResponses(400, 401, 403, 412, 413, 415, 422, 503, 504),
     },
-    handle: ({ body, principal, request }) => oncePerKey(services, principal, request, { operation: 'createZugferdFromJson', body }, async (services, job) => {
-      const built = await buildZugferdFromJson(services, job, { ...body, pdf: pdf(body, 'invoicePdf64') });
-      const { report } = built;
-      const pdfErrors = report.findings.filter((f) => fromPdf(f) && isError(f));
-      const xmlErrors = report.findings.filter((f) => !fromPdf(f) && isError(f));
-      return {
-        body: {
-          message: summary(report),
-          ...created(built),
-          zugferdValid: report.pdfValid,
-          xInvoiceValid: report.xmlValid,
-          numberOfZugferdErrors: pdfErrors.length,
-          numberOfxInvoiceErrors: xmlErrors.length,
-          zugferd: built.pdf.toString('base64'),
-          zugferdErrorList: pdfErrors,
-          xInvoice: built.xml,
-          xInvoiceErrorList: xmlErrors,
-          warnings: report.findings.filter((f) => !isError(f)),
-          transport: built.mail,
-        },
-      };
-    }),
+    handle: ({ body, principal, request }) =>
+      oncePerKey(services, principal, request, { operation: 'createZugferdFromJson', body }, async (services, job) => {
+        const built = await buildZugferdFromJson(services, job, { ...body, pdf: pdf(body, 'invoicePdf64') });
+        const { report } = built;
+        const pdfErrors = report.findings.filter((f) => fromPdf(f) && isError(f));
+        const xmlErrors = report.findings.filter((f) => !fromPdf(f) && isError(f));
+        return {
+          body: {
+            message: summary(report),
+            ...created(built),
+            zugferdValid: report.pdfValid,
+            xInvoiceValid: report.xmlValid,
+            numberOfZugferdErrors: pdfErrors.length,
+            numberOfxInvoiceErrors: xmlErrors.length,
+            zugferd: built.pdf.toString('base64'),
+            zugferdErrorList: pdfErrors,
+            xInvoice: built.xml,
+            xInvoiceErrorList: xmlErrors,
+            warnings: report.findings.filter((f) => !isError(f)),
+            transport: built.mail,
+          },
+        };
+      }),
   });
 
   const fromXml = defineRoute({
@@ -163,22 +173,28 @@ export function zugferdRoutes(services: Services) {
       },
       ...errorResponses(400, 401, 403, 413, 415, 422, 503, 504),
     },
-    handle: ({ body, principal, request }) => oncePerKey(services, principal, request, { operation: 'createZugferdPdfFromXinvoice', body }, async (services, job) => {
-      const built = await buildZugferdFromXml(services, job, { xml: body.xInvoiceXml, pdf: pdf(body, 'invoicePdf64'), fileName: body.fileName, transport: body.transport });
-      const errors = built.report.findings.filter(isError);
-      return {
-        body: {
-          valid: built.report.valid,
-          message: summary(built.report),
-          ...created(built),
-          numberOfZugferdErrors: errors.length,
-          zugferdFile: built.pdf.toString('base64'),
-          zugferdErrors: errors,
-          warnings: built.report.findings.filter((f) => !isError(f)),
-          transport: built.mail,
-        },
-      };
-    }),
+    handle: ({ body, principal, request }) =>
+      oncePerKey(services, principal, request, { operation: 'createZugferdPdfFromXinvoice', body }, async (services, job) => {
+        const built = await buildZugferdFromXml(services, job, {
+          xml: body.xInvoiceXml,
+          pdf: pdf(body, 'invoicePdf64'),
+          fileName: body.fileName,
+          transport: body.transport,
+        });
+        const errors = built.report.findings.filter(isError);
+        return {
+          body: {
+            valid: built.report.valid,
+            message: summary(built.report),
+            ...created(built),
+            numberOfZugferdErrors: errors.length,
+            zugferdFile: built.pdf.toString('base64'),
+            zugferdErrors: errors,
+            warnings: built.report.findings.filter((f) => !isError(f)),
+            transport: built.mail,
+          },
+        };
+      }),
   });
 
   const validate = defineRoute({
@@ -187,7 +203,8 @@ export function zugferdRoutes(services: Services) {
     operationId: 'validateZugferdPdf',
     summary: 'Validate a ZUGFeRD / Factur-X PDF',
     description:
-      'PDF/A-3 conformance (veraPDF), the embedded invoice and its AFRelationship, the Factur-X XMP properties against the XML, the XML itself (XSD, EN 16931, XRechnung where BT-24 names it), and with comparePDF2XML whether the visible text shows the invoice number, dates, totals and parties of the XML. A document with errors is answered 200 with isValid false.' + REPORT_FORMATS_NOTE,
+      'PDF/A-3 conformance (veraPDF), the embedded invoice and its AFRelationship, the Factur-X XMP properties against the XML, the XML itself (XSD, EN 16931, XRechnung where BT-24 names it), and with comparePDF2XML whether the visible text shows the invoice number, dates, totals and parties of the XML. A document with errors is answered 200 with isValid false.' +
+      REPORT_FORMATS_NOTE,
     tags: ['ZUGFeRD'],
     auth: 'bearer',
     body: z
@@ -206,7 +223,9 @@ export function zugferdRoutes(services: Services) {
           message: z.string(),
           pdfValid: z.boolean().meta({ description: "No error among the findings with source 'pdf'" }),
           xmlValid: z.boolean().meta({ description: 'An invoice XML was found and it has no error' }),
-          profile: z.string().optional().meta({ description: 'Profile named by BT-24 (MINIMUM, BASICWL, BASIC, EN16931, EXTENDED, XRECHNUNG; COMFORT for ZUGFeRD 1.0)' }),
+          profile: z.string().optional().meta({
+            description: 'Profile named by BT-24 (MINIMUM, BASICWL, BASIC, EN16931, EXTENDED, XRECHNUNG; COMFORT for ZUGFeRD 1.0)',
+          }),
           generation: z.string().optional().meta({ description: 'Factur-X 1.0 / ZUGFeRD 2.x, ZUGFeRD 2.0 or ZUGFeRD 1.0' }),
           xmlFileName: z.string().optional(),
           scenario: scenarioSchema.optional(),
@@ -219,7 +238,10 @@ export function zugferdRoutes(services: Services) {
       ...errorResponses(400, 401, 403, 413, 415, 422, 503, 504),
     },
     async handle({ body, principal, request }) {
-      const report = await validateZugferdPdf(services, jobOf(principal, request), { pdf: pdf(body, 'zugferdFile64'), compareText: body.comparePDF2XML });
+      const report = await validateZugferdPdf(services, jobOf(principal, request), {
+        pdf: pdf(body, 'zugferdFile64'),
+        compareText: body.comparePDF2XML,
+      });
       const forPeople = await reportAnswer({ kind: 'zugferd', ...report }, request);
       if (forPeople) return forPeople;
       const errors = errorCount(report);
@@ -257,7 +279,9 @@ export function zugferdRoutes(services: Services) {
         description: 'The embedded invoice',
         schema: z.object({
           message: z.string(),
-          invoice: invoiceSchema.optional().meta({ description: 'Absent when the XML does not map onto the invoice model (message says why)' }),
+          invoice: invoiceSchema
+            .optional()
+            .meta({ description: 'Absent when the XML does not map onto the invoice model (message says why)' }),
           profile: z.string().optional().meta({ description: 'Profile named by BT-24; absent when it names none' }),
           generation: z.string(),
           specificationIdentifier: z.string().meta({ description: 'BT-24 as written' }),
@@ -290,5 +314,7 @@ export function zugferdRoutes(services: Services) {
 
 function summary(report: ZugferdReport): string {
   const errors = errorCount(report);
-  return report.valid ? `ZUGFeRD ${report.profile ?? ''} PDF created; it is valid.` : `ZUGFeRD ${report.profile ?? ''} PDF created; validation found ${errors} error(s).`;
+  return report.valid
+    ? `ZUGFeRD ${report.profile ?? ''} PDF created; it is valid.`
+    : `ZUGFeRD ${report.profile ?? ''} PDF created; validation found ${errors} error(s).`;
 }
