@@ -2,6 +2,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { repoRoot } from '../../scripts/lib/spawn-service.js';
+import { invoiceSchema } from '../../src/invoice/model.js';
+import { samplePdf } from '../pdf/sample-pdf.js';
 import { scrape, total } from '../support/prometheus.js';
 import { byName, call } from './client.js';
 
@@ -49,14 +51,18 @@ describe('metrics', () => {
     expect(total(after, 'process_resident_memory_bytes')).toBeGreaterThan(0);
   });
 
-  it("serve the Temporal SDK's worker metrics: schedule-to-start latency and slots per workload queue", async () => {
+  it("serve the Temporal SDK's worker metrics: the latency of each local step and slots per workload queue", async () => {
     const before = await scrape(temporalMetricsUrl);
     expect((await call(service, CREATE, { body: { invoice } })).status).toBe(200);
     const after = await scrape(temporalMetricsUrl);
     const moved = (name: string, labels: Record<string, string>) => total(after, name, labels) - total(before, name, labels);
-    const quick = { task_queue: service.taskQueue };
-    expect(moved('temporal_activity_schedule_to_start_latency_count', quick)).toBeGreaterThanOrEqual(1);
-    expect(moved('temporal_workflow_task_schedule_to_start_latency_count', quick)).toBeGreaterThanOrEqual(1);
+    // An XML creation runs its steps as local activities in one workflow task on the quick queue.
+    for (const step of ['buildInvoiceXml', 'validateInvoiceXml', 'storeDocument']) {
+      expect(
+        moved('temporal_local_activity_execution_latency_count', { task_queue: service.taskQueue, activity_type: step }),
+        step,
+      ).toBeGreaterThanOrEqual(1);
+    }
     // One worker per workload class, each with its own slots.
     for (const queue of [service.taskQueue, `${service.taskQueue}-pdf`, `${service.taskQueue}-ocr`, `${service.taskQueue}-mail`]) {
       expect(
@@ -70,6 +76,9 @@ describe('metrics', () => {
   });
 
   it('include every metric the Grafana dashboard (deploy/grafana-dashboard.json) queries', async () => {
+    // Steps dispatched through the server (the PDF queue's), and the workflow task that follows them, declare their families.
+    const invoicePdf64 = Buffer.from(await samplePdf(invoiceSchema.parse(invoice))).toString('base64');
+    expect((await call(service, '/api/v1/zugferd/createZugferdFromJson', { body: { invoice, invoicePdf64 } })).status).toBe(200);
     const dashboard = JSON.parse(readFileSync(path.join(repoRoot, 'deploy/grafana-dashboard.json'), 'utf8')) as {
       panels: Array<{ targets?: Array<{ expr: string }> }>;
     };
