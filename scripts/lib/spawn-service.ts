@@ -68,7 +68,22 @@ export function freePort(): Promise<number> {
   });
 }
 
+/**
+ * Starts the built service. A free port can be taken by another process between the look and the
+ * service's listen (tests start services and dev servers in parallel): such a start is tried
+ * again on other ports.
+ */
 export async function spawnService(opts: SpawnOptions): Promise<SpawnedService> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await spawnOnce(opts);
+    } catch (err) {
+      if (attempt >= 3 || !String((err as Error).message).includes('EADDRINUSE')) throw err;
+    }
+  }
+}
+
+async function spawnOnce(opts: SpawnOptions): Promise<SpawnedService> {
   for (const built of ['dist/src/main.js', 'dist/workflow-bundle.js']) {
     if (!existsSync(path.join(repoRoot, built))) throw new Error(`${built} is missing: run \`npm run build\` (scripts/setup.sh does it).`);
   }
