@@ -65,7 +65,7 @@ function takeThread(limits: IsolationLimits): PooledThread {
   return thread;
 }
 
-/** Threads waiting for their next task (for the metrics and the tests). */
+/** Threads waiting for their next task (the tests look). */
 export function idleThreads(): number {
   return idle.length;
 }
