@@ -48,6 +48,7 @@ export async function startConnectors(opts: ConnectorEngineOptions): Promise<Con
     namespace: opts.namespace,
     taskQueue: opts.activityQueue,
     activities: withHeartbeats(connectorActivities({ config, sources, jobs, activityQueue: opts.activityQueue, log })),
+    log,
   });
   const running = worker.run();
   for (const route of config.routes) await startWatcher(opts, route);

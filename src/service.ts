@@ -31,6 +31,7 @@ import { startDevServer, type DevServer } from './temporal/dev-server.js';
 import { ensureNamespace } from './temporal/namespace.js';
 import { ensureRetentionSchedule } from './temporal/schedules.js';
 import { startWorkers } from './temporal/worker.js';
+import { connectNative } from './temporal/connect.js';
 import { availableMemoryMb, planWorker } from './temporal/worker-plan.js';
 import { removeOrphanedTempDirs } from './temp-dirs.js';
 import { temporalUi } from './temporal/ui.js';
@@ -86,9 +87,7 @@ export async function startService(config: Config, log: Logger): Promise<Running
     // A process that runs a worker shares one connection between client and worker, so a workflow
     // it starts can run its first task right here, handed over in the start call's answer (eager
     // start) instead of waiting for a poll through the server's matching service.
-    const connection = runsWorker
-      ? await NativeConnection.connect({ address: temporalAddress })
-      : await Connection.connect({ address: temporalAddress });
+    const connection = runsWorker ? await connectNative(temporalAddress, log) : await Connection.connect({ address: temporalAddress });
     cleanups.push(() => connection.close());
     await ensureNamespace(connection, config.temporal.namespace).catch((err) => {
       // On a managed cluster the operator may have set the namespace up already and denied us the rights.

@@ -1,6 +1,8 @@
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
+import type { Logger } from 'pino';
+import { connectNative } from './connect.js';
 import type { QueuePlan } from './worker-plan.js';
 
 /** Workflows are bundled once at build (scripts/bundle-workflows.ts); the worker only loads the bundle. */
@@ -11,12 +13,13 @@ export interface WorkerOptions {
   namespace: string;
   taskQueue: string;
   activities: object;
+  log: Logger;
 }
 
 const SHUTDOWN_GRACE = '20 seconds';
 
 export async function createWorker(opts: WorkerOptions): Promise<{ worker: Worker; connection: NativeConnection }> {
-  const connection = await NativeConnection.connect({ address: opts.address });
+  const connection = await connectNative(opts.address, opts.log);
   const worker = await Worker.create({
     connection,
     namespace: opts.namespace,
