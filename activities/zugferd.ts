@@ -13,6 +13,7 @@ import {
   type Embed,
   type Inspect,
   type UnembedFonts,
+  type DropEmptyAppearances,
 } from '../src/pdf/zugferd.js';
 import type { ExtractZugferdInput, ExtractZugferdResult, ValidateZugferdInput } from '../src/jobs/contracts.js';
 import type { RequestContext } from '../src/temporal/context.js';
@@ -48,6 +49,7 @@ function asFailure(err: unknown): unknown {
 const isolatedInspect: Inspect = (bytes, withText) => runIsolated('inspect', { bytes, withText });
 const isolatedEmbed: Embed = (input) => runIsolated('embed', input);
 const isolatedUnembed: UnembedFonts = (bytes) => runIsolated('unembedFonts', { bytes });
+const isolatedDropEmpty: DropEmptyAppearances = (bytes) => runIsolated('dropEmptyAppearances', { bytes });
 
 export function zugferdActivities({ blobs, log, documentTime: fixedTime }: ActivityDeps) {
   const text = async (key: string) => (await blobs.get(key)).toString('utf8');
@@ -60,7 +62,7 @@ export function zugferdActivities({ blobs, log, documentTime: fixedTime }: Activ
         const xml = new Uint8Array(await blobs.get(input.xmlBlobKey));
         const built = await buildZugferd(
           { pdf: await pdfBytes(input.pdfBlobKey), xml, convert: input.convert, now: documentTime(fixedTime) },
-          { inspect: isolatedInspect, embed: isolatedEmbed, unembedFonts: isolatedUnembed },
+          { inspect: isolatedInspect, embed: isolatedEmbed, unembedFonts: isolatedUnembed, dropEmptyAppearances: isolatedDropEmpty },
         );
         const stored = await stepBlobs(blobs).put(Buffer.from(built.pdf));
         const { profile, converted, substitutedFonts, attachments } = built;

@@ -6,21 +6,30 @@ import { BUYER_ID_CONTEXT } from './lexicon.js';
 import { fold } from './text.js';
 
 /**
- * Bank accounts and VAT identifiers. They are recognisable by their shape alone and carry
- * check digits, so they are scanned for everywhere; labels only decide whose they are.
+ * Bank accounts, VAT identifiers and commercial register numbers. They are recognisable by
+ * their shape alone (the first two also carry check digits), so they are scanned for
+ * everywhere; labels and places only decide whose they are.
  */
 
-export interface VatIdFound extends Found {
-  role: 'seller' | 'buyer';
+export interface PlacedFound extends Found {
   /** The segment it was printed in, for placing it inside a party's block. */
   segment: Segment;
+}
+
+export interface VatIdFound extends PlacedFound {
+  role: 'seller' | 'buyer';
 }
 
 export interface Accounts {
   ibans: Found[];
   bics: Found[];
   vatIds: VatIdFound[];
+  /** German commercial register numbers ("HRB 13302"), whoever printed them. */
+  registers: PlacedFound[];
 }
+
+/** "HRB 13302", "HR B 1234", "HRA-Nr. 567": the register's section and number, without the court. */
+const COMMERCIAL_REGISTER = /(?<![A-Za-z])HR[ -]?([AB])(?:[ .:-]*Nr\.?)?[ .:-]*(\d{1,6})(?![\d/])/g;
 
 const VAT_LABEL = /ust|mwst|vat|tva|btw|uid|steuer-?id|umsatzsteuer|tax id|iva|identification|intracom|n° tva/;
 
@@ -28,6 +37,7 @@ export function findAccounts(doc: Doc): Accounts {
   const ibans: Found[] = [];
   const bics: Found[] = [];
   const vatIds: VatIdFound[] = [];
+  const registers: PlacedFound[] = [];
   for (const page of doc.pages) {
     for (const line of page.lines) {
       const whole = lineText(line);
@@ -109,9 +119,11 @@ export function findAccounts(doc: Doc): Accounts {
               });
           }
         }
+        for (const m of seg.text.matchAll(COMMERCIAL_REGISTER))
+          registers.push({ value: `HR${m[1]} ${m[2]}`, score: 1, page: seg.page, y: seg.top, via: 'register', segment: seg });
         prefix += `${seg.text}   `;
       }
     }
   }
-  return { ibans, bics, vatIds };
+  return { ibans, bics, vatIds, registers };
 }

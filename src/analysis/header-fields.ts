@@ -63,8 +63,13 @@ export function parseValue(kind: Kind, text: string, doc: Doc, strictId: boolean
     }
     case 'taxNumber':
       // The colon may open the value when the label's own segment ends before it ("Steuer-Nr   : 5133081508159").
-      // German tax numbers in groups ("201/113/40209", "123/456/789"), ten to thirteen digits, an Italian codice fiscale.
-      return /^[:\s]*(\d{2,4}\/\d{3,4}\/\d{3,5}|\d{10,13}|[A-Z]{6}\d{2}[A-Z]\d{2}[A-Z]\d{3}[A-Z])(?![\d/A-Za-z])/.exec(t)?.[1];
+      // German tax numbers in groups ("201/113/40209", "123/456/789"), ten to thirteen digits, also printed in groups
+      // ("044 241 601 03"), an Italian codice fiscale.
+      const v = /^[:\s]*(\d{2,4}\/\d{3,4}\/\d{3,5}|(?:\d{2,5} ){0,4}\d{2,13}|[A-Z]{6}\d{2}[A-Z]\d{2}[A-Z]\d{3}[A-Z])(?![\d/A-Za-z])/.exec(
+        t,
+      )?.[1];
+      const digits = v?.replace(/\D/g, '').length ?? 0;
+      return v && (v.includes('/') || /^[A-Z]/.test(v) || (digits >= 10 && digits <= 13)) ? v : undefined;
     case 'id': {
       const token = t
         .replace(/^[(#:.\s]+/, '')

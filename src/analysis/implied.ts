@@ -172,11 +172,32 @@ function sellerOutsideEu(r: ResultAccess): boolean {
   return country !== undefined && !EU_VAT_AREA.has(country) && (vatId === undefined || !EU_VAT_AREA.has(vatId));
 }
 
-/** A 0 % category from the page's notes, else from where the seller is established. */
+/**
+ * A seller in the EU VAT area that charges no VAT to a buyer established outside it, without
+ * an EU VAT id, and prints nothing to explain it. An exempt export of goods must say so on the
+ * invoice (VAT Directive art. 226(11)); a supply whose place is the buyer's country (a service
+ * to a business abroad) is outside the scope of EU VAT and needs no note. The silent page is
+ * the second.
+ */
+function buyerOutsideEu(r: ResultAccess): boolean {
+  const seller = r.get('seller.sellerPostalAddress.sellerCountryCode');
+  const buyer = r.get('buyer.buyerPostalAddress.buyerCountryCode');
+  const buyerVatId = registryCountry(r.get('buyer.buyerVatIdentifier'));
+  return (
+    seller !== undefined &&
+    EU_VAT_AREA.has(seller) &&
+    buyer !== undefined &&
+    !EU_VAT_AREA.has(buyer) &&
+    (buyerVatId === undefined || !EU_VAT_AREA.has(buyerVatId))
+  );
+}
+
+/** A 0 % category from the page's notes, else from where the seller and the buyer are established. */
 function zeroRateCategoryOf(r: ResultAccess, doc: Doc): [category: string, rule: string] | undefined {
   const noted = zeroRateCategory(doc);
   if (noted) return [noted, 'rate'];
-  return sellerOutsideEu(r) ? ['O', 'seller-outside-eu'] : undefined;
+  if (sellerOutsideEu(r)) return ['O', 'seller-outside-eu'];
+  return buyerOutsideEu(r) ? ['O', 'buyer-outside-eu'] : undefined;
 }
 
 /**

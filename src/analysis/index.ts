@@ -1,6 +1,6 @@
 import { Decimal } from '../invoice/decimal.js';
 import { invoiceSchema, type Invoice } from '../invoice/model.js';
-import { findAccounts, type VatIdFound } from './accounts.js';
+import { findAccounts, type PlacedFound } from './accounts.js';
 import { findInvoicingPeriod } from './period.js';
 import { findContacts, type ContactFound } from './contacts.js';
 import { documentTypeOf } from './codes.js';
@@ -108,7 +108,7 @@ export function analyseWithEvidence(pages: PageText[], opts: AnalyseOptions): Ev
   setFound('paymentInstructions.creditTransfer[0].paymentAccountIdentifier', best(accounts.ibans));
   setFound('paymentInstructions.creditTransfer[0].paymentServiceProviderIdentifier', best(accounts.bics));
   // A VAT id inside a party's block, or printed right under it, is that party's.
-  const belongs = (p: Party | undefined, v: VatIdFound) =>
+  const belongs = (p: Party | undefined, v: PlacedFound) =>
     p !== undefined &&
     v.page === p.page &&
     v.y >= p.top - 2 &&
@@ -119,6 +119,9 @@ export function analyseWithEvidence(pages: PageText[], opts: AnalyseOptions): Ev
   const sellerVat = best(accounts.vatIds.filter((v) => v.value !== buyerVat?.value && v.role === 'seller' && !belongs(parties.buyer, v)));
   setFound('seller.sellerVatIdentifier', sellerVat);
   setFound('buyer.buyerVatIdentifier', buyerVat);
+  // A commercial register number outside the buyer's block is the seller's legal registration (BT-30), when only one is printed.
+  const registers = accounts.registers.filter((f) => !belongs(parties.buyer, f));
+  if (new Set(registers.map((f) => f.value)).size === 1) setFound('seller.sellerLegalRegistrationIdentifier', registers[0]);
 
   // The table is read even without line items asked for: its lines are not totals, and its sum is BT-106.
   const table = findLineItems(doc);

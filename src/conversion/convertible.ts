@@ -289,6 +289,7 @@ export function complete(found: Invoice): { invoice: Invoice; filled: FilledFiel
   grossLinesToNet(invoice, filled);
   roundingDifferences(invoice, filled);
   withoutRatesOutsideScope(invoice);
+  withoutVatIdsOutsideScope(invoice);
 
   const totals = (invoice.documentTotals ??= {});
   if (invoice.invoiceLine?.length && invoice.invoiceLine.every((l) => l.invoiceLineNetAmount !== undefined)) {
@@ -371,6 +372,21 @@ function withoutRatesOutsideScope(invoice: Invoice): void {
   for (const a of invoice.documentLevelAllowances ?? [])
     if (a.documentLevelAllowanceVatCategoryCode === 'O') delete a.documentLevelAllowanceVatRate;
   for (const c of invoice.documentLevelCharges ?? []) if (c.documentLevelChargeVatCategoryCode === 'O') delete c.documentLevelChargeVatRate;
+}
+
+/**
+ * An invoice wholly outside the scope of VAT carries no VAT identifiers (BR-O-02), though its
+ * page may print them (a seller registered for VAT, serving a buyer abroad). The XML's note
+ * keeps them, so that nothing printed is lost without a word.
+ */
+function withoutVatIdsOutsideScope(invoice: Invoice): void {
+  if (!outsideVat(invoice)) return;
+  const printed = [invoice.seller?.sellerVatIdentifier, invoice.buyer?.buyerVatIdentifier].filter(Boolean);
+  if (printed.length === 0) return;
+  delete invoice.seller?.sellerVatIdentifier;
+  delete invoice.buyer?.buyerVatIdentifier;
+  const text = `Outside the scope of VAT: the VAT identifiers printed on the original (${printed.join(', ')}) are not stated here (EN 16931 BR-O-02).`;
+  invoice.invoiceNote = [...(invoice.invoiceNote ?? []), { invoiceNote: text }];
 }
 
 /** Lines, allowances and charges of one VAT rate (by value: "19" and "19.00" are one rate). */

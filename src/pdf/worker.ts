@@ -1,4 +1,5 @@
 import { parentPort } from 'node:worker_threads';
+import { withoutEmptyAppearances } from './annotations.js';
 import { embedInvoiceXml } from './embed.js';
 import { withoutSimpleFontPrograms } from './fonts.js';
 import { imagesToPdf } from './images.js';
@@ -14,6 +15,7 @@ export const TASKS = {
   embed: embedInvoiceXml,
   images: (input: { bytes: Uint8Array; type: 'png' | 'jpeg' | 'tiff' }) => imagesToPdf(input.bytes, input.type),
   unembedFonts: (input: { bytes: Uint8Array }) => withoutSimpleFontPrograms(input.bytes),
+  dropEmptyAppearances: (input: { bytes: Uint8Array }) => withoutEmptyAppearances(input.bytes),
 };
 
 export type TaskName = keyof typeof TASKS;

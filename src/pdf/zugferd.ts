@@ -3,6 +3,7 @@ import { EN16931, validateInvoiceXml, type Finding, type ValidationReport } from
 import { parseUntrustedXml } from '../xml/dom.js';
 import { parseInvoiceXml, writeCii } from '../xml/index.js';
 import type { AttachmentNote } from './attachments.js';
+import { withoutEmptyAppearances } from './annotations.js';
 import { embedInvoiceXml, type EmbedInput, type Embedded } from './embed.js';
 import { detectProfile, embeddedInvoice, readInvoice, type ExtractedInvoice } from './extract.js';
 import { withoutSimpleFontPrograms } from './fonts.js';
@@ -23,6 +24,7 @@ import { compareVisibleText } from './visible-text.js';
 export type Inspect = (bytes: Uint8Array, withText: boolean) => Promise<PdfInspection>;
 export type Embed = (input: EmbedInput) => Promise<Embedded>;
 export type UnembedFonts = (bytes: Uint8Array) => Promise<{ pdf: Uint8Array; fonts: number }>;
+export type DropEmptyAppearances = (bytes: Uint8Array) => Promise<{ pdf: Uint8Array; removed: number }>;
 
 const inProcess: Inspect = (bytes, withText) => inspectPdf(bytes, { withText });
 
@@ -47,12 +49,16 @@ export interface BuiltZugferd {
 /** PDF (converted to PDF/A-3b when needed) + CII → ZUGFeRD / Factur-X PDF/A-3b; the XML's invoice titles the PDF. */
 export async function buildZugferd(
   input: { pdf: Uint8Array; xml: Uint8Array; convert: ConvertMode; now: Date },
-  opts: { inspect?: Inspect; embed?: Embed; unembedFonts?: UnembedFonts } = {},
+  opts: { inspect?: Inspect; embed?: Embed; unembedFonts?: UnembedFonts; dropEmptyAppearances?: DropEmptyAppearances } = {},
 ): Promise<BuiltZugferd> {
   const { profile, invoice } = embeddableXml(Buffer.from(input.xml).toString('utf8'));
   const unembedded = input.convert === 'substitute-fonts' ? await (opts.unembedFonts ?? withoutSimpleFontPrograms)(input.pdf) : undefined;
   const converted = input.convert !== 'auto' || !(await declaresPdfA(input.pdf, opts.inspect ?? inProcess));
-  const pdf = converted ? await convertToPdfA3(unembedded?.pdf ?? input.pdf, { now: input.now }) : input.pdf;
+  const pdf = converted
+    ? await convertToPdfA3((await (opts.dropEmptyAppearances ?? withoutEmptyAppearances)(unembedded?.pdf ?? input.pdf)).pdf, {
+        now: input.now,
+      })
+    : input.pdf;
   const embedded = await (opts.embed ?? embedInvoiceXml)({
     pdf,
     xml: input.xml,

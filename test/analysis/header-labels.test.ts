@@ -359,6 +359,7 @@ describe('seller tax number (BT-32)', () => {
     ['N° fiscal', '12/345/67890'],
     ['Codice fiscale', 'RSSMRA85T10A562S'],
     ['Fiscaal nummer', '8123456789'],
+    ['Steuer-Nr.', '044 241 601 03'],
   ] as const) {
     it(`reads "${label}" inside a footer line joined by separators`, async () => {
       const invoice = await header(
@@ -367,6 +368,28 @@ describe('seller tax number (BT-32)', () => {
       expect(invoice.seller?.sellerTaxRegistrationIdentifier).toBe(value);
     });
   }
+});
+
+describe('seller legal registration (BT-30)', () => {
+  const footer = (line: string): Text[] => letter([{ s: line, x: 60, y: 800, size: 6.5 }]);
+
+  it('reads the commercial register number printed in the footer, without its court', async () => {
+    for (const [line, value] of [
+      ['Registergericht Hanau | HRB 13302', 'HRB 13302'],
+      ['Amtsgericht Bremen HR B 1234 · Geschäftsführer: Jan Weser', 'HRB 1234'],
+      ['Handelsregister: HRA-Nr. 567, Amtsgericht Köln', 'HRA 567'],
+    ]) {
+      expect((await header(footer(line))).seller?.sellerLegalRegistrationIdentifier, line).toBe(value);
+    }
+  });
+
+  it('reads none when the page prints two different ones', async () => {
+    const two = letter([
+      { s: 'Amtsgericht Bremen HRB 1234', x: 60, y: 790, size: 6.5 },
+      { s: 'Amtsgericht Hanau HRB 5678', x: 60, y: 800, size: 6.5 },
+    ]);
+    expect((await header(two)).seller?.sellerLegalRegistrationIdentifier).toBeUndefined();
+  });
 });
 
 describe('VAT ids as printed', () => {

@@ -139,6 +139,28 @@ describe('VAT categories and the breakdown', () => {
     expect(r.fieldSource['vatBreakdown[0].vatCategoryCode']).toBe('inferred');
   });
 
+  it('takes a page that charges no VAT to a buyer established outside the EU, and says nothing of why, as outside the scope of VAT', async () => {
+    const abroad = (t: Text): Text =>
+      t.s === 'Marktplatz 9' ? { ...t, s: 'Bahnhofstrasse 12' } : t.s === '79100 Freiburg' ? { ...t, s: '8001 Zürich' } : t;
+    const silent = invoiceWith({ items: [['Beratung', '2', '80,00', '', '160,00']], totals: totalsRow('Gesamtbetrag', '160,00', 400) });
+    const swiss = [...silent.map(abroad), { s: 'Schweiz', x: 57, y: 184, size: 10 }];
+    const r = await analyse(swiss);
+    expect(r.invoice.buyer?.buyerPostalAddress?.buyerCountryCode).toBe('CH');
+    expect(r.invoice.invoiceLine?.[0]?.lineVatInformation?.[0]).toEqual({ invoicedItemVatRate: '0', invoicedItemVatCategoryCode: 'O' });
+    expect(r.invoice.vatBreakdown).toEqual([
+      { vatCategoryTaxableAmount: '160.00', vatCategoryTaxAmount: '0.00', vatCategoryCode: 'O', vatCategoryRate: '0' },
+    ]);
+    expect(r.fieldSource['vatBreakdown[0].vatCategoryCode']).toBe('inferred');
+    // The same page to a buyer in the EU explains nothing: exempt, zero rated and reverse charge remain.
+    const austrian = [
+      ...silent.map((t) => (t.s === '79100 Freiburg' ? { ...t, s: '1010 Wien' } : t)),
+      { s: 'Österreich', x: 57, y: 184, size: 10 },
+    ];
+    const domestic = await analyse(austrian);
+    expect(domestic.invoice.buyer?.buyerPostalAddress?.buyerCountryCode).toBe('AT');
+    expect(domestic.invoice.vatBreakdown ?? []).toEqual([]);
+  });
+
   it('finds the bases of rates printed with their tax only, from the one way the items divide among them', async () => {
     const taxOnly = invoiceWith({
       items: [

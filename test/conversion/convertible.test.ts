@@ -184,6 +184,31 @@ describe('refusing', () => {
     expect(refusal(read).fields.map((f) => f.bt)).toContain('BT-31');
   });
 
+  it('leaves out the VAT ids a page prints on a supply outside the scope of VAT (BR-O-02), and says so in a note', () => {
+    const read = asRead();
+    read.seller!.sellerVatIdentifier = 'DE232446240';
+    read.buyer!.buyerVatIdentifier = 'CHE123456789';
+    read.vatBreakdown = [{ vatCategoryTaxableAmount: '472.90', vatCategoryTaxAmount: '0.00', vatCategoryCode: 'O', vatCategoryRate: '0' }];
+    read.invoiceLine = read.invoiceLine!.map((l) => ({ ...l, lineVatInformation: [{ invoicedItemVatCategoryCode: 'O' }] }));
+    read.documentTotals = {
+      ...read.documentTotals,
+      invoiceTotalVatAmount: '0.00',
+      invoiceTotalAmountWithVat: '472.90',
+      amountDueForPayment: '472.90',
+    };
+    const { invoice } = prepareForZugferd(read);
+    expect(invoice.seller?.sellerVatIdentifier).toBeUndefined();
+    expect(invoice.buyer?.buyerVatIdentifier).toBeUndefined();
+    expect(invoice.invoiceNote?.map((n) => n.invoiceNote).join('\n')).toContain('(DE232446240, CHE123456789)');
+    // Within the scope, they stay.
+    read.vatBreakdown[0]!.vatCategoryCode = 'E';
+    read.invoiceLine = read.invoiceLine.map((l) => ({
+      ...l,
+      lineVatInformation: [{ invoicedItemVatCategoryCode: 'E', invoicedItemVatRate: '0' }],
+    }));
+    expect(prepareForZugferd(read).invoice.seller?.sellerVatIdentifier).toBe('DE232446240');
+  });
+
   it('asks for a due date or payment terms when an amount is left to pay (BR-CO-25), and for nothing when it is paid', () => {
     const read = asRead();
     delete read.paymentDueDate;
