@@ -430,7 +430,8 @@ function printResult(r: Result): void {
 function report(results: Result[]): void {
   const converted = (rs: Result[]) => `${rs.filter((r) => r.code === 'ok').length} / ${rs.length}`;
   const zugferd = results.filter((r) => (ZUGFERD_GROUPS as readonly string[]).includes(r.group));
-  const plain = results.filter((r) => r.group === 'plain-pdf');
+  // The plain PDFs of real companies: those with golden JSON and those without.
+  const plain = results.filter((r) => r.group === 'plain-pdf' || r.group === 'plain-pdf-golden');
   const fixtures = results.filter((r) => r.group === 'fixtures');
   const failed = results.filter((r) => r.code !== 'ok');
   console.log(`\nSummary (${args.mode})`);
