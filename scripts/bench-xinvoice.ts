@@ -3,6 +3,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { repoRoot, spawnService } from './lib/spawn-service.js';
 import { quantile } from './lib/quantile.js';
+import { treeCpuMs } from './lib/process-memory.js';
 
 /**
  * Benchmark (not a test): createXinvoiceFromJson end to end — HTTP, Temporal
@@ -41,8 +42,11 @@ try {
 
   for (let i = 0; i < 5; i++) await once(i); // warm-up: JIT, compiled rules, connections
 
+  const cpu = (): CpuSnapshot => ({ service: treeCpuMs(service.pid()), client: process.cpuUsage() });
+  const atStart = cpu();
   const sequential: number[] = [];
   for (let i = 0; i < requests; i++) sequential.push(await once(i));
+  const afterSequential = cpu();
 
   const concurrent: number[] = [];
   let next = 0;
@@ -53,14 +57,31 @@ try {
     }),
   );
   const wall = (performance.now() - wallStart) / 1000;
+  const atEnd = cpu();
 
   console.log(`createXinvoiceFromJson, ${invoices.length} fixture invoices, database ${values['database-url'] ? 'PostgreSQL' : 'SQLite'}`);
   console.log(`sequential  n=${requests}: median ${pct(sequential, 50)} ms, p95 ${pct(sequential, 95)} ms`);
   console.log(
     `concurrency ${concurrency} n=${requests}: median ${pct(concurrent, 50)} ms, p95 ${pct(concurrent, 95)} ms, throughput ${(requests / wall).toFixed(1)} requests/s`,
   );
+  console.log(`CPU per request, sequential:  ${cpuPerRequest(atStart, afterSequential)}`);
+  console.log(`CPU per request, concurrent:  ${cpuPerRequest(afterSequential, atEnd)}`);
 } finally {
   await service.stop();
+}
+
+/** Milliseconds of CPU per request by process (the service's node, its Temporal dev server, …) and for this client. */
+interface CpuSnapshot {
+  service: Map<string, number>;
+  client: NodeJS.CpuUsage;
+}
+
+function cpuPerRequest(from: CpuSnapshot, to: CpuSnapshot): string {
+  const parts = [...to.service].map(([comm, ms]) => [comm, (ms - (from.service.get(comm) ?? 0)) / requests] as const);
+  const client = (to.client.user + to.client.system - from.client.user - from.client.system) / 1000 / requests;
+  return [...parts.filter(([, ms]) => ms >= 0.5), ['bench client', client] as const]
+    .map(([c, ms]) => `${c} ${ms.toFixed(1)} ms`)
+    .join(', ');
 }
 
 function pct(values: number[], p: number): string {

@@ -5,6 +5,7 @@
 #
 # Everything lands in git-ignored folders of the repository:
 #   .tools/java/   Mustang-CLI.jar, verapdf/lib/*.jar (+ verapdf/verapdf wrapper),
+#                  saxon/lib/*.jar + saxon/classes (src/validation/SchematronServer.java),
 #                  kosit-validator.jar (only when Maven Central serves it)
 #   .artefacts/    xsd/, xslt/, sef/, manifest.json
 #
@@ -15,6 +16,7 @@ set -euo pipefail
 # ---- pinned versions -------------------------------------------------------
 MUSTANG_VERSION=2.26.0          # org.mustangproject:Mustang-CLI and :validator
 VERAPDF_VERSION=1.28.2          # org.verapdf.apps:greenfield-apps
+SAXON_VERSION=12.5              # net.sf.saxon:Saxon-HE, the worker's XSLT processor for the schematrons
 KOSIT_VERSION=1.6.2             # org.kosit:validator (classifier standalone)
 PH_CII_D16B_VERSION=4.1.1       # com.helger.cii:ph-cii-d16b (full UN/CEFACT D16B XSD)
 # The rules of the KoSIT XRechnung configuration (release 2026-01-31), which public buyers run:
@@ -37,7 +39,7 @@ ART="$ROOT/.artefacts"
 NODE_BIN="$ROOT/.tools/node/bin"
 if [ -x "$NODE_BIN/node" ]; then export PATH="$NODE_BIN:$PATH"; fi
 
-for cmd in mvn java unzip node; do
+for cmd in mvn java javac unzip node; do
   command -v "$cmd" >/dev/null || { echo "setup-validators: '$cmd' is required" >&2; exit 1; }
 done
 
@@ -97,6 +99,35 @@ exec java -cp "$(dirname "${BASH_SOURCE[0]}")/lib/*" org.verapdf.apps.Greenfield
 EOF
   chmod +x "$VERA/verapdf"
   echo "$VERAPDF_VERSION" > "$VERA/version"
+fi
+
+# ---- Saxon-HE with its dependencies, and the schematron server the worker runs on it
+# (src/validation/saxon-he.ts), compiled here; rebuilt when the version or the source changes ----
+SAXON="$TOOLS/saxon"
+SAXON_STAMP="$SAXON_VERSION $(sha256sum "$ROOT/src/validation/SchematronServer.java" | cut -c1-16)"
+if [ "$(cat "$SAXON/version" 2>/dev/null)" != "$SAXON_STAMP" ] || [ ! -f "$SAXON/classes/SchematronServer.class" ]; then
+  log "fetching Saxon-HE $SAXON_VERSION and compiling the schematron server"
+  rm -rf "$SAXON"
+  mkdir -p "$SAXON/classes"
+  cat > "$WORK/saxon-pom.xml" <<POM
+<project xmlns="http://maven.apache.org/POM/4.0.0">
+  <modelVersion>4.0.0</modelVersion>
+  <groupId>local.einvoice.tools</groupId>
+  <artifactId>saxon-he</artifactId>
+  <version>1</version>
+  <packaging>pom</packaging>
+  <dependencies>
+    <dependency>
+      <groupId>net.sf.saxon</groupId>
+      <artifactId>Saxon-HE</artifactId>
+      <version>$SAXON_VERSION</version>
+    </dependency>
+  </dependencies>
+</project>
+POM
+  mvn_quiet -f "$WORK/saxon-pom.xml" dependency:copy-dependencies -DincludeScope=runtime -DoutputDirectory="$SAXON/lib"
+  javac -nowarn -cp "$SAXON/lib/*" -d "$SAXON/classes" "$ROOT/src/validation/SchematronServer.java"
+  echo "$SAXON_STAMP" > "$SAXON/version"
 fi
 
 # ---- KoSIT validator: optional. The Maven mirror reachable from this

@@ -50,6 +50,7 @@ const envSchema = z
     /** The folder connectors' configuration file (connectors/config.ts); `all` runs them when it is set, `connectors` needs it. */
     EINVOICE_CONNECTORS: optionalString,
     VERAPDF_POOL_SIZE: z.coerce.number().int().min(1).max(32).default(1),
+    SCHEMATRON_ENGINE: z.enum(['saxon-he', 'saxon-js']).default('saxon-he'),
     SOURCE_DATE_EPOCH: z.union([z.literal('').transform(() => undefined), z.coerce.number().int().min(0)]).optional(),
     MAX_PDF_PAGES: z.coerce.number().int().min(1).max(100_000).default(DEFAULT_INTAKE_LIMITS.maxPdfPages),
     MAX_IMAGE_PIXELS: z.coerce.number().int().min(1_000_000).max(1_000_000_000).default(DEFAULT_INTAKE_LIMITS.maxImagePixels),
@@ -171,6 +172,8 @@ export interface Config {
   role: z.infer<typeof envSchema>['EINVOICE_ROLE'];
   /** veraPDF processes kept running by the worker (src/pdf/verapdf.ts). */
   veraPdf: { poolSize: number };
+  /** Where the worker applies the official schematrons: Saxon-HE on a JVM (when installed), or SaxonJS in the process. */
+  schematronEngine: 'saxon-he' | 'saxon-js';
   /** The worker's queues and their limits (src/temporal/worker-plan.ts). */
   worker: WorkerSettings;
   blobs: BlobStorageConfig;
@@ -224,6 +227,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     role: e.EINVOICE_ROLE,
     veraPdf: { poolSize: e.VERAPDF_POOL_SIZE },
+    schematronEngine: e.SCHEMATRON_ENGINE,
     worker: {
       workloads: e.EINVOICE_WORKER_QUEUES ?? WORKLOADS,
       concurrency: Object.fromEntries(e.EINVOICE_WORKER_CONCURRENCY ?? []) as Partial<Record<Workload, number>>,

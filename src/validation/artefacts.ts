@@ -85,9 +85,14 @@ const KEY_PATHS: Record<ArtefactKey, string> = {
   'factur-x-extended': 'sef/factur-x-extended.sef.json',
 };
 
+/** The schematrons, each compiled to SEF for SaxonJS and kept as XSLT for Saxon-HE. */
+export const RULE_SET_KEYS = (Object.keys(KEY_PATHS) as ArtefactKey[]).filter((k) => KEY_PATHS[k].startsWith('sef/'));
+
 export interface ArtefactCatalog {
   dir: string;
   get(key: ArtefactKey): Artefact;
+  /** The XSLT a rule set's SEF was compiled from. */
+  xslt(key: ArtefactKey): string;
 }
 
 let catalog: ArtefactCatalog | undefined;
@@ -113,6 +118,11 @@ export function artefacts(): ArtefactCatalog {
       const a = resolved.get(key);
       if (!a) throw new Error(`unknown artefact ${key}`);
       return a;
+    },
+    xslt(key) {
+      const file = path.join(dir, KEY_PATHS[key].replace(/^sef\//, 'xslt/').replace(/\.sef\.json$/, '.xslt'));
+      if (!existsSync(file)) throw new ArtefactsMissingError(`${path.relative(dir, file)} not found`);
+      return file;
     },
   };
   return catalog;

@@ -83,11 +83,11 @@ export async function validateInvoiceXml(xml: string, opts: ValidateOptions = {}
       return { ...report(findings, applied), ...judged };
     }
     for (const ruleSet of ruleSetsFor(kind, scenario)) {
-      findings.push(...runSchematron(xml, ruleSet));
+      findings.push(...(await runSchematron(xml, ruleSet)));
       applied.push(ruleSetArtefact(ruleSet.key));
     }
     if (scenario.facturX) {
-      const checked = checkProfile(doc, xml, scenario.facturX);
+      const checked = await checkProfile(doc, xml, scenario.facturX);
       findings.push(...checked.findings);
       applied.push(...checked.artefacts);
     }
@@ -105,14 +105,15 @@ export async function validateInvoiceXml(xml: string, opts: ValidateOptions = {}
 
 /**
  * Loads every schema and compiled rule set now instead of on the first
- * document, so a worker pays the start-up cost before it takes work.
+ * document, so a worker pays the start-up cost before it takes work; without
+ * `profiles`, the Factur-X profiles' rules wait for their first document.
  */
-export function warmUpValidation(): void {
+export function warmUpValidation(opts: { profiles?: boolean } = {}): void {
   for (const kind of ['cii', 'ubl-invoice', 'ubl-creditnote'] as const) {
     preloadSchema(kind);
     for (const ruleSet of ruleSetsFor(kind, { layers: ['en16931', 'xrechnung'] })) preloadRuleSet(ruleSet.key);
   }
-  for (const profile of FACTURX_PROFILES) preloadProfile(profile);
+  if (opts.profiles !== false) for (const profile of FACTURX_PROFILES) preloadProfile(profile);
 }
 
 function ruleSetsFor(kind: RootKind, scenario: Pick<Scenario, 'layers'>): RuleSet[] {

@@ -41,13 +41,13 @@ export function preloadProfile(profile: FacturXProfile): void {
 /**
  * Profile XSD, then (only on a schema-valid document, like the other
  * schematrons) the profile schematron. `doc` is the parsed document, `xml`
- * its text for SaxonJS.
+ * its text for the XSLT processor.
  */
-export function checkProfile(
+export async function checkProfile(
   doc: XmlDocument,
   xml: string,
   profile: FacturXProfile,
-): { findings: Finding[]; artefacts: Array<{ name: string; version: string }> } {
+): Promise<{ findings: Finding[]; artefacts: Array<{ name: string; version: string }> }> {
   const { xsd, rules } = keys(profile);
   const artefacts = [schemaArtefact(xsd)];
   const findings = validateWithSchema(doc, xsd, 'profile', 'PROFILE-XSD');
@@ -60,7 +60,7 @@ export function checkProfile(
     });
     return { findings, artefacts };
   }
-  findings.push(...runSchematron(xml, { key: rules, source: 'profile', unflaggedReport: NOT_USED }));
+  findings.push(...(await runSchematron(xml, { key: rules, source: 'profile', unflaggedReport: NOT_USED })));
   artefacts.push(ruleSetArtefact(rules));
   return { findings, artefacts };
 }

@@ -1,14 +1,17 @@
 import { readFileSync } from 'node:fs';
+import os from 'node:os';
 import SaxonJS from 'saxon-js';
-import { artefacts, type ArtefactKey } from './artefacts.js';
+import { artefacts, RULE_SET_KEYS, type ArtefactKey } from './artefacts.js';
+import { SaxonHe, saxonHeHome, SchematronProcessingError, type SaxonHeOptions, type SvrlEntry } from './saxon-he.js';
 import type { Finding, FindingSource, Severity } from './types.js';
 
 /**
- * Runs an official schematron (precompiled XSLT → SaxonJS SEF) and turns its
- * SVRL output into findings.
+ * Runs an official schematron (its XSLT) and turns the failed asserts and
+ * successful reports of its SVRL output into findings.
  *
- * Parsing a SEF takes far longer than applying it, so each one is read once
- * per process and the parsed object is reused for every document.
+ * The XSLT runs in SaxonJS in this process (precompiled to SEF; parsing a SEF
+ * takes far longer than applying it, so each is read once per process), or,
+ * once the worker calls useSaxonHe, in Saxon-HE on a JVM (saxon-he.ts).
  */
 
 export interface RuleSet {
@@ -34,21 +37,41 @@ function sef(key: ArtefactKey): unknown {
   return compiled;
 }
 
+let jvm: SaxonHe | undefined;
+
+/**
+ * From now on the rules run in Saxon-HE on a JVM, when scripts/setup-validators.sh installed it;
+ * false when it did not (SaxonJS stays). The JVM starts, and compiles each rule set, on first use.
+ */
+export function useSaxonHe(opts: Partial<Omit<SaxonHeOptions, 'stylesheets'>> = {}): boolean {
+  const home = saxonHeHome();
+  if (!home || jvm) return jvm !== undefined;
+  const stylesheets = Object.fromEntries(RULE_SET_KEYS.map((key) => [key, artefacts().xslt(key)]));
+  jvm = new SaxonHe(home, { stylesheets, timeoutMs: 60_000, maxHeapMb: 512, threads: os.availableParallelism(), ...opts });
+  return true;
+}
+
+/** Ends the JVM (service shutdown); the rules run in SaxonJS again. */
+export async function stopSaxonHe(): Promise<void> {
+  const running = jvm;
+  jvm = undefined;
+  await running?.stop();
+}
+
+/** The JVM's process id while one runs, for tests. */
+export function saxonHePid(): number | undefined {
+  return jvm?.pid;
+}
+
+/** Loads (SaxonJS) or compiles (Saxon-HE, in the background) the rule set before the first document needs it. */
 export function preloadRuleSet(key: ArtefactKey): void {
-  sef(key);
+  if (jvm) void jvm.entries(key, '<warm-up/>').catch(() => {});
+  else sef(key);
 }
 
 export function ruleSetArtefact(key: ArtefactKey): { name: string; version: string } {
   const a = artefacts().get(key);
   return { name: a.name, version: a.version };
-}
-
-interface SvrlEntry {
-  kind: string;
-  id: string;
-  flag: string;
-  location: string;
-  text: string;
 }
 
 // One XPath over the SVRL document collects what we need from every failed
@@ -80,15 +103,21 @@ function ruleIdOf(entry: SvrlEntry): string {
   return /\[([A-Z][A-Z0-9]*(?:-[A-Za-z0-9]+)+)\]/.exec(entry.text)?.[1] ?? 'SCHEMATRON';
 }
 
-export function runSchematron(xml: string, ruleSet: RuleSet): Finding[] {
+function saxonJsEntries(key: ArtefactKey, xml: string): SvrlEntry[] {
+  const result = SaxonJS.transform({ stylesheetInternal: sef(key), sourceText: xml, destination: 'document' }, 'sync');
+  return SaxonJS.XPath.evaluate(SVRL_QUERY, result.principalResult, {
+    namespaceContext: { svrl: 'http://purl.oclc.org/dsdl/svrl' },
+    resultForm: 'array',
+  }) as SvrlEntry[];
+}
+
+export async function runSchematron(xml: string, ruleSet: RuleSet): Promise<Finding[]> {
   let entries: SvrlEntry[];
   try {
-    const result = SaxonJS.transform({ stylesheetInternal: sef(ruleSet.key), sourceText: xml, destination: 'document' }, 'sync');
-    entries = SaxonJS.XPath.evaluate(SVRL_QUERY, result.principalResult, {
-      namespaceContext: { svrl: 'http://purl.oclc.org/dsdl/svrl' },
-      resultForm: 'array',
-    }) as SvrlEntry[];
+    entries = jvm ? await jvm.entries(ruleSet.key, xml) : saxonJsEntries(ruleSet.key, xml);
   } catch (e) {
+    // A JVM that died or timed out says nothing of the document: the caller's retry asks again.
+    if (jvm && !(e instanceof SchematronProcessingError)) throw e;
     // A dynamic error inside the official stylesheet leaves the rules
     // unevaluated: that must not read as "no violations".
     const message = e instanceof Error ? e.message : String(e);
