@@ -32,6 +32,7 @@ import { ensureNamespace } from './temporal/namespace.js';
 import { ensureRetentionSchedule } from './temporal/schedules.js';
 import { startWorkers } from './temporal/worker.js';
 import { connectNative } from './temporal/connect.js';
+import { withRecentBlobs } from './storage/recent-blobs.js';
 import { warmUpValidation } from './validation/index.js';
 import { stopSaxonHe, useSaxonHe } from './validation/schematron.js';
 import { availableMemoryMb, planWorker } from './temporal/worker-plan.js';
@@ -99,7 +100,7 @@ export async function startService(config: Config, log: Logger): Promise<Running
 
     const storage = await openStorage(config);
     cleanups.push(() => storage.close());
-    const blobs = openBlobStorage(config.blobs, config.dataDir);
+    const blobs = withRecentBlobs(openBlobStorage(config.blobs, config.dataDir));
     const temporal = new Client({ connection, namespace: config.temporal.namespace });
 
     let eagerStart = false;
