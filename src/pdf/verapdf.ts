@@ -1,7 +1,7 @@
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { ResidentJvm } from '../resident-jvm.js';
 import { tempDirSync } from '../temp-dirs.js';
 import { findRepoRoot } from '../validation/artefacts.js';
 import type { Finding } from '../validation/index.js';
@@ -243,72 +243,51 @@ export class VeraPdfPool {
  * private temporary folder, removed with the process.
  */
 class VeraPdfProcess {
-  /** Running processes, ended with this process even when nobody called stop(). */
-  private static readonly live = new Set<VeraPdfProcess>();
-  private static exitHookInstalled = false;
-
   requests = 0;
-  private readonly child: ChildProcessWithoutNullStreams;
+  private readonly jvm: ResidentJvm;
   private readonly dir: string;
   private readonly reportPrefix: string;
   private readonly ready: Promise<void>;
   /** Resolvers of the report lines still to come, in order: the start line, then one per request. */
   private readonly lineWaiters: Array<{ resolve: (file: string) => void; reject: (err: Error) => void }> = [];
   private stdoutRest = '';
-  private stderrTail = '';
-  private exited: Error | undefined;
   private seq = 0;
 
   constructor(home: string, maxHeapMb: number) {
-    if (!VeraPdfProcess.exitHookInstalled) {
-      VeraPdfProcess.exitHookInstalled = true;
-      // A JVM also ends by itself when its stdin closes; this removes its folder (reports, veraPDF's log).
-      process.on('exit', () => {
-        for (const p of VeraPdfProcess.live) {
-          p.child.kill('SIGKILL');
-          rmSync(p.dir, { recursive: true, force: true });
-        }
-      });
-    }
-    this.dir = tempDirSync('verapdf');
-    this.reportPrefix = path.join(this.dir, 'tempReport');
-    this.child = spawn(
-      'java',
+    const dir = tempDirSync('verapdf');
+    this.dir = dir;
+    this.reportPrefix = path.join(dir, 'tempReport');
+    this.jvm = new ResidentJvm(
+      'veraPDF',
       [
         `-Xmx${maxHeapMb}m`,
-        `-Djava.io.tmpdir=${this.dir}`,
+        `-Djava.io.tmpdir=${dir}`,
         '-cp',
         path.join(home, 'lib', '*'),
         'org.verapdf.apps.GreenfieldCliWrapper',
         '--servermode',
         ...CLI_ARGS,
       ],
-      { cwd: this.dir, stdio: ['pipe', 'pipe', 'pipe'] },
+      {
+        cwd: dir,
+        onExit: (err) => {
+          for (const w of this.lineWaiters.splice(0)) w.reject(err);
+        },
+        // Its reports and veraPDF's log.
+        cleanup: () => rmSync(dir, { recursive: true, force: true }),
+      },
     );
-    // An idle pool must not keep a CLI or a test process alive; a pending request keeps
-    // the event loop busy through its timer.
-    VeraPdfProcess.live.add(this);
-    this.child.unref();
-    for (const stream of [this.child.stdin, this.child.stdout, this.child.stderr]) (stream as unknown as { unref?: () => void }).unref?.();
-    this.child.stdout.setEncoding('utf8').on('data', (chunk: string) => this.onStdout(chunk));
-    this.child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-      this.stderrTail = (this.stderrTail + chunk).slice(-2000);
-    });
-    this.child.stdin.on('error', () => {}); // EPIPE after the JVM died; the exit handler reports it
-    this.child.on('error', (err) => this.fail(new Error(`veraPDF could not be started: ${err.message}`)));
-    this.child.on('exit', (code, signal) =>
-      this.fail(new Error(`veraPDF ended (${signal ?? `exit ${String(code)}`}): ${this.stderrTail.trim().slice(-500)}`)),
-    );
+    this.jvm.child.stdout.setEncoding('utf8').on('data', (chunk: string) => this.onStdout(chunk));
     this.ready = this.nextReport().then((file) => rm(file, { force: true }));
     this.ready.catch(() => {}); // the request that waits on it sees the error
   }
 
   get pid(): number | undefined {
-    return this.child.pid;
+    return this.jvm.pid;
   }
 
   get alive(): boolean {
-    return !this.exited;
+    return this.jvm.alive;
   }
 
   async validate(bytes: Uint8Array, timeoutMs: number): Promise<string> {
@@ -332,9 +311,9 @@ class VeraPdfProcess {
   private async run(input: string, bytes: Uint8Array): Promise<string> {
     await this.ready;
     await writeFile(input, bytes);
-    if (this.exited) throw this.exited;
+    if (this.jvm.exited) throw this.jvm.exited;
     const report = this.nextReport();
-    this.child.stdin.write(`${input}\n`);
+    this.jvm.child.stdin.write(`${input}\n`);
     const file = await report;
     try {
       return await readFile(file, 'utf8');
@@ -343,19 +322,12 @@ class VeraPdfProcess {
     }
   }
 
-  async stop(): Promise<void> {
-    if (this.child.exitCode === null && this.child.signalCode === null) {
-      const exited = new Promise((resolve) => this.child.once('exit', resolve));
-      this.child.ref(); // whoever awaits this must not see the event loop end first
-      this.child.kill('SIGKILL');
-      await exited;
-    }
-    rmSync(this.dir, { recursive: true, force: true });
-    VeraPdfProcess.live.delete(this);
+  stop(): Promise<void> {
+    return this.jvm.stop();
   }
 
   private nextReport(): Promise<string> {
-    if (this.exited) return Promise.reject(this.exited);
+    if (this.jvm.exited) return Promise.reject(this.jvm.exited);
     return new Promise((resolve, reject) => this.lineWaiters.push({ resolve, reject }));
   }
 
@@ -366,10 +338,5 @@ class VeraPdfProcess {
       // Only report paths answer requests; veraPDF prints nothing else there, but be strict.
       if (line.startsWith(this.reportPrefix)) this.lineWaiters.shift()?.resolve(line);
     }
-  }
-
-  private fail(err: Error): void {
-    this.exited ??= err;
-    for (const w of this.lineWaiters.splice(0)) w.reject(err);
   }
 }

@@ -1,6 +1,6 @@
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { ResidentJvm } from '../resident-jvm.js';
 import { findRepoRoot } from './artefacts.js';
 
 /**
@@ -91,25 +91,14 @@ function parseEntries(body: string): SvrlEntry[] {
 }
 
 class SaxonHeProcess {
-  private static readonly live = new Set<SaxonHeProcess>();
-  private static exitHookInstalled = false;
-
-  private readonly child: ChildProcessWithoutNullStreams;
+  private readonly jvm: ResidentJvm;
   private readonly pending = new Map<number, { resolve: (body: string) => void; reject: (err: Error) => void }>();
   private buffered = Buffer.alloc(0);
-  private stderrTail = '';
-  private exited: Error | undefined;
   private seq = 0;
 
   constructor(home: string, opts: SaxonHeOptions) {
-    if (!SaxonHeProcess.exitHookInstalled) {
-      SaxonHeProcess.exitHookInstalled = true;
-      process.on('exit', () => {
-        for (const p of SaxonHeProcess.live) p.child.kill('SIGKILL');
-      });
-    }
-    this.child = spawn(
-      'java',
+    this.jvm = new ResidentJvm(
+      'Saxon-HE',
       [
         `-Xmx${opts.maxHeapMb}m`,
         // The official stylesheets recurse deeply on long invoices.
@@ -120,33 +109,26 @@ class SaxonHeProcess {
         'SchematronServer',
         ...Object.entries(opts.stylesheets).map(([key, file]) => `${key}=${file}`),
       ],
-      { stdio: ['pipe', 'pipe', 'pipe'] },
+      {
+        onExit: (err) => {
+          for (const w of this.pending.values()) w.reject(err);
+          this.pending.clear();
+        },
+      },
     );
-    SaxonHeProcess.live.add(this);
-    // An idle JVM must not keep a process alive; a pending request keeps the event loop busy through its timer.
-    this.child.unref();
-    for (const stream of [this.child.stdin, this.child.stdout, this.child.stderr]) (stream as unknown as { unref?: () => void }).unref?.();
-    this.child.stdout.on('data', (chunk: Buffer) => this.onStdout(chunk));
-    this.child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-      this.stderrTail = (this.stderrTail + chunk).slice(-2000);
-    });
-    this.child.stdin.on('error', () => {}); // EPIPE after the JVM died; the exit handler reports it
-    this.child.on('error', (err) => this.fail(new Error(`Saxon-HE could not be started: ${err.message}`)));
-    this.child.on('exit', (code, signal) =>
-      this.fail(new Error(`Saxon-HE ended (${signal ?? `exit ${String(code)}`}): ${this.stderrTail.trim().slice(-500)}`)),
-    );
+    this.jvm.child.stdout.on('data', (chunk: Buffer) => this.onStdout(chunk));
   }
 
   get pid(): number | undefined {
-    return this.child.pid;
+    return this.jvm.pid;
   }
 
   get alive(): boolean {
-    return !this.exited;
+    return this.jvm.alive;
   }
 
   request(key: string, xml: Buffer, timeoutMs: number): Promise<string> {
-    if (this.exited) return Promise.reject(this.exited);
+    if (this.jvm.exited) return Promise.reject(this.jvm.exited);
     const id = ++this.seq;
     return new Promise<string>((resolve, reject) => {
       const timer = setTimeout(() => {
@@ -163,19 +145,13 @@ class SaxonHeProcess {
           reject(err);
         },
       });
-      this.child.stdin.write(`${id} ${key} ${xml.length}\n`);
-      this.child.stdin.write(xml);
+      this.jvm.child.stdin.write(`${id} ${key} ${xml.length}\n`);
+      this.jvm.child.stdin.write(xml);
     });
   }
 
-  async stop(): Promise<void> {
-    if (this.child.exitCode === null && this.child.signalCode === null) {
-      const exited = new Promise((resolve) => this.child.once('exit', resolve));
-      this.child.ref(); // whoever awaits this must not see the event loop end first
-      this.child.kill('SIGKILL');
-      await exited;
-    }
-    SaxonHeProcess.live.delete(this);
+  stop(): Promise<void> {
+    return this.jvm.stop();
   }
 
   /** Answers: a line "id status length", then length bytes. */
@@ -194,11 +170,5 @@ class SaxonHeProcess {
       if (status === 'ok') waiter?.resolve(body);
       else waiter?.reject(new SchematronProcessingError(body));
     }
-  }
-
-  private fail(err: Error): void {
-    this.exited ??= err;
-    for (const w of this.pending.values()) w.reject(err);
-    this.pending.clear();
   }
 }
