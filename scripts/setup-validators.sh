@@ -56,6 +56,27 @@ mvn_quiet() {
 mvn_copy() { # artifact-coordinates output-dir
   mvn_quiet dependency:copy -Dartifact="$1" -DoutputDirectory="$2" -Dmdep.overWriteReleases=true
 }
+# An artifact with its runtime dependencies, for tools that have no self-contained jar.
+mvn_copy_with_dependencies() { # group-id artifact-id version output-dir
+  local pom="$WORK/$2-pom.xml"
+  cat > "$pom" <<POM
+<project xmlns="http://maven.apache.org/POM/4.0.0">
+  <modelVersion>4.0.0</modelVersion>
+  <groupId>local.einvoice.tools</groupId>
+  <artifactId>$2-with-dependencies</artifactId>
+  <version>1</version>
+  <packaging>pom</packaging>
+  <dependencies>
+    <dependency>
+      <groupId>$1</groupId>
+      <artifactId>$2</artifactId>
+      <version>$3</version>
+    </dependency>
+  </dependencies>
+</project>
+POM
+  mvn_quiet -f "$pom" dependency:copy-dependencies -DincludeScope=runtime -DoutputDirectory="$4"
+}
 
 mkdir -p "$TOOLS" "$ART"
 WORK="$(mktemp -d)"
@@ -76,23 +97,7 @@ if [ "$(cat "$VERA/version" 2>/dev/null)" != "$VERAPDF_VERSION" ] || [ ! -f "$VE
   log "fetching veraPDF greenfield-apps $VERAPDF_VERSION and its dependencies"
   rm -rf "$VERA"
   mkdir -p "$VERA"
-  cat > "$WORK/verapdf-pom.xml" <<EOF
-<project xmlns="http://maven.apache.org/POM/4.0.0">
-  <modelVersion>4.0.0</modelVersion>
-  <groupId>local.einvoice.tools</groupId>
-  <artifactId>verapdf-cli</artifactId>
-  <version>1</version>
-  <packaging>pom</packaging>
-  <dependencies>
-    <dependency>
-      <groupId>org.verapdf.apps</groupId>
-      <artifactId>greenfield-apps</artifactId>
-      <version>$VERAPDF_VERSION</version>
-    </dependency>
-  </dependencies>
-</project>
-EOF
-  mvn_quiet -f "$WORK/verapdf-pom.xml" dependency:copy-dependencies -DincludeScope=runtime -DoutputDirectory="$VERA/lib"
+  mvn_copy_with_dependencies org.verapdf.apps greenfield-apps "$VERAPDF_VERSION" "$VERA/lib"
   cat > "$VERA/verapdf" <<'EOF'
 #!/usr/bin/env bash
 exec java -cp "$(dirname "${BASH_SOURCE[0]}")/lib/*" org.verapdf.apps.GreenfieldCliWrapper "$@"
@@ -109,23 +114,7 @@ if [ "$(cat "$SAXON/version" 2>/dev/null)" != "$SAXON_STAMP" ] || [ ! -f "$SAXON
   log "fetching Saxon-HE $SAXON_VERSION and compiling the schematron server"
   rm -rf "$SAXON"
   mkdir -p "$SAXON/classes"
-  cat > "$WORK/saxon-pom.xml" <<POM
-<project xmlns="http://maven.apache.org/POM/4.0.0">
-  <modelVersion>4.0.0</modelVersion>
-  <groupId>local.einvoice.tools</groupId>
-  <artifactId>saxon-he</artifactId>
-  <version>1</version>
-  <packaging>pom</packaging>
-  <dependencies>
-    <dependency>
-      <groupId>net.sf.saxon</groupId>
-      <artifactId>Saxon-HE</artifactId>
-      <version>$SAXON_VERSION</version>
-    </dependency>
-  </dependencies>
-</project>
-POM
-  mvn_quiet -f "$WORK/saxon-pom.xml" dependency:copy-dependencies -DincludeScope=runtime -DoutputDirectory="$SAXON/lib"
+  mvn_copy_with_dependencies net.sf.saxon Saxon-HE "$SAXON_VERSION" "$SAXON/lib"
   javac -nowarn -cp "$SAXON/lib/*" -d "$SAXON/classes" "$ROOT/src/validation/SchematronServer.java"
   echo "$SAXON_STAMP" > "$SAXON/version"
 fi

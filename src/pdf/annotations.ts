@@ -1,5 +1,5 @@
-import { PDFArray, PDFDict, PDFDocument, PDFName, PDFNumber, PDFRef, PDFStream } from 'pdf-lib';
-import { PdfInputError } from './structure.js';
+import { PDFArray, PDFDict, PDFName, PDFNumber, PDFRef, PDFStream } from 'pdf-lib';
+import { loadPdf } from './structure.js';
 
 /**
  * Annotations whose appearance has an empty bounding box draw nothing, but Ghostscript maps
@@ -12,12 +12,7 @@ export async function withoutEmptyAppearances(bytes: Uint8Array): Promise<{ pdf:
   // Annotations are named in the page dictionaries, which are plain text unless packed into object streams.
   const raw = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   if (!raw.includes('/Annots') && !raw.includes('/ObjStm')) return { pdf: bytes, removed: 0 };
-  let doc: PDFDocument;
-  try {
-    doc = await PDFDocument.load(bytes, { ignoreEncryption: false, updateMetadata: false });
-  } catch (err) {
-    throw new PdfInputError(`The PDF could not be read: ${(err as Error).message}`);
-  }
+  const doc = await loadPdf(bytes);
   let removed = 0;
   for (const page of doc.getPages()) {
     const annots = page.node.lookupMaybe(PDFName.of('Annots'), PDFArray);

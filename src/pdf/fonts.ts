@@ -1,5 +1,5 @@
-import { PDFDict, PDFDocument, PDFName } from 'pdf-lib';
-import { PdfInputError } from './structure.js';
+import { PDFDict, PDFName } from 'pdf-lib';
+import { loadPdf } from './structure.js';
 
 /**
  * Some PDF writers embed font programs that disagree with the glyph widths the PDF declares
@@ -17,12 +17,7 @@ const FONT_FILES = ['FontFile', 'FontFile2', 'FontFile3'].map((k) => PDFName.of(
 
 /** The PDF with the programs of its simple fonts removed, and how many fonts lost one. */
 export async function withoutSimpleFontPrograms(bytes: Uint8Array): Promise<{ pdf: Uint8Array; fonts: number }> {
-  let doc: PDFDocument;
-  try {
-    doc = await PDFDocument.load(bytes, { ignoreEncryption: false, updateMetadata: false });
-  } catch (err) {
-    throw new PdfInputError(`The PDF could not be read: ${(err as Error).message}`);
-  }
+  const doc = await loadPdf(bytes);
   let fonts = 0;
   for (const [, obj] of doc.context.enumerateIndirectObjects()) {
     if (!(obj instanceof PDFDict) || obj.get(PDFName.of('Type')) !== PDFName.of('Font')) continue;

@@ -25,6 +25,30 @@ function refusal(invoice: Invoice): ConversionRefusal {
   throw new Error('not refused');
 }
 
+/** The read invoice as a supply outside the scope of VAT: one O row, no VAT, the lines marked O. */
+function outsideScope(read: Invoice, reason?: string): Invoice {
+  read.vatBreakdown = [
+    {
+      vatCategoryTaxableAmount: '472.90',
+      vatCategoryTaxAmount: '0.00',
+      vatCategoryCode: 'O',
+      vatCategoryRate: '0',
+      ...(reason ? { vatExemptionReasonText: reason } : {}),
+    },
+  ];
+  read.invoiceLine = read.invoiceLine!.map((l) => ({
+    ...l,
+    lineVatInformation: [{ invoicedItemVatCategoryCode: 'O', invoicedItemVatRate: '0' }],
+  }));
+  read.documentTotals = {
+    ...read.documentTotals,
+    invoiceTotalVatAmount: '0.00',
+    invoiceTotalAmountWithVat: '472.90',
+    amountDueForPayment: '472.90',
+  };
+  return read;
+}
+
 describe('completing a read invoice', () => {
   it('fills what a printed invoice leaves implicit', () => {
     const { invoice, profile } = prepareForZugferd(asRead());
@@ -152,25 +176,7 @@ describe('refusing', () => {
     delete read.seller!.sellerTaxRegistrationIdentifier;
     delete read.seller!.sellerIdentifier;
     delete read.buyer!.buyerVatIdentifier;
-    read.vatBreakdown = [
-      {
-        vatCategoryTaxableAmount: '472.90',
-        vatCategoryTaxAmount: '0.00',
-        vatCategoryCode: 'O',
-        vatCategoryRate: '0',
-        vatExemptionReasonText: 'Not subject to VAT',
-      },
-    ];
-    read.invoiceLine = read.invoiceLine!.map((l) => ({
-      ...l,
-      lineVatInformation: [{ invoicedItemVatCategoryCode: 'O', invoicedItemVatRate: '0' }],
-    }));
-    read.documentTotals = {
-      ...read.documentTotals,
-      invoiceTotalVatAmount: '0.00',
-      invoiceTotalAmountWithVat: '472.90',
-      amountDueForPayment: '472.90',
-    };
+    outsideScope(read, 'Not subject to VAT');
     const { invoice } = prepareForZugferd(read);
     expect(invoice.seller?.sellerVatIdentifier).toBeUndefined();
     // BR-O-05: what is outside the scope has no VAT rate, not even the 0 % the page prints.
@@ -188,14 +194,7 @@ describe('refusing', () => {
     const read = asRead();
     read.seller!.sellerVatIdentifier = 'DE232446240';
     read.buyer!.buyerVatIdentifier = 'CHE123456789';
-    read.vatBreakdown = [{ vatCategoryTaxableAmount: '472.90', vatCategoryTaxAmount: '0.00', vatCategoryCode: 'O', vatCategoryRate: '0' }];
-    read.invoiceLine = read.invoiceLine!.map((l) => ({ ...l, lineVatInformation: [{ invoicedItemVatCategoryCode: 'O' }] }));
-    read.documentTotals = {
-      ...read.documentTotals,
-      invoiceTotalVatAmount: '0.00',
-      invoiceTotalAmountWithVat: '472.90',
-      amountDueForPayment: '472.90',
-    };
+    outsideScope(read);
     const { invoice } = prepareForZugferd(read);
     expect(invoice.seller?.sellerVatIdentifier).toBeUndefined();
     expect(invoice.buyer?.buyerVatIdentifier).toBeUndefined();
