@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ApplicationFailure } from '@temporalio/activity';
 import { MockActivityEnvironment } from '@temporalio/testing';
+import { DefaultLogger } from '@temporalio/worker';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ActivityDeps } from '../../activities/deps.js';
@@ -28,7 +29,10 @@ const ctx = { requestId: 'r-1', accountId: 'acc-1', source: { kind: 'request' as
 let dataDir: string;
 let blobs: BlobStore;
 let deps: ActivityDeps;
-const env = () => new MockActivityEnvironment({ workflowExecution: { workflowId: 'wf-1', runId: 'run-1' }, activityId: '1' });
+// The SDK logs every failed activity at WARN; these failures are the point of the test.
+const quiet = new DefaultLogger('ERROR');
+const env = () =>
+  new MockActivityEnvironment({ workflowExecution: { workflowId: 'wf-1', runId: 'run-1' }, activityId: '1' }, { logger: quiet });
 
 beforeAll(async () => {
   dataDir = await mkdtemp(path.join(tmpdir(), 'einvoice-failures-'));
