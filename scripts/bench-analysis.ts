@@ -204,8 +204,12 @@ interface DocScore {
   requiredAll: boolean | undefined;
   line: { tp: number; fp: number; fn: number };
   misses: string[];
-  /** Judged returned fields: path and whether right; with the evidence, what calibration counts. */
-  verdicts: Array<{ path: string; right: boolean }>;
+  /**
+   * Judged returned fields: path and whether right; with the evidence, what calibration counts.
+   * `hidden`: the page does not show the XML's value (an XML of another invoice than its page, a
+   * value the page prints otherwise), so "wrong" may be the XML's fault.
+   */
+  verdicts: Array<{ path: string; right: boolean; hidden?: boolean }>;
   evidence: Record<string, string>;
   /** The confidence the analysis reported per field path. */
   fieldConfidence: Record<string, number>;
@@ -237,14 +241,15 @@ function score(
     return;
   }
   const ok = same(f.kind, truth, got);
+  // A zero allowance, charge or prepayment is what the absence of such a line means, not something printed.
+  const impliedZero = /^(sumOfAllowances|sumOfCharges|paidAmount)/.test(f.key) && new Decimal(truth).isZero();
+  const hidden = impliedZero || !shown(f.kind, truth, vis);
   if (got !== undefined) {
     doc.judged++;
     if (ok) doc.right++;
-    doc.verdicts.push({ path, right: ok });
+    doc.verdicts.push({ path, right: ok, ...(hidden ? { hidden } : {}) });
   }
-  // A zero allowance, charge or prepayment is what the absence of such a line means, not something printed.
-  const impliedZero = /^(sumOfAllowances|sumOfCharges|paidAmount)/.test(f.key) && new Decimal(truth).isZero();
-  if (impliedZero || !shown(f.kind, truth, vis)) {
+  if (hidden) {
     t.hidden++;
     if (got !== undefined) {
       if (ok) t.hiddenRight++;
@@ -469,20 +474,26 @@ function reliabilityDiagram(): void {
  */
 function leaveOneSourceOut(): void {
   console.log('\nLeave one source out: field confidence with the calibration fitted without the source scored');
-  console.log(`${'source'.padEnd(18)}${'docs'.padStart(6)}${'header'.padStart(9)}${'fields >= 0.9'.padStart(16)}${'right'.padStart(9)}`);
+  console.log('(right, shown: only the fields whose XML value the page shows, as the header accuracy counts them)');
+  console.log(
+    `${'source'.padEnd(18)}${'docs'.padStart(6)}${'header'.padStart(9)}${'fields >= 0.9'.padStart(16)}${'right'.padStart(9)}${'right, shown'.padStart(14)}`,
+  );
   for (const group of [...new Set(docs.map((d) => d.group))]) {
     const table = fitCalibration(docs.filter((d) => d.group !== group).flatMap(judgedOf));
     const own = docs.filter((d) => d.group === group);
-    const fields = own.flatMap((d) => judgedOf(d).map((j) => ({ conf: fieldConfidence(j.path, j.evidence, table), right: j.right })));
+    const fields = own.flatMap((d) =>
+      judgedOf(d).map((j) => ({ conf: fieldConfidence(j.path, j.evidence, table), right: j.right, hidden: j.hidden === true })),
+    );
     const high = fields.filter((f) => f.conf >= 0.9);
+    const highShown = high.filter((f) => !f.hidden);
     const header = own.reduce((s, d) => ({ truth: s.truth + d.header.truth, right: s.right + d.header.right }), { truth: 0, right: 0 });
     console.log(
-      `${group.padEnd(18)}${String(own.length).padStart(6)}${pct(header.right, header.truth).padStart(9)}${pct(high.length, fields.length).padStart(16)}${pct(high.filter((f) => f.right).length, high.length).padStart(9)}`,
+      `${group.padEnd(18)}${String(own.length).padStart(6)}${pct(header.right, header.truth).padStart(9)}${pct(high.length, fields.length).padStart(16)}${pct(high.filter((f) => f.right).length, high.length).padStart(9)}${pct(highShown.filter((f) => f.right).length, highShown.length).padStart(14)}`,
     );
   }
 }
 
-function judgedOf(d: DocScore): Array<{ path: string; evidence: string; right: boolean }> {
+function judgedOf(d: DocScore): Array<{ path: string; evidence: string; right: boolean; hidden?: boolean }> {
   return d.verdicts.filter((v) => d.evidence[v.path] !== undefined).map((v) => ({ ...v, evidence: d.evidence[v.path]! }));
 }
 
