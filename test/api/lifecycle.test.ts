@@ -1,21 +1,10 @@
 import { execFile } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, it } from 'vitest';
 import { repoRoot, spawnService } from '../../scripts/lib/spawn-service.js';
+import { invoiceFixture } from '../xml/fixtures.js';
 
-const fixturesDir = path.resolve(import.meta.dirname, '../fixtures/invoices');
-const invoice = JSON.parse(
-  readFileSync(
-    path.join(
-      fixturesDir,
-      readdirSync(fixturesDir)
-        .filter((f) => f.endsWith('.json'))
-        .sort()[0]!,
-    ),
-    'utf8',
-  ),
-);
+const invoice = invoiceFixture('01-standard-19');
 
 it('finishes in-flight requests on SIGTERM, then exits 0 and stops its Temporal dev server', async () => {
   const service = await spawnService({ name: 'shutdown' });

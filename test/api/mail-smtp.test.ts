@@ -1,6 +1,5 @@
 import { execFile } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -10,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot, spawnService, type SpawnedService } from '../../scripts/lib/spawn-service.js';
 import { addresses, receivedFor, SMTP_USER, startSmtpSink, type SmtpSink } from '../mail/smtp-sink.js';
 import { call } from './client.js';
+import { invoiceFixture } from '../xml/fixtures.js';
 
 /**
  * E-mail through a real SMTP server on loopback (smtp-server, STARTTLS with a certificate
@@ -17,18 +17,7 @@ import { call } from './client.js';
  * send activity once right after the server accepted (EINVOICE_TEST_FAULTS).
  */
 
-const fixturesDir = path.resolve(import.meta.dirname, '../fixtures/invoices');
-const invoice = JSON.parse(
-  readFileSync(
-    path.join(
-      fixturesDir,
-      readdirSync(fixturesDir)
-        .filter((f) => f.endsWith('.json'))
-        .sort()[0]!,
-    ),
-    'utf8',
-  ),
-);
+const invoice = invoiceFixture('01-standard-19');
 
 const CREATE = '/api/v1/zugferd/createXinvoiceFromJson';
 const exec = promisify(execFile);

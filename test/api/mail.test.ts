@@ -1,5 +1,4 @@
 import { execFile } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -10,24 +9,14 @@ import { repoRoot } from '../../scripts/lib/spawn-service.js';
 import type { ServiceHandle } from '../support/global-setup.js';
 import { addresses } from '../mail/smtp-sink.js';
 import { call, expectEnvelope, services } from './client.js';
+import { invoiceFixture } from '../xml/fixtures.js';
 
 /**
  * E-mail with the embedded default: no SMTP server configured, so every message lands in the
  * outbox folder of the data dir as an .eml file, which these tests read back and parse.
  */
 
-const fixturesDir = path.resolve(import.meta.dirname, '../fixtures/invoices');
-const invoice = JSON.parse(
-  readFileSync(
-    path.join(
-      fixturesDir,
-      readdirSync(fixturesDir)
-        .filter((f) => f.endsWith('.json'))
-        .sort()[0]!,
-    ),
-    'utf8',
-  ),
-);
+const invoice = invoiceFixture('01-standard-19');
 
 const CREATE = '/api/v1/zugferd/createXinvoiceFromJson';
 const DELIVERY = '/api/v1/delivery';
