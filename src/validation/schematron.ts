@@ -44,8 +44,9 @@ let jvm: SaxonHe | undefined;
  * false when it did not (SaxonJS stays). The JVM starts, and compiles each rule set, on first use.
  */
 export function useSaxonHe(opts: Partial<Omit<SaxonHeOptions, 'stylesheets'>> = {}): boolean {
+  if (jvm) return true;
   const home = saxonHeHome();
-  if (!home || jvm) return jvm !== undefined;
+  if (!home) return false;
   const stylesheets = Object.fromEntries(RULE_SET_KEYS.map((key) => [key, artefacts().xslt(key)]));
   jvm = new SaxonHe(home, { stylesheets, timeoutMs: 60_000, maxHeapMb: 512, threads: os.availableParallelism(), ...opts });
   return true;
