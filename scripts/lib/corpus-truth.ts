@@ -282,3 +282,18 @@ export function isVisible(kind: Kind, truth: string, v: Visible): boolean {
       return true;
   }
 }
+
+/** A page whose number, date or gross total differs from its XML shows another invoice (or another version of it) than the truth describes. */
+const PAGE_AGREES: Array<{ bt: string; path: string; kind: Kind }> = [
+  { bt: 'BT-1', path: 'invoiceNumber', kind: 'id' },
+  { bt: 'BT-2', path: 'invoiceIssueDate', kind: 'date' },
+  { bt: 'BT-112', path: 'documentTotals.invoiceTotalAmountWithVat', kind: 'amount' },
+];
+
+/** The values of PAGE_AGREES that the truth lacks or the page does not show: empty when page and XML describe the same invoice. */
+export function notOnPage(truth: Invoice, vis: Visible): string[] {
+  return PAGE_AGREES.filter((f) => {
+    const value = getPath(truth, f.path);
+    return value === undefined || !isVisible(f.kind, value, vis);
+  }).map((f) => `${f.bt} ${getPath(truth, f.path) === undefined ? 'not in the XML' : 'not on the page'}`);
+}
