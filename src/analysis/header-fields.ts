@@ -285,5 +285,21 @@ function valueSource(doc: Doc, seg: Segment, cut: number, place: 'same' | 'right
   if (place === 'same') return cut < seg.text.length ? tailOf(seg, cut) : undefined;
   // A label with its value glued on has nothing more to say to its neighbours.
   if (cut < seg.text.length) return undefined;
-  return place === 'right' ? rightOf(doc, seg) : belowOf(doc, seg);
+  if (place === 'right') return rightOf(doc, seg);
+  const below = belowOf(doc, seg);
+  return below && withinColumn(doc, seg, below);
+}
+
+/**
+ * In a grid of labels over values, a long value can run up to the next column's value with no
+ * wider gap than a word space ("90000000-03083-72 Tim Tester" under "Buyer reference" and
+ * "Contact"): the value below a label ends where the next label on the label's line begins.
+ */
+function withinColumn(doc: Doc, label: Segment, value: Segment): Segment | undefined {
+  const next = pageOf(doc, label.page)
+    .lines[label.line]!.segments.filter((o) => o.x0 > label.x1)
+    .reduce<Segment | undefined>((a, o) => (a === undefined || o.x0 < a.x0 ? o : a), undefined);
+  if (!next) return value;
+  const words = value.words.filter((w) => w.x < next.x0 - 0.25 * label.height);
+  return words.length === value.words.length ? value : words.length ? makeSegment(value.page, value.line, words) : undefined;
 }

@@ -55,6 +55,25 @@ describe('labels printed above their values', () => {
     expect(invoice.contractReference).toBe('V-900');
   });
 
+  it('ends a long value where the next column begins, though only a word space separates them', async () => {
+    // "Referentie koper" holds a reference that runs up to the contact person's name beside it.
+    const cells: Array<[string, string]> = [
+      ['Klantnummer', '138'],
+      ['Referentie koper', '90000000-03083-72'],
+      ['Contactpersoon', 'Tim Tester'],
+    ];
+    const texts = letter([
+      { s: 'Factuur 1234567', x: 50, y: 230, size: 16, bold: true },
+      ...cells.flatMap(([label, value], i) => [
+        { s: label, x: 50 + i * 78, y: 260, size: 7 },
+        { s: value, x: 50 + i * 78, y: 270, size: 8 },
+      ]),
+    ]);
+    const invoice = await header(texts);
+    expect(invoice.buyerReference).toBe('90000000-03083-72');
+    expect(invoice.buyer?.buyerIdentifier).toBe('138');
+  });
+
   // Printed labels per field, in the languages the lexicon reads; each printed above a value of its kind.
   const LABELS: Array<[string, string[], string, (i: Record<string, any>) => unknown]> = [
     [
