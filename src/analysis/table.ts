@@ -100,13 +100,14 @@ function headerCells(line: Line): Cell[] {
         /^(?:incl|inkl|excl|exkl|ohne|w\/o|hors|avec|zzgl|plus|excluding|including|with|without)\.?$/.test(fold(words[i - 1]!.w.text));
       const near = last !== undefined && last.x1 <= w.x && w.x - last.x1 < 2 * w.height;
       // A label word set a word space after a label, where the two read together name what the first
-      // names alone, qualifies it: "Prijs per eenheid", "Descrizione articolo", "Aliq. IVA".
+      // names alone, qualifies it: "Prijs per eenheid", "Descrizione articolo", "Aliq. IVA". A word
+      // space is at most 0.6 em (a monospaced font's).
       const same = (a: ColumnKind[], b: ColumnKind[]) => a.length === b.length && a.every((k) => b.includes(k));
       const qualifies =
         near &&
         kinds.length > 0 &&
         last!.kinds.length > 0 &&
-        w.x - last!.x1 < 0.6 * w.height &&
+        w.x - last!.x1 <= 0.65 * w.height &&
         same(kindsOf(`${last!.text} ${w.text}`), last!.kinds);
       if ((kinds.length === 0 || qualifier || qualifies) && near) {
         last!.text += ` ${w.text}`;

@@ -16,6 +16,8 @@ export interface Text {
   bold?: boolean;
   /** `x` is the right edge (amount columns). */
   right?: boolean;
+  /** Courier, whose word space is as wide as a letter (0.6 em). */
+  mono?: boolean;
 }
 
 const A4: [number, number] = [595.28, 841.89];
@@ -24,10 +26,11 @@ export async function pdfOf(pages: Text[][], size: [number, number] = A4): Promi
   const doc = await PDFDocument.create();
   const regular = await doc.embedFont(StandardFonts.Helvetica);
   const bold = await doc.embedFont(StandardFonts.HelveticaBold);
+  const mono = await doc.embedFont(StandardFonts.Courier);
   for (const texts of pages) {
     const page = doc.addPage(size);
     for (const t of texts) {
-      const font = t.bold ? bold : regular;
+      const font = t.mono ? mono : t.bold ? bold : regular;
       const fontSize = t.size ?? 9;
       const x = t.right ? t.x - font.widthOfTextAtSize(t.s, fontSize) : t.x;
       page.drawText(t.s, { x, y: size[1] - t.y - fontSize * 0.8, size: fontSize, font, color: rgb(0, 0, 0) });

@@ -67,6 +67,40 @@ describe('item table headers in other languages and abbreviations', () => {
     ]);
   });
 
+  it('reads "Descrizione articolo" as one label in a monospaced font too, whose word space is as wide as a letter', async () => {
+    const [page] = table(
+      [
+        ['N.', 60],
+        ['Descrizione articolo', 120],
+        ['Quantità', 330, true],
+        ['Prezzo', 400, true],
+        ['Imponibile', 500, true],
+      ],
+      [
+        [
+          ['8000593202', 60],
+          ['Canone di servizio A', 120],
+          ['1', 330, true],
+          ['17,24', 400, true],
+          ['17,24', 500, true],
+        ],
+        [
+          ['8000612340', 60],
+          ['Canone di servizio B', 120],
+          ['2', 330, true],
+          ['5,21', 400, true],
+          ['10,42', 500, true],
+        ],
+      ],
+    );
+    const rows = await rowsOf([page!.map((t) => ({ ...t, mono: true }))]);
+    // "articolo" alone names an article number column: the letter under it would be read as one.
+    expect(rows.map((r) => [r.name, r.quantity, r.amount])).toEqual([
+      ['Canone di servizio A', '1', '17.24'],
+      ['Canone di servizio B', '2', '10.42'],
+    ]);
+  });
+
   it('reads a Dutch table with "Aant.", "Prijs per eenheid" and "Totaal" set closely', async () => {
     const rows = await rowsOf(
       table(
