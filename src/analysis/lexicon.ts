@@ -353,7 +353,8 @@ export const TOTAL_LABELS: ReadonlyArray<{ fields: TotalField[]; pattern: RegExp
   { fields: ['allowances'], pattern: /rabatt|nachlass|abschlag|skonto|discount|allowance|remise|reduction|abzgl|korting/ },
   {
     fields: ['charges'],
-    pattern: /zuschlag|aufschlag|fracht|versand|\bporto\b|verpackung|transport|shipping|freight|frais|surcharge|handling|verzendkosten/,
+    pattern:
+      /zuschlag|aufschlag|fracht|versand|\bporto\b|verpackung|transport|shipping|freight|frais|surcharge|handling|verzendkosten|(?<!reverse |free of |no )\bcharges?\b/,
   },
   {
     fields: ['vatTotal'],

@@ -170,4 +170,29 @@ describe('balances', () => {
       invoiceTotalAmountWithVat: '125.90',
     });
   });
+
+  it('reads an "Additional charge" as a document-level charge, though a VAT table header stands to its left', async () => {
+    const { totals } = await totalsOf([
+      ...letter,
+      { s: 'Items total', x: 300, y: 500 },
+      { s: '€208.00', x: 538, y: 500, right: true },
+      { s: 'VAT rate    Code    Taxable amount    VAT', x: 57, y: 512, size: 8 },
+      { s: 'Additional charge (delivery)', x: 300, y: 512 },
+      { s: '€25.00', x: 538, y: 512, right: true },
+      { s: '0.00 %      AE      233.00        0.00', x: 57, y: 524, size: 8 },
+      { s: 'Total net', x: 300, y: 524 },
+      { s: '€233.00', x: 538, y: 524, right: true },
+      { s: 'Total tax', x: 300, y: 536 },
+      { s: '€0.00', x: 538, y: 536, right: true },
+      { s: 'Grand total', x: 300, y: 548 },
+      { s: '€233.00', x: 538, y: 548, right: true },
+    ]);
+    expect(totals).toMatchObject({
+      sumOfInvoiceLineNetAmount: '208.00',
+      sumOfChargesOnDocumentLevel: '25.00',
+      invoiceTotalAmountWithoutVat: '233.00',
+      invoiceTotalVatAmount: '0.00',
+      invoiceTotalAmountWithVat: '233.00',
+    });
+  });
 });
