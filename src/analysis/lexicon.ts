@@ -348,7 +348,7 @@ export const TOTAL_LABELS: ReadonlyArray<{ fields: TotalField[]; pattern: RegExp
   {
     fields: ['netTotal'],
     pattern:
-      /netto|\bnet\b|\bexcl|\bexkl|ohne (?:ust|mwst|umsatzsteuer|steuer)|w\/o|hors tax|\bht\b|steuerbasis|taxable|exclusief|before tax|pre-tax|zu versteuern|bemessungsgrundlage|base imposable|imponibile/,
+      /netto|\bnet\b|\bexcl|\bexkl|ohne (?:ust|mwst|umsatzsteuer|steuer)|w\/o|hors tax|\bht\b|steuerbasis|taxable|exclusief|before tax|pre-tax|zu versteuern|bemessungsgrundlage|base imposable|imponibile|grondslag|maatstaf/,
   },
   { fields: ['allowances'], pattern: /rabatt|nachlass|abschlag|skonto|discount|allowance|remise|reduction|abzgl|korting/ },
   {
@@ -364,7 +364,7 @@ export const TOTAL_LABELS: ReadonlyArray<{ fields: TotalField[]; pattern: RegExp
   {
     fields: ['grossTotal'],
     pattern:
-      /brutto|rechnungsbeitrag|gesamt|rechnungsbetrag|rechnungssumme|endbetrag|endsumme|\bsumme\b|grand total|\btotal\b|invoice amount|inkl|incl|\bttc\b|totaal|montant|amount|totale|factuurbedrag/,
+      /brutto|rechnungsbeitrag|gesamt|rechnungsbetrag|rechnungssumme|endbetrag|endsumme|\bsumme\b|grand total|\btotal\b|invoice amount|inkl|incl|\bttc\b|totaal|montant|amount|totale|factuurbedrag|\bbruto\b/,
   },
 ];
 
@@ -393,7 +393,7 @@ export const COLUMN_LABELS: ReadonlyArray<[ColumnKind, RegExp]> = [
   ['vatRate', /ust|mwst|vat|tva|steuer|tax|btw|\biva\b|aliq|%/],
   [
     'lineAmount',
-    /betrag|gesamt|summe|total|amount|montant|entgelt|nettowert|zeilenbetrag|wert|bedrag|totaal|importo(?! unit)|imponibile|line total|extended|net$|^netto$/,
+    /betrag|gesamt|summe|total|amount|montant|entgelt|nettowert|zeilenbetrag|wert|bedrag|totaal|importo(?! unit)|imponibile|grondslag|maatstaf|\bbruto\b|line total|extended|net$|^netto$/,
   ],
   ['discount', /rabatt|discount|remise|disc\.?|korting/],
 ];

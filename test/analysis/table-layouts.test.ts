@@ -289,6 +289,25 @@ describe('rows that are not items', () => {
     ],
   ];
 
+  it('ends the items at a Dutch VAT table ("Tarief  Grondslag  Btw  Bruto") set right under them', async () => {
+    const breakdown: Text[] = [
+      { s: 'Btw-specificatie', x: 200, y: 6, bold: true },
+      ...(
+        [
+          ['Tarief', 'Grondslag', 'Btw', 'Bruto'],
+          ['7%', '40,00', '2,80', '42,80'],
+          ['19%', '160,00', '30,40', '190,40'],
+          ['Totaal', '200,00', '33,20', '233,20'],
+        ] as const
+      ).flatMap((row, r) => row.map((s, c) => ({ s, x: c === 0 ? 200 : 300 + 75 * c, y: 20 + 12 * r, right: c > 0 }))),
+    ];
+    const rows = await rowsOf(table(header, items, breakdown));
+    expect(rows.map((r) => [r.name, r.amount])).toEqual([
+      ['Desk lamp', '80.00'],
+      ['Shelf', '120.00'],
+    ]);
+  });
+
   it('ends the items at a row whose amount is their sum, whatever its label, and reads no totals row as an item', async () => {
     const totals: Text[] = [
       { s: 'Sum of lines', x: 300, y: 10 },
