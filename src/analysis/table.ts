@@ -218,7 +218,7 @@ function columnOf(columns: Column[], w: Word, numeric: boolean): Column | undefi
   return undefined;
 }
 
-const isNumberWord = (t: string) => /^[-+(]?[€$£]?\d[\d.,'’]*[€$£%)]?-?$/.test(t) || t === '%' || /^[€$£]$/.test(t);
+const isNumberWord = (t: string) => /^[-+(]?[€$£]?\d[\d.,'’\u00a0]*[€$£%)]?-?$/.test(t) || t === '%' || /^[€$£]$/.test(t);
 
 interface Parsed {
   byKind: Map<ColumnKind, string[]>;
@@ -228,6 +228,10 @@ interface Parsed {
   /** Where the line's description text ends, and how wide its first word is (to tell a wrapped name). */
   description?: { x1: number; firstWidth: number; height: number };
 }
+
+/** The first groups of a number grouped by spaces, and a group after them. */
+const GROUPED_LEAD = /^[-+(]?[€$£]?\d{1,3}(?:\u00a0\d{3})*$/;
+const DIGIT_GROUP = /^\d{3}(?:[.,]\d{1,4})?[€$£)]?-?$/;
 
 /** "19" + "%" and "9,90" + "€" printed as two words are one cell value; in a description they stay as printed ("Transport 25 %"). */
 function joinUnits(words: Word[]): Array<Word & { printed?: string }> {
@@ -241,6 +245,14 @@ function joinUnits(words: Word[]): Array<Word & { printed?: string }> {
         text: `${prev.text}${w.text}`,
         width: w.x + w.width - prev.x,
         ...(gap > 0.15 * w.height ? { printed: `${prev.text} ${w.text}` } : {}),
+      };
+    } else if (prev && DIGIT_GROUP.test(w.text) && GROUPED_LEAD.test(prev.text) && gap >= 0 && gap <= 0.35 * w.height) {
+      // A number grouped by word spaces ("4 743 750,00"): one cell, wherever its first group stands.
+      out[out.length - 1] = {
+        ...prev,
+        text: `${prev.text}\u00a0${w.text}`,
+        width: w.x + w.width - prev.x,
+        printed: `${prev.printed ?? prev.text} ${w.text}`,
       };
     } else if (prev && /^\d{2}$/.test(w.text) && /\d[.,]$/.test(prev.text) && w.x - (prev.x + prev.width) < 0.6 * w.height) {
       // A scan splitting a number after its decimal mark: "158," + "88".

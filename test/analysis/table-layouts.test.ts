@@ -199,6 +199,30 @@ describe('cells of neighbouring columns', () => {
       ['Travel', '12', '12.50', '150.00'],
     ]);
   });
+
+  it('keeps a space-grouped amount wider than its column one number, though its first group stands nearer the price column', async () => {
+    const rows = await rowsOf(
+      table(
+        [
+          ['Libellé', 60],
+          ['Qté', 330, true],
+          ['P.U. HT', 420, true],
+          ['Total HT', 540, true],
+        ],
+        [
+          [
+            ['Véhicule classe Z', 60],
+            ['30', 330, true],
+            ['158 125,00 EUR', 420, true],
+            ['4 743 750,00 EUR', 540, true],
+          ],
+        ],
+        [],
+        11,
+      ),
+    );
+    expect(rows.map((r) => [r.name, r.quantity, r.unitPrice, r.amount])).toEqual([['Véhicule classe Z', '30', '158125.00', '4743750.00']]);
+  });
 });
 
 describe('names as printed', () => {
