@@ -1,7 +1,7 @@
 import { lineText, type Doc, type Found } from './document.js';
-import { hasVatPrefix, repairVatPrefix, scanBics, scanIbans, scanVatIds } from './identifiers.js';
+import { hasVatPrefix, repairVatPrefix, scanBics, scanIbans, scanVatIds, type IdMatch } from './identifiers.js';
 import { INFERRED } from './sources.js';
-import type { Segment } from './layout.js';
+import type { Line, Segment } from './layout.js';
 import { BUYER_ID_CONTEXT } from './lexicon.js';
 import { fold } from './text.js';
 
@@ -33,20 +33,32 @@ const COMMERCIAL_REGISTER = /(?<![A-Za-z])HR[ -]?([AB])(?:[ .:-]*Nr\.?)?[ .:-]*(
 
 const VAT_LABEL = /ust|mwst|vat|tva|btw|uid|steuer-?id|umsatzsteuer|tax id|iva|identification|intracom|n° tva/;
 
+/**
+ * An IBAN that running text wraps at the line's end ("… auf das Konto IBAN DE75 5121" / "0800 1245
+ * 1261 99."): the first segment of the next line goes on with it. Only a checksum that holds
+ * across the break joins the two.
+ */
+function wrappedIbans(last: Segment, next: Line | undefined): IdMatch[] {
+  const first = next?.segments[0];
+  if (!first || first.x0 > last.x0 + last.height) return [];
+  const joined = `${last.text} ${first.text}`;
+  return scanIbans(joined).filter((m) => m.checked && m.start < last.text.length && m.end > last.text.length);
+}
+
 export function findAccounts(doc: Doc): Accounts {
   const ibans: Found[] = [];
   const bics: Found[] = [];
   const vatIds: VatIdFound[] = [];
   const registers: PlacedFound[] = [];
   for (const page of doc.pages) {
-    for (const line of page.lines) {
+    for (const [index, line] of page.lines.entries()) {
       const whole = lineText(line);
       const wholeFolded = fold(whole);
       const bicLabel = /bic|swift/.test(wholeFolded);
       const ibanOnLine = scanIbans(whole).length > 0;
       let prefix = '';
       for (const seg of line.segments) {
-        const found = scanIbans(seg.text);
+        const found = [...scanIbans(seg.text), ...(seg === line.segments.at(-1) ? wrappedIbans(seg, page.lines[index + 1]) : [])];
         for (const m of found) {
           ibans.push({
             value: m.value,

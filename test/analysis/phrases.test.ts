@@ -32,6 +32,19 @@ describe('values named in running text', () => {
     expect(invoice.seller?.sellerTaxRegistrationIdentifier).toBe('2612081508159');
   });
 
+  it('reads an IBAN that the sentence wraps at the end of a line, only where its check digits hold across the break', async () => {
+    const sentence = (next: string) => [
+      ...debitNotice.slice(0, -1),
+      { s: 'Bitte überweisen Sie den Betrag von 119,00 € bis zum 20.02.2024 auf das Konto IBAN DE89 3704', x: 57, y: 330 },
+      { s: next, x: 57, y: 341 },
+    ];
+    const iban = async (next: string) =>
+      (await analyse(sentence(next))).invoice.paymentInstructions?.creditTransfer?.[0]?.paymentAccountIdentifier;
+    expect(await iban('0044 0532 0130 00 bei der Commerzbank.')).toBe('DE89370400440532013000');
+    // One digit off: the two lines are not one IBAN, and the fragment is none either.
+    expect(await iban('0044 0532 0130 01 bei der Commerzbank.')).not.toBe('DE89370400440532013001');
+  });
+
   it('does not take a delivery sentence for the due date', async () => {
     const { invoice } = await analyse([...debitNotice.slice(0, -1), { s: 'Die Ware wird am 20.02.2024 geliefert.', x: 57, y: 330 }]);
     expect(invoice.paymentDueDate).toBeUndefined();
