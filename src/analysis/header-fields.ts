@@ -86,6 +86,30 @@ export function parseValue(kind: Kind, text: string, doc: Doc, strictId: boolean
   }
 }
 
+/**
+ * A scan misreads a letter of a long label now and then ("Leistungedatum"). Where no label is
+ * read at the start of a segment, its first word with one letter changed may be one: taken only
+ * when every such change names the same field. The folded text keeps its length, so offsets
+ * into it still hold.
+ */
+export function labelAsPrinted(text: string): string {
+  const folded = fold(text);
+  const first = /^\p{L}{8,}/u.exec(folded)?.[0];
+  if (!first || HEADER_LABELS.some((r) => r.pattern.exec(folded)?.index === 0)) return folded;
+  const fields = new Set<HeaderField>();
+  let repaired = folded;
+  for (let i = 0; i < first.length; i++)
+    for (const c of 'abcdefghijklmnopqrstuvwxyz') {
+      if (c === first[i]) continue;
+      const variant = `${folded.slice(0, i)}${c}${folded.slice(i + 1)}`;
+      const hits = HEADER_LABELS.filter((r) => !r.inline && r.pattern.exec(variant)?.index === 0);
+      if (hits.length === 0) continue;
+      for (const h of hits) fields.add(h.field);
+      repaired = variant;
+    }
+  return fields.size === 1 ? repaired : folded;
+}
+
 /** Identifiers must contain a digit unless the label is specific to them (a buyer reference may be letters only). */
 const STRICT: ReadonlySet<HeaderField> = new Set(['invoiceNumber', 'customerNumber', 'orderReference']);
 
@@ -133,7 +157,7 @@ export function findHeaderFields(doc: Doc): Map<HeaderField, Array<Found>> {
     for (const seg of [whole, ...partsAfterSeparators(whole)]) {
       // A piece after a separator holds its value in itself; its neighbours belong to the whole line.
       const inner = seg !== whole;
-      const folded = fold(seg.text);
+      const folded = doc.source === 'ocr' ? labelAsPrinted(seg.text) : fold(seg.text);
       const hits = HEADER_LABELS.map((r) => ({ r, m: r.pattern.exec(folded) })).filter((h) => h.m !== null);
       // The most specific label wins: "Date of delivery" is a delivery date, not a bare "Date".
       const longest = Math.max(0, ...hits.filter((h) => !h.r.inline).map((h) => h.m![0].trimEnd().length));

@@ -112,6 +112,25 @@ describe('labels and values a scan pulled apart', () => {
     expect(invoice.buyer?.buyerIdentifier).toBe('GE2020211');
   });
 
+  it('knows a field label with one letter misread, but not a word one letter away from labels of two fields', () => {
+    const read = (label: string) =>
+      analyseInvoice(
+        scan([
+          ...line(300, 200, 'Rechnungsnummer: 2024-118'),
+          ...line(340, 200, 'Rechnungsdatum'),
+          ...line(340, 700, '04.03.2024'),
+          ...line(380, 200, label),
+          ...line(380, 700, '01.03.2024'),
+        ]),
+        { withLineItems: false },
+      ).invoice;
+    expect(read('Loistungsdatum').deliveryInformation?.actualDeliveryDate).toBe('2024-03-01');
+    expect(read('Leistungedatum').deliveryInformation?.actualDeliveryDate).toBe('2024-03-01');
+    expect(read('Leistungsdatum').invoiceIssueDate).toBe('2024-03-04');
+    // Two letters off is another word.
+    expect(read('Loistungedatum').deliveryInformation?.actualDeliveryDate).toBeUndefined();
+  });
+
   it('knows a party label with a letter or two misread, but not a different word that starts alike', () => {
     const page = (label: string) =>
       scan([
