@@ -621,10 +621,13 @@ function misreadUnit(text: string): string | undefined {
   return found.size === 1 ? [...found][0] : undefined;
 }
 
-/** "Luftballon: Bunt, ca. 500ml" → the name before the colon; the rest is description. */
+/**
+ * "Luftballon: Bunt, ca. 500ml" → the name before the colon; the rest is description. A colon at
+ * the end ("Heiße Luft pro Liter:") announces the description on the lines below.
+ */
 function nameOf(text: string): string {
   const m = /^([^:]{2,}?):\s+(.+)$/.exec(text);
-  return clean(m ? m[1]! : text);
+  return clean(m ? m[1]! : text).replace(/\s*:$/, '');
 }
 
 function rowOf(doc: Doc, page: number, parsed: Parsed, columns: Column[]): ItemRow {

@@ -251,6 +251,27 @@ describe('names as printed', () => {
     expect(rows.map((r) => [r.name, r.vatRate])).toEqual([['Transport 25 %', '19']]);
   });
 
+  it('ends a name at the colon that announces its description on the line below', async () => {
+    const narrow: Cell[] = [
+      ['Description', 60],
+      ['Qty', 240, true],
+      ['Price', 380, true],
+      ['Amount', 460, true],
+    ];
+    const rows = await rowsOf(
+      table(narrow, [
+        [
+          ['Wartung Heizungsanlage pro:', 60],
+          ['2', 240, true],
+          ['75.00', 380, true],
+          ['150.00', 460, true],
+        ],
+        [['Stunde, inkl. Anfahrt', 60]],
+      ]),
+    );
+    expect(rows.map((r) => [r.name, r.description])).toEqual([['Wartung Heizungsanlage pro', 'Stunde, inkl. Anfahrt']]);
+  });
+
   it('goes on with a name that filled its column on the next line, but not with a line of figures or a "label: value" note', async () => {
     const narrow: Cell[] = [
       ['Description', 60],
