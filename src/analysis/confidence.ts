@@ -41,7 +41,9 @@ export type CalibrationTable = Readonly<Record<string, readonly [number, number]
  */
 export function fieldConfidence(path: string, evidence: string, table: CalibrationTable = CALIBRATION, ocrQuality = 1): number {
   if (evidence.startsWith('ocr:') && !table['*|ocr:*']) return fieldConfidence(path, evidence.slice(4), table) * ocrQuality;
-  const global = shrink(table[evidence.startsWith('ocr:') ? '*|ocr:*' : '*|*'], UNKNOWN);
+  // A date read day-first only by default is a guess between two readings: until measured, even odds,
+  // not how often readings are right in general.
+  const global = evidence.endsWith(':order-default') ? UNKNOWN : shrink(table[evidence.startsWith('ocr:') ? '*|ocr:*' : '*|*'], UNKNOWN);
   const byEvidence = shrink(table[`*|${evidence}`], global);
   return shrink(table[`${fieldGroup(path)}|${evidence}`], byEvidence);
 }

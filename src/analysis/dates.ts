@@ -77,8 +77,8 @@ export function scanDates(text: string, order: DayMonthOrder): DateMatch[] {
   return out.sort((a, b) => a.start - b.start);
 }
 
-/** Slash dates are month-first only when one of them cannot be day-first (11/17/2017). */
-export function inferDayMonthOrder(texts: Iterable<string>): DayMonthOrder {
+/** How many slash dates can only be day-first (13/03/2017), and how many only month-first (11/17/2017). */
+function slashDateOrders(texts: Iterable<string>): { dmy: number; mdy: number } {
   let dmy = 0;
   let mdy = 0;
   for (const t of texts) {
@@ -87,7 +87,29 @@ export function inferDayMonthOrder(texts: Iterable<string>): DayMonthOrder {
       if (Number(m[2]) > 12) mdy++;
     }
   }
+  return { dmy, mdy };
+}
+
+/** Slash dates are month-first only when one of them cannot be day-first (11/17/2017). */
+export function inferDayMonthOrder(texts: Iterable<string>): DayMonthOrder {
+  const { dmy, mdy } = slashDateOrders(texts);
   return mdy > dmy ? 'MDY' : 'DMY';
+}
+
+/** Whether some slash date of the text can be read one way only, which settles the order of the others. */
+export function dayMonthOrderSettled(texts: Iterable<string>): boolean {
+  const { dmy, mdy } = slashDateOrders(texts);
+  return dmy + mdy > 0;
+}
+
+/**
+ * Whether `text` prints the ISO date `iso` as a slash date that reads as another date in the other
+ * order (03/11/2017): on a page that never settles the order, such a date is day-first by default only.
+ */
+export function printedAmbiguously(text: string, iso: string): boolean {
+  const [y, m, d] = iso.split('-').map(Number) as [number, number, number];
+  if (d > 12 || m > 12 || d === m) return false;
+  return new RegExp(`(?<!\\d)0?${d}/0?${m}/(?:${y}|${String(y % 100).padStart(2, '0')})(?!\\d)`).test(text);
 }
 
 /**

@@ -1,4 +1,4 @@
-import { inferDayMonthOrder, type DayMonthOrder } from './dates.js';
+import { dayMonthOrderSettled, inferDayMonthOrder, type DayMonthOrder } from './dates.js';
 import { layoutPages, type Line, type PageLayout, type Segment } from './layout.js';
 import { inferDecimalMark, type DecimalMark } from './numbers.js';
 import type { PageText } from '../reading/page-text.js';
@@ -12,6 +12,8 @@ export interface Doc {
   pages: PageLayout[];
   mark: DecimalMark;
   order: DayMonthOrder;
+  /** Some slash date can be read one way only; else `order` is the default (day first). */
+  orderSettled: boolean;
   source: PageText['source'];
 }
 
@@ -29,7 +31,13 @@ export interface Found<T = string> {
 export function buildDoc(pages: PageText[]): Doc {
   const layout = layoutPages(pages);
   const texts = layout.flatMap((p) => p.lines.flatMap((l) => l.segments.map((s) => s.text)));
-  return { pages: layout, mark: inferDecimalMark(texts), order: inferDayMonthOrder(texts), source: pages[0]?.source ?? 'text-layer' };
+  return {
+    pages: layout,
+    mark: inferDecimalMark(texts),
+    order: inferDayMonthOrder(texts),
+    orderSettled: dayMonthOrderSettled(texts),
+    source: pages[0]?.source ?? 'text-layer',
+  };
 }
 
 export function* allSegments(doc: Doc): Generator<Segment> {

@@ -5,8 +5,8 @@ import { findInvoicingPeriod } from './period.js';
 import { findContacts, type ContactFound } from './contacts.js';
 import { documentTypeOf } from './codes.js';
 import { documentConfidence, fieldConfidence } from './confidence.js';
-import { scanDates } from './dates.js';
-import { buildDoc, type Doc, type Found } from './document.js';
+import { printedAmbiguously, scanDates } from './dates.js';
+import { buildDoc, lineText, type Doc, type Found } from './document.js';
 import { findHeaderFields } from './header-fields.js';
 import type { HeaderField, TotalField } from './lexicon.js';
 import type { PageText } from '../reading/page-text.js';
@@ -193,6 +193,7 @@ export function analyseWithEvidence(pages: PageText[], opts: AnalyseOptions): Ev
   set('invoiceCurrencyCode', currencyLabel?.value ?? printed, currencyLabel ? 'label' : 'printed-majority');
 
   const parsed = conform(invoice, evidence);
+  markDefaultOrder(doc, invoice, evidence);
   // OCR readings are calibrated apart from text-layer ones: the same layout evidence is weaker when the letters are guessed.
   if (doc.source === 'ocr') for (const path of Object.keys(evidence)) evidence[path] = `ocr:${evidence[path]}`;
   const quality = ocrQuality(pages);
@@ -300,6 +301,21 @@ const TOTAL_PATHS: Readonly<Record<TotalField, string>> = {
   paid: 'documentTotals.paidAmount',
   due: 'documentTotals.amountDueForPayment',
 };
+
+/**
+ * A date read from a slash date that would be another date in the other order, on a page whose
+ * slash dates never settle the order, was read day-first by default: its evidence says so, and
+ * the calibration measures such readings apart.
+ */
+function markDefaultOrder(doc: Doc, invoice: Record<string, unknown>, evidence: Record<string, string>): void {
+  if (doc.orderSettled) return;
+  const text = doc.pages.flatMap((p) => p.lines.map(lineText)).join('\n');
+  for (const path of Object.keys(evidence)) {
+    const value = getPath(invoice, path);
+    if (typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value) && printedAmbiguously(text, value))
+      evidence[path] = `${evidence[path]}:order-default`;
+  }
+}
 
 function setParty(set: (path: string, v: string | undefined, via: string) => void, role: 'seller' | 'buyer', p: Party | undefined) {
   if (!p) return;

@@ -8,6 +8,26 @@ async function analyse(pages: Parameters<typeof pdfOf>[0]) {
   return analyseInvoice(text, { withLineItems: true });
 }
 
+describe('dates whose day and month could be the other way round', () => {
+  const withDates = (issue: string, due: string) =>
+    englishInvoice().map((page) =>
+      page.map((t) => (t.s === 'March 5, 2024' ? { ...t, s: issue } : t.s === 'April 4, 2024' ? { ...t, s: due } : t)),
+    );
+
+  it('are read day first, but not reported at 0.9 or more while no date on the page settles the order', async () => {
+    const { invoice, fieldConfidence } = await analyse(withDates('03/05/2024', '04/06/2024'));
+    expect([invoice.invoiceIssueDate, invoice.paymentDueDate]).toEqual(['2024-05-03', '2024-06-04']);
+    expect(fieldConfidence.invoiceIssueDate).toBeLessThan(0.9);
+    expect(fieldConfidence.paymentDueDate).toBeLessThan(0.9);
+  });
+
+  it('keep their confidence where another date settles the order', async () => {
+    const { invoice, fieldConfidence } = await analyse(withDates('03/05/2024', '04/17/2024'));
+    expect([invoice.invoiceIssueDate, invoice.paymentDueDate]).toEqual(['2024-03-05', '2024-04-17']);
+    expect(fieldConfidence.invoiceIssueDate).toBeGreaterThanOrEqual(0.9);
+  });
+});
+
 describe('analyseInvoice on generated PDFs', () => {
   it('reads a German DIN 5008 letter: info block, address window, sender line, table, VAT per rate, footer', async () => {
     const { invoice, fieldConfidence, extractionConfidence } = await analyse(germanInvoice());

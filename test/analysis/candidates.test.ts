@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { countryOfLine, currenciesIn, documentTypeOf, unitCode, vatCategoryOf } from '../../src/analysis/codes.js';
-import { inferDayMonthOrder, scanDates } from '../../src/analysis/dates.js';
+import { dayMonthOrderSettled, inferDayMonthOrder, printedAmbiguously, scanDates } from '../../src/analysis/dates.js';
 import { ibanValid, scanBics, scanIbans, scanVatIds, vatIdChecked } from '../../src/analysis/identifiers.js';
 import { inferDecimalMark, parseDigits, scanNumbers } from '../../src/analysis/numbers.js';
 import { parseAddress, parseCityLine } from '../../src/analysis/parties.js';
@@ -59,6 +59,18 @@ describe('dates', () => {
     expect(iso('31.02.2018')).toEqual([]);
     expect(inferDayMonthOrder(['11/03/2017', 'paid 11/17/2017'])).toBe('MDY');
     expect(inferDayMonthOrder(['13/03/2017'])).toBe('DMY');
+  });
+
+  it('knows when no slash date settles the order, and which dates would then read otherwise', () => {
+    expect(dayMonthOrderSettled(['Invoice date 03/11/2017', 'Due 03/12/2017'])).toBe(false);
+    expect(dayMonthOrderSettled(['03/11/2017', '13/11/2017'])).toBe(true);
+    expect(dayMonthOrderSettled(['05.03.2018'])).toBe(false);
+    expect(printedAmbiguously('Invoice date 03/11/2017', '2017-11-03')).toBe(true);
+    expect(printedAmbiguously('Invoice date 3/11/17', '2017-11-03')).toBe(true);
+    // The same day and month either way, a day over 12, or dots: one reading only.
+    expect(printedAmbiguously('Invoice date 11/11/2017', '2017-11-11')).toBe(false);
+    expect(printedAmbiguously('Invoice date 13/11/2017', '2017-11-13')).toBe(false);
+    expect(printedAmbiguously('Rechnungsdatum 03.11.2017', '2017-11-03')).toBe(false);
   });
 });
 
