@@ -543,6 +543,8 @@ function calibrationTable(scored: Array<{ doc: DocScore; score: number }>): void
   console.log(`  documents scored >= 0.9: ${high.length}/${scored.length}; their returned fields right: ${pct(hr, hj)} (${hr}/${hj})`);
 }
 
+const everyHeaderFieldRight = (d: DocScore) => d.header.truth > 0 && d.header.right === d.header.truth;
+
 /** --set generated: the families the rules may be written on, then the held-out ones. */
 function heldOutReport(): void {
   console.log('\nHeld-out families (layouts the rules were not written on)');
@@ -552,7 +554,7 @@ function heldOutReport(): void {
     const hr = ds.reduce((a, d) => a + d.header.right, 0);
     const l = ds.reduce((s, d) => ({ tp: s.tp + d.line.tp, fp: s.fp + d.line.fp, fn: s.fn + d.line.fn }), { tp: 0, fp: 0, fn: 0 });
     const req = ds.filter((d) => d.requiredAll !== undefined);
-    const all = ds.filter((d) => d.header.truth > 0 && d.header.right === d.header.truth).length;
+    const all = ds.filter(everyHeaderFieldRight).length;
     const families = [...new Set(ds.map((d) => d.group))].join(', ');
     console.log(
       `  ${(heldOut ? 'held out' : 'tuning').padEnd(9)} ${String(ds.length).padStart(4)} docs  header ${pct(hr, ht)} (${hr}/${ht})  every required right ${req.filter((d) => d.requiredAll).length}/${req.length}  every field right ${all}/${ds.length}  line F1 ${l.tp === 0 ? '0.0' : ((200 * l.tp) / (2 * l.tp + l.fp + l.fn)).toFixed(1)}%   [${families}]`,
@@ -601,7 +603,7 @@ function report(skipped: number): void {
   console.log(
     `  documents with every required field right: ${pct(withRequired.filter((d) => d.requiredAll).length, withRequired.length)}  (${withRequired.filter((d) => d.requiredAll).length}/${withRequired.length}; realistic layouts ${realistic.filter((d) => d.requiredAll).length}/${realistic.filter((d) => d.requiredAll !== undefined).length})`,
   );
-  const allHeader = docs.filter((d) => d.header.truth > 0 && d.header.right === d.header.truth).length;
+  const allHeader = docs.filter(everyHeaderFieldRight).length;
   console.log(`  documents with every header field the page shows right: ${pct(allHeader, docs.length)}  (${allHeader}/${docs.length})`);
   console.log(
     `  line items: F1 ${(100 * f1(lt)).toFixed(1)}%  (tp ${lt.tp}, fp ${lt.fp}, fn ${lt.fn}; precision ${pct(lt.tp, lt.tp + lt.fp)}, recall ${pct(lt.tp, lt.tp + lt.fn)})`,

@@ -77,8 +77,11 @@ export function scanDates(text: string, order: DayMonthOrder): DateMatch[] {
   return out.sort((a, b) => a.start - b.start);
 }
 
-/** How many slash dates can only be day-first (13/03/2017), and how many only month-first (11/17/2017). */
-function slashDateOrders(texts: Iterable<string>): { dmy: number; mdy: number } {
+/**
+ * Slash dates are month-first only when one of them cannot be day-first (11/17/2017). The order
+ * is settled when some slash date can be read one way only; else day-first is the default.
+ */
+export function dayMonthOrder(texts: Iterable<string>): { order: DayMonthOrder; settled: boolean } {
   let dmy = 0;
   let mdy = 0;
   for (const t of texts) {
@@ -87,19 +90,7 @@ function slashDateOrders(texts: Iterable<string>): { dmy: number; mdy: number } 
       if (Number(m[2]) > 12) mdy++;
     }
   }
-  return { dmy, mdy };
-}
-
-/** Slash dates are month-first only when one of them cannot be day-first (11/17/2017). */
-export function inferDayMonthOrder(texts: Iterable<string>): DayMonthOrder {
-  const { dmy, mdy } = slashDateOrders(texts);
-  return mdy > dmy ? 'MDY' : 'DMY';
-}
-
-/** Whether some slash date of the text can be read one way only, which settles the order of the others. */
-export function dayMonthOrderSettled(texts: Iterable<string>): boolean {
-  const { dmy, mdy } = slashDateOrders(texts);
-  return dmy + mdy > 0;
+  return { order: mdy > dmy ? 'MDY' : 'DMY', settled: dmy + mdy > 0 };
 }
 
 /**

@@ -1,4 +1,4 @@
-import { dayMonthOrderSettled, inferDayMonthOrder, type DayMonthOrder } from './dates.js';
+import { dayMonthOrder, type DayMonthOrder } from './dates.js';
 import { layoutPages, type Line, type PageLayout, type Segment } from './layout.js';
 import { inferDecimalMark, type DecimalMark } from './numbers.js';
 import type { PageText } from '../reading/page-text.js';
@@ -31,13 +31,8 @@ export interface Found<T = string> {
 export function buildDoc(pages: PageText[]): Doc {
   const layout = layoutPages(pages);
   const texts = layout.flatMap((p) => p.lines.flatMap((l) => l.segments.map((s) => s.text)));
-  return {
-    pages: layout,
-    mark: inferDecimalMark(texts),
-    order: inferDayMonthOrder(texts),
-    orderSettled: dayMonthOrderSettled(texts),
-    source: pages[0]?.source ?? 'text-layer',
-  };
+  const { order, settled } = dayMonthOrder(texts);
+  return { pages: layout, mark: inferDecimalMark(texts), order, orderSettled: settled, source: pages[0]?.source ?? 'text-layer' };
 }
 
 export function* allSegments(doc: Doc): Generator<Segment> {

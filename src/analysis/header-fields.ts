@@ -3,7 +3,7 @@ import { scanDates, scannedDate } from './dates.js';
 import { allSegments, belowOf, originalOffset, pageOf, rightOf, type Doc, type Found } from './document.js';
 import { makeSegment, tailOf, type Line, type Segment } from './layout.js';
 import { HEADER_LABELS, OTHER_LABELS, PARTY_LABELS, type HeaderField } from './lexicon.js';
-import { fold } from './text.js';
+import { fold, oneLetterMisread } from './text.js';
 
 /**
  * Header fields announced by a label: the value sits behind the label in the same run of
@@ -88,26 +88,20 @@ export function parseValue(kind: Kind, text: string, doc: Doc, strictId: boolean
 
 /**
  * A scan misreads a letter of a long label now and then ("Leistungedatum"). Where no label is
- * read at the start of a segment, its first word with one letter changed may be one: taken only
- * when every such change names the same field. The folded text keeps its length, so offsets
- * into it still hold.
+ * read at the start of a segment, its first word with one letter changed may be one, when every
+ * such change names the same field. The folded text keeps its length, so offsets into it hold.
  */
-export function labelAsPrinted(text: string): string {
+function labelAsPrinted(text: string): string {
   const folded = fold(text);
   const first = /^\p{L}{8,}/u.exec(folded)?.[0];
   if (!first || HEADER_LABELS.some((r) => r.pattern.exec(folded)?.index === 0)) return folded;
-  const fields = new Set<HeaderField>();
-  let repaired = folded;
-  for (let i = 0; i < first.length; i++)
-    for (const c of 'abcdefghijklmnopqrstuvwxyz') {
-      if (c === first[i]) continue;
-      const variant = `${folded.slice(0, i)}${c}${folded.slice(i + 1)}`;
-      const hits = HEADER_LABELS.filter((r) => !r.inline && r.pattern.exec(variant)?.index === 0);
-      if (hits.length === 0) continue;
-      for (const h of hits) fields.add(h.field);
-      repaired = variant;
-    }
-  return fields.size === 1 ? repaired : folded;
+  const labelsAt = (t: string) => HEADER_LABELS.filter((r) => !r.inline && r.pattern.exec(t)?.index === 0);
+  const rest = folded.slice(first.length);
+  const repaired = oneLetterMisread(first, (spelling) => {
+    const fields = new Set(labelsAt(spelling + rest).map((r) => r.field));
+    return fields.size === 0 ? undefined : fields.size === 1 ? [...fields][0]! : 'several fields';
+  });
+  return repaired && repaired.value !== 'several fields' ? repaired.spelling + rest : folded;
 }
 
 /** Identifiers must contain a digit unless the label is specific to them (a buyer reference may be letters only). */

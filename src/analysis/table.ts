@@ -6,7 +6,7 @@ import { classifyTotal } from './totals.js';
 import type { Line, PageLayout } from './layout.js';
 import { COLUMN_LABELS, TABLE_END, type ColumnKind } from './lexicon.js';
 import { scanNumbers, type NumberMatch } from './numbers.js';
-import { clean, editDistance, fold } from './text.js';
+import { clean, editDistance, fold, oneLetterMisread } from './text.js';
 import type { Word } from '../reading/page-text.js';
 
 /**
@@ -609,16 +609,7 @@ function misreadUnit(text: string): string | undefined {
   const exact = unitCode(letters);
   if (exact) return exact;
   const word = fold(letters);
-  if (word.length < 3) return undefined;
-  const found = new Set<string>();
-  for (let i = 0; i < word.length; i++) {
-    for (const c of 'abcdefghijklmnopqrstuvwxyz') {
-      if (c === word[i]) continue;
-      const u = unitCode(`${word.slice(0, i)}${c}${word.slice(i + 1)}`);
-      if (u) found.add(u);
-    }
-  }
-  return found.size === 1 ? [...found][0] : undefined;
+  return word.length < 3 ? undefined : oneLetterMisread(word, unitCode)?.value;
 }
 
 /**

@@ -35,3 +35,21 @@ export function editDistance(a: string, b: string): number {
   }
   return row[b.length]!;
 }
+
+/**
+ * A word a scan may have misread one letter of: `read` is tried on every spelling with one letter
+ * (a–z) changed. The reading counts only when every spelling that gives one gives the same.
+ */
+export function oneLetterMisread<T>(word: string, read: (spelling: string) => T | undefined): { value: T; spelling: string } | undefined {
+  let found: { value: T; spelling: string } | undefined;
+  for (let i = 0; i < word.length; i++)
+    for (const c of 'abcdefghijklmnopqrstuvwxyz') {
+      if (c === word[i]) continue;
+      const spelling = `${word.slice(0, i)}${c}${word.slice(i + 1)}`;
+      const value = read(spelling);
+      if (value === undefined) continue;
+      if (found && found.value !== value) return undefined;
+      found ??= { value, spelling };
+    }
+  return found;
+}

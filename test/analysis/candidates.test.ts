@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { countryOfLine, currenciesIn, documentTypeOf, unitCode, vatCategoryOf } from '../../src/analysis/codes.js';
-import { dayMonthOrderSettled, inferDayMonthOrder, printedAmbiguously, scanDates } from '../../src/analysis/dates.js';
+import { dayMonthOrder, printedAmbiguously, scanDates } from '../../src/analysis/dates.js';
 import { ibanValid, scanBics, scanIbans, scanVatIds, vatIdChecked } from '../../src/analysis/identifiers.js';
 import { inferDecimalMark, parseDigits, scanNumbers } from '../../src/analysis/numbers.js';
 import { parseAddress, parseCityLine } from '../../src/analysis/parties.js';
@@ -57,14 +57,14 @@ describe('dates', () => {
     expect(iso('03/11/2017', 'DMY')).toEqual(['2017-11-03']);
     expect(iso('03/11/2017', 'MDY')).toEqual(['2017-03-11']);
     expect(iso('31.02.2018')).toEqual([]);
-    expect(inferDayMonthOrder(['11/03/2017', 'paid 11/17/2017'])).toBe('MDY');
-    expect(inferDayMonthOrder(['13/03/2017'])).toBe('DMY');
+    expect(dayMonthOrder(['11/03/2017', 'paid 11/17/2017'])).toEqual({ order: 'MDY', settled: true });
+    expect(dayMonthOrder(['13/03/2017'])).toEqual({ order: 'DMY', settled: true });
   });
 
   it('knows when no slash date settles the order, and which dates would then read otherwise', () => {
-    expect(dayMonthOrderSettled(['Invoice date 03/11/2017', 'Due 03/12/2017'])).toBe(false);
-    expect(dayMonthOrderSettled(['03/11/2017', '13/11/2017'])).toBe(true);
-    expect(dayMonthOrderSettled(['05.03.2018'])).toBe(false);
+    expect(dayMonthOrder(['Invoice date 03/11/2017', 'Due 03/12/2017'])).toEqual({ order: 'DMY', settled: false });
+    expect(dayMonthOrder(['03/11/2017', '13/11/2017']).settled).toBe(true);
+    expect(dayMonthOrder(['05.03.2018']).settled).toBe(false);
     expect(printedAmbiguously('Invoice date 03/11/2017', '2017-11-03')).toBe(true);
     expect(printedAmbiguously('Invoice date 3/11/17', '2017-11-03')).toBe(true);
     // The same day and month either way, a day over 12, or dots: one reading only.
