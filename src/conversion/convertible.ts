@@ -1,7 +1,8 @@
 import type { FieldProblem } from '../jobs/contracts.js';
 import type { FieldSource } from '../analysis/sources.js';
 import { btOf } from '../invoice/catalog.js';
-import { missingMessage, mismatchMessage, refusalSummary, uncertainMessage, type OwnerLanguage } from './owner-texts.js';
+import { crossCheckProblems } from './cross-checks.js';
+import { conflictSummary, missingMessage, mismatchMessage, refusalSummary, uncertainMessage, type OwnerLanguage } from './owner-texts.js';
 import { Decimal, sum, toAmount } from '../invoice/decimal.js';
 import type { Invoice, InvoiceLine } from '../invoice/model.js';
 
@@ -34,13 +35,17 @@ export class ConversionRefusal extends Error {
     message: string,
     readonly fields: FieldProblem[],
     readonly language: OwnerLanguage = 'en',
+    /** When the code's usual summary does not fit (values in conflict are not a scan's fault). */
+    userMessage?: string,
   ) {
     super(message);
-    this.userMessage = refusalSummary(
-      code,
-      fields.map((f) => f.bt ?? f.field),
-      language,
-    )!;
+    this.userMessage =
+      userMessage ??
+      refusalSummary(
+        code,
+        fields.map((f) => f.bt ?? f.field),
+        language,
+      )!;
   }
 }
 
@@ -139,6 +144,11 @@ export interface PrepareOptions {
    * is refused rather than written into an e-invoice (a misread number is worse than a refusal).
    */
   scanned?: boolean;
+  /**
+   * Per analysed path (`buyer.buyerName`), the other values the page offered for it. A refusal for
+   * values in conflict lists them beside the value read, so that a person can pick the right one.
+   */
+  candidates?: Record<string, string[]>;
 }
 
 /** The benchmark's reliability diagram: fields reported below 0.75 are right about seven times in ten. */
@@ -167,46 +177,63 @@ export function prepareForZugferd(found: Invoice, opts: PrepareOptions = {}): Pr
   const { invoice, filled } = complete(found);
   const profile: ConversionProfile = invoice.buyerReference && LEITWEG_ID.test(invoice.buyerReference) ? 'XRECHNUNG' : 'EN16931';
   if (profile === 'XRECHNUNG') filled.push(...completeXRechnung(invoice));
-  const lang = opts.language ?? 'en';
-  const missing = missingFields(invoice, profile, lang);
-  if (missing.length > 0) {
-    throw new ConversionRefusal(
-      'FIELDS_MISSING',
-      `Mandatory fields were not found on the page: ${missing.map((m) => m.bt ?? m.field).join(', ')}`,
-      missing,
-      lang,
-    );
-  }
-  const uncertain: FieldProblem[] = opts.scanned
-    ? MUST_BE_SURE.filter(([path]) => (opts.confidence?.[path] ?? 1) < SCAN_CERTAINTY).map(([path, bt]) => ({
-        field: `invoice.${path}`,
-        bt,
-        message: uncertainMessage(bt, lang),
-      }))
-    : [];
-  if (uncertain.length > 0) {
-    throw new ConversionRefusal(
-      'FIELDS_UNCERTAIN',
-      `Mandatory fields could not be read reliably: ${uncertain.map((u) => u.bt).join(', ')}`,
-      uncertain,
-      lang,
-    );
-  }
-  const mismatches = totalMismatches(invoice, lang);
-  if (mismatches.length > 0) {
-    throw new ConversionRefusal(
-      'TOTALS_MISMATCH',
-      `The totals printed on the page do not match the invoice lines: ${mismatches.map((m) => m.message).join('; ')}`,
-      mismatches,
-      lang,
-    );
-  }
+  const refusal = refusalOf(invoice, profile, opts);
+  if (refusal) throw refusal;
   const analysed: FilledField[] = Object.entries(opts.sources ?? {})
     .filter((e): e is [string, 'inferred' | 'default'] => e[1] !== 'printed')
     .map(([path, source]) => ({ path, bt: btOfPath(path), source, rule: 'analysis' }));
   const all = [...analysed, ...filled.filter((f) => !analysed.some((a) => a.path === f.path))];
   noteFilled(invoice, all);
   return { invoice, profile, filled: all };
+}
+
+/**
+ * The first reason not to write the e-invoice, in this order: a mandatory value not found, one a
+ * scan read unsurely, values that contradict each other (cross-checks.ts), totals that the lines
+ * do not give. Each names every field of its kind.
+ */
+function refusalOf(invoice: Invoice, profile: ConversionProfile, opts: PrepareOptions): ConversionRefusal | undefined {
+  const lang = opts.language ?? 'en';
+  const missing = missingFields(invoice, profile, lang);
+  if (missing.length > 0) {
+    const bts = missing.map((m) => m.bt ?? m.field).join(', ');
+    return new ConversionRefusal('FIELDS_MISSING', `Mandatory fields were not found on the page: ${bts}`, missing, lang);
+  }
+  const unsure = unsureOnScan(opts, lang);
+  if (unsure.length > 0) {
+    const bts = unsure.map((u) => u.bt).join(', ');
+    return new ConversionRefusal('FIELDS_UNCERTAIN', `Mandatory fields could not be read reliably: ${bts}`, unsure, lang);
+  }
+  const conflicts = crossCheckProblems(invoice, lang, opts.candidates);
+  if (conflicts.length > 0) {
+    const read = conflicts.map((c) => `${c.bt} "${c.value}"`).join(', ');
+    const summary = conflictSummary(
+      conflicts.map((c) => c.bt!),
+      lang,
+    );
+    return new ConversionRefusal('FIELDS_UNCERTAIN', `Values read from the page contradict each other: ${read}`, conflicts, lang, summary);
+  }
+  const mismatches = totalMismatches(invoice, lang);
+  if (mismatches.length > 0) {
+    const what = mismatches.map((m) => m.message).join('; ');
+    return new ConversionRefusal(
+      'TOTALS_MISMATCH',
+      `The totals printed on the page do not match the invoice lines: ${what}`,
+      mismatches,
+      lang,
+    );
+  }
+  return undefined;
+}
+
+/** The values an invoice is identified and paid by, where a scan read them with less than SCAN_CERTAINTY. */
+function unsureOnScan(opts: PrepareOptions, lang: OwnerLanguage): FieldProblem[] {
+  if (!opts.scanned) return [];
+  return MUST_BE_SURE.filter(([path]) => (opts.confidence?.[path] ?? 1) < SCAN_CERTAINTY).map(([path, bt]) => ({
+    field: `invoice.${path}`,
+    bt,
+    message: uncertainMessage(bt, lang),
+  }));
 }
 
 const btOfPath = (path: string) => btOf(path.split(/\.|(?=\[)/).map((p) => (/^\[\d+\]$/.test(p) ? Number(p.slice(1, -1)) : p))) ?? '';

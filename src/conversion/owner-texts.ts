@@ -15,6 +15,7 @@ type Pair = readonly [en: string, de: string];
 const DETAILS: Readonly<Record<string, Pair>> = {
   'BT-1': ['the invoice number', 'die Rechnungsnummer'],
   'BT-2': ['the invoice date', 'das Rechnungsdatum'],
+  'BT-3': ['the document type (invoice or credit note)', 'die Art des Dokuments (Rechnung oder Gutschrift)'],
   'BT-5': ['the currency', 'die Währung'],
   'BT-9': [
     'the due date or the payment terms (e.g. "payable within 14 days")',
@@ -23,12 +24,15 @@ const DETAILS: Readonly<Record<string, Pair>> = {
   'BT-27': ["the seller's name", 'der Name des Verkäufers'],
   'BT-30': ["the seller's VAT ID or company registration number", 'die USt-IdNr. oder Handelsregisternummer des Verkäufers'],
   'BT-31': ["the seller's VAT ID or tax number", 'die USt-IdNr. oder Steuernummer des Verkäufers'],
+  'BT-35': ["the seller's street address", 'die Straße des Verkäufers'],
   'BT-37': ["the seller's city", 'der Ort des Verkäufers'],
   'BT-38': ["the seller's post code", 'die Postleitzahl des Verkäufers'],
   'BT-40': ["the seller's country", 'das Land des Verkäufers'],
   'BT-42': ["the seller's telephone number", 'die Telefonnummer des Verkäufers'],
   'BT-43': ["the seller's e-mail address", 'die E-Mail-Adresse des Verkäufers'],
   'BT-44': ["the buyer's name", 'der Name des Käufers'],
+  'BT-48': ["the buyer's VAT ID", 'die USt-IdNr. des Käufers'],
+  'BT-50': ["the buyer's street address", 'die Straße des Käufers'],
   'BT-52': ["the buyer's city", 'der Ort des Käufers'],
   'BT-53': ["the buyer's post code", 'die Postleitzahl des Käufers'],
   'BT-55': ["the buyer's country", 'das Land des Käufers'],
@@ -102,6 +106,109 @@ export function mismatchMessage(
     return `${place}${bt} ist mit ${printed} angegeben, ${how.de} aber ${computed}`;
   }
   return `${line !== undefined ? `line ${line}: ` : ''}${bt} printed as ${printed}, but ${how.en} ${computed}`;
+}
+
+/** How a date stands to the other it conflicts with. */
+type DateOrder = 'before' | 'after' | 'year-after' | 'year-before';
+
+const DATE_ORDER: Readonly<Record<DateOrder, Pair>> = {
+  before: ['is before', 'ist früher als'],
+  after: ['is after', 'ist später als'],
+  'year-after': ['is more than a year after', 'ist mehr als ein Jahr später als'],
+  'year-before': ['is more than a year before', 'ist mehr als ein Jahr früher als'],
+};
+
+/** The dates a conflict names (BT-9's detail asks for terms as well, which do not conflict). */
+const DATES: Readonly<Record<string, Pair>> = {
+  'BT-2': ['the invoice date', 'das Rechnungsdatum'],
+  'BT-9': ['the due date', 'das Fälligkeitsdatum'],
+  'BT-72': ['the delivery date', 'das Lieferdatum'],
+};
+const dateOf = (bt: string, lang: OwnerLanguage) => (DATES[bt] ? pick(DATES[bt], lang) : detailOf(bt, lang));
+
+/** Two values read from the invoice that cannot both be right (src/conversion/cross-checks.ts). */
+export type Conflict =
+  | { kind: 'same-as-other-party'; bt: string; otherBt: string; value: string }
+  | { kind: 'not-a-name'; bt: string; value: string; why: 'no-letters' | 'label' | 'title' | 'placeholder' }
+  | { kind: 'sign'; bt: string; value: string; typeCode: '380' | '381' }
+  | { kind: 'date-order'; bt: string; value: string; otherBt: string; otherValue: string; why: DateOrder };
+
+const NOT_A_NAME: Readonly<Record<Extract<Conflict, { kind: 'not-a-name' }>['why'], Pair>> = {
+  'no-letters': ['has no letters, so it is no name', 'enthält keine Buchstaben, ist also kein Name'],
+  label: ['is a label or heading of the invoice, not a name', 'ist eine Beschriftung oder Überschrift der Rechnung, kein Name'],
+  title: ["is the document's title, not a name", 'ist der Titel des Dokuments, kein Name'],
+  placeholder: [
+    'is a placeholder word (such as "logo" or "supplier"), not a name',
+    'ist ein Platzhalter (wie „Logo“ oder „Lieferant“), kein Name',
+  ],
+};
+
+/** One conflict as a field message: both values, and what to check on the invoice. */
+export function conflictMessage(c: Conflict, lang: OwnerLanguage): string {
+  const own = `${detailOf(c.bt, lang)} (${c.bt})`;
+  switch (c.kind) {
+    case 'same-as-other-party':
+      return capitalise(
+        pick(
+          [
+            `${own} is the same as ${detailOf(c.otherBt, lang)} (${c.otherBt}): "${c.value}"; one was probably read from the other party's block. Please check who is seller and who is buyer on the invoice`,
+            `${own} und ${detailOf(c.otherBt, lang)} (${c.otherBt}) sind gleich: „${c.value}“; vermutlich wurde eine Angabe aus dem Block der anderen Partei gelesen. Bitte prüfen Sie, wer auf der Rechnung Verkäufer und wer Käufer ist`,
+          ],
+          lang,
+        ),
+      );
+    case 'not-a-name':
+      return capitalise(
+        pick(
+          [
+            `${own} was read as "${c.value}", which ${NOT_A_NAME[c.why][0]}. Please print the name clearly on the invoice`,
+            `${own} wurde als „${c.value}“ gelesen; das ${NOT_A_NAME[c.why][1]}. Bitte drucken Sie den Namen deutlich auf die Rechnung`,
+          ],
+          lang,
+        ),
+      );
+    case 'sign':
+      return c.typeCode === '381'
+        ? pick(
+            [
+              `The invoice is a credit note, but ${detailOf(c.bt, lang)} (${c.bt}) is negative (${c.value}); a credit note states positive amounts. Please check the document type and the signs`,
+              `Das Dokument ist eine Gutschrift, aber ${detailOf(c.bt, lang)} (${c.bt}) ist negativ (${c.value}); eine Gutschrift weist positive Beträge aus. Bitte prüfen Sie die Dokumentart und die Vorzeichen`,
+            ],
+            lang,
+          )
+        : pick(
+            [
+              `The invoice is titled as an invoice, but ${detailOf(c.bt, lang)} (${c.bt}) is negative (${c.value}). If it is a credit note, please title it "Credit note"`,
+              `Das Dokument ist als Rechnung bezeichnet, aber ${detailOf(c.bt, lang)} (${c.bt}) ist negativ (${c.value}). Ist es eine Gutschrift, bezeichnen Sie es bitte als „Gutschrift“`,
+            ],
+            lang,
+          );
+    case 'date-order': {
+      const other = `${dateOf(c.otherBt, lang)} (${c.otherBt}, ${c.otherValue})`;
+      const relation = pick(DATE_ORDER[c.why], lang);
+      return capitalise(
+        pick(
+          [
+            `${dateOf(c.bt, lang)} (${c.bt}, ${c.value}) ${relation} ${other}; one of the dates was probably misread. Please check both dates on the invoice`,
+            `${dateOf(c.bt, lang)} (${c.bt}, ${c.value}) ${relation} ${other}; vermutlich wurde eines der Daten falsch gelesen. Bitte prüfen Sie beide Daten auf der Rechnung`,
+          ],
+          lang,
+        ),
+      );
+    }
+  }
+}
+
+/** The userMessage of a refusal for values that contradict each other: nothing was written, and what to check. */
+export function conflictSummary(bts: string[], lang: OwnerLanguage): string {
+  const details = [...new Set(bts)].map((bt) => dateOf(bt, lang));
+  return pick(
+    [
+      `Some details read from the invoice contradict each other: ${details.join('; ')}. No e-invoice was created, so that no wrong value is written into it. Please check these details on the invoice and send it again.`,
+      `Einige aus der Rechnung gelesene Angaben widersprechen sich: ${details.join('; ')}. Es wurde keine E-Rechnung erstellt, damit kein falscher Wert hineingeschrieben wird. Bitte prüfen Sie diese Angaben auf der Rechnung und senden Sie sie erneut.`,
+    ],
+    lang,
+  );
 }
 
 /** The refusal's userMessage: what is wrong and what to do, naming the details. */

@@ -26,6 +26,10 @@ export interface FieldProblem {
   field: string;
   bt?: string;
   message: string;
+  /** What was read, when the problem is a value in conflict with another (a refusal FIELDS_UNCERTAIN of a conversion). */
+  value?: string;
+  /** The other readings found for the same field, when the analysis passed them: what a person may confirm instead. */
+  candidates?: string[];
 }
 
 /** What a refusal carries beyond its code and message (ApplicationFailure details). */

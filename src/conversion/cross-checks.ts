@@ -1,0 +1,241 @@
+import { documentTypeOf } from '../analysis/codes.js';
+import { isLabel } from '../analysis/header-fields.js';
+import { LEGAL_FORM } from '../analysis/parties.js';
+import { fold } from '../analysis/text.js';
+import { Decimal } from '../invoice/decimal.js';
+import type { Invoice } from '../invoice/model.js';
+import type { FieldProblem } from '../jobs/contracts.js';
+import { conflictMessage, type Conflict, type OwnerLanguage } from './owner-texts.js';
+
+/**
+ * Values read from a page that cannot all be right: the seller's name also stands as the buyer's,
+ * a label stands as a name, a credit note owes a negative amount, a due date comes before the
+ * invoice. Each is a misreading, and a misread value written into an e-invoice is booked and paid
+ * as the issuer's statement; so any of them refuses the conversion before anything is written.
+ * Each check is a small named action in one list (as KoSIT's validator runs its DefaultChecks),
+ * so that a new kind of wrong value found in the field is one more entry.
+ */
+
+/** A value in conflict with another, at its path in the invoice (no `invoice.` prefix, as the analysis' paths). */
+export interface CrossFinding {
+  path: string;
+  conflict: Conflict;
+}
+
+export interface CrossCheck {
+  name: string;
+  run: (invoice: Invoice) => CrossFinding[];
+}
+
+// ---------------------------------------------------------------- seller and buyer differ
+
+interface Side {
+  path: string;
+  bt: string;
+  read: (i: Invoice) => string | undefined;
+}
+
+/** Names compare as a reader would: case, diacritics and spacing are no difference. */
+const nameKey = (v: string) => fold(v).replace(/\s+/g, ' ').trim();
+/** VAT ids are printed with spaces now and then ("DE 123 456 789"). */
+const vatKey = (v: string) => v.replace(/\s+/g, '').toUpperCase();
+
+/**
+ * Line 1, post code and city together: two parties may share a city or even a post code, but
+ * not all three; a part missing on either side leaves the address unchecked.
+ */
+function fullAddress(line1: string | undefined, postCode: string | undefined, city: string | undefined): string | undefined {
+  return line1 && postCode && city ? `${line1}, ${postCode} ${city}` : undefined;
+}
+
+const PARTY_PAIRS: ReadonlyArray<{ seller: Side; buyer: Side; key: (v: string) => string }> = [
+  {
+    seller: { path: 'seller.sellerName', bt: 'BT-27', read: (i) => i.seller?.sellerName },
+    buyer: { path: 'buyer.buyerName', bt: 'BT-44', read: (i) => i.buyer?.buyerName },
+    key: nameKey,
+  },
+  {
+    seller: { path: 'seller.sellerVatIdentifier', bt: 'BT-31', read: (i) => i.seller?.sellerVatIdentifier },
+    buyer: { path: 'buyer.buyerVatIdentifier', bt: 'BT-48', read: (i) => i.buyer?.buyerVatIdentifier },
+    key: vatKey,
+  },
+  {
+    seller: {
+      path: 'seller.sellerPostalAddress.sellerAddressLine1',
+      bt: 'BT-35',
+      read: ({ seller }) =>
+        fullAddress(
+          seller?.sellerPostalAddress?.sellerAddressLine1,
+          seller?.sellerPostalAddress?.sellerPostCode,
+          seller?.sellerPostalAddress?.sellerCity,
+        ),
+    },
+    buyer: {
+      path: 'buyer.buyerPostalAddress.buyerAddressLine1',
+      bt: 'BT-50',
+      read: ({ buyer }) =>
+        fullAddress(
+          buyer?.buyerPostalAddress?.buyerAddressLine1,
+          buyer?.buyerPostalAddress?.buyerPostCode,
+          buyer?.buyerPostalAddress?.buyerCity,
+        ),
+    },
+    key: nameKey,
+  },
+];
+
+/**
+ * Either side may be the one read from the other's block, so both are named: the person who
+ * confirms sees each with its own alternatives.
+ */
+function partiesDiffer(invoice: Invoice): CrossFinding[] {
+  return PARTY_PAIRS.flatMap(({ seller, buyer, key }) => {
+    const [s, b] = [seller.read(invoice), buyer.read(invoice)];
+    if (!s || !b || key(s) === '' || key(s) !== key(b)) return [];
+    return [
+      { path: buyer.path, conflict: { kind: 'same-as-other-party', bt: buyer.bt, otherBt: seller.bt, value: b } },
+      { path: seller.path, conflict: { kind: 'same-as-other-party', bt: seller.bt, otherBt: buyer.bt, value: s } },
+    ];
+  });
+}
+
+// ---------------------------------------------------------------- party names are names
+
+/**
+ * Words that stand where a name goes on templates and in headings ("LOGO LE FOURNISSEUR",
+ * "Customer name", "Trade name"), folded. A name made only of these (and the little words below)
+ * names no one. Whole words only, and a legal form makes it a name: "Customer Care Solutions
+ * GmbH" and "Lieferant GmbH" are companies.
+ */
+export const PLACEHOLDER_WORDS: ReadonlySet<string> = new Set([
+  // en
+  ...['logo', 'seller', 'buyer', 'supplier', 'vendor', 'customer', 'client', 'company', 'business', 'trade', 'trading', 'legal'],
+  ...['registered', 'contact', 'name', 'address', 'sender', 'recipient', 'sample', 'example', 'placeholder'],
+  // de
+  ...['verkaufer', 'kaufer', 'lieferant', 'kunde', 'firma', 'firmenname', 'unternehmen', 'anschrift', 'absender', 'empfanger'],
+  ...['muster', 'beispiel'],
+  // fr
+  ...['fournisseur', 'vendeur', 'acheteur', 'societe', 'entreprise', 'nom', 'raison', 'sociale', 'adresse', 'expediteur'],
+  ...['destinataire'],
+  // nl, it
+  ...['naam', 'leverancier', 'klant', 'fornitore', 'cliente', 'nome', 'ditta'],
+]);
+
+/** Articles, possessives and number words that join placeholder and title words ("Your company name", "Tax invoice no."). */
+const LITTLE_WORDS: ReadonlySet<string> = new Set([
+  ...['the', 'a', 'an', 'of', 'your', 'our', 'here', 'tax', 'no', 'nr', 'n', 'number', 'copy', 'original'],
+  ...['der', 'die', 'das', 'des', 'ihr', 'ihre', 'unser', 'unsere', 'hier', 'nummer', 'kopie'],
+  ...['le', 'la', 'les', 'l', 'de', 'du', 'd', 'votre', 'notre', 'ici', 'numero'],
+  ...['het', 'een', 'uw', 'il', 'lo', 'di'],
+]);
+
+const wordsOf = (name: string) =>
+  fold(name)
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean);
+const isLittle = (w: string) => LITTLE_WORDS.has(w) || /^\d+$/.test(w);
+
+type NotAName = Extract<Conflict, { kind: 'not-a-name' }>['why'];
+
+function whyNotAName(name: string): NotAName | undefined {
+  if (!/\p{L}/u.test(name)) return 'no-letters';
+  // The lexicon's labels are whole texts ("Lieferant", "Bill to", "Rechnungsnummer"), so a name that merely contains one passes.
+  if (/:\s*$/.test(name) || isLabel(name)) return 'label';
+  if (LEGAL_FORM.test(name)) return undefined;
+  const words = wordsOf(name);
+  if (words.every((w) => PLACEHOLDER_WORDS.has(w) || isLittle(w))) return 'placeholder';
+  // documentTypeOf finds "rechnung" inside "Rechnungswesen Müller" too: every word must be a title's.
+  if (documentTypeOf(name) && words.every((w) => documentTypeOf(w) || isLittle(w))) return 'title';
+  return undefined;
+}
+
+const PARTY_NAMES: readonly Side[] = [PARTY_PAIRS[0]!.seller, PARTY_PAIRS[0]!.buyer];
+
+function partyNamesAreNames(invoice: Invoice): CrossFinding[] {
+  return PARTY_NAMES.flatMap(({ path, bt, read }) => {
+    const name = read(invoice);
+    const why = name === undefined ? undefined : whyNotAName(name);
+    return why ? [{ path, conflict: { kind: 'not-a-name', bt, value: name!, why } }] : [];
+  });
+}
+
+// ---------------------------------------------------------------- sign and type code agree
+
+const SIGNED_TOTALS: ReadonlyArray<Side> = [
+  { path: 'documentTotals.invoiceTotalAmountWithoutVat', bt: 'BT-109', read: (i) => i.documentTotals?.invoiceTotalAmountWithoutVat },
+  { path: 'documentTotals.invoiceTotalAmountWithVat', bt: 'BT-112', read: (i) => i.documentTotals?.invoiceTotalAmountWithVat },
+];
+
+/**
+ * The analysis states a credit note's amounts as positive (src/analysis/index.ts), as EN 16931
+ * wants; a negative one left over means the sign or the title was misread, and a negative credit
+ * note is a claim on the buyer. A commercial invoice (380) with a negative total is, on paper, a
+ * credit note whose title was not read. Corrective and other invoices (384, …) keep the signs
+ * they print and are not checked.
+ */
+function signMatchesType(invoice: Invoice): CrossFinding[] {
+  const typeCode = invoice.invoiceTypeCode;
+  if (typeCode !== '380' && typeCode !== '381') return [];
+  return SIGNED_TOTALS.flatMap(({ path, bt, read }) => {
+    const value = read(invoice);
+    return value !== undefined && new Decimal(value).isNegative() ? [{ path, conflict: { kind: 'sign', bt, value, typeCode } }] : [];
+  });
+}
+
+// ---------------------------------------------------------------- dates in order
+
+const ISO_DATE = /^(\d{4})-(\d{2}-\d{2})$/;
+
+/** The same day a year later, as an ISO string (29 February compares as the last day of February). */
+const yearAfter = (iso: string) => iso.replace(ISO_DATE, (_, y: string, md: string) => `${Number(y) + 1}-${md}`);
+
+/**
+ * Conservative on purpose: only orders no invoice has. A due date before the invoice date
+ * (on the same day is "payable at once") is a misread day or month, or the labels swapped. A
+ * delivery months or years before the invoice is ordinary (late invoicing), and a prepayment
+ * invoice may precede its delivery, but by more than a year is a misread year. Both dates are
+ * named: either may be the wrong one.
+ */
+function datesInOrder(invoice: Invoice): CrossFinding[] {
+  const issue = invoice.invoiceIssueDate;
+  if (!issue || !ISO_DATE.test(issue)) return [];
+  const due = invoice.paymentDueDate;
+  const delivery = invoice.deliveryInformation?.actualDeliveryDate;
+  const findings: CrossFinding[] = [];
+  const pair = (path: string, bt: string, value: string, why: 'before' | 'year-after', back: 'after' | 'year-before') =>
+    findings.push(
+      { path, conflict: { kind: 'date-order', bt, value, otherBt: 'BT-2', otherValue: issue, why } },
+      { path: 'invoiceIssueDate', conflict: { kind: 'date-order', bt: 'BT-2', value: issue, otherBt: bt, otherValue: value, why: back } },
+    );
+  if (due && ISO_DATE.test(due) && due < issue) pair('paymentDueDate', 'BT-9', due, 'before', 'after');
+  if (delivery && ISO_DATE.test(delivery) && delivery > yearAfter(issue))
+    pair('deliveryInformation.actualDeliveryDate', 'BT-72', delivery, 'year-after', 'year-before');
+  return findings;
+}
+
+// ---------------------------------------------------------------- the list
+
+export const CROSS_CHECKS: readonly CrossCheck[] = [
+  { name: 'parties-differ', run: partiesDiffer },
+  { name: 'party-names-are-names', run: partyNamesAreNames },
+  { name: 'sign-matches-type', run: signMatchesType },
+  { name: 'dates-in-order', run: datesInOrder },
+];
+
+/** Every conflict, as the refusal's fields: what was read, and the other readings the caller found for that path. */
+export function crossCheckProblems(
+  invoice: Invoice,
+  lang: OwnerLanguage,
+  candidates: Readonly<Record<string, readonly string[]>> = {},
+): FieldProblem[] {
+  return CROSS_CHECKS.flatMap((check) => check.run(invoice)).map(({ path, conflict }) => {
+    const others = [...new Set(candidates[path] ?? [])].filter((c) => c !== conflict.value);
+    return {
+      field: `invoice.${path}`,
+      bt: conflict.bt,
+      message: conflictMessage(conflict, lang),
+      value: conflict.value,
+      ...(others.length ? { candidates: others } : {}),
+    };
+  });
+}
