@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { failureEmail } from './failure-mail.js';
 import type { RefusalDetails } from '../jobs/contracts.js';
 import { JobRefusal } from '../jobs/refusal.js';
-import { ERROR_CODES, type ApiError, type ErrorCode } from './errors.js';
+import { ERROR_CODES, fieldProblemSchema, type ApiError, type ErrorCode } from './errors.js';
 import type { RouteResult } from './route.js';
 import { ruleSetOf } from './validation-messages.js';
 
@@ -71,7 +71,10 @@ export const CONVERSION_CODES = {
     stage: 'analyse',
     retryable: false,
     reasons: ['FIELDS_UNCERTAIN'],
-    description: 'From a scan, the invoice number, date, net or gross total was read with a confidence below 0.75',
+    description:
+      'From a scan, the invoice number, date, net or gross total was read with a confidence below 0.75; or values read contradict each other ' +
+      "(seller and buyer with one name, VAT id or address, a label or placeholder as a party's name, a total's sign against the type code, " +
+      'a due date before the invoice date, a delivery more than a year after it): `fields` names each with `value` and `candidates`',
   },
   MISSING_MANDATORY_FIELDS: {
     stage: 'missing',
@@ -156,10 +159,10 @@ export const conversionFailureSchema = z
       userMessage: z.string(),
       detail: z.string().min(1),
       reference: z.string().meta({ description: 'Request id; also in logs and the Temporal workflow id' }),
-      fields: z
-        .array(z.object({ field: z.string(), bt: z.string().optional(), message: z.string() }))
-        .optional()
-        .meta({ description: 'Fields missing, uncertain, or totals that disagree with the lines' }),
+      fields: z.array(fieldProblemSchema).optional().meta({
+        description:
+          'Fields missing, uncertain or in conflict with another (with `value` and `candidates`), or totals that disagree with the lines',
+      }),
       ruleCodes: z
         .array(z.string())
         .optional()

@@ -147,7 +147,19 @@ export function fromRefusal(refusal: JobRefusal): ApiError {
   });
 }
 
-const fieldProblemSchema = z.object({ field: z.string(), bt: z.string().optional(), message: z.string() });
+/** One problem with one field; a conversion refused for values in conflict (FIELDS_UNCERTAIN) also gives what was read. */
+export const fieldProblemSchema = z.object({
+  field: z.string().meta({ description: 'Path of the field (`invoice.buyer.buyerName`)' }),
+  bt: z.string().optional().meta({ description: 'Its EN 16931 business term (BT-44)' }),
+  message: z.string(),
+  value: z.string().optional().meta({
+    description:
+      "What was read from the page, when it conflicts with another value (the buyer's name equal to the seller's, a label read as a name, a due date before the invoice date)",
+  }),
+  candidates: z.array(z.string()).optional().meta({
+    description: 'The other values the page offered for the field, when the analysis found any: what a person may confirm instead',
+  }),
+});
 
 export const errorEnvelopeSchema = z
   .object({
