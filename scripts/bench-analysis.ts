@@ -3,6 +3,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { analyseWithEvidence, type EvidencedResult } from '../src/analysis/index.js';
+import type { PartyModels } from '../src/analysis/party-choice.js';
+import { asPrinted, partyExamples } from './lib/party-examples.js';
+import { trainRanker } from './lib/train-ranker.js';
 import type { PageText } from '../src/reading/page-text.js';
 import { extractTextLayer } from '../src/reading/text-layer.js';
 import { CALIBRATION } from '../src/analysis/calibration.js';
@@ -19,6 +22,7 @@ import {
   type CorpusItem,
   type Kind,
   type Visible,
+  wildItems,
 } from './lib/corpus-truth.js';
 import { degradedScanPages } from './lib/degraded-scans.js';
 import { HELD_OUT, syntheticItems, type Family } from './lib/synthetic-invoices.js';
@@ -62,6 +66,8 @@ const { values: args } = parseArgs({
     /** corpus: the PDFs of ../shared/corpus; generated: the synthetic set of --seeds. */
     set: { type: 'string', default: 'corpus' },
     seeds: { type: 'string' },
+    /** The invoices of other repositories (--set wild or all). */
+    wild: { type: 'string' },
   },
 });
 
@@ -81,7 +87,9 @@ const MODES: Record<string, PageSource> = {
 };
 const source = MODES[args.mode!];
 if (!source) throw new Error(`Unknown --mode ${args.mode}; known: ${Object.keys(MODES).join(', ')}`);
-if (args.set !== 'corpus' && args.set !== 'generated') throw new Error(`Unknown --set ${args.set}; known: corpus, generated`);
+const SETS = ['corpus', 'wild', 'all', 'generated'];
+if (!SETS.includes(args.set!)) throw new Error(`Unknown --set ${args.set}; known: ${SETS.join(', ')}`);
+const wild = path.resolve(args.wild ?? path.join(repoRoot, '../shared/corpus-wild'));
 const generated = args.set === 'generated';
 if (generated && args['write-calibration']) throw new Error('--write-calibration fits on the corpus only, not on --set generated');
 const seedsFile = path.resolve(args.seeds ?? path.join(repoRoot, 'scripts/synthetic-seeds.json'));
@@ -167,16 +175,14 @@ function same(kind: Kind, truth: string, got: string | undefined): boolean {
       // To the cent; a credit note prints its totals with or without the minus sign.
       return new Decimal(truth).abs().toDecimalPlaces(2).eq(new Decimal(got).abs().toDecimalPlaces(2));
     case 'text':
-      // As the invoice's recipient reads it: whitespace runs collapsed, case folded, nothing dropped.
-      return asRead(truth) === asRead(got);
+      // Strictly as printed: whitespace runs collapsed, nothing else removed, case kept.
+      return asPrinted(truth) === asPrinted(got);
     case 'id':
       return truth.replace(/\s+/g, '').toUpperCase() === got.replace(/\s+/g, '').toUpperCase();
     default:
       return truth.trim().toUpperCase() === got.trim().toUpperCase();
   }
 }
-
-const asRead = (text: string) => text.replace(/\s+/g, ' ').trim().toLowerCase();
 
 // ---------------------------------------------------------------- scoring
 
@@ -216,6 +222,8 @@ interface DocScore {
   fieldConfidence: Record<string, number>;
   /** Header fields (not lines) the page shows, and how many of them were read right. */
   header: { truth: number; right: number };
+  /** Seller and buyer names the page shows, and how many were read right. */
+  parties: { truth: number; right: number };
   /**
    * The page shows the XML's number, date and gross total. Where it does not, the XML describes
    * another invoice or another version of it (a corrected date, other totals), and a right reading
@@ -266,9 +274,12 @@ function score(
   }
   t.truth++;
   doc.header.truth++;
+  const party = f.key === 'sellerName' || f.key === 'buyerName';
+  if (party) doc.parties.truth++;
   if (ok) {
     t.right++;
     doc.header.right++;
+    if (party) doc.parties.right++;
   } else {
     if (got !== undefined) t.wrong++;
     else t.missing++;
@@ -352,14 +363,18 @@ async function run(): Promise<void> {
     return;
   }
   console.log(`Corpus: ${corpus}   mode: ${args.mode}${generated ? `   set: generated from ${path.relative(repoRoot, seedsFile)}` : ''}`);
+  if (args.set !== 'corpus' && args.set !== 'generated' && !existsSync(wild))
+    console.log(`No corpus-wild at ${wild}: its folds are left out.`);
+  const corpusSet = () => corpusItems(corpus, [...ZUGFERD_GROUPS, ...(args['include-invalid'] ? ['invalid'] : [])]);
   const items: BenchItem[] = (
     generated
       ? syntheticItems(corpus, seedsFile)
-      : corpusItems(corpus, [...ZUGFERD_GROUPS, ...(args['include-invalid'] ? ['invalid'] : [])])
+      : [...(args.set === 'wild' ? [] : corpusSet()), ...(args.set === 'corpus' ? [] : wildItems(wild))]
   ).filter((i, at) => (!args.only || i.file.includes(args.only)) && at % Number(args.every ?? 1) === 0);
   // Warm-up: the first pdfjs load compiles a lot of code; it is not what a page costs.
   if (items[0]) await source!(await bytesOf(items[0]), items[0].file);
   let skipped = 0;
+  const read: Read[] = [];
   for (const item of items) {
     const truth = await item.truth();
     if (!truth) {
@@ -370,70 +385,102 @@ async function run(): Promise<void> {
     const bytes = await bytesOf(item);
     const started = performance.now();
     const pages = await source!(bytes, item.file);
-    let result: EvidencedResult;
-    try {
-      result = analyseWithEvidence(pages, { withLineItems: true });
-    } catch (e) {
-      result = { invoice: {}, extractionConfidence: 0, fieldConfidence: {}, fieldSource: {}, evidence: {} };
-      console.log(`  ${path.relative(corpus, item.file)}: ${(e as Error).message}`);
-    }
     const seconds = (performance.now() - started) / 1000;
     // What the page shows is judged on its text layer, so that a value OCR misreads still counts as a miss.
     const vis = visibleOf(args.mode === 'text-layer' ? pages : await extractTextLayer(bytes));
-    const doc: DocScore = {
-      file: path.relative(corpus, item.file),
-      group: item.group,
-      pages: Math.max(1, pages.length),
-      seconds,
-      confidence: result.extractionConfidence,
-      judged: 0,
-      right: 0,
-      requiredAll: undefined,
-      line: { tp: 0, fp: 0, fn: 0 },
-      misses: [],
-      verdicts: [],
-      evidence: result.evidence,
-      fieldConfidence: result.fieldConfidence,
-      header: { truth: 0, right: 0 },
-      agrees: generated || item.golden !== undefined || notOnPage(truth, vis).length === 0,
-    };
-    const fields = item.golden ? HEADER.filter((f) => getPath(truth, f.path) !== undefined) : HEADER;
-    let required = 0;
-    let requiredOk = 0;
-    for (const f of fields) {
-      const t = getPath(truth, f.path);
-      const g = getPath(result.invoice, f.path);
-      // The golden issuer may be spelt as the company's full name.
-      const gt = f.key === 'sellerName' && item.golden?.partner_name && same('text', item.golden.partner_name, g) ? g : t;
-      score(f, '', gt, g, vis, doc, f.path);
-      if (f.required && gt !== undefined && shown(f.kind, gt, vis)) {
-        required++;
-        if (same(f.kind, gt, g)) requiredOk++;
-      }
-    }
-    if (!item.golden) scoreVat(truth, result.invoice, vis, doc);
-    if (truth.invoiceLine?.length) scoreLines(truth.invoiceLine, result.invoice.invoiceLine ?? [], vis, doc);
-    doc.requiredAll = item.golden ? undefined : required > 0 ? requiredOk === required : undefined;
-    docs.push(doc);
-    const g = perGroup.get(item.group) ?? { truth: 0, correct: 0, docs: 0, required: 0, requiredOk: 0, line: { tp: 0, fp: 0, fn: 0 } };
-    g.docs++;
-    if (doc.requiredAll !== undefined) {
-      g.required++;
-      if (doc.requiredAll) g.requiredOk++;
-    }
-    g.line.tp += doc.line.tp;
-    g.line.fp += doc.line.fp;
-    g.line.fn += doc.line.fn;
-    perGroup.set(item.group, g);
-    if (args.verbose) {
-      console.log(
-        `\n${doc.file}  conf=${doc.confidence.toFixed(2)}  ${seconds.toFixed(2)} s  lines tp ${doc.line.tp} fp ${doc.line.fp} fn ${doc.line.fn}`,
-      );
-      for (const m of doc.misses) console.log(`    ${m}`);
-    }
+    read.push({ item, truth, pages, vis, seconds });
   }
+  // Real invoices are scored by a ranker trained without their fold; the generated set by the committed one.
+  const modelsFor = generated ? () => undefined : foldModels(read);
+  for (const r of read) scoreDocument(r, modelsFor(r.item.group));
   report(skipped);
   if (generated) heldOutReport();
+}
+
+interface Read {
+  item: BenchItem;
+  truth: Invoice;
+  pages: PageText[];
+  vis: Visible;
+  /** Reading the pages (text layer or OCR). */
+  seconds: number;
+}
+
+/** Per fold, the party-name rankers trained on every other fold. */
+function foldModels(read: Read[]): (group: string) => PartyModels {
+  const examples = read.map((r) => ({ group: r.item.group, ...partyExamples(r.truth, r.pages) }));
+  const cache = new Map<string, PartyModels>();
+  return (group) => {
+    if (!cache.has(group)) {
+      const rest = examples.filter((e) => e.group !== group);
+      cache.set(group, { seller: trainRanker(rest.flatMap((e) => e.seller)), buyer: trainRanker(rest.flatMap((e) => e.buyer)) });
+    }
+    return cache.get(group)!;
+  };
+}
+
+function scoreDocument({ item, truth, pages, vis, seconds: readSeconds }: Read, partyModels: PartyModels | undefined): void {
+  const started = performance.now();
+  let result: EvidencedResult;
+  try {
+    result = analyseWithEvidence(pages, { withLineItems: true, ...(partyModels ? { partyModels } : {}) });
+  } catch (e) {
+    result = { invoice: {}, extractionConfidence: 0, fieldConfidence: {}, fieldSource: {}, evidence: {} };
+    console.log(`  ${path.relative(corpus, item.file)}: ${(e as Error).message}`);
+  }
+  const seconds = readSeconds + (performance.now() - started) / 1000;
+  const doc: DocScore = {
+    file: path.relative(path.dirname(corpus), item.file),
+    group: item.group,
+    pages: Math.max(1, pages.length),
+    seconds,
+    confidence: result.extractionConfidence,
+    judged: 0,
+    right: 0,
+    requiredAll: undefined,
+    line: { tp: 0, fp: 0, fn: 0 },
+    misses: [],
+    verdicts: [],
+    evidence: result.evidence,
+    fieldConfidence: result.fieldConfidence,
+    header: { truth: 0, right: 0 },
+    parties: { truth: 0, right: 0 },
+    agrees: generated || item.golden !== undefined || notOnPage(truth, vis).length === 0,
+  };
+  const fields = item.golden ? HEADER.filter((f) => getPath(truth, f.path) !== undefined) : HEADER;
+  let required = 0;
+  let requiredOk = 0;
+  for (const f of fields) {
+    const t = getPath(truth, f.path);
+    const g = getPath(result.invoice, f.path);
+    // The golden issuer may be spelt as the company's full name.
+    const gt = f.key === 'sellerName' && item.golden?.partner_name && same('text', item.golden.partner_name, g) ? g : t;
+    score(f, '', gt, g, vis, doc, f.path);
+    if (f.required && gt !== undefined && shown(f.kind, gt, vis)) {
+      required++;
+      if (same(f.kind, gt, g)) requiredOk++;
+    }
+  }
+  if (!item.golden) scoreVat(truth, result.invoice, vis, doc);
+  if (truth.invoiceLine?.length) scoreLines(truth.invoiceLine, result.invoice.invoiceLine ?? [], vis, doc);
+  doc.requiredAll = item.golden ? undefined : required > 0 ? requiredOk === required : undefined;
+  docs.push(doc);
+  const g = perGroup.get(item.group) ?? { truth: 0, correct: 0, docs: 0, required: 0, requiredOk: 0, line: { tp: 0, fp: 0, fn: 0 } };
+  g.docs++;
+  if (doc.requiredAll !== undefined) {
+    g.required++;
+    if (doc.requiredAll) g.requiredOk++;
+  }
+  g.line.tp += doc.line.tp;
+  g.line.fp += doc.line.fp;
+  g.line.fn += doc.line.fn;
+  perGroup.set(item.group, g);
+  if (args.verbose) {
+    console.log(
+      `\n${doc.file}  conf=${doc.confidence.toFixed(2)}  ${seconds.toFixed(2)} s  lines tp ${doc.line.tp} fp ${doc.line.fp} fn ${doc.line.fn}`,
+    );
+    for (const m of doc.misses) console.log(`    ${m}`);
+  }
 }
 
 // ---------------------------------------------------------------- report
@@ -482,34 +529,58 @@ function reliabilityDiagram(): void {
 }
 
 /**
- * Field confidence per source, with the calibration fitted on the other sources only: what a
- * user's invoices from a source never measured can expect. (The rules themselves are written by
- * hand, not fitted; they stay the same in every row.)
+ * Per fold (a corpus source or a corpus-wild repository), with the calibration fitted on the
+ * other folds only: what a user's invoices from a source never measured can expect. The last
+ * row pools the held-out folds.
  */
 function leaveOneSourceOut(): void {
-  console.log('\nLeave one source out: field confidence with the calibration fitted without the source scored');
+  console.log('\nLeave one source out: each fold scored with the calibration fitted without it');
   console.log("(right, agreeing: only the pages that show their XML's number, date and gross total; the others describe another invoice)");
   console.log(
-    `${'source'.padEnd(18)}${'docs'.padStart(6)}${'header'.padStart(9)}${'fields >= 0.9'.padStart(16)}${'right'.padStart(9)}${'right, agreeing'.padStart(17)}`,
+    `${'fold'.padEnd(24)}${'docs'.padStart(5)}${'header'.padStart(9)}${'parties'.padStart(9)}${'line F1'.padStart(9)}${'>= 0.9'.padStart(8)}${'right'.padStart(8)}${'agreeing'.padStart(10)}`,
   );
-  for (const group of [...new Set(docs.map((d) => d.group))]) {
-    const table = fitCalibration(docs.filter((d) => d.group !== group).flatMap(judgedOf));
-    const own = docs.filter((d) => d.group === group);
-    const fields = own.flatMap((d) =>
-      judgedOf(d).map((j) => ({ ...j, file: d.file, conf: fieldConfidence(j.path, j.evidence, table), agrees: d.agrees })),
-    );
-    const high = fields.filter((f) => f.conf >= 0.9);
-    const highAgreeing = high.filter((f) => f.agrees);
-    const header = own.reduce((s, d) => ({ truth: s.truth + d.header.truth, right: s.right + d.header.right }), { truth: 0, right: 0 });
-    console.log(
-      `${group.padEnd(18)}${String(own.length).padStart(6)}${pct(header.right, header.truth).padStart(9)}${pct(high.length, fields.length).padStart(16)}${pct(high.filter((f) => f.right).length, high.length).padStart(9)}${pct(highAgreeing.filter((f) => f.right).length, highAgreeing.length).padStart(17)}`,
-    );
-    if (args.verbose)
-      for (const f of high.filter((f) => !f.right))
-        console.log(
-          `    wrong at ${f.conf.toFixed(2)}: ${f.file} ${f.path} (${f.evidence}${f.hidden ? ', not on the page' : ''}${f.agrees ? '' : ', page disagrees with its XML'})`,
-        );
+  const pooled: FoldRow = { docs: [], fields: [] };
+  const groups = [...new Set(docs.map((d) => d.group))];
+  for (const group of [...groups, 'held-out, pooled']) {
+    const row =
+      group === 'held-out, pooled'
+        ? pooled
+        : (() => {
+            const table = fitCalibration(docs.filter((d) => d.group !== group).flatMap(judgedOf));
+            const own = docs.filter((d) => d.group === group);
+            const fields = own.flatMap((d) =>
+              judgedOf(d).map((j) => ({ ...j, file: d.file, conf: fieldConfidence(j.path, j.evidence, table), agrees: d.agrees })),
+            );
+            pooled.docs.push(...own);
+            pooled.fields.push(...fields);
+            return { docs: own, fields };
+          })();
+    printFold(group, row);
   }
+}
+
+interface FoldRow {
+  docs: DocScore[];
+  fields: Array<{ path: string; right: boolean; conf: number; agrees: boolean; file: string; evidence: string; hidden?: boolean }>;
+}
+
+function printFold(name: string, { docs: own, fields }: FoldRow): void {
+  const high = fields.filter((f) => f.conf >= 0.9);
+  const highAgreeing = high.filter((f) => f.agrees);
+  const sumOf = (k: 'header' | 'parties') =>
+    own.reduce((s, d) => ({ truth: s.truth + d[k].truth, right: s.right + d[k].right }), { truth: 0, right: 0 });
+  const header = sumOf('header');
+  const parties = sumOf('parties');
+  const l = own.reduce((s, d) => ({ tp: s.tp + d.line.tp, fp: s.fp + d.line.fp, fn: s.fn + d.line.fn }), { tp: 0, fp: 0, fn: 0 });
+  const f1 = l.tp + l.fn === 0 ? '    —  ' : `${((200 * l.tp) / (2 * l.tp + l.fp + l.fn)).toFixed(1).padStart(6)}%`;
+  console.log(
+    `${name.padEnd(24)}${String(own.length).padStart(5)}${pct(header.right, header.truth).padStart(9)}${pct(parties.right, parties.truth).padStart(9)}${f1.padStart(9)}${pct(high.length, fields.length).padStart(8)}${pct(high.filter((f) => f.right).length, high.length).padStart(8)}${pct(highAgreeing.filter((f) => f.right).length, highAgreeing.length).padStart(10)}`,
+  );
+  if (args.verbose)
+    for (const f of high.filter((f) => !f.right))
+      console.log(
+        `    wrong at ${f.conf.toFixed(2)}: ${f.file} ${f.path} (${f.evidence}${f.hidden ? ', not on the page' : ''}${f.agrees ? '' : ', page disagrees with its XML'})`,
+      );
 }
 
 function judgedOf(d: DocScore): Array<{ path: string; evidence: string; right: boolean; hidden?: boolean }> {

@@ -297,3 +297,72 @@ export function notOnPage(truth: Invoice, vis: Visible): string[] {
     return value === undefined || !isVisible(f.kind, value, vis);
   }).map((f) => `${f.bt} ${getPath(truth, f.path) === undefined ? 'not in the XML' : 'not on the page'}`);
 }
+
+// ---------------------------------------------------------------- corpus-wild
+
+/**
+ * The invoices of ../shared/corpus-wild: one folder per repository they come from, which is
+ * the fold a leave-one-repository-out figure leaves out. A PDF's truth is the XML it carries,
+ * or the invoice beside it as JSON (the UBL-as-JSON form of gflohr/e-invoice-eu).
+ */
+export function wildItems(wild: string): CorpusItem[] {
+  if (!existsSync(wild)) return [];
+  const items: CorpusItem[] = [];
+  for (const repo of readdirSync(wild, { withFileTypes: true })
+    .filter((d) => d.isDirectory())
+    .map((d) => d.name)
+    .sort()) {
+    const dir = path.join(wild, repo);
+    for (const f of readdirSync(dir)
+      .filter((n) => n.toLowerCase().endsWith('.pdf'))
+      .sort()) {
+      const file = path.join(dir, f);
+      const beside = file.replace(/\.pdf$/i, '.json');
+      items.push({
+        group: `wild/${repo}`,
+        file,
+        truth: async () => {
+          if (existsSync(beside)) return catching(() => truthOf(ublJsonToXml(JSON.parse(readFileSync(beside, 'utf8')) as JsonNode)));
+          const xml = (await embeddedFiles(readFileSync(file))).find((e) => /\.xml$/i.test(e.name));
+          return xml ? catching(() => truthOf(xml.data)) : undefined;
+        },
+      });
+    }
+  }
+  return items;
+}
+
+type JsonNode = string | number | boolean | JsonNode[] | { [key: string]: JsonNode };
+
+const UBL_NAMESPACES: Readonly<Record<string, string>> = {
+  cac: 'urn:oasis:names:specification:ubl:schema:xsd:CommonAggregateComponents-2',
+  cbc: 'urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2',
+};
+
+/** `{"ubl:Invoice": {"cbc:ID": "1", "cbc:ID@schemeID": "0088", "cac:X": [...]}}` as the UBL document it stands for. */
+export function ublJsonToXml(json: JsonNode): string {
+  const [rootKey, body] = Object.entries(json as Record<string, JsonNode>)[0]!;
+  const local = rootKey.replace(/^ubl:/, '');
+  const ns = `urn:oasis:names:specification:ubl:schema:xsd:${local}-2`;
+  const decls = Object.entries(UBL_NAMESPACES)
+    .map(([p, uri]) => ` xmlns:${p}="${uri}"`)
+    .join('');
+  return `<?xml version="1.0" encoding="UTF-8"?><${local} xmlns="${ns}"${decls}>${childrenXml(body)}</${local}>`;
+}
+
+const escapeXml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+
+function childrenXml(node: JsonNode): string {
+  if (typeof node !== 'object' || Array.isArray(node)) return escapeXml(String(node));
+  const entries = Object.entries(node);
+  return entries
+    .filter(([key]) => !key.includes('@'))
+    .map(([key, value]) => {
+      const attrs = entries
+        .filter(([k]) => k.startsWith(`${key}@`))
+        .map(([k, v]) => ` ${k.slice(key.length + 1)}="${escapeXml(String(v))}"`)
+        .join('');
+      return (Array.isArray(value) ? value : [value]).map((v) => `<${key}${attrs}>${childrenXml(v)}</${key}>`).join('');
+    })
+    .join('');
+}

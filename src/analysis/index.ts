@@ -11,6 +11,7 @@ import { findHeaderFields } from './header-fields.js';
 import type { HeaderField, TotalField } from './lexicon.js';
 import type { PageText } from '../reading/page-text.js';
 import { AnalysisError, type AnalyseOptions, type AnalysisResult } from './result.js';
+import { chooseParties, type NameChoice } from './party-choice.js';
 import { findParties, type Party } from './parties.js';
 import { solveTotals, type Totals } from './solver.js';
 import { findLineItems } from './table.js';
@@ -90,9 +91,9 @@ export function analyseWithEvidence(pages: PageText[], opts: AnalyseOptions): Ev
   setFound('buyer.buyerIdentifier', customer);
   setFound('seller.sellerTaxRegistrationIdentifier', pick('taxNumber'));
 
-  const parties = findParties(doc);
-  setParty(set, 'seller', parties.seller);
-  setParty(set, 'buyer', parties.buyer);
+  const { parties, choices } = chooseParties(doc, findParties(doc), opts.partyModels);
+  setParty(set, 'seller', parties.seller, choices.seller);
+  setParty(set, 'buyer', parties.buyer, choices.buyer);
   if (!customer && parties.buyer?.identifier) set('buyer.buyerIdentifier', parties.buyer.identifier, `party:${parties.buyer.via}`);
 
   // The seller's contact: printed in the seller's block (or just under it), the letterhead or the footer; never in the buyer's.
@@ -317,10 +318,19 @@ function markDefaultOrder(doc: Doc, invoice: Record<string, unknown>, evidence: 
   }
 }
 
-function setParty(set: (path: string, v: string | undefined, via: string) => void, role: 'seller' | 'buyer', p: Party | undefined) {
+/** The ranker's probability in coarse steps: the calibration measures how often each step's names were right. */
+const PROBABILITY_STEPS = [0.99, 0.95, 0.9, 0.8, 0.65, 0.5];
+
+function setParty(
+  set: (path: string, v: string | undefined, via: string) => void,
+  role: 'seller' | 'buyer',
+  p: Party | undefined,
+  choice: NameChoice,
+) {
   if (!p) return;
   const via = `party:${p.via}`;
-  set(`${role}.${role}Name`, p.name, via);
+  const step = PROBABILITY_STEPS.find((s) => (choice.probability ?? 0) >= s) ?? 0;
+  set(`${role}.${role}Name`, p.name, `rank:${step}`);
   const a = `${role}.${role}PostalAddress.${role}`;
   set(`${a}AddressLine1`, p.line1, via);
   set(`${a}City`, p.city, via);

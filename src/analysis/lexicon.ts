@@ -286,12 +286,20 @@ export const PARTY_LABEL_TEXTS: Readonly<Record<PartyRole, readonly string[]>> =
   ],
 };
 
+/** Words that qualify a party heading without changing its role. */
+const QUALIFIER = '(?:abweichende[rs]?|alternative|alternate|autre|andere[rs]?)';
+
 const escapeRe = (t: string) => t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** The same labels as patterns on folded text. */
 export const PARTY_LABELS: ReadonlyArray<[PartyRole, RegExp]> = (
   Object.entries(PARTY_LABEL_TEXTS) as Array<[PartyRole, readonly string[]]>
-).map(([role, texts]) => [role, new RegExp(`^(?:${texts.map((t) => escapeRe(fold(t)).replace(/\s+/g, '\\s*')).join('|')})$`)]);
+).map(([role, texts]) => {
+  const one = `(?:${texts.map((t) => escapeRe(fold(t)).replace(/\s+/g, '\\s*')).join('|')})`;
+  // Readable renderings join two names of one role ("Käufer/Leistungsempfänger") and qualify a
+  // heading ("Abweichender Warenempfänger", "Alternative delivery address"): still that role's label.
+  return [role, new RegExp(`^(?:${QUALIFIER}\\s*)?${one}(?:\\s*[/&,]\\s*${one})*$`)];
+});
 
 /**
  * The one-word party labels, for recognising them where a scan misread a letter or two

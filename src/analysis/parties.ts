@@ -2,8 +2,9 @@ import { countryOfLine, countryOfPostcodePrefix, documentTypeOf } from './codes.
 import { allSegments, lineOf, pageOf, rightOf, type Doc } from './document.js';
 import { isLabel } from './header-fields.js';
 import { buildBlocks, type Block, type PageLayout, type Segment } from './layout.js';
-import { PARTY_LABEL_TEXTS, PARTY_LABEL_WORDS, PARTY_LABELS, type PartyRole } from './lexicon.js';
-import { clean, editDistance, fold, textKey } from './text.js';
+import { PARTY_LABEL_TEXTS, PARTY_LABELS, type PartyRole } from './lexicon.js';
+import { labelRole } from './sections.js';
+import { clean, fold, textKey } from './text.js';
 
 /**
  * Seller and buyer by layout. In order of trust:
@@ -200,7 +201,7 @@ const LABEL_STARTS: ReadonlySet<string> = new Set(
 );
 
 /** Lines over an address that head it: a party's label, a field label, a document title. */
-function isHeading(line: string): boolean {
+export function isHeading(line: string): boolean {
   return isPartyLabel(line) || isTitle(line) || isLabel(line);
 }
 
@@ -211,7 +212,7 @@ const STREET_START =
   /^(?:via|viale|piazza|piazzale|corso|vicolo|largo|am|an der|an den|im|in der|in den|auf der|auf dem|zum|zur|hinter der|unter den)\b/;
 
 /** "Lieferantenstraße 20", "12 rue des Lilas", "Via Roma 1": a street and house number, never a name. */
-function isStreet(line: string): boolean {
+export function isStreet(line: string): boolean {
   const t = fold(clean(line));
   if (!/\d/.test(t) || LEGAL_FORM.test(line)) return false;
   const words = t.replace(/\s*\d+\s*[a-z]?(?:\s*[-/]\s*\d+\s*[a-z]?)?\s*$/, '').trim();
@@ -235,34 +236,6 @@ function partyOf(
   const address = parseAddress(rest, nameless);
   if (!address || (!nameless && (!address.name || !/\p{L}{2}/u.test(address.name)))) return undefined;
   return { ...address, score, via, ...where };
-}
-
-function labelRole(seg: Segment, scanned: boolean): { role: PartyRole; rest: string } | undefined {
-  const m = /^(.*?)\s*:\s*(.*)$/.exec(seg.text);
-  // A scan reads a rule or a box edge before a label as "|" or "[": not part of it.
-  const head = fold(m ? m[1]! : seg.text)
-    .replace(/[:.]+$/, '')
-    .replace(/^[|[\]()!_\s]+/, '')
-    .trim();
-  // Some PDF writers space words apart mid-word ("Ver käufer"): try the label without spaces too.
-  for (const [role, re] of PARTY_LABELS) if (re.test(head) || re.test(head.replace(/\s+/g, ''))) return { role, rest: m ? m[2]! : '' };
-  if (!scanned || (m && m[2] !== '')) return undefined;
-  // A scan may misread a letter or two of a label standing alone on its line ("Verkiinfer-", "Kiufer:").
-  const word = head.replace(/[-:;.,]+$/, '');
-  if (!/^\p{L}+$/u.test(word)) return undefined;
-  const near = PARTY_LABEL_WORDS.find(([, label]) => nearLabel(word, label));
-  return near ? { role: near[0], rest: '' } : undefined;
-}
-
-/**
- * A word a scan made of a label: the label's ends as printed (the first four letters of a
- * long word, the first of a short one, the last three of both: "Lieferavis" is not
- * "Lieferant") and at most three misread letters in between (one in a short word).
- */
-function nearLabel(word: string, label: string): boolean {
-  if (word.length < 6 || Math.abs(word.length - label.length) > 2 || word.slice(-3) !== label.slice(-3)) return false;
-  const long = word.length >= 9;
-  return word.slice(0, long ? 4 : 1) === label.slice(0, long ? 4 : 1) && editDistance(word, label) <= (long ? 3 : 1);
 }
 
 /**
@@ -312,7 +285,7 @@ function senderLine(text: string): string[] | undefined {
   return parts;
 }
 
-function boxOf(segs: Segment[]) {
+export function boxOf(segs: Segment[]) {
   return {
     page: segs[0]!.page,
     top: Math.min(...segs.map((s) => s.top)),

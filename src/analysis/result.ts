@@ -1,5 +1,6 @@
 import type { Invoice } from '../invoice/model.js';
 import type { PageText } from '../reading/page-text.js';
+import type { PartyModels } from './party-choice.js';
 import type { FieldSource } from './sources.js';
 
 /** What the analysis takes besides the pages (src/reading) and what it gives back. */
@@ -7,6 +8,8 @@ import type { FieldSource } from './sources.js';
 export interface AnalyseOptions {
   /** Also read the line-item table (BG-25); header fields only when false. */
   withLineItems: boolean;
+  /** The ranker weights for party names; the committed ones by default (the benchmark passes a fold's own). */
+  partyModels?: PartyModels;
 }
 
 /** What the analysis read, with how much it trusts it. */

@@ -1,0 +1,76 @@
+import type { PageText } from '../reading/page-text.js';
+import { buildDoc, type Doc } from './document.js';
+import { buildBlocks } from './layout.js';
+import { PARTY_NAME_MODELS } from './party-name-model.js';
+import { nameCandidates, type NameCandidate, type NameRole } from './party-names.js';
+import { boxOf, findParties, parseAddress, type Parties, type Party } from './parties.js';
+import { rank, type RankerModel } from './ranker.js';
+import { partyHeadings } from './sections.js';
+import { clean } from './text.js';
+
+/**
+ * The party names the ranker chooses among the candidates, with the probability it gives its
+ * choice. Where it prefers "none", the name is left out (a refusal names it for a person to
+ * confirm); where it prefers another line than the layout rules did, the party is read again
+ * from where that line stands.
+ */
+
+export type PartyModels = Readonly<Record<NameRole, RankerModel>>;
+
+export interface NameChoice {
+  /** The chosen name's probability; undefined where no candidate was chosen. */
+  probability?: number;
+  /** The next likeliest readings, for a person to choose from. */
+  alternatives: string[];
+}
+
+export function chooseParties(
+  doc: Doc,
+  ruled: Parties,
+  models: PartyModels = PARTY_NAME_MODELS,
+): { parties: Parties; choices: Record<NameRole, NameChoice> } {
+  const headings = partyHeadings(doc);
+  const parties: Parties = { ...ruled };
+  const choices = {} as Record<NameRole, NameChoice>;
+  for (const role of ['seller', 'buyer'] as const) {
+    const candidates = nameCandidates(doc, headings, ruled, role);
+    const p = rank(
+      models[role],
+      candidates.map((c) => c.features),
+    );
+    const order = candidates.map((c, i) => ({ c, p: p[i]! })).sort((a, b) => b.p - a.p);
+    const top = order[0];
+    const alternatives = order.slice(top && top.p > p.at(-1)! ? 1 : 0, 4).map((o) => o.c.value);
+    if (!top || top.p <= p.at(-1)!) {
+      if (parties[role]) parties[role] = withoutName(parties[role]!);
+      choices[role] = { alternatives };
+      continue;
+    }
+    parties[role] = partyAt(doc, top.c, ruled[role]);
+    choices[role] = { probability: top.p, alternatives };
+  }
+  return { parties, choices };
+}
+
+function withoutName(p: Party): Party {
+  const { name: _name, ...rest } = p;
+  return rest;
+}
+
+/** The party as the rules read it where they chose the same name; else its address read from below the chosen name. */
+function partyAt(doc: Doc, chosen: NameCandidate, ruled: Party | undefined): Party {
+  if (ruled?.name !== undefined && clean(ruled.name) === chosen.value) return ruled;
+  const page = doc.pages.find((p) => p.page === chosen.segment.page)!;
+  const block = buildBlocks(page, 3).find((b) => b.segments.includes(chosen.segment));
+  const segments = block ? block.segments.slice(block.segments.indexOf(chosen.segment)) : [chosen.segment];
+  const address = parseAddress(segments.map((s) => s.text));
+  return { ...(address ?? {}), name: chosen.value, score: 0.5, via: 'ranked', ...boxOf(segments) };
+}
+
+/** Every candidate name per role, as the ranker sees them: what its training learns from. */
+export function partyNameCandidates(pages: PageText[]): Record<NameRole, NameCandidate[]> {
+  const doc = buildDoc(pages);
+  const ruled = findParties(doc);
+  const headings = partyHeadings(doc);
+  return { seller: nameCandidates(doc, headings, ruled, 'seller'), buyer: nameCandidates(doc, headings, ruled, 'buyer') };
+}
