@@ -4,8 +4,8 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { analyseWithEvidence, type EvidencedResult } from '../src/analysis/index.js';
 import type { PartyModels } from '../src/analysis/party-choice.js';
-import { asPrinted, partyExamples } from './lib/party-examples.js';
-import { trainRanker } from './lib/train-ranker.js';
+import { asPrinted, generatedExamples, partyExamples } from './lib/party-examples.js';
+import { trainRanker, type RankExample } from './lib/train-ranker.js';
 import type { PageText } from '../src/reading/page-text.js';
 import { extractTextLayer } from '../src/reading/text-layer.js';
 import { CALIBRATION } from '../src/analysis/calibration.js';
@@ -391,7 +391,7 @@ async function run(): Promise<void> {
     read.push({ item, truth, pages, vis, seconds });
   }
   // Real invoices are scored by a ranker trained without their fold; the generated set by the committed one.
-  const modelsFor = generated ? () => undefined : foldModels(read);
+  const modelsFor = generated ? () => undefined : foldModels(read, await generatedExamples(corpus, seedsFile));
   for (const r of read) scoreDocument(r, modelsFor(r.item.group));
   report(skipped);
   if (generated) heldOutReport();
@@ -407,13 +407,14 @@ interface Read {
 }
 
 /** Per fold, the party-name rankers trained on every other fold. */
-function foldModels(read: Read[]): (group: string) => PartyModels {
+function foldModels(read: Read[], extra: Record<'seller' | 'buyer', RankExample[]>): (group: string) => PartyModels {
   const examples = read.map((r) => ({ group: r.item.group, ...partyExamples(r.truth, r.pages) }));
   const cache = new Map<string, PartyModels>();
   return (group) => {
     if (!cache.has(group)) {
       const rest = examples.filter((e) => e.group !== group);
-      cache.set(group, { seller: trainRanker(rest.flatMap((e) => e.seller)), buyer: trainRanker(rest.flatMap((e) => e.buyer)) });
+      const train = (role: 'seller' | 'buyer') => trainRanker([...rest.flatMap((e) => e[role]), ...extra[role]]);
+      cache.set(group, { seller: train('seller'), buyer: train('buyer') });
     }
     return cache.get(group)!;
   };

@@ -10,6 +10,8 @@ export interface RankExample {
   candidates: FeatureVector[];
   /** Index of the right candidate; undefined where none of them is right. */
   right: number | undefined;
+  /** How much the example counts (1 unless said). */
+  weight?: number;
 }
 
 export interface TrainOptions {
@@ -27,14 +29,18 @@ export function trainRanker(examples: readonly RankExample[], opts: TrainOptions
     x: Float64Array.from(e.candidates.flatMap((c) => features.map((f) => c[f] ?? 0))),
     n: e.candidates.length,
     right: e.right,
+    weight: e.weight ?? 1,
   }));
   const w = new Float64Array(d);
   let abstain = 0;
-  const count = Math.max(1, examples.length);
+  const count = Math.max(
+    1,
+    dense.reduce((sum, e) => sum + e.weight, 0),
+  );
   for (let step = 0; step < steps; step++) {
     const grad = new Float64Array(d);
     let gradAbstain = 0;
-    for (const { x, n, right } of dense) {
+    for (const { x, n, right, weight } of dense) {
       const scores = new Float64Array(n + 1);
       for (let i = 0; i < n; i++) {
         let s = 0;
@@ -46,11 +52,11 @@ export function trainRanker(examples: readonly RankExample[], opts: TrainOptions
       let total = 0;
       for (let i = 0; i <= n; i++) total += scores[i] = Math.exp(scores[i]! - top);
       for (let i = 0; i < n; i++) {
-        const diff = scores[i]! / total - (right === i ? 1 : 0);
+        const diff = weight * (scores[i]! / total - (right === i ? 1 : 0));
         if (diff === 0) continue;
         for (let k = 0; k < d; k++) grad[k]! += diff * x[i * d + k]!;
       }
-      gradAbstain += scores[n]! / total - (right === undefined ? 1 : 0);
+      gradAbstain += weight * (scores[n]! / total - (right === undefined ? 1 : 0));
     }
     for (let k = 0; k < d; k++) w[k]! -= rate * (grad[k]! / count + l2 * w[k]!);
     abstain -= rate * (gradAbstain / count);

@@ -60,6 +60,8 @@ function withoutName(p: Party): Party {
 /** The party as the rules read it where they chose the same name; else its address read from below the chosen name. */
 function partyAt(doc: Doc, chosen: NameCandidate, ruled: Party | undefined): Party {
   if (ruled?.name !== undefined && clean(ruled.name) === chosen.value) return ruled;
+  // The rules completed the chosen name with the legal form printed elsewhere ("Musterbau UG" → "… UG (haftungsbeschränkt)").
+  if (ruled?.name !== undefined && ruled.via.endsWith('+legal-form') && clean(ruled.name).startsWith(`${chosen.value} `)) return ruled;
   const page = doc.pages.find((p) => p.page === chosen.segment.page)!;
   const block = buildBlocks(page, 3).find((b) => b.segments.includes(chosen.segment));
   const segments = block ? block.segments.slice(block.segments.indexOf(chosen.segment)) : [chosen.segment];

@@ -38,12 +38,17 @@ const NAME_LABEL =
 const PLACEHOLDER_WORD =
   /^(?:logo|le|la|les|the|your|votre|name|nom|naam|trade|contact|company|seller|buyer|supplier|customer|client|vendor|fournisseur|acheteur|vendeur|verkaufer|kaufer|kunde|lieferant|firma|societe|entreprise|adresse|address)$/;
 
+/** Words that make a row of such words a label rather than a made-up name ("Seller Company" is a test invoice's name; "Seller name" is not). */
+const PLACEHOLDER_MARK = /^(?:logo|name|nom|naam|contact|trade)$/;
+
 export function isPlaceholder(text: string): boolean {
   const words = fold(text)
     .replace(/[^\p{L}\s]/gu, ' ')
     .split(/\s+/)
     .filter(Boolean);
-  return words.length > 0 && words.every((w) => PLACEHOLDER_WORD.test(w));
+  return (
+    words.length > 0 && words.every((w) => PLACEHOLDER_WORD.test(w)) && (words.length === 1 || words.some((w) => PLACEHOLDER_MARK.test(w)))
+  );
 }
 
 /** A text that labels or heads something: never a value. */
