@@ -61,12 +61,22 @@ export function analysisActivities({ blobs, log }: ActivityDeps) {
 }
 
 function fromPages(text: DocumentText, withLineItems: boolean): DocumentAnalysis {
-  const { invoice, extractionConfidence, fieldConfidence, fieldSource, language } = analyseInvoice(text.pages, { withLineItems });
+  const { invoice, extractionConfidence, fieldConfidence, fieldSource, language, candidates } = analyseInvoice(text.pages, {
+    withLineItems,
+  });
   const fields = Object.fromEntries(
     Object.entries(fieldSource).map(([path, source]) => [path, { confidence: fieldConfidence[path] ?? 0, source }]),
   );
   const source: AnalysisSource = text.ocrPages === 0 ? 'text-layer' : text.ocrPages === text.pages.length ? 'ocr' : 'text-layer+ocr';
-  return { extractionConfidence, invoice, pageCount: text.pageCount, source, fields, ...(language ? { language } : {}) };
+  return {
+    extractionConfidence,
+    invoice,
+    pageCount: text.pageCount,
+    source,
+    fields,
+    ...(language ? { language } : {}),
+    ...(candidates ? { candidates } : {}),
+  };
 }
 
 /**

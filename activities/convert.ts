@@ -20,6 +20,8 @@ export function convertActivities({ blobs, log }: ActivityDeps) {
       ctx: RequestContext;
       invoice: Invoice;
       fields?: Record<string, FieldReport>;
+      /** Other readings per field, for a refusal to offer a person. */
+      candidates?: Record<string, string[]>;
       language?: OwnerLanguage;
       /** How the pages were read: values read by OCR must also be read with confidence. */
       source: AnalysisSource;
@@ -34,6 +36,7 @@ export function convertActivities({ blobs, log }: ActivityDeps) {
         prepared = prepareForZugferd(input.invoice, {
           sources,
           confidence,
+          ...(input.candidates ? { candidates: input.candidates } : {}),
           ...(input.language ? { language: input.language } : {}),
           scanned: input.source === 'ocr' || input.source === 'text-layer+ocr',
         });

@@ -33,6 +33,7 @@ export async function convertToZugferd(input: ConvertToZugferdInput): Promise<Co
         invoice: analysis.invoice,
         language,
         ...(analysis.fields ? { fields: analysis.fields } : {}),
+        ...(analysis.candidates ? { candidates: analysis.candidates } : {}),
         source: analysis.source,
         extractionConfidence: analysis.extractionConfidence,
       });

@@ -26,6 +26,7 @@ import {
   inferRowCategories,
   type ResultAccess,
 } from './implied.js';
+import { partyHeadings, sectionOf } from './sections.js';
 import { INFERRED, sourceOf } from './sources.js';
 import { fold } from './text.js';
 
@@ -116,8 +117,18 @@ export function analyseWithEvidence(pages: PageText[], opts: AnalyseOptions): Ev
     v.y <= p.bottom + 3 * v.segment.height &&
     v.segment.x0 >= p.x0 - v.segment.height &&
     v.segment.x0 < p.x1;
-  const buyerVat = best(accounts.vatIds.filter((v) => v.role === 'buyer' || belongs(parties.buyer, v)));
-  const sellerVat = best(accounts.vatIds.filter((v) => v.value !== buyerVat?.value && v.role === 'seller' && !belongs(parties.buyer, v)));
+  // In a readable rendering (a heading for each party) the VAT id stands in its party's section, however far below the name.
+  const all = partyHeadings(doc);
+  const headings = all.some((h) => h.role === 'seller') && all.some((h) => h.role === 'buyer') ? all : [];
+  const sectionRole = (v: PlacedFound) =>
+    sectionOf(headings, { page: v.page, top: v.segment.top, x0: v.segment.x0, x1: v.segment.x1 })?.role;
+  // A number the seller's section prints is the seller's, wherever else it is repeated (notes under the buyer's section).
+  const sellerSection = new Set(accounts.vatIds.filter((v) => sectionRole(v) === 'seller').map((v) => v.value));
+  const buyersSection = (v: PlacedFound) => sectionRole(v) === 'buyer' && !sellerSection.has(v.value);
+  const buyerVat = best(accounts.vatIds.filter((v) => v.role === 'buyer' || belongs(parties.buyer, v) || buyersSection(v)));
+  const sellerVat = best(
+    accounts.vatIds.filter((v) => v.value !== buyerVat?.value && v.role === 'seller' && !belongs(parties.buyer, v) && !buyersSection(v)),
+  );
   setFound('seller.sellerVatIdentifier', sellerVat);
   setFound('buyer.buyerVatIdentifier', buyerVat);
   // A commercial register number outside the buyer's block is the seller's legal registration (BT-30), when only one is printed.
@@ -202,8 +213,12 @@ export function analyseWithEvidence(pages: PageText[], opts: AnalyseOptions): Ev
   for (const [path, via] of Object.entries(evidence)) fieldConf[path] = fieldConfidence(path, via, undefined, quality);
   const fieldSource = Object.fromEntries(Object.entries(evidence).map(([path, via]) => [path, sourceOf(via)]));
   const language = pageLanguage(doc);
+  const candidates = Object.fromEntries(
+    (['seller', 'buyer'] as const).filter((r) => choices[r].alternatives.length > 0).map((r) => [`${r}.${r}Name`, choices[r].alternatives]),
+  );
   return {
     invoice: parsed,
+    ...(Object.keys(candidates).length ? { candidates } : {}),
     extractionConfidence: documentConfidence(fieldConf),
     fieldConfidence: fieldConf,
     fieldSource,

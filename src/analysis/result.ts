@@ -29,6 +29,11 @@ export interface AnalysisResult {
   fieldConfidence: Record<string, number>;
   /** Per returned field: printed on the page, inferred from what is printed, or a default (src/analysis/sources.ts). */
   fieldSource: Record<string, FieldSource>;
+  /**
+   * Per field whose value a person may have to confirm (party names), the other readings found,
+   * likeliest first; also for a name left out because no reading was likely enough.
+   */
+  candidates?: Record<string, string[]>;
   /** The language most of the page is written in (de, en, fr, it, nl, es), when one clearly leads. */
   language?: string;
 }

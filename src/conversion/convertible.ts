@@ -194,7 +194,11 @@ export function prepareForZugferd(found: Invoice, opts: PrepareOptions = {}): Pr
  */
 function refusalOf(invoice: Invoice, profile: ConversionProfile, opts: PrepareOptions): ConversionRefusal | undefined {
   const lang = opts.language ?? 'en';
-  const missing = missingFields(invoice, profile, lang);
+  // A missing value the page may print all the same: the readings found are offered for a person to pick.
+  const missing = missingFields(invoice, profile, lang).map((m) => {
+    const found = opts.candidates?.[m.field.replace(/^invoice\./, '')];
+    return found?.length ? { ...m, candidates: found } : m;
+  });
   if (missing.length > 0) {
     const bts = missing.map((m) => m.bt ?? m.field).join(', ');
     return new ConversionRefusal('FIELDS_MISSING', `Mandatory fields were not found on the page: ${bts}`, missing, lang);

@@ -71,6 +71,8 @@ export interface DocumentAnalysis {
   source: AnalysisSource;
   /** Per field read from the pages (path with indices): its confidence and whether it was printed, inferred or a default. Absent for embedded XML. */
   fields?: Record<string, FieldReport>;
+  /** Per field a person may have to confirm, the other readings found (src/analysis/result.ts). */
+  candidates?: Record<string, string[]>;
   /** The language of the pages, when one clearly leads. */
   language?: string;
 }

@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest';
+import { analyseInvoice } from '../../src/analysis/index.js';
+import { isLabelText } from '../../src/analysis/party-names.js';
+import { PARTY_LABEL_TEXTS } from '../../src/analysis/lexicon.js';
+import { extractTextLayer } from '../../src/reading/text-layer.js';
+import { pdfOf, type Text } from './fixtures.js';
+
+/**
+ * The layout of the readable renderings German and French tools print: a heading per party, a
+ * label column on the left and a value column on the right. Read across its sections, the buyer
+ * got the seller's name and the seller the buyer's VAT id.
+ */
+function readableRendering(): Text[] {
+  const rows: Array<[string, string]> = [];
+  const out: Text[] = [{ s: 'Handelsrechnung (380) Nr. 471102 vom 15.11.2024', x: 50, y: 120, size: 12, bold: true }];
+  let y = 170;
+  const section = (heading: string, pairs: Array<[string, string]>) => {
+    out.push({ s: heading, x: 50, y, size: 11, bold: true });
+    y += 16;
+    for (const [label, value] of pairs) {
+      out.push({ s: label, x: 50, y, size: 10 }, { s: value, x: 300, y, size: 10 });
+      y += 14;
+    }
+    y += 30;
+    rows.push(...pairs);
+  };
+  section('Verkäufer', [
+    ['Nummer:', '549910'],
+    ['Name:', 'Lieferant GmbH'],
+    ['Anschrift:', 'Lieferantenstraße 20'],
+    ['', '80333 München'],
+    ['USt.-Id.-Nr.:', 'DE123456789'],
+  ]);
+  section('Käufer/Leistungsempfänger', [
+    ['Nummer:', 'GE2020211'],
+    ['Name:', 'Kunden AG Mitte'],
+    ['Anschrift:', 'Kundenstraße 15'],
+    ['', '69876 Frankfurt'],
+    ['USt.-Id.-Nr.:', 'DE136695976'],
+  ]);
+  out.push({ s: 'Gesamtbetrag brutto', x: 50, y, size: 10 }, { s: '529,87', x: 300, y, size: 10 });
+  return out.filter((t) => t.s !== '');
+}
+
+describe('party sections', () => {
+  it('reads each party from its own section of a readable rendering', async () => {
+    const { invoice } = analyseInvoice(await extractTextLayer(await pdfOf([readableRendering()])), { withLineItems: false });
+    expect(invoice.seller?.sellerName).toBe('Lieferant GmbH');
+    expect(invoice.buyer?.buyerName).toBe('Kunden AG Mitte');
+    expect(invoice.seller?.sellerVatIdentifier).toBe('DE123456789');
+    expect(invoice.buyer?.buyerVatIdentifier).toBe('DE136695976');
+  });
+
+  it('takes a heading joining two names of one role, or qualified, as that role', async () => {
+    const { invoice } = analyseInvoice(await extractTextLayer(await pdfOf([readableRendering()])), { withLineItems: false });
+    expect(invoice.buyer?.buyerName).not.toBe('Lieferant GmbH');
+    for (const heading of ['Käufer/Leistungsempfänger', 'Abweichender Warenempfänger', 'Rechnungsempfänger / Kunde'])
+      expect(isLabelText(heading), heading).toBe(true);
+  });
+
+  it('never takes a label, a heading or a placeholder for a value', () => {
+    const labels = Object.values(PARTY_LABEL_TEXTS).flat();
+    for (const label of [...labels, ...labels.map((l) => `${l}:`), ...labels.map((l) => l.toUpperCase())])
+      expect(isLabelText(label), label).toBe(true);
+    for (const text of ['Name:', 'SELLER TRADE NAME', 'Buyer contact name', 'LOGO LE FOURNISSEUR', 'Firmenname', 'Raison sociale :'])
+      expect(isLabelText(text), text).toBe(true);
+    for (const name of ['Lieferant GmbH', 'Kunden AG Mitte', 'Seller Company', 'Customer Care Solutions GmbH', 'Au bon moulin'])
+      expect(isLabelText(name), name).toBe(false);
+  });
+});
