@@ -66,6 +66,8 @@ const { values: args } = parseArgs({
     /** corpus: the PDFs of ../shared/corpus; generated: the synthetic set of --seeds. */
     set: { type: 'string', default: 'corpus' },
     seeds: { type: 'string' },
+    /** Writes every document's held-out reading (fold model, fold calibration) for bench-convert --analysed. */
+    'held-out-json': { type: 'string' },
     /** The invoices of other repositories (--set wild or all). */
     wild: { type: 'string' },
   },
@@ -230,6 +232,9 @@ interface DocScore {
    * of the page is judged wrong against it.
    */
   agrees: boolean;
+  /** What the analysis returned and the truth, for the held-out export. */
+  result: EvidencedResult;
+  truth: Invoice;
 }
 
 const perField = new Map<string, Tally & { bt: string }>();
@@ -395,6 +400,32 @@ async function run(): Promise<void> {
   for (const r of read) scoreDocument(r, modelsFor(r.item.group));
   report(skipped);
   if (generated) heldOutReport();
+  if (args['held-out-json']) writeHeldOut(args['held-out-json']);
+}
+
+/**
+ * Each document as the conversion would get it from a fold that never saw it: the reading of
+ * the fold's ranker, and every field's confidence from the calibration fitted on the other folds.
+ */
+function writeHeldOut(file: string): void {
+  const tables = new Map<string, ReturnType<typeof fitCalibration>>();
+  const tableOf = (group: string) => {
+    if (!tables.has(group)) tables.set(group, fitCalibration(docs.filter((d) => d.group !== group).flatMap(judgedOf)));
+    return tables.get(group)!;
+  };
+  const out = docs.map((d) => ({
+    file: d.file,
+    group: d.group,
+    agrees: d.agrees,
+    scanned: args.mode !== 'text-layer',
+    truth: d.truth,
+    invoice: d.result.invoice,
+    sources: d.result.fieldSource,
+    candidates: d.result.candidates ?? {},
+    confidence: Object.fromEntries(Object.entries(d.evidence).map(([p, e]) => [p, fieldConfidence(p, e, tableOf(d.group))])),
+  }));
+  writeFileSync(file, JSON.stringify({ mode: args.mode, documents: out }));
+  console.log(`\nWrote the held-out readings of ${out.length} documents to ${file}.`);
 }
 
 interface Read {
@@ -446,6 +477,8 @@ function scoreDocument({ item, truth, pages, vis, seconds: readSeconds }: Read, 
     fieldConfidence: result.fieldConfidence,
     header: { truth: 0, right: 0 },
     parties: { truth: 0, right: 0 },
+    result,
+    truth,
     agrees: generated || item.golden !== undefined || notOnPage(truth, vis).length === 0,
   };
   const fields = item.golden ? HEADER.filter((f) => getPath(truth, f.path) !== undefined) : HEADER;

@@ -9,6 +9,8 @@ import { Decimal } from '../src/invoice/decimal.js';
 import { invoiceSchema, type Invoice } from '../src/invoice/model.js';
 import { listTemplates, loadTemplate, renderInvoicePdf, templateRoots } from '../src/render/index.js';
 import { LEGAL_FORM } from '../src/analysis/parties.js';
+import type { FieldSource } from '../src/analysis/sources.js';
+import { CONVERSION_CERTAINTY, ConversionRefusal, gatedReadings, prepareForZugferd } from '../src/conversion/convertible.js';
 import {
   corpusItems,
   embeddedFiles,
@@ -61,6 +63,12 @@ const { values: args } = parseArgs({
     concurrency: { type: 'string', default: '1' },
     verbose: { type: 'boolean', default: false },
     json: { type: 'string' },
+    /**
+     * In process, without the service: the held-out readings bench-analysis wrote with
+     * --held-out-json (each document read by the ranker and calibration of the folds that never
+     * saw it), through the conversion's checks at every certainty threshold.
+     */
+    analysed: { type: 'string' },
   },
 });
 const corpus = path.resolve(args.corpus ?? path.join(repoRoot, '../shared/corpus'));
@@ -302,11 +310,12 @@ const COMPARED: Array<{ bt: string; path: string; compare: Compare; kind: Kind }
 ];
 const LINES = 'lines';
 
-/** Equal as a user would accept it unchanged: only spacing and letter case of text, spacing and case of ids, amounts to the cent. */
+/** Equal as a user would accept it unchanged: only spacing of text, spacing and case of ids, amounts to the cent. */
 function same(compare: Compare, want: string, got: string, creditNote: boolean): boolean {
   switch (compare) {
     case 'text': {
-      const norm = (s: string) => s.replace(/\s+/g, ' ').trim().toLowerCase();
+      // Strictly as printed: whitespace runs collapsed, nothing else removed, case kept.
+      const norm = (s: string) => s.replace(/\s+/g, ' ').trim();
       return norm(want) === norm(got);
     }
     case 'id': {
@@ -356,6 +365,11 @@ async function judge(c: Case, pdf: Uint8Array): Promise<Verdict[]> {
   if (!xml) throw new Error('no XML embedded in the returned PDF');
   const got = truthOf(xml.data);
   if (!got) throw new Error(`the returned ${xml.name} is no invoice the model can read`);
+  return judgeInvoice(c, got);
+}
+
+/** The converted invoice against the truth, on the values a user checks before accepting it. */
+function judgeInvoice(c: Case, got: Invoice): Verdict[] {
   const truth = c.truth!;
   const creditNote = truth.invoiceTypeCode === '381' || got.invoiceTypeCode === '381';
   const verdicts: Verdict[] = [];
@@ -457,7 +471,82 @@ function report(results: Result[]): void {
   );
 }
 
+// ---------------------------------------------------------------- held out, in process
+
+interface HeldOut {
+  file: string;
+  group: string;
+  agrees: boolean;
+  scanned: boolean;
+  truth: Invoice;
+  invoice: Invoice;
+  sources: Record<string, FieldSource>;
+  candidates: Record<string, string[]>;
+  confidence: Record<string, number>;
+}
+
+/** Thresholds of the trade-off curve: a value printed on the page is written only when read with at least this confidence. */
+const THRESHOLDS = [0, 0.5, 0.7, 0.8, 0.85, 0.9, 0.93, 0.95, 0.97, 0.98, 0.99];
+
+interface HeldOutResult extends Result {
+  /** The lowest confidence among the printed values the conversion would write: the threshold it passes up to. */
+  weakest: number;
+}
+
+function convertHeldOut(d: HeldOut): HeldOutResult {
+  const base = { file: d.file, group: d.group, status: 0, seconds: 0 };
+  const weakest = Math.min(1, ...gatedReadings(d).map(([, c]) => c));
+  try {
+    const { invoice } = prepareForZugferd(d.invoice, {
+      sources: d.sources,
+      confidence: d.confidence,
+      candidates: d.candidates,
+      scanned: d.scanned,
+      certainty: 0,
+    });
+    const c: Case = { group: d.group, file: d.file, truth: d.truth };
+    return { ...base, status: 200, code: 'ok', weakest, verdicts: judgeInvoice(c, invoice) };
+  } catch (e) {
+    if (!(e instanceof ConversionRefusal)) throw e;
+    return { ...base, code: e.code, weakest, fields: e.fields.map((f) => f.bt ?? f.field) };
+  }
+}
+
+function runAnalysed(file: string): void {
+  const { mode, documents } = JSON.parse(readFileSync(file, 'utf8')) as { mode: string; documents: HeldOut[] };
+  // As for the service: a page whose XML describes another invoice cannot judge what was read from it.
+  const kept = documents.filter((d) => d.agrees);
+  console.log(`Held-out readings from ${file} (${mode}): ${kept.length} of ${documents.length} documents agree with their truth`);
+  const results = kept.map(convertHeldOut);
+  for (const r of results) printResult(r);
+  report(results);
+  console.log('\nPer fold (the ranker and calibration fitted without it), at the product threshold');
+  for (const group of [...new Set(results.map((r) => r.group))]) {
+    const own = results.filter((r) => r.group === group && r.weakest >= CONVERSION_CERTAINTY);
+    const ok = own.filter((r) => r.code === 'ok');
+    const wrong = ok.flatMap((r) => r.verdicts ?? []).filter((v) => v.verdict === 'wrong').length;
+    console.log(`  ${group.padEnd(22)} converted ${ok.length} / ${results.filter((r) => r.group === group).length}, wrong values ${wrong}`);
+  }
+  tradeOff(results);
+}
+
+/** Converted share against wrong values, per threshold: a document converts at T when nothing else refused it and its weakest printed value reaches T. */
+function tradeOff(results: HeldOutResult[]): void {
+  console.log(`\nTrade-off (product threshold ${CONVERSION_CERTAINTY})`);
+  console.log(`${'threshold'.padEnd(11)}${'converted'.padStart(14)}${'compared'.padStart(10)}${'wrong'.padStart(7)}   wrong rate`);
+  for (const t of THRESHOLDS) {
+    const ok = results.filter((r) => r.code === 'ok' && r.weakest >= t);
+    const verdicts = ok.flatMap((r) => r.verdicts ?? []).filter((v) => v.verdict !== 'absent' && v.verdict !== 'unjudged');
+    const wrong = verdicts.filter((v) => v.verdict === 'wrong').length;
+    const share = `${ok.length}/${results.length} ${((100 * ok.length) / Math.max(1, results.length)).toFixed(0)}%`;
+    console.log(
+      `${t.toFixed(2).padEnd(11)}${share.padStart(14)}${String(verdicts.length).padStart(10)}${String(wrong).padStart(7)}   ${wrong ? `1 in ${Math.round(verdicts.length / wrong)}` : '0'}`,
+    );
+  }
+}
+
 async function run(): Promise<void> {
+  if (args.analysed) return runAnalysed(args.analysed);
   if (args.set !== 'corpus' && args.set !== 'fixtures') throw new Error(`Unknown --set ${args.set}; known: corpus, fixtures`);
   const rendered = args.set === 'fixtures' ? mkdtempSync(path.join(tmpdir(), 'bench-convert-fixtures-')) : undefined;
   if (!rendered && !existsSync(corpus)) {

@@ -30,26 +30,41 @@ export function chooseParties(
   models: PartyModels = PARTY_NAME_MODELS,
 ): { parties: Parties; choices: Record<NameRole, NameChoice> } {
   const headings = partyHeadings(doc);
+  const ranked = {
+    seller: ranking(models.seller, nameCandidates(doc, headings, ruled, 'seller')),
+    buyer: ranking(models.buyer, nameCandidates(doc, headings, ruled, 'buyer')),
+  };
+  // One name is one party: where both roles prefer it, the surer role keeps it and the other takes its next reading.
+  const [first, second] =
+    (ranked.seller[0]?.p ?? 0) >= (ranked.buyer[0]?.p ?? 0) ? (['seller', 'buyer'] as const) : (['buyer', 'seller'] as const);
+  const taken = ranked[first][0]?.c?.value;
+  if (taken !== undefined) ranked[second] = ranked[second].filter((o) => o.c?.value !== taken);
   const parties: Parties = { ...ruled };
   const choices = {} as Record<NameRole, NameChoice>;
   for (const role of ['seller', 'buyer'] as const) {
-    const candidates = nameCandidates(doc, headings, ruled, role);
-    const p = rank(
-      models[role],
-      candidates.map((c) => c.features),
-    );
-    const order = candidates.map((c, i) => ({ c, p: p[i]! })).sort((a, b) => b.p - a.p);
-    const top = order[0];
-    const alternatives = order.slice(top && top.p > p.at(-1)! ? 1 : 0, 4).map((o) => o.c.value);
-    if (!top || top.p <= p.at(-1)!) {
+    const top = ranked[role][0];
+    const alternatives = ranked[role].flatMap((o) => (o.none ? [] : [o.c.value])).slice(top?.none ? 0 : 1, 4);
+    if (!top || top.none === true) {
       if (parties[role]) parties[role] = withoutName(parties[role]!);
       choices[role] = { alternatives };
-      continue;
+    } else {
+      parties[role] = partyAt(doc, top.c, ruled[role]);
+      choices[role] = { probability: top.p, alternatives };
     }
-    parties[role] = partyAt(doc, top.c, ruled[role]);
-    choices[role] = { probability: top.p, alternatives };
   }
   return { parties, choices };
+}
+
+type Ranked = { c: NameCandidate; p: number; none?: false } | { c?: undefined; p: number; none: true };
+
+/** The candidates and "none", likeliest first. */
+function ranking(model: RankerModel, candidates: NameCandidate[]): Ranked[] {
+  const p = rank(
+    model,
+    candidates.map((c) => c.features),
+  );
+  const all: Ranked[] = [...candidates.map((c, i) => ({ c, p: p[i]! })), { p: p.at(-1)!, none: true }];
+  return all.sort((a, b) => b.p - a.p);
 }
 
 function withoutName(p: Party): Party {

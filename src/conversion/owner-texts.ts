@@ -92,6 +92,31 @@ export function uncertainMessage(bt: string, lang: OwnerLanguage): string {
   );
 }
 
+/** A detail read from the page, but not surely enough to write it into an e-invoice unconfirmed. */
+export function unconfirmedMessage(bt: string, lang: OwnerLanguage): string {
+  return capitalise(
+    pick(
+      [
+        `${detailOf(bt, lang)} (${bt}) was read, but not with enough certainty to write it into an e-invoice; please confirm it`,
+        `${detailOf(bt, lang)} (${bt}) wurde gelesen, aber nicht sicher genug, um es ungeprüft in eine E-Rechnung zu schreiben; bitte bestätigen Sie die Angabe`,
+      ],
+      lang,
+    ),
+  );
+}
+
+/** The userMessage of a refusal for values read without enough certainty: nothing was written, and what to confirm. */
+export function unconfirmedSummary(bts: string[], lang: OwnerLanguage): string {
+  const details = [...new Set(bts)].map((bt) => detailOf(bt, lang));
+  return pick(
+    [
+      `Some details could not be read with enough certainty: ${details.join('; ')}. No e-invoice was created, so that no wrong value is written into it. Please confirm these details.`,
+      `Einige Angaben konnten nicht sicher genug gelesen werden: ${details.join('; ')}. Es wurde keine E-Rechnung erstellt, damit kein falscher Wert hineingeschrieben wird. Bitte bestätigen Sie diese Angaben.`,
+    ],
+    lang,
+  );
+}
+
 /** A printed total that its parts do not give, in the owner's words. */
 export function mismatchMessage(
   bt: string,
