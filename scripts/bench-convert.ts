@@ -228,8 +228,9 @@ interface Verdict {
    * `page-differs`: the output differs from the XML, but the page prints the output's value and not the XML's.
    * `truth-breaks`: the XML's own value breaks the EN 16931 rule in `rule`, so it is no target.
    * `legal-form`: a name that differs from the XML only by a legal form ("SARL", "GmbH") printed with it.
+   * `name-with-ids`: the XML's name is the output's name with identifier lines before it ("GLN 4333741000005", "Lief-Nr: 549910").
    */
-  verdict: 'right' | 'wrong' | 'page-differs' | 'truth-breaks' | 'legal-form' | 'absent' | 'unjudged';
+  verdict: 'right' | 'wrong' | 'page-differs' | 'truth-breaks' | 'legal-form' | 'name-with-ids' | 'absent' | 'unjudged';
   rule?: string;
 }
 
@@ -339,6 +340,15 @@ function sameButLegalForm(want: string, got: string): boolean {
   return strip(want) !== '' && strip(want) === strip(got);
 }
 
+/** Identifier lines some sample XMLs put into a party's name: a GLN, a supplier or customer number. */
+const ID_LINE = /^(?:GLN\s*\d{13}|(?:Lief|Kunden)-?Nr\.?\s*:?\s*\S+)$/i;
+
+/** The XML's name is the output's name after lines that are identifiers, not name. */
+function nameAfterIds(want: string, got: string): boolean {
+  const lines = want.split('\n').map((l) => l.trim());
+  return lines.length > 1 && lines.at(-1) === got.trim() && lines.slice(0, -1).every((l) => ID_LINE.test(l));
+}
+
 const sum = (values: Array<string | undefined>) => values.reduce((a, v) => a.plus(v ?? 0), new Decimal(0));
 
 /** The EN 16931 rule the truth's own value breaks, if it does (some sample XMLs do). */
@@ -388,6 +398,7 @@ function judgeInvoice(c: Case, got: Invoice): Verdict[] {
     else if (kind && c.visible && !isVisible(kind, want, c.visible) && isVisible(kind, value, c.visible))
       verdicts.push({ bt, want, got: value, verdict: 'page-differs' });
     else if (kind === 'text' && sameButLegalForm(want, value)) verdicts.push({ bt, want, got: value, verdict: 'legal-form' });
+    else if (kind === 'text' && nameAfterIds(want, value)) verdicts.push({ bt, want, got: value, verdict: 'name-with-ids' });
     else verdicts.push({ bt, want, got: value, verdict: 'wrong' });
   };
   for (const f of COMPARED) {
@@ -461,7 +472,7 @@ function report(results: Result[]): void {
     `  ${n('wrong')} wrong of ${compared.length} compared values (1 in ${n('wrong') ? Math.round(compared.length / n('wrong')) : '∞'})`,
   );
   console.log(
-    `  not counted wrong, listed above: ${n('page-differs')} where the page prints the output's value and not the XML's, ${n('truth-breaks')} where the XML's value breaks an EN 16931 rule, ${n('legal-form')} names differing only by a legal form`,
+    `  not counted wrong, listed above: ${n('page-differs')} where the page prints the output's value and not the XML's, ${n('truth-breaks')} where the XML's value breaks an EN 16931 rule, ${n('legal-form')} names differing only by a legal form, ${n('name-with-ids')} names the XML prefixes with identifier lines`,
   );
   console.log(
     `  all ${differing.length} differences counted as wrong: 1 in ${differing.length ? Math.round(compared.length / differing.length) : '∞'}`,
@@ -486,7 +497,7 @@ interface HeldOut {
 }
 
 /** Thresholds of the trade-off curve: a value printed on the page is written only when read with at least this confidence. */
-const THRESHOLDS = [0, 0.5, 0.7, 0.8, 0.85, 0.9, 0.93, 0.95, 0.97, 0.98, 0.99];
+const THRESHOLDS = [0, 0.5, 0.6, 0.65, 0.7, 0.75, 0.8, 0.85, 0.9, 0.95];
 
 interface HeldOutResult extends Result {
   /** The lowest confidence among the printed values the conversion would write: the threshold it passes up to. */

@@ -34,9 +34,10 @@ export function chooseParties(
     seller: ranking(models.seller, nameCandidates(doc, headings, ruled, 'seller')),
     buyer: ranking(models.buyer, nameCandidates(doc, headings, ruled, 'buyer')),
   };
-  // One name is one party: where both roles prefer it, the surer role keeps it and the other takes its next reading.
-  const [first, second] =
-    (ranked.seller[0]?.p ?? 0) >= (ranked.buyer[0]?.p ?? 0) ? (['seller', 'buyer'] as const) : (['buyer', 'seller'] as const);
+  // One name is one party. Where both roles prefer it, the role the layout rules gave it keeps it
+  // (the rankers of the two roles are not comparable there: a page with one address offers each
+  // nothing else); failing that the surer role. The other takes its next reading.
+  const [first, second] = keeperOf(ranked);
   const taken = ranked[first][0]?.c?.value;
   if (taken !== undefined) ranked[second] = ranked[second].filter((o) => o.c?.value !== taken);
   const parties: Parties = { ...ruled };
@@ -53,6 +54,14 @@ export function chooseParties(
     }
   }
   return { parties, choices };
+}
+
+function keeperOf(ranked: Record<NameRole, Ranked[]>): [NameRole, NameRole] {
+  const [seller, buyer] = [ranked.seller[0], ranked.buyer[0]];
+  const ruledFor = (o: Ranked | undefined) => Boolean(o?.c?.features.ruledSame);
+  if (seller?.c && buyer?.c && seller.c.value === buyer.c.value && ruledFor(seller) !== ruledFor(buyer))
+    return ruledFor(seller) ? ['seller', 'buyer'] : ['buyer', 'seller'];
+  return (seller?.p ?? 0) >= (buyer?.p ?? 0) ? ['seller', 'buyer'] : ['buyer', 'seller'];
 }
 
 type Ranked = { c: NameCandidate; p: number; none?: false } | { c?: undefined; p: number; none: true };
