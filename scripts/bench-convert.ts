@@ -229,8 +229,10 @@ interface Verdict {
    * `truth-breaks`: the XML's own value breaks the EN 16931 rule in `rule`, so it is no target.
    * `legal-form`: a name that differs from the XML only by a legal form ("SARL", "GmbH") printed with it.
    * `name-with-ids`: the XML's name is the output's name with identifier lines before it ("GLN 4333741000005", "Lief-Nr: 549910").
+   * `street-in-line-2`: the XML puts a person in address line 1 and the street the output read in line 2.
    */
-  verdict: 'right' | 'wrong' | 'page-differs' | 'truth-breaks' | 'legal-form' | 'name-with-ids' | 'absent' | 'unjudged';
+  verdict:
+    'right' | 'wrong' | 'page-differs' | 'truth-breaks' | 'legal-form' | 'name-with-ids' | 'street-in-line-2' | 'absent' | 'unjudged';
   rule?: string;
 }
 
@@ -300,9 +302,15 @@ const COMPARED: Array<{ bt: string; path: string; compare: Compare; kind: Kind }
   { bt: 'BT-9', path: 'paymentDueDate', compare: 'date', kind: 'date' },
   { bt: 'BT-27', path: 'seller.sellerName', compare: 'text', kind: 'text' },
   { bt: 'BT-31', path: 'seller.sellerVatIdentifier', compare: 'id', kind: 'id' },
+  { bt: 'BT-35', path: 'seller.sellerPostalAddress.sellerAddressLine1', compare: 'text', kind: 'text' },
+  { bt: 'BT-37', path: 'seller.sellerPostalAddress.sellerCity', compare: 'text', kind: 'text' },
+  { bt: 'BT-38', path: 'seller.sellerPostalAddress.sellerPostCode', compare: 'id', kind: 'id' },
   { bt: 'BT-40', path: 'seller.sellerPostalAddress.sellerCountryCode', compare: 'id', kind: 'country' },
   { bt: 'BT-44', path: 'buyer.buyerName', compare: 'text', kind: 'text' },
   { bt: 'BT-48', path: 'buyer.buyerVatIdentifier', compare: 'id', kind: 'id' },
+  { bt: 'BT-50', path: 'buyer.buyerPostalAddress.buyerAddressLine1', compare: 'text', kind: 'text' },
+  { bt: 'BT-52', path: 'buyer.buyerPostalAddress.buyerCity', compare: 'text', kind: 'text' },
+  { bt: 'BT-53', path: 'buyer.buyerPostalAddress.buyerPostCode', compare: 'id', kind: 'id' },
   { bt: 'BT-55', path: 'buyer.buyerPostalAddress.buyerCountryCode', compare: 'id', kind: 'country' },
   { bt: 'BT-109', path: 'documentTotals.invoiceTotalAmountWithoutVat', compare: 'amount', kind: 'amount' },
   { bt: 'BT-110', path: 'documentTotals.invoiceTotalVatAmount', compare: 'amount', kind: 'amount' },
@@ -386,7 +394,7 @@ function judgeInvoice(c: Case, got: Invoice): Verdict[] {
   // A line with neither name nor amount is no line a page can print (the ZUGFeRD 1.0 migration leaves such empty ones).
   const printable = (i: Invoice) =>
     (i.invoiceLine ?? []).filter((l) => l.invoiceLineNetAmount !== undefined || l.itemInformation?.itemName !== undefined);
-  const add = (bt: string, want: string | undefined, value: string | undefined, right: () => boolean, kind?: Kind) => {
+  const add = (bt: string, want: string | undefined, value: string | undefined, right: () => boolean, kind?: Kind, line2?: string) => {
     if (want === undefined) {
       if (value !== undefined) verdicts.push({ bt, got: value, verdict: 'unjudged' });
       return;
@@ -399,6 +407,7 @@ function judgeInvoice(c: Case, got: Invoice): Verdict[] {
       verdicts.push({ bt, want, got: value, verdict: 'page-differs' });
     else if (kind === 'text' && sameButLegalForm(want, value)) verdicts.push({ bt, want, got: value, verdict: 'legal-form' });
     else if (kind === 'text' && nameAfterIds(want, value)) verdicts.push({ bt, want, got: value, verdict: 'name-with-ids' });
+    else if (line2 !== undefined && same('text', line2, value, false)) verdicts.push({ bt, want, got: value, verdict: 'street-in-line-2' });
     else verdicts.push({ bt, want, got: value, verdict: 'wrong' });
   };
   for (const f of COMPARED) {
@@ -406,12 +415,14 @@ function judgeInvoice(c: Case, got: Invoice): Verdict[] {
     const value = getPath(got, f.path);
     // The golden issuer may be spelt as the company's full name.
     const alternative = f.bt === 'BT-27' ? c.golden?.partner_name : undefined;
+    const line2 = f.path.endsWith('AddressLine1') ? getPath(truth, f.path.replace(/AddressLine1$/, 'AddressLine2')) : undefined;
     add(
       f.bt,
       want,
       value,
       () => same(f.compare, want!, value!, creditNote) || (alternative !== undefined && same(f.compare, alternative, value!, creditNote)),
       f.kind,
+      line2,
     );
   }
   const count = (i: Invoice) => (printable(i).length ? String(printable(i).length) : undefined);
@@ -472,7 +483,7 @@ function report(results: Result[]): void {
     `  ${n('wrong')} wrong of ${compared.length} compared values (1 in ${n('wrong') ? Math.round(compared.length / n('wrong')) : '∞'})`,
   );
   console.log(
-    `  not counted wrong, listed above: ${n('page-differs')} where the page prints the output's value and not the XML's, ${n('truth-breaks')} where the XML's value breaks an EN 16931 rule, ${n('legal-form')} names differing only by a legal form, ${n('name-with-ids')} names the XML prefixes with identifier lines`,
+    `  not counted wrong, listed above: ${n('page-differs')} where the page prints the output's value and not the XML's, ${n('truth-breaks')} where the XML's value breaks an EN 16931 rule, ${n('legal-form')} names differing only by a legal form, ${n('name-with-ids')} names the XML prefixes with identifier lines, ${n('street-in-line-2')} streets the XML puts in address line 2 under a person`,
   );
   console.log(
     `  all ${differing.length} differences counted as wrong: 1 in ${differing.length ? Math.round(compared.length / differing.length) : '∞'}`,

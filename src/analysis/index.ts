@@ -334,7 +334,7 @@ function markDefaultOrder(doc: Doc, invoice: Record<string, unknown>, evidence: 
 }
 
 /** The ranker's probability in coarse steps: the calibration measures how often each step's names were right. */
-const PROBABILITY_STEPS = [0.99, 0.95, 0.9, 0.8, 0.65, 0.5];
+const PROBABILITY_STEPS = [0.9, 0.7];
 
 function setParty(
   set: (path: string, v: string | undefined, via: string) => void,
