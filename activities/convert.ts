@@ -9,7 +9,7 @@ import type { RequestContext } from '../src/temporal/context.js';
 import type { ActivityDeps } from './deps.js';
 import { stepBlobs } from './step.js';
 
-export function convertActivities({ blobs, log }: ActivityDeps) {
+export function convertActivities({ blobs, log, scanCertainty }: ActivityDeps) {
   return {
     /**
      * createZugferdFromPdf between analysis and build: completes the analysed
@@ -39,6 +39,7 @@ export function convertActivities({ blobs, log }: ActivityDeps) {
           ...(input.candidates ? { candidates: input.candidates } : {}),
           ...(input.language ? { language: input.language } : {}),
           scanned: input.source === 'ocr' || input.source === 'text-layer+ocr',
+          ...(scanCertainty !== undefined ? { scanCertainty } : {}),
         });
       } catch (err) {
         if (!(err instanceof ConversionRefusal)) throw err;

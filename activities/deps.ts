@@ -11,4 +11,6 @@ export interface ActivityDeps {
   mail: MailDeps;
   /** SOURCE_DATE_EPOCH: the creation time of every built document (reproducible builds); unset: see activities/step.ts. */
   documentTime?: Date;
+  /** CONVERSION_SCAN_CERTAINTY; unset: SCAN_CERTAINTY of src/conversion/convertible.ts. */
+  scanCertainty?: number;
 }

@@ -10,7 +10,7 @@ import { invoiceSchema, type Invoice } from '../src/invoice/model.js';
 import { listTemplates, loadTemplate, renderInvoicePdf, templateRoots } from '../src/render/index.js';
 import { LEGAL_FORM } from '../src/analysis/parties.js';
 import type { FieldSource } from '../src/analysis/sources.js';
-import { CONVERSION_CERTAINTY, ConversionRefusal, gatedReadings, prepareForZugferd } from '../src/conversion/convertible.js';
+import { certaintyOf, ConversionRefusal, gatedReadings, prepareForZugferd } from '../src/conversion/convertible.js';
 import {
   corpusItems,
   embeddedFiles,
@@ -449,14 +449,14 @@ function printResult(r: Result): void {
   if (args.verbose && r.code !== 'ok') console.log(JSON.stringify(r.error, null, 2));
 }
 
-function report(results: Result[]): void {
+function report(results: Result[], mode = args.mode): void {
   const converted = (rs: Result[]) => `${rs.filter((r) => r.code === 'ok').length} / ${rs.length}`;
   const zugferd = results.filter((r) => (ZUGFERD_GROUPS as readonly string[]).includes(r.group));
   // The plain PDFs of real companies: those with golden JSON and those without.
   const plain = results.filter((r) => r.group === 'plain-pdf' || r.group === 'plain-pdf-golden');
   const fixtures = results.filter((r) => r.group === 'fixtures');
   const failed = results.filter((r) => r.code !== 'ok');
-  console.log(`\nSummary (${args.mode})`);
+  console.log(`\nSummary (${mode})`);
   const sets = fixtures.length
     ? `fixtures rendered by the built-in templates ${converted(fixtures)}`
     : `corpus ZUGFeRD/Factur-X ${converted(zugferd)}, plain PDFs ${converted(plain)}, all ${converted(results)}`;
@@ -540,21 +540,22 @@ function runAnalysed(file: string): void {
   const kept = documents.filter((d) => d.agrees);
   console.log(`Held-out readings from ${file} (${mode}): ${kept.length} of ${documents.length} documents agree with their truth`);
   const results = kept.map(convertHeldOut);
+  const product = certaintyOf({ scanned: kept.some((d) => d.scanned) });
   for (const r of results) printResult(r);
-  report(results);
+  report(results, mode);
   console.log('\nPer fold (the ranker and calibration fitted without it), at the product threshold');
   for (const group of [...new Set(results.map((r) => r.group))]) {
-    const own = results.filter((r) => r.group === group && r.weakest >= CONVERSION_CERTAINTY);
+    const own = results.filter((r) => r.group === group && r.weakest >= product);
     const ok = own.filter((r) => r.code === 'ok');
     const wrong = ok.flatMap((r) => r.verdicts ?? []).filter((v) => v.verdict === 'wrong').length;
     console.log(`  ${group.padEnd(22)} converted ${ok.length} / ${results.filter((r) => r.group === group).length}, wrong values ${wrong}`);
   }
-  tradeOff(results);
+  tradeOff(results, product);
 }
 
 /** Converted share against wrong values, per threshold: a document converts at T when nothing else refused it and its weakest printed value reaches T. */
-function tradeOff(results: HeldOutResult[]): void {
-  console.log(`\nTrade-off (product threshold ${CONVERSION_CERTAINTY})`);
+function tradeOff(results: HeldOutResult[], product: number): void {
+  console.log(`\nTrade-off (product threshold ${product})`);
   console.log(`${'threshold'.padEnd(11)}${'converted'.padStart(14)}${'compared'.padStart(10)}${'wrong'.padStart(7)}   wrong rate`);
   for (const t of THRESHOLDS) {
     const ok = results.filter((r) => r.code === 'ok' && r.weakest >= t);

@@ -52,6 +52,7 @@ const envSchema = z
     VERAPDF_POOL_SIZE: z.coerce.number().int().min(1).max(32).default(1),
     SCHEMATRON_ENGINE: z.enum(['saxon-he', 'saxon-js']).default('saxon-he'),
     SOURCE_DATE_EPOCH: z.union([z.literal('').transform(() => undefined), z.coerce.number().int().min(0)]).optional(),
+    CONVERSION_SCAN_CERTAINTY: z.union([z.literal('').transform(() => undefined), z.coerce.number().min(0).max(1)]).optional(),
     MAX_PDF_PAGES: z.coerce.number().int().min(1).max(100_000).default(DEFAULT_INTAKE_LIMITS.maxPdfPages),
     MAX_IMAGE_PIXELS: z.coerce.number().int().min(1_000_000).max(1_000_000_000).default(DEFAULT_INTAKE_LIMITS.maxImagePixels),
     MAX_INFLATED_MEGABYTES: z.coerce
@@ -166,6 +167,8 @@ export interface Config {
   intakeLimits: IntakeLimits;
   /** SOURCE_DATE_EPOCH: every built document carries this creation time, so equal requests give equal bytes. */
   documentTime: Date | undefined;
+  /** CONVERSION_SCAN_CERTAINTY: the confidence a value read by OCR needs to be written into an e-invoice unconfirmed; unset: the product's default. */
+  scanCertainty: number | undefined;
   /** The longest an API request waits for its workflow before answering 504 (WORKFLOW_WAIT_SECONDS); unset: each operation's own limit. */
   workflowWaitMs: number | undefined;
   logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
@@ -223,6 +226,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxInflatedBytes: e.MAX_INFLATED_MEGABYTES * 1024 * 1024,
     },
     documentTime: e.SOURCE_DATE_EPOCH === undefined ? undefined : new Date(e.SOURCE_DATE_EPOCH * 1000),
+    scanCertainty: e.CONVERSION_SCAN_CERTAINTY,
     workflowWaitMs: e.WORKFLOW_WAIT_SECONDS === undefined ? undefined : e.WORKFLOW_WAIT_SECONDS * 1000,
     logLevel: e.LOG_LEVEL,
     role: e.EINVOICE_ROLE,

@@ -135,6 +135,7 @@ export async function startService(config: Config, log: Logger): Promise<Running
               log,
               mail: { transport: await createMailTransport(config.mail), testFaults: config.mail.testFaults },
               ...(config.documentTime ? { documentTime: config.documentTime } : {}),
+              ...(config.scanCertainty !== undefined ? { scanCertainty: config.scanCertainty } : {}),
             }),
           ),
         ),

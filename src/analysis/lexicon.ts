@@ -327,6 +327,34 @@ export const PARTY_LABEL_WORDS: ReadonlyArray<[PartyRole, string]> = [
   ['deliverTo', 'lieferadresse'],
 ];
 
+/**
+ * Words that stand where a name goes on templates and in headings ("LOGO LE FOURNISSEUR",
+ * "Customer name", "Trade name"), folded. A name made only of these (and the little words below)
+ * names no one. Whole words only, and a legal form makes it a name: "Customer Care Solutions
+ * GmbH" and "Lieferant GmbH" are companies.
+ */
+export const PLACEHOLDER_WORDS: ReadonlySet<string> = new Set([
+  // en
+  ...['logo', 'seller', 'buyer', 'supplier', 'vendor', 'customer', 'client', 'company', 'business', 'trade', 'trading', 'legal'],
+  ...['registered', 'contact', 'name', 'address', 'sender', 'recipient', 'sample', 'example', 'placeholder'],
+  // de
+  ...['verkaufer', 'kaufer', 'lieferant', 'kunde', 'firma', 'firmenname', 'unternehmen', 'anschrift', 'absender', 'empfanger'],
+  ...['muster', 'beispiel'],
+  // fr
+  ...['fournisseur', 'vendeur', 'acheteur', 'societe', 'entreprise', 'nom', 'raison', 'sociale', 'adresse', 'expediteur'],
+  ...['destinataire'],
+  // nl, it
+  ...['naam', 'leverancier', 'klant', 'fornitore', 'cliente', 'nome', 'ditta'],
+]);
+
+/** Articles, possessives and number words that join placeholder and title words ("Your company name", "Tax invoice no."). */
+export const LITTLE_WORDS: ReadonlySet<string> = new Set([
+  ...['the', 'a', 'an', 'of', 'your', 'our', 'here', 'tax', 'no', 'nr', 'n', 'number', 'copy', 'original'],
+  ...['der', 'die', 'das', 'des', 'ihr', 'ihre', 'unser', 'unsere', 'hier', 'nummer', 'kopie'],
+  ...['le', 'la', 'les', 'l', 'de', 'du', 'd', 'votre', 'notre', 'ici', 'numero'],
+  ...['het', 'een', 'uw', 'il', 'lo', 'di'],
+]);
+
 /** Labels beside a VAT identifier that make it the buyer's. */
 export const BUYER_ID_CONTEXT = /ihre|your|kunde|customer|client|buyer|kaufer|acheteur|votre|uw |empfanger|destinataire|leistungsempfanger/;
 

@@ -1,7 +1,7 @@
 import { documentTypeOf } from './codes.js';
 import { allSegments, belowOf, lineOf, rightOf, type Doc } from './document.js';
 import { buildBlocks, type Block, type PageLayout, type Segment } from './layout.js';
-import type { PartyRole } from './lexicon.js';
+import { LITTLE_WORDS, PLACEHOLDER_WORDS, type PartyRole } from './lexicon.js';
 import { isHeading, isStreet, LEGAL_FORM, parseCityLine, type Parties } from './parties.js';
 import { sectionOf, type Heading } from './sections.js';
 import type { FeatureVector } from './ranker.js';
@@ -34,21 +34,25 @@ function hasLegalForm(text: string): boolean {
 const NAME_LABEL =
   /^(?:(?:firmen|handels)?name|firma|company(?: name)?|trade name|raison sociale|nom|denomination|naam|bedrijfsnaam|ragione sociale|denominazione)$/;
 
-/** Words that stand for a party in templates and logos, never its name ("LOGO LE FOURNISSEUR", "Buyer contact name"). */
-const PLACEHOLDER_WORD =
-  /^(?:logo|le|la|les|the|your|votre|name|nom|naam|trade|contact|company|seller|buyer|supplier|customer|client|vendor|fournisseur|acheteur|vendeur|verkaufer|kaufer|kunde|lieferant|firma|societe|entreprise|adresse|address)$/;
+/** Words that make a row of placeholder words a label rather than a made-up name ("Seller Company" is a test invoice's name; "Seller name" is not). */
+const PLACEHOLDER_MARK = /^(?:logo|name|nom|naam|nome|contact|trade)$/;
 
-/** Words that make a row of such words a label rather than a made-up name ("Seller Company" is a test invoice's name; "Seller name" is not). */
-const PLACEHOLDER_MARK = /^(?:logo|name|nom|naam|contact|trade)$/;
-
+/** Words of templates and headings standing where a name goes ("LOGO LE FOURNISSEUR", "Buyer contact name"). */
 export function isPlaceholder(text: string): boolean {
   const words = fold(text)
-    .replace(/[^\p{L}\s]/gu, ' ')
-    .split(/\s+/)
+    .split(/[^\p{L}\p{N}]+/u)
     .filter(Boolean);
   return (
-    words.length > 0 && words.every((w) => PLACEHOLDER_WORD.test(w)) && (words.length === 1 || words.some((w) => PLACEHOLDER_MARK.test(w)))
+    words.length > 0 &&
+    words.every((w) => PLACEHOLDER_WORDS.has(w) || LITTLE_WORDS.has(w)) &&
+    (words.length === 1 || words.some((w) => PLACEHOLDER_MARK.test(w)))
   );
+}
+
+/** "Name: Global Supplies Ltd.": a label with its value, of which only the value is a candidate. */
+function labelled(text: string): boolean {
+  const at = text.indexOf(':');
+  return at > 0 && isLabelText(text.slice(0, at));
 }
 
 /** A text that labels or heads something: never a value. */
@@ -78,7 +82,7 @@ export function nameCandidates(doc: Doc, headings: readonly Heading[], ruled: Pa
   const add = (value: string, segment: Segment, extra: Record<string, number>) => {
     const v = clean(value);
     // A label or heading is never a value, whatever else speaks for it.
-    if (!/\p{L}{2}/u.test(v) || v.length > 80 || isLabelText(v)) return;
+    if (!/\p{L}{2}/u.test(v) || v.length > 80 || isLabelText(v) || labelled(v)) return;
     const features = featuresOf(v, segment, { doc, page, blocks, headings, ruled, role, other, median, tallest, emails });
     const merged = { ...features, ...extra };
     const seen = byValue.get(v);

@@ -1,5 +1,6 @@
 import { documentTypeOf } from '../analysis/codes.js';
 import { isLabel } from '../analysis/header-fields.js';
+import { LITTLE_WORDS, PLACEHOLDER_WORDS } from '../analysis/lexicon.js';
 import { LEGAL_FORM } from '../analysis/parties.js';
 import { fold } from '../analysis/text.js';
 import { Decimal } from '../invoice/decimal.js';
@@ -101,34 +102,6 @@ function partiesDiffer(invoice: Invoice): CrossFinding[] {
 
 // ---------------------------------------------------------------- party names are names
 
-/**
- * Words that stand where a name goes on templates and in headings ("LOGO LE FOURNISSEUR",
- * "Customer name", "Trade name"), folded. A name made only of these (and the little words below)
- * names no one. Whole words only, and a legal form makes it a name: "Customer Care Solutions
- * GmbH" and "Lieferant GmbH" are companies.
- */
-export const PLACEHOLDER_WORDS: ReadonlySet<string> = new Set([
-  // en
-  ...['logo', 'seller', 'buyer', 'supplier', 'vendor', 'customer', 'client', 'company', 'business', 'trade', 'trading', 'legal'],
-  ...['registered', 'contact', 'name', 'address', 'sender', 'recipient', 'sample', 'example', 'placeholder'],
-  // de
-  ...['verkaufer', 'kaufer', 'lieferant', 'kunde', 'firma', 'firmenname', 'unternehmen', 'anschrift', 'absender', 'empfanger'],
-  ...['muster', 'beispiel'],
-  // fr
-  ...['fournisseur', 'vendeur', 'acheteur', 'societe', 'entreprise', 'nom', 'raison', 'sociale', 'adresse', 'expediteur'],
-  ...['destinataire'],
-  // nl, it
-  ...['naam', 'leverancier', 'klant', 'fornitore', 'cliente', 'nome', 'ditta'],
-]);
-
-/** Articles, possessives and number words that join placeholder and title words ("Your company name", "Tax invoice no."). */
-const LITTLE_WORDS: ReadonlySet<string> = new Set([
-  ...['the', 'a', 'an', 'of', 'your', 'our', 'here', 'tax', 'no', 'nr', 'n', 'number', 'copy', 'original'],
-  ...['der', 'die', 'das', 'des', 'ihr', 'ihre', 'unser', 'unsere', 'hier', 'nummer', 'kopie'],
-  ...['le', 'la', 'les', 'l', 'de', 'du', 'd', 'votre', 'notre', 'ici', 'numero'],
-  ...['het', 'een', 'uw', 'il', 'lo', 'di'],
-]);
-
 const wordsOf = (name: string) =>
   fold(name)
     .split(/[^\p{L}\p{N}]+/u)
@@ -137,10 +110,18 @@ const isLittle = (w: string) => LITTLE_WORDS.has(w) || /^\d+$/.test(w);
 
 type NotAName = Extract<Conflict, { kind: 'not-a-name' }>['why'];
 
+/** "Name: Global Supplies Ltd.": the label was read with the name. */
+function labelBefore(name: string): boolean {
+  const at = name.indexOf(':');
+  if (at <= 0) return false;
+  const label = name.slice(0, at);
+  return isLabel(label) || wordsOf(label).every((w) => PLACEHOLDER_WORDS.has(w) || isLittle(w));
+}
+
 function whyNotAName(name: string): NotAName | undefined {
   if (!/\p{L}/u.test(name)) return 'no-letters';
   // The lexicon's labels are whole texts ("Lieferant", "Bill to", "Rechnungsnummer"), so a name that merely contains one passes.
-  if (/:\s*$/.test(name) || isLabel(name)) return 'label';
+  if (/:\s*$/.test(name) || isLabel(name) || labelBefore(name)) return 'label';
   if (LEGAL_FORM.test(name)) return undefined;
   const words = wordsOf(name);
   if (words.every((w) => PLACEHOLDER_WORDS.has(w) || isLittle(w))) return 'placeholder';

@@ -21,9 +21,14 @@ const DETAILS: Readonly<Record<string, Pair>> = {
     'the due date or the payment terms (e.g. "payable within 14 days")',
     'das Fälligkeitsdatum oder die Zahlungsbedingungen (z. B. „zahlbar innerhalb von 14 Tagen“)',
   ],
+  'BT-10': ["the buyer's reference", 'die Käuferreferenz'],
+  'BT-12': ['the contract reference', 'die Vertragsnummer'],
+  'BT-13': ['the order number', 'die Bestellnummer'],
+  'BT-20': ['the payment terms', 'die Zahlungsbedingungen'],
   'BT-27': ["the seller's name", 'der Name des Verkäufers'],
   'BT-30': ["the seller's VAT ID or company registration number", 'die USt-IdNr. oder Handelsregisternummer des Verkäufers'],
   'BT-31': ["the seller's VAT ID or tax number", 'die USt-IdNr. oder Steuernummer des Verkäufers'],
+  'BT-32': ["the seller's tax number", 'die Steuernummer des Verkäufers'],
   'BT-35': ["the seller's street address", 'die Straße des Verkäufers'],
   'BT-37': ["the seller's city", 'der Ort des Verkäufers'],
   'BT-38': ["the seller's post code", 'die Postleitzahl des Verkäufers'],
@@ -31,15 +36,24 @@ const DETAILS: Readonly<Record<string, Pair>> = {
   'BT-42': ["the seller's telephone number", 'die Telefonnummer des Verkäufers'],
   'BT-43': ["the seller's e-mail address", 'die E-Mail-Adresse des Verkäufers'],
   'BT-44': ["the buyer's name", 'der Name des Käufers'],
+  'BT-46': ["the buyer's customer number", 'die Kundennummer des Käufers'],
   'BT-48': ["the buyer's VAT ID", 'die USt-IdNr. des Käufers'],
   'BT-50': ["the buyer's street address", 'die Straße des Käufers'],
   'BT-52': ["the buyer's city", 'der Ort des Käufers'],
   'BT-53': ["the buyer's post code", 'die Postleitzahl des Käufers'],
   'BT-55': ["the buyer's country", 'das Land des Käufers'],
   'BT-72': ['the delivery date or service period', 'das Liefer- oder Leistungsdatum bzw. der Leistungszeitraum'],
+  'BT-73': ['the start of the invoicing period', 'der Beginn des Abrechnungszeitraums'],
+  'BT-74': ['the end of the invoicing period', 'das Ende des Abrechnungszeitraums'],
   'BT-81': ['the payment details (an IBAN)', 'die Zahlungsangaben (eine IBAN)'],
+  'BT-84': ["the seller's IBAN", 'die IBAN des Verkäufers'],
+  'BT-86': ["the seller's bank code (BIC)", 'der BIC der Bank des Verkäufers'],
+  'BT-106': ['the sum of the line amounts', 'die Summe der Positionsbeträge'],
   'BT-109': ['the net total', 'der Nettobetrag'],
+  'BT-110': ['the VAT total', 'der Umsatzsteuerbetrag'],
   'BT-112': ['the total including VAT', 'der Gesamtbetrag (brutto)'],
+  'BT-113': ['the amount already paid', 'der bereits gezahlte Betrag'],
+  'BT-115': ['the amount due', 'der fällige Betrag'],
   'BT-118': [
     'why a rate carries no VAT (exempt, reverse charge, intra-community supply, export)',
     'der Grund, warum ein Satz keine Umsatzsteuer trägt (steuerfrei, Reverse Charge, innergemeinschaftliche Lieferung, Ausfuhr)',
@@ -77,19 +91,6 @@ export function missingMessage(bt: string, lang: OwnerLanguage, where?: { line?:
     lang,
   );
   return place ? `${place}${text}` : capitalise(text);
-}
-
-/** A detail the scan shows, but too unclearly to put into an e-invoice. */
-export function uncertainMessage(bt: string, lang: OwnerLanguage): string {
-  return capitalise(
-    pick(
-      [
-        `${detailOf(bt, lang)} (${bt}) could not be read reliably from the scan; please send a clearer scan or the PDF`,
-        `${detailOf(bt, lang)} (${bt}) ist im Scan nicht sicher lesbar; bitte senden Sie einen deutlicheren Scan oder das PDF`,
-      ],
-      lang,
-    ),
-  );
 }
 
 /** A detail read from the page, but not surely enough to write it into an e-invoice unconfirmed. */

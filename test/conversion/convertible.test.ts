@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { complete, ConversionRefusal, prepareForZugferd } from '../../src/conversion/convertible.js';
+import { complete, ConversionRefusal, gatedReadings, prepareForZugferd, type PrepareOptions } from '../../src/conversion/convertible.js';
 import type { Invoice } from '../../src/invoice/model.js';
 import { fixtureInvoice } from '../reading/fixtures.js';
 
@@ -15,9 +15,9 @@ function asRead(): Invoice {
   return invoice;
 }
 
-function refusal(invoice: Invoice): ConversionRefusal {
+function refusal(invoice: Invoice, opts: PrepareOptions = {}): ConversionRefusal {
   try {
-    prepareForZugferd(invoice);
+    prepareForZugferd(invoice, opts);
   } catch (err) {
     if (err instanceof ConversionRefusal) return err;
     throw err;
@@ -146,28 +146,42 @@ describe('refusing', () => {
     expect(refusalEn.fields[1]!.message).toBe("The buyer's country (BT-55) is not on the invoice; please add it");
   });
 
-  it('refuses a mandatory value read with less confidence from a scan, naming it', () => {
+  it('refuses a printed value read with less than the certainty, naming it with what was read and the other readings', () => {
     const read = asRead();
+    // 0.7 is enough on a text layer (CONVERSION_CERTAINTY), not on a scan (SCAN_CERTAINTY).
     expect(prepareForZugferd(read, { confidence: { invoiceNumber: 0.7 } }).invoice.invoiceNumber).toBe(read.invoiceNumber);
-    let err: unknown;
-    try {
-      prepareForZugferd(read, {
-        confidence: { invoiceNumber: 0.7, 'documentTotals.invoiceTotalAmountWithVat': 0.9 },
-        scanned: true,
-        language: 'de',
-      });
-    } catch (e) {
-      err = e;
-    }
-    expect(err).toBeInstanceOf(ConversionRefusal);
-    expect((err as ConversionRefusal).code).toBe('FIELDS_UNCERTAIN');
-    expect((err as ConversionRefusal).fields).toEqual([
+    const opts = { confidence: { invoiceNumber: 0.7, 'documentTotals.invoiceTotalAmountWithVat': 0.9 }, language: 'de' as const };
+    const err = refusal(read, { ...opts, scanned: true });
+    expect(err.code).toBe('FIELDS_UNCERTAIN');
+    expect(err.fields).toEqual([
       {
         field: 'invoice.invoiceNumber',
         bt: 'BT-1',
-        message: 'Die Rechnungsnummer (BT-1) ist im Scan nicht sicher lesbar; bitte senden Sie einen deutlicheren Scan oder das PDF',
+        message:
+          'Die Rechnungsnummer (BT-1) wurde gelesen, aber nicht sicher genug, um es ungeprüft in eine E-Rechnung zu schreiben; bitte bestätigen Sie die Angabe',
+        value: read.invoiceNumber,
       },
     ]);
+    expect(err.userMessage).toContain('nicht sicher genug');
+    // An operator who has every scan checked anyway may ask less of it.
+    expect(() => prepareForZugferd(read, { ...opts, scanned: true, scanCertainty: 0.7 })).not.toThrow();
+    const low = refusal(read, {
+      confidence: { 'seller.sellerName': 0.4 },
+      candidates: { 'seller.sellerName': ['Other GmbH', read.seller!.sellerName!] },
+    });
+    expect(low.fields).toEqual([expect.objectContaining({ bt: 'BT-27', value: read.seller!.sellerName, candidates: ['Other GmbH'] })]);
+  });
+
+  it('holds inferred values, lines and the VAT breakdown to their rules and sums, not to the certainty', () => {
+    const read = asRead();
+    const confidence = {
+      'seller.sellerPostalAddress.sellerCountryCode': 0.1,
+      'invoiceLine[0].invoicedQuantity': 0.1,
+      'vatBreakdown[0].vatCategoryRate': 0.1,
+    };
+    const sources = { 'seller.sellerPostalAddress.sellerCountryCode': 'inferred' as const };
+    expect(() => prepareForZugferd(read, { confidence, sources })).not.toThrow();
+    expect(gatedReadings({ confidence, sources })).toEqual([]);
   });
 
   it('needs no seller VAT id for a supply outside the scope of VAT, whose lines carry no rate, but a registration number to identify the seller by', () => {

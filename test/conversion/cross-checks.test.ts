@@ -90,6 +90,14 @@ describe('party names are names', () => {
     expect(r.fields[0]!.message).toContain('is a label or heading of the invoice, not a name');
   });
 
+  it('refuses a name read together with its label ("Name: Global Supplies Ltd.", as a scan joins them)', () => {
+    for (const name of ['Name: Global Supplies Ltd.', 'Firmenname: Lieferant GmbH', 'Kundennummer: 4711 ACME GmbH']) {
+      const r = refusal(sellerNamed(name));
+      expect(named(r), name).toEqual([['invoice.seller.sellerName', 'BT-27', name]]);
+    }
+    expect(() => prepareForZugferd(sellerNamed('ACME GmbH: Niederlassung Köln'))).not.toThrow();
+  });
+
   it('refuses "LOGO LE FOURNISSEUR", a template\'s placeholder', () => {
     const r = refusal(sellerNamed('LOGO LE FOURNISSEUR'));
     expect(named(r)).toEqual([['invoice.seller.sellerName', 'BT-27', 'LOGO LE FOURNISSEUR']]);
