@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { complete, ConversionRefusal, gatedReadings, prepareForZugferd, type PrepareOptions } from '../../src/conversion/convertible.js';
 import type { Invoice } from '../../src/invoice/model.js';
 import { fixtureInvoice } from '../reading/fixtures.js';
+import { refusal } from './refusal.js';
 
 /** What the analysis typically returns for a printed invoice: no codes a page does not show. */
 function asRead(): Invoice {
@@ -13,16 +14,6 @@ function asRead(): Invoice {
     ({ invoiceLineIdentifier: _id, invoicedQuantityUnitOfMeasureCode: _unit, lineVatInformation: _vat, ...line }) => line,
   );
   return invoice;
-}
-
-function refusal(invoice: Invoice, opts: PrepareOptions = {}): ConversionRefusal {
-  try {
-    prepareForZugferd(invoice, opts);
-  } catch (err) {
-    if (err instanceof ConversionRefusal) return err;
-    throw err;
-  }
-  throw new Error('not refused');
 }
 
 /** The read invoice as a supply outside the scope of VAT: one O row, no VAT, the lines marked O. */

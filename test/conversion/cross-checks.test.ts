@@ -5,22 +5,13 @@ import { ConversionRefusal, prepareForZugferd, type PrepareOptions } from '../..
 import { CROSS_CHECKS, crossCheckProblems } from '../../src/conversion/cross-checks.js';
 import { Decimal } from '../../src/invoice/decimal.js';
 import { invoiceSchema, type Invoice } from '../../src/invoice/model.js';
+import { refusal } from './refusal.js';
 
 const fixturesDir = path.resolve(import.meta.dirname, '../fixtures/invoices');
 const FIXTURES = readdirSync(fixturesDir).filter((f) => f.endsWith('.json'));
 
 function fixture(name = '01-standard-19.json'): Invoice {
   return invoiceSchema.parse(JSON.parse(readFileSync(path.join(fixturesDir, name), 'utf8')));
-}
-
-function refusal(invoice: Invoice, opts: PrepareOptions = {}): ConversionRefusal {
-  try {
-    prepareForZugferd(invoice, opts);
-  } catch (err) {
-    if (err instanceof ConversionRefusal) return err;
-    throw err;
-  }
-  throw new Error('not refused');
 }
 
 /** What the refusal names: path, term and the value read. */
