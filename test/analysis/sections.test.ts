@@ -58,6 +58,16 @@ describe('party sections', () => {
       expect(isLabelText(heading), heading).toBe(true);
   });
 
+  it('takes a name printed with its label on one line ("Name: Lieferant GmbH") without the label', async () => {
+    const inline = readableRendering().map((t) =>
+      t.s === 'Name:' ? { ...t, s: `Name: ${t.y < 300 ? 'Lieferant GmbH' : 'Kunden AG Mitte'}` } : t,
+    );
+    const page = inline.filter((t) => !(t.x === 300 && /^(?:Lieferant GmbH|Kunden AG Mitte)$/.test(t.s)));
+    const { invoice } = analyseInvoice(await extractTextLayer(await pdfOf([page])), { withLineItems: false });
+    expect(invoice.seller?.sellerName).toBe('Lieferant GmbH');
+    expect(invoice.buyer?.buyerName).toBe('Kunden AG Mitte');
+  });
+
   it('never takes a label, a heading or a placeholder for a value', () => {
     const labels = Object.values(PARTY_LABEL_TEXTS).flat();
     for (const label of [...labels, ...labels.map((l) => `${l}:`), ...labels.map((l) => l.toUpperCase())])
