@@ -49,6 +49,9 @@ export function isPlaceholder(text: string): boolean {
   );
 }
 
+/** Features of a candidate's place on the page: a name printed twice keeps those of its first printing. */
+const WHERE: ReadonlySet<string> = new Set(['y', 'x', 'size', 'tallest', 'top', 'footer', 'window', 'firstInBlock', 'lineHasOthers']);
+
 /** "Name: Global Supplies Ltd.": a label with its value, of which only the value is a candidate. */
 function labelled(text: string): boolean {
   const at = text.indexOf(':');
@@ -83,13 +86,16 @@ export function nameCandidates(doc: Doc, headings: readonly Heading[], ruled: Pa
     const v = clean(value);
     // A label or heading is never a value, whatever else speaks for it.
     if (!/\p{L}{2}/u.test(v) || v.length > 80 || isLabelText(v) || labelled(v)) return;
+    // An address line is never a name: "123 Business Road", "24103 Kiel".
+    if (isStreet(v) || parseCityLine(v) !== undefined) return;
     const features = featuresOf(v, segment, { doc, page, blocks, headings, ruled, role, other, median, tallest, emails });
     const merged = { ...features, ...extra };
     const seen = byValue.get(v);
     if (!seen) byValue.set(v, { value: v, segment, features: merged });
     else {
       const both: Record<string, number> = { ...seen.features };
-      for (const [k, x] of Object.entries(merged)) both[k] = Math.max(both[k] ?? 0, x);
+      // Where it stands is where it is first printed; what speaks for it anywhere else adds up.
+      for (const [k, x] of Object.entries(merged)) if (!WHERE.has(k)) both[k] = Math.max(both[k] ?? 0, x);
       both.repeated = Math.min(1, (both.repeated ?? 0) + 1 / 3);
       byValue.set(v, { ...seen, features: both });
     }
@@ -175,8 +181,6 @@ function featuresOf(value: string, seg: Segment, c: Context): Record<string, num
     legalForm: Number(hasLegalForm(value)),
     title: Number(documentTypeOf(value) !== undefined),
     digits: (value.match(/\d/g)?.length ?? 0) / value.length,
-    street: Number(isStreet(value)),
-    cityLine: Number(parseCityLine(value) !== undefined),
     contact: Number(/@|www\.|https?:|\+?\d[\d /-]{6,}/.test(f)),
     words: Math.min(words.length, 8) / 8,
     upper: Number(value === value.toUpperCase() && /\p{Lu}{3}/u.test(value)),
