@@ -63,8 +63,7 @@ export function reportText(report: FileReport): string {
   }
   if (outcome.kind === 'refused') {
     lines.push(outcome.userMessage);
-    if (outcome.fields?.length)
-      lines.push('', 'What to fix:', ...outcome.fields.map((f) => `  - ${f.bt ? `${f.bt} ` : ''}${f.field}: ${f.message}`));
+    if (outcome.fields?.length) lines.push('', 'What to fix:', ...outcome.fields.flatMap(fieldLines));
   }
   if (outcome.kind === 'done' && outcome.notes?.length)
     lines.push('Not printed on the page, filled in:', ...outcome.notes.map((n) => `  - ${n}`));
@@ -100,4 +99,13 @@ function headline(report: FileReport): string {
       if (outcome.valid === true) return `${report.file}: valid`;
       return `${report.file}: done${outcome.result ? ` → ${outcome.result}` : ''}`;
   }
+}
+
+/** A field to fix, with what was read and the other readings found, so that a person can decide at a glance. */
+function fieldLines(f: FieldProblem): string[] {
+  return [
+    `  - ${f.bt ? `${f.bt} ` : ''}${f.field}: ${f.message}`,
+    ...(f.value !== undefined ? [`      read: ${JSON.stringify(f.value)}`] : []),
+    ...(f.candidates?.length ? [`      also found: ${f.candidates.map((c) => JSON.stringify(c)).join(', ')}`] : []),
+  ];
 }

@@ -38,6 +38,29 @@ describe('file reports', () => {
     expect(JSON.parse(reportJson(report))).toEqual(report);
   });
 
+  it('shows what was read and the other readings of a value a person must confirm', () => {
+    const report: FileReport = {
+      ...base,
+      outcome: {
+        kind: 'refused',
+        code: 'FIELDS_UNCERTAIN',
+        userMessage: 'Some details could not be read with enough certainty.',
+        fields: [
+          {
+            field: 'invoice.seller.sellerName',
+            bt: 'BT-27',
+            message: "The seller's name (BT-27) was read, but not with enough certainty; please confirm it",
+            value: 'Lieferant GmbH',
+            candidates: ['Kunden AG Mitte', 'Musterstadt Werke'],
+          },
+        ],
+      },
+    };
+    const text = reportText(report);
+    expect(text).toContain('      read: "Lieferant GmbH"');
+    expect(text).toContain('      also found: "Kunden AG Mitte", "Musterstadt Werke"');
+  });
+
   it('names the result of a success, the verdict of a validation, and the first copy of a duplicate', () => {
     expect(reportText({ ...base, outcome: { kind: 'done', result: 'invoice-zugferd.pdf' } })).toMatch(
       /^invoice\.pdf: done → invoice-zugferd\.pdf\n/,
