@@ -57,9 +57,15 @@ function showProblem(err) {
   }
   box.append(el('p', { text: [e.userMessage, e.detail && e.detail !== e.userMessage ? e.detail : ''].filter(Boolean).join(' ') }));
   const fields = Array.isArray(e.fields) ? e.fields : [];
-  if (fields.length)
-    box.append(el('ul', {}, ...fields.map((f) => el('li', { text: `${f.bt ? `${f.bt} ` : ''}${f.field}: ${f.message}` }))));
+  if (fields.length) box.append(el('ul', {}, ...fields.map((f) => el('li', { text: problemText(f) }))));
   box.append(el('p', { class: 'note', text: `${T.reference}: ${e.reference} (${e.code})` }));
+}
+
+/** A field to fix, with what was read and the other readings found, for a person to decide. */
+function problemText(f) {
+  const read = f.value !== undefined ? ` (${T.readAs}: "${f.value}")` : '';
+  const others = f.candidates?.length ? ` (${T.alsoFound}: ${f.candidates.map((c) => `"${c}"`).join(', ')})` : '';
+  return `${f.bt ? `${f.bt} ` : ''}${f.field}: ${f.message}${read}${others}`;
 }
 
 async function busy(message, work, onError) {

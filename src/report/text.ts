@@ -122,6 +122,8 @@ const en = {
     jobUiUnreachable: 'The Temporal UI cannot be reached from the service; workflows are not linked.',
     error: 'Error',
     reference: 'Reference',
+    readAs: 'read',
+    alsoFound: 'also found',
   },
 };
 
@@ -248,6 +250,8 @@ const de: Text = {
     jobUiUnreachable: 'Die Temporal-Oberfläche ist vom Dienst aus nicht erreichbar; Workflows sind nicht verlinkt.',
     error: 'Fehler',
     reference: 'Referenz',
+    readAs: 'gelesen',
+    alsoFound: 'außerdem gefunden',
   },
 };
 
