@@ -392,8 +392,9 @@ async function run(): Promise<void> {
     const pages = await source!(bytes, item.file);
     const seconds = (performance.now() - started) / 1000;
     // What the page shows is judged on its text layer, so that a value OCR misreads still counts as a miss.
-    const vis = visibleOf(args.mode === 'text-layer' ? pages : await extractTextLayer(bytes));
-    read.push({ item, truth, pages, vis, seconds });
+    const textLayer = args.mode === 'text-layer' ? pages : await extractTextLayer(bytes);
+    const vis = visibleOf(textLayer);
+    read.push({ item, truth, pages, textLayer, vis, seconds });
   }
   // Real invoices are scored by a ranker trained without their fold; the generated set by the committed one.
   const modelsFor = generated ? () => undefined : foldModels(read, await generatedExamples(corpus, seedsFile));
@@ -432,6 +433,8 @@ interface Read {
   item: BenchItem;
   truth: Invoice;
   pages: PageText[];
+  /** The text layer, which the ranker is trained on (as train-models does) whatever the mode scores. */
+  textLayer: PageText[];
   vis: Visible;
   /** Reading the pages (text layer or OCR). */
   seconds: number;
@@ -439,7 +442,7 @@ interface Read {
 
 /** Per fold, the party-name rankers trained on every other fold. */
 function foldModels(read: Read[], extra: Record<'seller' | 'buyer', RankExample[]>): (group: string) => PartyModels {
-  const examples = read.map((r) => ({ group: r.item.group, ...partyExamples(r.truth, r.pages) }));
+  const examples = read.map((r) => ({ group: r.item.group, ...partyExamples(r.truth, r.textLayer) }));
   const cache = new Map<string, PartyModels>();
   return (group) => {
     if (!cache.has(group)) {

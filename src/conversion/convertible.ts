@@ -170,7 +170,7 @@ export const CONVERSION_CERTAINTY = 0.6;
 
 /**
  * The same for values read by OCR. On the held-out scans of `bench-convert --analysed` no lower
- * threshold kept wrong values under one in 500 (0.7: 5 of 276, 0.8: 1 of 18): a scan's letters
+ * threshold kept wrong values under one in 500 (0.7: 4 of 241, 0.75: 1 of 18): a scan's letters
  * are misread where the layout was read right ("Liselotte Miller" for "Müller"), and the
  * calibration, which knows how a value was found, cannot tell. So a scan is converted only when
  * every value is read very surely, and otherwise refused with what a person must confirm.
