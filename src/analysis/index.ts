@@ -1,5 +1,6 @@
 import { Decimal } from '../invoice/decimal.js';
 import { invoiceSchema, type Invoice } from '../invoice/model.js';
+import { stringAt } from '../invoice/paths.js';
 import { findAccounts, type PlacedFound } from './accounts.js';
 import { findInvoicingPeriod } from './period.js';
 import { findContacts, type ContactFound } from './contacts.js';
@@ -92,7 +93,8 @@ export function analyseWithEvidence(pages: PageText[], opts: AnalyseOptions): Ev
   setFound('buyer.buyerIdentifier', customer);
   setFound('seller.sellerTaxRegistrationIdentifier', pick('taxNumber'));
 
-  const { parties, choices } = chooseParties(doc, findParties(doc), opts.partyModels);
+  const headings = partyHeadings(doc);
+  const { parties, choices } = chooseParties(doc, headings, findParties(doc), opts.partyModels);
   setParty(set, 'seller', parties.seller, choices.seller);
   setParty(set, 'buyer', parties.buyer, choices.buyer);
   if (!customer && parties.buyer?.identifier) set('buyer.buyerIdentifier', parties.buyer.identifier, `party:${parties.buyer.via}`);
@@ -118,10 +120,9 @@ export function analyseWithEvidence(pages: PageText[], opts: AnalyseOptions): Ev
     v.segment.x0 >= p.x0 - v.segment.height &&
     v.segment.x0 < p.x1;
   // In a readable rendering (a heading for each party) the VAT id stands in its party's section, however far below the name.
-  const all = partyHeadings(doc);
-  const headings = all.some((h) => h.role === 'seller') && all.some((h) => h.role === 'buyer') ? all : [];
+  const sections = headings.some((h) => h.role === 'seller') && headings.some((h) => h.role === 'buyer') ? headings : [];
   const sectionRole = (v: PlacedFound) =>
-    sectionOf(headings, { page: v.page, top: v.segment.top, x0: v.segment.x0, x1: v.segment.x1 })?.role;
+    sectionOf(sections, { page: v.page, top: v.segment.top, x0: v.segment.x0, x1: v.segment.x1 })?.role;
   // A number the seller's section prints is the seller's, wherever else it is repeated (notes under the buyer's section).
   const sellerSection = new Set(accounts.vatIds.filter((v) => sectionRole(v) === 'seller').map((v) => v.value));
   const buyersSection = (v: PlacedFound) => sectionRole(v) === 'buyer' && !sellerSection.has(v.value);
@@ -182,7 +183,7 @@ export function analyseWithEvidence(pages: PageText[], opts: AnalyseOptions): Ev
   }
 
   const access: ResultAccess = {
-    get: (path) => getPath(invoice, path),
+    get: (path) => stringAt(invoice, path),
     infer: (path, value, rule) => {
       if (evidence[path] === undefined) set(path, value, `${INFERRED}${rule}`);
     },
@@ -327,7 +328,7 @@ function markDefaultOrder(doc: Doc, invoice: Record<string, unknown>, evidence: 
   if (doc.orderSettled) return;
   const text = doc.pages.flatMap((p) => p.lines.map(lineText)).join('\n');
   for (const path of Object.keys(evidence)) {
-    const value = getPath(invoice, path);
+    const value = stringAt(invoice, path);
     if (typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value) && printedAmbiguously(text, value))
       evidence[path] = `${evidence[path]}:order-default`;
   }
@@ -391,18 +392,6 @@ function majority(values: string[]): string | undefined {
   const counts = new Map<string, number>();
   for (const v of values) counts.set(v, (counts.get(v) ?? 0) + 1);
   return [...counts.entries()].sort((a, b) => b[1] - a[1])[0]?.[0];
-}
-
-/** Reads `a.b[0].c` style paths of a plain object (string leaves only). */
-function getPath(target: Record<string, unknown>, path: string): string | undefined {
-  let node: unknown = target;
-  for (const part of path.split('.')) {
-    const m = /^(\w+)\[(\d+)\]$/.exec(part);
-    node = m
-      ? (node as Record<string, unknown[]> | undefined)?.[m[1]!]?.[Number(m[2])]
-      : (node as Record<string, unknown> | undefined)?.[part];
-  }
-  return typeof node === 'string' ? node : undefined;
 }
 
 /** Sets `a.b[0].c` style paths on a plain object. */

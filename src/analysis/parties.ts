@@ -259,7 +259,7 @@ function blockUnder(label: Segment, blocks: Block[]): Segment[] {
 }
 
 const ENDS_WITH_SEPARATOR = /\s*[·•●|\u2022\u25cf]\s*$/u;
-const SEPARATORS = /\s+[·•●|\u2022\u25cf–-]\s+|\s*[·•●|\u2022\u25cf]\s*/u;
+export const SEPARATORS = /\s+[·•●|\u2022\u25cf–-]\s+|\s*[·•●|\u2022\u25cf]\s*/u;
 
 const SEPARATOR_ONLY = /^[·•●|\u2022\u25cf–-]$/u;
 

@@ -5,7 +5,7 @@ import { PARTY_NAME_MODELS } from './party-name-model.js';
 import { nameCandidates, type NameCandidate, type NameRole } from './party-names.js';
 import { boxOf, findParties, parseAddress, type Parties, type Party } from './parties.js';
 import { rank, type RankerModel } from './ranker.js';
-import { partyHeadings } from './sections.js';
+import { partyHeadings, type Heading } from './sections.js';
 import { clean } from './text.js';
 
 /**
@@ -26,14 +26,12 @@ export interface NameChoice {
 
 export function chooseParties(
   doc: Doc,
+  headings: readonly Heading[],
   ruled: Parties,
   models: PartyModels = PARTY_NAME_MODELS,
 ): { parties: Parties; choices: Record<NameRole, NameChoice> } {
-  const headings = partyHeadings(doc);
-  const ranked = {
-    seller: ranking(models.seller, nameCandidates(doc, headings, ruled, 'seller')),
-    buyer: ranking(models.buyer, nameCandidates(doc, headings, ruled, 'buyer')),
-  };
+  const candidates = candidatesOf(doc, headings, ruled);
+  const ranked = { seller: ranking(models.seller, candidates.seller), buyer: ranking(models.buyer, candidates.buyer) };
   // One name is one party. Where both roles prefer it, the role the layout rules gave it keeps it
   // (the rankers of the two roles are not comparable there: a page with one address offers each
   // nothing else); failing that the surer role. The other takes its next reading.
@@ -96,7 +94,9 @@ function partyAt(doc: Doc, chosen: NameCandidate, ruled: Party | undefined): Par
 /** Every candidate name per role, as the ranker sees them: what its training learns from. */
 export function partyNameCandidates(pages: PageText[]): Record<NameRole, NameCandidate[]> {
   const doc = buildDoc(pages);
-  const ruled = findParties(doc);
-  const headings = partyHeadings(doc);
+  return candidatesOf(doc, partyHeadings(doc), findParties(doc));
+}
+
+function candidatesOf(doc: Doc, headings: readonly Heading[], ruled: Parties): Record<NameRole, NameCandidate[]> {
   return { seller: nameCandidates(doc, headings, ruled, 'seller'), buyer: nameCandidates(doc, headings, ruled, 'buyer') };
 }

@@ -2,7 +2,7 @@ import { documentTypeOf } from './codes.js';
 import { allSegments, belowOf, lineOf, rightOf, type Doc } from './document.js';
 import { buildBlocks, type Block, type PageLayout, type Segment } from './layout.js';
 import { LITTLE_WORDS, PLACEHOLDER_WORDS, type PartyRole } from './lexicon.js';
-import { isHeading, isStreet, LEGAL_FORM, parseCityLine, type Parties } from './parties.js';
+import { isHeading, isStreet, LEGAL_FORM, parseCityLine, SEPARATORS, type Parties } from './parties.js';
 import { sectionOf, type Heading } from './sections.js';
 import type { FeatureVector } from './ranker.js';
 import { clean, fold } from './text.js';
@@ -23,8 +23,6 @@ export interface NameCandidate {
   features: FeatureVector;
 }
 
-const SEPARATED = /\s+[·•●|\u2013-]\s+|\s*[·•●|]\s*/u;
-
 /** A legal form ending a name; not a unit after a number ("3 kg", "5 sa"). */
 function hasLegalForm(text: string): boolean {
   return LEGAL_FORM.test(text) && !/\d\s*(?:kg|ag|sa|se|co|ug|ltd)\b/i.test(text);
@@ -33,6 +31,14 @@ function hasLegalForm(text: string): boolean {
 /** Labels a name is printed beside in key–value renderings ("Name:", "Firma", "Raison sociale"). */
 const NAME_LABEL =
   /^(?:(?:firmen|handels)?name|firma|company(?: name)?|trade name|raison sociale|nom|denomination|naam|bedrijfsnaam|ragione sociale|denominazione)$/;
+
+/** The text is a name label, with or without its colon. */
+const isNameLabel = (text: string) =>
+  NAME_LABEL.test(
+    fold(text)
+      .replace(/[:.]+$/, '')
+      .trim(),
+  );
 
 /** Words that make a row of placeholder words a label rather than a made-up name ("Seller Company" is a test invoice's name; "Seller name" is not). */
 const PLACEHOLDER_MARK = /^(?:logo|name|nom|naam|nome|contact|trade)$/;
@@ -61,16 +67,7 @@ function labelled(text: string): boolean {
 /** A text that labels or heads something: never a value. */
 export function isLabelText(text: string): boolean {
   const t = clean(text);
-  return (
-    /:$/.test(t) ||
-    isHeading(t) ||
-    isPlaceholder(t) ||
-    NAME_LABEL.test(
-      fold(t)
-        .replace(/[:.]+$/, '')
-        .trim(),
-    )
-  );
+  return /:$/.test(t) || isHeading(t) || isPlaceholder(t) || isNameLabel(t);
 }
 
 export function nameCandidates(doc: Doc, headings: readonly Heading[], ruled: Parties, role: NameRole): NameCandidate[] {
@@ -104,23 +101,13 @@ export function nameCandidates(doc: Doc, headings: readonly Heading[], ruled: Pa
     for (const seg of line.segments) {
       add(seg.text, seg, {});
       // A sender line ("ACME GmbH · Weg 1 · 12345 Ort") names the party in its first part.
-      const parts = seg.text.split(SEPARATED);
+      const parts = seg.text.split(SEPARATORS);
       if (parts.length > 1) parts.forEach((part, i) => add(part, seg, { linePart: 1, firstPart: Number(i === 0) }));
       const inline = /^(.{1,40}?)\s*:\s*(.+)$/.exec(seg.text);
-      if (inline) add(inline[2]!, seg, { afterLabel: 1, afterNameLabel: Number(NAME_LABEL.test(fold(inline[1]!).trim())) });
+      if (inline) add(inline[2]!, seg, { afterLabel: 1, afterNameLabel: Number(isNameLabel(inline[1]!)) });
       if (isLabelText(seg.text)) {
         const value = rightOf(doc, seg);
-        if (value)
-          add(value.text, value, {
-            afterLabel: 1,
-            afterNameLabel: Number(
-              NAME_LABEL.test(
-                fold(seg.text)
-                  .replace(/[:.]+$/, '')
-                  .trim(),
-              ),
-            ),
-          });
+        if (value) add(value.text, value, { afterLabel: 1, afterNameLabel: Number(isNameLabel(seg.text)) });
       }
       const below = belowOf(doc, seg);
       const sameBlock = below !== undefined && blocks.some((b) => b.segments.includes(seg) && b.segments.includes(below));

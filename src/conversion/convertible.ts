@@ -13,6 +13,7 @@ import {
 } from './owner-texts.js';
 import { Decimal, sum, toAmount } from '../invoice/decimal.js';
 import type { Invoice, InvoiceLine } from '../invoice/model.js';
+import { stringAt } from '../invoice/paths.js';
 
 /**
  * Between the analysis and the ZUGFeRD build of createZugferdFromPdf: complete
@@ -266,7 +267,7 @@ function belowCertainty(invoice: Invoice, opts: PrepareOptions, lang: OwnerLangu
     .filter(([, c]) => c < certainty)
     .map(([path]) => {
       const bt = btOfPath(path);
-      const value = valueAt(invoice, path);
+      const value = stringAt(invoice, path);
       const others = opts.candidates?.[path]?.filter((c) => c !== value) ?? [];
       return {
         field: `invoice.${path}`,
@@ -276,16 +277,6 @@ function belowCertainty(invoice: Invoice, opts: PrepareOptions, lang: OwnerLangu
         ...(others.length ? { candidates: others } : {}),
       };
     });
-}
-
-/** The string at `a.b[0].c` of an invoice. */
-function valueAt(invoice: Invoice, path: string): string | undefined {
-  let node: unknown = invoice;
-  for (const part of path.split(/\.|(?=\[)/)) {
-    const index = /^\[(\d+)\]$/.exec(part);
-    node = index ? (node as unknown[] | undefined)?.[Number(index[1])] : (node as Record<string, unknown> | undefined)?.[part];
-  }
-  return typeof node === 'string' ? node : undefined;
 }
 
 const btOfPath = (path: string) => btOf(path.split(/\.|(?=\[)/).map((p) => (/^\[\d+\]$/.test(p) ? Number(p.slice(1, -1)) : p))) ?? '';
