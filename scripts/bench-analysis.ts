@@ -180,7 +180,8 @@ function same(kind: Kind, truth: string, got: string | undefined): boolean {
       // Strictly as printed: whitespace runs collapsed, nothing else removed, case kept.
       return asPrinted(truth) === asPrinted(got);
     case 'id':
-      return truth.replace(/\s+/g, '').toUpperCase() === got.replace(/\s+/g, '').toUpperCase();
+      // Digit groups ("DE89 3704 …") are how identifiers are printed, not part of them; case is.
+      return truth.replace(/\s+/g, '') === got.replace(/\s+/g, '');
     default:
       return truth.trim().toUpperCase() === got.trim().toUpperCase();
   }

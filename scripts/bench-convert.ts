@@ -328,7 +328,8 @@ function same(compare: Compare, want: string, got: string, creditNote: boolean):
       return norm(want) === norm(got);
     }
     case 'id': {
-      const norm = (s: string) => s.replace(/\s+/g, '').toUpperCase();
+      // Digit groups ("DE89 3704 …") are how identifiers are printed, not part of them; case is.
+      const norm = (s: string) => s.replace(/\s+/g, '');
       return norm(want) === norm(got);
     }
     case 'date':
@@ -556,14 +557,17 @@ function runAnalysed(file: string): void {
 /** Converted share against wrong values, per threshold: a document converts at T when nothing else refused it and its weakest printed value reaches T. */
 function tradeOff(results: HeldOutResult[], product: number): void {
   console.log(`\nTrade-off (product threshold ${product})`);
-  console.log(`${'threshold'.padEnd(11)}${'converted'.padStart(14)}${'compared'.padStart(10)}${'wrong'.padStart(7)}   wrong rate`);
+  console.log(
+    `${'threshold'.padEnd(11)}${'converted'.padStart(14)}${'compared'.padStart(10)}${'wrong'.padStart(7)}   wrong rate   every difference counted`,
+  );
   for (const t of THRESHOLDS) {
     const ok = results.filter((r) => r.code === 'ok' && r.weakest >= t);
     const verdicts = ok.flatMap((r) => r.verdicts ?? []).filter((v) => v.verdict !== 'absent' && v.verdict !== 'unjudged');
     const wrong = verdicts.filter((v) => v.verdict === 'wrong').length;
+    const differing = verdicts.filter((v) => v.verdict !== 'right').length;
     const share = `${ok.length}/${results.length} ${((100 * ok.length) / Math.max(1, results.length)).toFixed(0)}%`;
     console.log(
-      `${t.toFixed(2).padEnd(11)}${share.padStart(14)}${String(verdicts.length).padStart(10)}${String(wrong).padStart(7)}   ${wrong ? `1 in ${Math.round(verdicts.length / wrong)}` : '0'}`,
+      `${t.toFixed(2).padEnd(11)}${share.padStart(14)}${String(verdicts.length).padStart(10)}${String(wrong).padStart(7)}   ${(wrong ? `1 in ${Math.round(verdicts.length / wrong)}` : '0').padEnd(13)}${differing}`,
     );
   }
 }
