@@ -119,8 +119,14 @@ export function countryOfLine(text: string): string | undefined {
     .trim();
   if (COUNTRY_OF.has(key)) return COUNTRY_OF.get(key);
   if (/^[A-Z]{2}$/.test(text.trim()) && COUNTRY_CODES.has(text.trim())) return text.trim();
-  // "Deutschland / Germany": either half.
-  for (const part of key.split(/\s*[/|]\s*/)) if (COUNTRY_OF.has(part)) return COUNTRY_OF.get(part);
+  // "Deutschland / Germany", "DE (Deutschland)", "Ireland - LEINSTER": a part names it, in words or as its code.
+  for (const part of text.split(/\s*[/|()]\s*|\s+[-\u2013]\s+/)) {
+    const k = fold(part)
+      .replace(/[.,;]+$/, '')
+      .trim();
+    if (COUNTRY_OF.has(k)) return COUNTRY_OF.get(k);
+    if (/^[A-Z]{2}$/.test(part.trim()) && COUNTRY_CODES.has(part.trim())) return part.trim();
+  }
   return undefined;
 }
 

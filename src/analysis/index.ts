@@ -12,8 +12,8 @@ import { findHeaderFields } from './header-fields.js';
 import type { HeaderField, TotalField } from './lexicon.js';
 import type { PageText } from '../reading/page-text.js';
 import { AnalysisError, type AnalyseOptions, type AnalysisResult } from './result.js';
-import { chooseParties, type NameChoice } from './party-choice.js';
-import { findParties, type Party } from './parties.js';
+import { chooseParties, ruledParties, type NameChoice } from './party-choice.js';
+import type { Party } from './parties.js';
 import { solveTotals, type Totals } from './solver.js';
 import { findLineItems } from './table.js';
 import { findTotals, taxMatches, type RateTax, type TotalsCandidates, type VatRow } from './totals.js';
@@ -94,7 +94,7 @@ export function analyseWithEvidence(pages: PageText[], opts: AnalyseOptions): Ev
   setFound('seller.sellerTaxRegistrationIdentifier', pick('taxNumber'));
 
   const headings = partyHeadings(doc);
-  const { parties, choices } = chooseParties(doc, headings, findParties(doc), opts.partyModels);
+  const { parties, choices } = chooseParties(doc, headings, ruledParties(doc, headings), opts.partyModels);
   setParty(set, 'seller', parties.seller, choices.seller);
   setParty(set, 'buyer', parties.buyer, choices.buyer);
   if (!customer && parties.buyer?.identifier) set('buyer.buyerIdentifier', parties.buyer.identifier, `party:${parties.buyer.via}`);

@@ -264,6 +264,10 @@ export const PARTY_LABEL_TEXTS: Readonly<Record<PartyRole, readonly string[]>> =
   deliverTo: [
     'Lieferanschrift',
     'Lieferadresse',
+    'Leistungsadresse',
+    'Leistungsanschrift',
+    'Leistungsort',
+    'Lieferort',
     'Warenempfänger',
     'Lieferung an',
     'Ship to',
@@ -289,6 +293,10 @@ export const PARTY_LABEL_TEXTS: Readonly<Record<PartyRole, readonly string[]>> =
 /** Words that qualify a party heading without changing its role. */
 const QUALIFIER = '(?:abweichende[rs]?|alternative|alternate|autre|andere[rs]?)';
 
+/** Words that introduce a party heading in forms ("Informationen zum Käufer", "Details of the seller", "Informations sur le vendeur"). */
+const INTRO =
+  "(?:(?:informationen|angaben|daten|details?|information|informations|coordonnees|donnees|gegevens|dati)\\s+(?:zum|zur|zu|des|der|dem|den|about(?: the)?|of(?: the)?|on(?: the)?|du|de la|de l'|des|sur (?:le|la|l')|sur|van(?: de)?|del(?:la|l')?|di)\\s*)";
+
 const escapeRe = (t: string) => t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** The same labels as patterns on folded text. */
@@ -298,7 +306,7 @@ export const PARTY_LABELS: ReadonlyArray<[PartyRole, RegExp]> = (
   const one = `(?:${texts.map((t) => escapeRe(fold(t)).replace(/\s+/g, '\\s*')).join('|')})`;
   // Readable renderings join two names of one role ("Käufer/Leistungsempfänger") and qualify a
   // heading ("Abweichender Warenempfänger", "Alternative delivery address"): still that role's label.
-  return [role, new RegExp(`^(?:${QUALIFIER}\\s*)?${one}(?:\\s*[/&,]\\s*${one})*$`)];
+  return [role, new RegExp(`^${INTRO}?(?:${QUALIFIER}\\s*)?${one}(?:\\s*[/&,]\\s*${one})*$`)];
 });
 
 /**
@@ -437,3 +445,19 @@ export const COLUMN_LABELS: ReadonlyArray<[ColumnKind, RegExp]> = [
 /** Lines that end a line-item table: the totals box starts. */
 export const TABLE_END =
   /^(?:zwischensumme|summe|gesamt|total|sub-?total|sous-?total|nettobetrag|rechnungssumme|positionssumme|net total|total net|montant|gesamtbetrag|warenwert|ubertrag|carried forward|a reporter|endsumme|netto|invoice total|totaal|subtotaal)/;
+
+/** Labels a party's name is printed beside in key–value renderings ("Name:", "Firma", "Raison sociale"), folded, without their colon. */
+export const NAME_LABEL =
+  /^(?:(?:firmen|handels)?name|firma|company(?: name)?|trade name|raison sociale|nom|denomination|naam|bedrijfsnaam|ragione sociale|denominazione)$/;
+
+export type KeyValuePartyField = 'name' | 'address' | 'postcode' | 'city' | 'country' | 'identifier';
+
+/** The rows of a party section in key–value renderings, by their label (folded, without the colon). */
+export const KEY_VALUE_PARTY_LABELS: ReadonlyArray<[KeyValuePartyField, RegExp]> = [
+  ['name', NAME_LABEL],
+  ['address', /^(?:anschrift|adresse|address|adres|indirizzo|adress(?:zeile|line) ?1|address line ?1|strasse|street|rue|straat|via)$/],
+  ['postcode', /^(?:plz|postleitzahl|post ?code|postal code|zip(?: code)?|code postal|cp|postcode|cap)$/],
+  ['city', /^(?:ort|stadt|city|town|ville|localite|plaats|woonplaats|citta|localita)$/],
+  ['country', /^(?:land|landercode|country(?: code)?|pays|code pays|paese|nazione)$/],
+  ['identifier', /^(?:nummer|kennung|id|kunden-?nummer|lieferanten-?nummer|party id)$/],
+];

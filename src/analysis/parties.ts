@@ -36,8 +36,9 @@ export interface Party {
 export type Parties = Partial<Record<PartyRole, Party>>;
 
 /** Lines that are contact details or identifiers, not address lines; and remarks in brackets ("(Not to be used for payment remittance)"). */
+// Whole words only: a name may begin with one ("Apex Solutions", "Bankhaus …", "Webasto").
 const NOT_ADDRESS =
-  /^(?:tel|fon|phone|fax|mobil|e-?mail|mail|web|www|http|gln|ust|vat|tva|uid|steuer|iban|bic|swift|bank|konto|hrb?|amtsgericht|registergericht|siret|siren|rcs|ape|kvk|btw|geschaftsfuhr|inhaber|ceo|z\.? ?hd|attn|(?:globale |kunden|lieferanten|lief|debitor|kreditor|customer|supplier|client)?[- ]?(?:nummer|nr|no|id|number)\b|handelsname|abteilung|department|kontakt|contact|ansprechpartner)|@|www\.|https?:|[\u2709\u260e\u{1F400}-\u{1F4FF}]|^\((?:\S+\s+){2,}\S+\)$/u;
+  /^(?:(?:tel|fon|phone|fax|e-?mail|mail|web|website|gln|ust|vat|tva|uid|iban|bic|swift|bank|konto|hrb?|siret|siren|rcs|ape|kvk|btw|inhaber|ceo|attn|handelsname|abteilung|department|kontakt|contact|ansprechpartner(?:in)?)\b|telefon|telefax|mobil|www|http|steuer(?:nummer|nr|-nr|-?id|\b)|ust-?id|bankverbindung|kontonummer|amtsgericht|registergericht|geschaftsfuhr|z\.? ?hd|(?:globale |kunden|lieferanten|lief|debitor|kreditor|customer|supplier|client)?[- ]?(?:nummer|nr|no|id|number)\b)|@|www\.|https?:|[\u2709\u260e\u{1F400}-\u{1F4FF}]|^\((?:\S+\s+){2,}\S+\)$/u;
 
 /** A party's own number printed inside its block ("Nummer: GE2020211", "Kunden-Nr.: 009420"). */
 const PARTY_NUMBER =
@@ -49,9 +50,15 @@ const SALUTATION = /^(?:herrn?|frau|firma|fa\.|mr\.?|mrs\.?|ms\.?|monsieur|madam
 export const LEGAL_FORM =
   /\b(?:gmbh|ag|kg|ohg|e\.?\s?k\.?|e\.?\s?v\.?|a\.?\s?g\.?|ug|se|sarl|sas|sa|eurl|ltd|limited|inc|llc|plc|b\.?v\.?|n\.?v\.?|s\.?r\.?l\.?|s\.?p\.?a\.?|co\.?)\b/i;
 
-/** "12345 City", "D-12345 City", "DE 12345 City", "3012 CN City", "75001 Paris Cedex". */
-const POSTCODE_LINE =
-  /^(?:([A-Z]{1,3})\s?[-\u2013 ]\s?)?(\d{4}\s?[A-Z]{2}(?=\s)|\d{4,5})\s+(\p{L}[\p{L}\p{M} .'()/-]*?)(?:\s*[,/-]\s*(\p{L}[\p{L} .-]+))?$/u;
+/** Irish Eircodes ("D02 XA00"): a routing key and four letters and digits. */
+const EIRCODE = String.raw`(?:[AC-FHKNPRTV-Y]\d{2}|D6W) (?=[0-9]*[AC-FHKNPRTV-Y])[0-9AC-FHKNPRTV-Y]{4}`;
+const EIRCODE_ALONE = new RegExp(`^${EIRCODE}$`);
+
+/** "12345 City", "D-12345 City", "DE 12345 City", "3012 CN City", "75001 Paris Cedex", "654321 City", "D02 XA00 Dublin". */
+const POSTCODE_LINE = new RegExp(
+  String.raw`^(?:([A-Z]{1,3})\s?[-\u2013 ]\s?)?(\d{4}\s?[A-Z]{2}(?=\s)|\d{4,6}|${EIRCODE})\s+(\p{L}[\p{L}\p{M} .'()/-]*?)(?:\s*[,/-]\s*(\p{L}[\p{L} .-]+))?$`,
+  'u',
+);
 /** "Fremont, CA 94538", "Seattle, WA 98109-5210, US" (US style; the comma is often left out). */
 const US_CITY_LINE = /^(\p{L}[\p{L} .'-]+?),?\s+([A-Z]{2})\s+(\d{5}(?:-\d{4})?)(?:,?\s+(?:US|USA|U\.S\.A\.|United States))?$/u;
 /** "Yuen Long, N.T., 0000, HK", "Dublin, D02 X285, Ireland": city, region, post code and country, comma-separated. */
@@ -92,7 +99,8 @@ export function parseCityLine(text: string): CityLine | undefined {
   const t = clean(text);
   const m = POSTCODE_LINE.exec(t);
   if (m && !STREET_WORD.test(fold(m[3]!))) {
-    const country = (m[1] && countryOfPostcodePrefix(m[1])) || (m[4] && countryOfLine(m[4])) || undefined;
+    const country =
+      (m[1] && countryOfPostcodePrefix(m[1])) || (m[4] && countryOfLine(m[4])) || (EIRCODE_ALONE.test(m[2]!) ? 'IE' : undefined);
     // "80333 München - Deutschland": the tail is a country; otherwise the city is all of it, as printed ("2502 Biel/Bienne").
     const city = m[4] && !countryOfLine(m[4]) ? t.slice(t.indexOf(m[2]!) + m[2]!.length) : m[3]!;
     return { postcode: m[2]!, city: city.trim(), ...(country ? { country } : {}) };
@@ -115,7 +123,10 @@ export function parseAddress(
   nameless = false,
 ): Omit<Party, 'score' | 'via' | 'page' | 'top' | 'bottom' | 'x0' | 'x1'> | undefined {
   // A party's label a block took in ("Cessionario / committente" beside the letterhead on a scan) is no line of the address.
-  const all = lines.map((l) => clean(l.replace(/^(?:attn|z\.? ?hd\.?)\s*:?\s*/i, ''))).filter((l) => l !== '' && !isPartyLabel(l));
+  // A label whose value is printed apart ("Name:") is no line of it either.
+  const all = lines
+    .map((l) => clean(l.replace(/^(?:attn|z\.? ?hd\.?)\s*:?\s*/i, '')))
+    .filter((l) => l !== '' && !isPartyLabel(l) && !/:$/.test(l));
   const identifier = all.map((l) => PARTY_NUMBER.exec(l)?.[1]).find((v) => v !== undefined);
   // Identifier and contact lines may come before the name (rendered forms print "Nummer: …" first).
   const rows = joinPostTown(all.filter((l, i) => i === all.length - 1 || !NOT_ADDRESS.test(fold(l)) || parseCityLine(l) !== undefined));

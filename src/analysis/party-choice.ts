@@ -1,5 +1,6 @@
 import type { PageText } from '../reading/page-text.js';
 import { buildDoc, type Doc } from './document.js';
+import { keyValueParties } from './key-value-parties.js';
 import { buildBlocks } from './layout.js';
 import { PARTY_NAME_MODELS } from './party-name-model.js';
 import { nameCandidates, type NameCandidate, type NameRole } from './party-names.js';
@@ -94,7 +95,13 @@ function partyAt(doc: Doc, chosen: NameCandidate, ruled: Party | undefined): Par
 /** Every candidate name per role, as the ranker sees them: what its training learns from. */
 export function partyNameCandidates(pages: PageText[]): Record<NameRole, NameCandidate[]> {
   const doc = buildDoc(pages);
-  return candidatesOf(doc, partyHeadings(doc), findParties(doc));
+  const headings = partyHeadings(doc);
+  return candidatesOf(doc, headings, ruledParties(doc, headings));
+}
+
+/** The parties as the layout rules read them; a key–value rendering's sections, where the page has them, over the address blocks. */
+export function ruledParties(doc: Doc, headings: readonly Heading[]): Parties {
+  return { ...findParties(doc), ...keyValueParties(doc, headings) };
 }
 
 function candidatesOf(doc: Doc, headings: readonly Heading[], ruled: Parties): Record<NameRole, NameCandidate[]> {

@@ -1,7 +1,7 @@
 import { documentTypeOf } from './codes.js';
 import { allSegments, belowOf, lineOf, rightOf, type Doc } from './document.js';
 import { buildBlocks, type Block, type PageLayout, type Segment } from './layout.js';
-import { LITTLE_WORDS, PLACEHOLDER_WORDS, type PartyRole } from './lexicon.js';
+import { LITTLE_WORDS, NAME_LABEL, PLACEHOLDER_WORDS, type PartyRole } from './lexicon.js';
 import { isHeading, isStreet, LEGAL_FORM, parseCityLine, SEPARATORS, type Parties } from './parties.js';
 import { sectionOf, type Heading } from './sections.js';
 import type { FeatureVector } from './ranker.js';
@@ -27,10 +27,6 @@ export interface NameCandidate {
 function hasLegalForm(text: string): boolean {
   return LEGAL_FORM.test(text) && !/\d\s*(?:kg|ag|sa|se|co|ug|ltd)\b/i.test(text);
 }
-
-/** Labels a name is printed beside in key–value renderings ("Name:", "Firma", "Raison sociale"). */
-const NAME_LABEL =
-  /^(?:(?:firmen|handels)?name|firma|company(?: name)?|trade name|raison sociale|nom|denomination|naam|bedrijfsnaam|ragione sociale|denominazione)$/;
 
 /** The text is a name label, with or without its colon. */
 const isNameLabel = (text: string) =>

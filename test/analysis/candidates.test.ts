@@ -144,6 +144,32 @@ describe('addresses', () => {
     expect(parseCityLine('2502 Biel/Bienne')).toEqual({ postcode: '2502', city: 'Biel/Bienne' });
     expect(parseCityLine('01067 Dresden-Neustadt')).toEqual({ postcode: '01067', city: 'Dresden-Neustadt' });
     expect(parseCityLine('80333 München - Deutschland')).toEqual({ postcode: '80333', city: 'München', country: 'DE' });
+    // Six-digit post codes (India, China, Romania, Singapore …) and Irish Eircodes.
+    expect(parseCityLine('654321 Musterort')).toEqual({ postcode: '654321', city: 'Musterort' });
+    expect(parseCityLine('D02 XA00 Dublin')).toEqual({ postcode: 'D02 XA00', city: 'Dublin', country: 'IE' });
+  });
+
+  it('reads a country line with a region or its code in brackets', () => {
+    expect(countryOfLine('Ireland - LEINSTER')).toBe('IE');
+    expect(countryOfLine('DE (Deutschland)')).toBe('DE');
+    expect(countryOfLine('Germany - BUYER STATE')).toBe('DE');
+    expect(countryOfLine('Musterstadt')).toBeUndefined();
+  });
+
+  it('keeps a name that begins with a contact or identifier word ("Apex", "Telekom", "Webasto")', () => {
+    for (const name of ['Apex Solutions Ltd.', 'Telekom Deutschland GmbH', 'Webasto SE', 'Bankhaus Löbbecke AG', 'Faxwerk KG'])
+      expect(parseAddress([name, '123 Business Road', 'EC1A 1BB London'])?.name, name).toBe(name);
+    expect(
+      parseAddress(['Kunde GmbH', 'Tel.: 0123 456', 'Fax 0123 457', 'Bankverbindung: Sparkasse', 'Hauptweg 1', '10115 Berlin']),
+    ).toMatchObject({
+      name: 'Kunde GmbH',
+      line1: 'Hauptweg 1',
+    });
+  });
+
+  it('never takes a label whose value stands apart ("Name:") for a line of the address', () => {
+    expect(parseAddress(['Nummer: 4711', 'Name:', 'Anschrift:', 'Teststr. 1', '55232 Teststadt'])?.name).not.toMatch(/:$/);
+    expect(parseAddress(['Name:', 'ACME GmbH', 'Hauptweg 1', '10115 Berlin'])?.name).toBe('ACME GmbH');
   });
 
   it('splits an address block into name, street, post code, city and country', () => {

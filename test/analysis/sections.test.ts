@@ -68,11 +68,67 @@ describe('party sections', () => {
     expect(invoice.buyer?.buyerName).toBe('Kunden AG Mitte');
   });
 
+  it('reads a form of label–value pairs in two columns under "Informationen zum …" headings', async () => {
+    const out: Text[] = [{ s: 'Daten der E-Rechnung', x: 40, y: 80, size: 12, bold: true }];
+    let y = 120;
+    const section = (heading: string, rows: Array<[string, string, string?, string?]>) => {
+      out.push({ s: heading, x: 40, y, size: 11, bold: true });
+      y += 22;
+      for (const [label, value, label2, value2] of rows) {
+        out.push({ s: label, x: 40, y, size: 9 }, { s: value, x: 130, y, size: 9 });
+        if (label2 && value2) out.push({ s: label2, x: 330, y, size: 9 }, { s: value2, x: 420, y, size: 9 });
+        y += 13;
+      }
+      y += 30;
+    };
+    section('Informationen zum Käufer', [
+      ['Name:', 'Untertänigster Leistungsempfänger', 'Ländercode:', 'AT (Österreich)'],
+      ['Adresszeile 1:', 'Party Street 1', 'Telefon:', '+431234567'],
+      ['PLZ:', '1010'],
+      ['Ort:', 'Wien'],
+    ]);
+    section('Informationen zum Verkäufer', [
+      ['Firmenname:', 'Hochwürdiger Leistungserbringer', 'Ländercode:', 'DE (Deutschland)'],
+      ['Adresszeile 1:', 'Fun Street 1', 'E-Mail-Adresse:', 'hero@example.org'],
+      ['PLZ:', '12345'],
+      ['Ort:', 'Glückstadt'],
+    ]);
+    section('Rechnungsdaten', [
+      ['Rechnungsnummer:', '12345'],
+      ['Rechnungsdatum:', '21.10.2015'],
+    ]);
+    const { invoice } = analyseInvoice(await extractTextLayer(await pdfOf([out])), { withLineItems: false });
+    expect(invoice.seller).toMatchObject({
+      sellerName: 'Hochwürdiger Leistungserbringer',
+      sellerPostalAddress: {
+        sellerAddressLine1: 'Fun Street 1',
+        sellerPostCode: '12345',
+        sellerCity: 'Glückstadt',
+        sellerCountryCode: 'DE',
+      },
+    });
+    expect(invoice.buyer).toMatchObject({
+      buyerName: 'Untertänigster Leistungsempfänger',
+      buyerPostalAddress: { buyerAddressLine1: 'Party Street 1', buyerPostCode: '1010', buyerCity: 'Wien', buyerCountryCode: 'AT' },
+    });
+  });
+
   it('never takes a label, a heading or a placeholder for a value', () => {
     const labels = Object.values(PARTY_LABEL_TEXTS).flat();
     for (const label of [...labels, ...labels.map((l) => `${l}:`), ...labels.map((l) => l.toUpperCase())])
       expect(isLabelText(label), label).toBe(true);
-    for (const text of ['Name:', 'SELLER TRADE NAME', 'Buyer contact name', 'LOGO LE FOURNISSEUR', 'Firmenname', 'Raison sociale :'])
+    for (const text of [
+      'Name:',
+      'SELLER TRADE NAME',
+      'Buyer contact name',
+      'LOGO LE FOURNISSEUR',
+      'Firmenname',
+      'Raison sociale :',
+      'Leistungsadresse',
+      'Informationen zum Verkäufer',
+      'Details of the buyer',
+      "Informations sur l'acheteur",
+    ])
       expect(isLabelText(text), text).toBe(true);
     for (const name of ['Lieferant GmbH', 'Kunden AG Mitte', 'Seller Company', 'Customer Care Solutions GmbH', 'Au bon moulin'])
       expect(isLabelText(name), name).toBe(false);

@@ -1,0 +1,119 @@
+import { countryOfLine } from './codes.js';
+import { pageOf, rightOf, type Doc } from './document.js';
+import type { Line, Segment } from './layout.js';
+import { KEY_VALUE_PARTY_LABELS, type KeyValuePartyField } from './lexicon.js';
+import { boxOf, parseAddress, parseCityLine, type Parties, type Party } from './parties.js';
+import type { Heading } from './sections.js';
+import { clean, fold } from './text.js';
+
+/**
+ * Parties of key–value renderings: under a party heading ("Verkäufer", "Informationen zum
+ * Käufer") a column of labels ending in a colon, each with its value far to the right
+ * ("Name:  …  Test Company", "PLZ:  …  12345"). The address-block rules read such a section as
+ * an address and take "Name:" for the name; here each row is read by its label.
+ */
+
+interface Row {
+  label: string;
+  values: string[];
+  segments: Segment[];
+}
+
+/** Rows of a section further apart than this, in text heights, end it. */
+const SECTION_GAP = 2.6;
+
+export function keyValueParties(doc: Doc, headings: readonly Heading[]): Parties {
+  const out: Parties = {};
+  for (const h of headings) {
+    if (h.rest !== '' || out[h.role]) continue;
+    const party = partyOfRows(rowsUnder(doc, h, headings));
+    if (party) out[h.role] = party;
+  }
+  return out;
+}
+
+/** The label–value rows under a heading, down to a wide gap or the next heading; a value row without a label continues the row above. */
+function rowsUnder(doc: Doc, h: Heading, headings: readonly Heading[]): Row[] {
+  const page = pageOf(doc, h.segment.page);
+  const rows: Row[] = [];
+  let last = page.lines[h.segment.line]!;
+  for (const line of page.lines.slice(h.segment.line + 1)) {
+    if (line.top - last.bottom > SECTION_GAP * line.height || startsSection(line, headings)) break;
+    const first = line.segments[0]!;
+    const pairs = Math.abs(first.x0 - h.segment.x0) < 3 * first.height ? pairsOf(doc, line) : [];
+    if (pairs.length > 0) rows.push(...pairs);
+    else if (rows.length > 0 && continues(rows.at(-1)!, line)) {
+      rows.at(-1)!.values.push(first.text);
+      rows.at(-1)!.segments.push(first);
+    } else break;
+    last = line;
+  }
+  return rows;
+}
+
+/** "Name:  Untertänigster Leistungsempfänger   Ländercode:  DE" (or "Name: ACME GmbH" in one): each label with the value to its right; none unless the line starts with one. */
+function pairsOf(doc: Doc, line: Line): Row[] {
+  const rows: Row[] = [];
+  for (const label of line.segments) {
+    const inline = /^(.{1,40}?)\s*:\s*(.+)$/.exec(label.text);
+    if (inline && !/:$/.test(label.text)) rows.push({ label: inline[1]!, values: [inline[2]!], segments: [label, label] });
+    if (!/:$/.test(label.text)) continue;
+    const value = rightOf(doc, label);
+    if (!value || /:$/.test(value.text)) continue;
+    rows.push({ label: label.text, values: [value.text], segments: [label, value] });
+  }
+  return rows[0]?.segments[0] === line.segments[0] ? rows : [];
+}
+
+function startsSection(line: Line, headings: readonly Heading[]): boolean {
+  return headings.some((o) => line.segments.includes(o.segment));
+}
+
+/** A line holding only a value under the row's value column: the row's value goes on ("DE 55232 Teststadt" under the street). */
+function continues(row: Row, line: Line): boolean {
+  const value = row.segments[1]!;
+  return line.segments.length === 1 && Math.abs(line.segments[0]!.x0 - value.x0) < value.height;
+}
+
+function fieldOf(label: string): KeyValuePartyField | undefined {
+  const bare = fold(label).replace(/[:.\s]+$/, '');
+  return KEY_VALUE_PARTY_LABELS.find(([, re]) => re.test(bare))?.[0];
+}
+
+/** A party from its rows; none unless the rows are a key–value rendering's (two labelled rows at least, one of them the name or the address). */
+function partyOfRows(rows: Row[]): Party | undefined {
+  if (rows.length < 2) return undefined;
+  const by = new Map<KeyValuePartyField, string[]>();
+  for (const r of rows) {
+    const f = fieldOf(r.label);
+    if (f && !by.has(f)) by.set(f, r.values.map(clean));
+  }
+  const name = by.get('name')?.join(' ');
+  const address = by.get('address');
+  if (name === undefined && address === undefined) return undefined;
+  const parsed = address ? parseAddress(address, true) : undefined;
+  const line1 = parsed?.line1 ?? (address && parseCityLine(address[0]!) === undefined ? address[0] : undefined);
+  const postcode = by.get('postcode')?.[0] ?? parsed?.postcode;
+  const city = by.get('city')?.[0] ?? parsed?.city;
+  const country = countryOf(by.get('country')?.[0]) ?? parsed?.country;
+  const identifier = by.get('identifier')?.[0];
+  return {
+    ...(name ? { name } : {}),
+    ...(line1 ? { line1 } : {}),
+    ...(parsed?.line2 ? { line2: parsed.line2 } : {}),
+    ...(postcode ? { postcode } : {}),
+    ...(city ? { city } : {}),
+    ...(country ? { country } : {}),
+    ...(identifier ? { identifier } : {}),
+    score: 0.95,
+    via: 'key-value',
+    ...boxOf(rows.flatMap((r) => r.segments)),
+  };
+}
+
+/** "DE (Deutschland)", "Deutschland", "DE": the country's code. */
+function countryOf(text: string | undefined): string | undefined {
+  if (text === undefined) return undefined;
+  const code = /^([A-Z]{2})\b/.exec(text.trim())?.[1];
+  return countryOfLine(text) ?? (code ? countryOfLine(code) : undefined);
+}
