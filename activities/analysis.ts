@@ -61,7 +61,7 @@ export function analysisActivities({ blobs, log }: ActivityDeps) {
 }
 
 function fromPages(text: DocumentText, withLineItems: boolean): DocumentAnalysis {
-  const { invoice, extractionConfidence, fieldConfidence, fieldSource, language, candidates } = analyseInvoice(text.pages, {
+  const { invoice, extractionConfidence, fieldConfidence, fieldSource, language, candidates, unread } = analyseInvoice(text.pages, {
     withLineItems,
   });
   const fields = Object.fromEntries(
@@ -76,6 +76,7 @@ function fromPages(text: DocumentText, withLineItems: boolean): DocumentAnalysis
     fields,
     ...(language ? { language } : {}),
     ...(candidates ? { candidates } : {}),
+    ...(unread ? { unread } : {}),
   };
 }
 

@@ -22,6 +22,8 @@ export function convertActivities({ blobs, log, scanCertainty }: ActivityDeps) {
       fields?: Record<string, FieldReport>;
       /** Other readings per field, for a refusal to offer a person. */
       candidates?: Record<string, string[]>;
+      /** Parts the pages print that the analysis could not read. */
+      unread?: string[];
       language?: OwnerLanguage;
       /** How the pages were read: values read by OCR must also be read with confidence. */
       source: AnalysisSource;
@@ -37,6 +39,7 @@ export function convertActivities({ blobs, log, scanCertainty }: ActivityDeps) {
           sources,
           confidence,
           ...(input.candidates ? { candidates: input.candidates } : {}),
+          ...(input.unread ? { unread: input.unread } : {}),
           ...(input.language ? { language: input.language } : {}),
           scanned: input.source === 'ocr' || input.source === 'text-layer+ocr',
           ...(scanCertainty !== undefined ? { scanCertainty } : {}),

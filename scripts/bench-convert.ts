@@ -505,6 +505,7 @@ interface HeldOut {
   invoice: Invoice;
   sources: Record<string, FieldSource>;
   candidates: Record<string, string[]>;
+  unread?: string[];
   confidence: Record<string, number>;
 }
 
@@ -524,6 +525,7 @@ function convertHeldOut(d: HeldOut): HeldOutResult {
       sources: d.sources,
       confidence: d.confidence,
       candidates: d.candidates,
+      ...(d.unread ? { unread: d.unread } : {}),
       scanned: d.scanned,
       certainty: 0,
     });

@@ -34,6 +34,7 @@ export async function convertToZugferd(input: ConvertToZugferdInput): Promise<Co
         language,
         ...(analysis.fields ? { fields: analysis.fields } : {}),
         ...(analysis.candidates ? { candidates: analysis.candidates } : {}),
+        ...(analysis.unread ? { unread: analysis.unread } : {}),
         source: analysis.source,
         extractionConfidence: analysis.extractionConfidence,
       });

@@ -98,6 +98,9 @@ export function analyseWithEvidence(pages: PageText[], opts: AnalyseOptions): Ev
   setParty(set, 'seller', parties.seller, choices.seller);
   setParty(set, 'buyer', parties.buyer, choices.buyer);
   if (!customer && parties.buyer?.identifier) set('buyer.buyerIdentifier', parties.buyer.identifier, `party:${parties.buyer.via}`);
+  // The number in the seller's own section of a key–value rendering is the seller's identifier.
+  if (parties.seller?.via === 'key-value' && parties.seller.identifier)
+    set('seller.sellerIdentifier[0]', parties.seller.identifier, 'party:key-value');
 
   // The seller's contact: printed in the seller's block (or just under it), the letterhead or the footer; never in the buyer's.
   const heightOf = (c: ContactFound) => doc.pages.find((p) => p.page === c.page)!.height;
@@ -217,9 +220,12 @@ export function analyseWithEvidence(pages: PageText[], opts: AnalyseOptions): Ev
   const candidates = Object.fromEntries(
     (['seller', 'buyer'] as const).filter((r) => choices[r].alternatives.length > 0).map((r) => [`${r}.${r}Name`, choices[r].alternatives]),
   );
+  // An item table printed but not read: the conversion must not stand one line per rate in for its items.
+  const unread = table.headed && table.rows.length === 0 ? ['BG-25'] : [];
   return {
     invoice: parsed,
     ...(Object.keys(candidates).length ? { candidates } : {}),
+    ...(unread.length ? { unread } : {}),
     extractionConfidence: documentConfidence(fieldConf),
     fieldConfidence: fieldConf,
     fieldSource,

@@ -423,7 +423,7 @@ export const COLUMN_LABELS: ReadonlyArray<[ColumnKind, RegExp]> = [
   ],
   [
     'description',
-    /bezeichnung|beschreibung|artikel(?!nr|nummer|-nr)|leistung|produkt|product|description|designation|libelle|article|omschrijving|beschrijving|descrizione|prodotto|servizio|text|item(?! no| number| code)|service|details?|dienst/,
+    /bezeichnung|beschreibung|artikel(?!nr|nummer|-nr)|leistung|produkt|produit|product|description|designation|libelle|article|omschrijving|beschrijving|descrizione|prodotto|servizio|text|item(?! no| number| code)|service|details?|dienst/,
   ],
   [
     'quantity',

@@ -48,6 +48,8 @@ export interface ItemTable {
   lines: Set<string>;
   /** Σ row amounts (BT-106 candidate) when every row has one. */
   lineSum?: string;
+  /** An item table's header was printed: without rows, the page's items were there but not read. */
+  headed?: boolean;
 }
 
 /** Which kind a column header speaks for when several stacked labels share a column ("Preis / Einheit" is a price). */
@@ -67,6 +69,9 @@ function kindsOf(text: string): ColumnKind[] {
   if (t === '' || (/^[\d.,\s%€$£-]+$/.test(t) && t !== '%' && t !== '#')) return [];
   return COLUMN_LABELS.filter(([, re]) => re.test(t)).map(([k]) => k);
 }
+
+/** Kinds of the words that qualify a label after them ("Unit" of "Unit Price", "Total" of "Total Price"). */
+const MODIFIER_KINDS: readonly ColumnKind[] = ['quantity', 'unit', 'lineAmount', 'description'];
 
 interface Cell {
   text: string;
@@ -103,15 +108,15 @@ function headerCells(line: Line): Cell[] {
       // names alone, qualifies it: "Prijs per eenheid", "Descrizione articolo", "Aliq. IVA". A word
       // space is at most 0.6 em (a monospaced font's).
       const same = (a: ColumnKind[], b: ColumnKind[]) => a.length === b.length && a.every((k) => b.includes(k));
-      const qualifies =
-        near &&
-        kinds.length > 0 &&
-        last!.kinds.length > 0 &&
-        w.x - last!.x1 <= 0.65 * w.height &&
-        same(kindsOf(`${last!.text} ${w.text}`), last!.kinds);
-      if ((kinds.length === 0 || qualifier || qualifies) && near) {
+      const together = last ? kindsOf(`${last.text} ${w.text}`) : [];
+      const wordSpace = near && kinds.length > 0 && last!.kinds.length > 0 && w.x - last!.x1 <= 0.65 * w.height;
+      const qualifies = wordSpace && same(together, last!.kinds);
+      // …or a word before the label qualifies it: "Unit Price", "Total Price", "Net Amount" (never a position or tax label: "Pos Art.Nr.", "Tax Amount").
+      const qualified = wordSpace && kinds.every((k) => together.includes(k)) && last!.kinds.every((k) => MODIFIER_KINDS.includes(k));
+      if ((kinds.length === 0 || qualifier || qualifies || qualified) && near) {
         last!.text += ` ${w.text}`;
         last!.x1 = w.x + w.width;
+        if (qualified) last!.kinds = together;
         if (kinds.length === 0 && !qualifier) extended.add(last!);
       } else cells.push({ text: w.text, x0: w.x, x1: w.x + w.width, kinds });
     });
@@ -176,6 +181,9 @@ function headerBand(doc: Doc, page: PageLayout, at: number): { columns: Column[]
     } else columns.push({ kinds: new Set(c.kinds), kind: 'description', x0: c.x0, x1: c.x1 });
   }
   for (const col of columns) col.kind = PRIORITY.find((k) => col.kinds.has(k)) ?? 'description';
+  // "Item" heads the running numbers where another column ("Product") holds the names.
+  const items = columns.filter((c) => c.kinds.has('description') && !c.kinds.has('position'));
+  for (const col of columns) if (col.kind === 'description' && col.kinds.has('position') && items.length > 0) col.kind = 'position';
   const named = columns.filter((c) => c.kinds.size > 0);
   // Without an amount header ("Prijs incl. BTW", "Prix HT") the rightmost price column holds the line amounts.
   if (!named.some((c) => c.kind === 'lineAmount')) {
@@ -388,10 +396,12 @@ export function findLineItems(doc: Doc): ItemTable {
       if (!open || !columns) continue;
       const first = fold(line.segments[0]?.text ?? '');
       const parsed = readLine(columns, line);
-      const amount = lastMoney(doc, parsed.byKind.get('lineAmount')) ?? garbledAmount(doc, parsed);
       const desc = clean((parsed.byKind.get('description') ?? []).join(' '));
       const qty = firstNumber(doc, parsed.byKind.get('quantity'), true);
       const price = firstNumber(doc, parsed.byKind.get('unitPrice'), true);
+      const printed = lastMoney(doc, parsed.byKind.get('lineAmount')) ?? garbledAmount(doc, parsed);
+      const dropped = printed === undefined ? amountBelow(doc, columns, page, i, qty, price) : undefined;
+      const amount = printed ?? dropped;
       // An item has an amount and either a description with a quantity or price, or both quantity and price.
       // On a scan the description may be left as scraps ("4-") and the quantity garbled ("LASER" for "1 Stk"): price and amount that divide evenly still make an item.
       const garbled =
@@ -448,6 +458,8 @@ export function findLineItems(doc: Doc): ItemTable {
       }
       if (isItem) {
         current = rowOf(doc, page.page, parsed, columns);
+        // Only taken where quantity × price comes to it.
+        if (dropped) Object.assign(current, { amount: dropped.value, arithmetic: true });
         nameEnd = parsed.description;
         rows.push(current);
         // The header counts as table only once an item follows it.
@@ -457,6 +469,10 @@ export function findLineItems(doc: Doc): ItemTable {
         currentBottom = line.bottom;
         // Stacked headers (article number over description) print the name on the item's second line.
         pendingName = current.name === undefined;
+        if (dropped) {
+          used.add(`${page.page}:${page.lines[i + 1]!.index}`);
+          currentBottom = page.lines[++i]!.bottom;
+        }
         continue;
       }
       // A section heading alone on its line after the items ("Zahlungsbedingungen:") ends them.
@@ -468,6 +484,11 @@ export function findLineItems(doc: Doc): ItemTable {
         continue;
       }
       if (!current) continue;
+      if (line.top - currentBottom <= 2.5 * line.height && priceStep(doc, current, parsed)) {
+        used.add(`${page.page}:${line.index}`);
+        currentBottom = line.bottom;
+        continue;
+      }
       // A continuation: text under the description (or id) column, close below the item.
       if (line.top - currentBottom > 2.5 * line.height || TABLE_END.test(first) || (hasMoney(doc, line) && !NOT_AN_ITEM.test(fold(desc)))) {
         current = undefined;
@@ -501,7 +522,7 @@ export function findLineItems(doc: Doc): ItemTable {
       }
     }
   }
-  if (rows.length === 0) return headerlessItems(doc);
+  if (rows.length === 0) return { ...headerlessItems(doc), ...(columns ? { headed: true } : {}) };
   // Rows with neither quantity nor price that the printed total of the items leaves out (charges and
   // allowances set under an item, rows of the totals box) are not items: the rest add up to it.
   const sum = (list: ItemRow[]) => list.reduce((s, r) => s.plus(r.amount ?? 0), new Decimal(0));
@@ -511,7 +532,7 @@ export function findLineItems(doc: Doc): ItemTable {
   const amounts = rows.map((r) => r.amount);
   const lineSum =
     rows.length > 0 && amounts.every((a) => a !== undefined) ? amounts.reduce((s, a) => s.plus(a!), new Decimal(0)).toFixed(2) : undefined;
-  return { rows, lines: used, ...(lineSum ? { lineSum } : {}) };
+  return { rows, lines: used, headed: true, ...(lineSum ? { lineSum } : {}) };
 }
 
 /**
@@ -637,7 +658,11 @@ function rowOf(doc: Doc, page: number, parsed: Parsed, columns: Column[]): ItemR
   }
   const stacked = columns.some((c) => c.kinds.has('itemId') && c.kinds.has('description') && c.kind === 'description');
   // An article number printed in front of the name: "[17589684] Beeswax XL", "0815 Stahlcoil".
-  const code = /^(\[[^\]]+\]|\*[^*]+\*|\d{4,}\.?|[A-Z0-9]*\d[A-Z0-9]*[-/_][A-Z0-9-/_]+)\s+(?=\p{L})/u.exec(desc);
+  // Also with a dash between: "GG-SCRW-A4-01 - High-Grade Screws", "12345 - Toller Artikel".
+  const code =
+    /^(\[[^\]]+\]|\*[^*]+\*|\d{4,}\.?|[A-Z0-9]*\d[A-Z0-9]*[-/_][A-Z0-9-/_]+|(?=[A-Z0-9./_-]*\d)[A-Z0-9]+(?:[-/_.][A-Z0-9]+)+)\s+(?:[-\u2013]\s+)?(?=\p{L})/u.exec(
+      desc,
+    );
   if (code) {
     row.itemId = code[1]!.replace(/^[[*]|[\]*.]$/g, '');
     desc = desc.slice(code[0].length);
@@ -690,6 +715,43 @@ function rowOf(doc: Doc, page: number, parsed: Parsed, columns: Column[]): ItemR
     row.arithmetic = true;
   }
   return row;
+}
+
+/**
+ * The amount of an item printed a little lower than the rest of its row, in the line below
+ * (beside the article's GTIN): taken only where quantity × price comes to it.
+ */
+function amountBelow(
+  doc: Doc,
+  columns: Column[],
+  page: PageLayout,
+  at: number,
+  qty: NumberMatch | undefined,
+  price: NumberMatch | undefined,
+): NumberMatch | undefined {
+  const [line, next] = [page.lines[at]!, page.lines[at + 1]];
+  if (!qty || !price || !next || next.top - line.bottom > 1.2 * line.height) return undefined;
+  const amount = lastMoney(doc, readLine(columns, next).byKind.get('lineAmount'));
+  return amount && new Decimal(qty.value).times(price.value).toDecimalPlaces(2).eq(amount.value) ? amount : undefined;
+}
+
+/**
+ * A line under an item that holds only a step of its price: its discount ("- €2.00") or, after
+ * "=", the price it comes to ("= €18.00"), which is the net price where it multiplies out to
+ * the amount.
+ */
+function priceStep(doc: Doc, row: ItemRow, parsed: Parsed): boolean {
+  const texts = parsed.byKind.get('unitPrice');
+  if (!texts || parsed.byKind.size !== 1) return false;
+  const text = texts.join(' ').trim();
+  if (/^[-\u2013]\s*\S/.test(text)) return scanNumbers(text, doc.mark).length === 1;
+  if (!text.startsWith('=')) return false;
+  const net = firstNumber(doc, [text.slice(1)], true);
+  if (!net || row.quantity === undefined || row.amount === undefined) return false;
+  if (!new Decimal(row.quantity).times(net.value).toDecimalPlaces(2).eq(row.amount)) return false;
+  row.unitPrice = net.value;
+  row.arithmetic = true;
+  return true;
 }
 
 /**

@@ -155,6 +155,8 @@ export interface PrepareOptions {
    * values in conflict lists them beside the value read, so that a person can pick the right one.
    */
   candidates?: Record<string, string[]>;
+  /** Parts the page prints that the analysis could not read (BG-25: its item table): nothing is inferred in their place. */
+  unread?: readonly string[];
   /** The confidence a value printed on the page needs to be written, whatever read it (0: no such check); unset: by how it was read. */
   certainty?: number;
   /** The same for pages read by OCR; SCAN_CERTAINTY unless given. */
@@ -187,7 +189,7 @@ export interface Prepared {
 }
 
 export function prepareForZugferd(found: Invoice, opts: PrepareOptions = {}): Prepared {
-  const { invoice, filled } = complete(found);
+  const { invoice, filled } = complete(found, opts.unread);
   const profile: ConversionProfile = invoice.buyerReference && LEITWEG_ID.test(invoice.buyerReference) ? 'XRECHNUNG' : 'EN16931';
   if (profile === 'XRECHNUNG') filled.push(...completeXRechnung(invoice));
   const refusal = refusalOf(invoice, profile, opts);
@@ -317,7 +319,7 @@ const VATEX: Readonly<Record<string, { code?: string; text: string }>> = {
  * VAT rate when the page prints no lines, and the sums EN 16931 defines from other
  * totals. Each filled value is listed with its rule.
  */
-export function complete(found: Invoice): { invoice: Invoice; filled: FilledField[] } {
+export function complete(found: Invoice, unread: readonly string[] = []): { invoice: Invoice; filled: FilledField[] } {
   const invoice = structuredClone(found);
   const filled: FilledField[] = [];
   const fill = <T extends object, K extends keyof T>(
@@ -352,7 +354,8 @@ export function complete(found: Invoice): { invoice: Invoice; filled: FilledFiel
     }
     return out;
   });
-  if (!invoice.invoiceLine?.length) invoice.invoiceLine = linesFromBreakdown(invoice, filled);
+  // Where the page prints items that were not read, a line per rate would claim it printed none.
+  if (!invoice.invoiceLine?.length && !unread.includes('BG-25')) invoice.invoiceLine = linesFromBreakdown(invoice, filled);
   const onlyRate = invoice.vatBreakdown?.length === 1 ? invoice.vatBreakdown[0] : undefined;
   invoice.invoiceLine = invoice.invoiceLine?.map((line, i) => completeLine(line, i, onlyRate, filled));
 

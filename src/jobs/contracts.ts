@@ -73,6 +73,8 @@ export interface DocumentAnalysis {
   fields?: Record<string, FieldReport>;
   /** Per field a person may have to confirm, the other readings found (src/analysis/result.ts). */
   candidates?: Record<string, string[]>;
+  /** Parts the pages print that were not read (src/analysis/result.ts). */
+  unread?: string[];
   /** The language of the pages, when one clearly leads. */
   language?: string;
 }

@@ -213,6 +213,24 @@ describe('analyseInvoice on generated PDFs', () => {
     expect(invoice.documentTotals?.invoiceTotalAmountWithoutVat).toBe('1405.50');
   });
 
+  it('reports an item table whose header is printed but whose rows it could not read', async () => {
+    const header = ['Pos.', 'Bezeichnung', 'Menge', 'Einzelpreis', 'Gesamtpreis'].map((s, i) => ({
+      s,
+      x: [50, 90, 320, 400, 480][i]!,
+      y: 300,
+      bold: true,
+    }));
+    const page = [
+      { s: 'Rechnung Nr. 4711', x: 50, y: 250, size: 12, bold: true },
+      ...header,
+      { s: 'Leistungen laut beigefügter Aufstellung', x: 90, y: 316 },
+      { s: 'Nettobetrag', x: 320, y: 360 },
+      { s: '100,00 €', x: 540, y: 360, right: true },
+    ];
+    expect((await analyse([page])).unread).toEqual(['BG-25']);
+    expect((await analyse(germanInvoice())).unread).toBeUndefined();
+  });
+
   it('gives every returned field a confidence between 0 and 1, and nothing for fields not returned', async () => {
     const { invoice, fieldConfidence, extractionConfidence } = await analyse(englishInvoice());
     for (const v of Object.values(fieldConfidence)) (expect(v).toBeGreaterThanOrEqual(0), expect(v).toBeLessThanOrEqual(1));

@@ -167,6 +167,82 @@ describe('item table headers in other languages and abbreviations', () => {
   });
 });
 
+describe('labels qualified by the word before them, and prices stepped down under the item', () => {
+  it('reads "Unit Price" and "Total Price" as one label each, "Item" over running numbers as the position, and the price after its discount', async () => {
+    const rows = await rowsOf(
+      table(
+        [
+          ['Item', 76],
+          ['Product', 103],
+          ['Quantity', 298],
+          ['Unit Price', 375],
+          ['Tax', 453],
+          ['Total Price', 505],
+        ],
+        [
+          [
+            ['1', 76],
+            ['GG-SCRW-A4-01 - High-Grade Screws', 103],
+            ['5 kg', 334, true],
+            ['€20.00', 414, true],
+            ['19%', 467, true],
+            ['€90.00', 548, true],
+          ],
+          [['- €2.00', 414, true]],
+          [['= €18.00', 414, true]],
+          [
+            ['2', 76],
+            ['GG-BRKT-STD-05 - Standard Brackets', 103],
+            ['9 kg', 334, true],
+            ['€5.00', 414, true],
+            ['19%', 467, true],
+            ['€45.00', 548, true],
+          ],
+        ],
+      ),
+    );
+    expect(rows.map((r) => [r.position, r.itemId, r.name, r.quantity, r.unitPrice, r.amount])).toEqual([
+      ['1', 'GG-SCRW-A4-01', 'High-Grade Screws', '5', '18.00', '90.00'],
+      ['2', 'GG-BRKT-STD-05', 'Standard Brackets', '9', '5.00', '45.00'],
+    ]);
+  });
+});
+
+describe('an amount printed a little below its row', () => {
+  it('takes the amount from the line below where quantity × price comes to it, and only there', async () => {
+    const header: Cell[] = [
+      ['Pos', 60],
+      ['Beschreibung', 150],
+      ['Nettopreis', 375, true],
+      ['Menge', 423, true],
+      ['Steuersatz', 471, true],
+      ['Nettobetrag', 534, true],
+    ];
+    const item = (pos: string, name: string, price: string, qty: string, amount: string): Cell[][] => [
+      [
+        [pos, 60],
+        [name, 150],
+        [price, 375, true],
+        [qty, 423, true],
+        ['19 %', 471, true],
+      ],
+      [
+        ['4012345001235', 90],
+        [amount, 534, true],
+      ],
+    ];
+    const rows = await rowsOf(
+      table(header, [...item('1', 'Trennblätter A4', '9,9000', '20 Stk', '198,00'), ...item('2', 'Ordner', '2,5000', '4 Stk', '10,00')]),
+    );
+    expect(rows.map((r) => [r.position, r.name, r.quantity, r.unitPrice, r.amount])).toEqual([
+      ['1', 'Trennblätter A4', '20', '9.9000', '198.00'],
+      ['2', 'Ordner', '4', '2.5000', '10.00'],
+    ]);
+    const off = await rowsOf(table(header, item('1', 'Trennblätter A4', '9,9000', '20 Stk', '199,00')));
+    expect(off.map((r) => r.amount)).not.toContain('199.00');
+  });
+});
+
 describe('cells of neighbouring columns', () => {
   it('never reads two numbers a column gap apart as one space-grouped number, while "4 743,75" stays one', async () => {
     // The quantity column's header names no kind the reader knows ("Hrs"): its numbers fall into the price column's band.

@@ -382,6 +382,16 @@ describe('what the page implies, filled and reported', () => {
     expect(refusal(read).fields.map((f) => f.bt)).toContain('BG-25');
   });
 
+  it('stands no line per rate in for items the page prints but the analysis could not read', () => {
+    const read = printed([], { net: '130.00', vat: '21.10', gross: '151.10' });
+    delete read.invoiceLine;
+    read.vatBreakdown = [
+      { vatCategoryTaxableAmount: '30.00', vatCategoryTaxAmount: '2.10', vatCategoryCode: 'S', vatCategoryRate: '7' },
+      { vatCategoryTaxableAmount: '100.00', vatCategoryTaxAmount: '19.00', vatCategoryCode: 'S', vatCategoryRate: '19' },
+    ];
+    expect(refusal(read, { unread: ['BG-25'] }).fields.map((f) => f.bt)).toContain('BG-25');
+  });
+
   it("routes an XRechnung by the Leitweg-ID and the seller's e-mail", () => {
     const read = asRead();
     read.buyerReference = '04011000-12345-67';
