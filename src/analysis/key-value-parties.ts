@@ -32,23 +32,48 @@ export function keyValueParties(doc: Doc, headings: readonly Heading[]): Parties
   return out;
 }
 
-/** The label–value rows under a heading, down to a wide gap or the next heading; a value row without a label continues the row above. */
+/**
+ * The label–value rows under a heading, down to a wide gap or the next heading. A line holding
+ * only a value goes with the row above ("DE 55232 Teststadt" under the street), or with the row
+ * below where it stands nearer to that one: a name of two lines is set around its label
+ * ("Herrn" / "Name:  Max Mustermann").
+ */
 function rowsUnder(doc: Doc, h: Heading, headings: readonly Heading[]): Row[] {
   const page = pageOf(doc, h.segment.page);
+  const lines = page.lines.slice(h.segment.line + 1);
   const rows: Row[] = [];
+  let pending: Segment[] = [];
   let last = page.lines[h.segment.line]!;
-  for (const line of page.lines.slice(h.segment.line + 1)) {
+  for (const [k, line] of lines.entries()) {
     if (line.top - last.bottom > SECTION_GAP * line.height || startsSection(line, headings)) break;
-    const first = line.segments[0]!;
-    const pairs = Math.abs(first.x0 - h.segment.x0) < 3 * first.height ? pairsOf(doc, line) : [];
-    if (pairs.length > 0) rows.push(...pairs);
-    else if (rows.length > 0 && continues(rows.at(-1)!, line)) {
-      rows.at(-1)!.values.push(first.text);
-      rows.at(-1)!.segments.push(first);
+    const pairs = labelledPairs(doc, h, line);
+    const value = line.segments.length === 1 ? line.segments[0]! : undefined;
+    if (pairs.length > 0) {
+      pairs[0]!.values.unshift(...pending.map((s) => s.text));
+      pairs[0]!.segments.push(...pending);
+      pending = [];
+      rows.push(...pairs);
+    } else if (value && (rows.length === 0 ? value.x0 - h.segment.x0 > 3 * value.height : continues(rows.at(-1)!, line))) {
+      if (nearerBelow(doc, h, line, lines[k + 1], rows.at(-1))) pending.push(value);
+      else if (rows.length > 0) {
+        rows.at(-1)!.values.push(value.text);
+        rows.at(-1)!.segments.push(value);
+      } else break;
     } else break;
     last = line;
   }
   return rows;
+}
+
+function labelledPairs(doc: Doc, h: Heading, line: Line): Row[] {
+  const first = line.segments[0]!;
+  return Math.abs(first.x0 - h.segment.x0) < 3 * first.height ? pairsOf(doc, line) : [];
+}
+
+/** The value-only line stands nearer to the labelled line below it than to the row above. */
+function nearerBelow(doc: Doc, h: Heading, line: Line, next: Line | undefined, above: Row | undefined): boolean {
+  if (!next || labelledPairs(doc, h, next).length === 0) return false;
+  return above === undefined || next.top - line.top < line.top - above.segments[0]!.top - 0.25 * line.height;
 }
 
 /** "Name:  Untertänigster Leistungsempfänger   Ländercode:  DE" (or "Name: ACME GmbH" in one): each label with the value to its right; none unless the line starts with one. */
