@@ -221,7 +221,7 @@ export function analyseWithEvidence(pages: PageText[], opts: AnalyseOptions): Ev
     (['seller', 'buyer'] as const).filter((r) => choices[r].alternatives.length > 0).map((r) => [`${r}.${r}Name`, choices[r].alternatives]),
   );
   // An item table printed but not read: the conversion must not stand one line per rate in for its items.
-  const unread = table.headed && table.rows.length === 0 ? ['BG-25'] : [];
+  const unread = table.rowsPrinted && table.rows.length === 0 ? ['BG-25'] : [];
   return {
     invoice: parsed,
     ...(Object.keys(candidates).length ? { candidates } : {}),

@@ -48,8 +48,8 @@ export interface ItemTable {
   lines: Set<string>;
   /** Σ row amounts (BT-106 candidate) when every row has one. */
   lineSum?: string;
-  /** An item table's header was printed: without rows, the page's items were there but not read. */
-  headed?: boolean;
+  /** A line with amounts follows an item table's header: without rows, the page's items were printed but not read. */
+  rowsPrinted?: boolean;
 }
 
 /** Which kind a column header speaks for when several stacked labels share a column ("Preis / Einheit" is a price). */
@@ -360,6 +360,7 @@ export function findLineItems(doc: Doc): ItemTable {
   const used = new Set<string>();
   let columns: Column[] | undefined;
   let header: string[] = [];
+  let rowsPrinted = false;
   /** The amount of the line that closed the items (their total, or the net total), if one did. */
   let closing: string | undefined;
   for (const page of doc.pages) {
@@ -377,6 +378,8 @@ export function findLineItems(doc: Doc): ItemTable {
           open = true;
           current = undefined;
           header = Array.from({ length: band.last - band.first + 1 }, (_, k) => `${page.page}:${band.first + k}`);
+          // A renderer prints the header of an empty table too (a booking aid): only amounts right under it are items.
+          rowsPrinted ||= amountsUnder(doc, page, band.last);
           i = band.last;
           continue;
         }
@@ -459,7 +462,7 @@ export function findLineItems(doc: Doc): ItemTable {
       if (isItem) {
         current = rowOf(doc, page.page, parsed, columns);
         // Only taken where quantity × price comes to it.
-        if (dropped) Object.assign(current, { amount: dropped.value, arithmetic: true });
+        if (dropped) Object.assign(current, { amount: dropped.value, ...(price ? { arithmetic: true } : {}) });
         nameEnd = parsed.description;
         rows.push(current);
         // The header counts as table only once an item follows it.
@@ -522,7 +525,7 @@ export function findLineItems(doc: Doc): ItemTable {
       }
     }
   }
-  if (rows.length === 0) return { ...headerlessItems(doc), ...(columns ? { headed: true } : {}) };
+  if (rows.length === 0) return { ...headerlessItems(doc), ...(rowsPrinted ? { rowsPrinted } : {}) };
   // Rows with neither quantity nor price that the printed total of the items leaves out (charges and
   // allowances set under an item, rows of the totals box) are not items: the rest add up to it.
   const sum = (list: ItemRow[]) => list.reduce((s, r) => s.plus(r.amount ?? 0), new Decimal(0));
@@ -532,7 +535,7 @@ export function findLineItems(doc: Doc): ItemTable {
   const amounts = rows.map((r) => r.amount);
   const lineSum =
     rows.length > 0 && amounts.every((a) => a !== undefined) ? amounts.reduce((s, a) => s.plus(a!), new Decimal(0)).toFixed(2) : undefined;
-  return { rows, lines: used, headed: true, ...(lineSum ? { lineSum } : {}) };
+  return { rows, lines: used, rowsPrinted: true, ...(lineSum ? { lineSum } : {}) };
 }
 
 /**
@@ -717,9 +720,21 @@ function rowOf(doc: Doc, page: number, parsed: Parsed, columns: Column[]): ItemR
   return row;
 }
 
+/** Amounts in the two lines right under a header: the table has rows (its first may print its amount a line lower). */
+function amountsUnder(doc: Doc, page: PageLayout, header: number): boolean {
+  let above = page.lines[header]!;
+  for (const line of page.lines.slice(header + 1, header + 3)) {
+    if (line.top - above.bottom > 2.5 * line.height) return false;
+    if (hasMoney(doc, line)) return true;
+    above = line;
+  }
+  return false;
+}
+
 /**
  * The amount of an item printed a little lower than the rest of its row, in the line below
- * (beside the article's GTIN): taken only where quantity × price comes to it.
+ * (beside the article's GTIN): taken where quantity × price comes to it, or where the row
+ * prints a quantity and no price (the conversion holds the lines to the totals).
  */
 function amountBelow(
   doc: Doc,
@@ -730,9 +745,10 @@ function amountBelow(
   price: NumberMatch | undefined,
 ): NumberMatch | undefined {
   const [line, next] = [page.lines[at]!, page.lines[at + 1]];
-  if (!qty || !price || !next || next.top - line.bottom > 1.2 * line.height) return undefined;
+  if (!qty || !next || next.top - line.bottom > 1.2 * line.height) return undefined;
   const amount = lastMoney(doc, readLine(columns, next).byKind.get('lineAmount'));
-  return amount && new Decimal(qty.value).times(price.value).toDecimalPlaces(2).eq(amount.value) ? amount : undefined;
+  if (!amount || !price) return amount;
+  return new Decimal(qty.value).times(price.value).toDecimalPlaces(2).eq(amount.value) ? amount : undefined;
 }
 
 /**

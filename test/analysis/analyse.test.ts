@@ -213,21 +213,27 @@ describe('analyseInvoice on generated PDFs', () => {
     expect(invoice.documentTotals?.invoiceTotalAmountWithoutVat).toBe('1405.50');
   });
 
-  it('reports an item table whose header is printed but whose rows it could not read', async () => {
+  it('reports an item table whose rows it could not read, but not the empty table a booking aid prints', async () => {
     const header = ['Pos.', 'Bezeichnung', 'Menge', 'Einzelpreis', 'Gesamtpreis'].map((s, i) => ({
       s,
       x: [50, 90, 320, 400, 480][i]!,
       y: 300,
       bold: true,
     }));
-    const page = [
+    const page = (rows: Array<{ s: string; x: number; y: number; right?: boolean }>) => [
       { s: 'Rechnung Nr. 4711', x: 50, y: 250, size: 12, bold: true },
       ...header,
-      { s: 'Leistungen laut beigefügter Aufstellung', x: 90, y: 316 },
-      { s: 'Nettobetrag', x: 320, y: 360 },
-      { s: '100,00 €', x: 540, y: 360, right: true },
+      ...rows,
+      { s: 'Nettobetrag', x: 320, y: 420 },
+      { s: '1.250,00 €', x: 540, y: 420, right: true },
     ];
-    expect((await analyse([page])).unread).toEqual(['BG-25']);
+    // Amounts under the header that make no item (in the quantity column, none in the amount column).
+    const unreadable = page([
+      { s: 'Pauschale laut Aufstellung', x: 90, y: 316 },
+      { s: '1.250,00', x: 350, y: 316, right: true },
+    ]);
+    expect((await analyse([unreadable])).unread).toEqual(['BG-25']);
+    expect((await analyse([page([{ s: 'Zahlungsbedingungen:', x: 50, y: 360 }])])).unread).toBeUndefined();
     expect((await analyse(germanInvoice())).unread).toBeUndefined();
   });
 
