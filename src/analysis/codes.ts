@@ -155,6 +155,9 @@ export function countryOfPostcodePrefix(prefix: string): string | undefined {
   return POSTCODE_PREFIX[p] ?? (COUNTRY_CODES.has(p) ? p : undefined);
 }
 
+/** The code pieces are read as: C62 ("one"), the code most e-invoices use for them, though some use H87 or XPP. */
+export const UNIT_PIECE = 'C62';
+
 /** Printed unit → UN/ECE Rec. 20. Pieces are C62 ("one"), the code most e-invoices use for them. */
 const UNITS: ReadonlyArray<[string, string[]]> = [
   [

@@ -4,7 +4,7 @@ import { stringAt } from '../invoice/paths.js';
 import { findAccounts, type PlacedFound } from './accounts.js';
 import { findInvoicingPeriod } from './period.js';
 import { findContacts, type ContactFound } from './contacts.js';
-import { documentTypeOf } from './codes.js';
+import { documentTypeOf, UNIT_PIECE } from './codes.js';
 import { documentConfidence, fieldConfidence } from './confidence.js';
 import { printedAmbiguously, scanDates } from './dates.js';
 import { buildDoc, lineText, type Doc, type Found } from './document.js';
@@ -174,7 +174,8 @@ export function analyseWithEvidence(pages: PageText[], opts: AnalyseOptions): Ev
       const via = `line:${r.arithmetic === true ? 'arithmetic' : r.arithmetic === false ? 'inconsistent' : 'unchecked'}`;
       set(`${p}.invoiceLineIdentifier`, r.position ?? String(i + 1), r.position ? via : 'line:numbered');
       set(`${p}.invoicedQuantity`, r.quantity, via);
-      set(`${p}.invoicedQuantityUnitOfMeasureCode`, r.unit, via);
+      // "Stk", "pcs", "pce" stand for several codes (C62, H87, XPP): calibrated apart from the units of measure.
+      set(`${p}.invoicedQuantityUnitOfMeasureCode`, r.unit, r.unit === UNIT_PIECE ? 'unit:piece' : via);
       set(`${p}.invoiceLineNetAmount`, r.amount === undefined ? undefined : signed(r.amount), via);
       set(`${p}.priceDetails.itemNetPrice`, r.unitPrice, via);
       set(`${p}.lineVatInformation[0].invoicedItemVatRate`, r.vatRate, via);
