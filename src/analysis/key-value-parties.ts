@@ -73,7 +73,9 @@ function labelledPairs(doc: Doc, h: Heading, line: Line): Row[] {
 /** The value-only line stands nearer to the labelled line below it than to the row above. */
 function nearerBelow(doc: Doc, h: Heading, line: Line, next: Line | undefined, above: Row | undefined): boolean {
   if (!next || labelledPairs(doc, h, next).length === 0) return false;
-  return above === undefined || next.top - line.top < line.top - above.segments[0]!.top - 0.25 * line.height;
+  // By centres: a scan's boxes are of uneven height.
+  const centre = (o: { top: number; bottom: number }) => (o.top + o.bottom) / 2;
+  return above === undefined || centre(next) - centre(line) < centre(line) - centre(above.segments[0]!) - 0.25 * line.height;
 }
 
 /** "Name:  Untertänigster Leistungsempfänger   Ländercode:  DE" (or "Name: ACME GmbH" in one): each label with the value to its right; none unless the line starts with one. */

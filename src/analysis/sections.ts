@@ -33,10 +33,11 @@ export function labelRole(seg: Segment, scanned: boolean): { role: PartyRole; re
   for (const [role, re] of PARTY_LABELS) if (re.test(head) || re.test(head.replace(/\s+/g, ''))) return { role, rest: m ? m[2]! : '' };
   if (!scanned || (m && m[2] !== '')) return undefined;
   // A scan may misread a letter or two of a label standing alone on its line ("Verkiinfer-", "Kiufer:").
-  const word = head.replace(/[-:;.,]+$/, '');
-  if (!/^\p{L}+$/u.test(word)) return undefined;
-  const near = PARTY_LABEL_WORDS.find(([, label]) => nearLabel(word, label));
-  return near ? { role: near[0], rest: '' } : undefined;
+  // Two labels of one role joined ("Kaufer/Leistungsempfinger"): each read as near one of that role's.
+  const words = head.replace(/[-:;.,]+$/, '').split(/\s*[/&]\s*/);
+  if (!words.every((w) => /^\p{L}+$/u.test(w))) return undefined;
+  const roles = words.map((w) => PARTY_LABEL_WORDS.find(([, label]) => nearLabel(w, label))?.[0]);
+  return roles[0] !== undefined && roles.every((r) => r === roles[0]) ? { role: roles[0], rest: '' } : undefined;
 }
 
 /**

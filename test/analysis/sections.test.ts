@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { analyseInvoice } from '../../src/analysis/index.js';
 import { isLabelText } from '../../src/analysis/party-names.js';
+import type { Segment } from '../../src/analysis/layout.js';
+import { labelRole } from '../../src/analysis/sections.js';
 import { PARTY_LABEL_TEXTS } from '../../src/analysis/lexicon.js';
 import { extractTextLayer } from '../../src/reading/text-layer.js';
 import { pdfOf, type Text } from './fixtures.js';
@@ -144,6 +146,13 @@ describe('party sections', () => {
     expect(invoice.buyer?.buyerPostalAddress).toMatchObject({ buyerAddressLine1: 'Musterstr. 11', buyerCity: 'Bad Musterhausen' });
     expect(invoice.seller?.sellerVatIdentifier).toBe('DE234567891');
     expect(invoice.buyer?.buyerVatIdentifier).toBeUndefined();
+  });
+
+  it('reads two joined headings of one role with letters a scan misread, and no mix of roles', () => {
+    const seg = (text: string) => ({ text }) as Segment;
+    expect(labelRole(seg('Kaufer/Leistungsempfinger'), true)?.role).toBe('buyer');
+    expect(labelRole(seg('Kaufer/Leistungsempfinger'), false)).toBeUndefined();
+    expect(labelRole(seg('Kaufer/Lieferant'), true)).toBeUndefined();
   });
 
   it('never takes a label, a heading or a placeholder for a value', () => {
