@@ -515,11 +515,14 @@ const THRESHOLDS = [0, 0.5, 0.6, 0.65, 0.7, 0.75, 0.8, 0.85, 0.9, 0.95];
 interface HeldOutResult extends Result {
   /** The lowest confidence among the printed values the conversion would write: the threshold it passes up to. */
   weakest: number;
+  /** Those printed values with their confidences. */
+  gated: Array<[path: string, confidence: number]>;
 }
 
 function convertHeldOut(d: HeldOut): HeldOutResult {
   const base = { file: d.file, group: d.group, status: 0, seconds: 0 };
-  const weakest = Math.min(1, ...gatedReadings(d).map(([, c]) => c));
+  const gated = gatedReadings(d);
+  const weakest = Math.min(1, ...gated.map(([, c]) => c));
   try {
     const { invoice } = prepareForZugferd(d.invoice, {
       sources: d.sources,
@@ -530,10 +533,10 @@ function convertHeldOut(d: HeldOut): HeldOutResult {
       certainty: 0,
     });
     const c: Case = { group: d.group, file: d.file, truth: d.truth };
-    return { ...base, status: 200, code: 'ok', weakest, verdicts: judgeInvoice(c, invoice) };
+    return { ...base, status: 200, code: 'ok', weakest, gated, verdicts: judgeInvoice(c, invoice) };
   } catch (e) {
     if (!(e instanceof ConversionRefusal)) throw e;
-    return { ...base, code: e.code, weakest, fields: e.fields.map((f) => f.bt ?? f.field) };
+    return { ...base, code: e.code, weakest, gated, fields: e.fields.map((f) => f.bt ?? f.field) };
   }
 }
 
@@ -544,16 +547,26 @@ function runAnalysed(file: string): void {
   console.log(`Held-out readings from ${file} (${mode}): ${kept.length} of ${documents.length} documents agree with their truth`);
   const results = kept.map(convertHeldOut);
   const product = certaintyOf({ scanned: kept.some((d) => d.scanned) });
-  for (const r of results) printResult(r);
-  report(results, mode);
+  console.log(`Each document as the product converts it: the printed values it writes need a confidence of ${product}.`);
+  const atProduct = results.map((r) => atThreshold(r, product));
+  for (const r of atProduct) printResult(r);
+  report(atProduct, mode);
   console.log('\nPer fold (the ranker and calibration fitted without it), at the product threshold');
   for (const group of [...new Set(results.map((r) => r.group))]) {
-    const own = results.filter((r) => r.group === group && r.weakest >= product);
+    const own = atProduct.filter((r) => r.group === group);
     const ok = own.filter((r) => r.code === 'ok');
     const wrong = ok.flatMap((r) => r.verdicts ?? []).filter((v) => v.verdict === 'wrong').length;
     console.log(`  ${group.padEnd(22)} converted ${ok.length} / ${results.filter((r) => r.group === group).length}, wrong values ${wrong}`);
   }
   tradeOff(results, product);
+}
+
+/** The result at a threshold: a document it converted is refused where a printed value falls short of it (FIELDS_UNCERTAIN, as the service answers). */
+function atThreshold(r: HeldOutResult, threshold: number): HeldOutResult {
+  if (r.code !== 'ok' || r.weakest >= threshold) return r;
+  const { verdicts: _verdicts, ...rest } = r;
+  const weak = r.gated.filter(([, c]) => c < threshold).map(([path]) => path);
+  return { ...rest, code: 'FIELDS_UNCERTAIN', fields: weak };
 }
 
 /** Converted share against wrong values, per threshold: a document converts at T when nothing else refused it and its weakest printed value reaches T. */

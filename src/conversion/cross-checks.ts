@@ -38,6 +38,14 @@ interface Side {
 
 /** Names compare as a reader would: case, diacritics and spacing are no difference. */
 const nameKey = (v: string) => fold(v).replace(/\s+/g, ' ').trim();
+/**
+ * One name the other's start, at a word ("Global Goods Inc." and "Global Goods Inc. 789", a
+ * scan's reading of the sender line): one party read twice.
+ */
+const sameName = (a: string, b: string) => {
+  const [x, y] = [nameKey(a), nameKey(b)];
+  return x !== '' && y !== '' && (x === y || y.startsWith(`${x} `) || x.startsWith(`${y} `));
+};
 /** VAT ids are printed with spaces now and then ("DE 123 456 789"). */
 const vatKey = (v: string) => v.replace(/\s+/g, '').toUpperCase();
 
@@ -49,16 +57,16 @@ function fullAddress(line1: string | undefined, postCode: string | undefined, ci
   return line1 && postCode && city ? `${line1}, ${postCode} ${city}` : undefined;
 }
 
-const PARTY_PAIRS: ReadonlyArray<{ seller: Side; buyer: Side; key: (v: string) => string }> = [
+const PARTY_PAIRS: ReadonlyArray<{ seller: Side; buyer: Side; same: (a: string, b: string) => boolean }> = [
   {
     seller: { path: 'seller.sellerName', bt: 'BT-27', read: (i) => i.seller?.sellerName },
     buyer: { path: 'buyer.buyerName', bt: 'BT-44', read: (i) => i.buyer?.buyerName },
-    key: nameKey,
+    same: sameName,
   },
   {
     seller: { path: 'seller.sellerVatIdentifier', bt: 'BT-31', read: (i) => i.seller?.sellerVatIdentifier },
     buyer: { path: 'buyer.buyerVatIdentifier', bt: 'BT-48', read: (i) => i.buyer?.buyerVatIdentifier },
-    key: vatKey,
+    same: (a, b) => vatKey(a) !== '' && vatKey(a) === vatKey(b),
   },
   {
     seller: {
@@ -81,7 +89,7 @@ const PARTY_PAIRS: ReadonlyArray<{ seller: Side; buyer: Side; key: (v: string) =
           buyer?.buyerPostalAddress?.buyerCity,
         ),
     },
-    key: nameKey,
+    same: (a, b) => nameKey(a) !== '' && nameKey(a) === nameKey(b),
   },
 ];
 
@@ -90,9 +98,9 @@ const PARTY_PAIRS: ReadonlyArray<{ seller: Side; buyer: Side; key: (v: string) =
  * confirms sees each with its own alternatives.
  */
 function partiesDiffer(invoice: Invoice): CrossFinding[] {
-  return PARTY_PAIRS.flatMap(({ seller, buyer, key }) => {
+  return PARTY_PAIRS.flatMap(({ seller, buyer, same }) => {
     const [s, b] = [seller.read(invoice), buyer.read(invoice)];
-    if (!s || !b || key(s) === '' || key(s) !== key(b)) return [];
+    if (!s || !b || !same(s, b)) return [];
     return [
       { path: buyer.path, conflict: { kind: 'same-as-other-party', bt: buyer.bt, otherBt: seller.bt, value: b } },
       { path: seller.path, conflict: { kind: 'same-as-other-party', bt: seller.bt, otherBt: buyer.bt, value: s } },

@@ -41,6 +41,14 @@ describe('seller and buyer differ', () => {
     expect(r.fields[0]!.message).toContain("is the same as the seller's name (BT-27)");
   });
 
+  it("refuses a buyer named by the seller's name and more (a scan reading on into the sender line), but not a name that only begins alike", () => {
+    const read = fixture();
+    read.buyer!.buyerName = 'Rheinwerk Bürobedarf GmbH 789';
+    expect(named(refusal(read)).map(([field]) => field)).toEqual(['invoice.buyer.buyerName', 'invoice.seller.sellerName']);
+    read.buyer!.buyerName = 'Rheinwerk Bürobedarfsgesellschaft mbH';
+    expect(crossCheckProblems(read, 'en')).toEqual([]);
+  });
+
   it("refuses a buyer VAT id written as the seller's, printed with spaces or in lower case", () => {
     const read = fixture();
     read.buyer!.buyerVatIdentifier = 'de 298 765 432';
