@@ -178,6 +178,8 @@ export function analyseWithEvidence(pages: PageText[], opts: AnalyseOptions): Ev
       set(`${p}.invoicedQuantityUnitOfMeasureCode`, r.unit, r.unit === UNIT_PIECE ? 'unit:piece' : via);
       set(`${p}.invoiceLineNetAmount`, r.amount === undefined ? undefined : signed(r.amount), via);
       set(`${p}.priceDetails.itemNetPrice`, r.unitPrice, via);
+      set(`${p}.priceDetails.itemPriceBaseQuantity`, r.priceBase, via);
+      set(`${p}.priceDetails.itemPriceBaseQuantityUnitOfMeasure`, r.priceBaseUnit, via);
       set(`${p}.lineVatInformation[0].invoicedItemVatRate`, r.vatRate, via);
       set(`${p}.lineVatInformation[0].invoicedItemVatCategoryCode`, r.vatCategory, via);
       set(`${p}.itemInformation.itemName`, r.name, via);

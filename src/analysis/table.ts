@@ -40,6 +40,9 @@ export interface ItemRow {
   amount?: string;
   /** quantity × price = amount held (true), failed (false), or could not be checked. */
   arithmetic?: boolean;
+  /** The quantity the price is for, where the row prints one ("Brackets (3 kg)", "pro 100 Stk") and the amount bears it out. */
+  priceBase?: string;
+  priceBaseUnit?: string;
 }
 
 export interface ItemTable {
@@ -526,6 +529,7 @@ export function findLineItems(doc: Doc): ItemTable {
     }
   }
   if (rows.length === 0) return { ...headerlessItems(doc), ...(rowsPrinted ? { rowsPrinted } : {}) };
+  for (const r of rows) if (r.arithmetic === false) priceBaseOf(r);
   // Rows with neither quantity nor price that the printed total of the items leaves out (charges and
   // allowances set under an item, rows of the totals box) are not items: the rest add up to it.
   const sum = (list: ItemRow[]) => list.reduce((s, r) => s.plus(r.amount ?? 0), new Decimal(0));
@@ -837,6 +841,24 @@ function garbledPrice(doc: Doc, row: ItemRow, parsed: Parsed): void {
 }
 
 /** quantity × price = amount, allowing a price per 100 or 1000 units and a line discount the table does not show separately. */
+/** "(3 kg)", "pro 100 Stk", "per 10 pcs", "/ 100 m" printed with the item. */
+const PRICE_BASE = /(?:\(|\b(?:per|pro|je|par|pour)\s+|\/\s*)(\d+(?:[.,]\d+)?)\s*([\p{L}²³]+)\.?\)?/gu;
+
+/**
+ * A price for more than one unit, printed with the item: quantity × price ÷ base is the
+ * amount, in the unit of the quantity. Taken only where it is.
+ */
+function priceBaseOf(row: ItemRow): void {
+  if (row.quantity === undefined || row.unitPrice === undefined || row.amount === undefined || row.unit === undefined) return;
+  for (const m of `${row.name ?? ''} ${row.description ?? ''}`.matchAll(PRICE_BASE)) {
+    const base = new Decimal(m[1]!.replace(',', '.'));
+    if (base.lte(1) || unitCode(m[2]!) !== row.unit) continue;
+    if (!near(new Decimal(row.quantity).times(row.unitPrice).dividedBy(base), new Decimal(row.amount))) continue;
+    Object.assign(row, { priceBase: base.toString(), priceBaseUnit: row.unit, arithmetic: true });
+    return;
+  }
+}
+
 function checkArithmetic(row: ItemRow): boolean | undefined {
   if (row.quantity === undefined || row.unitPrice === undefined || row.amount === undefined) return undefined;
   const q = new Decimal(row.quantity);

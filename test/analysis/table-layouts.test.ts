@@ -208,6 +208,42 @@ describe('labels qualified by the word before them, and prices stepped down unde
   });
 });
 
+describe('a price for more than one unit', () => {
+  it('takes the quantity printed with the item as the price base where quantity × price ÷ base is the amount, and only there', async () => {
+    const rows = await rowsOf(
+      table(
+        [
+          ['Pos', 60],
+          ['Bezeichnung', 90],
+          ['Menge', 330, true],
+          ['Preis', 420, true],
+          ['Gesamt', 520, true],
+        ],
+        [
+          [
+            ['1', 60],
+            ['Schrauben (3 kg)', 90],
+            ['9 kg', 330, true],
+            ['15,00', 420, true],
+            ['45,00', 520, true],
+          ],
+          [
+            ['2', 60],
+            ['Dübel (5 kg)', 90],
+            ['9 kg', 330, true],
+            ['15,00', 420, true],
+            ['45,00', 520, true],
+          ],
+        ],
+      ),
+    );
+    expect(rows.map((r) => [r.priceBase, r.priceBaseUnit, r.arithmetic])).toEqual([
+      ['3', 'KGM', true],
+      [undefined, undefined, false],
+    ]);
+  });
+});
+
 describe('an amount printed a little below its row', () => {
   it('takes the amount from the line below where quantity × price comes to it, and only there', async () => {
     const header: Cell[] = [
