@@ -116,29 +116,28 @@ describe('party sections', () => {
   });
 
   it('reads a name of two lines set around its label, and the address lines below theirs', async () => {
-    const out: Text[] = [{ s: 'Rechnung des Versicherers (575) Nr. 2018-1 vom 11.03.2018', x: 50, y: 100, size: 12, bold: true }];
-    const at = (s: string, x: number, y: number) => out.push({ s, x, y, size: 10 });
-    at('Verkäufer', 50, 160);
-    [
+    // [label, value, y]: a value without a label goes on a line of its own.
+    const rows: Array<[string, string, number]> = [
+      ['Verkäufer', '', 160],
       ['Nummer:', '549910', 178],
       ['', 'MVM Musterhafter', 196],
       ['Name:', 'Versicherungsverein Musterstadt a.G.', 208],
-    ].forEach(([l, v, y]) => {
-      if (l) at(l as string, 50, y as number);
-      at(v as string, 260, y as number);
-    });
-    at('Anschrift:', 50, 238);
-    at('Musterstr. 12', 260, 238);
-    at('DE 12345 Musterstadt', 260, 256);
-    at('USt.-Id.-Nr.:', 50, 274);
-    at('DE234567891', 260, 274);
-    at('Käufer/Leistungsempfänger', 50, 326);
-    at('Herrn', 260, 343);
-    at('Name:', 50, 355);
-    at('Max Mustermann', 260, 355);
-    at('Anschrift:', 50, 385);
-    at('Musterstr. 11', 260, 385);
-    at('DE 12346 Bad Musterhausen', 260, 403);
+      ['Anschrift:', 'Musterstr. 12', 238],
+      ['', 'DE 12345 Musterstadt', 256],
+      ['USt.-Id.-Nr.:', 'DE234567891', 274],
+      ['Käufer/Leistungsempfänger', '', 326],
+      ['', 'Herrn', 343],
+      ['Name:', 'Max Mustermann', 355],
+      ['Anschrift:', 'Musterstr. 11', 385],
+      ['', 'DE 12346 Bad Musterhausen', 403],
+    ];
+    const out: Text[] = [
+      { s: 'Rechnung des Versicherers (575) Nr. 2018-1 vom 11.03.2018', x: 50, y: 100, size: 12, bold: true },
+      ...rows.flatMap(([label, value, y]) => [
+        ...(label ? [{ s: label, x: 50, y, size: 10 }] : []),
+        ...(value ? [{ s: value, x: 260, y, size: 10 }] : []),
+      ]),
+    ];
     const { invoice } = analyseInvoice(await extractTextLayer(await pdfOf([out])), { withLineItems: false });
     expect(invoice.seller?.sellerName).toBe('MVM Musterhafter Versicherungsverein Musterstadt a.G.');
     expect(invoice.seller?.sellerIdentifier).toEqual(['549910']);

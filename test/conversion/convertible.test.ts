@@ -365,13 +365,19 @@ describe('what the page implies, filled and reported', () => {
     expect(err.fields.map((f) => f.bt)).toEqual(['BT-72']);
   });
 
-  it('stands one line per VAT rate in for a page without lines, only when the rates add up to the net total', () => {
+  /** A page read without lines: two rates whose bases add up to the net total. */
+  const twoRatesWithoutLines = () => {
     const read = printed([], { net: '130.00', vat: '21.10', gross: '151.10' });
     delete read.invoiceLine;
     read.vatBreakdown = [
       { vatCategoryTaxableAmount: '30.00', vatCategoryTaxAmount: '2.10', vatCategoryCode: 'S', vatCategoryRate: '7' },
       { vatCategoryTaxableAmount: '100.00', vatCategoryTaxAmount: '19.00', vatCategoryCode: 'S', vatCategoryRate: '19' },
     ];
+    return read;
+  };
+
+  it('stands one line per VAT rate in for a page without lines, only when the rates add up to the net total', () => {
+    const read = twoRatesWithoutLines();
     const { invoice, filled } = prepareForZugferd(read);
     expect(invoice.invoiceLine!.map((l) => [l.invoiceLineNetAmount, l.lineVatInformation![0]!.invoicedItemVatRate])).toEqual([
       ['30.00', '7'],
@@ -383,13 +389,7 @@ describe('what the page implies, filled and reported', () => {
   });
 
   it('stands no line per rate in for items the page prints but the analysis could not read', () => {
-    const read = printed([], { net: '130.00', vat: '21.10', gross: '151.10' });
-    delete read.invoiceLine;
-    read.vatBreakdown = [
-      { vatCategoryTaxableAmount: '30.00', vatCategoryTaxAmount: '2.10', vatCategoryCode: 'S', vatCategoryRate: '7' },
-      { vatCategoryTaxableAmount: '100.00', vatCategoryTaxAmount: '19.00', vatCategoryCode: 'S', vatCategoryRate: '19' },
-    ];
-    expect(refusal(read, { unread: ['BG-25'] }).fields.map((f) => f.bt)).toContain('BG-25');
+    expect(refusal(twoRatesWithoutLines(), { unread: ['BG-25'] }).fields.map((f) => f.bt)).toContain('BG-25');
   });
 
   it("routes an XRechnung by the Leitweg-ID and the seller's e-mail", () => {
