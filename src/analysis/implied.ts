@@ -329,11 +329,16 @@ export function inferBreakdown(r: ResultAccess, doc: Doc): void {
   const vatTotal = r.get('documentTotals.invoiceTotalVatAmount');
   if (net === undefined || vatTotal === undefined) return;
   const groups = linesByRate(r);
+  // Allowances and charges printed as 0,00 ("Summe Nachlässe 0,00") change no rate's base.
+  const none = (path: string) => {
+    const v = r.get(path);
+    return v === undefined || new Decimal(v).isZero();
+  };
   if (
     groups &&
     groups.size > 0 &&
-    r.get('documentTotals.sumOfAllowancesOnDocumentLevel') === undefined &&
-    r.get('documentTotals.sumOfChargesOnDocumentLevel') === undefined
+    none('documentTotals.sumOfAllowancesOnDocumentLevel') &&
+    none('documentTotals.sumOfChargesOnDocumentLevel')
   ) {
     const rows = [...groups.values()].map((g) => ({
       ...g,

@@ -15,7 +15,8 @@ import { AnalysisError, type AnalyseOptions, type AnalysisResult } from './resul
 import { chooseParties, ruledParties, type NameChoice } from './party-choice.js';
 import type { Party } from './parties.js';
 import { solveTotals, type Totals } from './solver.js';
-import { findLineItems } from './table.js';
+import { keyValueItems } from './key-value-items.js';
+import { findLineItems, type ItemTable } from './table.js';
 import { findTotals, taxMatches, type RateTax, type TotalsCandidates, type VatRow } from './totals.js';
 import {
   pageLanguage,
@@ -140,7 +141,7 @@ export function analyseWithEvidence(pages: PageText[], opts: AnalyseOptions): Ev
   if (new Set(registers.map((f) => f.value)).size === 1) setFound('seller.sellerLegalRegistrationIdentifier', registers[0]);
 
   // The table is read even without line items asked for: its lines are not totals, and its sum is BT-106.
-  const table = findLineItems(doc);
+  const table = itemsOf(doc);
   const totals = findTotals(doc, table.lines);
   const rowsComplete = totals.openRates.every((o) => totals.vatRows.some((r) => r.rate === o.rate));
   const solved = solveTotals(totals.fields, totals.vatRows, table.lineSum, rowsComplete);
@@ -361,6 +362,14 @@ function setParty(
   set(`${a}City`, p.city, via);
   set(`${a}PostCode`, p.postcode, via);
   set(`${a}CountryCode`, p.country, via);
+}
+
+/** The item table, or where none was read, items printed as labelled blocks (the XRechnung visualisation). */
+function itemsOf(doc: Doc): ItemTable {
+  const table = findLineItems(doc);
+  if (table.rows.length > 0) return table;
+  const blocks = keyValueItems(doc);
+  return blocks.rows.length > 0 ? blocks : table;
 }
 
 function issueDateFallback(doc: Doc, number: Found | undefined): Found | undefined {

@@ -119,6 +119,25 @@ describe('VAT categories and the breakdown', () => {
     expect(r.fieldSource['vatBreakdown[0].vatCategoryTaxableAmount']).toBe('inferred');
   });
 
+  it('builds the breakdown from the lines where allowances and charges are printed as 0,00', async () => {
+    const zeroAdjusted = invoiceWith({
+      items: [['Beratung', '2', '80,00', '19 %', '160,00']],
+      totals: [
+        ...totalsRow('Summe aller Positionen', '160,00', 400),
+        ...totalsRow('Summe Nachlässe', '0,00', 412),
+        ...totalsRow('Summe Zuschläge', '0,00', 424),
+        ...totalsRow('Gesamtsumme netto', '160,00', 436),
+        ...totalsRow('Umsatzsteuer', '30,40', 448),
+        ...totalsRow('Gesamtbetrag', '190,40', 460),
+      ],
+    });
+    const r = await analyse(zeroAdjusted);
+    expect(r.invoice.documentTotals?.sumOfAllowancesOnDocumentLevel).toBe('0.00');
+    expect(r.invoice.vatBreakdown).toEqual([
+      { vatCategoryTaxableAmount: '160.00', vatCategoryTaxAmount: '30.40', vatCategoryCode: 'S', vatCategoryRate: '19' },
+    ]);
+  });
+
   it('guesses no category for a 0 % that nothing on the page explains', async () => {
     const bare = invoiceWith({ items: [['Beratung', '2', '80,00', '0 %', '160,00']], totals: totalsRow('Gesamtbetrag', '160,00', 400) });
     const r = await analyse(bare);

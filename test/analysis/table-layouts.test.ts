@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { buildDoc } from '../../src/analysis/document.js';
 import { extractTextLayer } from '../../src/reading/text-layer.js';
 import { findLineItems } from '../../src/analysis/table.js';
+import { keyValueItems } from '../../src/analysis/key-value-items.js';
 import { pdfOf, type Text } from './fixtures.js';
 
 /**
@@ -205,6 +206,44 @@ describe('labels qualified by the word before them, and prices stepped down unde
       ['1', 'GG-SCRW-A4-01', 'High-Grade Screws', '5', '18.00', '90.00'],
       ['2', 'GG-BRKT-STD-05', 'Standard Brackets', '9', '5.00', '45.00'],
     ]);
+  });
+});
+
+describe('items printed as blocks of labelled values (the XRechnung visualisation)', () => {
+  it('reads each block opened by "Position:" by its labels, two pairs to a line', async () => {
+    const at = (s: string, x: number, y: number, right = false): Text => ({ s, x, y, size: 9, right });
+    const block = (y: number, pos: string, name: string, qty: string, price: string, amount: string): Text[] => [
+      at('Position:', 62, y),
+      at(pos, 136, y),
+      at('Preiseinzelheiten', 62, y + 30),
+      at('Menge', 62, y + 46),
+      at(qty, 300, y + 46, true),
+      at('Einheit', 62, y + 58),
+      at('HUR (hour)', 300, y + 58, true),
+      at('Preis pro Einheit (netto)', 62, y + 72),
+      at(price, 300, y + 72, true),
+      at('Umsatzsteuer:', 329, y + 72),
+      at('S (Standard rate)', 403, y + 72),
+      at('Gesamtpreis (netto)', 62, y + 86),
+      at(amount, 300, y + 86, true),
+      at('Umsatzsteuersatz:', 329, y + 94),
+      at('19,00%', 403, y + 94),
+      at('Bezeichnung:', 62, y + 130),
+      at(name, 136, y + 130),
+    ];
+    const page = [
+      at('Rechnungspositionen', 57, 100),
+      ...block(130, '1', 'Erbrachte Dienstleistungen', '1.0000', '99', '99,00'),
+      ...block(300, '2', 'Beratung', '2.0000', '50', '100,00'),
+    ];
+    const { rows, lineSum } = keyValueItems(buildDoc(await extractTextLayer(await pdfOf([page]))));
+    expect(
+      rows.map((r) => [r.position, r.name, r.quantity, r.unit, r.unitPrice, r.amount, r.vatRate, r.vatCategory, r.arithmetic]),
+    ).toEqual([
+      ['1', 'Erbrachte Dienstleistungen', '1.0000', 'HUR', '99', '99.00', '19', 'S', true],
+      ['2', 'Beratung', '2.0000', 'HUR', '50', '100.00', '19', 'S', true],
+    ]);
+    expect(lineSum).toBe('199.00');
   });
 });
 

@@ -1,0 +1,110 @@
+import { PRINTED_CATEGORY, unitCode } from './codes.js';
+import type { Doc } from './document.js';
+import { Decimal } from '../invoice/decimal.js';
+import type { Line } from './layout.js';
+import { scanNumbers } from './numbers.js';
+import type { ItemRow, ItemTable } from './table.js';
+import { fold } from './text.js';
+
+/**
+ * Items printed as blocks of labelled values rather than as a table, as the XRechnung
+ * visualisation renders them: "Position: 1", then "Menge 1.0000", "Einheit HUR (hour)",
+ * "Preis pro Einheit (netto) 99", "Gesamtpreis (netto) 99,00", "Umsatzsteuersatz: 19,00%",
+ * "Bezeichnung: Erbrachte Dienstleistungen", two pairs to a line. Each value is read by its label.
+ */
+
+type ItemField = 'quantity' | 'unit' | 'unitPrice' | 'amount' | 'vatRate' | 'vatCategory' | 'name';
+
+/** Labels of an item block, folded, without their colon. */
+const ITEM_LABELS: ReadonlyArray<[ItemField, RegExp]> = [
+  ['quantity', /^(?:menge|quantity|invoiced quantity|quantite|anzahl)$/],
+  ['unit', /^(?:einheit|unit|unit of measure|unite)$/],
+  [
+    'unitPrice',
+    /^(?:preis pro einheit(?: \(netto\))?|nettopreis|einzelpreis(?: \(netto\))?|(?:item )?net price|unit price|prix unitaire(?: ht)?)$/,
+  ],
+  ['amount', /^(?:gesamtpreis(?: \(netto\))?|nettobetrag|positionsbetrag|line (?:net )?amount|line total|montant (?:net|ht))$/],
+  ['vatRate', /^(?:umsatzsteuersatz|steuersatz|vat rate|tax rate|taux de tva)$/],
+  ['vatCategory', /^(?:umsatzsteuer(?:kategorie)?|vat category|tax category|categorie de tva)$/],
+  ['name', /^(?:bezeichnung|artikelname|item name|name|designation|libelle)$/],
+];
+
+/** "Position: 1", "Pos. 2", "Item 3": the line that opens an item's block. */
+const POSITION = /^(?:position|pos\.?|item|ligne|line)\s*:?$/;
+
+export function keyValueItems(doc: Doc): ItemTable {
+  const rows: ItemRow[] = [];
+  const lines = new Set<string>();
+  for (const page of doc.pages) {
+    let current: { row: ItemRow; values: Map<ItemField, string> } | undefined;
+    for (const line of page.lines) {
+      const position = positionOf(line);
+      if (position !== undefined) {
+        if (current) rows.push(rowOf(doc, current.row, current.values));
+        current = { row: { page: page.page, position }, values: new Map() };
+      }
+      if (!current) continue;
+      const pairs = pairsOf(line);
+      for (const [field, value] of pairs) if (!current.values.has(field)) current.values.set(field, value);
+      if (pairs.length > 0 || position !== undefined) lines.add(`${page.page}:${line.index}`);
+    }
+    if (current) rows.push(rowOf(doc, current.row, current.values));
+  }
+  const items = rows.filter((r) => r.amount !== undefined && r.name !== undefined);
+  const sum = items.reduce((s, r) => s.plus(r.amount!), new Decimal(0));
+  return items.length > 0 ? { rows: items, lines, lineSum: sum.toFixed(2), rowsPrinted: true } : { rows: [], lines: new Set() };
+}
+
+function positionOf(line: Line): string | undefined {
+  const [label, value] = line.segments;
+  if (!label || !value || !POSITION.test(fold(label.text).trim())) return undefined;
+  return /^\d{1,4}$/.test(value.text.trim()) ? value.text.trim() : undefined;
+}
+
+function fieldOf(text: string): ItemField | undefined {
+  const bare = fold(text).replace(/[:\s]+$/, '');
+  return ITEM_LABELS.find(([, re]) => re.test(bare))?.[0];
+}
+
+/** Each label of the line with the segment right after it, or with its value in one ("Umsatzsteuersatz: 19,00%"). */
+function pairsOf(line: Line): Array<[ItemField, string]> {
+  const out: Array<[ItemField, string]> = [];
+  line.segments.forEach((seg, i) => {
+    const field = fieldOf(seg.text);
+    const value = line.segments[i + 1];
+    if (field && value && !fieldOf(value.text)) out.push([field, value.text.trim()]);
+    const inline = /^(.{1,40}?):\s*(\S.*)$/.exec(seg.text);
+    const inlineField = inline ? fieldOf(inline[1]!) : undefined;
+    if (inline && inlineField) out.push([inlineField, inline[2]!.trim()]);
+  });
+  return out;
+}
+
+function rowOf(doc: Doc, row: ItemRow, values: Map<ItemField, string>): ItemRow {
+  const number = (field: ItemField) => {
+    const text = values.get(field);
+    return text === undefined ? undefined : scanNumbers(text, doc.mark)[0]?.value;
+  };
+  const out: ItemRow = { ...row };
+  const name = values.get('name');
+  if (name) out.name = name;
+  const quantity = number('quantity');
+  if (quantity !== undefined) out.quantity = quantity;
+  // "HUR (hour)": the code, or the printed word.
+  const unitText = values.get('unit');
+  const unit = unitText === undefined ? undefined : (unitCode(unitText.split(/\s+/)[0]!) ?? unitCode(unitText));
+  if (unit) out.unit = unit;
+  const price = number('unitPrice');
+  if (price !== undefined) out.unitPrice = price;
+  const amount = number('amount');
+  if (amount !== undefined) out.amount = amount;
+  const rate = number('vatRate');
+  if (rate !== undefined) out.vatRate = new Decimal(rate).toString();
+  // "S (Standard rate)": the category's code.
+  const category =
+    /^(S|Z|E|AE|K|G|O|L|M)\b/.exec(values.get('vatCategory') ?? '')?.[1] ?? PRINTED_CATEGORY.exec(values.get('vatCategory') ?? '')?.[1];
+  if (category && out.vatRate !== undefined) out.vatCategory = category;
+  if (out.quantity !== undefined && out.unitPrice !== undefined && out.amount !== undefined)
+    out.arithmetic = new Decimal(out.quantity).times(out.unitPrice).minus(out.amount).abs().lte('0.01');
+  return out;
+}
