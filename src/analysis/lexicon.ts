@@ -167,7 +167,12 @@ export const HEADER_LABELS: ReadonlyArray<LabelRule<HeaderField>> = [
     1,
     String.raw`steuer[- ]?${NO}|st\.?[- ]?nr\.?|tax (?:${NO}|reference)|steuernummer|${NO} fiscal|fiscal (?:${NO}|code)|codice fiscale|cod\. ?fisc(?:ale|\.)|c\.f\.|fiscaal nummer|rsin`,
   ),
-  rule('currency', 1, String.raw`wahrung|currency|devise|betrage in|amounts in|montants en|valuta|importi in|divisa`),
+  // The invoice's currency, not the one its VAT is booked in ("Währung der Umsatzsteuerbuchung", BT-6).
+  rule(
+    'currency',
+    1,
+    String.raw`(?:rechnungs)?wahrung(?! der (?:umsatz)?steuer)|(?:invoice )?currency|devise(?: de (?:la )?facture)?|betrage in|amounts in|montants en|valuta|importi in|divisa`,
+  ),
   rule(
     'paymentTerms',
     1,

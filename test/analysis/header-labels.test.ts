@@ -223,6 +223,20 @@ describe('a strip of labels the lexicon does not all know', () => {
   });
 });
 
+describe('the invoice currency beside the currency the VAT is booked in', () => {
+  it('reads "Rechnungswährung : GBP", not "Währung der Umsatzsteuerbuchung : EUR"', async () => {
+    const invoice = await header(
+      letter([
+        { s: 'Rechnungswährung', x: 50, y: 200 },
+        { s: ': GBP', x: 200, y: 200 },
+        { s: 'Währung der Umsatzsteuerbuchung', x: 50, y: 214 },
+        { s: ': EUR', x: 200, y: 214 },
+      ]),
+    );
+    expect(invoice.invoiceCurrencyCode).toBe('GBP');
+  });
+});
+
 describe('dates and titles as invoices print them', () => {
   it('reads day-month-year with the month abbreviated between hyphens, and Italian month names', async () => {
     const invoice = await header(
