@@ -3,7 +3,7 @@ import type { Doc } from './document.js';
 import { Decimal } from '../invoice/decimal.js';
 import type { Line } from './layout.js';
 import { scanNumbers } from './numbers.js';
-import type { ItemRow, ItemTable } from './table.js';
+import { checkArithmetic, type ItemRow, type ItemTable } from './table.js';
 import { fold } from './text.js';
 
 /**
@@ -44,9 +44,14 @@ export function keyValueItems(doc: Doc): ItemTable {
         current = { row: { page: page.page, position }, values: new Map() };
       }
       if (!current) continue;
-      const pairs = pairsOf(line);
-      for (const [field, value] of pairs) if (!current.values.has(field)) current.values.set(field, value);
-      if (pairs.length > 0 || position !== undefined) lines.add(`${page.page}:${line.index}`);
+      // Only lines that give the item a value are its own: a totals line after the last item ("Nettobetrag") stays the totals'.
+      let fresh = position !== undefined;
+      for (const [field, value] of pairsOf(line)) {
+        if (current.values.has(field)) continue;
+        current.values.set(field, value);
+        fresh = true;
+      }
+      if (fresh) lines.add(`${page.page}:${line.index}`);
     }
     if (current) rows.push(rowOf(doc, current.row, current.values));
   }
@@ -104,7 +109,6 @@ function rowOf(doc: Doc, row: ItemRow, values: Map<ItemField, string>): ItemRow 
   const category =
     /^(S|Z|E|AE|K|G|O|L|M)\b/.exec(values.get('vatCategory') ?? '')?.[1] ?? PRINTED_CATEGORY.exec(values.get('vatCategory') ?? '')?.[1];
   if (category && out.vatRate !== undefined) out.vatCategory = category;
-  if (out.quantity !== undefined && out.unitPrice !== undefined && out.amount !== undefined)
-    out.arithmetic = new Decimal(out.quantity).times(out.unitPrice).minus(out.amount).abs().lte('0.01');
-  return out;
+  const arithmetic = checkArithmetic(out);
+  return arithmetic === undefined ? out : { ...out, arithmetic };
 }

@@ -122,7 +122,8 @@ function partyOfRows(rows: Row[]): Party | undefined {
   const line1 = parsed?.line1 ?? (address && parseCityLine(address[0]!) === undefined ? address[0] : undefined);
   const postcode = by.get('postcode')?.[0] ?? parsed?.postcode;
   const city = by.get('city')?.[0] ?? parsed?.city;
-  const country = countryOf(by.get('country')?.[0]) ?? parsed?.country;
+  const printed = by.get('country')?.[0];
+  const country = (printed === undefined ? undefined : countryOfLine(printed)) ?? parsed?.country;
   const identifier = by.get('identifier')?.[0];
   return {
     ...(name ? { name } : {}),
@@ -136,11 +137,4 @@ function partyOfRows(rows: Row[]): Party | undefined {
     via: 'key-value',
     ...boxOf(rows.flatMap((r) => r.segments)),
   };
-}
-
-/** "DE (Deutschland)", "Deutschland", "DE": the country's code. */
-function countryOf(text: string | undefined): string | undefined {
-  if (text === undefined) return undefined;
-  const code = /^([A-Z]{2})\b/.exec(text.trim())?.[1];
-  return countryOfLine(text) ?? (code ? countryOfLine(code) : undefined);
 }

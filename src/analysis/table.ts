@@ -859,7 +859,7 @@ function priceBaseOf(row: ItemRow): void {
   }
 }
 
-function checkArithmetic(row: ItemRow): boolean | undefined {
+export function checkArithmetic(row: ItemRow): boolean | undefined {
   if (row.quantity === undefined || row.unitPrice === undefined || row.amount === undefined) return undefined;
   const q = new Decimal(row.quantity);
   const p = new Decimal(row.unitPrice);

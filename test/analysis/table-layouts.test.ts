@@ -235,8 +235,13 @@ describe('items printed as blocks of labelled values (the XRechnung visualisatio
       at('Rechnungspositionen', 57, 100),
       ...block(130, '1', 'Erbrachte Dienstleistungen', '1.0000', '99', '99,00'),
       ...block(300, '2', 'Beratung', '2.0000', '50', '100,00'),
+      at('Nettobetrag', 62, 480),
+      at('199,00', 300, 480, true),
     ];
-    const { rows, lineSum } = keyValueItems(buildDoc(await extractTextLayer(await pdfOf([page]))));
+    const doc = buildDoc(await extractTextLayer(await pdfOf([page])));
+    const { rows, lineSum, lines } = keyValueItems(doc);
+    // The totals line after the last item is no line of it: the totals reader keeps it.
+    expect(lines.has(`1:${doc.pages[0]!.lines.at(-1)!.index}`)).toBe(false);
     expect(
       rows.map((r) => [r.position, r.name, r.quantity, r.unit, r.unitPrice, r.amount, r.vatRate, r.vatCategory, r.arithmetic]),
     ).toEqual([
