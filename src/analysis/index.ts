@@ -186,6 +186,14 @@ export function analyseWithEvidence(pages: PageText[], opts: AnalyseOptions): Ev
       set(`${p}.itemInformation.itemName`, r.name, via);
       set(`${p}.itemInformation.itemDescription`, r.description, via);
       set(`${p}.itemInformation.itemSellersIdentifier`, r.itemId, via);
+      r.allowances?.forEach((a, j) => {
+        set(`${p}.invoiceLineAllowances[${j}].invoiceLineAllowanceAmount`, a.amount, via);
+        set(`${p}.invoiceLineAllowances[${j}].invoiceLineAllowanceReason`, a.reason, via);
+      });
+      r.charges?.forEach((c, j) => {
+        set(`${p}.invoiceLineCharges[${j}].invoiceLineChargeAmount`, c.amount, via);
+        set(`${p}.invoiceLineCharges[${j}].invoiceLineChargeReason`, c.reason, via);
+      });
     });
   }
 

@@ -444,8 +444,12 @@ export const COLUMN_LABELS: ReadonlyArray<[ColumnKind, RegExp]> = [
     'lineAmount',
     /betrag|gesamt|summe|total|amount|montant|entgelt|nettowert|zeilenbetrag|wert|bedrag|totaal|importo(?! unit)|imponibile|grondslag|maatstaf|\bbruto\b|line total|extended|net$|^netto$/,
   ],
-  ['discount', /rabatt|discount|remise|disc\.?|korting/],
+  ['discount', /rabatt|discount|remise|disc\.?|korting|nachlass|zuschlag/],
 ];
+
+/** An allowance or a charge on one item, printed as a row under it ("Abschlag  Lagerware  -100,00"). */
+export const LINE_ALLOWANCE = /^(?:abschlag|rabatt|nachlass|discount|allowance|remise|reduction|korting)\b/;
+export const LINE_CHARGE = /^(?:zuschlag|aufschlag|surcharge|charge|majoration|toeslag)\b/;
 
 /** Lines that end a line-item table: the totals box starts. */
 export const TABLE_END =

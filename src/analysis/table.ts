@@ -2,6 +2,7 @@ import { Decimal } from '../invoice/decimal.js';
 import { PRINTED_CATEGORY, unitCode } from './codes.js';
 import { scanDates } from './dates.js';
 import { lineText, type Doc } from './document.js';
+import { readAdjustments, type ItemExtent, type LineAdjustment } from './line-adjustments.js';
 import { classifyTotal } from './totals.js';
 import type { Line, PageLayout } from './layout.js';
 import { COLUMN_LABELS, TABLE_END, type ColumnKind } from './lexicon.js';
@@ -43,6 +44,9 @@ export interface ItemRow {
   /** The quantity the price is for, where the row prints one ("Brackets (3 kg)", "pro 100 Stk") and the amount bears it out. */
   priceBase?: string;
   priceBaseUnit?: string;
+  /** Allowances and charges printed with the item (BG-27, BG-28), where the amount bears them out. */
+  allowances?: LineAdjustment[];
+  charges?: LineAdjustment[];
 }
 
 export interface ItemTable {
@@ -63,7 +67,7 @@ const PRIORITY: ColumnKind[] = ['lineAmount', 'unitPrice', 'quantity', 'discount
 // (as a line of text under an item, "inkl. Zubehörpaket" describes it).
 const PART_OF_ITEM = /^(?:(?:incl|inkl)(?:\.|usive\b|\b)|including\b|includes\b|davon\b|dont\b|enthalt|y compris)/;
 const NOT_AN_ITEM =
-  /^(?:abzgl|aufschlag\b|abzuglich|zzgl|zuzuglich|rabatt|nachlass|skonto|discount|allowance|remise|reduction|korting|bruttopreis|gross price|prix brut|basis|artikelrabatt|artikelgesamtrabatt|ubertrag|carried|brought|a reporter|report)/;
+  /^(?:abzgl|aufschlag\b|abschlag\b|zuschlag\b|abzuglich|zzgl|zuzuglich|rabatt|nachlass|skonto|discount|allowance|remise|reduction|korting|bruttopreis|gross price|prix brut|basis|artikelrabatt|artikelgesamtrabatt|ubertrag|carried|brought|a reporter|report)/;
 
 function kindsOf(text: string): ColumnKind[] {
   const t = fold(text)
@@ -360,6 +364,7 @@ const near = (a: Decimal, b: Decimal) =>
 
 export function findLineItems(doc: Doc): ItemTable {
   const rows: ItemRow[] = [];
+  const extents: Array<Omit<ItemExtent, 'to'> & { row: ItemRow }> = [];
   const used = new Set<string>();
   let columns: Column[] | undefined;
   let header: string[] = [];
@@ -468,6 +473,7 @@ export function findLineItems(doc: Doc): ItemTable {
         if (dropped) Object.assign(current, { amount: dropped.value, ...(price ? { arithmetic: true } : {}) });
         nameEnd = parsed.description;
         rows.push(current);
+        extents.push({ row: current, page, from: i, ...columnsOf(columns) });
         // The header counts as table only once an item follows it.
         header.forEach((k) => used.add(k));
         header = [];
@@ -530,6 +536,7 @@ export function findLineItems(doc: Doc): ItemTable {
   }
   if (rows.length === 0) return { ...headerlessItems(doc), ...(rowsPrinted ? { rowsPrinted } : {}) };
   for (const r of rows) if (r.arithmetic === false) priceBaseOf(r);
+  adjustRows(doc, extents);
   // Rows with neither quantity nor price that the printed total of the items leaves out (charges and
   // allowances set under an item, rows of the totals box) are not items: the rest add up to it.
   const sum = (list: ItemRow[]) => list.reduce((s, r) => s.plus(r.amount ?? 0), new Decimal(0));
@@ -540,6 +547,24 @@ export function findLineItems(doc: Doc): ItemTable {
   const lineSum =
     rows.length > 0 && amounts.every((a) => a !== undefined) ? amounts.reduce((s, a) => s.plus(a!), new Decimal(0)).toFixed(2) : undefined;
   return { rows, lines: used, rowsPrinted: true, ...(lineSum ? { lineSum } : {}) };
+}
+
+/** The columns an item's allowances, charges and stepped price stand in. */
+function columnsOf(columns: Column[]): Pick<ItemExtent, 'adjustments' | 'price'> {
+  const adjustments = columns.find((c) => c.kinds.has('discount'));
+  const price = columns.find((c) => c.kind === 'unitPrice');
+  return { ...(adjustments ? { adjustments } : {}), ...(price ? { price } : {}) };
+}
+
+/** Items whose amount is not quantity × price: their own allowances and charges may make it up. */
+function adjustRows(doc: Doc, extents: Array<Omit<ItemExtent, 'to'> & { row: ItemRow }>): void {
+  extents.forEach(({ row, ...extent }, k) => {
+    if (row.arithmetic === true) return;
+    const next = extents[k + 1];
+    const to = next && next.page === extent.page ? next.from : extent.page.lines.length;
+    const adjusted = readAdjustments(doc, row, { ...extent, to });
+    if (adjusted) Object.assign(row, adjusted, { arithmetic: true });
+  });
 }
 
 /**

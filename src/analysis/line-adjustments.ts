@@ -1,0 +1,134 @@
+import { Decimal } from '../invoice/decimal.js';
+import type { Doc } from './document.js';
+import type { Line, PageLayout, Segment } from './layout.js';
+import { LINE_ALLOWANCE, LINE_CHARGE, TABLE_END } from './lexicon.js';
+import { scanNumbers, type NumberMatch } from './numbers.js';
+import { clean, fold } from './text.js';
+
+/**
+ * Allowances and charges on one item (BG-27, BG-28), printed with it: in a column of their
+ * own ("Nachlässe / Zuschläge": `Volume Discount Applied: - 6,00 €`, `+ 1,00 €`) or as rows
+ * of a small table under the item (`Abschlag  Lagerware (CAO)  10  1000,00  -100,00`).
+ * They are taken only where quantity × price − allowances + charges comes to the printed
+ * amount: a reading the arithmetic does not bear out is left to the conversion to refuse.
+ */
+
+export interface LineAdjustment {
+  amount: string;
+  reason: string;
+}
+
+export interface Adjusted {
+  allowances?: LineAdjustment[];
+  charges?: LineAdjustment[];
+}
+
+/** Where an item is printed: its page, its first line, the line where the next item (or the totals) starts, and the x-range of its table's columns. */
+export interface ItemExtent {
+  page: PageLayout;
+  from: number;
+  to: number;
+  /** The adjustments column, if the table has one. */
+  adjustments?: { x0: number; x1: number };
+  /** The price column: a price stepped down under the item ("= 19,00 €") stands there. */
+  price?: { x0: number; x1: number };
+}
+
+interface Entry extends LineAdjustment {
+  charge: boolean;
+}
+
+/** Most of the segment stands in the column (a long description running into it does not). */
+const within = (s: Segment, c: { x0: number; x1: number }) => 2 * (Math.min(s.x1, c.x1) - Math.max(s.x0, c.x0)) >= s.x1 - s.x0;
+
+/** A money amount alone in its segment ("- 6,00 €", "+ 1,00 €", "-100,00"). */
+function amountOnly(doc: Doc, text: string): NumberMatch | undefined {
+  const found = scanNumbers(text, doc.mark);
+  if (found.length !== 1 || found[0]!.percent) return undefined;
+  return text.replace(/[-+\u2212\d.,'\u2019\s€$£]/g, '') === '' ? found[0] : undefined;
+}
+
+/** The lines an item spans: up to the next item, the totals box, or a long gap. */
+export function itemLines(extent: ItemExtent): Line[] {
+  const lines: Line[] = [];
+  const all = extent.page.lines;
+  for (let i = extent.from; i < Math.min(extent.to, extent.from + 25, all.length); i++) {
+    const line = all[i]!;
+    const first = fold(line.segments[0]?.text ?? '');
+    if (i > extent.from && TABLE_END.test(first)) break;
+    if (lines.length && line.top - lines[lines.length - 1]!.bottom > 3 * line.height) break;
+    lines.push(line);
+  }
+  return lines;
+}
+
+/** The adjustments column read down the item: label pieces until an amount, whose sign says allowance (−) or charge (+). */
+function columnEntries(doc: Doc, lines: Line[], column: { x0: number; x1: number }): Entry[] {
+  const entries: Entry[] = [];
+  let label: string[] = [];
+  for (const s of lines.flatMap((l) => l.segments.filter((seg) => within(seg, column)))) {
+    const amount = amountOnly(doc, s.text);
+    if (!amount) {
+      label.push(s.text);
+      continue;
+    }
+    const reason = clean(label.join(' ')).replace(/\s*:$/, '');
+    if (reason) entries.push({ charge: s.text.trim().startsWith('+'), amount: new Decimal(amount.value).abs().toFixed(2), reason });
+    label = [];
+  }
+  return entries;
+}
+
+/** Rows under the item that start with an allowance or charge word and end with an amount. */
+function rowEntries(doc: Doc, lines: Line[]): Entry[] {
+  return lines.slice(1).flatMap((line) => {
+    const first = fold(line.segments[0]?.text ?? '');
+    const charge = LINE_CHARGE.test(first);
+    if (!charge && !LINE_ALLOWANCE.test(first)) return [];
+    const last = amountOnly(doc, line.segments[line.segments.length - 1]!.text);
+    if (!last || line.segments.length < 2) return [];
+    const reason = clean(
+      line.segments
+        .slice(0, -1)
+        .filter((s) => scanNumbers(s.text, doc.mark).length === 0)
+        .map((s) => s.text)
+        .join(' '),
+    );
+    return [{ charge, amount: new Decimal(last.value).abs().toFixed(2), reason }];
+  });
+}
+
+/** A net price printed after "=" under the item's price. */
+function steppedPrice(doc: Doc, lines: Line[], column: { x0: number; x1: number } | undefined): string | undefined {
+  if (!column) return undefined;
+  const step = lines
+    .slice(1)
+    .flatMap((l) => l.segments)
+    .find((s) => within(s, column) && s.text.trim().startsWith('='));
+  return step ? amountOnly(doc, step.text.trim().slice(1))?.value : undefined;
+}
+
+/**
+ * The item's allowances and charges, and the net price they apply to, where
+ * quantity × price (÷ price base) − allowances + charges is the printed amount.
+ */
+export function readAdjustments(
+  doc: Doc,
+  row: { quantity?: string; unitPrice?: string; amount?: string; priceBase?: string },
+  extent: ItemExtent,
+): (Adjusted & { unitPrice: string }) | undefined {
+  if (row.quantity === undefined || row.unitPrice === undefined || row.amount === undefined) return undefined;
+  const lines = itemLines(extent);
+  const entries = [...(extent.adjustments ? columnEntries(doc, lines, extent.adjustments) : []), ...rowEntries(doc, lines)];
+  if (entries.length === 0) return undefined;
+  const net = entries.reduce((s, e) => (e.charge ? s.plus(e.amount) : s.minus(e.amount)), new Decimal(0));
+  const stepped = steppedPrice(doc, lines, extent.price);
+  for (const price of [row.unitPrice, ...(stepped ? [stepped] : [])]) {
+    const gross = new Decimal(row.quantity).times(price).dividedBy(row.priceBase ?? 1);
+    if (!gross.plus(net).toDecimalPlaces(2).eq(new Decimal(row.amount).toDecimalPlaces(2))) continue;
+    const pick = (charge: boolean) => entries.filter((e) => e.charge === charge).map(({ amount, reason }) => ({ amount, reason }));
+    const [allowances, charges] = [pick(false), pick(true)];
+    return { unitPrice: price, ...(allowances.length ? { allowances } : {}), ...(charges.length ? { charges } : {}) };
+  }
+  return undefined;
+}

@@ -1,0 +1,185 @@
+import { describe, expect, it } from 'vitest';
+import { buildDoc } from '../../src/analysis/document.js';
+import { analyseInvoice } from '../../src/analysis/index.js';
+import { findLineItems } from '../../src/analysis/table.js';
+import { extractTextLayer } from '../../src/reading/text-layer.js';
+import { pdfOf, type Text } from './fixtures.js';
+
+/**
+ * Allowances and charges on one item, printed with it: stacked in a column of their own
+ * under labels, or as rows of a small table under the item. Layouts drawn for the test.
+ */
+
+type Cell = [string, number, boolean?];
+
+function page(header: Cell[][], rows: Cell[][]): Text[][] {
+  const texts: Text[] = [{ s: 'Gartenbedarf Lindner KG', x: 60, y: 50, size: 12, bold: true }];
+  let y = 200;
+  for (const line of header) {
+    for (const [s, x, right] of line) texts.push({ s, x, y, size: 8, bold: true, right });
+    y += 10;
+  }
+  y += 6;
+  for (const row of rows) {
+    for (const [s, x, right] of row) texts.push({ s, x, y, size: 8, right });
+    y += 10;
+  }
+  texts.push({ s: 'Summe netto', x: 60, y: y + 20, size: 8 }, { s: '250,00 €', x: 540, y: y + 20, size: 8, right: true });
+  return [texts];
+}
+
+const header: Cell[][] = [
+  [
+    ['Pos.', 60],
+    ['Artikel', 90],
+    ['Menge', 290, true],
+    ['Einzelpreis', 350, true],
+    ['Nachlässe /', 440, true],
+    ['Gesamt', 540, true],
+  ],
+  [['Zuschläge', 440, true]],
+];
+
+async function rowsOf(pages: Text[][]) {
+  return findLineItems(buildDoc(await extractTextLayer(await pdfOf(pages)))).rows;
+}
+
+describe('allowances and charges printed with an item', () => {
+  it('reads a column of labelled allowances and charges, with the price stepped down under the item, where they make up the amount', async () => {
+    const rows = await rowsOf(
+      page(header, [
+        [
+          ['1', 60],
+          ['Gartenschlauch 20 m', 90],
+          ['4 Stk', 290, true],
+          ['12,50 €', 350, true],
+          ['Mengenrabatt', 440, true],
+          ['47,00 €', 540, true],
+        ],
+        [
+          ['- 0,50 €', 350, true],
+          ['gewährt:', 440, true],
+        ],
+        [
+          ['= 12,00 €', 350, true],
+          ['- 3,00 €', 440, true],
+        ],
+        [['Verpackung:', 440, true]],
+        [['+ 2,00 €', 440, true]],
+      ]),
+    );
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({
+      quantity: '4',
+      unitPrice: '12.00',
+      amount: '47.00',
+      arithmetic: true,
+      allowances: [{ amount: '3.00', reason: 'Mengenrabatt gewährt' }],
+      charges: [{ amount: '2.00', reason: 'Verpackung' }],
+    });
+  });
+
+  it('reads an allowance printed under its label, one line below the item', async () => {
+    const rows = await rowsOf(
+      page(header, [
+        [
+          ['1', 60],
+          ['Rasensamen 5 kg', 90],
+          ['2,5', 290, true],
+          ['8,00 €', 350, true],
+          ['Treuerabatt:', 440, true],
+          ['19,75 €', 540, true],
+        ],
+        [['- 0,25 €', 440, true]],
+      ]),
+    );
+    expect(rows[0]).toMatchObject({ amount: '19.75', arithmetic: true, allowances: [{ amount: '0.25', reason: 'Treuerabatt' }] });
+  });
+
+  it('reads the rows of a small table of allowances under the item ("Abschlag  Grund  %  Grundbetrag  Betrag")', async () => {
+    const rows = await rowsOf(
+      page(
+        [
+          [
+            ['Pos.', 60],
+            ['Artikel', 90],
+            ['Menge', 290, true],
+            ['Einzelpreis', 350, true],
+            ['Gesamt', 540, true],
+          ],
+        ],
+        [
+          [
+            ['1', 60],
+            ['Hochbeet Lärche', 90],
+            ['20 Stk', 290, true],
+            ['10,00 €', 350, true],
+            ['180,00 €', 540, true],
+          ],
+          [['Qualität A, unbehandelt', 90]],
+          [
+            ['Abschlag', 90],
+            ['Treuebonus', 150],
+            ['5', 300, true],
+            ['200,00', 360, true],
+            ['-10,00', 540, true],
+          ],
+          [
+            ['Abschlag', 90],
+            ['Selbstabholung', 150],
+            ['200,00', 360, true],
+            ['-10,00', 540, true],
+          ],
+        ],
+      ),
+    );
+    expect(rows[0]).toMatchObject({
+      quantity: '20',
+      unitPrice: '10.00',
+      amount: '180.00',
+      arithmetic: true,
+      allowances: [
+        { amount: '10.00', reason: 'Abschlag Treuebonus' },
+        { amount: '10.00', reason: 'Abschlag Selbstabholung' },
+      ],
+    });
+  });
+
+  it('takes no allowance the amount does not bear out', async () => {
+    const rows = await rowsOf(
+      page(header, [
+        [
+          ['1', 60],
+          ['Rasensamen 5 kg', 90],
+          ['2', 290, true],
+          ['8,00 €', 350, true],
+          ['Treuerabatt:', 440, true],
+          ['15,00 €', 540, true],
+        ],
+        [['- 0,25 €', 440, true]],
+      ]),
+    );
+    expect(rows[0]).toMatchObject({ amount: '15.00', arithmetic: false });
+    expect(rows[0]!.allowances).toBeUndefined();
+  });
+
+  it('writes them into the invoice line (BG-27, BG-28)', async () => {
+    const pdf = await pdfOf(
+      page(header, [
+        [
+          ['1', 60],
+          ['Rasensamen 5 kg', 90],
+          ['2,5', 290, true],
+          ['8,00 €', 350, true],
+          ['Treuerabatt:', 440, true],
+          ['19,75 €', 540, true],
+        ],
+        [['- 0,25 €', 440, true]],
+      ]),
+    );
+    const result = analyseInvoice(await extractTextLayer(pdf), { withLineItems: true });
+    expect(result.invoice.invoiceLine?.[0]?.invoiceLineAllowances).toEqual([
+      { invoiceLineAllowanceAmount: '0.25', invoiceLineAllowanceReason: 'Treuerabatt' },
+    ]);
+  });
+});
