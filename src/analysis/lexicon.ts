@@ -448,8 +448,8 @@ export const COLUMN_LABELS: ReadonlyArray<[ColumnKind, RegExp]> = [
 ];
 
 /** An allowance or a charge on one item, printed as a row under it ("Abschlag  Lagerware  -100,00"). */
-export const LINE_ALLOWANCE = /^(?:abschlag|rabatt|nachlass|discount|allowance|remise|reduction|korting)\b/;
-export const LINE_CHARGE = /^(?:zuschlag|aufschlag|surcharge|charge|majoration|toeslag)\b/;
+export const LINE_ALLOWANCE = /^(?:abschlag|abzgl|abzuglich|rabatt|nachlass|discount|allowance|remise|reduction|korting)\b/;
+export const LINE_CHARGE = /^(?:zuschlag|zzgl|zuzuglich|aufschlag|surcharge|charge|majoration|toeslag)\b/;
 
 /** Lines that end a line-item table: the totals box starts. */
 export const TABLE_END =

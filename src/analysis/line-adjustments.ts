@@ -48,19 +48,20 @@ function amountOnly(doc: Doc, text: string): NumberMatch | undefined {
   return text.replace(/[-+\u2212\d.,'\u2019\s€$£]/g, '') === '' ? found[0] : undefined;
 }
 
-/** The lines an item spans: up to the next item, the totals box, or a long gap. */
-export function itemLines(extent: ItemExtent): Line[] {
+/** The lines an item spans (up to the next item, the totals box, or a long gap), and the totals line that ended it. */
+function itemSpan(extent: ItemExtent): { lines: Line[]; end?: Line } {
   const lines: Line[] = [];
   const all = extent.page.lines;
   for (let i = extent.from; i < Math.min(extent.to, extent.from + 25, all.length); i++) {
     const line = all[i]!;
-    const first = fold(line.segments[0]?.text ?? '');
-    if (i > extent.from && TABLE_END.test(first)) break;
     if (lines.length && line.top - lines[lines.length - 1]!.bottom > 3 * line.height) break;
+    if (i > extent.from && TABLE_END.test(fold(line.segments[0]?.text ?? ''))) return { lines, end: line };
     lines.push(line);
   }
-  return lines;
+  return { lines };
 }
+
+export const itemLines = (extent: ItemExtent): Line[] => itemSpan(extent).lines;
 
 /** The adjustments column read down the item: label pieces until an amount, whose sign says allowance (−) or charge (+). */
 function columnEntries(doc: Doc, lines: Line[], column: { x0: number; x1: number }): Entry[] {
@@ -90,13 +91,19 @@ function rowEntries(doc: Doc, lines: Line[]): Entry[] {
     const reason = clean(
       line.segments
         .slice(0, -1)
-        .filter((s) => scanNumbers(s.text, doc.mark).length === 0)
+        .filter((s) => /\p{L}/u.test(s.text))
         .map((s) => s.text)
         .join(' '),
     );
     return [{ charge, amount: new Decimal(last.value).abs().toFixed(2), reason }];
   });
 }
+
+const split = (entries: Entry[]): Adjusted => {
+  const pick = (charge: boolean) => entries.filter((e) => e.charge === charge).map(({ amount, reason }) => ({ amount, reason }));
+  const [allowances, charges] = [pick(false), pick(true)];
+  return { ...(allowances.length ? { allowances } : {}), ...(charges.length ? { charges } : {}) };
+};
 
 /** A net price printed after "=" under the item's price. */
 function steppedPrice(doc: Doc, lines: Line[], column: { x0: number; x1: number } | undefined): string | undefined {
@@ -126,9 +133,34 @@ export function readAdjustments(
   for (const price of [row.unitPrice, ...(stepped ? [stepped] : [])]) {
     const gross = new Decimal(row.quantity).times(price).dividedBy(row.priceBase ?? 1);
     if (!gross.plus(net).toDecimalPlaces(2).eq(new Decimal(row.amount).toDecimalPlaces(2))) continue;
-    const pick = (charge: boolean) => entries.filter((e) => e.charge === charge).map(({ amount, reason }) => ({ amount, reason }));
-    const [allowances, charges] = [pick(false), pick(true)];
-    return { unitPrice: price, ...(allowances.length ? { allowances } : {}), ...(charges.length ? { charges } : {}) };
+    return { unitPrice: price, ...split(entries) };
   }
   return undefined;
+}
+
+type Item = { row: { amount?: string; arithmetic?: boolean } & Adjusted; extent: ItemExtent };
+
+/**
+ * Items whose printed amount is quantity × price before the allowances and charges printed
+ * under them ("abzgl. 16,7% Rabatt  -2,00"): their line net amount is net of them, where that
+ * (and only that) makes the items add up to their printed total (the subtotal under them, or
+ * the total that closed the table).
+ */
+export function netOfAdjustments(doc: Doc, items: Item[], closing: string | undefined): void {
+  const end = items.length ? itemSpan(items[items.length - 1]!.extent).end : undefined;
+  const subtotal = end ? amountOnly(doc, end.segments[end.segments.length - 1]!.text)?.value : undefined;
+  const totals = [subtotal, closing].filter((t) => t !== undefined);
+  const found = items.map(({ row, extent }) =>
+    row.arithmetic === true && !row.allowances && !row.charges ? rowEntries(doc, itemLines(extent)) : [],
+  );
+  if (found.every((f) => f.length === 0) || items.some(({ row }) => row.amount === undefined)) return;
+  const net = items.map(({ row }, k) =>
+    found[k]!.reduce((a, e) => (e.charge ? a.plus(e.amount) : a.minus(e.amount)), new Decimal(row.amount!)),
+  );
+  const sum = (list: Decimal[]) => list.reduce((a, b) => a.plus(b), new Decimal(0));
+  const printed = sum(items.map(({ row }) => new Decimal(row.amount!)));
+  if (!totals.some((t) => sum(net).eq(t)) || totals.some((t) => printed.eq(t))) return;
+  items.forEach(({ row }, k) => {
+    if (found[k]!.length) Object.assign(row, { amount: net[k]!.toFixed(2), ...split(found[k]!) });
+  });
 }

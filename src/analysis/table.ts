@@ -2,7 +2,7 @@ import { Decimal } from '../invoice/decimal.js';
 import { PRINTED_CATEGORY, unitCode } from './codes.js';
 import { scanDates } from './dates.js';
 import { lineText, type Doc } from './document.js';
-import { readAdjustments, type ItemExtent, type LineAdjustment } from './line-adjustments.js';
+import { netOfAdjustments, readAdjustments, type ItemExtent, type LineAdjustment } from './line-adjustments.js';
 import { classifyTotal } from './totals.js';
 import type { Line, PageLayout } from './layout.js';
 import { COLUMN_LABELS, TABLE_END, type ColumnKind } from './lexicon.js';
@@ -536,7 +536,7 @@ export function findLineItems(doc: Doc): ItemTable {
   }
   if (rows.length === 0) return { ...headerlessItems(doc), ...(rowsPrinted ? { rowsPrinted } : {}) };
   for (const r of rows) if (r.arithmetic === false) priceBaseOf(r);
-  adjustRows(doc, extents);
+  adjustRows(doc, extents, closing);
   // Rows with neither quantity nor price that the printed total of the items leaves out (charges and
   // allowances set under an item, rows of the totals box) are not items: the rest add up to it.
   const sum = (list: ItemRow[]) => list.reduce((s, r) => s.plus(r.amount ?? 0), new Decimal(0));
@@ -556,15 +556,20 @@ function columnsOf(columns: Column[]): Pick<ItemExtent, 'adjustments' | 'price'>
   return { ...(adjustments ? { adjustments } : {}), ...(price ? { price } : {}) };
 }
 
-/** Items whose amount is not quantity × price: their own allowances and charges may make it up. */
-function adjustRows(doc: Doc, extents: Array<Omit<ItemExtent, 'to'> & { row: ItemRow }>): void {
-  extents.forEach(({ row, ...extent }, k) => {
-    if (row.arithmetic === true) return;
+/**
+ * Items whose amount is not quantity × price: their own allowances and charges may make it up.
+ * Items whose amount is, with allowances under them: the amount may be before those.
+ */
+function adjustRows(doc: Doc, extents: Array<Omit<ItemExtent, 'to'> & { row: ItemRow }>, closing: string | undefined): void {
+  const items = extents.map(({ row, ...extent }, k) => {
     const next = extents[k + 1];
-    const to = next && next.page === extent.page ? next.from : extent.page.lines.length;
-    const adjusted = readAdjustments(doc, row, { ...extent, to });
-    if (adjusted) Object.assign(row, adjusted, { arithmetic: true });
+    return { row, extent: { ...extent, to: next && next.page === extent.page ? next.from : extent.page.lines.length } };
   });
+  for (const { row, extent } of items) {
+    const adjusted = row.arithmetic === true ? undefined : readAdjustments(doc, row, extent);
+    if (adjusted) Object.assign(row, adjusted, { arithmetic: true });
+  }
+  netOfAdjustments(doc, items, closing);
 }
 
 /**

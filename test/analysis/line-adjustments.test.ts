@@ -12,7 +12,7 @@ import { pdfOf, type Text } from './fixtures.js';
 
 type Cell = [string, number, boolean?];
 
-function page(header: Cell[][], rows: Cell[][]): Text[][] {
+function page(header: Cell[][], rows: Cell[][], total = '250,00 €'): Text[][] {
   const texts: Text[] = [{ s: 'Gartenbedarf Lindner KG', x: 60, y: 50, size: 12, bold: true }];
   let y = 200;
   for (const line of header) {
@@ -24,7 +24,7 @@ function page(header: Cell[][], rows: Cell[][]): Text[][] {
     for (const [s, x, right] of row) texts.push({ s, x, y, size: 8, right });
     y += 10;
   }
-  texts.push({ s: 'Summe netto', x: 60, y: y + 20, size: 8 }, { s: '250,00 €', x: 540, y: y + 20, size: 8, right: true });
+  texts.push({ s: 'Zwischensumme', x: 90, y: y + 20, size: 8 }, { s: total, x: 540, y: y + 20, size: 8, right: true });
   return [texts];
 }
 
@@ -181,5 +181,54 @@ describe('allowances and charges printed with an item', () => {
     expect(result.invoice.invoiceLine?.[0]?.invoiceLineAllowances).toEqual([
       { invoiceLineAllowanceAmount: '0.25', invoiceLineAllowanceReason: 'Treuerabatt' },
     ]);
+  });
+
+  const simple: Cell[][] = [
+    [
+      ['Pos.', 60],
+      ['Artikel', 90],
+      ['Menge', 290, true],
+      ['Einzelpreis', 350, true],
+      ['Gesamt', 540, true],
+    ],
+  ];
+  const discounted = (total: string) =>
+    page(
+      simple,
+      [
+        [
+          ['1', 60],
+          ['Pflanzkübel Terrakotta', 90],
+          ['3', 290, true],
+          ['4,00', 350, true],
+          ['12,00', 540, true],
+        ],
+        [
+          ['abzgl.', 250],
+          ['16,7% Rabatt', 300],
+          ['-2,00', 540, true],
+        ],
+        [
+          ['2', 60],
+          ['Blumenerde 40 l', 90],
+          ['5', 290, true],
+          ['5,50', 350, true],
+          ['27,50', 540, true],
+        ],
+      ],
+      total,
+    );
+
+  it('nets an amount printed before the allowance under it, where the items then add up to their subtotal', async () => {
+    const rows = await rowsOf(discounted('37,50'));
+    expect(rows[0]).toMatchObject({ unitPrice: '4.00', amount: '10.00', allowances: [{ amount: '2.00', reason: 'abzgl. 16,7% Rabatt' }] });
+    expect(rows[1]).toMatchObject({ amount: '27.50' });
+    expect(rows[1]!.allowances).toBeUndefined();
+  });
+
+  it('keeps the printed amount where the subtotal is the sum of the printed amounts', async () => {
+    const rows = await rowsOf(discounted('39,50'));
+    expect(rows[0]).toMatchObject({ amount: '12.00' });
+    expect(rows[0]!.allowances).toBeUndefined();
   });
 });
