@@ -231,6 +231,12 @@ export function unitCode(text: string): string | undefined {
 
 /** A VAT category code printed in brackets beside a rate: "VAT (E)", "TVA (AE)". */
 export const PRINTED_CATEGORY = /\((S|Z|E|AE|K|G|O|L|M)\)/;
+/** …or right after the rate or a VAT word: "0 %AE", "19 %S19", "VAT S19", "VAT AE". */
+const CATEGORY_AFTER = /(?:%\s?|\b(?:VAT|USt|MwSt|TVA|BTW|IVA)\s)(S|Z|E|AE|K|G|O|L|M)(?:\d{1,2})?(?![\p{L}\d])/u;
+
+export function printedCategory(text: string): string | undefined {
+  return PRINTED_CATEGORY.exec(text)?.[1] ?? CATEGORY_AFTER.exec(text)?.[1];
+}
 
 /**
  * Words that tell why a line carries no VAT, by UNTDID 5305 category, in the order they are

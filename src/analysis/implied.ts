@@ -265,7 +265,10 @@ export function inferLineCategories(r: ResultAccess, doc: Doc): void {
     if (r.get(`${vat(i)}.invoicedItemVatCategoryCode`) !== undefined) continue;
     const rate = r.get(`${vat(i)}.invoicedItemVatRate`);
     if (rate === undefined) continue;
-    const categories = new Set(rows.filter((row) => new Decimal(row.rate).eq(rate) && row.category).map((row) => row.category!));
+    const sameRate = rows.filter((row) => new Decimal(row.rate).eq(rate));
+    // Rows of one rate differ in category: the rate cannot say which is the line's.
+    if (sameRate.length > 1) continue;
+    const categories = new Set(sameRate.filter((row) => row.category).map((row) => row.category!));
     const [category, rule] =
       categories.size === 1
         ? [[...categories][0]!, 'breakdown-category']
@@ -408,6 +411,12 @@ export function inferRowCategories(r: ResultAccess, doc: Doc): void {
   for (let i = 0; i < r.count('vatBreakdown'); i++) {
     const rate = r.get(`vatBreakdown[${i}].vatCategoryRate`);
     if (r.get(`vatBreakdown[${i}].vatCategoryCode`) !== undefined || rate === undefined) continue;
+    // Rows of one rate differ in category: the rate alone cannot say which each is.
+    if (
+      Array.from({ length: r.count('vatBreakdown') }, (_, k) => r.get(`vatBreakdown[${k}].vatCategoryRate`)).filter((x) => x === rate)
+        .length > 1
+    )
+      continue;
     const [category, rule] = new Decimal(rate).gt(0) ? ['S', 'rate'] : (zeroRateCategoryOf(r, doc) ?? ['Z', 'zero-rate-row']);
     r.infer(`vatBreakdown[${i}].vatCategoryCode`, category, rule);
   }

@@ -437,7 +437,7 @@ export const COLUMN_LABELS: ReadonlyArray<[ColumnKind, RegExp]> = [
   ['unit', /^(?:einheit|me|meng\.?-? ?einheit|mengeneinheit|unit|uom|unite|unita|u\.?m\.?|eenheid|eenh\.?|vke\/geb|vke)$|^meng\.?-?$/],
   [
     'unitPrice',
-    /preis|price|prix|rate(?!.*%)|tarif|\bp\.?u\.?\b|unit ?price|einzel|e-preis|ep\b|stuckpreis|vk-preis|prijs|nettopreis|prezzo|importo unit|\bcost\b/,
+    /preis|price|prix|(?<!tax |vat |gst )rate(?!.*%)|tarif|\bp\.?u\.?\b|unit ?price|einzel|e-preis|ep\b|stuckpreis|vk-preis|prijs|nettopreis|prezzo|importo unit|\bcost\b/,
   ],
   ['vatRate', /ust|mwst|vat|tva|steuer|tax|btw|\biva\b|aliq|%/],
   [

@@ -1,5 +1,5 @@
 import { Decimal } from '../invoice/decimal.js';
-import { PRINTED_CATEGORY, unitCode } from './codes.js';
+import { printedCategory, unitCode } from './codes.js';
 import { scanDates } from './dates.js';
 import { lineText, type Doc } from './document.js';
 import { netOfAdjustments, readAdjustments, type ItemExtent, type LineAdjustment } from './line-adjustments.js';
@@ -158,6 +158,36 @@ function isItemHeader(columns: Column[]): boolean {
   return names && counts && sums && kinds.size >= 3;
 }
 
+/**
+ * A label set between two labels of the line below, over neither and stacked with no other
+ * ("Tax" over "Rate" and "Amount"), heads both: they read with it ("Tax Rate", "Tax Amount").
+ */
+function withGroupHeadings(lines: Cell[][]): Cell[] {
+  const overlap = (a: Cell, b: Cell) => Math.max(0, Math.min(a.x1, b.x1) - Math.max(a.x0, b.x0));
+  const heads = new Set<Cell>();
+  lines.forEach((line, k) => {
+    const below = [...(lines[k + 1] ?? [])].sort((a, b) => a.x0 - b.x0);
+    for (const head of line) {
+      const centre = (head.x0 + head.x1) / 2;
+      const at = below.findIndex((c, i) => c.x1 <= centre && below[i + 1] !== undefined && below[i + 1]!.x0 >= centre);
+      const pair = at >= 0 ? [below[at]!, below[at + 1]!] : [];
+      if (pair.length === 0 || head.x0 < pair[0]!.x0 || head.x1 > pair[1]!.x1) continue;
+      // It bridges the two, nearer to each than its own width: a label alone in a wide gap ("Prix" between "Quantité" and "Rem.") heads a column of its own.
+      const width = head.x1 - head.x0;
+      if (head.x0 - pair[0]!.x1 > width || pair[1]!.x0 - head.x1 > width) continue;
+      // A label stacked with another (over "unitaire", under "Art-Nr-Kunde") names its own column.
+      if (pair.some((c) => 2 * overlap(head, c) > head.x1 - head.x0)) continue;
+      if (lines.some((other, j) => j !== k && other.some((c) => 4 * overlap(head, c) > head.x1 - head.x0))) continue;
+      for (const c of pair) {
+        const kinds = kindsOf(`${head.text} ${c.text}`);
+        if (kinds.length) Object.assign(c, { text: `${head.text} ${c.text}`, kinds });
+      }
+      heads.add(head);
+    }
+  });
+  return lines.flat().filter((c) => !heads.has(c));
+}
+
 /** The header band: the header line with labelled lines stacked right above or below it. */
 function headerBand(doc: Doc, page: PageLayout, at: number): { columns: Column[]; first: number; last: number } {
   let first = at;
@@ -176,7 +206,7 @@ function headerBand(doc: Doc, page: PageLayout, at: number): { columns: Column[]
   )
     first--;
   while (labelled(page.lines[last + 1]) && page.lines[last + 1]!.top - page.lines[last]!.bottom < 0.8 * page.lines[last]!.height) last++;
-  const cells = page.lines.slice(first, last + 1).flatMap(headerCells);
+  const cells = withGroupHeadings(page.lines.slice(first, last + 1).map(headerCells));
   // Stacked cells that overlap horizontally are one column.
   const columns: Column[] = [];
   for (const c of cells.sort((a, b) => a.x0 - b.x0)) {
@@ -733,7 +763,7 @@ function rowOf(doc: Doc, page: number, parsed: Parsed, columns: Column[]): ItemR
   if (amount) row.amount = amount.value;
   const rate = firstNumber(doc, get('vatRate'));
   if (rate && new Decimal(rate.value).gte(0) && new Decimal(rate.value).lt(30)) row.vatRate = new Decimal(rate.value).toString();
-  const category = PRINTED_CATEGORY.exec((get('vatRate') ?? []).join(' '))?.[1];
+  const category = printedCategory((get('vatRate') ?? []).join(' '));
   if (category && row.vatRate !== undefined) row.vatCategory = category;
   row.arithmetic = checkArithmetic(row);
   if (row.arithmetic !== true && row.amount !== undefined) repairByArithmetic(doc, row, parsed);

@@ -1,5 +1,5 @@
 import { Decimal } from '../invoice/decimal.js';
-import { currenciesIn, PRINTED_CATEGORY, vatCategoryOf } from './codes.js';
+import { currenciesIn, PRINTED_CATEGORY, printedCategory, vatCategoryOf } from './codes.js';
 import { scanDates } from './dates.js';
 import { lineText, type Doc, type Found } from './document.js';
 import type { Line, Segment } from './layout.js';
@@ -170,7 +170,7 @@ const VAT_WORD = /ust|mwst|umsatzsteuer|mehrwertsteuer|vat|tax|tva|btw|steuer|iv
 
 export function findTotals(doc: Doc, tableLines: ReadonlySet<string>): TotalsCandidates {
   const fields = new Map<TotalField, Found[]>();
-  const vatRows: VatRow[] = [];
+  const vatRows: Array<VatRow & { implied?: string }> = [];
   const rateTaxes: RateTax[] = [];
   const openRates: Array<Omit<RateTax, 'tax'>> = [];
   const currencies: string[] = [];
@@ -192,7 +192,7 @@ export function findTotals(doc: Doc, tableLines: ReadonlySet<string>): TotalsCan
         .slice(Math.max(0, line.index - 4), line.index + 4)
         .map(lineText)
         .join('\n');
-      const rows = vatRowsOf(line, cells, folded, nearby);
+      const rows = vatRowsOf(line, cells, folded, nearby, codeBeside(page.lines[line.index - 1], line));
       vatRows.push(...rows);
       if (rows.length === 0) openRates.push(...openRateOf(line, cells, folded, nearby));
       const percents = cells.filter((c) => c.num.percent);
@@ -242,7 +242,7 @@ export function findTotals(doc: Doc, tableLines: ReadonlySet<string>): TotalsCan
     const sum = [...rates.values()].reduce((s, t) => s.plus(t), new Decimal(0)).toFixed(2);
     fields.set('vatTotal', [...(fields.get('vatTotal') ?? []), { value: sum, score: 0.5, page: lastPage, y: 0, via: 'rate-taxes' }]);
   }
-  return { fields, vatRows: dedupeRows(vatRows), rateTaxes, openRates, currencies };
+  return { fields, vatRows: resolveImplied(dedupeRows(vatRows)), rateTaxes, openRates, currencies };
 }
 
 interface Column {
@@ -360,8 +360,16 @@ export function taxMatches(base: string, rate: string, tax: string): boolean {
   return expected.minus(tax).abs().lte(0.011) && !(new Decimal(base).isZero() && new Decimal(tax).isZero());
 }
 
-function vatRowsOf(line: Line, cells: Cell[], folded: string, nearby: string): VatRow[] {
-  const rows: Array<VatRow & { baseX: number }> = [];
+/** A category code set a little above its row's line, as a run of its own ("S19" beside "VAT  15.24 €  19 %"). */
+function codeBeside(above: Line | undefined, line: Line): string | undefined {
+  if (!above || above.bottom <= line.top || above.segments.length !== 1) return undefined;
+  return /^(S|Z|E|AE|K|G|O|L|M)(?:\d{1,2})?$/.exec(above.segments[0]!.text.trim())?.[1];
+}
+
+function vatRowsOf(line: Line, cells: Cell[], folded: string, nearby: string, code?: string): Array<VatRow & { implied?: string }> {
+  const rows: Array<VatRow & { implied?: string; baseX: number }> = [];
+  // "Discount  -767,93 €  0 % AE  0,00 €": an allowance or a charge with its rate, not a breakdown row.
+  if (!VAT_WORD.test(folded) && classifyTotal(folded).some((f) => f === 'allowances' || f === 'charges')) return [];
   const rates = cells.filter((c) => c.num.percent || (c.num.decimals <= 2 && KNOWN_RATES.has(new Decimal(c.num.value).toString())));
   const amounts = cells.filter((c) => isMoney(c.num));
   const labelled = VAT_WORD.test(folded);
@@ -382,14 +390,14 @@ function vatRowsOf(line: Line, cells: Cell[], folded: string, nearby: string): V
         if (rate === '0' ? !(tax.isZero() && !base.isZero() && inBreakdown) : !taxMatches(base.toString(), rate, tax.toString())) continue;
         // A rate 0 row without context is anyone's guess; keep those printed with a VAT word only.
         // A category code printed in brackets ("VAT (E)", "TVA (AE)") says it outright.
-        const printed = PRINTED_CATEGORY.exec(lineText(line))?.[1] ?? (rate === '0' ? /\((Z|E|AE|K|G|O)\)/.exec(nearby)?.[1] : undefined);
-        const category = printed ?? vatCategoryOf(rate, rate === '0' ? fold(nearby) : folded);
+        const printed = printedCategory(lineText(line)) ?? code ?? (rate === '0' ? /\((Z|E|AE|K|G|O)\)/.exec(nearby)?.[1] : undefined);
+        const implied = printed ? undefined : vatCategoryOf(rate, rate === '0' ? fold(nearby) : folded);
         const sign = (n: NumberMatch) => (n.value.startsWith('-') ? '-' : '');
         rows.push({
           rate,
           base: `${sign(b.num)}${base.toFixed(2)}`,
           tax: `${sign(t.num)}${tax.toFixed(2)}`,
-          ...(category ? { category } : {}),
+          ...(printed ? { category: printed } : implied ? { implied } : {}),
           page: line.page,
           y: line.top,
           labelled,
@@ -405,7 +413,7 @@ function vatRowsOf(line: Line, cells: Cell[], folded: string, nearby: string): V
 
 /** A breakdown line ("VAT (S)  275500  7  193.25") with one rate and no amounts that multiply out. */
 function openRateOf(line: Line, cells: Cell[], folded: string, nearby: string): Array<Omit<RateTax, 'tax'>> {
-  const printed = PRINTED_CATEGORY.exec(lineText(line))?.[1];
+  const printed = printedCategory(lineText(line));
   if (!printed && !VAT_WORD.test(folded)) return [];
   const rates = cells.filter((c) => c.num.percent || (c.num.decimals <= 2 && KNOWN_RATES.has(new Decimal(c.num.value).toString())));
   if (rates.length !== 1) return [];
@@ -415,9 +423,20 @@ function openRateOf(line: Line, cells: Cell[], folded: string, nearby: string): 
   return [{ rate, ...(category ? { category } : {}) }];
 }
 
+/**
+ * A category read from the words around a row ("reverse charge" printed near a 0 % row) is its
+ * category only where no other row has its rate: rows of one rate are told apart by category,
+ * so the same words cannot name all of them.
+ */
+function resolveImplied(rows: Array<VatRow & { implied?: string }>): VatRow[] {
+  return rows.map(({ implied, ...row }) =>
+    implied && !row.category && rows.filter((r) => r.rate === row.rate).length === 1 ? { ...row, category: implied } : row,
+  );
+}
+
 /** The breakdown is often printed twice (table and summary); a rate's row counts once. */
-function dedupeRows(rows: VatRow[]): VatRow[] {
-  const seen = new Map<string, VatRow>();
+function dedupeRows<R extends VatRow>(rows: R[]): R[] {
+  const seen = new Map<string, R>();
   for (const r of rows) {
     const key = `${r.rate}|${r.base}|${r.tax}`;
     const prior = seen.get(key);

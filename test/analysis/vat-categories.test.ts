@@ -1,0 +1,125 @@
+import { describe, expect, it } from 'vitest';
+import { analyseInvoice } from '../../src/analysis/index.js';
+import { printedCategory } from '../../src/analysis/codes.js';
+import { extractTextLayer } from '../../src/reading/text-layer.js';
+import { pdfOf, type Text } from './fixtures.js';
+
+/**
+ * Invoices with several categories at one rate (0 % reverse charge, zero rated, intra-community):
+ * category codes printed after the rate or the VAT word, a "Tax" heading over "Rate" and
+ * "Amount", and allowances and charges listed with their rate above the breakdown.
+ * Layout drawn for the test.
+ */
+
+const r = (s: string, x: number, y: number, size = 8): Text => ({ s, x, y, size, right: true });
+const l = (s: string, x: number, y: number, size = 8): Text => ({ s, x, y, size });
+
+function invoice(): Text[] {
+  const items: Array<[string, string, string, string, string, string]> = [
+    ['Beratung', '10 h', '100.00 €', '0 %AE', '0.00 €', '1,000.00 €'],
+    ['Druckerpapier', '4 pcs', '5.00 €', '19 %S19', '3.80 €', '20.00 €'],
+    ['Schulung', '2 h', '150.00 €', '0 %Z', '0.00 €', '300.00 €'],
+    ['Lieferung EU', '1 pcs', '500.00 €', '0 %K', '0.00 €', '500.00 €'],
+  ];
+  const texts: Text[] = [
+    l('Nordlicht Consulting Ltd.', 60, 50, 12),
+    l('Invoice No. 2024-0077', 60, 120, 11),
+    l('Date: 12 Mar 2024', 60, 136),
+    l('#', 62, 200),
+    l('Description', 80, 200),
+    r('Qty', 300, 200),
+    r('Price', 370, 200),
+    l('Tax', 412, 200),
+    r('Amount', 530, 200),
+    l('Rate', 388, 212),
+    l('Amount', 430, 212),
+  ];
+  items.forEach((row, i) => {
+    const y = 226 + 14 * i;
+    texts.push(
+      l(String(i + 1), 62, y),
+      l(row[0], 80, y),
+      r(row[1], 300, y),
+      r(row[2], 370, y),
+      l(row[3], 388, y),
+      r(row[4], 465, y),
+      r(row[5], 530, y),
+    );
+  });
+  texts.push(
+    l('Subtotal', 60, 290),
+    r('3.80 €', 465, 290),
+    r('1,820.00 €', 530, 290),
+    l('Discount', 60, 304),
+    r('-20.00 €', 370, 304),
+    l('0 % AE', 388, 304),
+    r('0.00 €', 465, 304),
+    r('-20.00 €', 530, 304),
+    l('Net Total', 60, 318),
+    r('1,800.00 €', 530, 318),
+    l('Tax Breakdown', 60, 334),
+    r('Sum', 370, 334),
+    l('Rate', 388, 334),
+    r('Tax Amount', 530, 334),
+  );
+  const rows: Array<[string, string, string, string]> = [
+    ['S19', '20.00 €', '19 %', '3.80 €'],
+    ['AE', '980.00 €', '0 %', '0.00 €'],
+    ['Z', '300.00 €', '0 %', '0.00 €'],
+    ['K', '500.00 €', '0 %', '0.00 €'],
+  ];
+  rows.forEach(([code, base, rate, tax], i) => {
+    const y = 348 + 14 * i;
+    // The code is set a little higher than its row, as a run of its own.
+    texts.push(l(code, 80, y - 3, 7), l('VAT', 60, y), r(base, 370, y), r(rate, 410, y), r(tax, 530, y));
+  });
+  texts.push(l('Tax Total', 60, 410), r('3.80 €', 530, 410), l('Grand Total', 60, 424), r('1,803.80 €', 530, 424));
+  texts.push(l('AE VAT exempt: reverse charge (Article 196 of Council Directive 2006/112/EC).', 60, 450));
+  return texts;
+}
+
+describe('several VAT categories at one rate', () => {
+  it('reads a category code printed after the rate or the VAT word, and only there', () => {
+    expect(printedCategory('0 %AE')).toBe('AE');
+    expect(printedCategory('19 % S19')).toBe('S');
+    expect(printedCategory('VAT AE')).toBe('AE');
+    expect(printedCategory('0 % VAT (E)')).toBe('E');
+    expect(printedCategory('19% MwSt')).toBeUndefined();
+    expect(printedCategory('VAT Summary')).toBeUndefined();
+  });
+
+  it('reads the rate under a "Tax" heading set over "Rate" and "Amount", with the category printed beside it', async () => {
+    const { invoice: got } = analyseInvoice(await extractTextLayer(await pdfOf([invoice()])), { withLineItems: true });
+    expect(
+      got.invoiceLine?.map((line) => [
+        line.lineVatInformation?.[0]?.invoicedItemVatRate,
+        line.lineVatInformation?.[0]?.invoicedItemVatCategoryCode,
+      ]),
+    ).toEqual([
+      ['0', 'AE'],
+      ['19', 'S'],
+      ['0', 'Z'],
+      ['0', 'K'],
+    ]);
+    expect(got.invoiceLine?.map((line) => line.invoiceLineNetAmount)).toEqual(['1000.00', '20.00', '300.00', '500.00']);
+  });
+
+  it('reads one breakdown row per category, each with the code set beside it, and takes the discount above for no row', async () => {
+    const { invoice: got } = analyseInvoice(await extractTextLayer(await pdfOf([invoice()])), { withLineItems: true });
+    expect(got.vatBreakdown?.map((row) => [row.vatCategoryCode, row.vatCategoryRate, row.vatCategoryTaxableAmount])).toEqual([
+      ['S', '19', '20.00'],
+      ['AE', '0', '980.00'],
+      ['Z', '0', '300.00'],
+      ['K', '0', '500.00'],
+    ]);
+  });
+
+  it('gives rows of one rate no category the words around them would imply', async () => {
+    // Without the codes beside the rows, "reverse charge" printed below cannot say which 0 % row it is.
+    const texts = invoice().filter((t) => !['S19', 'AE', 'Z', 'K'].includes(t.s));
+    const { invoice: got } = analyseInvoice(await extractTextLayer(await pdfOf([texts])), { withLineItems: false });
+    const zero = got.vatBreakdown?.filter((row) => row.vatCategoryRate === '0') ?? [];
+    expect(zero.map((row) => row.vatCategoryTaxableAmount)).toEqual(['980.00', '300.00', '500.00']);
+    expect(zero.map((row) => row.vatCategoryCode)).toEqual([undefined, undefined, undefined]);
+  });
+});
