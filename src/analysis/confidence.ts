@@ -48,18 +48,39 @@ export function fieldConfidence(path: string, evidence: string, table: Calibrati
   return shrink(table[`${fieldGroup(path)}|${evidence}`], byEvidence);
 }
 
-/** Counts per `group|evidence`, `*|evidence` and `*|*` from judged fields: what calibration.ts holds. */
-export function fitCalibration(judged: Iterable<{ path: string; evidence: string; right: boolean }>): Record<string, [number, number]> {
-  const table: Record<string, [number, number]> = {};
-  const count = (key: string, right: boolean) => {
-    const c = (table[key] ??= [0, 0]);
-    if (right) c[0]++;
-    c[1]++;
+/**
+ * Counts per `group|evidence`, `*|evidence` and `*|*` from judged fields: what calibration.ts holds.
+ *
+ * The share of right values is what a source never measured can expect: the mean over the
+ * sources (repositories, generators) the fields came from, each source's share shrunk towards
+ * the pooled one. A reading that is right on most sources and wrong on one (a unit most issuers
+ * code C62 and one codes H87) is then less certain than the pooled count says, which a large
+ * source would otherwise hide. The counts keep their number of fields, with the right ones
+ * scaled to that share, so the field-level shrinking above works on them unchanged.
+ */
+export function fitCalibration(
+  judged: Iterable<{ path: string; evidence: string; right: boolean; source?: string }>,
+): Record<string, [number, number]> {
+  const bySource = new Map<string, Map<string, [number, number]>>();
+  const count = (key: string, source: string, right: boolean) => {
+    const sources = bySource.get(key) ?? new Map<string, [number, number]>();
+    bySource.set(key, sources);
+    const c = sources.get(source) ?? [0, 0];
+    sources.set(source, [c[0] + (right ? 1 : 0), c[1] + 1]);
   };
   for (const j of judged) {
-    count(`${fieldGroup(j.path)}|${j.evidence}`, j.right);
-    count(`*|${j.evidence}`, j.right);
-    count(j.evidence.startsWith('ocr:') ? '*|ocr:*' : '*|*', j.right);
+    const source = j.source ?? '';
+    count(`${fieldGroup(j.path)}|${j.evidence}`, source, j.right);
+    count(`*|${j.evidence}`, source, j.right);
+    count(j.evidence.startsWith('ocr:') ? '*|ocr:*' : '*|*', source, j.right);
+  }
+  const table: Record<string, [number, number]> = {};
+  for (const [key, sources] of bySource) {
+    const counts = [...sources.values()];
+    const seen = counts.reduce((s, [, n]) => s + n, 0);
+    const pooled = counts.reduce((s, [r]) => s + r, 0) / seen;
+    const share = counts.reduce((s, c) => s + shrink(c, pooled), 0) / counts.length;
+    table[key] = [Math.round(share * seen * 100) / 100, seen];
   }
   return table;
 }

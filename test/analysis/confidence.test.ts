@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { fieldConfidence, fitCalibration } from '../../src/analysis/confidence.js';
+
+/** `n` judged readings of one field and evidence from one source, `right` of them right. */
+function judged(source: string, right: number, n: number) {
+  return Array.from({ length: n }, (_, i) => ({
+    path: 'invoiceLine[0].invoicedQuantityUnitOfMeasureCode',
+    evidence: 'unit:piece',
+    right: i < right,
+    source,
+  }));
+}
+
+describe('the calibration', () => {
+  it('is the share of right readings where every field comes from one source', () => {
+    const table = fitCalibration(judged('a', 45, 50));
+    expect(table['*|unit:piece']).toEqual([45, 50]);
+  });
+
+  it('weighs sources alike: a reading one source always gets wrong is uncertain, however large the others', () => {
+    const table = fitCalibration([...judged('large', 120, 120), ...judged('small', 0, 12)]);
+    const pooled = 120 / 132;
+    const confidence = fieldConfidence('invoiceLine[3].invoicedQuantityUnitOfMeasureCode', 'unit:piece', table);
+    expect(pooled).toBeGreaterThan(0.9);
+    expect(confidence).toBeLessThan(0.75);
+    expect(confidence).toBeGreaterThan(0.5);
+  });
+
+  it('shrinks a small source towards the pooled share, so one slip of a source seen once does not sink the reading', () => {
+    const table = fitCalibration([...judged('large', 99, 100), ...judged('once', 0, 1), ...judged('other', 30, 30)]);
+    expect(fieldConfidence('invoiceLine[0].invoicedQuantityUnitOfMeasureCode', 'unit:piece', table)).toBeGreaterThan(0.9);
+  });
+});
