@@ -613,6 +613,12 @@ function tradeOff(results: HeldOutResult[], product: number): void {
       `${t.toFixed(2).padEnd(11)}${share.padStart(14)}${String(verdicts.length).padStart(10)}${String(wrong).padStart(7)}   ${(wrong ? `1 in ${Math.round(verdicts.length / wrong)}` : '0').padEnd(13)}${differing}`,
     );
   }
+  // Which fields the wrong values are in with no threshold at all: the parties' names and ids are the kinds a buyer's system trusts most.
+  const wrongAtZero = results.filter((r) => r.code === 'ok').flatMap((r) => (r.verdicts ?? []).filter((v) => v.verdict === 'wrong'));
+  const byField = new Map<string, number>();
+  for (const v of wrongAtZero) byField.set(v.bt, (byField.get(v.bt) ?? 0) + 1);
+  const fields = [...byField].sort(([a], [b]) => a.localeCompare(b, 'en', { numeric: true }));
+  console.log(`  wrong values at 0.00 by field: ${fields.length ? fields.map(([bt, n]) => `${bt} ×${n}`).join(', ') : 'none'}`);
 }
 
 async function run(): Promise<void> {
