@@ -2,7 +2,7 @@ import os from 'node:os';
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import { AnalysisError, analyseInvoice } from '../src/analysis/index.js';
 import type { Invoice } from '../src/invoice/model.js';
-import { NoTextError, OcrPool, OcrTimeoutError, readDocument, UnreadableFileError, type DocumentText } from '../src/reading/index.js';
+import { createOcr, NoTextError, OcrTimeoutError, readDocument, UnreadableFileError, type DocumentText } from '../src/reading/index.js';
 import type { AnalyseDocumentInput, AnalysisSource, DocumentAnalysis } from '../src/jobs/contracts.js';
 import type { RequestContext } from '../src/temporal/context.js';
 import type { ActivityDeps } from './deps.js';
@@ -16,7 +16,7 @@ const OCR_RECYCLE = { maxPages: 200, rssMarkBytes: 1536 * 1024 * 1024 };
 export const OCR_ENGINES = Math.max(1, Math.min(os.availableParallelism(), 4));
 
 export function analysisActivities({ blobs, log }: ActivityDeps) {
-  const pool = new OcrPool({
+  const pool = createOcr({
     size: OCR_ENGINES,
     pageTimeoutMs: OCR_PAGE_TIMEOUT_MS,
     recycle: OCR_RECYCLE,

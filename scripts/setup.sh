@@ -38,6 +38,7 @@ fi
 
 bash scripts/setup-validators.sh
 bash scripts/setup-pdf.sh
+bash scripts/setup-ocr.sh
 bash scripts/setup-browser.sh
 bash scripts/setup-connectors.sh
 

@@ -23,6 +23,7 @@ import { cachedConnectorStatus } from './jobs/connector-status.js';
 import { createMailTransport } from './mail/transport.js';
 import { registry } from './metrics/metrics.js';
 import { startMetricsServer } from './metrics/server.js';
+import { ocrEngineName } from './reading/ocr-engine.js';
 import { DEFAULT_SANDBOX_LIMITS } from './reading/sandbox.js';
 import { configureVeraPdf, stopVeraPdf } from './pdf/verapdf.js';
 import { openBlobStorage } from './storage/blob-storage.js';
@@ -141,7 +142,13 @@ export async function startService(config: Config, log: Logger): Promise<Running
         ),
       });
       cleanups.push(() => workers.stop());
-      log.info({ queues: plan.queues.map((q) => `${q.taskQueue} (${q.maxActivities} at once)`), ocr: plan.ocr }, 'worker polling');
+      log.info(
+        {
+          queues: plan.queues.map((q) => `${q.taskQueue} (${q.maxActivities} at once)`),
+          ocr: plan.ocr && { ...plan.ocr, engine: ocrEngineName() },
+        },
+        'worker polling',
+      );
       // The retention workflow and its pass run on the workflows' queue: a process serving it sets the schedule up.
       eagerStart = plan.queues.some((q) => q.workflows);
       if (eagerStart) await ensureRetentionSchedule(temporal, config.temporal.taskQueue);

@@ -5,10 +5,11 @@ import { isBlank } from './bitmap.js';
 import { UnreadableFileError } from './decode-image.js';
 import { isReadable } from './readable.js';
 import { DEFAULT_SANDBOX_LIMITS, SandboxedDocument, type SandboxLimits } from './sandbox.js';
-import type { OcrPool } from './tesseract-pool.js';
+import type { PageOcr } from './ocr-engine.js';
 
 export { UnreadableFileError } from './decode-image.js';
 export { OcrPool, OcrTimeoutError, OcrPoolClosedError } from './tesseract-pool.js';
+export { createOcr, ocrEngineName, type PageOcr } from './ocr-engine.js';
 export { DEFAULT_SANDBOX_LIMITS, type SandboxLimits } from './sandbox.js';
 
 /**
@@ -25,7 +26,7 @@ export class NoTextError extends Error {
 export const MAX_OCR_PAGES = 30;
 
 export interface ReadDocumentOptions {
-  pool: OcrPool;
+  pool: PageOcr;
   limits?: SandboxLimits;
   /** After each page that needed OCR (for heartbeats). */
   onPage?: (done: number, total: number) => void;

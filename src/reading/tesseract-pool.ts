@@ -67,6 +67,7 @@ interface Slot {
 }
 
 export class OcrPool {
+  readonly engine = 'tesseract.js';
   private readonly slots: Slot[];
   private readonly queue: Job[] = [];
   private readonly langDir: string;

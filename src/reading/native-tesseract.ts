@@ -1,0 +1,152 @@
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import type { Word } from './page-text.js';
+import { toPgm, type GrayBitmap } from './bitmap.js';
+import { OCR_DPI } from './resolution.js';
+import { OcrPoolClosedError, OcrTimeoutError } from './tesseract-pool.js';
+import { wordsFromTsv } from './tsv.js';
+
+/**
+ * Debian's Tesseract 5 binary, one process per page: it reads as well as tesseract.js's WASM
+ * engine with a fraction of its time and memory (no JIT-less WebAssembly, native SIMD), and a
+ * process per page cannot grow, leak or crash into the worker. The page goes in as a PGM on
+ * stdin, the words come back as TSV on stdout, in the same single-block segmentation the WASM
+ * engine uses, so table rows stay whole.
+ */
+
+export interface NativeOcrOptions {
+  /** Pages read at once; each process uses one core. */
+  size: number;
+  /** Longest a page may take; the process is killed after it. */
+  pageTimeoutMs: number;
+  /** Address-space limit per process (prlimit), so a hostile page cannot take the machine's memory. */
+  memoryBytes?: number;
+  binary?: string;
+}
+
+const LANGUAGES = 'deu+eng';
+const DEFAULT_MEMORY = 1024 * 1024 * 1024;
+const PRLIMIT = '/usr/bin/prlimit';
+
+/** Whether the binary runs and has the languages we read. */
+export function nativeTesseractAvailable(binary = 'tesseract'): boolean {
+  try {
+    const langs = execFileSync(binary, ['--list-langs'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 5000 });
+    return LANGUAGES.split('+').every((l) => new RegExp(`^${l}$`, 'm').test(langs));
+  } catch {
+    return false;
+  }
+}
+
+interface Job {
+  bitmap: GrayBitmap;
+  signal: AbortSignal | undefined;
+  resolve(words: Word[]): void;
+  reject(err: unknown): void;
+  onAbort(): void;
+}
+
+export class NativeOcr {
+  readonly engine = 'tesseract-native';
+  private readonly queue: Job[] = [];
+  private running = 0;
+  private closed = false;
+  private processes = 0;
+
+  constructor(private readonly opts: NativeOcrOptions) {
+    if (!(opts.size >= 1)) throw new RangeError('An OCR pool needs at least one worker');
+  }
+
+  /** Nothing to start ahead: a process costs milliseconds. */
+  warmUp(): void {}
+
+  get size(): number {
+    return this.opts.size;
+  }
+
+  get waiting(): number {
+    return this.queue.length;
+  }
+
+  /** Processes started so far (one per page). */
+  get workersStarted(): number {
+    return this.processes;
+  }
+
+  recognise(bitmap: GrayBitmap, signal?: AbortSignal): Promise<Word[]> {
+    if (this.closed) return Promise.reject(new OcrPoolClosedError('The OCR pool is closed'));
+    if (signal?.aborted) return Promise.reject(signal.reason);
+    return new Promise<Word[]>((resolve, reject) => {
+      const job: Job = {
+        bitmap,
+        signal,
+        resolve,
+        reject,
+        onAbort: () => {
+          const at = this.queue.indexOf(job);
+          if (at >= 0) this.queue.splice(at, 1);
+          reject(signal!.reason);
+        },
+      };
+      signal?.addEventListener('abort', job.onAbort, { once: true });
+      this.queue.push(job);
+      this.dispatch();
+    });
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const job of this.queue.splice(0)) job.reject(new OcrPoolClosedError('The OCR pool is closed'));
+  }
+
+  private dispatch(): void {
+    while (this.running < this.opts.size && this.queue.length > 0) {
+      const job = this.queue.shift()!;
+      job.signal?.removeEventListener('abort', job.onAbort);
+      this.running++;
+      this.read(job.bitmap, job.signal)
+        .then(job.resolve, job.reject)
+        .finally(() => {
+          this.running--;
+          if (!this.closed) this.dispatch();
+        });
+    }
+  }
+
+  private read(bitmap: GrayBitmap, signal: AbortSignal | undefined): Promise<Word[]> {
+    this.processes++;
+    const binary = this.opts.binary ?? 'tesseract';
+    const args = ['stdin', 'stdout', '-l', LANGUAGES, '--oem', '1', '--psm', '6', '--dpi', String(OCR_DPI), 'tsv'];
+    const limited = existsSync(PRLIMIT);
+    const [command, argv] = limited
+      ? [PRLIMIT, [`--as=${this.opts.memoryBytes ?? DEFAULT_MEMORY}`, '--', binary, ...args]]
+      : [binary, args];
+    return new Promise<Word[]>((resolve, reject) => {
+      // One thread per process: the pool's size is the parallelism.
+      const child = spawn(command, argv, { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, OMP_THREAD_LIMIT: '1' } });
+      const out: Buffer[] = [];
+      const err: Buffer[] = [];
+      const fail = (e: Error) => {
+        child.kill('SIGKILL');
+        reject(e);
+      };
+      const timer = setTimeout(
+        () => fail(new OcrTimeoutError(`OCR of a page took longer than ${this.opts.pageTimeoutMs / 1000} s`)),
+        this.opts.pageTimeoutMs,
+      );
+      const onAbort = () => fail(signal!.reason instanceof Error ? signal!.reason : new Error('OCR aborted'));
+      signal?.addEventListener('abort', onAbort, { once: true });
+      child.stdout.on('data', (b: Buffer) => out.push(b));
+      child.stderr.on('data', (b: Buffer) => err.push(b));
+      child.stdin.on('error', () => undefined); // a process that dies early closes its stdin; the exit says why
+      child.on('error', (e) => fail(e));
+      child.on('close', (code, killed) => {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
+        if (code === 0) resolve(wordsFromTsv(Buffer.concat(out).toString('utf8'), bitmap));
+        else reject(new Error(`tesseract exited with ${code ?? killed}: ${Buffer.concat(err).toString('utf8').trim().slice(0, 300)}`));
+      });
+      child.stdin.end(toPgm(bitmap));
+    });
+  }
+}
