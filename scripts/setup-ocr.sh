@@ -7,17 +7,7 @@ set -euo pipefail
 
 PACKAGES=(tesseract-ocr tesseract-ocr-deu tesseract-ocr-eng tesseract-ocr-fra tesseract-ocr-ita tesseract-ocr-nld)
 
-missing=()
-for pkg in "${PACKAGES[@]}"; do
-  dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed' || missing+=("$pkg")
-done
-
-if [ "${#missing[@]}" -gt 0 ]; then
-  echo "setup-ocr: installing ${missing[*]}"
-  sudo_cmd=()
-  [ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
-  "${sudo_cmd[@]}" apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-fi
+source "$(dirname "$0")/lib/debian-packages.sh"
+install_debian_packages setup-ocr "${PACKAGES[@]}"
 
 tesseract --list-langs 2>/dev/null | grep -qx deu || { echo "setup-ocr: tesseract has no German data" >&2; exit 1; }

@@ -9,18 +9,8 @@ set -euo pipefail
 
 PACKAGES=(ghostscript fonts-urw-base35 poppler-utils)
 
-missing=()
-for pkg in "${PACKAGES[@]}"; do
-  dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed' || missing+=("$pkg")
-done
-
-if [ "${#missing[@]}" -gt 0 ]; then
-  echo "setup-pdf: installing ${missing[*]}"
-  sudo_cmd=()
-  [ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
-  "${sudo_cmd[@]}" apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-fi
+source "$(dirname "$0")/lib/debian-packages.sh"
+install_debian_packages setup-pdf "${PACKAGES[@]}"
 
 gs --version >/dev/null || { echo "setup-pdf: Ghostscript does not run" >&2; exit 1; }
 [ -f /usr/share/color/icc/ghostscript/srgb.icc ] || { echo "setup-pdf: sRGB ICC profile missing" >&2; exit 1; }

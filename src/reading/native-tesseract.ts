@@ -5,6 +5,7 @@ import { toPgm, type GrayBitmap } from './bitmap.js';
 import { OCR_DPI } from './resolution.js';
 import { OcrPoolClosedError, OcrTimeoutError } from './tesseract-pool.js';
 import { wordsFromTsv } from './tsv.js';
+import { enqueuePage, takePage, type QueuedPage } from './page-queue.js';
 
 /**
  * Debian's Tesseract 5 binary, one process per page: it reads as well as tesseract.js's WASM
@@ -38,17 +39,9 @@ export function nativeTesseractAvailable(binary = 'tesseract'): boolean {
   }
 }
 
-interface Job {
-  bitmap: GrayBitmap;
-  signal: AbortSignal | undefined;
-  resolve(words: Word[]): void;
-  reject(err: unknown): void;
-  onAbort(): void;
-}
-
 export class NativeOcr {
   readonly engine = 'tesseract-native';
-  private readonly queue: Job[] = [];
+  private readonly queue: Array<QueuedPage<GrayBitmap>> = [];
   private running = 0;
   private closed = false;
   private processes = 0;
@@ -75,23 +68,7 @@ export class NativeOcr {
 
   recognise(bitmap: GrayBitmap, signal?: AbortSignal): Promise<Word[]> {
     if (this.closed) return Promise.reject(new OcrPoolClosedError('The OCR pool is closed'));
-    if (signal?.aborted) return Promise.reject(signal.reason);
-    return new Promise<Word[]>((resolve, reject) => {
-      const job: Job = {
-        bitmap,
-        signal,
-        resolve,
-        reject,
-        onAbort: () => {
-          const at = this.queue.indexOf(job);
-          if (at >= 0) this.queue.splice(at, 1);
-          reject(signal!.reason);
-        },
-      };
-      signal?.addEventListener('abort', job.onAbort, { once: true });
-      this.queue.push(job);
-      this.dispatch();
-    });
+    return enqueuePage(this.queue, bitmap, signal, () => this.dispatch());
   }
 
   async close(): Promise<void> {
@@ -101,10 +78,9 @@ export class NativeOcr {
 
   private dispatch(): void {
     while (this.running < this.opts.size && this.queue.length > 0) {
-      const job = this.queue.shift()!;
-      job.signal?.removeEventListener('abort', job.onAbort);
+      const job = takePage(this.queue)!;
       this.running++;
-      this.read(job.bitmap, job.signal)
+      this.read(job.page, job.signal)
         .then(job.resolve, job.reject)
         .finally(() => {
           this.running--;

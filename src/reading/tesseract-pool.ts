@@ -9,6 +9,7 @@ import { toPgm, type GrayBitmap } from './bitmap.js';
 import { OCR_DPI } from './resolution.js';
 import { ocrScript } from './scripts.js';
 import { wordsFromTsv } from './tsv.js';
+import { enqueuePage, takePage, type QueuedPage } from './page-queue.js';
 
 /**
  * A fixed set of long-lived tesseract.js workers (one WASM engine per thread,
@@ -44,14 +45,7 @@ export class OcrPoolClosedError extends Error {
 const LANGUAGES = ['deu', 'eng'] as const;
 const require = createRequire(import.meta.url);
 
-interface Job {
-  image: Uint8Array;
-  size: { width: number; height: number };
-  resolve(words: Word[]): void;
-  reject(err: unknown): void;
-  signal: AbortSignal | undefined;
-  onAbort(): void;
-}
+type Job = QueuedPage<{ image: Uint8Array; size: { width: number; height: number } }>;
 
 /** A started worker and a promise that rejects when its thread ends, whatever the reason. */
 interface Engine {
@@ -92,24 +86,8 @@ export class OcrPool {
   /** Recognises one page; words in the bitmap's pixel coordinates, turned upright when the page was askew. */
   recognise(bitmap: GrayBitmap, signal?: AbortSignal): Promise<Word[]> {
     if (this.closed) return Promise.reject(new OcrPoolClosedError('The OCR pool is closed'));
-    if (signal?.aborted) return Promise.reject(signal.reason);
-    return new Promise<Word[]>((resolve, reject) => {
-      const job: Job = {
-        image: toPgm(bitmap),
-        size: { width: bitmap.width, height: bitmap.height },
-        resolve,
-        reject,
-        signal,
-        onAbort: () => {
-          const at = this.queue.indexOf(job);
-          if (at >= 0) this.queue.splice(at, 1);
-          reject(signal!.reason);
-        },
-      };
-      signal?.addEventListener('abort', job.onAbort, { once: true });
-      this.queue.push(job);
-      this.dispatch();
-    });
+    const page = { image: toPgm(bitmap), size: { width: bitmap.width, height: bitmap.height } };
+    return enqueuePage(this.queue, page, signal, () => this.dispatch());
   }
 
   /** Number of workers: how many pages are read at once. */
@@ -140,8 +118,7 @@ export class OcrPool {
   private dispatch(): void {
     for (const slot of this.slots) {
       if (slot.busy || this.queue.length === 0) continue;
-      const job = this.queue.shift()!;
-      job.signal?.removeEventListener('abort', job.onAbort);
+      const job = takePage(this.queue)!;
       slot.busy = true;
       void this.run(slot, job).finally(() => {
         slot.busy = false;
@@ -160,8 +137,12 @@ export class OcrPool {
           this.opts.pageTimeoutMs,
         );
       });
-      const result = await Promise.race([engine.tesseract.recognize(job.image, {}, { text: false, tsv: true }), timeout, engine.exited]);
-      job.resolve(wordsFromTsv(result.data.tsv ?? '', job.size));
+      const result = await Promise.race([
+        engine.tesseract.recognize(job.page.image, {}, { text: false, tsv: true }),
+        timeout,
+        engine.exited,
+      ]);
+      job.resolve(wordsFromTsv(result.data.tsv ?? '', job.page.size));
       const { recycle } = this.opts;
       if (recycle && (++slot.pages >= recycle.maxPages || process.memoryUsage.rss() > recycle.rssMarkBytes)) await this.retire(slot);
     } catch (err) {

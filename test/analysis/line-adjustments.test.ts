@@ -40,6 +40,20 @@ const header: Cell[][] = [
   [['Zuschläge', 440, true]],
 ];
 
+/** One item with an allowance printed under its label, a line below: 8,00 € a kilo, `quantity` kilos. */
+const seeds = (quantity: string, amount: string): Text[][] =>
+  page(header, [
+    [
+      ['1', 60],
+      ['Rasensamen 5 kg', 90],
+      [quantity, 290, true],
+      ['8,00 €', 350, true],
+      ['Treuerabatt:', 440, true],
+      [amount, 540, true],
+    ],
+    [['- 0,25 €', 440, true]],
+  ]);
+
 async function rowsOf(pages: Text[][]) {
   return findLineItems(buildDoc(await extractTextLayer(await pdfOf(pages)))).rows;
 }
@@ -80,19 +94,7 @@ describe('allowances and charges printed with an item', () => {
   });
 
   it('reads an allowance printed under its label, one line below the item', async () => {
-    const rows = await rowsOf(
-      page(header, [
-        [
-          ['1', 60],
-          ['Rasensamen 5 kg', 90],
-          ['2,5', 290, true],
-          ['8,00 €', 350, true],
-          ['Treuerabatt:', 440, true],
-          ['19,75 €', 540, true],
-        ],
-        [['- 0,25 €', 440, true]],
-      ]),
-    );
+    const rows = await rowsOf(seeds('2,5', '19,75 €'));
     expect(rows[0]).toMatchObject({ amount: '19.75', arithmetic: true, allowances: [{ amount: '0.25', reason: 'Treuerabatt' }] });
   });
 
@@ -146,37 +148,13 @@ describe('allowances and charges printed with an item', () => {
   });
 
   it('takes no allowance the amount does not bear out', async () => {
-    const rows = await rowsOf(
-      page(header, [
-        [
-          ['1', 60],
-          ['Rasensamen 5 kg', 90],
-          ['2', 290, true],
-          ['8,00 €', 350, true],
-          ['Treuerabatt:', 440, true],
-          ['15,00 €', 540, true],
-        ],
-        [['- 0,25 €', 440, true]],
-      ]),
-    );
+    const rows = await rowsOf(seeds('2', '15,00 €'));
     expect(rows[0]).toMatchObject({ amount: '15.00', arithmetic: false });
     expect(rows[0]!.allowances).toBeUndefined();
   });
 
   it('writes them into the invoice line (BG-27, BG-28)', async () => {
-    const pdf = await pdfOf(
-      page(header, [
-        [
-          ['1', 60],
-          ['Rasensamen 5 kg', 90],
-          ['2,5', 290, true],
-          ['8,00 €', 350, true],
-          ['Treuerabatt:', 440, true],
-          ['19,75 €', 540, true],
-        ],
-        [['- 0,25 €', 440, true]],
-      ]),
-    );
+    const pdf = await pdfOf(seeds('2,5', '19,75 €'));
     const result = analyseInvoice(await extractTextLayer(pdf), { withLineItems: true });
     expect(result.invoice.invoiceLine?.[0]?.invoiceLineAllowances).toEqual([
       { invoiceLineAllowanceAmount: '0.25', invoiceLineAllowanceReason: 'Treuerabatt' },

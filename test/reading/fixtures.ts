@@ -6,6 +6,8 @@ import { PDFDocument, StandardFonts, rgb } from 'pdf-lib';
 import UTIF from 'utif2';
 import { invoiceSchema, type Invoice } from '../../src/invoice/model.js';
 import type { GrayBitmap } from '../../src/reading/bitmap.js';
+import type { PageOcr } from '../../src/reading/ocr-engine.js';
+import { expect } from 'vitest';
 import { openPdf, rasterisePage } from '../../src/reading/rasterise-pdf.js';
 import { loadTemplate, renderInvoicePdf, templateRoots } from '../../src/render/index.js';
 import { writeInvoiceXml } from '../../src/xml/index.js';
@@ -182,4 +184,19 @@ export async function boxedTablePdf(): Promise<Uint8Array> {
   for (const x of columns) page.drawLine({ start: { x, y: top }, end: { x, y: top - BOXED_ROWS.length * rowHeight }, ...rule });
   page.drawText('Rechnung 2024-77', { x: 60, y: 700, size: 14, font });
   return doc.save();
+}
+
+/**
+ * What an OCR engine with one worker does when a caller gives up on a page still queued:
+ * the page leaves the queue, its promise rejects with the reason, the page being read goes on.
+ */
+export async function expectWithdrawal(engine: PageOcr, page: GrayBitmap): Promise<void> {
+  const abort = new AbortController();
+  const first = engine.recognise(page);
+  const second = engine.recognise(page, abort.signal);
+  expect(engine.waiting).toBe(1);
+  abort.abort(new Error('cancelled'));
+  await expect(second).rejects.toThrow('cancelled');
+  expect(engine.waiting).toBe(0);
+  expect((await first).length).toBeGreaterThan(20);
 }

@@ -3,7 +3,7 @@ import type { Invoice } from '../../src/invoice/model.js';
 import type { PageText } from '../../src/reading/page-text.js';
 import { NativeOcr, nativeTesseractAvailable } from '../../src/reading/native-tesseract.js';
 import { createOcr, ocrEngineName, OcrTimeoutError, readDocument } from '../../src/reading/index.js';
-import { BOXED_ROWS, boxedTablePdf, fixtureInvoice, invoicePdf, pdfBitmaps, scannedJpegs } from './fixtures.js';
+import { BOXED_ROWS, boxedTablePdf, expectWithdrawal, fixtureInvoice, invoicePdf, pdfBitmaps, scannedJpegs } from './fixtures.js';
 
 /**
  * Debian's Tesseract binary as the service runs it (scripts/setup-ocr.sh installs it with
@@ -64,15 +64,7 @@ describe('the native Tesseract engine', () => {
   });
 
   it('withdraws queued pages when the caller gives up', async () => {
-    const single = new NativeOcr({ size: 1, pageTimeoutMs: 60_000 });
     const [page] = await pdfBitmaps(pdf, 150);
-    const abort = new AbortController();
-    const first = single.recognise(page!);
-    const second = single.recognise(page!, abort.signal);
-    expect(single.waiting).toBe(1);
-    abort.abort(new Error('cancelled'));
-    await expect(second).rejects.toThrow('cancelled');
-    expect(single.waiting).toBe(0);
-    expect((await first).length).toBeGreaterThan(20);
+    await expectWithdrawal(new NativeOcr({ size: 1, pageTimeoutMs: 60_000 }), page!);
   });
 });

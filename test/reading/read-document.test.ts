@@ -15,6 +15,7 @@ import {
   BOXED_ROWS,
   boxedTablePdf,
   cyclicTiff,
+  expectWithdrawal,
   fixtureInvoice,
   grayTiff,
   halfHeight,
@@ -208,14 +209,7 @@ describe('the tesseract pool', () => {
     const single = new OcrPool({ size: 1, pageTimeoutMs: 60_000 });
     try {
       const [page] = await pdfBitmaps(pdf, 150);
-      const abort = new AbortController();
-      const first = single.recognise(page!);
-      const second = single.recognise(page!, abort.signal);
-      expect(single.waiting).toBe(1);
-      abort.abort(new Error('cancelled'));
-      await expect(second).rejects.toThrow('cancelled');
-      expect(single.waiting).toBe(0);
-      expect((await first).length).toBeGreaterThan(20);
+      await expectWithdrawal(single, page!);
     } finally {
       await single.close();
     }
