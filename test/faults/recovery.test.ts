@@ -55,7 +55,9 @@ beforeAll(async () => {
   split = await startSplitService({
     name: 'recovery',
     env: { WORKFLOW_WAIT_SECONDS: '10' },
-    workerEnv: { SMTP_URL: sink.url, SMTP_CA_FILE: sink.certFile },
+    // tesseract.js keeps its language links in a helper folder for the worker's life (the native
+    // engine keeps none): item 4 needs a dead worker's folder to see it removed.
+    workerEnv: { SMTP_URL: sink.url, SMTP_CA_FILE: sink.certFile, OCR_ENGINE: 'tesseract.js' },
   });
   target = { url: split.api.url, token: split.api.token };
   await exec(
