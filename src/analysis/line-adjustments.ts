@@ -18,7 +18,7 @@ export interface LineAdjustment {
   reason: string;
 }
 
-export interface Adjusted {
+interface Adjusted {
   allowances?: LineAdjustment[];
   charges?: LineAdjustment[];
 }
@@ -61,7 +61,7 @@ function itemSpan(extent: ItemExtent): { lines: Line[]; end?: Line } {
   return { lines };
 }
 
-export const itemLines = (extent: ItemExtent): Line[] => itemSpan(extent).lines;
+const itemLines = (extent: ItemExtent): Line[] => itemSpan(extent).lines;
 
 /** The adjustments column read down the item: label pieces until an amount, whose sign says allowance (−) or charge (+). */
 function columnEntries(doc: Doc, lines: Line[], column: { x0: number; x1: number }): Entry[] {

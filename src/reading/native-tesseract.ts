@@ -29,14 +29,21 @@ const LANGUAGES = 'deu+eng';
 const DEFAULT_MEMORY = 1024 * 1024 * 1024;
 const PRLIMIT = '/usr/bin/prlimit';
 
-/** Whether the binary runs and has the languages we read. */
+const availability = new Map<string, boolean>();
+
+/** Whether the binary runs and has the languages we read (asked once per binary: the service and its worker both ask). */
 export function nativeTesseractAvailable(binary = 'tesseract'): boolean {
-  try {
-    const langs = execFileSync(binary, ['--list-langs'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 5000 });
-    return LANGUAGES.split('+').every((l) => new RegExp(`^${l}$`, 'm').test(langs));
-  } catch {
-    return false;
+  let known = availability.get(binary);
+  if (known === undefined) {
+    try {
+      const langs = execFileSync(binary, ['--list-langs'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 5000 });
+      known = LANGUAGES.split('+').every((l) => new RegExp(`^${l}$`, 'm').test(langs));
+    } catch {
+      known = false;
+    }
+    availability.set(binary, known);
   }
+  return known;
 }
 
 export class NativeOcr {
@@ -45,6 +52,8 @@ export class NativeOcr {
   private running = 0;
   private closed = false;
   private processes = 0;
+  /** prlimit is part of util-linux; looked for once, not per page. */
+  private readonly limited = existsSync(PRLIMIT);
 
   constructor(private readonly opts: NativeOcrOptions) {
     if (!(opts.size >= 1)) throw new RangeError('An OCR pool needs at least one worker');
@@ -93,8 +102,7 @@ export class NativeOcr {
     this.processes++;
     const binary = this.opts.binary ?? 'tesseract';
     const args = ['stdin', 'stdout', '-l', LANGUAGES, '--oem', '1', '--psm', '6', '--dpi', String(OCR_DPI), 'tsv'];
-    const limited = existsSync(PRLIMIT);
-    const [command, argv] = limited
+    const [command, argv] = this.limited
       ? [PRLIMIT, [`--as=${this.opts.memoryBytes ?? DEFAULT_MEMORY}`, '--', binary, ...args]]
       : [binary, args];
     return new Promise<Word[]>((resolve, reject) => {
