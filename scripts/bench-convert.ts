@@ -564,7 +564,7 @@ function convertHeldOut(d: HeldOut): HeldOutResult {
     return { ...base, status: 200, code: 'ok', weakest, gated, verdicts: judgeInvoice(c, invoice) };
   } catch (e) {
     if (!(e instanceof ConversionRefusal)) throw e;
-    return { ...base, code: e.code, weakest, gated, fields: e.fields.map((f) => f.bt ?? f.field) };
+    return { ...base, code: e.code, weakest, gated, fields: e.fields.map((f) => f.bt ?? f.field), error: { message: e.message, fields: e.fields } };
   }
 }
 
