@@ -283,6 +283,13 @@ const DOCUMENT_TYPES: ReadonlyArray<[string, RegExp]> = [
   ['380', /rechnung|invoice|facture|factuur|faktura|fattura/],
 ];
 
+/** The UNTDID 1001 codes EN 16931 allows for an invoice or credit note (BT-3). */
+export const INVOICE_TYPE_CODES: ReadonlySet<string> = new Set(
+  '71 80 81 82 83 84 102 130 202 203 204 211 218 219 261 262 295 296 308 325 326 331 380 381 382 383 384 385 386 387 388 389 390 393 394 395 396 420 456 457 458 527 532 553 575 623 633 751 780 817 870 875 876 877 935'.split(
+    ' ',
+  ),
+);
+
 export function documentTypeOf(title: string): string | undefined {
   const t = fold(title);
   // Some writers space letters apart inside words ("Rechnungskor rektur"): try both forms.

@@ -4,7 +4,7 @@ import { stringAt } from '../invoice/paths.js';
 import { findAccounts, type PlacedFound } from './accounts.js';
 import { findInvoicingPeriod } from './period.js';
 import { findContacts, type ContactFound } from './contacts.js';
-import { documentTypeOf, UNIT_PIECE } from './codes.js';
+import { documentTypeOf, INVOICE_TYPE_CODES, UNIT_PIECE } from './codes.js';
 import { documentConfidence, fieldConfidence } from './confidence.js';
 import { printedAmbiguously, scanDates } from './dates.js';
 import { buildDoc, lineText, type Doc, type Found } from './document.js';
@@ -408,10 +408,28 @@ function issueDateFallback(doc: Doc, number: Found | undefined): Found | undefin
 function documentType(doc: Doc): { code: string; via: string } {
   const first = doc.pages[0]!;
   const segs = first.lines.filter((l) => l.top < 0.5 * first.height).flatMap((l) => l.segments);
-  const typed = segs.map((s) => ({ s, t: documentTypeOf(s.text) })).filter((x) => x.t !== undefined && fold(x.s.text).length < 60);
+  const typed = segs
+    .map((s) => ({ s, title: titleOf(s.text) }))
+    .map(({ s, title }) => ({ s, t: printedTypeCode(title) ?? documentTypeOf(title) }))
+    .filter((x) => x.t !== undefined && fold(titleOf(x.s.text)).length < 60);
   typed.sort((a, b) => b.s.height - a.s.height);
   const title = typed[0]?.t;
   return title ? { code: title, via: `title:${title}` } : { code: '380', via: 'default' };
+}
+
+/** A title line without the number and date it goes on to give ("Rechnung des Versicherers (575) Nr. 00.123 vom 11.03.2018"): a sentence stays long. */
+function titleOf(text: string): string {
+  return text.replace(/\s(?:nr\.?|no\.?|n°|nº|number|nummer|numéro|numero)\s.*$/i, '');
+}
+
+/**
+ * Renderings of the XML print the type code itself after its name ("Gutschrift (Selbst
+ * ausgestellte Rechnung) (389)"): where a title names a document type and carries a code in
+ * parentheses that EN 16931 allows for invoices and credit notes, that code is the type.
+ */
+function printedTypeCode(title: string): string | undefined {
+  const code = /\((\d{2,3})\)\s*$/.exec(title)?.[1];
+  return code && INVOICE_TYPE_CODES.has(code) && documentTypeOf(title) !== undefined ? code : undefined;
 }
 
 function majority(values: string[]): string | undefined {

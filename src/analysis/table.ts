@@ -392,191 +392,273 @@ const near = (a: Decimal, b: Decimal) =>
     .abs()
     .lte(Decimal.max(0.011, b.abs().times(0.005)));
 
-export function findLineItems(doc: Doc): ItemTable {
-  const rows: ItemRow[] = [];
-  const extents: Array<Omit<ItemExtent, 'to'> & { row: ItemRow }> = [];
-  const used = new Set<string>();
-  let columns: Column[] | undefined;
-  let header: string[] = [];
-  let rowsPrinted = false;
+/** What reading the items gathers over all pages. */
+interface Scan {
+  rows: ItemRow[];
+  extents: Array<Omit<ItemExtent, 'to'> & { row: ItemRow }>;
+  /** `page:line` keys of the lines the table used. */
+  used: Set<string>;
+  /** The open table's columns; undefined between tables. */
+  columns?: Column[];
+  /** The header's lines, counted as table only once an item follows it. */
+  header: string[];
+  rowsPrinted: boolean;
   /** The amount of the line that closed the items (their total, or the net total), if one did. */
-  let closing: string | undefined;
-  for (const page of doc.pages) {
-    let open = columns !== undefined;
-    let current: ItemRow | undefined;
-    let currentBottom = 0;
-    let pendingName = false;
-    let nameEnd: Parsed['description'];
-    for (let i = 0; i < page.lines.length; i++) {
-      const line = page.lines[i]!;
-      if (isHeaderLine(doc, line)) {
-        const band = headerBand(doc, page, i);
-        if (isItemHeader(band.columns)) {
-          columns = band.columns;
-          open = true;
-          current = undefined;
-          header = Array.from({ length: band.last - band.first + 1 }, (_, k) => `${page.page}:${band.first + k}`);
-          // A renderer prints the header of an empty table too (a booking aid): only amounts right under it are items.
-          rowsPrinted ||= amountsUnder(doc, page, band.last);
-          i = band.last;
-          continue;
-        }
-        // Another table (a VAT breakdown) starts: the items are over.
-        // (Labels with their values beside them, "Preisbasismenge: 1 Stk", are a note under an item, not a header.)
-        const labelled = page.lines
-          .slice(band.first, band.last + 1)
-          .some((l) => l.segments.some((seg, k) => /:$/.test(seg.text) && /^\d/.test(l.segments[k + 1]?.text ?? '')));
-        if (band.columns.length >= 3 && rows.length > 0 && !labelled) {
-          open = false;
-          columns = undefined;
-          current = undefined;
-          i = band.last;
-          continue;
-        }
-      }
-      if (!open || !columns) continue;
-      const first = fold(line.segments[0]?.text ?? '');
-      const parsed = readLine(columns, line);
-      const desc = clean((parsed.byKind.get('description') ?? []).join(' '));
-      const qty = firstNumber(doc, parsed.byKind.get('quantity'), true);
-      const price = firstNumber(doc, parsed.byKind.get('unitPrice'), true);
-      const printed = lastMoney(doc, parsed.byKind.get('lineAmount')) ?? garbledAmount(doc, parsed);
-      const dropped = printed === undefined ? amountBelow(doc, columns, page, i, qty, price) : undefined;
-      const amount = printed ?? dropped;
-      // An item has an amount and either a description with a quantity or price, or both quantity and price.
-      // On a scan the description may be left as scraps ("4-") and the quantity garbled ("LASER" for "1 Stk"): price and amount that divide evenly still make an item.
-      const garbled =
-        parsed.scanned &&
-        qty === undefined &&
-        price !== undefined &&
-        amount !== undefined &&
-        (parsed.byKind.get('quantity') ?? []).length > 0 &&
-        wholeQuantity(amount.value, price.value) !== undefined;
-      const described = (/\p{L}{2}/u.test(desc) || garbled) && (qty !== undefined || price !== undefined);
-      // A flat fee ("le-tout-lyon.fr du 06/12/2022   45,93 €"): a description and an amount in the amount column, no quantity or price.
-      const flat =
-        !parsed.scanned &&
-        /\p{L}{3}/u.test(desc) &&
-        lastMoney(doc, parsed.byKind.get('lineAmount')) !== undefined &&
-        (parsed.byKind.get('quantity') ?? []).length === 0 &&
-        (parsed.byKind.get('unitPrice') ?? []).length === 0 &&
-        !closesTable(lineText(line)) &&
-        !classifyTotal(fold(desc)).length;
-      const isItem =
-        amount !== undefined &&
-        (described || flat || (qty !== undefined && price !== undefined)) &&
-        !TABLE_END.test(first) &&
-        !NOT_AN_ITEM.test(fold(desc)) &&
-        !PART_OF_ITEM.test(fold(desc));
-      // The totals box ends the items ("Total HT", "Gesamtbetrag"); a subtotal between sections does not.
-      // (Its amount stands in the amount column: "Enthält 19% Versicherungssteuer = 12,77 €" noted under an item does not.)
-      const closingAmount = lastMoney(doc, parsed.byKind.get('lineAmount'));
-      // A row with neither quantity nor price whose amount is the sum of the items above is their total, whatever its label says.
-      // (A flat fee's row, or one labelled as a total: "Totaal regels", "Sum of lines".)
-      const totalRow = flat || (!parsed.scanned && classifyTotal(fold(desc)).length > 0 && qty === undefined && price === undefined);
-      const sumOfAbove =
-        totalRow &&
-        amount !== undefined &&
-        rows.length > 0 &&
-        rows.every((r) => r.amount !== undefined) &&
-        rows.reduce((sum, r) => sum.plus(r.amount!), new Decimal(0)).eq(amount.value);
-      if (sumOfAbove) closing = amount!.value;
-      if (
-        sumOfAbove ||
-        (!isItem &&
-          rows.length > 0 &&
-          hasMoney(doc, line) &&
-          closingAmount &&
-          !NOT_AN_ITEM.test(fold(desc)) &&
-          !PART_OF_ITEM.test(fold(desc)) &&
-          closesTable(lineText(line)))
-      ) {
-        if (!sumOfAbove) closing ??= closingAmount!.value;
-        open = false;
-        columns = undefined;
-        current = undefined;
+  closing?: string;
+}
+
+/** Where reading stands on one page: the item lines below go on with. */
+interface Cursor {
+  open: boolean;
+  current?: ItemRow;
+  currentBottom: number;
+  /** Stacked headers (article number over description) print the name on the item's second line. */
+  pendingName: boolean;
+  nameEnd: Parsed['description'];
+}
+
+/** One line under the header, as the columns read it. */
+interface RowLine {
+  parsed: Parsed;
+  desc: string;
+  first: string;
+  price?: NumberMatch;
+  amount?: NumberMatch;
+  /** An amount printed on the line below, taken where quantity × price come to it. */
+  dropped?: NumberMatch;
+  isItem: boolean;
+  /** The row is the sum of the items above it. */
+  sumOfAbove: boolean;
+  /** The row ends the items: their total, or the totals box. */
+  closes: boolean;
+  closingAmount?: NumberMatch;
+}
+
+export function findLineItems(doc: Doc): ItemTable {
+  const scan: Scan = { rows: [], extents: [], used: new Set<string>(), header: [], rowsPrinted: false };
+  for (const page of doc.pages) scanPage(doc, scan, page);
+  if (scan.rows.length === 0) return { ...headerlessItems(doc), ...(scan.rowsPrinted ? { rowsPrinted: true } : {}) };
+  return finishItems(doc, scan);
+}
+
+function scanPage(doc: Doc, scan: Scan, page: PageLayout): void {
+  const cursor: Cursor = { open: scan.columns !== undefined, currentBottom: 0, pendingName: false, nameEnd: undefined };
+  for (let i = 0; i < page.lines.length; i++) {
+    if (isHeaderLine(doc, page.lines[i]!)) {
+      const last = takeHeader(doc, scan, cursor, page, i);
+      if (last !== undefined) {
+        i = last;
         continue;
-      }
-      if (isItem) {
-        current = rowOf(doc, page.page, parsed, columns);
-        // Only taken where quantity × price comes to it.
-        if (dropped) Object.assign(current, { amount: dropped.value, ...(price ? { arithmetic: true } : {}) });
-        nameEnd = parsed.description;
-        rows.push(current);
-        extents.push({ row: current, page, from: i, ...columnsOf(columns) });
-        // The header counts as table only once an item follows it.
-        header.forEach((k) => used.add(k));
-        header = [];
-        used.add(`${page.page}:${line.index}`);
-        currentBottom = line.bottom;
-        // Stacked headers (article number over description) print the name on the item's second line.
-        pendingName = current.name === undefined;
-        if (dropped) {
-          used.add(`${page.page}:${page.lines[i + 1]!.index}`);
-          currentBottom = page.lines[++i]!.bottom;
-        }
-        continue;
-      }
-      // A section heading alone on its line after the items ("Zahlungsbedingungen:") ends them.
-      const apart = !current || line.top - currentBottom > 2.5 * line.height;
-      if (!isItem && apart && rows.length > 0 && line.segments.length === 1 && /^\p{L}[\p{L}-]{5,}\s?:$/u.test(line.segments[0]!.text)) {
-        open = false;
-        columns = undefined;
-        current = undefined;
-        continue;
-      }
-      if (!current) continue;
-      if (line.top - currentBottom <= 2.5 * line.height && priceStep(doc, current, parsed)) {
-        used.add(`${page.page}:${line.index}`);
-        currentBottom = line.bottom;
-        continue;
-      }
-      // A continuation: text under the description (or id) column, close below the item.
-      if (line.top - currentBottom > 2.5 * line.height || TABLE_END.test(first) || (hasMoney(doc, line) && !NOT_AN_ITEM.test(fold(desc)))) {
-        current = undefined;
-        continue;
-      }
-      used.add(`${page.page}:${line.index}`);
-      currentBottom = line.bottom;
-      if (NOT_AN_ITEM.test(fold(desc)) || desc === '') {
-        // A name goes on only on the very next line.
-        nameEnd = undefined;
-        continue;
-      }
-      if (pendingName) {
-        current.name = nameOf(desc);
-        pendingName = false;
-      } else if (
-        current.name &&
-        !current.description &&
-        /^\p{L}/u.test(desc) &&
-        /\p{Ll}/u.test(desc) &&
-        !desc.includes(':') &&
-        wrapsOn(nameEnd, parsed.description, columns)
-      ) {
-        // The name filled its column and its next word did not fit: the line below goes on with the name.
-        // (Not a line of its own kind: "Farbe: rot", "300 cm x 100 cm", an article code "SFK5".)
-        current.name = `${current.name} ${desc}`;
-        nameEnd = parsed.description;
-      } else {
-        current.description = current.description ? `${current.description}\n${desc}` : desc;
-        nameEnd = undefined;
       }
     }
+    if (cursor.open && scan.columns) i = readRow(doc, scan, cursor, page, i);
   }
-  if (rows.length === 0) return { ...headerlessItems(doc), ...(rowsPrinted ? { rowsPrinted } : {}) };
+}
+
+/** A header: a new item table's columns, or another table that ends the items. Returns the header's last line where it took it. */
+function takeHeader(doc: Doc, scan: Scan, cursor: Cursor, page: PageLayout, i: number): number | undefined {
+  const band = headerBand(doc, page, i);
+  if (isItemHeader(band.columns)) {
+    scan.columns = band.columns;
+    cursor.open = true;
+    cursor.current = undefined;
+    scan.header = Array.from({ length: band.last - band.first + 1 }, (_, k) => `${page.page}:${band.first + k}`);
+    // A renderer prints the header of an empty table too (a booking aid): only amounts right under it are items.
+    scan.rowsPrinted ||= amountsUnder(doc, page, band.last);
+    return band.last;
+  }
+  // Another table (a VAT breakdown) starts: the items are over.
+  // (Labels with their values beside them, "Preisbasismenge: 1 Stk", are a note under an item, not a header.)
+  const labelled = page.lines
+    .slice(band.first, band.last + 1)
+    .some((l) => l.segments.some((seg, k) => /:$/.test(seg.text) && /^\d/.test(l.segments[k + 1]?.text ?? '')));
+  if (band.columns.length < 3 || scan.rows.length === 0 || labelled) return undefined;
+  closeTable(scan, cursor);
+  return band.last;
+}
+
+function closeTable(scan: Scan, cursor: Cursor): void {
+  cursor.open = false;
+  scan.columns = undefined;
+  cursor.current = undefined;
+}
+
+/** A line of an open table: an item, the end of the items, or a line under the current item. Returns the last line it took. */
+function readRow(doc: Doc, scan: Scan, cursor: Cursor, page: PageLayout, i: number): number {
+  const line = page.lines[i]!;
+  const r = rowLine(doc, scan, page, i);
+  if (r.sumOfAbove) scan.closing = r.amount!.value;
+  if (r.closes) {
+    if (!r.sumOfAbove) scan.closing ??= r.closingAmount!.value;
+    closeTable(scan, cursor);
+    return i;
+  }
+  if (r.isItem) return startItem(doc, scan, cursor, page, i, r);
+  // A section heading alone on its line after the items ("Zahlungsbedingungen:") ends them.
+  const apart = !cursor.current || line.top - cursor.currentBottom > 2.5 * line.height;
+  if (apart && scan.rows.length > 0 && line.segments.length === 1 && /^\p{L}[\p{L}-]{5,}\s?:$/u.test(line.segments[0]!.text)) {
+    closeTable(scan, cursor);
+    return i;
+  }
+  if (cursor.current) continueItem(doc, scan, cursor, page.page, line, r);
+  return i;
+}
+
+function rowLine(doc: Doc, scan: Scan, page: PageLayout, i: number): RowLine {
+  const line = page.lines[i]!;
+  const columns = scan.columns!;
+  const first = fold(line.segments[0]?.text ?? '');
+  const parsed = readLine(columns, line);
+  const desc = clean((parsed.byKind.get('description') ?? []).join(' '));
+  const qty = firstNumber(doc, parsed.byKind.get('quantity'), true);
+  const price = firstNumber(doc, parsed.byKind.get('unitPrice'), true);
+  const printed = lastMoney(doc, parsed.byKind.get('lineAmount')) ?? garbledAmount(doc, parsed);
+  const dropped = printed === undefined ? amountBelow(doc, columns, page, i, qty, price) : undefined;
+  const amount = printed ?? dropped;
+  const { item, flat } = itemShape(doc, line, parsed, desc, qty, price, amount);
+  const notAnItem = NOT_AN_ITEM.test(fold(desc)) || PART_OF_ITEM.test(fold(desc));
+  const isItem = item && !TABLE_END.test(first) && !notAnItem;
+  // The totals box ends the items ("Total HT", "Gesamtbetrag"); a subtotal between sections does not.
+  // (Its amount stands in the amount column: "Enthält 19% Versicherungssteuer = 12,77 €" noted under an item does not.)
+  const closingAmount = lastMoney(doc, parsed.byKind.get('lineAmount'));
+  // A row with neither quantity nor price whose amount is the sum of the items above is their total, whatever its label says.
+  // (A flat fee's row, or one labelled as a total: "Totaal regels", "Sum of lines".)
+  const totalRow = flat || (!parsed.scanned && classifyTotal(fold(desc)).length > 0 && qty === undefined && price === undefined);
+  const rows = scan.rows;
+  const sumOfAbove =
+    totalRow &&
+    amount !== undefined &&
+    rows.length > 0 &&
+    rows.every((r) => r.amount !== undefined) &&
+    rows.reduce((sum, r) => sum.plus(r.amount!), new Decimal(0)).eq(amount.value);
+  const closes =
+    sumOfAbove ||
+    (!isItem && rows.length > 0 && hasMoney(doc, line) && closingAmount !== undefined && !notAnItem && closesTable(lineText(line)));
+  return {
+    parsed,
+    desc,
+    first,
+    isItem,
+    sumOfAbove,
+    closes,
+    ...(price ? { price } : {}),
+    ...(amount ? { amount } : {}),
+    ...(dropped ? { dropped } : {}),
+    ...(closingAmount ? { closingAmount } : {}),
+  };
+}
+
+/**
+ * Whether a line has an item's shape: an amount and either a description with a quantity or
+ * price, or both quantity and price. `flat` is a fee with a description and an amount only.
+ */
+function itemShape(
+  doc: Doc,
+  line: Line,
+  parsed: Parsed,
+  desc: string,
+  qty: NumberMatch | undefined,
+  price: NumberMatch | undefined,
+  amount: NumberMatch | undefined,
+): { item: boolean; flat: boolean } {
+  // On a scan the description may be left as scraps ("4-") and the quantity garbled ("LASER" for "1 Stk"): price and amount that divide evenly still make an item.
+  const garbled =
+    parsed.scanned &&
+    qty === undefined &&
+    price !== undefined &&
+    amount !== undefined &&
+    (parsed.byKind.get('quantity') ?? []).length > 0 &&
+    wholeQuantity(amount.value, price.value) !== undefined;
+  const described = (/\p{L}{2}/u.test(desc) || garbled) && (qty !== undefined || price !== undefined);
+  // A flat fee ("le-tout-lyon.fr du 06/12/2022   45,93 €"): a description and an amount in the amount column, no quantity or price.
+  const flat =
+    !parsed.scanned &&
+    /\p{L}{3}/u.test(desc) &&
+    lastMoney(doc, parsed.byKind.get('lineAmount')) !== undefined &&
+    (parsed.byKind.get('quantity') ?? []).length === 0 &&
+    (parsed.byKind.get('unitPrice') ?? []).length === 0 &&
+    !closesTable(lineText(line)) &&
+    !classifyTotal(fold(desc)).length;
+  return { item: amount !== undefined && (described || flat || (qty !== undefined && price !== undefined)), flat };
+}
+
+function startItem(doc: Doc, scan: Scan, cursor: Cursor, page: PageLayout, i: number, r: RowLine): number {
+  const columns = scan.columns!;
+  const current = rowOf(doc, page.page, r.parsed, columns);
+  // Only taken where quantity × price comes to it.
+  if (r.dropped) Object.assign(current, { amount: r.dropped.value, ...(r.price ? { arithmetic: true } : {}) });
+  scan.rows.push(current);
+  scan.extents.push({ row: current, page, from: i, ...columnsOf(columns) });
+  scan.header.forEach((k) => scan.used.add(k));
+  scan.header = [];
+  const taken = r.dropped ? [page.lines[i]!, page.lines[i + 1]!] : [page.lines[i]!];
+  for (const l of taken) scan.used.add(`${page.page}:${l.index}`);
+  Object.assign(cursor, { current, nameEnd: r.parsed.description, currentBottom: taken.at(-1)!.bottom, pendingName: current.name === undefined });
+  return i + taken.length - 1;
+}
+
+/** A line under the current item: its stepped price, its wrapped name, its description; or, apart from it, the end of it. */
+function continueItem(doc: Doc, scan: Scan, cursor: Cursor, page: number, line: Line, r: RowLine): void {
+  const current = cursor.current!;
+  const close = line.top - cursor.currentBottom <= 2.5 * line.height;
+  const take = () => {
+    scan.used.add(`${page}:${line.index}`);
+    cursor.currentBottom = line.bottom;
+  };
+  if (close && priceStep(doc, current, r.parsed)) return take();
+  // A continuation: text under the description (or id) column, close below the item.
+  if (!close || TABLE_END.test(r.first) || (hasMoney(doc, line) && !NOT_AN_ITEM.test(fold(r.desc)))) {
+    cursor.current = undefined;
+    return;
+  }
+  take();
+  if (NOT_AN_ITEM.test(fold(r.desc)) || r.desc === '') {
+    // A name goes on only on the very next line.
+    cursor.nameEnd = undefined;
+    return;
+  }
+  extendItem(cursor, current, r, scan.columns!);
+}
+
+function extendItem(cursor: Cursor, current: ItemRow, r: RowLine, columns: Column[]): void {
+  const desc = r.desc;
+  if (cursor.pendingName) {
+    current.name = nameOf(desc);
+    cursor.pendingName = false;
+  } else if (
+    current.name &&
+    !current.description &&
+    /^\p{L}/u.test(desc) &&
+    /\p{Ll}/u.test(desc) &&
+    !desc.includes(':') &&
+    wrapsOn(cursor.nameEnd, r.parsed.description, columns)
+  ) {
+    // The name filled its column and its next word did not fit: the line below goes on with the name.
+    // (Not a line of its own kind: "Farbe: rot", "300 cm x 100 cm", an article code "SFK5".)
+    current.name = `${current.name} ${desc}`;
+    cursor.nameEnd = r.parsed.description;
+  } else {
+    current.description = current.description ? `${current.description}\n${desc}` : desc;
+    cursor.nameEnd = undefined;
+  }
+}
+
+/** The rows read, checked against the arithmetic and the total that closed them. */
+function finishItems(doc: Doc, scan: Scan): ItemTable {
+  const rows = scan.rows;
   for (const r of rows) if (r.arithmetic === false) priceBaseOf(r);
-  adjustRows(doc, extents, closing);
+  adjustRows(doc, scan.extents, scan.closing);
   // Rows with neither quantity nor price that the printed total of the items leaves out (charges and
   // allowances set under an item, rows of the totals box) are not items: the rest add up to it.
   const sum = (list: ItemRow[]) => list.reduce((s, r) => s.plus(r.amount ?? 0), new Decimal(0));
   const priced = rows.filter((r) => r.quantity !== undefined || r.unitPrice !== undefined);
+  const closing = scan.closing;
   if (closing !== undefined && priced.length > 0 && priced.length < rows.length && !sum(rows).eq(closing) && sum(priced).eq(closing))
     rows.splice(0, rows.length, ...priced);
   const amounts = rows.map((r) => r.amount);
   const lineSum =
     rows.length > 0 && amounts.every((a) => a !== undefined) ? amounts.reduce((s, a) => s.plus(a!), new Decimal(0)).toFixed(2) : undefined;
-  return { rows, lines: used, rowsPrinted: true, ...(lineSum ? { lineSum } : {}) };
+  return { rows, lines: scan.used, rowsPrinted: true, ...(lineSum ? { lineSum } : {}) };
 }
 
 /** The columns an item's allowances, charges and stepped price stand in. */

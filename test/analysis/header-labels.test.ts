@@ -257,6 +257,15 @@ describe('dates and titles as invoices print them', () => {
     expect(await type('Facture corrective')).toBe('384');
     expect(await type('Nota di credito')).toBe('381');
   });
+
+  it('reads a title that goes on with its number and date, and the type code a rendering prints after its name', async () => {
+    const type = async (title: string) => (await header(letter([{ s: title, x: 50, y: 230, size: 12, bold: true }]))).invoiceTypeCode;
+    expect(await type('Gutschrift (Selbst ausgestellte Rechnung) Nr. 47110818 vom 31.10.2018 für Lieferungen')).toBe('389');
+    expect(await type('Rechnung des Versicherers (575) Nr. 00.123.456.7-2018-1 vom 11.03.2018')).toBe('575');
+    expect(await type('Baurechnung (204) Nr. 181301674 vom 25.04.2018')).toBe('204');
+    // A number in parentheses that is no type code EN 16931 allows is not read as one.
+    expect(await type('Rechnung (999) Nr. 4711 vom 25.04.2018')).toBe('380');
+  });
 });
 
 describe('Italian headings and numbers', () => {
