@@ -13,10 +13,11 @@ import type { HeaderField, TotalField } from './lexicon.js';
 import type { PageText } from '../reading/page-text.js';
 import { AnalysisError, type AnalyseOptions, type AnalysisResult } from './result.js';
 import { chooseParties, ruledParties, type NameChoice } from './party-choice.js';
-import type { Party } from './parties.js';
+import type { NameRole } from './party-names.js';
+import type { Parties, Party } from './parties.js';
 import { solveTotals, type Totals } from './solver.js';
 import { keyValueItems } from './key-value-items.js';
-import { findLineItems, type ItemTable } from './table.js';
+import { findLineItems, type ItemRow, type ItemTable } from './table.js';
 import { findTotals, taxMatches, type RateTax, type TotalsCandidates, type VatRow } from './totals.js';
 import {
   pageLanguage,
@@ -28,7 +29,7 @@ import {
   inferRowCategories,
   type ResultAccess,
 } from './implied.js';
-import { partyHeadings, sectionOf } from './sections.js';
+import { partyHeadings, sectionOf, type Heading } from './sections.js';
 import { INFERRED, sourceOf } from './sources.js';
 import { fold } from './text.js';
 
@@ -57,64 +58,101 @@ export function analyseInvoice(pages: PageText[], opts: AnalyseOptions): Analysi
   return result;
 }
 
+/** The fields read so far, each with how it was found. */
+class Reading {
+  readonly invoice: Record<string, unknown> = {};
+  readonly evidence: Record<string, string> = {};
+
+  set(path: string, value: string | undefined, via: string): void {
+    if (value === undefined || value === '') return;
+    setPath(this.invoice, path, value);
+    this.evidence[path] = via;
+  }
+
+  setFound(path: string, f: (Found & { contested?: boolean }) | undefined): void {
+    this.set(path, f?.value, f ? `${f.via}${f.contested ? ':contested' : ''}` : '');
+  }
+}
+
 export function analyseWithEvidence(pages: PageText[], opts: AnalyseOptions): EvidencedResult {
   // Text layers of fonts without a character map come out as symbols only: that is no text either.
   if (!pages.some((p) => p.words.some((w) => /[\p{L}\p{N}]/u.test(w.text)))) {
     throw new AnalysisError('PDF_NO_TEXT', 'No readable text on any page');
   }
   const doc = buildDoc(pages);
-  const evidence: Record<string, string> = {};
-  const invoice: Record<string, unknown> = {};
-  const set = (path: string, value: string | undefined, via: string) => {
-    if (value === undefined || value === '') return;
-    setPath(invoice, path, value);
-    evidence[path] = via;
-  };
-  const setFound = (path: string, f: (Found & { contested?: boolean }) | undefined) =>
-    set(path, f?.value, f ? `${f.via}${f.contested ? ':contested' : ''}` : '');
-
+  const r = new Reading();
   const header = findHeaderFields(doc);
   const pick = (f: HeaderField) => best(header.get(f));
-
-  const number = pick('invoiceNumber');
-  setFound('invoiceNumber', number);
-  setFound('invoiceIssueDate', pick('issueDate') ?? issueDateFallback(doc, number));
-  const type = documentType(doc);
-  set('invoiceTypeCode', type.code, type.via);
-  setFound('paymentDueDate', pick('dueDate'));
-  setFound('paymentTerms', pick('paymentTerms'));
-  setFound('deliveryInformation.actualDeliveryDate', pick('deliveryDate'));
-  const period = findInvoicingPeriod(doc);
-  setFound('invoicingPeriod.invoicingPeriodStartDate', period?.start);
-  setFound('invoicingPeriod.invoicingPeriodEndDate', period?.end);
-  setFound('buyerReference', pick('buyerReference'));
-  setFound('purchaseOrderReference', pick('orderReference'));
-  setFound('contractReference', pick('contractReference'));
-  const customer = pick('customerNumber');
-  setFound('buyer.buyerIdentifier', customer);
-  setFound('seller.sellerTaxRegistrationIdentifier', pick('taxNumber'));
-
+  const { type, customer } = readHeader(r, doc, pick);
   const headings = partyHeadings(doc);
   const { parties, choices } = chooseParties(doc, headings, ruledParties(doc, headings), opts.partyModels);
+  readParties(r, parties, choices, customer);
+  readContacts(r, doc, parties);
+  readAccounts(r, doc, parties, headings);
+  // The table is read even without line items asked for: its lines are not totals, and its sum is BT-106.
+  const table = itemsOf(doc);
+  // A credit note states positive amounts (EN 16931); a corrective invoice keeps the signs it prints.
+  const signed = (v: string) => (type.code === '381' ? new Decimal(v).abs().toFixed(2) : v);
+  const totals = readTotals(r, doc, table, signed);
+  if (opts.withLineItems) table.rows.forEach((row, i) => readLine(r, row, i, signed));
+  inferTheRest(r, doc, table);
+  const currencyLabel = pick('currency');
+  r.set('invoiceCurrencyCode', currencyLabel?.value ?? majority(totals.currencies), currencyLabel ? 'label' : 'printed-majority');
+  return resultOf(r, doc, pages, choices, table);
+}
+
+/** Number, dates, type, references: the fields the labels of the header give. */
+function readHeader(
+  r: Reading,
+  doc: Doc,
+  pick: (f: HeaderField) => ReturnType<typeof best<string>>,
+): { type: { code: string; via: string }; customer: Found | undefined } {
+  const number = pick('invoiceNumber');
+  r.setFound('invoiceNumber', number);
+  r.setFound('invoiceIssueDate', pick('issueDate') ?? issueDateFallback(doc, number));
+  const type = documentType(doc);
+  r.set('invoiceTypeCode', type.code, type.via);
+  r.setFound('paymentDueDate', pick('dueDate'));
+  r.setFound('paymentTerms', pick('paymentTerms'));
+  r.setFound('deliveryInformation.actualDeliveryDate', pick('deliveryDate'));
+  const period = findInvoicingPeriod(doc);
+  r.setFound('invoicingPeriod.invoicingPeriodStartDate', period?.start);
+  r.setFound('invoicingPeriod.invoicingPeriodEndDate', period?.end);
+  r.setFound('buyerReference', pick('buyerReference'));
+  r.setFound('purchaseOrderReference', pick('orderReference'));
+  r.setFound('contractReference', pick('contractReference'));
+  const customer = pick('customerNumber');
+  r.setFound('buyer.buyerIdentifier', customer);
+  r.setFound('seller.sellerTaxRegistrationIdentifier', pick('taxNumber'));
+  return { type, customer };
+}
+
+function readParties(r: Reading, parties: Parties, choices: Record<NameRole, NameChoice>, customer: Found | undefined): void {
+  const set = r.set.bind(r);
   setParty(set, 'seller', parties.seller, choices.seller);
   setParty(set, 'buyer', parties.buyer, choices.buyer);
-  if (!customer && parties.buyer?.identifier) set('buyer.buyerIdentifier', parties.buyer.identifier, `party:${parties.buyer.via}`);
+  if (!customer && parties.buyer?.identifier) r.set('buyer.buyerIdentifier', parties.buyer.identifier, `party:${parties.buyer.via}`);
   // The number in the seller's own section of a key–value rendering is the seller's identifier.
   if (parties.seller?.via === 'key-value' && parties.seller.identifier)
-    set('seller.sellerIdentifier[0]', parties.seller.identifier, 'party:key-value');
+    r.set('seller.sellerIdentifier[0]', parties.seller.identifier, 'party:key-value');
+}
 
-  // The seller's contact: printed in the seller's block (or just under it), the letterhead or the footer; never in the buyer's.
+/** The seller's contact: printed in the seller's block (or just under it), the letterhead or the footer; never in the buyer's. */
+function readContacts(r: Reading, doc: Doc, parties: Parties): void {
   const heightOf = (c: ContactFound) => doc.pages.find((p) => p.page === c.page)!.height;
   const near = (p: Party | undefined, c: ContactFound) =>
     p !== undefined && c.page === p.page && c.y >= p.top - 2 && c.y <= p.bottom + 0.045 * heightOf(c);
   const sellerPlace = (c: ContactFound) => near(parties.seller, c) || c.y < 0.2 * heightOf(c) || c.y > 0.8 * heightOf(c);
   const contacts = findContacts(doc).filter((c) => sellerPlace(c) && !near(parties.buyer, c));
-  set('seller.sellerContact.sellerContactTelephoneNumber', contacts.find((c) => c.kind === 'phone')?.value, 'contact:label');
-  set('seller.sellerContact.sellerContactEmailAddress', contacts.find((c) => c.kind === 'email')?.value, 'contact:address');
+  r.set('seller.sellerContact.sellerContactTelephoneNumber', contacts.find((c) => c.kind === 'phone')?.value, 'contact:label');
+  r.set('seller.sellerContact.sellerContactEmailAddress', contacts.find((c) => c.kind === 'email')?.value, 'contact:address');
+}
 
+/** Bank account, VAT ids and register number, each given to the party whose block or section prints it. */
+function readAccounts(r: Reading, doc: Doc, parties: Parties, headings: readonly Heading[]): void {
   const accounts = findAccounts(doc);
-  setFound('paymentInstructions.creditTransfer[0].paymentAccountIdentifier', best(accounts.ibans));
-  setFound('paymentInstructions.creditTransfer[0].paymentServiceProviderIdentifier', best(accounts.bics));
+  r.setFound('paymentInstructions.creditTransfer[0].paymentAccountIdentifier', best(accounts.ibans));
+  r.setFound('paymentInstructions.creditTransfer[0].paymentServiceProviderIdentifier', best(accounts.bics));
   // A VAT id inside a party's block, or printed right under it, is that party's.
   const belongs = (p: Party | undefined, v: PlacedFound) =>
     p !== undefined &&
@@ -134,21 +172,20 @@ export function analyseWithEvidence(pages: PageText[], opts: AnalyseOptions): Ev
   const sellerVat = best(
     accounts.vatIds.filter((v) => v.value !== buyerVat?.value && v.role === 'seller' && !belongs(parties.buyer, v) && !buyersSection(v)),
   );
-  setFound('seller.sellerVatIdentifier', sellerVat);
-  setFound('buyer.buyerVatIdentifier', buyerVat);
+  r.setFound('seller.sellerVatIdentifier', sellerVat);
+  r.setFound('buyer.buyerVatIdentifier', buyerVat);
   // A commercial register number outside the buyer's block is the seller's legal registration (BT-30), when only one is printed.
   const registers = accounts.registers.filter((f) => !belongs(parties.buyer, f));
-  if (new Set(registers.map((f) => f.value)).size === 1) setFound('seller.sellerLegalRegistrationIdentifier', registers[0]);
+  if (new Set(registers.map((f) => f.value)).size === 1) r.setFound('seller.sellerLegalRegistrationIdentifier', registers[0]);
+}
 
-  // The table is read even without line items asked for: its lines are not totals, and its sum is BT-106.
-  const table = itemsOf(doc);
+/** The document totals and the VAT breakdown, solved against each other and the items' sum. */
+function readTotals(r: Reading, doc: Doc, table: ItemTable, signed: (v: string) => string): TotalsCandidates {
   const totals = findTotals(doc, table.lines);
-  const rowsComplete = totals.openRates.every((o) => totals.vatRows.some((r) => r.rate === o.rate));
+  const rowsComplete = totals.openRates.every((o) => totals.vatRows.some((row) => row.rate === o.rate));
   const solved = solveTotals(totals.fields, totals.vatRows, table.lineSum, rowsComplete);
-  // A credit note states positive amounts (EN 16931); a corrective invoice keeps the signs it prints.
-  const signed = (v: string) => (type.code === '381' ? new Decimal(v).abs().toFixed(2) : v);
   for (const [field, value] of Object.entries(solved.totals) as Array<[TotalField, string]>) {
-    set(TOTAL_PATHS[field], signed(value), `totals:${solved.support[field]}`);
+    r.set(TOTAL_PATHS[field], signed(value), `totals:${solved.support[field]}`);
   }
   const completed = missingRow(solved.vatRows, totals.openRates, solved.totals);
   const rowsVia = completed
@@ -161,51 +198,54 @@ export function analyseWithEvidence(pages: PageText[], opts: AnalyseOptions): Ev
       : rateTaxRows(
           totals.rateTaxes,
           solved.totals,
-          table.rows.map((r) => r.amount),
+          table.rows.map((row) => row.amount),
         );
-  vatRows.forEach((r, i) => {
-    set(`vatBreakdown[${i}].vatCategoryTaxableAmount`, signed(r.base), rowsVia);
-    set(`vatBreakdown[${i}].vatCategoryTaxAmount`, signed(r.tax), rowsVia);
-    set(`vatBreakdown[${i}].vatCategoryRate`, r.rate, rowsVia);
-    set(`vatBreakdown[${i}].vatCategoryCode`, r.category, rowsVia);
+  vatRows.forEach((row, i) => {
+    r.set(`vatBreakdown[${i}].vatCategoryTaxableAmount`, signed(row.base), rowsVia);
+    r.set(`vatBreakdown[${i}].vatCategoryTaxAmount`, signed(row.tax), rowsVia);
+    r.set(`vatBreakdown[${i}].vatCategoryRate`, row.rate, rowsVia);
+    r.set(`vatBreakdown[${i}].vatCategoryCode`, row.category, rowsVia);
   });
-  if (opts.withLineItems) {
-    table.rows.forEach((r, i) => {
-      const p = `invoiceLine[${i}]`;
-      const via = `line:${r.arithmetic === true ? 'arithmetic' : r.arithmetic === false ? 'inconsistent' : 'unchecked'}`;
-      set(`${p}.invoiceLineIdentifier`, r.position ?? String(i + 1), r.position ? via : 'line:numbered');
-      set(`${p}.invoicedQuantity`, r.quantity, via);
-      // "Stk", "pcs", "pce" stand for several codes (C62, H87, XPP): calibrated apart from the units of measure.
-      set(`${p}.invoicedQuantityUnitOfMeasureCode`, r.unit, r.unit === UNIT_PIECE ? 'unit:piece' : via);
-      set(`${p}.invoiceLineNetAmount`, r.amount === undefined ? undefined : signed(r.amount), via);
-      set(`${p}.priceDetails.itemNetPrice`, r.unitPrice, via);
-      set(`${p}.priceDetails.itemPriceBaseQuantity`, r.priceBase, via);
-      set(`${p}.priceDetails.itemPriceBaseQuantityUnitOfMeasure`, r.priceBaseUnit, via);
-      set(`${p}.lineVatInformation[0].invoicedItemVatRate`, r.vatRate, via);
-      set(`${p}.lineVatInformation[0].invoicedItemVatCategoryCode`, r.vatCategory, via);
-      set(`${p}.itemInformation.itemName`, r.name, via);
-      set(`${p}.itemInformation.itemDescription`, r.description, via);
-      set(`${p}.itemInformation.itemSellersIdentifier`, r.itemId, via);
-      r.allowances?.forEach((a, j) => {
-        set(`${p}.invoiceLineAllowances[${j}].invoiceLineAllowanceAmount`, a.amount, via);
-        set(`${p}.invoiceLineAllowances[${j}].invoiceLineAllowanceReason`, a.reason, via);
-      });
-      r.charges?.forEach((c, j) => {
-        set(`${p}.invoiceLineCharges[${j}].invoiceLineChargeAmount`, c.amount, via);
-        set(`${p}.invoiceLineCharges[${j}].invoiceLineChargeReason`, c.reason, via);
-      });
-    });
-  }
+  return totals;
+}
 
+function readLine(r: Reading, row: ItemRow, i: number, signed: (v: string) => string): void {
+  const p = `invoiceLine[${i}]`;
+  const via = `line:${row.arithmetic === true ? 'arithmetic' : row.arithmetic === false ? 'inconsistent' : 'unchecked'}`;
+  r.set(`${p}.invoiceLineIdentifier`, row.position ?? String(i + 1), row.position ? via : 'line:numbered');
+  r.set(`${p}.invoicedQuantity`, row.quantity, via);
+  // "Stk", "pcs", "pce" stand for several codes (C62, H87, XPP): calibrated apart from the units of measure.
+  r.set(`${p}.invoicedQuantityUnitOfMeasureCode`, row.unit, row.unit === UNIT_PIECE ? 'unit:piece' : via);
+  r.set(`${p}.invoiceLineNetAmount`, row.amount === undefined ? undefined : signed(row.amount), via);
+  r.set(`${p}.priceDetails.itemNetPrice`, row.unitPrice, via);
+  r.set(`${p}.priceDetails.itemPriceBaseQuantity`, row.priceBase, via);
+  r.set(`${p}.priceDetails.itemPriceBaseQuantityUnitOfMeasure`, row.priceBaseUnit, via);
+  r.set(`${p}.lineVatInformation[0].invoicedItemVatRate`, row.vatRate, via);
+  r.set(`${p}.lineVatInformation[0].invoicedItemVatCategoryCode`, row.vatCategory, via);
+  r.set(`${p}.itemInformation.itemName`, row.name, via);
+  r.set(`${p}.itemInformation.itemDescription`, row.description, via);
+  r.set(`${p}.itemInformation.itemSellersIdentifier`, row.itemId, via);
+  row.allowances?.forEach((a, j) => {
+    r.set(`${p}.invoiceLineAllowances[${j}].invoiceLineAllowanceAmount`, a.amount, via);
+    r.set(`${p}.invoiceLineAllowances[${j}].invoiceLineAllowanceReason`, a.reason, via);
+  });
+  row.charges?.forEach((c, j) => {
+    r.set(`${p}.invoiceLineCharges[${j}].invoiceLineChargeAmount`, c.amount, via);
+    r.set(`${p}.invoiceLineCharges[${j}].invoiceLineChargeReason`, c.reason, via);
+  });
+}
+
+/** What the page implies but does not print next to a label: countries, categories, a missing breakdown, adjustments. */
+function inferTheRest(r: Reading, doc: Doc, table: ItemTable): void {
   const access: ResultAccess = {
-    get: (path) => stringAt(invoice, path),
+    get: (path) => stringAt(r.invoice, path),
     infer: (path, value, rule) => {
-      if (evidence[path] === undefined) set(path, value, `${INFERRED}${rule}`);
+      if (r.evidence[path] === undefined) r.set(path, value, `${INFERRED}${rule}`);
     },
     read: (path, value, via) => {
-      if (evidence[path] === undefined) set(path, value, via);
+      if (r.evidence[path] === undefined) r.set(path, value, via);
     },
-    count: (list) => (Array.isArray(invoice[list]) ? (invoice[list] as unknown[]).length : 0),
+    count: (list) => (Array.isArray(r.invoice[list]) ? (r.invoice[list] as unknown[]).length : 0),
   };
   inferCountries(access, doc);
   inferRowCategories(access, doc);
@@ -215,11 +255,11 @@ export function analyseWithEvidence(pages: PageText[], opts: AnalyseOptions): Ev
   inferLineCategories(access, doc);
   inferExemptionReasons(access, doc);
   inferDocumentAdjustments(access, doc, table.lines);
+}
 
-  const currencyLabel = pick('currency');
-  const printed = majority(totals.currencies);
-  set('invoiceCurrencyCode', currencyLabel?.value ?? printed, currencyLabel ? 'label' : 'printed-majority');
-
+/** The invoice as the model parses it, with each field's confidence and source, the names' alternatives and what was printed but not read. */
+function resultOf(r: Reading, doc: Doc, pages: PageText[], choices: Record<NameRole, NameChoice>, table: ItemTable): EvidencedResult {
+  const { invoice, evidence } = r;
   const parsed = conform(invoice, evidence);
   markDefaultOrder(doc, invoice, evidence);
   // OCR readings are calibrated apart from text-layer ones: the same layout evidence is weaker when the letters are guessed.
@@ -230,7 +270,9 @@ export function analyseWithEvidence(pages: PageText[], opts: AnalyseOptions): Ev
   const fieldSource = Object.fromEntries(Object.entries(evidence).map(([path, via]) => [path, sourceOf(via)]));
   const language = pageLanguage(doc);
   const candidates = Object.fromEntries(
-    (['seller', 'buyer'] as const).filter((r) => choices[r].alternatives.length > 0).map((r) => [`${r}.${r}Name`, choices[r].alternatives]),
+    (['seller', 'buyer'] as const)
+      .filter((role) => choices[role].alternatives.length > 0)
+      .map((role) => [`${role}.${role}Name`, choices[role].alternatives]),
   );
   // An item table printed but not read: the conversion must not stand one line per rate in for its items.
   const unread = table.rowsPrinted && table.rows.length === 0 ? ['BG-25'] : [];

@@ -306,18 +306,51 @@ export function boxOf(segs: Segment[]) {
   };
 }
 
+/** What the steps of findParties share: the first page's blocks, and the parties found so far. */
+interface PartySearch {
+  doc: Doc;
+  page: PageLayout;
+  blocks: Block[];
+  /** Blocks joined across blank lines: addresses are sometimes set with blank lines between their lines. */
+  loose: Block[];
+  found: Parties;
+  /** Blocks already given to a party. */
+  used: Set<Block>;
+}
+
+/** Each step reads what the ones before it left open, surest first. */
+const PARTY_STEPS: ReadonlyArray<(s: PartySearch) => void> = [
+  labelledBlocks,
+  senderLineSeller,
+  windowBuyer,
+  letterheadSeller,
+  nameAtTop,
+  oneAddressOnce,
+  sellerFromNotices,
+  registeredNames,
+];
+
 export function findParties(doc: Doc): Parties {
   const page = pageOf(doc, doc.pages[0]!.page);
-  const blocks = buildBlocks(page).flatMap(withoutNoiseOnTop);
-  // Addresses are sometimes set with blank lines between their lines.
-  const loose = buildBlocks(page, 3).flatMap(splitAtAddressEnds).flatMap(withoutNoiseOnTop);
-  const found: Parties = {};
-  const used = new Set<Block>();
-  const keep = (role: PartyRole, p: Party | undefined) => {
-    if (p && (!found[role] || found[role]!.score < p.score)) found[role] = p;
+  const search: PartySearch = {
+    doc,
+    page,
+    blocks: buildBlocks(page).flatMap(withoutNoiseOnTop),
+    loose: buildBlocks(page, 3).flatMap(splitAtAddressEnds).flatMap(withoutNoiseOnTop),
+    found: {},
+    used: new Set<Block>(),
   };
+  for (const step of PARTY_STEPS) step(search);
+  return search.found;
+}
 
-  // 1. Labelled blocks.
+function keep(s: PartySearch, role: PartyRole, p: Party | undefined): void {
+  if (p && (!s.found[role] || s.found[role]!.score < p.score)) s.found[role] = p;
+}
+
+/** 1. Blocks under a party label. */
+function labelledBlocks(s: PartySearch): void {
+  const { doc, page, blocks, loose } = s;
   for (const line of page.lines) {
     for (const seg of line.segments) {
       const hit = labelRole(seg, doc.source === 'ocr');
@@ -325,94 +358,106 @@ export function findParties(doc: Doc): Parties {
       const below = blockUnder(seg, loose);
       const lines = [
         ...(hit.rest ? [hit.rest] : []),
-        ...skippedOver(page, seg, below).map((s) => withValue(doc, s)),
-        ...below.map((s) => withValue(doc, s)),
+        ...skippedOver(page, seg, below).map((x) => withValue(doc, x)),
+        ...below.map((x) => withValue(doc, x)),
       ];
       const segs = below.length ? below : [seg];
-      keep(hit.role, partyOf(lines, boxOf(segs), 0.9, 'label'));
-      for (const b of [...blocks, ...loose]) if (below.some((s) => b.segments.includes(s))) used.add(b);
+      keep(s, hit.role, partyOf(lines, boxOf(segs), 0.9, 'label'));
+      for (const b of [...blocks, ...loose]) if (below.some((x) => b.segments.includes(x))) s.used.add(b);
     }
   }
+}
 
-  // 2. Sender line in the upper half; one too long for the window wraps after a separator and goes on in the line below.
-  if (!found.seller) {
-    for (const [i, line] of page.lines.entries()) {
-      if (line.top > 0.45 * page.height) break;
-      for (const run of separatedRuns(line.segments)) {
-        const text = run.map((s) => s.text).join(' ');
-        const goesOn = ENDS_WITH_SEPARATOR.test(text)
-          ? page.lines[i + 1]?.segments.find((s) => Math.abs(s.x0 - run[0]!.x0) < s.height)
-          : undefined;
-        const parts = senderLine(goesOn ? `${text} ${goesOn.text}` : text);
-        if (parts) keep('seller', partyOf(parts, boxOf(goesOn ? [...run, goesOn] : run), 0.8, 'sender-line'));
-      }
-      if (found.seller) break;
+/** 2. The sender line in the upper half; one too long for the window wraps after a separator and goes on in the line below. */
+function senderLineSeller(s: PartySearch): void {
+  const { page } = s;
+  if (s.found.seller) return;
+  for (const [i, line] of page.lines.entries()) {
+    if (line.top > 0.45 * page.height) break;
+    for (const run of separatedRuns(line.segments)) {
+      const text = run.map((x) => x.text).join(' ');
+      const goesOn = ENDS_WITH_SEPARATOR.test(text)
+        ? page.lines[i + 1]?.segments.find((x) => Math.abs(x.x0 - run[0]!.x0) < x.height)
+        : undefined;
+      const parts = senderLine(goesOn ? `${text} ${goesOn.text}` : text);
+      if (parts) keep(s, 'seller', partyOf(parts, boxOf(goesOn ? [...run, goesOn] : run), 0.8, 'sender-line'));
     }
+    if (s.found.seller) break;
   }
+}
 
-  // 3. The address window: the buyer. A tightly set block is preferred; loose ones may swallow a letterhead above.
-  if (!found.buyer) {
-    // German windows sit on the left, French and Swiss ones on the right: left first, then right.
-    const inWindow = (list: Block[]) =>
-      addressBlocks(page, list, used)
-        // Windows start a good way down the page (45 mm on DIN 5008, more on French letters); higher up is the letterhead.
-        .filter((b) => b.top > 0.115 * page.height && b.top < 0.45 * page.height)
-        .filter((b) => !found.seller || !sameParty(b, found.seller))
-        .map((b) => ({
-          b,
-          named: partyOf(linesOf(doc, b), boxOf(b.segments), 0, '')?.name !== undefined,
-          party: partyOf(linesOf(doc, b), boxOf(b.segments), 0, ''),
-        }))
-        .filter((c) => c.party !== undefined)
-        // An address printed without a name is a window only where no named one is.
-        .sort(
-          (a, b) =>
-            Number(b.named) - Number(a.named) || Number(a.b.x0 > 0.5 * page.width) - Number(b.b.x0 > 0.5 * page.width) || a.b.top - b.b.top,
-        )[0]?.b;
-    // The left window comes first even when its address is loosely set and a tight block stands on the right.
-    const left = (b: Block | undefined) => b !== undefined && b.x0 <= 0.5 * page.width;
-    const tight = inWindow(blocks);
-    const loosely = inWindow(loose);
-    const window = left(tight) || !left(loosely) ? (tight ?? loosely) : loosely;
-    if (window) {
-      keep('buyer', partyOf(linesOf(doc, window), boxOf(window.segments), 0.75, 'address-window'));
-      used.add(window);
-    }
-  }
+/** 3. The address window: the buyer. A tightly set block is preferred; loose ones may swallow a letterhead above. */
+function windowBuyer(s: PartySearch): void {
+  const { doc, page, found } = s;
+  if (found.buyer) return;
+  // German windows sit on the left, French and Swiss ones on the right: left first, then right.
+  const inWindow = (list: Block[]) =>
+    addressBlocks(page, list, s.used)
+      // Windows start a good way down the page (45 mm on DIN 5008, more on French letters); higher up is the letterhead.
+      .filter((b) => b.top > 0.115 * page.height && b.top < 0.45 * page.height)
+      .filter((b) => !found.seller || !sameParty(b, found.seller))
+      .map((b) => ({
+        b,
+        named: partyOf(linesOf(doc, b), boxOf(b.segments), 0, '')?.name !== undefined,
+        party: partyOf(linesOf(doc, b), boxOf(b.segments), 0, ''),
+      }))
+      .filter((c) => c.party !== undefined)
+      // An address printed without a name is a window only where no named one is.
+      .sort(
+        (a, b) =>
+          Number(b.named) - Number(a.named) || Number(a.b.x0 > 0.5 * page.width) - Number(b.b.x0 > 0.5 * page.width) || a.b.top - b.b.top,
+      )[0]?.b;
+  // The left window comes first even when its address is loosely set and a tight block stands on the right.
+  const left = (b: Block | undefined) => b !== undefined && b.x0 <= 0.5 * page.width;
+  const tight = inWindow(s.blocks);
+  const loosely = inWindow(s.loose);
+  const window = left(tight) || !left(loosely) ? (tight ?? loosely) : loosely;
+  if (!window) return;
+  keep(s, 'buyer', partyOf(linesOf(doc, window), boxOf(window.segments), 0.75, 'address-window'));
+  s.used.add(window);
+}
 
-  // 4. Letterhead or footer: the seller.
-  if (!found.seller) {
-    // A letterhead set flush right stacks its lines by their right edges.
-    const flushRight = buildBlocks(page, 1, 'right')
-      .flatMap(withoutNoiseOnTop)
-      .filter((b) => Math.max(...b.segments.map((s) => s.x0)) - Math.min(...b.segments.map((s) => s.x0)) > 1.5 * b.segments[0]!.height);
-    const candidates = addressBlocks(page, [...blocks, ...loose, ...flushRight], used).filter(
-      (b) => !found.buyer || !sameParty(b, found.buyer),
-    );
-    const head = candidates.filter((b) => b.top < 0.3 * page.height).sort((a, b) => a.top - b.top)[0];
-    const foot = candidates.filter((b) => b.top > 0.75 * page.height).sort((a, b) => a.top - b.top)[0];
-    const pick = head ?? foot;
-    if (pick) keep('seller', partyOf(linesOf(doc, pick), boxOf(pick.segments), head ? 0.6 : 0.5, head ? 'letterhead' : 'footer'));
-  }
+/** 4. Letterhead or footer: the seller. */
+function letterheadSeller(s: PartySearch): void {
+  const { doc, page, found } = s;
+  if (found.seller) return;
+  // A letterhead set flush right stacks its lines by their right edges.
+  const flushRight = buildBlocks(page, 1, 'right')
+    .flatMap(withoutNoiseOnTop)
+    .filter((b) => Math.max(...b.segments.map((x) => x.x0)) - Math.min(...b.segments.map((x) => x.x0)) > 1.5 * b.segments[0]!.height);
+  const candidates = addressBlocks(page, [...s.blocks, ...s.loose, ...flushRight], s.used).filter(
+    (b) => !found.buyer || !sameParty(b, found.buyer),
+  );
+  const head = candidates.filter((b) => b.top < 0.3 * page.height).sort((a, b) => a.top - b.top)[0];
+  const foot = candidates.filter((b) => b.top > 0.75 * page.height).sort((a, b) => a.top - b.top)[0];
+  const pick = head ?? foot;
+  if (pick) keep(s, 'seller', partyOf(linesOf(doc, pick), boxOf(pick.segments), head ? 0.6 : 0.5, head ? 'letterhead' : 'footer'));
+}
 
-  // 5. A company name alone at the top of the page (no address beside it) names the seller
-  //    better than a branch office's address block does.
-  const top = blocks.filter((b) => b.top < 0.15 * page.height && b.segments.length <= 3).sort((a, b) => a.top - b.top)[0];
-  if (top && (!found.seller || found.seller.score < 0.8 || !found.seller.name) && !top.segments.some((s) => parseCityLine(s.text))) {
-    // The document's title may stand on the name's line ("Neumann GmbH & Co. KG      RECHNUNG"): it is no part of the name.
-    const lines = top.segments.map((s) => withoutTrailingTitle(clean(s.text))).filter((l) => !documentTypeOf(l));
-    const at = lines.findIndex((l) => LEGAL_FORM.test(l));
-    if (at >= 0 && at <= 1) {
-      const name = lines.slice(0, at + 1).join('\n');
-      found.seller = found.seller
-        ? { ...found.seller, name, via: `${found.seller.via}+name` }
-        : { name, score: 0.5, via: 'letterhead-name', ...boxOf(top.segments) };
-    }
-  }
+/**
+ * 5. A company name alone at the top of the page (no address beside it) names the seller
+ *    better than a branch office's address block does.
+ */
+function nameAtTop(s: PartySearch): void {
+  const { page, found } = s;
+  const top = s.blocks.filter((b) => b.top < 0.15 * page.height && b.segments.length <= 3).sort((a, b) => a.top - b.top)[0];
+  if (!top || (found.seller && found.seller.score >= 0.8 && found.seller.name) || top.segments.some((x) => parseCityLine(x.text))) return;
+  // The document's title may stand on the name's line ("Neumann GmbH & Co. KG      RECHNUNG"): it is no part of the name.
+  const lines = top.segments.map((x) => withoutTrailingTitle(clean(x.text))).filter((l) => !documentTypeOf(l));
+  const at = lines.findIndex((l) => LEGAL_FORM.test(l));
+  if (at < 0 || at > 1) return;
+  const name = lines.slice(0, at + 1).join('\n');
+  found.seller = found.seller
+    ? { ...found.seller, name, via: `${found.seller.via}+name` }
+    : { name, score: 0.5, via: 'letterhead-name', ...boxOf(top.segments) };
+}
 
-  // Two parties at one address are one party read twice: the weaker reading is not the other party.
-  // Two names there are two parties (neighbours in one building, a test invoice's made-up address).
-  const { seller, buyer } = found;
+/**
+ * Two parties at one address are one party read twice: the weaker reading is not the other party.
+ * Two names there are two parties (neighbours in one building, a test invoice's made-up address).
+ */
+function oneAddressOnce(s: PartySearch): void {
+  const { seller, buyer } = s.found;
   const oneName = !seller?.name || !buyer?.name || textKey(seller.name) === textKey(buyer.name);
   if (
     seller &&
@@ -422,27 +467,31 @@ export function findParties(doc: Doc): Parties {
     seller.postcode === buyer.postcode &&
     textKey(seller.line1 ?? '') === textKey(buyer.line1 ?? '')
   ) {
-    if (seller.score < buyer.score) delete found.seller;
-    else delete found.buyer;
+    if (seller.score < buyer.score) delete s.found.seller;
+    else delete s.found.buyer;
   }
+}
 
-  // 6. No seller anywhere (its name only in a logo): the company the legal notice registers, else
-  //    the holder of the account the invoice is to be paid to.
-  if (!found.seller) found.seller = registeredCompany(doc) ?? accountHolder(doc);
+/** 6. No seller anywhere (its name only in a logo): the company the legal notice registers, else the holder of the account the invoice is to be paid to. */
+function sellerFromNotices(s: PartySearch): void {
+  if (!s.found.seller) s.found.seller = registeredCompany(s.doc) ?? accountHolder(s.doc);
+}
 
-  // 7. BT-27 is the registered name: a letterhead's brand "Lorenz Metallbau" is "Lorenz Metallbau AG"
-  //    where the footer or sender line prints it so. A block under a party label names the party as
-  //    its issuer chose to, and stays as printed.
-  //    A name that ends in part of its legal form ("Lorenz Beratung UG") gets the rest where printed.
+/**
+ * 7. BT-27 is the registered name: a letterhead's brand "Lorenz Metallbau" is "Lorenz Metallbau AG"
+ *    where the footer or sender line prints it so. A block under a party label names the party as
+ *    its issuer chose to, and stays as printed.
+ *    A name that ends in part of its legal form ("Lorenz Beratung UG") gets the rest where printed.
+ */
+function registeredNames(s: PartySearch): void {
   for (const role of ['seller', 'buyer'] as const) {
-    const p = found[role];
+    const p = s.found[role];
     if (!p?.name) continue;
     const name = spelledLegalForms(p.name);
-    const full = p.via !== 'label' ? withLegalForm(doc, name) : undefined;
-    if (full) found[role] = { ...p, name: full, via: `${p.via}+legal-form` };
-    else if (name !== p.name) found[role] = { ...p, name };
+    const full = p.via !== 'label' ? withLegalForm(s.doc, name) : undefined;
+    if (full) s.found[role] = { ...p, name: full, via: `${p.via}+legal-form` };
+    else if (name !== p.name) s.found[role] = { ...p, name };
   }
-  return found;
 }
 
 /** A line without the document's title set at its end ("Neumann GmbH & Co. KG RECHNUNG" → "Neumann GmbH & Co. KG"). */

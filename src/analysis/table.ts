@@ -593,7 +593,12 @@ function startItem(doc: Doc, scan: Scan, cursor: Cursor, page: PageLayout, i: nu
   scan.header = [];
   const taken = r.dropped ? [page.lines[i]!, page.lines[i + 1]!] : [page.lines[i]!];
   for (const l of taken) scan.used.add(`${page.page}:${l.index}`);
-  Object.assign(cursor, { current, nameEnd: r.parsed.description, currentBottom: taken.at(-1)!.bottom, pendingName: current.name === undefined });
+  Object.assign(cursor, {
+    current,
+    nameEnd: r.parsed.description,
+    currentBottom: taken.at(-1)!.bottom,
+    pendingName: current.name === undefined,
+  });
   return i + taken.length - 1;
 }
 
