@@ -422,7 +422,7 @@ async function run(): Promise<void> {
 function writeHeldOut(file: string): void {
   const tables = new Map<string, ReturnType<typeof fitCalibration>>();
   const tableOf = (group: string) => {
-    if (!tables.has(group)) tables.set(group, fitCalibration(docs.filter((d) => d.group !== group).flatMap(judgedOf)));
+    if (!tables.has(group)) tables.set(group, calibrationOf(docs.filter((d) => d.group !== group)));
     return tables.get(group)!;
   };
   const out = docs.map((d) => ({
@@ -595,7 +595,7 @@ function leaveOneSourceOut(): void {
       group === 'held-out, pooled'
         ? pooled
         : (() => {
-            const table = fitCalibration(docs.filter((d) => d.group !== group).flatMap(judgedOf));
+            const table = calibrationOf(docs.filter((d) => d.group !== group));
             const own = docs.filter((d) => d.group === group);
             const fields = own.flatMap((d) =>
               judgedOf(d).map((j) => ({ ...j, file: d.file, conf: fieldConfidence(j.path, j.evidence, table), agrees: d.agrees })),
@@ -630,6 +630,15 @@ function printFold(name: string, { docs: own, fields }: FoldRow): void {
       console.log(
         `    wrong at ${f.conf.toFixed(2)}: ${f.file} ${f.path} (${f.evidence}${f.hidden ? ', not on the page' : ''}${f.agrees ? '' : ', page disagrees with its XML'})`,
       );
+}
+
+/**
+ * The calibration fitted on these documents' readings. A page whose XML describes another invoice
+ * (its number, date or gross total differ) cannot say whether a reading of it was right: its
+ * readings would be judged against values the page does not print, so it is left out.
+ */
+function calibrationOf(ds: DocScore[]): ReturnType<typeof fitCalibration> {
+  return fitCalibration(ds.filter((d) => d.agrees).flatMap(judgedOf));
 }
 
 function judgedOf(d: DocScore): Array<{ path: string; evidence: string; right: boolean; source: string; hidden?: boolean }> {
@@ -737,7 +746,7 @@ function report(skipped: number): void {
   // The calibration procedure itself, judged on documents it was not fitted on (two folds).
   const folds = [0, 1].map((k) => docs.filter((_, i) => i % 2 === k));
   const crossScored = folds.flatMap((test, k) => {
-    const table = fitCalibration(folds[1 - k]!.flatMap(judgedOf));
+    const table = calibrationOf(folds[1 - k]!);
     return test.map((d) => {
       const values = Object.fromEntries(Object.entries(d.evidence).map(([p, e]) => [p, fieldConfidence(p, e, table)]));
       return { doc: d, score: documentConfidence(values) };
@@ -747,7 +756,7 @@ function report(skipped: number): void {
   calibrationTable(crossScored);
   leaveOneSourceOut();
 
-  const fitted = fitCalibration(docs.flatMap(judgedOf));
+  const fitted = calibrationOf(docs);
   if (args['write-calibration']) {
     const target = path.join(repoRoot, 'src/analysis/calibration.ts');
     // Text-layer and OCR counts live side by side: a run replaces only the counts of its own source.

@@ -33,6 +33,7 @@ import { quantile } from './lib/quantile.js';
  * Benchmark (not a test) of createZugferdFromPdf end to end against the built service.
  *   node dist/scripts/bench-convert.js [--corpus ../shared/corpus] [--set corpus|fixtures] [--mode text-layer|ocr-degraded] [--only substring]
  *                                      [--concurrency 1] [--verbose] [--json results.json]
+ *   node dist/scripts/bench-convert.js --analysed held-out.json [--threshold T] [--verbose]
  *
  * Input: the ZUGFeRD / Factur-X PDFs of the corpus whose page agrees with their XML (the invoice
  * number, issue date and gross total of the XML are all visible in the text layer; a PDF whose
@@ -69,6 +70,8 @@ const { values: args } = parseArgs({
      * saw it), through the conversion's checks at every certainty threshold.
      */
     analysed: { type: 'string' },
+    /** With --analysed: list the documents and differing values at this threshold instead of the product's. */
+    threshold: { type: 'string' },
   },
 });
 const corpus = path.resolve(args.corpus ?? path.join(repoRoot, '../shared/corpus'));
@@ -564,7 +567,14 @@ function convertHeldOut(d: HeldOut): HeldOutResult {
     return { ...base, status: 200, code: 'ok', weakest, gated, verdicts: judgeInvoice(c, invoice) };
   } catch (e) {
     if (!(e instanceof ConversionRefusal)) throw e;
-    return { ...base, code: e.code, weakest, gated, fields: e.fields.map((f) => f.bt ?? f.field), error: { message: e.message, fields: e.fields } };
+    return {
+      ...base,
+      code: e.code,
+      weakest,
+      gated,
+      fields: e.fields.map((f) => f.bt ?? f.field),
+      error: { message: e.message, fields: e.fields },
+    };
   }
 }
 
@@ -574,8 +584,10 @@ function runAnalysed(file: string): void {
   const kept = documents.filter((d) => d.agrees);
   console.log(`Held-out readings from ${file} (${mode}): ${kept.length} of ${documents.length} documents agree with their truth`);
   const results = kept.map(convertHeldOut);
-  const product = certaintyOf({ scanned: kept.some((d) => d.scanned) });
-  console.log(`Each document as the product converts it: the printed values it writes need a confidence of ${product}.`);
+  const product = args.threshold !== undefined ? Number(args.threshold) : certaintyOf({ scanned: kept.some((d) => d.scanned) });
+  console.log(
+    `Each document as ${args.threshold !== undefined ? 'converted at --threshold' : 'the product converts it'}: the printed values it writes need a confidence of ${product}.`,
+  );
   const atProduct = results.map((r) => atThreshold(r, product));
   for (const r of atProduct) printResult(r);
   report(atProduct, mode);

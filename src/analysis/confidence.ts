@@ -1,4 +1,5 @@
 import { CALIBRATION } from './calibration.js';
+import { BLURRED } from './legibility.js';
 
 /**
  * Field confidence is the measured share of right values among fields read the same way.
@@ -44,6 +45,11 @@ export function fieldConfidence(path: string, evidence: string, table: Calibrati
   // A date read day-first only by default is a guess between two readings: until measured, even odds,
   // not how often readings are right in general.
   const global = evidence.endsWith(':order-default') ? UNKNOWN : shrink(table[evidence.startsWith('ocr:') ? '*|ocr:*' : '*|*'], UNKNOWN);
+  // A reading the recogniser was unsure of is measured apart; seldom seen, it is the same reading at most.
+  if (evidence.endsWith(BLURRED)) {
+    const clear = fieldConfidence(path, evidence.slice(0, -BLURRED.length), table, ocrQuality);
+    return Math.min(clear, shrink(table[`${fieldGroup(path)}|${evidence}`], shrink(table[`*|${evidence}`], clear)));
+  }
   const byEvidence = shrink(table[`*|${evidence}`], global);
   return shrink(table[`${fieldGroup(path)}|${evidence}`], byEvidence);
 }

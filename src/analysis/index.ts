@@ -3,6 +3,7 @@ import { invoiceSchema, type Invoice } from '../invoice/model.js';
 import { stringAt } from '../invoice/paths.js';
 import { findAccounts, type PlacedFound } from './accounts.js';
 import { findInvoicingPeriod } from './period.js';
+import { withLegibility } from './legibility.js';
 import { findContacts, type ContactFound } from './contacts.js';
 import { documentTypeOf, INVOICE_TYPE_CODES, UNIT_PIECE } from './codes.js';
 import { documentConfidence, fieldConfidence } from './confidence.js';
@@ -86,7 +87,7 @@ export function analyseWithEvidence(pages: PageText[], opts: AnalyseOptions): Ev
   const { type, customer } = readHeader(r, doc, pick);
   const headings = partyHeadings(doc);
   const { parties, choices } = chooseParties(doc, headings, ruledParties(doc, headings), opts.partyModels);
-  readParties(r, parties, choices, customer);
+  readParties(r, doc, parties, choices, customer);
   readContacts(r, doc, parties);
   readAccounts(r, doc, parties, headings);
   // The table is read even without line items asked for: its lines are not totals, and its sum is BT-106.
@@ -127,10 +128,9 @@ function readHeader(
   return { type, customer };
 }
 
-function readParties(r: Reading, parties: Parties, choices: Record<NameRole, NameChoice>, customer: Found | undefined): void {
-  const set = r.set.bind(r);
-  setParty(set, 'seller', parties.seller, choices.seller);
-  setParty(set, 'buyer', parties.buyer, choices.buyer);
+function readParties(r: Reading, doc: Doc, parties: Parties, choices: Record<NameRole, NameChoice>, customer: Found | undefined): void {
+  setParty(r, doc, 'seller', parties.seller, choices.seller);
+  setParty(r, doc, 'buyer', parties.buyer, choices.buyer);
   if (!customer && parties.buyer?.identifier) r.set('buyer.buyerIdentifier', parties.buyer.identifier, `party:${parties.buyer.via}`);
   // The number in the seller's own section of a key–value rendering is the seller's identifier.
   if (parties.seller?.via === 'key-value' && parties.seller.identifier)
@@ -397,21 +397,17 @@ function markDefaultOrder(doc: Doc, invoice: Record<string, unknown>, evidence: 
 /** The ranker's probability in coarse steps: the calibration measures how often each step's names were right. */
 const PROBABILITY_STEPS = [0.9, 0.7];
 
-function setParty(
-  set: (path: string, v: string | undefined, via: string) => void,
-  role: 'seller' | 'buyer',
-  p: Party | undefined,
-  choice: NameChoice,
-) {
+function setParty(r: Reading, doc: Doc, role: 'seller' | 'buyer', p: Party | undefined, choice: NameChoice) {
   if (!p) return;
   const via = `party:${p.via}`;
   const step = PROBABILITY_STEPS.find((s) => (choice.probability ?? 0) >= s) ?? 0;
+  const set = (path: string, value: string | undefined, how: string) => r.set(path, value, withLegibility(doc, p, value, how));
   set(`${role}.${role}Name`, p.name, `rank:${step}`);
   const a = `${role}.${role}PostalAddress.${role}`;
   set(`${a}AddressLine1`, p.line1, via);
   set(`${a}City`, p.city, via);
   set(`${a}PostCode`, p.postcode, via);
-  set(`${a}CountryCode`, p.country, via);
+  r.set(`${a}CountryCode`, p.country, via);
 }
 
 /** The item table, or where none was read, items printed as labelled blocks (the XRechnung visualisation). */

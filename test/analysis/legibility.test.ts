@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import { analyseWithEvidence } from '../../src/analysis/index.js';
+import { fieldConfidence } from '../../src/analysis/confidence.js';
+import type { PageText, Word } from '../../src/reading/page-text.js';
+
+/** An OCR'd letter: words at pixel positions, each with the recogniser's confidence. */
+function scan(lines: Array<[number, number, string, number]>): PageText[] {
+  const words: Word[] = lines.flatMap(([x, y, text, confidence]) => {
+    let at = x;
+    return text.split(' ').map((t) => {
+      const w = { text: t, x: at, y, width: 22 * t.length, height: 40, confidence };
+      at += w.width + 20;
+      return w;
+    });
+  });
+  return [{ page: 1, width: 2480, height: 3508, words, source: 'ocr' }];
+}
+
+const letter = (buyerName: string, confidence: number) =>
+  scan([
+    [200, 250, 'Kontorbedarf Weser GmbH · Deichstraße 4 · 28195 Bremen', 0.95],
+    [200, 330, buyerName, confidence],
+    [200, 380, 'Moorweg 19', 0.95],
+    [200, 430, '26122 Oldenburg', 0.95],
+    [200, 700, 'Rechnung', 0.96],
+    [200, 780, 'Rechnungsnummer: RE-88120', 0.95],
+    [1500, 1600, 'Gesamtbetrag 119,00 €', 0.95],
+  ]);
+
+describe('readings the recogniser was unsure of', () => {
+  it('marks a party name read from words of low confidence as blurred, and a clearly read one not', () => {
+    const blurred = analyseWithEvidence(letter('Gärtnerei Lindholm KG', 0.41), { withLineItems: false });
+    const clear = analyseWithEvidence(letter('Gärtnerei Lindholm KG', 0.96), { withLineItems: false });
+    expect(blurred.invoice.buyer?.buyerName).toBe('Gärtnerei Lindholm KG');
+    expect(blurred.evidence['buyer.buyerName']).toMatch(/:blurred$/);
+    expect(clear.evidence['buyer.buyerName']).not.toMatch(/:blurred$/);
+    expect(blurred.fieldConfidence['buyer.buyerName']).toBeLessThan(clear.fieldConfidence['buyer.buyerName']!);
+  });
+
+  it('is never surer than the same reading clearly read, and takes what blurred readings measured', () => {
+    const table = {
+      '*|*': [90, 100],
+      '*|ocr:*': [85, 100],
+      '*|ocr:rank:0.9': [95, 100],
+      '*|ocr:rank:0.9:blurred': [4, 10],
+      '*|ocr:rank:0.7': [30, 60],
+    } as const;
+    const clear = fieldConfidence('buyer.buyerName', 'ocr:rank:0.9', table);
+    const blurred = fieldConfidence('buyer.buyerName', 'ocr:rank:0.9:blurred', table);
+    expect(blurred).toBeLessThan(0.6);
+    // Never measured blurred: no surer than the clear reading's half, where the average OCR reading would claim 0.85.
+    expect(fieldConfidence('buyer.buyerName', 'ocr:rank:0.7:blurred', table)).toBeLessThanOrEqual(
+      fieldConfidence('buyer.buyerName', 'ocr:rank:0.7', table),
+    );
+    expect(fieldConfidence('buyer.buyerName', 'ocr:rank:0.7:blurred', table)).toBeLessThan(0.6);
+    expect(clear).toBeGreaterThan(0.9);
+  });
+});
