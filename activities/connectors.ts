@@ -1,7 +1,7 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import type { Logger } from 'pino';
-import { lookAndClaim, unfinished, type ClaimedFile, type RefusedFile } from '../connectors/claim.js';
+import { lookAndClaim, unfinished, type ClaimedFile, type LookResult, type RefusedFile } from '../connectors/claim.js';
 import type { ConnectorConfig, RouteConfig } from '../connectors/config.js';
 import { donePath, numbered, reportNames, resultName } from '../connectors/names.js';
 import { lookOf, nameFilter } from '../connectors/readiness.js';
@@ -47,13 +47,6 @@ const MEGABYTE = 1024 * 1024;
 const DOCUMENT: FileRules = { maxBytes: MAX_CONVERT_FILE_BYTES, accept: ['pdf', 'png', 'jpeg', 'tiff'] };
 
 export function connectorActivities(deps: ConnectorDeps) {
-  const routeOf = (name: string): RouteConfig => {
-    const route = deps.config.routes.find((r) => r.name === name);
-    if (!route) throw ApplicationFailure.nonRetryable(`No route named ${name} is configured (any more).`, 'ROUTE_UNKNOWN');
-    return route;
-  };
-  const sourceOf = (name: string): FolderSource => deps.sources.get(name)!;
-
   return {
     /**
      * One look at a route's folder: claims what is complete, starts a workflow for every file in
@@ -61,111 +54,169 @@ export function connectorActivities(deps: ConnectorDeps) {
      * oversized files with a report, and says when to look next. What it knows for the next look
      * travels in the watcher's state, not in this process: any connector process may make the next.
      */
-    async lookAtRoute(input: LookAtRouteInput): Promise<RouteLook> {
-      const route = routeOf(input.route);
-      const source = sourceOf(route.source);
-      const interval = pollInterval(route, deps.config);
-      // A change-log source is listed only when its log names the route's folder or its processing folder (where
-      // a claim that a crash cut short shows), or when the last look left files pending.
-      const log = changeLogOf(source);
-      let changes: string | undefined;
-      if (log && input.previous.changes && !input.previous.pending) {
-        const changed = await log.changes(input.previous.changes, [route.folder, route.processing]);
-        if (changed.folders.length === 0) return { ...input.previous, changes: changed.token, nextLookMs: interval };
-        changes = changed.token;
-      } else if (log) {
-        // Taken before the listing, so what arrives during it is in the log next time.
-        changes = await log.startPageToken();
-      }
-      const before = lookOf(input.previous.look);
-      const result = await lookAndClaim(route, source, before, Date.now());
-      const accepts = nameFilter(route.files);
-      count(
-        route,
-        'seen',
-        [...result.look.values()].filter((e) => !before.has(e.path) && !isTemporaryName(e.name) && accepts(e.name)).length,
-      );
-      count(route, 'claimed', result.claimed.length + result.refused.length);
-      const inProcessing = await source.list(route.processing);
-      const claimedNow = new Set([...result.claimed, ...result.refused].map((f) => f.path));
-      const known = new Set(input.previous.inHand ?? []);
-      const inHand = inProcessing.filter((e) => known.has(handKey(e)) && !claimedNow.has(e.path)).map(handKey);
-      const fresh = inProcessing.filter((e) => !known.has(handKey(e)) && !claimedNow.has(e.path));
-      const claimed = [...result.claimed, ...(await unfinished(route, source, fresh))];
-      let waiting = false;
-      for (const file of [...result.refused, ...claimed.filter((c): c is RefusedFile => 'reason' in c)])
-        await refuseOversized(route, source, file);
-      for (const file of claimed.filter((c): c is ClaimedFile => !('reason' in c))) {
-        const fate = await startOrFileDuplicate(deps, route, source, file);
-        if (fate === 'in-hand') inHand.push(handKey({ path: file.path, size: file.bytes.length }));
-        if (fate === 'waiting') waiting = true;
-      }
-      const taken = new Set([...result.claimed, ...result.refused].map((f) => f.name));
-      const arriving = [...result.look.values()].filter((e) => !taken.has(e.name) && !isTemporaryName(e.name) && accepts(e.name)).length;
-      const pending = arriving > 0 || waiting;
-      // Soon again while files are still arriving, so a finished upload waits no longer than its minimum age.
-      const nextLookMs = pending ? Math.min(interval, Math.max(1_000, route.minAgeSeconds * 1000)) : interval;
-      return { look: [...result.look.values()], pending, ...(changes ? { changes } : {}), inHand, waiting: arriving, nextLookMs };
-    },
-
+    lookAtRoute: (input: LookAtRouteInput): Promise<RouteLook> => lookAtRoute(deps, input),
     /** Reads the claimed file and checks it for the route's operation; a file that does not fit is refused for good. */
-    async stageConnectorFile(input: {
-      ctx: RequestContext;
-      route: string;
-      operation: ConnectorOperation;
-      file: ConnectorFileRef;
-    }): Promise<StagedConnectorFile> {
-      const route = routeOf(input.route);
-      try {
-        const bytes = Buffer.from(await sourceOf(route.source).read(input.file.path, route.maxFileMegabytes * MEGABYTE));
-        const { bytes: stored, kind } = checked(input.operation, bytes, deps.jobs.limits);
-        return { blobKey: (await stepBlobs(deps.jobs.blobs).put(stored)).key, kind };
-      } catch (err) {
-        throw asFailure(err);
-      }
-    },
-
+    stageConnectorFile: (input: StageConnectorFileInput): Promise<StagedConnectorFile> => stageConnectorFile(deps, input),
     /** Writes result and reports, files the input into done/ or error/ and records the end in the ledger. Safe to repeat. */
-    async fileConnectorResult(input: FileConnectorResultInput): Promise<FiledConnectorFile> {
-      const route = routeOf(input.route);
-      const source = sourceOf(route.source);
-      const { outcome, file } = input;
-      // A created document that fails validation is no e-invoice to pass on: the input goes to error/ with the findings, and nothing to the output.
-      const status = outcome.kind === 'done' && !(outcome.valid === false && input.operation !== 'validate') ? 'done' : 'refused';
-      const inputTarget = status === 'done' ? donePath(route.done, new Date(input.finishedAt), file.name) : join(route.error, file.name);
-      const inputPath = await fileAway(source, file.path, inputTarget);
-      // Results go to the route's output folder; without one, beside the filed input. Reports of refusals stay with the input.
-      const out =
-        status === 'done' && route.output
-          ? { source: sourceOf(route.output.source ?? route.source), folder: route.output.folder }
-          : { source, folder: splitPath(inputPath).folder };
-      const result = status === 'done' ? await resultBytes(deps, input) : undefined;
-      const resultPath = result ? await writeOnce(out.source, join(out.folder, result.name), result.bytes) : undefined;
-      const report: FileReport = {
-        route: route.name,
-        file: file.name,
-        operation: input.operation,
-        workflowId: Context.current().info.workflowExecution?.workflowId ?? input.ctx.requestId,
-        at: input.finishedAt,
-        outcome: reportOutcome(input, resultPath),
-      };
-      const names = reportNames(file.name);
-      const reportPath = await writeOnce(out.source, join(out.folder, names.json), Buffer.from(reportJson(report)));
-      await writeOnce(out.source, join(out.folder, names.text), Buffer.from(reportText(report)));
-      await deps.jobs.storage.connectorFiles.finish({ route: route.name, contentHash: file.hash, status, resultPath: resultPath ?? null });
-      deps.log.info({ route: route.name, file: file.name, status, inputPath, resultPath }, 'connector file finished');
-      count(route, status === 'done' ? 'done' : 'failed');
-      if (input.operation === 'createZugferdFromPdf')
-        conversions.inc({ outcome: outcome.kind === 'done' ? 'converted' : outcome.code, via: 'connector' });
-      const mail = await routeMail(
-        deps,
-        route,
-        report,
-        result && resultPath ? { name: splitPath(resultPath).name, bytes: result.bytes } : undefined,
-      );
-      return { status, inputPath, reportPath, ...(resultPath ? { resultPath } : {}), ...(mail ? { mail } : {}) };
-    },
+    fileConnectorResult: (input: FileConnectorResultInput): Promise<FiledConnectorFile> => fileConnectorResult(deps, input),
   };
+}
+
+interface StageConnectorFileInput {
+  ctx: RequestContext;
+  route: string;
+  operation: ConnectorOperation;
+  file: ConnectorFileRef;
+}
+
+function routeOf(deps: ConnectorDeps, name: string): RouteConfig {
+  const route = deps.config.routes.find((r) => r.name === name);
+  if (!route) throw ApplicationFailure.nonRetryable(`No route named ${name} is configured (any more).`, 'ROUTE_UNKNOWN');
+  return route;
+}
+
+const sourceOf = (deps: ConnectorDeps, name: string): FolderSource => deps.sources.get(name)!;
+
+async function lookAtRoute(deps: ConnectorDeps, input: LookAtRouteInput): Promise<RouteLook> {
+  const route = routeOf(deps, input.route);
+  const source = sourceOf(deps, route.source);
+  const interval = pollInterval(route, deps.config);
+  const changes = await changeLogToken(route, source, input.previous);
+  if (changes?.unchanged) return { ...input.previous, changes: changes.token, nextLookMs: interval };
+  const before = lookOf(input.previous.look);
+  const result = await lookAndClaim(route, source, before, Date.now());
+  const accepts = nameFilter(route.files);
+  count(route, 'seen', [...result.look.values()].filter((e) => !before.has(e.path) && !isTemporaryName(e.name) && accepts(e.name)).length);
+  count(route, 'claimed', result.claimed.length + result.refused.length);
+  const { inHand, waiting } = await startFilesInProcessing(deps, route, source, result, input.previous.inHand ?? []);
+  const taken = new Set([...result.claimed, ...result.refused].map((f) => f.name));
+  const arriving = [...result.look.values()].filter((e) => !taken.has(e.name) && !isTemporaryName(e.name) && accepts(e.name)).length;
+  const pending = arriving > 0 || waiting;
+  // Soon again while files are still arriving, so a finished upload waits no longer than its minimum age.
+  const nextLookMs = pending ? Math.min(interval, Math.max(1_000, route.minAgeSeconds * 1000)) : interval;
+  return {
+    look: [...result.look.values()],
+    pending,
+    ...(changes?.token ? { changes: changes.token } : {}),
+    inHand,
+    waiting: arriving,
+    nextLookMs,
+  };
+}
+
+/**
+ * A change-log source is listed only when its log names the route's folder or its processing folder (where
+ * a claim that a crash cut short shows), or when the last look left files pending.
+ */
+async function changeLogToken(
+  route: RouteConfig,
+  source: FolderSource,
+  previous: LookAtRouteInput['previous'],
+): Promise<{ token: string; unchanged: boolean } | undefined> {
+  const log = changeLogOf(source);
+  if (!log) return undefined;
+  if (previous.changes && !previous.pending) {
+    const changed = await log.changes(previous.changes, [route.folder, route.processing]);
+    return { token: changed.token, unchanged: changed.folders.length === 0 };
+  }
+  // Taken before the listing, so what arrives during it is in the log next time.
+  return { token: await log.startPageToken(), unchanged: false };
+}
+
+/**
+ * Every file in processing/ that no earlier look has in hand: refused ones filed away, the others'
+ * workflows started (or filed as duplicates). Answers the files in hand and whether one waits for its first copy.
+ */
+async function startFilesInProcessing(
+  deps: ConnectorDeps,
+  route: RouteConfig,
+  source: FolderSource,
+  result: LookResult,
+  previousInHand: string[],
+): Promise<{ inHand: string[]; waiting: boolean }> {
+  const inProcessing = await source.list(route.processing);
+  const claimedNow = new Set([...result.claimed, ...result.refused].map((f) => f.path));
+  const known = new Set(previousInHand);
+  const inHand = inProcessing.filter((e) => known.has(handKey(e)) && !claimedNow.has(e.path)).map(handKey);
+  const fresh = inProcessing.filter((e) => !known.has(handKey(e)) && !claimedNow.has(e.path));
+  const claimed = [...result.claimed, ...(await unfinished(route, source, fresh))];
+  let waiting = false;
+  for (const file of [...result.refused, ...claimed.filter((c): c is RefusedFile => 'reason' in c)])
+    await refuseOversized(route, source, file);
+  for (const file of claimed.filter((c): c is ClaimedFile => !('reason' in c))) {
+    const fate = await startOrFileDuplicate(deps, route, source, file);
+    if (fate === 'in-hand') inHand.push(handKey({ path: file.path, size: file.bytes.length }));
+    if (fate === 'waiting') waiting = true;
+  }
+  return { inHand, waiting };
+}
+
+async function stageConnectorFile(deps: ConnectorDeps, input: StageConnectorFileInput): Promise<StagedConnectorFile> {
+  const route = routeOf(deps, input.route);
+  try {
+    const bytes = Buffer.from(await sourceOf(deps, route.source).read(input.file.path, route.maxFileMegabytes * MEGABYTE));
+    const { bytes: stored, kind } = checked(input.operation, bytes, deps.jobs.limits);
+    return { blobKey: (await stepBlobs(deps.jobs.blobs).put(stored)).key, kind };
+  } catch (err) {
+    throw asFailure(err);
+  }
+}
+
+async function fileConnectorResult(deps: ConnectorDeps, input: FileConnectorResultInput): Promise<FiledConnectorFile> {
+  const route = routeOf(deps, input.route);
+  const source = sourceOf(deps, route.source);
+  const { outcome, file } = input;
+  // A created document that fails validation is no e-invoice to pass on: the input goes to error/ with the findings, and nothing to the output.
+  const status = outcome.kind === 'done' && !(outcome.valid === false && input.operation !== 'validate') ? 'done' : 'refused';
+  const inputTarget = status === 'done' ? donePath(route.done, new Date(input.finishedAt), file.name) : join(route.error, file.name);
+  const inputPath = await fileAway(source, file.path, inputTarget);
+  // Results go to the route's output folder; without one, beside the filed input. Reports of refusals stay with the input.
+  const out =
+    status === 'done' && route.output
+      ? { source: sourceOf(deps, route.output.source ?? route.source), folder: route.output.folder }
+      : { source, folder: splitPath(inputPath).folder };
+  const result = status === 'done' ? await resultBytes(deps, input) : undefined;
+  const resultPath = result ? await writeOnce(out.source, join(out.folder, result.name), result.bytes) : undefined;
+  const report: FileReport = {
+    route: route.name,
+    file: file.name,
+    operation: input.operation,
+    workflowId: Context.current().info.workflowExecution?.workflowId ?? input.ctx.requestId,
+    at: input.finishedAt,
+    outcome: reportOutcome(input, resultPath),
+  };
+  const reportPath = await writeReports(out, report);
+  await recordFinish(deps, route, input, { status, inputPath, resultPath });
+  const mail = await routeMail(
+    deps,
+    route,
+    report,
+    result && resultPath ? { name: splitPath(resultPath).name, bytes: result.bytes } : undefined,
+  );
+  return { status, inputPath, reportPath, ...(resultPath ? { resultPath } : {}), ...(mail ? { mail } : {}) };
+}
+
+/** The report for programs and the one for people, side by side; answers where the first went. */
+async function writeReports(out: { source: FolderSource; folder: string }, report: FileReport): Promise<string> {
+  const names = reportNames(report.file);
+  const reportPath = await writeOnce(out.source, join(out.folder, names.json), Buffer.from(reportJson(report)));
+  await writeOnce(out.source, join(out.folder, names.text), Buffer.from(reportText(report)));
+  return reportPath;
+}
+
+/** The end of a file in the ledger, the log and the metrics. */
+async function recordFinish(
+  deps: ConnectorDeps,
+  route: RouteConfig,
+  input: FileConnectorResultInput,
+  { status, inputPath, resultPath }: { status: 'done' | 'refused'; inputPath: string; resultPath: string | undefined },
+): Promise<void> {
+  const { outcome, file } = input;
+  await deps.jobs.storage.connectorFiles.finish({ route: route.name, contentHash: file.hash, status, resultPath: resultPath ?? null });
+  deps.log.info({ route: route.name, file: file.name, status, inputPath, resultPath }, 'connector file finished');
+  count(route, status === 'done' ? 'done' : 'failed');
+  if (input.operation === 'createZugferdFromPdf')
+    conversions.inc({ outcome: outcome.kind === 'done' ? 'converted' : outcome.code, via: 'connector' });
 }
 
 export type ConnectorActivities = ReturnType<typeof connectorActivities>;

@@ -3,7 +3,7 @@
 # Temporal server once (scripts/setup-temporal-cluster.sh), builds the service, starts a private
 # PostgreSQL for the cluster and the service's metadata, runs the test, removes the PostgreSQL.
 # Arguments go to the test (--layouts 1,2,3 --seconds 45 --scans 12 --ocr-nice 10 --ocr-cpus 0.5 --json FILE).
-# Not part of .ci/run: it takes about 14 minutes on two busy cores (see README, Scaling).
+# Not part of .ci/run: it takes about 14 minutes on two busy cores (see docs/benchmarks/scale-cluster.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh

@@ -22,7 +22,7 @@ PH_CII_D16B_VERSION=4.1.1       # com.helger.cii:ph-cii-d16b (full UN/CEFACT D16
 # The rules of the KoSIT XRechnung configuration (release 2026-01-31), which public buyers run:
 # CEN EN 16931 1.3.15 and XRechnung schematron 2.5.0 (for XRechnung 3.0.2), as packaged in
 # helger's phive rule jars (one folder per rule release; the folder names are pinned below and
-# the versions read from the stylesheets must match them). See README, "Which rules".
+# the versions read from the stylesheets must match them). See docs/validation.md, "Which rules".
 PHIVE_RULES_VERSION=4.2.3       # com.helger.phive.rules:phive-rules-en16931 and :phive-rules-xrechnung
 CEN_RULES_VERSION=1.3.15        # folder external/schematron/<version> of phive-rules-en16931
 XRECHNUNG_FOLDER=3.0.2          # folder external/schematron/<XRechnung version> of phive-rules-xrechnung

@@ -147,7 +147,7 @@ export const conversionFailureSchema = z
       }),
       reason: z.string().meta({
         description:
-          "This service's finer code (FIELDS_MISSING, TOTALS_MISMATCH, ZUGFERD_INVALID, PDF_NOT_CONVERTIBLE, …; see the catalogue in README.md)",
+          "This service's finer code (FIELDS_MISSING, TOTALS_MISMATCH, ZUGFERD_INVALID, PDF_NOT_CONVERTIBLE, …; see the catalogue in docs/errors.md)",
       }),
       stage: z.enum(CONVERSION_STAGES).meta({ description: 'Where it failed' }),
       step: z.string().optional().meta({

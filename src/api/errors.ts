@@ -15,7 +15,7 @@ interface ErrorKind {
   userMessage: string;
 }
 
-/** The catalogue. README.md documents it; keep the two in step. */
+/** The catalogue. docs/errors.md documents it; keep the two in step. */
 export const ERROR_CODES = {
   INVALID_JSON: { status: 400, retryable: false, userMessage: 'The request body is not valid JSON.' },
   BAD_REQUEST: { status: 400, retryable: false, userMessage: 'The request is not valid HTTP.' },

@@ -6,7 +6,7 @@ import { contentPlaceholders } from './placeholders.js';
 import type { MailAddress } from './types.js';
 
 /**
- * The transport object (README, E-mail), for the create endpoints (`transportSchema`) and, nested
+ * The transport object (docs/email.md), for the create endpoints (`transportSchema`) and, nested
  * under `transport.email`, for the delivery endpoint (`deliveryTransportSchema`). Both parse
  * into the same `TransportOrder`, so everything after the request boundary is shared.
  *

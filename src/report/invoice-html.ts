@@ -66,32 +66,25 @@ const HEADER_KEYS = new Set([
   'additionalSupportingDocuments',
 ]);
 
+/** What every part of the view formats with: the reader's words, locale and the invoice's currency. */
+interface View {
+  t: (typeof TEXT)[Language]['invoice'];
+  fmt: Formatter;
+  money: (v: string | undefined) => string;
+  terms: (value: unknown, path: string) => Row[];
+}
+
 export function invoiceFragment(invoice: Invoice, lang: Language): string {
-  const t = TEXT[lang].invoice;
   const fmt = createFormatter(LOCALE[lang], invoice.invoiceCurrencyCode ?? 'EUR', 'medium');
-  const money = (v: string | undefined) => (v === undefined ? '' : esc(fmt.money(v)));
-  const terms = (value: unknown, path: string) => termRows(value, path, fmt, lang);
+  const view: View = {
+    t: TEXT[lang].invoice,
+    fmt,
+    money: (v) => (v === undefined ? '' : esc(fmt.money(v))),
+    terms: (value, path) => termRows(value, path, fmt, lang),
+  };
+  const { t, terms } = view;
   const header = Object.fromEntries(Object.entries(invoice).filter(([k]) => !HEADER_KEYS.has(k)));
   const title = `${isCreditNoteType(invoice.invoiceTypeCode) ? t.creditNote : t.title} ${invoice.invoiceNumber ?? ''}`.trim();
-
-  const lines = (invoice.invoiceLine ?? []).map((l) => [
-    esc(l.invoiceLineIdentifier ?? ''),
-    `${esc(l.itemInformation?.itemName ?? '')}${l.itemInformation?.itemDescription ? `<br><span class="note">${esc(l.itemInformation.itemDescription)}</span>` : ''}`,
-    esc([l.invoicedQuantity && fmt.quantity(l.invoicedQuantity), l.invoicedQuantityUnitOfMeasureCode].filter(Boolean).join(' ')),
-    l.priceDetails?.itemNetPrice ? esc(fmt.price(l.priceDetails.itemNetPrice)) : '',
-    esc(
-      (l.lineVatInformation ?? [])
-        .map((v) => [v.invoicedItemVatCategoryCode, v.invoicedItemVatRate && fmt.percent(v.invoicedItemVatRate)].filter(Boolean).join(' '))
-        .join(', '),
-    ),
-    money(l.invoiceLineNetAmount),
-  ]);
-  const vat = (invoice.vatBreakdown ?? []).map((v) => [
-    esc(v.vatCategoryCode ?? ''),
-    esc(v.vatCategoryRate ? fmt.percent(v.vatCategoryRate) : ''),
-    money(v.vatCategoryTaxableAmount),
-    money(v.vatCategoryTaxAmount),
-  ]);
   const totals = Object.entries(invoice.documentTotals ?? {}).map(([k, v]): Row => [
     labelOf(`documentTotals.${k}`, lang),
     fmt.money(String(v)),
@@ -103,80 +96,101 @@ ${facts(terms(header, ''))}
 ${section(t.payee, facts(terms(invoice.payee, 'payee')))}
 ${section(t.taxRepresentative, facts(terms(invoice.sellerTaxRepresentativeParty, 'sellerTaxRepresentativeParty')))}
 ${section(t.delivery, facts(terms(invoice.deliveryInformation, 'deliveryInformation')))}
-${section(
-  t.lines,
-  table(
-    t.lines,
-    [
-      [t.position, false],
-      [t.item, false],
-      [t.quantity, true],
-      [t.unitPrice, true],
-      [t.vatRate, true],
-      [t.netAmount, true],
-    ],
-    lines,
-  ) +
-    (invoice.invoiceLine ?? [])
-      .map((l) => {
-        // What the table does not show of a line (periods, allowances, identifiers, notes).
-        const {
-          invoiceLineIdentifier: _id,
-          invoicedQuantity: _q,
-          invoicedQuantityUnitOfMeasureCode: _u,
-          invoiceLineNetAmount: _n,
-          ...rest
-        } = l;
-        const rows = terms(
-          {
-            ...rest,
-            itemInformation: { ...rest.itemInformation, itemName: undefined, itemDescription: undefined },
-            priceDetails: { ...rest.priceDetails, itemNetPrice: undefined },
-            lineVatInformation: undefined,
-          },
-          'invoiceLine[]',
-        );
-        return rows.length ? `<h3>${esc(t.position)} ${esc(l.invoiceLineIdentifier ?? '')}</h3>${facts(rows)}` : '';
-      })
-      .join(''),
-)}
+${linesSection(invoice, view)}
 ${section(t.allowancesCharges, facts([...terms(invoice.documentLevelAllowances, 'documentLevelAllowances'), ...terms(invoice.documentLevelCharges, 'documentLevelCharges')]))}
-${section(
-  t.vatBreakdown,
-  table(
-    t.vatBreakdown,
-    [
-      [t.category, false],
-      [t.vatRate, true],
-      [t.taxable, true],
-      [t.tax, true],
-    ],
-    vat,
-  ) +
-    facts(
-      terms(
-        (invoice.vatBreakdown ?? []).map((v) => ({
-          vatExemptionReasonText: v.vatExemptionReasonText,
-          vatExemptionReasonCode: v.vatExemptionReasonCode,
-        })),
-        'vatBreakdown',
-      ),
-    ),
-)}
+${vatSection(invoice, view)}
 ${section(t.totals, facts(totals))}
 ${section(t.payment, facts(terms(invoice.paymentInstructions, 'paymentInstructions')))}
-${section(
-  t.other,
-  facts(
-    terms(
-      invoice.additionalSupportingDocuments?.map((d) => ({
-        ...d,
-        attachedDocument: d.attachedDocument ? `(${Math.round((d.attachedDocument.length * 3) / 4 / 1024)} KiB)` : undefined,
-      })),
-      'additionalSupportingDocuments',
+${section(t.other, facts(terms(supportingDocuments(invoice), 'additionalSupportingDocuments')))}`;
+}
+
+/** The line table, then under it what the table does not show of each line. */
+function linesSection(invoice: Invoice, view: View): string {
+  const { t } = view;
+  const lines = invoice.invoiceLine ?? [];
+  return section(
+    t.lines,
+    table(
+      t.lines,
+      [
+        [t.position, false],
+        [t.item, false],
+        [t.quantity, true],
+        [t.unitPrice, true],
+        [t.vatRate, true],
+        [t.netAmount, true],
+      ],
+      lines.map((l) => lineCells(l, view)),
+    ) + lines.map((l) => lineDetails(l, view)).join(''),
+  );
+}
+
+type Line = NonNullable<Invoice['invoiceLine']>[number];
+
+function lineCells(l: Line, { fmt, money }: View): string[] {
+  return [
+    esc(l.invoiceLineIdentifier ?? ''),
+    `${esc(l.itemInformation?.itemName ?? '')}${l.itemInformation?.itemDescription ? `<br><span class="note">${esc(l.itemInformation.itemDescription)}</span>` : ''}`,
+    esc([l.invoicedQuantity && fmt.quantity(l.invoicedQuantity), l.invoicedQuantityUnitOfMeasureCode].filter(Boolean).join(' ')),
+    l.priceDetails?.itemNetPrice ? esc(fmt.price(l.priceDetails.itemNetPrice)) : '',
+    esc(
+      (l.lineVatInformation ?? [])
+        .map((v) => [v.invoicedItemVatCategoryCode, v.invoicedItemVatRate && fmt.percent(v.invoicedItemVatRate)].filter(Boolean).join(' '))
+        .join(', '),
     ),
-  ),
-)}`;
+    money(l.invoiceLineNetAmount),
+  ];
+}
+
+/** What the table does not show of a line (periods, allowances, identifiers, notes). */
+function lineDetails(l: Line, { t, terms }: View): string {
+  const { invoiceLineIdentifier: _id, invoicedQuantity: _q, invoicedQuantityUnitOfMeasureCode: _u, invoiceLineNetAmount: _n, ...rest } = l;
+  const rows = terms(
+    {
+      ...rest,
+      itemInformation: { ...rest.itemInformation, itemName: undefined, itemDescription: undefined },
+      priceDetails: { ...rest.priceDetails, itemNetPrice: undefined },
+      lineVatInformation: undefined,
+    },
+    'invoiceLine[]',
+  );
+  return rows.length ? `<h3>${esc(t.position)} ${esc(l.invoiceLineIdentifier ?? '')}</h3>${facts(rows)}` : '';
+}
+
+/** The VAT breakdown's table, then its exemption reasons. */
+function vatSection(invoice: Invoice, { t, fmt, money, terms }: View): string {
+  const breakdown = invoice.vatBreakdown ?? [];
+  const rows = breakdown.map((v) => [
+    esc(v.vatCategoryCode ?? ''),
+    esc(v.vatCategoryRate ? fmt.percent(v.vatCategoryRate) : ''),
+    money(v.vatCategoryTaxableAmount),
+    money(v.vatCategoryTaxAmount),
+  ]);
+  const reasons = breakdown.map((v) => ({
+    vatExemptionReasonText: v.vatExemptionReasonText,
+    vatExemptionReasonCode: v.vatExemptionReasonCode,
+  }));
+  return section(
+    t.vatBreakdown,
+    table(
+      t.vatBreakdown,
+      [
+        [t.category, false],
+        [t.vatRate, true],
+        [t.taxable, true],
+        [t.tax, true],
+      ],
+      rows,
+    ) + facts(terms(reasons, 'vatBreakdown')),
+  );
+}
+
+/** Attached files are named by their size, not printed. */
+function supportingDocuments(invoice: Invoice) {
+  return invoice.additionalSupportingDocuments?.map((d) => ({
+    ...d,
+    attachedDocument: d.attachedDocument ? `(${Math.round((d.attachedDocument.length * 3) / 4 / 1024)} KiB)` : undefined,
+  }));
 }
 
 export const invoiceHtml = (invoice: Invoice, lang: Language): string =>

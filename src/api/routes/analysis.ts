@@ -68,10 +68,24 @@ const jobStatus = z
 type JobStatus = z.infer<typeof jobStatus>;
 
 export function analysisRoutes(services: Services) {
-  const file = (body: Record<string, unknown>, fields: readonly string[]) =>
-    readFileField(body, { fields, maxBytes: MAX_FILE_BYTES }).bytes;
+  return [
+    analyseRoute(services),
+    submitRoute(services),
+    statusRoute(services, '/service-invoice-async-status', 'getAnalysisJobStatus', 'Status and result of an async analysis job'),
+    statusRoute(
+      services,
+      '/rechnungsapi-invoice-async-status',
+      'getAnalysisJobStatusAlias',
+      'Status and result of an async analysis job (the path the RechnungsAPI client polls)',
+    ),
+    analyseV1Route(services),
+  ];
+}
 
-  const v2 = defineRoute({
+const file = (body: Record<string, unknown>, fields: readonly string[]) => readFileField(body, { fields, maxBytes: MAX_FILE_BYTES }).bytes;
+
+function analyseRoute(services: Services) {
+  return defineRoute({
     method: 'POST',
     path: '/createJSONFromAnalysedPdf',
     operationId: 'createJSONFromAnalysedPdf',
@@ -94,8 +108,10 @@ export function analysisRoutes(services: Services) {
       return { body: v2Body(analysis) };
     },
   });
+}
 
-  const submit = defineRoute({
+function submitRoute(services: Services) {
+  return defineRoute({
     method: 'POST',
     path: '/createJSONFromAnalysedPdfAsync',
     operationId: 'createJSONFromAnalysedPdfAsync',
@@ -121,42 +137,39 @@ export function analysisRoutes(services: Services) {
       return { body: { job_id: jobId, status: 'processing' as const } };
     },
   });
+}
 
-  /** The documented route name and the one the RechnungsAPI client polls (README, Analysis): the same operation. */
-  const statusRoute = (path: string, operationId: string, summary: string) =>
-    defineRoute({
-      method: 'GET',
-      path,
-      operationId,
-      summary,
-      description:
-        'An id that is not a UUID, an unknown job, a job of another account and a job finished more than 24 hours ago are all answered 404 NOT_FOUND. The id is case-insensitive; job_id is answered in lower case.',
-      tags: ['Analysis'],
-      auth: 'bearer',
-      query: z.object({ id: z.string().meta({ description: 'job_id from the submit answer' }) }),
-      responses: {
-        200: { description: 'processing, done with result, or failed with error', schema: jobStatus },
-        ...errorResponses(400, 401, 403, 404, 503),
-      },
-      async handle({ query, principal }) {
-        const { jobId, state } = await analysisJob(services, principal, query.id);
-        const body = jobStatusOf(jobId, state);
-        // Nothing here is cacheable; the hint spares the server clients that poll in a tight loop.
-        const headers: Record<string, string> = {
-          'Cache-Control': 'no-store',
-          ...(body.status === 'processing' ? { 'Retry-After': String(POLL_AFTER_SECONDS) } : {}),
-        };
-        return { body, headers };
-      },
-    });
-  const status = statusRoute('/service-invoice-async-status', 'getAnalysisJobStatus', 'Status and result of an async analysis job');
-  const statusAlias = statusRoute(
-    '/rechnungsapi-invoice-async-status',
-    'getAnalysisJobStatusAlias',
-    'Status and result of an async analysis job (the path the RechnungsAPI client polls)',
-  );
+/** The documented route name and the one the RechnungsAPI client polls (README, Analysis): the same operation. */
+function statusRoute(services: Services, path: string, operationId: string, summary: string) {
+  return defineRoute({
+    method: 'GET',
+    path,
+    operationId,
+    summary,
+    description:
+      'An id that is not a UUID, an unknown job, a job of another account and a job finished more than 24 hours ago are all answered 404 NOT_FOUND. The id is case-insensitive; job_id is answered in lower case.',
+    tags: ['Analysis'],
+    auth: 'bearer',
+    query: z.object({ id: z.string().meta({ description: 'job_id from the submit answer' }) }),
+    responses: {
+      200: { description: 'processing, done with result, or failed with error', schema: jobStatus },
+      ...errorResponses(400, 401, 403, 404, 503),
+    },
+    async handle({ query, principal }) {
+      const { jobId, state } = await analysisJob(services, principal, query.id);
+      const body = jobStatusOf(jobId, state);
+      // Nothing here is cacheable; the hint spares the server clients that poll in a tight loop.
+      const headers: Record<string, string> = {
+        'Cache-Control': 'no-store',
+        ...(body.status === 'processing' ? { 'Retry-After': String(POLL_AFTER_SECONDS) } : {}),
+      };
+      return { body, headers };
+    },
+  });
+}
 
-  const v1 = defineRoute({
+function analyseV1Route(services: Services) {
+  return defineRoute({
     method: 'POST',
     path: '/api/v1/zugferd/createJSONFromAnalysedPdf',
     operationId: 'createJSONFromAnalysedPdfV1',
@@ -185,8 +198,6 @@ export function analysisRoutes(services: Services) {
       return { body: { apiStatus: 200, invoice: toV1Invoice(analysis.invoice) } };
     },
   });
-
-  return [v2, submit, status, statusAlias, v1];
 }
 
 function jobStatusOf(id: string, state: AnalysisJobState): JobStatus {

@@ -21,25 +21,29 @@ function documentOfResendToken(services: Services, token: string): string | unde
   return expected.length === given.length && timingSafeEqual(expected, given) ? id : undefined;
 }
 
+/** The answer is 202 while the e-mail is still being retried. */
+const answer = (result: MailResult) => ({ status: result.status === 'queued' ? 202 : 200, body: result });
+
+/** 200 and 202 of one operation share a schema object; each operation needs its own (one OpenAPI component per operation). */
+const mailResponses = (schema: typeof mailResultSchema) => ({
+  200: {
+    description: 'The e-mail was sent (`sent`), not sent (`failed`), or there was nothing to do (`skipped`)',
+    schema,
+    headers: idempotencyHeaders.response,
+  },
+  202: {
+    description: 'The mail server has not accepted the e-mail yet (`queued`); it is retried in the background',
+    schema,
+    headers: idempotencyHeaders.response,
+  },
+});
+
 export function deliveryRoutes(services: Services) {
-  /** The answer is 202 while the e-mail is still being retried. */
-  const answer = (result: MailResult) => ({ status: result.status === 'queued' ? 202 : 200, body: result });
+  return [deliveryRoute(services), resendRoute(services), sendsRoute(services)];
+}
 
-  /** 200 and 202 of one operation share a schema object; each operation needs its own (one OpenAPI component per operation). */
-  const mailResponses = (schema: typeof mailResultSchema) => ({
-    200: {
-      description: 'The e-mail was sent (`sent`), not sent (`failed`), or there was nothing to do (`skipped`)',
-      schema,
-      headers: idempotencyHeaders.response,
-    },
-    202: {
-      description: 'The mail server has not accepted the e-mail yet (`queued`); it is retried in the background',
-      schema,
-      headers: idempotencyHeaders.response,
-    },
-  });
-
-  const delivery = defineRoute({
+function deliveryRoute(services: Services) {
+  return defineRoute({
     method: 'POST',
     path: '/api/v1/delivery',
     operationId: 'delivery',
@@ -59,8 +63,10 @@ export function deliveryRoutes(services: Services) {
         answer(await sendEmail(services, job, body.transport)),
       ),
   });
+}
 
-  const resend = defineRoute({
+function resendRoute(services: Services) {
+  return defineRoute({
     method: 'POST',
     path: '/api/v1/delivery/resend',
     operationId: 'resendEmail',
@@ -90,8 +96,10 @@ export function deliveryRoutes(services: Services) {
       );
     },
   });
+}
 
-  const sends = defineRoute({
+function sendsRoute(services: Services) {
+  return defineRoute({
     method: 'GET',
     path: '/api/v1/delivery/sends',
     operationId: 'listEmailSends',
@@ -122,6 +130,4 @@ export function deliveryRoutes(services: Services) {
       }
     },
   });
-
-  return [delivery, resend, sends];
 }

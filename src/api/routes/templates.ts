@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { invoiceInputSchema } from '../../invoice/input.js';
 import { renderInvoicePdf, resolveTemplate } from '../../jobs/render.js';
 import { mailResultSchema, transportSchema } from '../../mail/schema.js';
-import { listTemplates, templateRoots, type LoadedTemplate } from '../../render/index.js';
+import { listTemplates, templateRoots, type LoadedTemplate, type TemplateRoots } from '../../render/index.js';
 import { STORED_INVOICE_KIND, type StoredInvoiceMeta } from '../../render/stored-invoice.js';
 import type { DocumentRecord } from '../../storage/documents.js';
 import { InvalidCursorError } from '../../storage/keyset.js';
@@ -114,8 +114,11 @@ const invoiceSummarySchema = z.object({
 
 export function templateRoutes(services: Services) {
   const roots = templateRoots(services.config.dataDir);
+  return [createRoute(services, roots), listRoute(roots), invoicesRoute(services), invoiceRoute(services)];
+}
 
-  const create = defineRoute({
+function createRoute(services: Services, roots: TemplateRoots) {
+  return defineRoute({
     method: 'POST',
     path: '/api/v1/zugferd/createInvoicePdfFromJson',
     operationId: 'createInvoicePdfFromJson',
@@ -144,8 +147,10 @@ export function templateRoutes(services: Services) {
       }));
     },
   });
+}
 
-  const list = defineRoute({
+function listRoute(roots: TemplateRoots) {
+  return defineRoute({
     method: 'GET',
     path: '/api/v1/templates',
     operationId: 'listTemplates',
@@ -160,8 +165,10 @@ export function templateRoutes(services: Services) {
     },
     handle: async () => ({ body: { templates: await listTemplates(roots) } }),
   });
+}
 
-  const invoices = defineRoute({
+function invoicesRoute(services: Services) {
+  return defineRoute({
     method: 'GET',
     path: '/api/v1/invoices',
     operationId: 'listInvoices',
@@ -194,8 +201,10 @@ export function templateRoutes(services: Services) {
       return { body: { invoices: page.documents.map((d) => toSummary(d, pdfNumbers.get(pdfDocumentId(d)))), nextCursor: page.nextCursor } };
     },
   });
+}
 
-  const invoice = defineRoute({
+function invoiceRoute(services: Services) {
+  return defineRoute({
     method: 'GET',
     path: '/api/v1/invoices/:id',
     operationId: 'getInvoice',
@@ -231,8 +240,6 @@ export function templateRoutes(services: Services) {
       };
     },
   });
-
-  return [create, list, invoices, invoice];
 }
 
 async function createPdf(

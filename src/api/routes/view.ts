@@ -13,7 +13,11 @@ import type { Services } from '../services.js';
 
 /** For people: an e-invoice as a readable document, and the account's recent jobs (what the page at /app shows). */
 export function viewRoutes(services: Services) {
-  const visualize = defineRoute({
+  return [visualizeRoute(services), jobsRoute(services)];
+}
+
+function visualizeRoute(services: Services) {
+  return defineRoute({
     method: 'POST',
     path: '/api/v1/zugferd/visualizeXinvoice',
     operationId: 'visualizeXinvoice',
@@ -64,8 +68,10 @@ export function viewRoutes(services: Services) {
       return { body: invoiceHtml(invoice, lang), contentType: 'text/html; charset=utf-8', headers };
     },
   });
+}
 
-  const jobs = defineRoute({
+function jobsRoute(services: Services) {
+  return defineRoute({
     method: 'GET',
     path: '/api/v1/jobs',
     operationId: 'listRecentJobs',
@@ -115,6 +121,4 @@ export function viewRoutes(services: Services) {
       return { body: { jobs: withLinks }, headers: { 'Cache-Control': 'no-store' } };
     },
   });
-
-  return [visualize, jobs];
 }

@@ -16,7 +16,11 @@ import { findingSchema, artefactsSchema, scenarioSchema } from '../validation-sc
 const MAX_XML_CHARS = 20 * 1024 * 1024;
 
 export function xinvoiceRoutes(services: Services) {
-  const create = defineRoute({
+  return [createRoute(services), validateRoute(services)];
+}
+
+function createRoute(services: Services) {
+  return defineRoute({
     method: 'POST',
     path: '/api/v1/zugferd/createXinvoiceFromJson',
     operationId: 'createXinvoiceFromJson',
@@ -79,8 +83,10 @@ export function xinvoiceRoutes(services: Services) {
         };
       }),
   });
+}
 
-  const validate = defineRoute({
+function validateRoute(services: Services) {
+  return defineRoute({
     method: 'POST',
     path: '/api/v1/zugferd/validateXinvoiceXml',
     operationId: 'validateXinvoiceXml',
@@ -123,8 +129,6 @@ export function xinvoiceRoutes(services: Services) {
       return { body: { ...validationResponse(report), ...validationMessages(report, body.xinvoiceXML) } };
     },
   });
-
-  return [create, validate];
 }
 
 function validationResponse(report: ValidationReport) {

@@ -35,8 +35,14 @@ const profileSchema = z
 const fromPdf = (f: Finding) => f.source === 'pdf';
 
 export function zugferdRoutes(services: Services) {
-  const pdf = (body: Record<string, unknown>, field: string) => readFileField(body, { fields: [field], maxBytes: MAX_FILE_BYTES }).bytes;
-  const created = (built: BuiltZugferd) => ({
+  return [createFromJsonRoute(services), createFromXmlRoute(services), validateRoute(services), extractRoute(services)];
+}
+
+const pdf = (body: Record<string, unknown>, field: string) => readFileField(body, { fields: [field], maxBytes: MAX_FILE_BYTES }).bytes;
+
+/** What both create routes answer about the stored PDF. */
+function created(services: Services, built: BuiltZugferd) {
+  return {
     documentId: built.documentId,
     downloadURL: downloadUrl(services, built.documentId),
     resendToken: resendToken(services, built.documentId),
@@ -46,36 +52,39 @@ export function zugferdRoutes(services: Services) {
     attachments: built.attachments,
     ...(built.report.scenario ? { scenario: built.report.scenario } : {}),
     validationArtefacts: built.report.artefacts,
-  });
-  const createdFields = {
-    documentId: z.uuid(),
-    downloadURL: z.url().meta({ description: 'Signed link to the stored PDF, valid for DOWNLOAD_URL_TTL_SECONDS' }),
-    resendToken: z.string().meta({ description: 'Identifies this document for the resend operation' }),
-    profile: profileSchema,
-    convertedToPdfA: z.boolean().meta({ description: 'Whether the input PDF was converted to PDF/A-3b (Ghostscript) before embedding' }),
-    substitutedFonts: z.number().int().meta({
-      description:
-        "How many fonts of the input are drawn in a close typeface of Ghostscript's, at the same widths, because their embedded programs contradicted those widths (PDF/A forbids it); 0 normally",
-    }),
-    attachments: z
-      .array(
-        z.object({
-          fileName: z.string(),
-          action: z.enum(['replaced', 'kept', 'dropped']),
-          detail: z.string(),
-        }),
-      )
-      .meta({
-        description:
-          'What became of the files the input PDF already carried: an earlier invoice XML is replaced by the new one, other files are kept as PDF/A-3 associated files (completed with MIME type, dates, size and relationship where missing), files that cannot be made conformant are dropped',
-      }),
-    scenario: scenarioSchema.optional().meta({ description: 'The validation scenario the embedded XML was judged under' }),
-    validationArtefacts: artefactsSchema,
-    transport: mailResultSchema.optional().meta({ description: 'What happened to the e-mail, when the request had a transport' }),
   };
-  const transport = transportSchema.optional().meta({ description: 'Send the created PDF by e-mail in the same call' });
+}
 
-  const fromJson = defineRoute({
+const createdFields = {
+  documentId: z.uuid(),
+  downloadURL: z.url().meta({ description: 'Signed link to the stored PDF, valid for DOWNLOAD_URL_TTL_SECONDS' }),
+  resendToken: z.string().meta({ description: 'Identifies this document for the resend operation' }),
+  profile: profileSchema,
+  convertedToPdfA: z.boolean().meta({ description: 'Whether the input PDF was converted to PDF/A-3b (Ghostscript) before embedding' }),
+  substitutedFonts: z.number().int().meta({
+    description:
+      "How many fonts of the input are drawn in a close typeface of Ghostscript's, at the same widths, because their embedded programs contradicted those widths (PDF/A forbids it); 0 normally",
+  }),
+  attachments: z
+    .array(
+      z.object({
+        fileName: z.string(),
+        action: z.enum(['replaced', 'kept', 'dropped']),
+        detail: z.string(),
+      }),
+    )
+    .meta({
+      description:
+        'What became of the files the input PDF already carried: an earlier invoice XML is replaced by the new one, other files are kept as PDF/A-3 associated files (completed with MIME type, dates, size and relationship where missing), files that cannot be made conformant are dropped',
+    }),
+  scenario: scenarioSchema.optional().meta({ description: 'The validation scenario the embedded XML was judged under' }),
+  validationArtefacts: artefactsSchema,
+  transport: mailResultSchema.optional().meta({ description: 'What happened to the e-mail, when the request had a transport' }),
+};
+const transport = transportSchema.optional().meta({ description: 'Send the created PDF by e-mail in the same call' });
+
+function createFromJsonRoute(services: Services) {
+  return defineRoute({
     method: 'POST',
     path: '/api/v1/zugferd/createZugferdFromJson',
     operationId: 'createZugferdFromJson',
@@ -123,7 +132,7 @@ export function zugferdRoutes(services: Services) {
         return {
           body: {
             message: summary(report),
-            ...created(built),
+            ...created(services, built),
             zugferdValid: report.pdfValid,
             xInvoiceValid: report.xmlValid,
             numberOfZugferdErrors: pdfErrors.length,
@@ -138,8 +147,10 @@ export function zugferdRoutes(services: Services) {
         };
       }),
   });
+}
 
-  const fromXml = defineRoute({
+function createFromXmlRoute(services: Services) {
+  return defineRoute({
     method: 'POST',
     path: '/api/v1/zugferd/createZugferdPdfFromXinvoice',
     operationId: 'createZugferdPdfFromXinvoice',
@@ -186,7 +197,7 @@ export function zugferdRoutes(services: Services) {
           body: {
             valid: built.report.valid,
             message: summary(built.report),
-            ...created(built),
+            ...created(services, built),
             numberOfZugferdErrors: errors.length,
             zugferdFile: built.pdf.toString('base64'),
             zugferdErrors: errors,
@@ -196,8 +207,10 @@ export function zugferdRoutes(services: Services) {
         };
       }),
   });
+}
 
-  const validate = defineRoute({
+function validateRoute(services: Services) {
+  return defineRoute({
     method: 'POST',
     path: '/api/v1/zugferd/validateZugferdPdf',
     operationId: 'validateZugferdPdf',
@@ -263,8 +276,10 @@ export function zugferdRoutes(services: Services) {
       };
     },
   });
+}
 
-  const extract = defineRoute({
+function extractRoute(services: Services) {
+  return defineRoute({
     method: 'POST',
     path: '/api/v1/zugferd/extractXinvoiceFromZugferdToJson',
     operationId: 'extractXinvoiceFromZugferdToJson',
@@ -308,8 +323,6 @@ export function zugferdRoutes(services: Services) {
       };
     },
   });
-
-  return [fromJson, fromXml, validate, extract];
 }
 
 function summary(report: ZugferdReport): string {
