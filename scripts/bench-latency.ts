@@ -10,11 +10,11 @@ import { startSplitService } from './lib/split-service.js';
 
 /**
  * Latency of one small request (not in CI's time budget): `node dist/scripts/bench-latency.js
- * [--requests 30] [--warm-up 3] [--split] [--file some.pdf]`. Starts the built service (one
+ * [--requests 30] [--warm-up 3] [--pause-ms 0] [--split] [--file some.pdf]`. Starts the built service (one
  * process, or with --split API, worker and Temporal as processes of their own), then sends a
  * one-page PDF with a text layer (the fixture invoice through the German template, or --file)
- * to the sync analysis, one request after the other, and prints median, p95 and max of the wall
- * time. What a text PDF costs beyond its ~30 ms of analysis is start-up and orchestration, which
+ * to the sync analysis, one request after the other (with --pause-ms between them: a request that
+ * finds the service idle), and prints median, p95 and max of the wall time. What a text PDF costs beyond its ~30 ms of analysis is start-up and orchestration, which
  * is what this measures. Exit code 1 when any answer is not 200.
  */
 
@@ -22,12 +22,14 @@ const { values } = parseArgs({
   options: {
     requests: { type: 'string', default: '30' },
     'warm-up': { type: 'string', default: '3' },
+    'pause-ms': { type: 'string', default: '0' },
     split: { type: 'boolean', default: false },
     file: { type: 'string' },
   },
 });
 const requests = Number(values.requests);
 const warmUp = Number(values['warm-up']);
+const pauseMs = Number(values['pause-ms']);
 const ENDPOINT = '/createJSONFromAnalysedPdf';
 
 async function textPdf(): Promise<Buffer> {
@@ -64,10 +66,13 @@ try {
   const target: Target = { url: service.api.url, token: service.api.token };
   for (let i = 0; i < warmUp; i++) await timed(target, body);
   const times: number[] = [];
-  for (let i = 0; i < requests; i++) times.push(await timed(target, body));
+  for (let i = 0; i < requests; i++) {
+    await new Promise((r) => setTimeout(r, pauseMs));
+    times.push(await timed(target, body));
+  }
   const s = (ms: number) => `${(ms / 1000).toFixed(3)} s`;
   console.log(
-    `${ENDPOINT}, one-page text PDF (${values.split ? 'split' : 'one process'}), ${requests} requests after ${warmUp} warm-up: ` +
+    `${ENDPOINT}, one-page text PDF (${values.split ? 'split' : 'one process'}), ${requests} requests after ${warmUp} warm-up, ${pauseMs} ms apart: ` +
       `median ${s(quantile(times, 0.5))}, p95 ${s(quantile(times, 0.95))}, max ${s(Math.max(...times))}`,
   );
 } finally {

@@ -25,6 +25,7 @@ import { registry } from './metrics/metrics.js';
 import { startMetricsServer } from './metrics/server.js';
 import { ocrEngineName } from './reading/ocr-engine.js';
 import { DEFAULT_SANDBOX_LIMITS } from './reading/sandbox.js';
+import { sandboxLauncher } from './reading/sandbox-launcher.js';
 import { configureVeraPdf, stopVeraPdf } from './pdf/verapdf.js';
 import { openBlobStorage } from './storage/blob-storage.js';
 import { openStorage } from './storage/index.js';
@@ -124,6 +125,11 @@ export async function startService(config: Config, log: Logger): Promise<Running
         ocrEngines: OCR_ENGINES,
         sandboxHeapMb: DEFAULT_SANDBOX_LIMITS.heapMb,
       });
+      if (plan.ocr) {
+        // The first document's sandbox child is forked now, not when it arrives; ended after the worker.
+        sandboxLauncher.warmUp(DEFAULT_SANDBOX_LIMITS.heapMb);
+        cleanups.push(async () => sandboxLauncher.close());
+      }
       const workers = await startWorkers({
         connection: connection as NativeConnection,
         namespace: config.temporal.namespace,
