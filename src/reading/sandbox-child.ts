@@ -33,6 +33,6 @@ process.on('message', (message: ParentMessage) => {
 // The parent going away (it finished, or it died) ends the sandbox too.
 process.on('disconnect', () => process.exit(0));
 
-// Most PDFs are read with pdfjs: it is loaded while the child waits, not once the document is there.
+// Every PDF is read with pdfjs: it is loaded while the child waits, not once the document is there.
 await preloadPdfJs();
 send({ kind: 'ready' });
