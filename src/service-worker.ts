@@ -11,6 +11,7 @@ import { createMailTransport } from './mail/transport.js';
 import { configureVeraPdf, stopVeraPdf } from './pdf/verapdf.js';
 import { ocrEngineName } from './reading/ocr-engine.js';
 import { DEFAULT_SANDBOX_LIMITS } from './reading/sandbox.js';
+import { sandboxLauncher } from './reading/sandbox-launcher.js';
 import type { Cleanups } from './service.js';
 import type { BlobStorage } from './storage/blob-storage.js';
 import type { Storage } from './storage/index.js';
@@ -39,6 +40,11 @@ export async function startWorkerRole(config: Config, log: Logger, deps: WorkerD
     ocrEngines: OCR_ENGINES,
     sandboxHeapMb: DEFAULT_SANDBOX_LIMITS.heapMb,
   });
+  if (plan.ocr) {
+    // The first document's sandbox child is forked now, not when it arrives; ended after the worker.
+    sandboxLauncher.warmUp(DEFAULT_SANDBOX_LIMITS.heapMb);
+    cleanups.push(async () => sandboxLauncher.close());
+  }
   const workers = await startWorkers({
     connection: deps.connection,
     namespace: config.temporal.namespace,

@@ -13,6 +13,15 @@ export function loadPdfJs(): Promise<PdfJs> {
 }
 
 /**
+ * Loads pdfjs and the parsing half it runs in this thread under Node (its "fake worker", which it
+ * would import with the first document), for a process about to read a PDF. That module registers
+ * itself as `globalThis.pdfjsWorker`, where pdfjs looks before importing it.
+ */
+export async function preloadPdfJs(): Promise<void> {
+  await Promise.all([loadPdfJs(), import('pdfjs-dist/legacy/build/pdf.worker.mjs')]);
+}
+
+/**
  * pdfjs reads its standard fonts, CMaps, image decoders and colour profiles from its own package
  * folder: local files, never the network. Plain paths, because its Node loader hands them to
  * fs.readFile, which takes no `file:` URL strings (the font metrics were silently not found).

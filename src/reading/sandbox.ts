@@ -1,16 +1,19 @@
-import { fork, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import type { FileType } from '../files/file-type.js';
 import type { GrayBitmap } from './bitmap.js';
 import { UnreadableFileError } from './decode-image.js';
 import type { DocumentOutline } from './document-reader.js';
-import { ocrScript } from './scripts.js';
+import { sandboxLauncher, type SandboxLauncher } from './sandbox-launcher.js';
+import type { ChildMessage, ParentMessage } from './sandbox-protocol.js';
 
 /**
  * One untrusted document, opened in a child process of its own. A file built
  * to exhaust memory, loop forever or crash a native decoder takes that child
  * down, never the service: the child gets a bounded heap, every step a
  * deadline, and it is killed when the document is done or anything goes wrong.
- * No environment (database URLs, secrets) is passed to it.
+ * No environment (database URLs, secrets) is passed to it. The child was
+ * forked before the document arrived (sandbox-launcher.ts), and has read no
+ * other.
  *
  * The parent asks for pages one by one, so pages are rendered only as fast as
  * OCR consumes them and at most a few bitmaps exist at any time.
@@ -27,16 +30,6 @@ export interface SandboxLimits {
 
 export const DEFAULT_SANDBOX_LIMITS: SandboxLimits = { heapMb: 1024, openTimeoutMs: 60_000, renderTimeoutMs: 30_000 };
 
-export type ParentMessage = { kind: 'open'; bytes: Uint8Array; type: FileType } | { kind: 'render'; page: number };
-
-export type ChildMessage =
-  | { kind: 'opened'; outline: DocumentOutline }
-  | { kind: 'rendered'; page: number; bitmap: GrayBitmap }
-  | { kind: 'failed'; message: string };
-
-/** The last part of the child's stderr says why it died (V8 prints its out-of-memory report there). */
-const STDERR_TAIL = 2_000;
-
 export class SandboxedDocument {
   private readonly pending = new Map<number, { resolve(bitmap: GrayBitmap): void; reject(err: Error): void }>();
   private failure: Error | undefined;
@@ -52,29 +45,19 @@ export class SandboxedDocument {
     });
   }
 
-  static async open(bytes: Uint8Array, type: FileType, limits: SandboxLimits = DEFAULT_SANDBOX_LIMITS): Promise<SandboxedDocument> {
-    const child = fork(ocrScript('sandbox-child'), [], {
-      execArgv: [`--max-old-space-size=${limits.heapMb}`],
-      serialization: 'advanced', // typed arrays cross as bytes, not as JSON arrays of numbers
-      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
-      env: {},
-    });
-    let stderr = '';
-    child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
-      stderr = (stderr + chunk).slice(-STDERR_TAIL);
-    });
+  static async open(
+    bytes: Uint8Array,
+    type: FileType,
+    limits: SandboxLimits = DEFAULT_SANDBOX_LIMITS,
+    launcher: SandboxLauncher = sandboxLauncher,
+  ): Promise<SandboxedDocument> {
+    const { process: child, ready, stderrTail } = launcher.take(limits.heapMb);
     const exited = new Promise<never>((_, reject) =>
-      child.once('exit', (code, signal) => reject(new UnreadableFileError(describeExit(code, signal, stderr)))),
+      child.once('exit', (code, signal) => reject(new UnreadableFileError(describeExit(code, signal, stderrTail())))),
     );
     exited.catch(() => undefined);
-    const opened = new Promise<DocumentOutline>((resolve, reject) => {
-      child.once('message', (message: ChildMessage) => {
-        if (message.kind === 'opened') resolve(message.outline);
-        else reject(new UnreadableFileError(message.kind === 'failed' ? message.message : 'The document reader answered out of turn.'));
-      });
-    });
     try {
-      child.send({ kind: 'open', bytes, type } satisfies ParentMessage);
+      const opened = ready.then(() => openIn(child, bytes, type));
       const outline = await deadline(Promise.race([opened, exited]), limits.openTimeoutMs, 'Opening the document');
       const doc = new SandboxedDocument(child, limits, outline);
       // Later deaths carry the same explanation.
@@ -84,6 +67,11 @@ export class SandboxedDocument {
       child.kill('SIGKILL');
       throw err;
     }
+  }
+
+  /** The child's process id. */
+  get pid(): number | undefined {
+    return this.child.pid;
   }
 
   /** Renders (PDF) or decodes (images) a page listed in `outline.scanPages`. */
@@ -114,6 +102,18 @@ export class SandboxedDocument {
     this.pending.clear();
     if (this.child.exitCode === null && this.child.signalCode === null) this.child.kill('SIGKILL');
   }
+}
+
+/** Hands the document to a child that is ready for it; resolves with what the child found. */
+function openIn(child: ChildProcess, bytes: Uint8Array, type: FileType): Promise<DocumentOutline> {
+  const opened = new Promise<DocumentOutline>((resolve, reject) => {
+    child.once('message', (message: ChildMessage) => {
+      if (message.kind === 'opened') resolve(message.outline);
+      else reject(new UnreadableFileError(message.kind === 'failed' ? message.message : 'The document reader answered out of turn.'));
+    });
+  });
+  child.send({ kind: 'open', bytes, type } satisfies ParentMessage);
+  return opened;
 }
 
 function describeExit(code: number | null, signal: NodeJS.Signals | null, stderr: string): string {

@@ -50,10 +50,12 @@ export const DEFAULT_CONCURRENCY: Record<Exclude<Workload, 'ocr'>, number> = { q
  * sandbox process is capped at its V8 heap (DEFAULT_SANDBOX_LIMITS.heapMb in src/reading/sandbox.ts)
  * plus canvas and page bitmaps outside the heap (up to 18 Mpx per page, a few pages in flight)
  * and the process itself: the budget reserves the worst case, so it holds even when every
- * document is a large scan.
+ * document is a large scan. One more sandbox process waits for the next document.
  */
 export const OCR_ENGINE_MB = 150;
 export const OCR_DOCUMENT_OVERHEAD_MB = 256;
+/** The sandbox process forked ahead of the next document (src/reading/sandbox-launcher.ts): Node, pdfjs and the reader loaded, no document. */
+export const OCR_CHILD_AHEAD_MB = 160;
 
 export class WorkerPlanError extends Error {}
 
@@ -81,10 +83,10 @@ export function planWorker(
 function ocrBudget(memoryMb: number, engines: number, sandboxHeapMb: number): OcrBudget {
   const enginesMb = engines * OCR_ENGINE_MB;
   const perDocumentMb = sandboxHeapMb + OCR_DOCUMENT_OVERHEAD_MB;
-  const documents = Math.floor((memoryMb - enginesMb) / perDocumentMb);
+  const documents = Math.floor((memoryMb - enginesMb - OCR_CHILD_AHEAD_MB) / perDocumentMb);
   if (documents < 1) {
     throw new WorkerPlanError(
-      `EINVOICE_OCR_MEMORY_MB: ${memoryMb} MiB do not hold one document being read (${engines} OCR engine(s) × ${OCR_ENGINE_MB} MiB + ${perDocumentMb} MiB per document = ${enginesMb + perDocumentMb} MiB)`,
+      `EINVOICE_OCR_MEMORY_MB: ${memoryMb} MiB do not hold one document being read (${engines} OCR engine(s) × ${OCR_ENGINE_MB} MiB + ${OCR_CHILD_AHEAD_MB} MiB for the sandbox process forked ahead + ${perDocumentMb} MiB per document = ${enginesMb + OCR_CHILD_AHEAD_MB + perDocumentMb} MiB)`,
     );
   }
   return { memoryMb, engines, enginesMb, perDocumentMb, documents };
