@@ -291,7 +291,7 @@ export async function runFuzz(
 /** The service may hold this much at any moment (the OCR engines are replaced above 1.5 GB). */
 export const PEAK_LIMIT_MIB = 2048;
 /** After the first tenth (engines started, caches filled) the service ends within this of where it was. */
-export const GROWTH_LIMIT_MIB = 256;
+export const GROWTH_LIMIT_MIB = 128;
 
 /** Why the run's memory was not bounded, or undefined when it was. */
 export function memoryProblem(report: FuzzReport): string | undefined {

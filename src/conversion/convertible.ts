@@ -322,38 +322,9 @@ const VATEX: Readonly<Record<string, { code?: string; text: string }>> = {
 export function complete(found: Invoice, unread: readonly string[] = []): { invoice: Invoice; filled: FilledField[] } {
   const invoice = structuredClone(found);
   const filled: FilledField[] = [];
-  const fill = <T extends object, K extends keyof T>(
-    target: T,
-    key: K,
-    value: T[K] | undefined,
-    path: string,
-    bt: string,
-    source: FilledField['source'],
-    rule: string,
-  ) => {
-    if (target[key] !== undefined || value === undefined) return;
-    target[key] = value;
-    filled.push({ path, bt, source, rule });
-  };
+  const fill = fillerOf(filled);
   fill(invoice, 'invoiceTypeCode', COMMERCIAL_INVOICE, 'invoiceTypeCode', 'BT-3', 'default', 'commercial-invoice');
-  invoice.vatBreakdown = invoice.vatBreakdown?.map((row, i) => {
-    const out = { ...row };
-    fill(
-      out,
-      'vatCategoryCode',
-      row.vatCategoryRate && new Decimal(row.vatCategoryRate).gt(0) ? 'S' : undefined,
-      `vatBreakdown[${i}].vatCategoryCode`,
-      'BT-118',
-      'inferred',
-      'positive-rate',
-    );
-    const vatex = out.vatCategoryCode ? VATEX[out.vatCategoryCode] : undefined;
-    if (vatex && out.vatExemptionReasonText === undefined && out.vatExemptionReasonCode === undefined) {
-      fill(out, 'vatExemptionReasonCode', vatex.code, `vatBreakdown[${i}].vatExemptionReasonCode`, 'BT-121', 'default', 'vatex');
-      fill(out, 'vatExemptionReasonText', vatex.text, `vatBreakdown[${i}].vatExemptionReasonText`, 'BT-120', 'default', 'vatex');
-    }
-    return out;
-  });
+  invoice.vatBreakdown = invoice.vatBreakdown?.map((row, i) => completeBreakdownRow(row, i, fill));
   // Where the page prints items that were not read, a line per rate would claim it printed none.
   if (!invoice.invoiceLine?.length && !unread.includes('BG-25')) invoice.invoiceLine = linesFromBreakdown(invoice, filled);
   const onlyRate = invoice.vatBreakdown?.length === 1 ? invoice.vatBreakdown[0] : undefined;
@@ -364,6 +335,55 @@ export function complete(found: Invoice, unread: readonly string[] = []): { invo
   withoutRatesOutsideScope(invoice);
   withoutVatIdsOutsideScope(invoice);
 
+  completeTotals(invoice, fill);
+  completePaymentAndContact(invoice, fill);
+  completeDelivery(invoice, fill);
+  return { invoice, filled };
+}
+
+/** Sets a value where the invoice has none, and lists it with its rule. */
+type Fill = <T extends object, K extends keyof T>(
+  target: T,
+  key: K,
+  value: T[K] | undefined,
+  path: string,
+  bt: string,
+  source: FilledField['source'],
+  rule: string,
+) => void;
+
+function fillerOf(filled: FilledField[]): Fill {
+  return (target, key, value, path, bt, source, rule) => {
+    if (target[key] !== undefined || value === undefined) return;
+    target[key] = value;
+    filled.push({ path, bt, source, rule });
+  };
+}
+
+type BreakdownRow = NonNullable<Invoice['vatBreakdown']>[number];
+
+/** A row's category where its rate is positive, and the standard exemption reason of an exempt category that prints none. */
+function completeBreakdownRow(row: BreakdownRow, i: number, fill: Fill): BreakdownRow {
+  const out = { ...row };
+  fill(
+    out,
+    'vatCategoryCode',
+    row.vatCategoryRate && new Decimal(row.vatCategoryRate).gt(0) ? 'S' : undefined,
+    `vatBreakdown[${i}].vatCategoryCode`,
+    'BT-118',
+    'inferred',
+    'positive-rate',
+  );
+  const vatex = out.vatCategoryCode ? VATEX[out.vatCategoryCode] : undefined;
+  if (vatex && out.vatExemptionReasonText === undefined && out.vatExemptionReasonCode === undefined) {
+    fill(out, 'vatExemptionReasonCode', vatex.code, `vatBreakdown[${i}].vatExemptionReasonCode`, 'BT-121', 'default', 'vatex');
+    fill(out, 'vatExemptionReasonText', vatex.text, `vatBreakdown[${i}].vatExemptionReasonText`, 'BT-120', 'default', 'vatex');
+  }
+  return out;
+}
+
+/** The sums EN 16931 defines from other totals: the lines' sum, the breakdown's VAT, the amount due. */
+function completeTotals(invoice: Invoice, fill: Fill): void {
   const totals = (invoice.documentTotals ??= {});
   if (invoice.invoiceLine?.length && invoice.invoiceLine.every((l) => l.invoiceLineNetAmount !== undefined)) {
     fill(
@@ -395,7 +415,10 @@ export function complete(found: Invoice, unread: readonly string[] = []): { invo
     );
     fill(totals, 'amountDueForPayment', due, 'documentTotals.amountDueForPayment', 'BT-115', 'inferred', 'total-minus-paid');
   }
+}
 
+/** SEPA transfer for an IBAN; the company as its own contact point. */
+function completePaymentAndContact(invoice: Invoice, fill: Fill): void {
   const iban = invoice.paymentInstructions?.creditTransfer?.[0]?.paymentAccountIdentifier;
   if (iban && invoice.paymentInstructions)
     fill(
@@ -418,22 +441,23 @@ export function complete(found: Invoice, unread: readonly string[] = []): { invo
       'default',
       'seller-name',
     );
-  // Goods of an intra-community supply go to the buyer (BR-IC-12), unless a delivery address says otherwise.
+}
+
+/** Goods of an intra-community supply go to the buyer (BR-IC-12), unless a delivery address says otherwise. */
+function completeDelivery(invoice: Invoice, fill: Fill): void {
   const buyerCountry = invoice.buyer?.buyerPostalAddress?.buyerCountryCode;
-  if (buyerCountry && invoice.vatBreakdown?.some((r) => r.vatCategoryCode === 'K')) {
-    const delivery = (invoice.deliveryInformation ??= {});
-    const address = (delivery.deliverToAddress ??= {});
-    fill(
-      address,
-      'deliverToCountryCode',
-      buyerCountry,
-      'deliveryInformation.deliverToAddress.deliverToCountryCode',
-      'BT-80',
-      'inferred',
-      'buyer-country',
-    );
-  }
-  return { invoice, filled };
+  if (!buyerCountry || !invoice.vatBreakdown?.some((r) => r.vatCategoryCode === 'K')) return;
+  const delivery = (invoice.deliveryInformation ??= {});
+  const address = (delivery.deliverToAddress ??= {});
+  fill(
+    address,
+    'deliverToCountryCode',
+    buyerCountry,
+    'deliveryInformation.deliverToAddress.deliverToCountryCode',
+    'BT-80',
+    'inferred',
+    'buyer-country',
+  );
 }
 
 /** What is outside the scope of VAT has no VAT rate (BR-O-05, BR-O-06, BR-O-07): the 0 % a page prints for it is no rate. */

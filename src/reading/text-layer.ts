@@ -157,6 +157,28 @@ interface DrawnGlyphs {
 }
 
 const IDENTITY = [1, 0, 0, 1, 0, 0];
+const DEFAULT_FONT_MATRIX = [0.001, 0, 0, 0.001, 0, 0];
+/** A new text object or text matrix starts its first line at the origin. */
+const LINE_START = { x: 0, lineX: 0, y: 0, lineY: 0 };
+
+const INITIAL_STATE: TextState = {
+  ctm: IDENTITY,
+  textMatrix: IDENTITY,
+  x: 0,
+  y: 0,
+  lineX: 0,
+  lineY: 0,
+  charSpacing: 0,
+  wordSpacing: 0,
+  hScale: 1,
+  leading: 0,
+  rise: 0,
+  font: '',
+  fontMatrix: DEFAULT_FONT_MATRIX,
+  vertical: false,
+  fontSize: 0,
+  direction: 1,
+};
 
 /**
  * The page's glyphs with their positions, by replaying the text operators of pdfjs' operator
@@ -164,121 +186,106 @@ const IDENTITY = [1, 0, 0, 1, 0, 0];
  * form matrices). Annotations are left out, as they are from the text content.
  */
 async function drawnGlyphs(pdf: PdfJs, page: PDFPageProxy, viewportTransform: number[]): Promise<DrawnGlyphs> {
-  const { OPS, Util, AnnotationMode } = pdf;
-  const list = await page.getOperatorList({ annotationMode: AnnotationMode.DISABLE });
-  const glyphs: Glyph[] = [];
-  const spaceWidth = new Map<string, number>();
-  const fonts = new Map<string, { matrix: number[]; vertical: boolean }>();
-  const fontOf = (name: string) => {
-    let f = fonts.get(name);
+  const list = await page.getOperatorList({ annotationMode: pdf.AnnotationMode.DISABLE });
+  const replay = new GlyphReplay(pdf, page, viewportTransform);
+  list.fnArray.forEach((fn, i) => replay.apply(fn, list.argsArray[i] as unknown[]));
+  return { glyphs: replay.glyphs, spaceWidth: replay.spaceWidth };
+}
+
+/** The graphics and text state the operators change, and the glyphs they draw. */
+class GlyphReplay {
+  readonly glyphs: Glyph[] = [];
+  readonly spaceWidth = new Map<string, number>();
+  private s: TextState = { ...INITIAL_STATE };
+  private readonly stack: TextState[] = [];
+  private readonly fonts = new Map<string, { matrix: number[]; vertical: boolean }>();
+  private readonly operators: Map<number, (args: unknown[]) => void>;
+
+  constructor(
+    private readonly pdf: PdfJs,
+    private readonly page: PDFPageProxy,
+    private readonly viewportTransform: number[],
+  ) {
+    this.operators = this.textOperators();
+  }
+
+  apply(fn: number, args: unknown[]): void {
+    this.operators.get(fn)?.(args);
+  }
+
+  /** What each operator that places text does to the state; the others draw no text. */
+  private textOperators(): Map<number, (args: unknown[]) => void> {
+    const { OPS, Util } = this.pdf;
+    return new Map<number, (args: unknown[]) => void>([
+      [OPS.save, () => this.stack.push({ ...this.s })],
+      [OPS.restore, () => (this.s = this.stack.pop() ?? this.s)],
+      [OPS.transform, (args) => (this.s.ctm = Util.transform(this.s.ctm, args as number[]) as number[])],
+      [
+        OPS.paintFormXObjectBegin,
+        (args) => {
+          this.stack.push({ ...this.s });
+          if (args[0]) this.s.ctm = Util.transform(this.s.ctm, Array.from(args[0] as ArrayLike<number>)) as number[];
+        },
+      ],
+      [OPS.paintFormXObjectEnd, () => (this.s = this.stack.pop() ?? this.s)],
+      [OPS.beginText, () => Object.assign(this.s, { textMatrix: IDENTITY, ...LINE_START })],
+      [OPS.setTextMatrix, (args) => Object.assign(this.s, { textMatrix: Array.from(args[0] as ArrayLike<number>), ...LINE_START })],
+      [OPS.moveText, (args) => this.moveText(args[0] as number, args[1] as number)],
+      [
+        OPS.setLeadingMoveText,
+        (args) => {
+          this.s.leading = args[1] as number;
+          this.moveText(args[0] as number, args[1] as number);
+        },
+      ],
+      [OPS.nextLine, () => this.moveText(0, this.s.leading)],
+      [OPS.setLeading, (args) => (this.s.leading = -(args[0] as number))],
+      [OPS.setCharSpacing, (args) => (this.s.charSpacing = args[0] as number)],
+      [OPS.setWordSpacing, (args) => (this.s.wordSpacing = args[0] as number)],
+      [OPS.setHScale, (args) => (this.s.hScale = (args[0] as number) / 100)],
+      [OPS.setTextRise, (args) => (this.s.rise = args[0] as number)],
+      [OPS.setFont, (args) => this.setFont(args[0] as string, args[1] as number)],
+      [OPS.showText, (args) => this.showText(args[0] as Array<number | ListedGlyph>)],
+    ]);
+  }
+
+  private moveText(x: number, y: number): void {
+    this.s.x = this.s.lineX += x;
+    this.s.y = this.s.lineY += y;
+  }
+
+  private setFont(name: string, size: number): void {
+    const f = this.fontOf(name);
+    Object.assign(this.s, {
+      font: name,
+      fontMatrix: f.matrix,
+      vertical: f.vertical,
+      fontSize: Math.abs(size),
+      direction: size < 0 ? -1 : 1,
+    });
+  }
+
+  private fontOf(name: string): { matrix: number[]; vertical: boolean } {
+    let f = this.fonts.get(name);
     if (!f) {
       let obj: { fontMatrix?: number[]; vertical?: boolean } | undefined;
       try {
-        obj = page.commonObjs.get(name) as typeof obj;
+        obj = this.page.commonObjs.get(name) as typeof obj;
       } catch {
         obj = undefined;
       }
-      f = { matrix: obj?.fontMatrix ? Array.from(obj.fontMatrix) : [0.001, 0, 0, 0.001, 0, 0], vertical: obj?.vertical === true };
-      fonts.set(name, f);
+      f = { matrix: obj?.fontMatrix ? Array.from(obj.fontMatrix) : DEFAULT_FONT_MATRIX, vertical: obj?.vertical === true };
+      this.fonts.set(name, f);
     }
     return f;
-  };
-  let s: TextState = {
-    ctm: IDENTITY,
-    textMatrix: IDENTITY,
-    x: 0,
-    y: 0,
-    lineX: 0,
-    lineY: 0,
-    charSpacing: 0,
-    wordSpacing: 0,
-    hScale: 1,
-    leading: 0,
-    rise: 0,
-    font: '',
-    fontMatrix: [0.001, 0, 0, 0.001, 0, 0],
-    vertical: false,
-    fontSize: 0,
-    direction: 1,
-  };
-  const stack: TextState[] = [];
-  const moveText = (x: number, y: number) => {
-    s.x = s.lineX += x;
-    s.y = s.lineY += y;
-  };
-  list.fnArray.forEach((fn, i) => {
-    const args = list.argsArray[i] as unknown[];
-    switch (fn) {
-      case OPS.save:
-        stack.push({ ...s });
-        break;
-      case OPS.restore:
-        s = stack.pop() ?? s;
-        break;
-      case OPS.transform:
-        s.ctm = Util.transform(s.ctm, args as number[]) as number[];
-        break;
-      case OPS.paintFormXObjectBegin:
-        stack.push({ ...s });
-        if (args[0]) s.ctm = Util.transform(s.ctm, Array.from(args[0] as ArrayLike<number>)) as number[];
-        break;
-      case OPS.paintFormXObjectEnd:
-        s = stack.pop() ?? s;
-        break;
-      case OPS.beginText:
-        s.textMatrix = IDENTITY;
-        s.x = s.lineX = s.y = s.lineY = 0;
-        break;
-      case OPS.setTextMatrix:
-        s.textMatrix = Array.from(args[0] as ArrayLike<number>);
-        s.x = s.lineX = s.y = s.lineY = 0;
-        break;
-      case OPS.moveText:
-        moveText(args[0] as number, args[1] as number);
-        break;
-      case OPS.setLeadingMoveText:
-        s.leading = args[1] as number;
-        moveText(args[0] as number, args[1] as number);
-        break;
-      case OPS.nextLine:
-        moveText(0, s.leading);
-        break;
-      case OPS.setLeading:
-        s.leading = -(args[0] as number);
-        break;
-      case OPS.setCharSpacing:
-        s.charSpacing = args[0] as number;
-        break;
-      case OPS.setWordSpacing:
-        s.wordSpacing = args[0] as number;
-        break;
-      case OPS.setHScale:
-        s.hScale = (args[0] as number) / 100;
-        break;
-      case OPS.setTextRise:
-        s.rise = args[0] as number;
-        break;
-      case OPS.setFont: {
-        const size = args[1] as number;
-        const f = fontOf(args[0] as string);
-        s.font = args[0] as string;
-        s.fontMatrix = f.matrix;
-        s.vertical = f.vertical;
-        s.fontSize = Math.abs(size);
-        s.direction = size < 0 ? -1 : 1;
-        break;
-      }
-      case OPS.showText:
-        showText(args[0] as Array<number | ListedGlyph>);
-        break;
-    }
-  });
-  return { glyphs, spaceWidth };
+  }
 
-  function showText(run: Array<number | ListedGlyph>) {
+  private showText(run: Array<number | ListedGlyph>): void {
+    const s = this.s;
     // Vertical writing is left to pdfjs' own spacing.
     if (s.vertical || s.fontSize === 0) return;
-    const m = Util.transform(Util.transform(viewportTransform, s.ctm), s.textMatrix) as number[];
+    const { Util } = this.pdf;
+    const m = Util.transform(Util.transform(this.viewportTransform, s.ctm), s.textMatrix) as number[];
     const [a = 0, b = 0, c = 0, d = 0, e = 0, f = 0] = m;
     const at = (tx: number, ty: number) => [a * tx + c * ty + e, b * tx + d * ty + f] as const;
     const hScale = s.hScale * s.direction;
@@ -294,8 +301,8 @@ async function drawnGlyphs(pdf: PdfJs, page: PDFPageProxy, viewportTransform: nu
       const [x0, baseline] = at(s.x + x * hScale, s.y + s.rise);
       const [x1] = at(s.x + (x + width) * hScale, s.y + s.rise);
       const text = g.unicode ?? '';
-      glyphs.push({ text, x0, x1, baseline, size });
-      if (text !== '' && /^\s+$/u.test(text) && !spaceWidth.has(s.font) && size > 0) spaceWidth.set(s.font, (x1 - x0) / size);
+      this.glyphs.push({ text, x0, x1, baseline, size });
+      if (text !== '' && /^\s+$/u.test(text) && !this.spaceWidth.has(s.font) && size > 0) this.spaceWidth.set(s.font, (x1 - x0) / size);
       x += width + ((g.isSpace ? s.wordSpacing : 0) + s.charSpacing) * s.direction;
     }
     s.x += x * hScale;
