@@ -1,15 +1,21 @@
-import { readdirSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { scanPage, type ScanProfile } from '../../scripts/lib/scan-simulation.js';
 import { fixtureInvoice, grayTiff, invoicePdf, pdfBitmaps } from '../reading/fixtures.js';
 import { byName } from './client.js';
 
+const run = promisify(execFile);
+
 /**
  * Every upload gets an answer (issue 29): degraded scans, single-page JPEGs and multi-page TIFFs
  * of up to 3 MB, base64 in JSON, sent by Node's fetch two and three at a time to the sync
- * analysis and to the one-call conversion. A result or an error envelope counts; a connection
- * closed without an answer (fetch throwing, `UND_ERR_SOCKET`) is what must not happen.
+ * analysis and to the one-call conversion, from a client process on the Node the machine ships.
+ * A result or an error envelope counts; a connection closed without an answer (fetch throwing,
+ * `UND_ERR_SOCKET`) is what must not happen.
  */
 
 const UPLOADS = 40;
@@ -44,38 +50,33 @@ async function uploads(): Promise<Upload[]> {
     out.push({
       path: convert ? '/createZugferdFromPdf' : '/createJSONFromAnalysedPdf',
       name: `${tiff ? 'tiff' : 'jpeg'} ${i + 1}`,
-      body: JSON.stringify({ fileBase64: file, fileName: tiff ? `scan-${i + 1}.tif` : `scan-${i + 1}.jpg` }),
+      // The conversion names its output after the upload; the analysis takes the file alone.
+      body: JSON.stringify({ fileBase64: file, ...(convert ? { fileName: tiff ? `scan-${i + 1}.tif` : `scan-${i + 1}.jpg` } : {}) }),
     });
   }
   return out;
 }
 
-/** Sends the uploads `inFlight` at a time; returns the status and error code of each answer, or why there was none. */
+/** The Node the machine ships (its fetch is the client of the report), else this one. */
+const CLIENT_NODE = ['/usr/bin/node', process.execPath].find((p) => existsSync(p))!;
+const CLIENT = path.join(import.meta.dirname, 'upload-client.mjs');
+
+/** Sends the uploads `inFlight` at a time from a client process; returns each answer's status and code, or why there was none. */
 async function sendAll(url: string, token: string, list: Upload[], inFlight: number): Promise<Array<Answer | string>> {
-  const results: Array<Answer | string> = [];
-  let next = 0;
-  const lane = async () => {
-    for (let i = next++; i < list.length; i = next++) {
-      const u = list[i]!;
-      try {
-        const r = await fetch(`${url}${u.path}`, {
-          method: 'POST',
-          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-          body: u.body,
-        });
-        const text = Buffer.from(await r.arrayBuffer()).toString('utf8');
-        results[i] = {
-          status: r.status,
-          code: r.status === 200 ? undefined : (JSON.parse(text) as { error?: { code?: string } }).error?.code,
-        };
-      } catch (err) {
-        const cause = (err as { cause?: { code?: string } }).cause?.code ?? (err as Error).message;
-        results[i] = `${u.name} to ${u.path}: no answer (${cause})`;
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: inFlight }, lane));
-  return results;
+  const dir = mkdtempSync(path.join(tmpdir(), 'uploads-'));
+  try {
+    const uploads = list.map((u, i) => {
+      const file = path.join(dir, `${i}.json`);
+      writeFileSync(file, u.body);
+      return { path: u.path, name: u.name, file };
+    });
+    const manifest = path.join(dir, 'manifest.json');
+    writeFileSync(manifest, JSON.stringify({ url, token, uploads }));
+    const { stdout } = await run(CLIENT_NODE, [CLIENT, manifest, String(inFlight)], { maxBuffer: 1 << 20 });
+    return JSON.parse(stdout) as Array<Answer | string>;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 describe('uploads of degraded scans', () => {
