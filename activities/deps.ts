@@ -1,7 +1,14 @@
 import type { Logger } from 'pino';
 import type { BlobStorage } from '../src/storage/blob-storage.js';
 import type { Storage } from '../src/storage/index.js';
-import type { MailDeps } from './mail.js';
+import type { MailTransport } from '../src/mail/transport.js';
+import type { TestFault } from '../src/mail/types.js';
+
+/** Where the mail activities send, and (tests only) which faults they inject. */
+export interface MailDeps {
+  transport: MailTransport;
+  testFaults: readonly TestFault[];
+}
 
 /** What activities may touch: the blob store, the metadata database, a logger, the mail transport. */
 export interface ActivityDeps {

@@ -3,18 +3,11 @@ import { composeMessage, messageIdFor, type AttachmentContent } from '../src/mai
 import { loadDraft } from '../src/mail/drafts.js';
 import { LIMITS } from '../src/mail/schema.js';
 import { classifySendError } from '../src/mail/smtp-errors.js';
-import type { MailTransport } from '../src/mail/transport.js';
-import type { MailDraft, MailRequest, SendError, TestFault } from '../src/mail/types.js';
+import type { MailDraft, MailRequest, SendError } from '../src/mail/types.js';
 import type { BlobStorage } from '../src/storage/blob-storage.js';
 import { BlobNotFoundError } from '../src/storage/blob-store.js';
 import type { RequestContext } from '../src/temporal/context.js';
 import type { ActivityDeps } from './deps.js';
-
-/** Where the mail activities send, and (tests only) which faults they inject. */
-export interface MailDeps {
-  transport: MailTransport;
-  testFaults: readonly TestFault[];
-}
 
 export interface RecordMailSendInput {
   ctx: RequestContext;

@@ -4,7 +4,7 @@ import { DEFAULT_INTAKE_LIMITS, type IntakeLimits } from './files/declared-size.
 import { TEST_FAULTS, type TestFault } from './mail/types.js';
 import { WORKLOADS, type Workload } from './temporal/queues.js';
 import type { WorkerSettings } from './temporal/worker-plan.js';
-import type { BlobStorageConfig } from './storage/blob-storage.js';
+import type { BlobStorageConfig } from './storage/open-blob-storage.js';
 
 /**
  * Configuration comes only from environment variables, validated once at start.

@@ -13,7 +13,7 @@ import { loadSigningSecret } from './auth/signed-url.js';
 import type { Config } from './config.js';
 import { cachedConnectorStatus } from './jobs/connector-status.js';
 import type { JobDeps } from './jobs/job.js';
-import type { Cleanups } from './service.js';
+import type { Cleanups } from './cleanups.js';
 import { temporalUi } from './temporal/ui.js';
 
 const VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;

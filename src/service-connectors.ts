@@ -4,7 +4,7 @@ import { parseConfig } from '../connectors/config.js';
 import { startConnectors } from '../connectors/engine.js';
 import type { Config } from './config.js';
 import type { JobDeps } from './jobs/job.js';
-import type { Cleanups } from './service.js';
+import type { Cleanups } from './cleanups.js';
 
 /** The folder connectors of EINVOICE_CONNECTORS: each route's watcher and the steps on their sources. */
 export async function startConnectorsRole(

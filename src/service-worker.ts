@@ -12,7 +12,7 @@ import { configureVeraPdf, stopVeraPdf } from './pdf/verapdf.js';
 import { ocrEngineName } from './reading/ocr-engine.js';
 import { DEFAULT_SANDBOX_LIMITS } from './reading/sandbox.js';
 import { sandboxLauncher } from './reading/sandbox-launcher.js';
-import type { Cleanups } from './service.js';
+import type { Cleanups } from './cleanups.js';
 import type { BlobStorage } from './storage/blob-storage.js';
 import type { Storage } from './storage/index.js';
 import { removeOrphanedTempDirs } from './temp-dirs.js';

@@ -2,10 +2,11 @@ import { Client, Connection } from '@temporalio/client';
 import type { NativeConnection } from '@temporalio/worker';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
 import type { Logger } from 'pino';
+import type { Cleanups } from './cleanups.js';
 import type { Config } from './config.js';
 import { registry } from './metrics/metrics.js';
 import { startMetricsServer } from './metrics/server.js';
-import { openBlobStorage } from './storage/blob-storage.js';
+import { openBlobStorage } from './storage/open-blob-storage.js';
 import { openStorage } from './storage/index.js';
 import { withRecentBlobs } from './storage/recent-blobs.js';
 import { startDevServer, type DevServer } from './temporal/dev-server.js';
@@ -22,9 +23,6 @@ export interface RunningService {
   temporalUiUrl: string | undefined;
   stop(): Promise<void>;
 }
-
-/** What `stop()` undoes, in the order things were started; it runs them in reverse. */
-export type Cleanups = Array<() => Promise<void>>;
 
 /**
  * Starts what the configured role needs: a Temporal dev server unless

@@ -1,6 +1,3 @@
-import { BlobStore, type StoredBlob } from './blob-store.js';
-import { S3BlobStore, type S3BlobStoreOptions } from './s3-blob-store.js';
-
 /**
  * Where file contents live while workflows pass their keys around: a local folder (one machine,
  * or a shared file system) or an S3-compatible bucket (several machines). Keys are UUIDs the
@@ -23,14 +20,15 @@ export interface BlobStorage {
   list(): AsyncIterable<ListedBlob>;
 }
 
+export interface StoredBlob {
+  key: string;
+  size: number;
+  /** Hex SHA-256 of the bytes. */
+  sha256: string;
+}
+
 export interface ListedBlob {
   key: string;
   /** Milliseconds since 1970. */
   writtenAt: number;
-}
-
-export type BlobStorageConfig = { kind: 'local' } | ({ kind: 's3' } & S3BlobStoreOptions);
-
-export function openBlobStorage(config: BlobStorageConfig, dataDir: string): BlobStorage {
-  return config.kind === 's3' ? new S3BlobStore(config) : new BlobStore(dataDir);
 }

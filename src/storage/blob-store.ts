@@ -2,7 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { constants } from 'node:fs';
 import { mkdir, open, readdir, readFile, rename, rm, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
-import type { BlobStorage, ListedBlob } from './blob-storage.js';
+import type { BlobStorage, ListedBlob, StoredBlob } from './blob-storage.js';
 
 /**
  * Blobs as files under `<dataDir>/blobs`, named by UUID-shaped keys and sharded into
@@ -16,13 +16,6 @@ import type { BlobStorage, ListedBlob } from './blob-storage.js';
  * fsynced, then renamed into place, and the folder is fsynced so the rename survives a crash.
  * A reader therefore sees either no blob or the whole blob, never a partial one.
  */
-
-export interface StoredBlob {
-  key: string;
-  size: number;
-  /** Hex SHA-256 of the bytes. */
-  sha256: string;
-}
 
 export class BlobNotFoundError extends Error {
   readonly code = 'BLOB_NOT_FOUND';

@@ -1,5 +1,5 @@
 import type { BlobStorage, ListedBlob } from './blob-storage.js';
-import type { StoredBlob } from './blob-store.js';
+import type { StoredBlob } from './blob-storage.js';
 
 /**
  * The blobs this process wrote lately, kept in memory beside the store: a request's steps run in

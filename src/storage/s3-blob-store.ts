@@ -8,8 +8,8 @@ import {
   S3ServiceException,
   type S3Client,
 } from '@aws-sdk/client-s3';
-import { BlobNotFoundError, InvalidBlobKeyError, KEY_PATTERN, scopedKey, type StoredBlob } from './blob-store.js';
-import type { BlobStorage, ListedBlob } from './blob-storage.js';
+import { BlobNotFoundError, InvalidBlobKeyError, KEY_PATTERN, scopedKey } from './blob-store.js';
+import type { BlobStorage, ListedBlob, StoredBlob } from './blob-storage.js';
 import { createS3Client, type S3Endpoint } from './s3-client.js';
 
 export interface S3BlobStoreOptions extends S3Endpoint {
