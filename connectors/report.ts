@@ -1,4 +1,4 @@
-import type { FieldProblem } from '../src/jobs/contracts.js';
+import type { FieldProblem } from '../src/conversion/field-problem.js';
 import type { Finding } from '../src/validation/types.js';
 import type { Operation } from './config.js';
 

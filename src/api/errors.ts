@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { FieldProblem } from '../jobs/contracts.js';
+import type { FieldProblem } from '../conversion/field-problem.js';
 import type { JobRefusal } from '../jobs/refusal.js';
 
 /**

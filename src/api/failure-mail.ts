@@ -1,4 +1,4 @@
-import type { FieldProblem } from '../jobs/contracts.js';
+import type { FieldProblem } from '../conversion/field-problem.js';
 import { escapeHtml } from '../mail/html-text.js';
 import type { OwnerLanguage } from '../conversion/owner-texts.js';
 

@@ -1,4 +1,4 @@
-import type { FieldProblem } from '../jobs/contracts.js';
+import type { FieldProblem } from './field-problem.js';
 import type { FieldSource } from '../analysis/sources.js';
 import { btOf } from '../invoice/catalog.js';
 import { crossCheckProblems } from './cross-checks.js';

@@ -5,7 +5,7 @@ import { LEGAL_FORM } from '../analysis/parties.js';
 import { fold } from '../analysis/text.js';
 import { Decimal } from '../invoice/decimal.js';
 import type { Invoice } from '../invoice/model.js';
-import type { FieldProblem } from '../jobs/contracts.js';
+import type { FieldProblem } from './field-problem.js';
 import { conflictMessage, type Conflict, type OwnerLanguage } from './owner-texts.js';
 
 /**

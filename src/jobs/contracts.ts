@@ -1,6 +1,7 @@
 import type { FieldSource } from '../analysis/sources.js';
 import type { ConversionProfile, FilledField } from '../conversion/convertible.js';
 import type { OwnerLanguage } from '../conversion/owner-texts.js';
+import type { FieldProblem } from '../conversion/field-problem.js';
 import type { FileType } from '../files/file-type.js';
 import type { Invoice } from '../invoice/model.js';
 import type { MailOutcome, MailRequest } from '../mail/types.js';
@@ -17,20 +18,6 @@ import type { SyntaxId } from '../xml/index.js';
  * results, and what a refusal carries. Types (and one plain list) only, so workflows can import
  * them without pulling anything into their deterministic bundle.
  */
-
-/** Where a job came from: an API request, or a file a connector route picked up (named by its content's hash). */
-export type JobSource = { kind: 'request'; requestId: string } | { kind: 'connector'; route: string; file: string; hash: string };
-
-/** One problem with one input field; `bt` names the business term inside an invoice. */
-export interface FieldProblem {
-  field: string;
-  bt?: string;
-  message: string;
-  /** What was read, when the problem is a value in conflict with another (a refusal FIELDS_UNCERTAIN of a conversion). */
-  value?: string;
-  /** The other readings found for the same field, when the analysis passed them: what a person may confirm instead. */
-  candidates?: string[];
-}
 
 /** What a refusal carries beyond its code and message (ApplicationFailure details). */
 export interface RefusalDetails {

@@ -4,7 +4,7 @@ import type { IntakeLimits } from '../files/declared-size.js';
 import type { BlobStorage } from '../storage/blob-storage.js';
 import type { Storage } from '../storage/index.js';
 import type { RequestContext } from '../temporal/context.js';
-import type { JobSource } from './contracts.js';
+import type { JobSource } from '../storage/job-source.js';
 
 /** What the submit functions use; built once at start, shared by every entry point. */
 export interface JobDeps {

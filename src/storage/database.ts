@@ -3,9 +3,6 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import pg from 'pg';
-import type { Config } from '../config.js';
-import { MIGRATIONS } from './migrations.js';
-import { migrate } from './migrate.js';
 
 /**
  * One small SQL interface over two back-ends: embedded SQLite (node:sqlite) and PostgreSQL.
@@ -54,18 +51,6 @@ export function atomically<T>(db: Queryable, fn: (tx: Queryable) => Promise<T>):
 
 function isDatabase(db: Queryable): db is Database {
   return typeof (db as Partial<Database>).transaction === 'function';
-}
-
-/** Opens the database chosen by the configuration and brings its schema up to date. */
-export async function openDatabase(config: Pick<Config, 'dataDir' | 'databaseUrl'>): Promise<Database> {
-  const db = config.databaseUrl ? openPostgres(config.databaseUrl) : openSqlite(sqlitePath(config.dataDir));
-  try {
-    await migrate(db, MIGRATIONS);
-  } catch (err) {
-    await db.close();
-    throw err;
-  }
-  return db;
 }
 
 export function sqlitePath(dataDir: string): string {

@@ -1,8 +1,9 @@
 import type { Config } from '../config.js';
-import type { JobSource } from '../jobs/contracts.js';
+import type { JobSource } from './job-source.js';
 import { createAccount, getAccount, listAccounts } from './accounts.js';
 import { connectorCounts, enterConnectorFile, finishConnectorFile, getConnectorFile } from './connector-ledger.js';
-import { openDatabase, type Database, type Queryable } from './database.js';
+import type { Database, Queryable } from './database.js';
+import { openDatabase } from './open-database.js';
 import {
   createDocument,
   documentNumbers,

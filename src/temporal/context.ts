@@ -1,4 +1,4 @@
-import type { JobSource } from '../jobs/contracts.js';
+import type { JobSource } from '../storage/job-source.js';
 
 /** Travels with every workflow and activity input so that logs of one job line up across entry point, workflow and activities. */
 export interface RequestContext {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyToken } from '../../src/auth/tokens.js';
-import { openDatabase, type Database } from '../../src/storage/database.js';
+import type { Database } from '../../src/storage/database.js';
+import { openDatabase } from '../../src/storage/open-database.js';
 import { MIGRATIONS } from '../../src/storage/migrations.js';
 import { BACKENDS, SETUP_TIMEOUT_MS, createTestEnv, type TestEnv } from '../storage/helpers.js';
 import { compileCli, type CliResult, type CompiledCli } from './run-cli.js';

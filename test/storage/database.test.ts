@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, openPostgres, openSqlite, sqlitePath, toSqlitePlaceholders, type Database } from '../../src/storage/database.js';
+import { openPostgres, openSqlite, sqlitePath, toSqlitePlaceholders, type Database } from '../../src/storage/database.js';
+import { openDatabase } from '../../src/storage/open-database.js';
 import { migrate, type Migration } from '../../src/storage/migrate.js';
 import { MIGRATIONS } from '../../src/storage/migrations.js';
 import { BACKENDS, SETUP_TIMEOUT_MS, createTestEnv, type TestEnv } from './helpers.js';

@@ -4,7 +4,8 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccount, type Account } from '../../src/storage/accounts.js';
-import { openDatabase, openPostgres, openSqlite, sqlitePath, type Database } from '../../src/storage/database.js';
+import { openPostgres, openSqlite, sqlitePath, type Database } from '../../src/storage/database.js';
+import { openDatabase } from '../../src/storage/open-database.js';
 import {
   createDocument,
   documentNumbers,

@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
-import { openDatabase, type Database } from '../../src/storage/database.js';
+import type { Database } from '../../src/storage/database.js';
+import { openDatabase } from '../../src/storage/open-database.js';
 
 /**
  * Test back-ends. Every storage test runs against both: SQLite in a fresh temporary data dir,
