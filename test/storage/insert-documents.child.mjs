@@ -8,7 +8,7 @@
  * It runs the compiled storage code (`npm run build`), as the service's processes do.
  */
 import { randomUUID } from 'node:crypto';
-import { openDatabase } from '../../dist/src/storage/database.js';
+import { openDatabase } from '../../dist/src/storage/open-database.js';
 import { createDocument } from '../../dist/src/storage/documents.js';
 
 const [accountId = '', count = '0', startAt = '0'] = process.argv.slice(2);
