@@ -605,8 +605,10 @@ function runAnalysed(file: string): void {
 function atThreshold(r: HeldOutResult, threshold: number): HeldOutResult {
   if (r.code !== 'ok' || r.weakest >= threshold) return r;
   const { verdicts: _verdicts, ...rest } = r;
-  const weak = r.gated.filter(([, c]) => c < threshold).map(([path]) => path);
-  return { ...rest, code: 'FIELDS_UNCERTAIN', fields: weak };
+  const weak = r.gated.filter(([, c]) => c < threshold);
+  const read = weak.map(([path, c]) => `${path} at ${c.toFixed(2)}`).join(', ');
+  const error = { message: `Values read below the threshold ${threshold} need a person to confirm them: ${read}` };
+  return { ...rest, code: 'FIELDS_UNCERTAIN', fields: weak.map(([path]) => path), error };
 }
 
 /** Converted share against wrong values, per threshold: a document converts at T when nothing else refused it and its weakest printed value reaches T. */

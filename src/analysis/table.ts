@@ -928,12 +928,14 @@ function priceStep(doc: Doc, row: ItemRow, parsed: Parsed): boolean {
  */
 function repairByArithmetic(doc: Doc, row: ItemRow, parsed: Parsed): void {
   const numbers: string[] = [];
+  let pricedAtOne = false;
   let discount: Decimal | undefined;
   for (const kind of ['position', 'quantity', 'unitPrice', 'discount', 'lineAmount', 'vatRate'] as ColumnKind[]) {
     const found = scanNumbers((parsed.byKind.get(kind) ?? []).join(' '), doc.mark);
     // The amount itself is the last number of its column; a percentage outside the VAT column is a discount.
     const plain = found.filter((n) => !n.percent);
     numbers.push(...(kind === 'lineAmount' ? plain.slice(0, -1) : plain).map((n) => n.value));
+    if (kind === 'unitPrice') pricedAtOne = plain.some((n) => isOne(n.value));
     const pct = found.find((n) => n.percent);
     if (pct && kind !== 'vatRate' && discount === undefined) discount = new Decimal(pct.value);
   }
@@ -953,9 +955,11 @@ function repairByArithmetic(doc: Doc, row: ItemRow, parsed: Parsed): void {
           const p = new Decimal(pv);
           if (qv === pv && qs !== ps) continue;
           if (q.isZero() || !near(q.times(p).times(factor), amount)) continue;
-          row.quantity = qv;
+          // One times the amount gives the amount either way round; one piece is common, a price of one is not.
+          const swap = factor.eq(1) && p.eq(1) && !pricedAtOne;
+          row.quantity = swap ? pv : qv;
           // With a discount the net price is the discounted one (BT-146); the printed one is the gross price.
-          row.unitPrice = factor.eq(1) ? pv : p.times(factor).toDecimalPlaces(2).toFixed(2);
+          row.unitPrice = swap ? qv : factor.eq(1) ? pv : p.times(factor).toDecimalPlaces(2).toFixed(2);
           row.arithmetic = true;
           return;
         }
@@ -963,6 +967,8 @@ function repairByArithmetic(doc: Doc, row: ItemRow, parsed: Parsed): void {
     }
   }
 }
+
+const isOne = (v: string) => new Decimal(v).eq(1);
 
 /**
  * A price the scan garbled into a whole number ("5730" for "5,50", "15555" for "15,55") while

@@ -77,6 +77,36 @@ describe('line items on scans', () => {
     expect(rows.map((r) => r.name)).toEqual(['Trennblätter A4', 'Joghurt Banane']);
   });
 
+  it('takes one times the amount as one piece at that price when the price header is unreadable', () => {
+    // "Nettopreis" read as "wem": price and quantity both fall under "Menge".
+    const rows = items([
+      ...line(1000, 200, 'Pos'),
+      ...line(1000, 400, 'Beschreibung'),
+      ...line(1000, 1157, 'wem'),
+      ...line(1000, 1440, 'Menge'),
+      ...line(1000, 2100, 'Nettobetrag'),
+      ...row(1100, [
+        [200, '1'],
+        [400, 'Übernachtung'],
+        [1194, '158,88'],
+        [1440, '1'],
+        [2100, '158,88'],
+      ]),
+      ...row(1160, [
+        [200, '2'],
+        [400, 'Frühstück'],
+        [1194, '11,76'],
+        [1440, '1'],
+        [2100, '11,76'],
+      ]),
+      ...totals(1300, '170,64'),
+    ]);
+    expect(rows.map((r) => [r.quantity, r.unitPrice, r.amount])).toEqual([
+      ['1', '158.88', '158.88'],
+      ['1', '11.76', '11.76'],
+    ]);
+  });
+
   it('reads an amount with a lost or misread decimal separator when quantity × price gives its digits', () => {
     const rows = items([
       ...header(1000),
