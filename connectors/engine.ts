@@ -47,7 +47,7 @@ export async function startConnectors(opts: ConnectorEngineOptions): Promise<Con
     address: opts.temporalAddress,
     namespace: opts.namespace,
     taskQueue: opts.activityQueue,
-    activities: withHeartbeats(connectorActivities({ config, sources, jobs, activityQueue: opts.activityQueue, log })),
+    activities: withHeartbeats(connectorActivities({ config, sources, jobs, log })),
     log,
   });
   const running = worker.run();

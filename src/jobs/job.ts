@@ -60,6 +60,6 @@ export function jobId(source: JobSource): string {
   return source.kind === 'request' ? source.requestId : `${source.route}-${source.hash}`;
 }
 
-export function jobContext(job: Job, id: string): RequestContext {
+export function jobContext(job: Pick<Job, 'account' | 'source'>, id: string): RequestContext {
   return { requestId: id, accountId: job.account.accountId, source: job.source };
 }

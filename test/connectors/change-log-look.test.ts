@@ -40,7 +40,6 @@ describe('a Drive route look', () => {
       config,
       sources: new Map([['drive', drive]]),
       jobs: {} as JobDeps,
-      activityQueue: 'q',
       log: pino({ level: 'silent' }),
     });
     const env = new MockActivityEnvironment();
