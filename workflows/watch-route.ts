@@ -77,12 +77,20 @@ export async function watchRoute(input: WatchRouteInput): Promise<void> {
   await continueAsNew<typeof watchRoute>({ ...input, state });
 }
 
-/** Starts the files' workflows; answers those now in hand and whether one waits for an earlier copy of its content. */
+/**
+ * Starts the files' workflows; answers those now in hand and whether one waits for an earlier copy
+ * of its content. Copies of one content share its workflow id, and of starts in one batch Temporal
+ * may take any: only one copy is started, the ledger's first where it is among them.
+ */
 async function startFiles(files: FileToStart[], activityQueue: string): Promise<{ inHand: string[]; waiting: boolean }> {
-  const fates = await Promise.all(files.map((file) => startFile(file, activityQueue)));
+  const one = new Map<string, FileToStart>();
+  for (const file of [...files].sort((a, b) => Number(b.firstCopy) - Number(a.firstCopy)))
+    if (!one.has(file.workflowId)) one.set(file.workflowId, file);
+  const starting = [...one.values()];
+  const fates = await Promise.all(starting.map((file) => startFile(file, activityQueue)));
   return {
-    inHand: files.filter((_, i) => fates[i] === 'in-hand').map((f) => f.handKey),
-    waiting: fates.includes('waiting'),
+    inHand: starting.filter((_, i) => fates[i] === 'in-hand').map((f) => f.handKey),
+    waiting: starting.length < files.length || fates.includes('waiting'),
   };
 }
 

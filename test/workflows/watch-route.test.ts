@@ -120,4 +120,20 @@ describe('watchRoute', () => {
     expect(looks.previous[2]).toMatchObject({ pending: true, inHand: [] });
     expect(filed.map((f) => f.file.name)).toEqual(['RE-2.xml']);
   });
+
+  it("starts one workflow for copies of one content in one look, the first copy's; the other waits", async () => {
+    const hash = randomUUID();
+    const looks = scriptedLooks([[fileToStart('copy-of-RE-3.xml', hash, false), fileToStart('RE-3.xml', hash, true)]]);
+    const filed: FileConnectorResultInput[] = [];
+    await workflows.withWorker({ ...fileSteps(filed), lookAtRoute: looks.lookAtRoute }, async (taskQueue) => {
+      const watcher = await startWatcher(taskQueue);
+      await until('a second look', () => looks.previous.length >= 2);
+      await watcher.terminate('test over');
+      const file = workflows.env().client.workflow.getHandle<typeof processConnectorFile>(`connectorFile-inbox-${hash}`);
+      expect(await file.result()).toMatchObject({ status: 'done', inputPath: 'done/RE-3.xml' });
+    });
+    // The copy is not in hand: the next look reads it again, and once the first copy is finished files it as a duplicate.
+    expect(looks.previous[1]).toMatchObject({ pending: true, inHand: ['10:processing/inbox/RE-3.xml'] });
+    expect(filed.map((f) => f.file.name)).toEqual(['RE-3.xml']);
+  });
 });
