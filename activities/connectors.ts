@@ -24,11 +24,11 @@ import {
 } from '../src/jobs/contracts.js';
 import type { IntakeLimits } from '../src/files/declared-size.js';
 import type { LedgerEntry } from '../src/storage/connector-ledger.js';
-import { checkFile, MAX_CONVERT_FILE_BYTES, PDF_ONLY, type FileRules } from '../src/jobs/file.js';
-import { parseInvoice } from '../src/jobs/field-problems.js';
-import { jobContext, jobId, type JobDeps } from '../src/jobs/job.js';
-import { prepareMail } from '../src/jobs/mail.js';
-import { JobRefusal } from '../src/jobs/refusal.js';
+import { checkFile, MAX_CONVERT_FILE_BYTES, PDF_ONLY, type FileRules } from '../src/jobs/intake/file.js';
+import { parseInvoice } from '../src/jobs/intake/field-problems.js';
+import { jobContext, jobId, type IntakeDeps } from '../src/jobs/intake/job.js';
+import { prepareMail } from '../src/jobs/intake/mail.js';
+import { JobRefusal } from '../src/jobs/intake/refusal.js';
 import { LIMITS } from '../src/mail/schema.js';
 import type { MailRequest } from '../src/mail/types.js';
 import type { RequestContext } from '../src/temporal/context.js';
@@ -38,7 +38,7 @@ import { stepBlobs } from './step.js';
 export interface ConnectorDeps {
   config: ConnectorConfig;
   sources: ReadonlyMap<string, FolderSource>;
-  jobs: JobDeps;
+  jobs: IntakeDeps;
   log: Logger;
 }
 
