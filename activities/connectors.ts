@@ -9,7 +9,7 @@ import { FileTooLargeError, SourceGoneError, TargetExistsError } from '../connec
 import { join, splitPath } from '../connectors/sources/paths.js';
 import { changeLogOf, type FolderSource } from '../connectors/sources/source.js';
 import { isTemporaryName } from '../connectors/sources/temporary-names.js';
-import { toV2Invoice } from '../src/api/invoice-output.js';
+import { toV2Invoice } from '../src/invoice/output.js';
 import { connectorFiles, conversions, type ConnectorStage } from '../src/metrics/metrics.js';
 import {
   CONNECTOR_FILE_OPERATION,

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { FIELD_SOURCES } from '../../analysis/sources.js';
-import { toV1Invoice, toV2Invoice } from '../invoice-output.js';
+import { toV1Invoice, toV2Invoice } from '../../invoice/output.js';
 import { analyseFile, analysisJob, startAnalysis, type AnalysisJobState } from '../../jobs/submit/analysis.js';
 import type { DocumentAnalysis } from '../../jobs/contracts.js';
 import { MAX_FILE_BYTES } from '../../jobs/intake/file.js';

@@ -1,6 +1,6 @@
 import { hasEncodedWord } from '../../mail/address.js';
 import { buildDraft, type EmailOrder } from '../../mail/compose.js';
-import { saveDraft } from '../../mail/drafts.js';
+import { saveDraft } from '../../storage/mail-drafts.js';
 import type { PlaceholderValues } from '../../mail/placeholders.js';
 import { LIMITS, type MailResult, type SendRecordView, type TransportOrder } from '../../mail/schema.js';
 import { senderAllowed } from '../../mail/sender-policy.js';

@@ -1,4 +1,4 @@
-import { loadDraft, saveDraft } from '../../mail/drafts.js';
+import { loadDraft, saveDraft } from '../../storage/mail-drafts.js';
 import { LIMITS, type MailResult, type TransportOrder } from '../../mail/schema.js';
 import type { MailDraft, MailRequest } from '../../mail/types.js';
 import { BlobNotFoundError } from '../../storage/blob-store.js';
