@@ -1,5 +1,4 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
-import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import type { Logger } from 'pino';
 import { lookAndClaim, unfinished, type ClaimedFile, type LookResult, type RefusedFile } from '../connectors/claim.js';
 import type { ConnectorConfig, RouteConfig } from '../connectors/config.js';
@@ -10,36 +9,36 @@ import { FileTooLargeError, SourceGoneError, TargetExistsError } from '../connec
 import { join, splitPath } from '../connectors/sources/paths.js';
 import { changeLogOf, type FolderSource } from '../connectors/sources/source.js';
 import { isTemporaryName } from '../connectors/sources/temporary-names.js';
-import { toV2Invoice } from '../src/api/invoice-output.js';
-import { CONNECTOR_FILE_OPERATION, startConnectorFile } from '../src/jobs/connector-file.js';
+import { toV2Invoice } from '../src/invoice/output.js';
 import { connectorFiles, conversions, type ConnectorStage } from '../src/metrics/metrics.js';
-import type {
-  ConnectorFileRef,
-  ConnectorOperation,
-  FileConnectorResultInput,
-  FiledConnectorFile,
-  LookAtRouteInput,
-  RouteLook,
-  StagedConnectorFile,
+import {
+  CONNECTOR_FILE_OPERATION,
+  type ConnectorFileRef,
+  type ConnectorOperation,
+  type FileConnectorResultInput,
+  type FiledConnectorFile,
+  type FileToStart,
+  type LookAtRouteInput,
+  type RouteLook,
+  type StagedConnectorFile,
 } from '../src/jobs/contracts.js';
 import type { IntakeLimits } from '../src/files/declared-size.js';
-import { checkFile, MAX_CONVERT_FILE_BYTES, PDF_ONLY, type FileRules } from '../src/jobs/file.js';
-import { parseInvoice } from '../src/jobs/field-problems.js';
-import { jobId, type JobDeps } from '../src/jobs/job.js';
-import { prepareMail } from '../src/jobs/mail.js';
-import { JobRefusal } from '../src/jobs/refusal.js';
+import type { LedgerEntry } from '../src/storage/connector-ledger.js';
+import { checkFile, MAX_CONVERT_FILE_BYTES, PDF_ONLY, type FileRules } from '../src/jobs/intake/file.js';
+import { parseInvoice } from '../src/jobs/intake/field-problems.js';
+import { jobContext, jobId, type IntakeDeps } from '../src/jobs/intake/job.js';
+import { prepareMail } from '../src/jobs/intake/mail.js';
+import { JobRefusal } from '../src/jobs/intake/refusal.js';
 import { LIMITS } from '../src/mail/schema.js';
 import type { MailRequest } from '../src/mail/types.js';
 import type { RequestContext } from '../src/temporal/context.js';
 import { stepBlobs } from './step.js';
 
-/** What the connector activities reach: the routes and their open sources, and the job layer to start files' workflows. */
+/** What the connector activities reach: the routes and their open sources, and the job layer's stores and file checks. */
 export interface ConnectorDeps {
   config: ConnectorConfig;
   sources: ReadonlyMap<string, FolderSource>;
-  jobs: JobDeps;
-  /** The queue these activities are served on; the files' workflows send their source steps here. */
-  activityQueue: string;
+  jobs: IntakeDeps;
   log: Logger;
 }
 
@@ -49,10 +48,11 @@ const DOCUMENT: FileRules = { maxBytes: MAX_CONVERT_FILE_BYTES, accept: ['pdf', 
 export function connectorActivities(deps: ConnectorDeps) {
   return {
     /**
-     * One look at a route's folder: claims what is complete, starts a workflow for every file in
-     * processing/ (the claimed ones and those a crash left there), files away duplicates and
-     * oversized files with a report, and says when to look next. What it knows for the next look
-     * travels in the watcher's state, not in this process: any connector process may make the next.
+     * One look at a route's folder: claims what is complete, enters every file in processing/
+     * (the claimed ones and those a crash left there) in the ledger and answers those for the
+     * watcher to start, files away duplicates and oversized files with a report, and says when to
+     * look next. What it knows for the next look travels in the watcher's state, not in this
+     * process: any connector process may make the next.
      */
     lookAtRoute: (input: LookAtRouteInput): Promise<RouteLook> => lookAtRoute(deps, input),
     /** Reads the claimed file and checks it for the route's operation; a file that does not fit is refused for good. */
@@ -80,26 +80,24 @@ const sourceOf = (deps: ConnectorDeps, name: string): FolderSource => deps.sourc
 async function lookAtRoute(deps: ConnectorDeps, input: LookAtRouteInput): Promise<RouteLook> {
   const route = routeOf(deps, input.route);
   const source = sourceOf(deps, route.source);
-  const interval = pollInterval(route, deps.config);
+  const nextLookMs = lookIntervals(route, deps.config);
   const changes = await changeLogToken(route, source, input.previous);
-  if (changes?.unchanged) return { ...input.previous, changes: changes.token, nextLookMs: interval };
+  if (changes?.unchanged) return { ...input.previous, changes: changes.token, toStart: [], nextLookMs };
   const before = lookOf(input.previous.look);
   const result = await lookAndClaim(route, source, before, Date.now());
   const accepts = nameFilter(route.files);
   count(route, 'seen', [...result.look.values()].filter((e) => !before.has(e.path) && !isTemporaryName(e.name) && accepts(e.name)).length);
   count(route, 'claimed', result.claimed.length + result.refused.length);
-  const { inHand, waiting } = await startFilesInProcessing(deps, route, source, result, input.previous.inHand ?? []);
+  const { inHand, toStart } = await filesInProcessing(deps, route, source, result, input.previous.inHand ?? []);
   const taken = new Set([...result.claimed, ...result.refused].map((f) => f.name));
   const arriving = [...result.look.values()].filter((e) => !taken.has(e.name) && !isTemporaryName(e.name) && accepts(e.name)).length;
-  const pending = arriving > 0 || waiting;
-  // Soon again while files are still arriving, so a finished upload waits no longer than its minimum age.
-  const nextLookMs = pending ? Math.min(interval, Math.max(1_000, route.minAgeSeconds * 1000)) : interval;
   return {
     look: [...result.look.values()],
-    pending,
+    pending: arriving > 0,
     ...(changes?.token ? { changes: changes.token } : {}),
     inHand,
     waiting: arriving,
+    toStart,
     nextLookMs,
   };
 }
@@ -124,31 +122,31 @@ async function changeLogToken(
 }
 
 /**
- * Every file in processing/ that no earlier look has in hand: refused ones filed away, the others'
- * workflows started (or filed as duplicates). Answers the files in hand and whether one waits for its first copy.
+ * Every file in processing/ that no earlier look has in hand: refused ones and duplicates filed
+ * away, the others handed to the watcher to start their workflows. Answers the files in hand
+ * (whose workflows run) and those to start.
  */
-async function startFilesInProcessing(
+async function filesInProcessing(
   deps: ConnectorDeps,
   route: RouteConfig,
   source: FolderSource,
   result: LookResult,
   previousInHand: string[],
-): Promise<{ inHand: string[]; waiting: boolean }> {
+): Promise<{ inHand: string[]; toStart: FileToStart[] }> {
   const inProcessing = await source.list(route.processing);
   const claimedNow = new Set([...result.claimed, ...result.refused].map((f) => f.path));
   const known = new Set(previousInHand);
   const inHand = inProcessing.filter((e) => known.has(handKey(e)) && !claimedNow.has(e.path)).map(handKey);
   const fresh = inProcessing.filter((e) => !known.has(handKey(e)) && !claimedNow.has(e.path));
   const claimed = [...result.claimed, ...(await unfinished(route, source, fresh))];
-  let waiting = false;
   for (const file of [...result.refused, ...claimed.filter((c): c is RefusedFile => 'reason' in c)])
     await refuseOversized(route, source, file);
+  const toStart: FileToStart[] = [];
   for (const file of claimed.filter((c): c is ClaimedFile => !('reason' in c))) {
-    const fate = await startOrFileDuplicate(deps, route, source, file);
-    if (fate === 'in-hand') inHand.push(handKey({ path: file.path, size: file.bytes.length }));
-    if (fate === 'waiting') waiting = true;
+    const start = await enterOrFileDuplicate(deps, route, source, file);
+    if (start) toStart.push(start);
   }
-  return { inHand, waiting };
+  return { inHand, toStart };
 }
 
 async function stageConnectorFile(deps: ConnectorDeps, input: StageConnectorFileInput): Promise<StagedConnectorFile> {
@@ -426,66 +424,68 @@ async function refuseOversized(route: RouteConfig, source: FolderSource, file: R
 }
 
 /**
- * The ledger decides: new content (or content still under way) gets its workflow, which may be
- * running already (then nothing happens); finished content is a duplicate, filed into done/ with
- * a note instead of being processed again; a copy of content another file is under way with waits.
+ * The ledger decides: new content (or content still under way) is handed to the watcher to start
+ * its workflow, which may be running already (then the start finds it); finished content is a
+ * duplicate, filed into done/ with a note instead of being processed again.
  */
-async function startOrFileDuplicate(
+async function enterOrFileDuplicate(
   deps: ConnectorDeps,
   route: RouteConfig,
   source: FolderSource,
   file: ClaimedFile,
-): Promise<'in-hand' | 'duplicate' | 'waiting'> {
+): Promise<FileToStart | undefined> {
   const job = {
     account: { accountId: route.account },
     source: { kind: 'connector' as const, route: route.name, file: file.name, hash: file.hash },
-    log: deps.log,
   };
+  const workflowId = `${CONNECTOR_FILE_OPERATION}-${jobId(job.source)}`;
   const entered = await deps.jobs.storage.connectorFiles.enter({
     route: route.name,
     contentHash: file.hash,
-    workflowId: `${CONNECTOR_FILE_OPERATION}-${jobId(job.source)}`,
+    workflowId,
     fileName: file.name,
   });
   if (entered.outcome === 'finished') {
-    const at = new Date();
-    // Gone already: this was the first copy itself, filed away by its workflow since this look listed processing/.
-    const inputPath = await fileAway(source, file.path, donePath(route.done, at, file.name), { gone: 'skip' });
-    if (!inputPath) return 'duplicate';
-    const report: FileReport = {
-      route: route.name,
-      file: file.name,
-      operation: route.operation,
-      workflowId: entered.entry.workflowId,
-      at: at.toISOString(),
-      outcome: {
-        kind: 'duplicate',
-        workflowId: entered.entry.workflowId,
-        firstFile: entered.entry.fileName,
-        firstSeenAt: new Date(entered.entry.firstSeenAt).toISOString(),
-      },
-    };
-    const { folder } = splitPath(inputPath);
-    await writeOnce(source, join(folder, reportNames(file.name).text), Buffer.from(reportText(report)));
-    await writeOnce(source, join(folder, reportNames(file.name).json), Buffer.from(reportJson(report)));
-    count(route, 'duplicate');
-    return 'duplicate';
+    await fileDuplicate(route, source, file, entered.entry);
+    return undefined;
   }
-  try {
-    await startConnectorFile(deps.jobs, job, {
+  return {
+    input: {
+      ctx: jobContext(job, jobId(job.source)),
       route: route.name,
       operation: route.operation,
       options: route.options,
       file: { name: file.name, path: file.path, hash: file.hash },
-      activityQueue: deps.activityQueue,
-    });
-    return 'in-hand';
-  } catch (err) {
-    if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
-    // Under way already: for this very file (a look before a crash started it), or for an earlier copy of
-    // the same content, which this copy must wait for; once that one is finished, the ledger calls this a duplicate.
-    return entered.entry.fileName === file.name ? 'in-hand' : 'waiting';
-  }
+    },
+    workflowId,
+    handKey: handKey({ path: file.path, size: file.bytes.length }),
+    firstCopy: entered.entry.fileName === file.name,
+  };
+}
+
+/** A copy of content processed before: into done/ with a note naming the first copy. */
+async function fileDuplicate(route: RouteConfig, source: FolderSource, file: ClaimedFile, first: LedgerEntry): Promise<void> {
+  const at = new Date();
+  // Gone already: this was the first copy itself, filed away by its workflow since this look listed processing/.
+  const inputPath = await fileAway(source, file.path, donePath(route.done, at, file.name), { gone: 'skip' });
+  if (!inputPath) return;
+  const report: FileReport = {
+    route: route.name,
+    file: file.name,
+    operation: route.operation,
+    workflowId: first.workflowId,
+    at: at.toISOString(),
+    outcome: {
+      kind: 'duplicate',
+      workflowId: first.workflowId,
+      firstFile: first.fileName,
+      firstSeenAt: new Date(first.firstSeenAt).toISOString(),
+    },
+  };
+  const { folder } = splitPath(inputPath);
+  await writeOnce(source, join(folder, reportNames(file.name).text), Buffer.from(reportText(report)));
+  await writeOnce(source, join(folder, reportNames(file.name).json), Buffer.from(reportJson(report)));
+  count(route, 'duplicate');
 }
 
 /** A file in processing/ as the watcher's state remembers it: a later file of the same name differs in size, or is claimed anew. */
@@ -493,7 +493,11 @@ function handKey(e: { path: string; size: number }): string {
   return `${e.size}:${e.path}`;
 }
 
-/** The source's poll interval; a local folder's watch asks for looks in between. */
-function pollInterval(route: RouteConfig, config: ConnectorConfig): number {
-  return config.sources[route.source]!.pollSeconds * 1000;
+/**
+ * Idle: the source's poll interval (a local folder's watch asks for looks in between). Pending:
+ * soon again while files are still arriving, so a finished upload waits no longer than its minimum age.
+ */
+function lookIntervals(route: RouteConfig, config: ConnectorConfig): RouteLook['nextLookMs'] {
+  const idle = config.sources[route.source]!.pollSeconds * 1000;
+  return { idle, pending: Math.min(idle, Math.max(1_000, route.minAgeSeconds * 1000)) };
 }

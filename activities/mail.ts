@@ -1,6 +1,6 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import { composeMessage, messageIdFor, type AttachmentContent } from '../src/mail/compose.js';
-import { loadDraft } from '../src/mail/drafts.js';
+import { loadDraft } from '../src/storage/mail-drafts.js';
 import { LIMITS } from '../src/mail/schema.js';
 import { classifySendError } from '../src/mail/smtp-errors.js';
 import type { MailDraft, MailRequest, SendError } from '../src/mail/types.js';

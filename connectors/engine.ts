@@ -5,7 +5,7 @@ import { watch, type FSWatcher } from 'chokidar';
 import type { Logger } from 'pino';
 import { connectorActivities } from '../activities/connectors.js';
 import { withHeartbeats } from '../activities/heartbeat.js';
-import type { JobDeps } from '../src/jobs/job.js';
+import type { JobDeps } from '../src/jobs/submit/run-workflow.js';
 import { OPERATION, ROUTE } from '../src/temporal/search-attributes.js';
 import { createWorker } from '../src/temporal/worker.js';
 import { lookNow, watchRoute } from '../workflows/watch-route.js';
@@ -47,7 +47,7 @@ export async function startConnectors(opts: ConnectorEngineOptions): Promise<Con
     address: opts.temporalAddress,
     namespace: opts.namespace,
     taskQueue: opts.activityQueue,
-    activities: withHeartbeats(connectorActivities({ config, sources, jobs, activityQueue: opts.activityQueue, log })),
+    activities: withHeartbeats(connectorActivities({ config, sources, jobs, log })),
     log,
   });
   const running = worker.run();

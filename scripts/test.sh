@@ -14,6 +14,8 @@ mkdir -p .data
 status=0
 # The formatter's verdict (npm run format fixes it); the tests run either way.
 npx prettier --check . || status=$?
+# The layers (.dependency-cruiser.cjs): an import that points up or closes a circle fails the run.
+npm run --silent layers || status=$?
 npx vitest run --reporter=default --reporter=json --outputFile.json=.data/test-results.json "$@" || status=$?
 # A plain closing line that any CI can read, whatever the runner prints.
 node -e 'const r = JSON.parse(require("fs").readFileSync(".data/test-results.json", "utf8")); console.log(`${r.numPassedTests} passed, ${r.numFailedTests} failed, ${r.numPendingTests + r.numTodoTests} skipped`)' || true

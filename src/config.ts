@@ -1,7 +1,8 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_INTAKE_LIMITS, type IntakeLimits } from './files/declared-size.js';
-import { TEST_FAULTS, type TestFault } from './mail/types.js';
+import type { MailConfig, SmtpConfig } from './mail/transport.js';
+import { TEST_FAULTS } from './mail/types.js';
 import { WORKLOADS, type Workload } from './temporal/queues.js';
 import type { WorkerSettings } from './temporal/worker-plan.js';
 import type { BlobStorageConfig } from './storage/open-blob-storage.js';
@@ -123,28 +124,6 @@ const envSchema = z
     path: ['DKIM_DOMAIN'],
     message: 'set DKIM_DOMAIN, DKIM_SELECTOR and DKIM_PRIVATE_KEY_FILE together, or none of them',
   });
-
-/** The SMTP server from SMTP_URL: `smtps://` is TLS from the start, `smtp://` upgrades with STARTTLS. */
-export interface SmtpConfig {
-  host: string;
-  port: number;
-  /** Implicit TLS (smtps://). */
-  secure: boolean;
-  /** smtp:// only: refuse to send when the server offers no STARTTLS (SMTP_REQUIRE_TLS, default true). */
-  requireTls: boolean;
-  auth: { user: string; pass: string } | undefined;
-  /** PEM file of an extra CA to trust (a private CA or the server's self-signed certificate). */
-  caFile: string | undefined;
-}
-
-export interface MailConfig {
-  /** Undefined: messages are written to the outbox folder instead of being sent. */
-  smtp: SmtpConfig | undefined;
-  outboxDir: string;
-  dkim: { domainName: string; keySelector: string; privateKeyFile: string } | undefined;
-  /** Test only: faults to inject (EINVOICE_TEST_FAULTS); empty in any real deployment. */
-  testFaults: TestFault[];
-}
 
 export interface Config {
   dataDir: string;

@@ -11,8 +11,8 @@ import { allRoutes } from './api/routes/index.js';
 import type { Services } from './api/services.js';
 import { loadSigningSecret } from './auth/signed-url.js';
 import type { Config } from './config.js';
-import { cachedConnectorStatus } from './jobs/connector-status.js';
-import type { JobDeps } from './jobs/job.js';
+import { cachedConnectorStatus } from './jobs/submit/connector-status.js';
+import type { JobDeps } from './jobs/submit/run-workflow.js';
 import type { Cleanups } from './cleanups.js';
 import { temporalUi } from './temporal/ui.js';
 

@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import { parseConfig } from '../connectors/config.js';
 import { startConnectors } from '../connectors/engine.js';
 import type { Config } from './config.js';
-import type { JobDeps } from './jobs/job.js';
+import type { JobDeps } from './jobs/submit/run-workflow.js';
 import type { Cleanups } from './cleanups.js';
 
 /** The folder connectors of EINVOICE_CONNECTORS: each route's watcher and the steps on their sources. */

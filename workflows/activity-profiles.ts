@@ -121,7 +121,7 @@ export function proxySteps<A>(profile: StepProfile): ActivityInterfaceFor<A> {
         }
         const { startToCloseTimeout, retry } = profile.options;
         // A local step's failure arrives bare; wrapped as an ordinary step's is, it keeps naming
-        // the step that refused (src/jobs/run-workflow.ts, toRefusal).
+        // the step that refused (src/jobs/submit/run-workflow.ts, toRefusal).
         return proxyLocalActivities<Steps>({ startToCloseTimeout, retry })[name]!(...args).catch((err: unknown) => {
           if (err instanceof ActivityFailure || !(err instanceof Error)) throw err;
           const retryState =

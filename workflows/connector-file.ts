@@ -26,7 +26,7 @@ import { extractZugferd, validateZugferd } from './zugferd.js';
  * One file a connector route picked up, from its processing folder to its result: stage it
  * (read from the source, check, store), run the route's operation as the same workflow the REST
  * API runs, then write the result and the reports and file the input into done/ or error/.
- * The workflow id is the route and the content's hash (src/jobs/job.ts), so a file is one job
+ * The workflow id is the route and the content's hash (src/jobs/intake/job.ts), so a file is one job
  * however often it is seen. Whatever the operation says, the file ends filed with a report:
  * a refusal is an outcome here, not a failure.
  */

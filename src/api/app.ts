@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import Router from '@koa/router';
 import Koa from 'koa';
 import type { Logger } from 'pino';
-import { JobRefusal } from '../jobs/refusal.js';
+import { JobRefusal } from '../jobs/intake/refusal.js';
 import { httpMetrics } from '../metrics/http.js';
 import { ApiError, fromRefusal, toEnvelope } from './errors.js';
 import { readJsonBody } from './json-body.js';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { failureEmail } from './failure-mail.js';
 import type { RefusalDetails } from '../jobs/contracts.js';
-import { JobRefusal } from '../jobs/refusal.js';
+import { JobRefusal } from '../jobs/intake/refusal.js';
 import { ERROR_CODES, fieldProblemSchema, type ApiError, type ErrorCode } from './errors.js';
 import type { RouteResult } from './route.js';
 import { ruleSetOf } from './validation-messages.js';

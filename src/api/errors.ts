@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { FieldProblem } from '../conversion/field-problem.js';
-import type { JobRefusal } from '../jobs/refusal.js';
+import type { JobRefusal } from '../jobs/intake/refusal.js';
 
 /**
  * The one error envelope of every endpoint:

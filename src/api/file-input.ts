@@ -1,4 +1,4 @@
-import { fileTooLarge } from '../jobs/file.js';
+import { fileTooLarge } from '../jobs/intake/file.js';
 import { ApiError, fromRefusal } from './errors.js';
 
 /** The V2 file field and its aliases, in the order they are checked (each described in the OpenAPI document). */
@@ -6,7 +6,7 @@ export const FILE_FIELD_ALIASES = ['pdfInvoiceBase64', 'invoiceBase64', 'fileBas
 
 export interface FileFieldRules {
   fields: readonly string[];
-  /** The operation's limit (src/jobs/file.ts), checked here before decoding. */
+  /** The operation's limit (src/jobs/intake/file.ts), checked here before decoding. */
   maxBytes: number;
 }
 

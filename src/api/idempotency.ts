@@ -1,13 +1,13 @@
 import { z } from 'zod';
-import { idempotent, requestHash } from '../jobs/idempotency.js';
-import type { Job } from '../jobs/job.js';
+import { idempotent, requestHash } from '../jobs/submit/idempotency.js';
+import type { Job } from '../jobs/intake/job.js';
 import { ApiError } from './errors.js';
 import { jobOf, type ParameterSpec, type Principal, type RequestInfo, type RouteResult } from './route.js';
 import type { Services } from './services.js';
 
 /**
  * The Idempotency-Key header of the create, convert and e-mail endpoints (the protocol is in
- * src/jobs/idempotency.ts): the first request with a key runs, its answer is kept 24 hours and
+ * src/jobs/submit/idempotency.ts): the first request with a key runs, its answer is kept 24 hours and
  * given again, byte for byte, to every request with the same key and body.
  */
 

@@ -1,8 +1,8 @@
 import type { Logger } from 'pino';
 import { z } from 'zod';
 import { JsonNumber } from '../invoice/decimal.js';
-import { fieldProblems } from '../jobs/field-problems.js';
-import type { Job } from '../jobs/job.js';
+import { fieldProblems } from '../jobs/intake/field-problems.js';
+import type { Job } from '../jobs/intake/job.js';
 import { ApiError } from './errors.js';
 
 /**

@@ -1,6 +1,6 @@
 import type { Config } from '../config.js';
 import type { RouteStatus } from '../jobs/contracts.js';
-import type { JobDeps } from '../jobs/job.js';
+import type { JobDeps } from '../jobs/submit/run-workflow.js';
 import type { TemporalUi } from '../temporal/ui.js';
 
 /** What route handlers use: the job layer's dependencies and the API's own. Built once in main.ts; tests build the same from real components. */

@@ -231,6 +231,9 @@ export interface ConnectorFileRef {
   hash: string;
 }
 
+/** The workflow of one claimed file: its operation name, which also begins its id (`connectorFile-<route>-<hash>`). */
+export const CONNECTOR_FILE_OPERATION = 'connectorFile';
+
 export interface ConnectorFileInput {
   ctx: RequestContext;
   route: string;
@@ -317,8 +320,21 @@ export interface LookAtRouteInput {
 }
 
 export interface RouteLook extends LookState {
-  /** When to look again: soon while a file is still being written, else the source's poll interval. */
-  nextLookMs: number;
+  /** The files the look found without a workflow: the watcher starts one for each. */
+  toStart: FileToStart[];
+  /** When to look again: soon while files are pending (still being written, or waiting for an earlier copy), else the source's poll interval. */
+  nextLookMs: { pending: number; idle: number };
+}
+
+/** A claimed file the ledger let through: new content, or content whose workflow may be under way already. */
+export interface FileToStart {
+  input: ConnectorFileInput;
+  /** The ledger's name for the content's workflow: one workflow per route and content, however often the file is seen. */
+  workflowId: string;
+  /** The file in LookState.inHand once its workflow runs. */
+  handKey: string;
+  /** The ledger has this very file as the content's first copy; another copy waits for the first one's workflow to end. */
+  firstCopy: boolean;
 }
 
 /** A connector route at a glance: for `connectors status` and /health. */

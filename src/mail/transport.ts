@@ -1,8 +1,7 @@
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import nodemailer, { type SendMailOptions, type StreamSentMessageInfo, type Transporter } from 'nodemailer';
-import type { MailConfig } from '../config.js';
-import type { TransportKind } from './types.js';
+import type { TestFault, TransportKind } from './types.js';
 
 /**
  * Where messages go: the SMTP server of SMTP_URL, or, with none configured, the outbox folder
@@ -11,6 +10,28 @@ import type { TransportKind } from './types.js';
  * outbox are the bytes an SMTP server would get (with the Bcc header kept, so the file shows
  * every recipient).
  */
+
+/** The SMTP server from SMTP_URL: `smtps://` is TLS from the start, `smtp://` upgrades with STARTTLS. */
+export interface SmtpConfig {
+  host: string;
+  port: number;
+  /** Implicit TLS (smtps://). */
+  secure: boolean;
+  /** smtp:// only: refuse to send when the server offers no STARTTLS (SMTP_REQUIRE_TLS, default true). */
+  requireTls: boolean;
+  auth: { user: string; pass: string } | undefined;
+  /** PEM file of an extra CA to trust (a private CA or the server's self-signed certificate). */
+  caFile: string | undefined;
+}
+
+export interface MailConfig {
+  /** Undefined: messages are written to the outbox folder instead of being sent. */
+  smtp: SmtpConfig | undefined;
+  outboxDir: string;
+  dkim: { domainName: string; keySelector: string; privateKeyFile: string } | undefined;
+  /** Test only: faults to inject (EINVOICE_TEST_FAULTS); empty in any real deployment. */
+  testFaults: TestFault[];
+}
 
 export interface SendReceipt {
   /** The server's final reply (e.g. `250 2.0.0 Ok: queued as …`), or the outbox file name. */

@@ -3,7 +3,7 @@ import type { Queryable } from './database.js';
 /**
  * Idempotency-Key records. A row is not a lock: it fixes what a key means (the hash of the
  * request first sent with it) and, once an answer was given, keeps that answer for replay. The
- * work itself belongs to the key's workflow (src/jobs/idempotency.ts), which Temporal runs at
+ * work itself belongs to the key's workflow (src/jobs/submit/idempotency.ts), which Temporal runs at
  * most once per key generation, whichever process dies in between.
  *
  * A key's *generation* is the `createdAt` of its row: a key that expired and is used again

@@ -1,4 +1,4 @@
-import { loadDraft } from '../mail/drafts.js';
+import { loadDraft } from './mail-drafts.js';
 import type { BlobStorage } from './blob-storage.js';
 import type { Storage } from './index.js';
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { failureEmail } from '../../src/api/failure-mail.js';
 import { attachmentDisposition } from '../../src/api/file-names.js';
 import { sanitiseFileName, zugferdFileName } from '../../src/files/names.js';
-import { toV1Invoice, toV2Invoice } from '../../src/api/invoice-output.js';
+import { toV1Invoice, toV2Invoice } from '../../src/invoice/output.js';
 import { catalog } from '../../src/invoice/catalog.js';
 import { fixtureInvoice } from '../reading/fixtures.js';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CONVERSION_CODES, conversionFailure } from '../../src/api/conversion-failure.js';
 import { ERROR_CODES, fromRefusal, ApiError } from '../../src/api/errors.js';
-import { JobRefusal, REFUSAL_CODES } from '../../src/jobs/refusal.js';
+import { JobRefusal, REFUSAL_CODES } from '../../src/jobs/intake/refusal.js';
 
 /** createZugferdFromPdf's failure answer for the refusals a running service cannot be made to produce on demand. */
 

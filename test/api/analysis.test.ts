@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Client, Connection } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_FILE_BYTES } from '../../src/jobs/file.js';
+import { MAX_FILE_BYTES } from '../../src/jobs/intake/file.js';
 import { catalog } from '../../src/invoice/catalog.js';
 import {
   blankScan,

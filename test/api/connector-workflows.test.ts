@@ -142,7 +142,8 @@ describe("a route's watcher (workflow, stubbed activities)", () => {
         look: [{ path: 'in/a.pdf', name: 'a.pdf', size: looks.length, modifiedMs: 0 }],
         pending: false,
         changes: `token-${looks.length}`,
-        nextLookMs: 600_000,
+        toStart: [],
+        nextLookMs: { pending: 1_000, idle: 600_000 },
       };
     };
     const worker = await Worker.create({
@@ -175,6 +176,7 @@ describe("a route's watcher (workflow, stubbed activities)", () => {
         look: [{ path: 'in/a.pdf', name: 'a.pdf', size: 1, modifiedMs: 0 }],
         pending: false,
         changes: 'token-1',
+        inHand: [],
       });
     });
   });

@@ -1,6 +1,6 @@
 import { PDFDict, PDFDocument, PDFName, PDFRawStream } from 'pdf-lib';
 import { afterAll, describe, expect, it } from 'vitest';
-import { MAX_CONVERT_FILE_BYTES } from '../../src/jobs/file.js';
+import { MAX_CONVERT_FILE_BYTES } from '../../src/jobs/intake/file.js';
 import type { Invoice } from '../../src/invoice/model.js';
 import { findInvoiceAttachment, readPdf } from '../../src/pdf/read.js';
 import { openStorage, type Storage } from '../../src/storage/index.js';

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import ts from 'typescript';
 import { afterAll, describe, expect, it } from 'vitest';
-import { MAX_CONVERT_FILE_BYTES } from '../../src/jobs/file.js';
+import { MAX_CONVERT_FILE_BYTES } from '../../src/jobs/intake/file.js';
 import { blankScan, fixtureInvoice, invoicePdf, pdfWithInvoiceXml } from '../reading/fixtures.js';
 import { byName } from './client.js';
 import { ClientError, MissingDataError, RechnungsApiClient, type ConversionResult } from './rechnungsapi-contract.js';

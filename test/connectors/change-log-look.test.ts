@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectorActivities } from '../../activities/connectors.js';
 import { parseConfig } from '../../connectors/config.js';
 import type { GdriveSource } from '../../connectors/sources/gdrive.js';
-import type { JobDeps } from '../../src/jobs/job.js';
+import type { IntakeDeps } from '../../src/jobs/intake/job.js';
 import type { LookState, RouteLook } from '../../src/jobs/contracts.js';
 import { gdriveHarness } from './harnesses.js';
 
@@ -39,8 +39,7 @@ describe('a Drive route look', () => {
     const activities = connectorActivities({
       config,
       sources: new Map([['drive', drive]]),
-      jobs: {} as JobDeps,
-      activityQueue: 'q',
+      jobs: {} as IntakeDeps,
       log: pino({ level: 'silent' }),
     });
     const env = new MockActivityEnvironment();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { contentHash } from '../../connectors/identity.js';
-import { jobId } from '../../src/jobs/job.js';
+import { jobId } from '../../src/jobs/intake/job.js';
 import { donePath, numbered, reportNames, resultName } from '../../connectors/names.js';
 import { completeFiles, lookOf, nameFilter } from '../../connectors/readiness.js';
 import type { SourceEntry } from '../../connectors/sources/source.js';

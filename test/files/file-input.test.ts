@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/api/errors.js';
 import { FILE_FIELD_ALIASES, readFileField, type FileFieldRules } from '../../src/api/file-input.js';
 import { detectFileType } from '../../src/files/file-type.js';
-import { checkFile, MAX_FILE_BYTES, type FileRules } from '../../src/jobs/file.js';
-import { JobRefusal } from '../../src/jobs/refusal.js';
+import { checkFile, MAX_FILE_BYTES, type FileRules } from '../../src/jobs/intake/file.js';
+import { JobRefusal } from '../../src/jobs/intake/refusal.js';
 
 const pdf = Buffer.from('%PDF-1.7\n1 0 obj <<>> endobj\n%%EOF\n');
 const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]);

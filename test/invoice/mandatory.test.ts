@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { invoiceInputSchema } from '../../src/invoice/input.js';
 import { missingMandatoryFields } from '../../src/invoice/mandatory.js';
 import { invoiceSchema } from '../../src/invoice/model.js';
-import { toV1Invoice, toV2Invoice } from '../../src/api/invoice-output.js';
+import { toV1Invoice, toV2Invoice } from '../../src/invoice/output.js';
 
 const dir = path.resolve(import.meta.dirname, '../fixtures/invoices');
 const fixtures = readdirSync(dir).filter((f) => f.endsWith('.json'));

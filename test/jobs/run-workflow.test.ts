@@ -1,8 +1,8 @@
 import { ActivityFailure, ApplicationFailure, WorkflowFailedError } from '@temporalio/client';
 import { RetryState } from '@temporalio/common';
 import { describe, expect, it } from 'vitest';
-import { JobRefusal } from '../../src/jobs/refusal.js';
-import { toRefusal } from '../../src/jobs/run-workflow.js';
+import { JobRefusal } from '../../src/jobs/intake/refusal.js';
+import { toRefusal } from '../../src/jobs/submit/run-workflow.js';
 
 const failed = (cause: Error) => new WorkflowFailedError('Workflow execution failed', cause, RetryState.NON_RETRYABLE_FAILURE);
 const inActivity = (activityType: string, cause: Error) =>

@@ -5,9 +5,10 @@ import { Client, Connection } from '@temporalio/client';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, spawnService, type SpawnedService } from '../../scripts/lib/spawn-service.js';
-import type { Job, JobDeps } from '../../src/jobs/job.js';
-import { JobRefusal } from '../../src/jobs/refusal.js';
-import { buildXRechnung } from '../../src/jobs/xrechnung.js';
+import type { JobDeps } from '../../src/jobs/submit/run-workflow.js';
+import type { Job } from '../../src/jobs/intake/job.js';
+import { JobRefusal } from '../../src/jobs/intake/refusal.js';
+import { buildXRechnung } from '../../src/jobs/submit/xrechnung.js';
 import { BlobStore } from '../../src/storage/blob-store.js';
 import { openStorage, type Storage } from '../../src/storage/index.js';
 

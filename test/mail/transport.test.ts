@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import PostalMime from 'postal-mime';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { MailConfig } from '../../src/config.js';
+import type { MailConfig } from '../../src/mail/transport.js';
 import { freePort } from '../../scripts/lib/spawn-service.js';
 import { buildDraft, composeMessage, messageIdFor } from '../../src/mail/compose.js';
 import { classifySendError } from '../../src/mail/smtp-errors.js';

@@ -2,7 +2,7 @@ import { utimes } from 'node:fs/promises';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { saveDraft } from '../../src/mail/drafts.js';
+import { saveDraft } from '../../src/storage/mail-drafts.js';
 import type { MailDraft } from '../../src/mail/types.js';
 import { BlobNotFoundError, BlobStore } from '../../src/storage/blob-store.js';
 import { openStorage, type Storage } from '../../src/storage/index.js';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { WorkflowFailedError } from '@temporalio/client';
 import { describe, expect, it } from 'vitest';
-import { toRefusal } from '../../src/jobs/run-workflow.js';
+import { toRefusal } from '../../src/jobs/submit/run-workflow.js';
 import type { CreateXInvoiceResult, DocumentAnalysis } from '../../src/jobs/contracts.js';
 import { OUTCOME } from '../../src/temporal/search-attributes.js';
 import { analyseInvoiceFile, createXInvoice } from '../../workflows/index.js';

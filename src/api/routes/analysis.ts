@@ -1,16 +1,16 @@
 import { z } from 'zod';
 import { FIELD_SOURCES } from '../../analysis/sources.js';
-import { toV1Invoice, toV2Invoice } from '../invoice-output.js';
-import { analyseFile, analysisJob, startAnalysis, type AnalysisJobState } from '../../jobs/analysis.js';
+import { toV1Invoice, toV2Invoice } from '../../invoice/output.js';
+import { analyseFile, analysisJob, startAnalysis, type AnalysisJobState } from '../../jobs/submit/analysis.js';
 import type { DocumentAnalysis } from '../../jobs/contracts.js';
-import { MAX_FILE_BYTES } from '../../jobs/file.js';
+import { MAX_FILE_BYTES } from '../../jobs/intake/file.js';
 import { errorResponses } from '../common-responses.js';
 import { fromRefusal } from '../errors.js';
 import { FILE_FIELD_ALIASES, readFileField } from '../file-input.js';
 import { defineRoute, jobOf } from '../route.js';
 import type { Services } from '../services.js';
 
-/** Invoice analysis: V2 sync, V2 async (submit + status) and the V1 legacy endpoint (the jobs are in src/jobs/analysis.ts). */
+/** Invoice analysis: V2 sync, V2 async (submit + status) and the V1 legacy endpoint (the jobs are in src/jobs/submit/analysis.ts). */
 
 /** Seconds a client should wait before polling again (README, Analysis: about every 3 s). */
 const POLL_AFTER_SECONDS = 3;

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { catalog, catalogLists } from '../../invoice/catalog.js';
 import { termName } from '../../invoice/term-names.js';
-import { MAX_FILE_BYTES } from '../../jobs/file.js';
+import { MAX_FILE_BYTES } from '../../jobs/intake/file.js';
 import { ZUGFERD_PROFILES } from '../../pdf/profiles.js';
 import { DOCUMENT_CSS, esc } from '../../report/html.js';
 import { pickLanguage, type Language } from '../../report/language.js';

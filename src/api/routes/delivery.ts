@@ -1,6 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
-import { resendEmail, sendEmail, sendView } from '../../jobs/mail.js';
+import { sendView } from '../../jobs/intake/mail.js';
+import { resendEmail, sendEmail } from '../../jobs/submit/mail.js';
 import { addressList, deliveryTransportSchema, mailResultSchema, sendRecordSchema, type MailResult } from '../../mail/schema.js';
 import { InvalidCursorError } from '../../storage/keyset.js';
 import { errorResponses } from '../common-responses.js';
@@ -10,7 +11,7 @@ import { idempotencyHeaders, oncePerKey } from '../idempotency.js';
 import { defineRoute } from '../route.js';
 import type { Services } from '../services.js';
 
-/** E-mail: the delivery endpoint, the resend operation and the list of sends (the jobs are in src/jobs/mail.ts). */
+/** E-mail: the delivery endpoint, the resend operation and the list of sends (the jobs are in src/jobs/submit/mail.ts). */
 
 /** The resend token is `<documentId>.<MAC>` (links.ts); the document id if the MAC is right. */
 function documentOfResendToken(services: Services, token: string): string | undefined {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { invoiceInputSchema } from '../../invoice/input.js';
-import { renderInvoicePdf, resolveTemplate } from '../../jobs/render.js';
+import { renderInvoicePdf, resolveTemplate } from '../../jobs/submit/render.js';
 import { mailResultSchema, transportSchema } from '../../mail/schema.js';
 import { listTemplates, templateRoots, type LoadedTemplate, type TemplateRoots } from '../../render/index.js';
 import { STORED_INVOICE_KIND, type StoredInvoiceMeta } from '../../render/stored-invoice.js';
@@ -13,7 +13,7 @@ import { storedFileName } from '../file-names.js';
 import { ApiError } from '../errors.js';
 import { downloadUrl, resendToken } from '../links.js';
 import { idempotencyHeaders, oncePerKey } from '../idempotency.js';
-import type { Job } from '../../jobs/job.js';
+import type { Job } from '../../jobs/intake/job.js';
 import { defineRoute } from '../route.js';
 import type { Services } from '../services.js';
 import { findingSchema } from '../validation-schemas.js';

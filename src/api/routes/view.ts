@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { MAX_FILE_BYTES } from '../../jobs/file.js';
-import { recentJobs } from '../../jobs/recent.js';
-import { invoiceViewPdf, readEInvoice } from '../../jobs/visualize.js';
+import { MAX_FILE_BYTES } from '../../jobs/intake/file.js';
+import { recentJobs } from '../../jobs/submit/recent.js';
+import { invoiceViewPdf, readEInvoice } from '../../jobs/submit/visualize.js';
 import { invoiceHtml } from '../../report/invoice-html.js';
 import { pickLanguage } from '../../report/language.js';
 import { MAX_XML_BYTES } from '../../xml/index.js';

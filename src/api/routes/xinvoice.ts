@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { invoiceInputSchema } from '../../invoice/input.js';
-import { buildXRechnung, validateXRechnung } from '../../jobs/xrechnung.js';
+import { buildXRechnung, validateXRechnung } from '../../jobs/submit/xrechnung.js';
 import { mailResultSchema, transportSchema } from '../../mail/schema.js';
 import { errorCount, isErrorFinding, type ValidationReport } from '../../validation/index.js';
 import { errorResponses } from '../common-responses.js';

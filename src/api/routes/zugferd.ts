@@ -1,14 +1,14 @@
 import { z } from 'zod';
 import { invoiceInputSchema } from '../../invoice/input.js';
 import { invoiceSchema } from '../../invoice/model.js';
-import { MAX_FILE_BYTES } from '../../jobs/file.js';
+import { MAX_FILE_BYTES } from '../../jobs/intake/file.js';
 import {
   buildZugferdFromJson,
   buildZugferdFromXml,
   extractZugferdInvoice,
   validateZugferdPdf,
   type BuiltZugferd,
-} from '../../jobs/zugferd.js';
+} from '../../jobs/submit/zugferd.js';
 import { mailResultSchema, transportSchema } from '../../mail/schema.js';
 import { ZUGFERD_PROFILES } from '../../pdf/profiles.js';
 import type { ZugferdReport } from '../../pdf/validate.js';

@@ -1,6 +1,6 @@
-import { declaredSizeProblem, DEFAULT_INTAKE_LIMITS, type IntakeLimits } from '../files/declared-size.js';
-import { detectFileType, FILE_TYPE_LABEL, type FileType } from '../files/file-type.js';
-import type { BlobStorage } from '../storage/blob-storage.js';
+import { declaredSizeProblem, DEFAULT_INTAKE_LIMITS, type IntakeLimits } from '../../files/declared-size.js';
+import { detectFileType, FILE_TYPE_LABEL, type FileType } from '../../files/file-type.js';
+import type { BlobStorage } from '../../storage/blob-storage.js';
 import { JobRefusal } from './refusal.js';
 
 /** 11 MB raw for the analysis and ZUGFeRD operations ("about 14.7 MB base64"; README, Errors: FILE_TOO_LARGE). */

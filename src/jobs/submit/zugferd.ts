@@ -1,17 +1,17 @@
-import type { Invoice } from '../invoice/model.js';
-import { invoicePlaceholders } from '../mail/placeholders.js';
-import type { MailResult, TransportOrder } from '../mail/schema.js';
-import type { ZugferdProfile } from '../pdf/profiles.js';
-import type { ZugferdReport } from '../pdf/validate.js';
-import { parseInvoiceXml } from '../xml/index.js';
-import { createZugferdFromJson, createZugferdFromXml, extractZugferd, validateZugferd } from '../../workflows/zugferd.js';
-import type { CreateZugferdResult, ExtractZugferdResult } from './contracts.js';
-import { checkFile, PDF_ONLY, storeFile } from './file.js';
-import { checkInvoice } from './invoice-input.js';
-import type { Job, JobDeps } from './job.js';
-import { prepareMail, type PreparedMail } from './mail.js';
-import { safeFileStem } from '../files/names.js';
-import { runWorkflow } from './run-workflow.js';
+import type { Invoice } from '../../invoice/model.js';
+import { invoicePlaceholders } from '../../mail/placeholders.js';
+import type { MailResult, TransportOrder } from '../../mail/schema.js';
+import type { ZugferdProfile } from '../../pdf/profiles.js';
+import type { ZugferdReport } from '../../pdf/validate.js';
+import { parseInvoiceXml } from '../../xml/index.js';
+import { createZugferdFromJson, createZugferdFromXml, extractZugferd, validateZugferd } from '../../../workflows/zugferd.js';
+import type { CreateZugferdResult, ExtractZugferdResult } from '../contracts.js';
+import { checkFile, PDF_ONLY, storeFile } from '../intake/file.js';
+import { checkInvoice } from '../intake/invoice-input.js';
+import type { Job } from '../intake/job.js';
+import { prepareMail, type PreparedMail } from '../intake/mail.js';
+import { safeFileStem } from '../../files/names.js';
+import { runWorkflow, type JobDeps } from './run-workflow.js';
 
 /** PDF work (Ghostscript, veraPDF) takes longer than XML work. */
 const PDF_WORKFLOW_TIMEOUT_MS = 300_000;

@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import type { Invoice } from '../invoice/model.js';
-import { renderInvoicePdf as renderPdf, templateRoots } from '../render/index.js';
-import type { Language } from '../report/language.js';
-import { parseInvoiceXml, XmlSyntaxError } from '../xml/index.js';
-import type { Job, JobDeps } from './job.js';
+import type { Invoice } from '../../invoice/model.js';
+import { renderInvoicePdf as renderPdf, templateRoots } from '../../render/index.js';
+import type { Language } from '../../report/language.js';
+import { parseInvoiceXml, XmlSyntaxError } from '../../xml/index.js';
+import type { JobDeps } from './run-workflow.js';
+import type { Job } from '../intake/job.js';
 import { resolveTemplate } from './render.js';
-import { JobRefusal } from './refusal.js';
+import { JobRefusal } from '../intake/refusal.js';
 import { extractZugferdInvoice } from './zugferd.js';
 
 /** The invoice an e-invoice carries, for showing it to people: XML read here, a PDF's XML through the extraction workflow. */

@@ -1,12 +1,12 @@
-import { zugferdFileName } from '../files/names.js';
-import { isEncryptedPdf } from '../pdf/encryption.js';
-import { CONVERT_OPERATION, convertToZugferd } from '../../workflows/convert.js';
-import type { ConvertToZugferdResult } from './contracts.js';
-import { checkFile, MAX_CONVERT_FILE_BYTES, type FileRules } from './file.js';
-import type { Job, JobDeps } from './job.js';
-import { conversions } from '../metrics/metrics.js';
-import { JobRefusal } from './refusal.js';
-import { runWorkflow } from './run-workflow.js';
+import { zugferdFileName } from '../../files/names.js';
+import { isEncryptedPdf } from '../../pdf/encryption.js';
+import { CONVERT_OPERATION, convertToZugferd } from '../../../workflows/convert.js';
+import type { ConvertToZugferdResult } from '../contracts.js';
+import { checkFile, MAX_CONVERT_FILE_BYTES, type FileRules } from '../intake/file.js';
+import type { Job } from '../intake/job.js';
+import { conversions } from '../../metrics/metrics.js';
+import { JobRefusal } from '../intake/refusal.js';
+import { runWorkflow, type JobDeps } from './run-workflow.js';
 
 const CONVERTIBLE: FileRules = { maxBytes: MAX_CONVERT_FILE_BYTES, accept: ['pdf', 'png', 'jpeg', 'tiff'] };
 

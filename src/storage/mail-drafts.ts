@@ -1,5 +1,5 @@
-import type { BlobStorage } from '../storage/blob-storage.js';
-import type { MailDraft } from './types.js';
+import type { BlobStorage } from './blob-storage.js';
+import type { MailDraft } from '../mail/types.js';
 
 /** Drafts are JSON blobs: the API writes them, the send activity and the resend operation read them. */
 

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
-import type { KeyGeneration } from '../storage/idempotency.js';
-import type { JobDeps, KeyedRun } from './job.js';
-import { JobRefusal, type RefusalCode } from './refusal.js';
+import type { KeyGeneration } from '../../storage/idempotency.js';
+import type { JobDeps } from './run-workflow.js';
+import type { KeyedRun } from '../intake/job.js';
+import { JobRefusal, type RefusalCode } from '../intake/refusal.js';
 
 /**
  * Idempotency-Key: one request, one result, however often the client sends it and whichever

@@ -1,12 +1,12 @@
-import type { MailResult, TransportOrder } from '../mail/schema.js';
-import { loadTemplate, TemplateInvalidError, TemplateNotFoundError, type LoadedTemplate, type templateRoots } from '../render/index.js';
-import { CREATE_INVOICE_PDF, createInvoicePdf } from '../../workflows/render.js';
-import type { CreateInvoicePdfResult } from './contracts.js';
-import { checkInvoice } from './invoice-input.js';
-import { afterAnswer, type Job, type JobDeps } from './job.js';
-import { safeFileStem } from '../files/names.js';
-import { JobRefusal } from './refusal.js';
-import { runWorkflow } from './run-workflow.js';
+import type { MailResult, TransportOrder } from '../../mail/schema.js';
+import { loadTemplate, TemplateInvalidError, TemplateNotFoundError, type LoadedTemplate, type templateRoots } from '../../render/index.js';
+import { CREATE_INVOICE_PDF, createInvoicePdf } from '../../../workflows/render.js';
+import type { CreateInvoicePdfResult } from '../contracts.js';
+import { checkInvoice } from '../intake/invoice-input.js';
+import { afterAnswer, type Job } from '../intake/job.js';
+import { safeFileStem } from '../../files/names.js';
+import { JobRefusal } from '../intake/refusal.js';
+import { runWorkflow, type JobDeps } from './run-workflow.js';
 
 /** The template of that id, or the refusal that says why there is none to use. */
 export async function resolveTemplate(roots: ReturnType<typeof templateRoots>, id: string): Promise<LoadedTemplate> {

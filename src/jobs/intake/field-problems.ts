@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { btOf } from '../invoice/catalog.js';
-import { invoiceInputSchema } from '../invoice/input.js';
-import { missingMandatoryFields } from '../invoice/mandatory.js';
-import type { Invoice } from '../invoice/model.js';
-import type { FieldProblem } from '../conversion/field-problem.js';
+import { btOf } from '../../invoice/catalog.js';
+import { invoiceInputSchema } from '../../invoice/input.js';
+import { missingMandatoryFields } from '../../invoice/mandatory.js';
+import type { Invoice } from '../../invoice/model.js';
+import type { FieldProblem } from '../../conversion/field-problem.js';
 import { JobRefusal } from './refusal.js';
 
 /** zod's issues as field problems: the JSON path under `root` and, inside an invoice, the business term. */

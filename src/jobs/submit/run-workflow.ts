@@ -6,12 +6,23 @@ import {
   WorkflowNotFoundError,
   type WorkflowHandle,
   type WorkflowStartOptions,
+  type Client,
 } from '@temporalio/client';
 import type { Workflow } from '@temporalio/common';
-import { ACCOUNT, FILE, OPERATION, OUTCOME, ROUTE } from '../temporal/search-attributes.js';
-import type { RefusalDetails } from './contracts.js';
-import { jobContext, jobId, type Job, type JobDeps, type KeyedRun } from './job.js';
-import { isRefusalCode, JobRefusal } from './refusal.js';
+import { ACCOUNT, FILE, OPERATION, OUTCOME, ROUTE } from '../../temporal/search-attributes.js';
+import type { RefusalDetails } from '../contracts.js';
+import { jobContext, jobId, type IntakeDeps, type Job, type KeyedRun } from '../intake/job.js';
+import { isRefusalCode, JobRefusal } from '../intake/refusal.js';
+
+/** What the submit functions use; built once at start, shared by every entry point. */
+export interface JobDeps extends IntakeDeps {
+  temporal: Client;
+  /** The client shares its connection with a worker of the workflows' queue in this process (src/service.ts). */
+  eagerStart?: boolean;
+  taskQueue: string;
+  /** The longest a caller waits for a workflow (WORKFLOW_WAIT_SECONDS); unset: each operation's own limit. */
+  maxWaitMs?: number;
+}
 
 type Input<W extends Workflow> = Omit<Parameters<W>[0], 'ctx'>;
 

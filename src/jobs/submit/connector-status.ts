@@ -1,6 +1,6 @@
-import { routeState } from '../../workflows/watch-route.js';
-import type { RouteStatus } from './contracts.js';
-import type { JobDeps } from './job.js';
+import { routeState } from '../../../workflows/watch-route.js';
+import type { RouteStatus } from '../contracts.js';
+import type { JobDeps } from './run-workflow.js';
 
 /** Longest a /health answer waits for Temporal; past it the last known state is given. */
 const ASK_TIMEOUT_MS = 3_000;

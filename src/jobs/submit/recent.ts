@@ -1,6 +1,7 @@
-import { FILE, OPERATION, OUTCOME, ROUTE } from '../temporal/search-attributes.js';
-import type { Account, JobDeps } from './job.js';
-import { JobRefusal } from './refusal.js';
+import { FILE, OPERATION, OUTCOME, ROUTE } from '../../temporal/search-attributes.js';
+import type { JobDeps } from './run-workflow.js';
+import type { Account } from '../intake/job.js';
+import { JobRefusal } from '../intake/refusal.js';
 
 /** What the page shows of an account's recent work: its workflows, newest first, from Temporal's visibility store. */
 export interface RecentJob {

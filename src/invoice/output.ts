@@ -1,9 +1,9 @@
-import { catalog } from '../invoice/catalog.js';
-import type { Invoice } from '../invoice/model.js';
+import { catalog } from './catalog.js';
+import type { Invoice } from './model.js';
 
 /**
- * The invoice of an analysis as the analysis endpoints answer it. Inside the
- * service dates are ISO strings and amounts decimal strings (model.ts); the API
+ * The invoice of an analysis as the analysis endpoints answer it, and as a connector route
+ * writes it (createJSONFromAnalysedPdf). Inside the service dates are ISO strings and amounts decimal strings (model.ts); the API
  * answers dates as DD.MM.YYYY and amounts and rates as JSON numbers (README, Analysis). V2 lists only
  * the fields found, V1 every field of the invoice object.
  */

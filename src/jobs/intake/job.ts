@@ -1,23 +1,16 @@
-import type { Client } from '@temporalio/client';
 import type { Logger } from 'pino';
-import type { IntakeLimits } from '../files/declared-size.js';
-import type { BlobStorage } from '../storage/blob-storage.js';
-import type { Storage } from '../storage/index.js';
-import type { RequestContext } from '../temporal/context.js';
-import type { JobSource } from '../storage/job-source.js';
+import type { IntakeLimits } from '../../files/declared-size.js';
+import type { BlobStorage } from '../../storage/blob-storage.js';
+import type { Storage } from '../../storage/index.js';
+import type { RequestContext } from '../../temporal/context.js';
+import type { JobSource } from '../../storage/job-source.js';
 
-/** What the submit functions use; built once at start, shared by every entry point. */
-export interface JobDeps {
-  temporal: Client;
-  /** The client shares its connection with a worker of the workflows' queue in this process (src/service.ts). */
-  eagerStart?: boolean;
-  taskQueue: string;
+/** What the intake steps use: the stores and the limits of an upload. Activities get no more of the job layer than this. */
+export interface IntakeDeps {
   blobs: BlobStorage;
   storage: Storage;
   /** What an uploaded file may declare (pages, pixels, inflated size); default DEFAULT_INTAKE_LIMITS. */
   limits?: IntakeLimits;
-  /** The longest a caller waits for a workflow (WORKFLOW_WAIT_SECONDS); unset: each operation's own limit. */
-  maxWaitMs?: number;
 }
 
 /** The account a job is done for and billed to. */
@@ -30,7 +23,7 @@ export interface Job {
   account: Account;
   source: JobSource;
   log: Logger;
-  /** Set for a request with an Idempotency-Key (src/jobs/idempotency.ts): its workflow is the key's. */
+  /** Set for a request with an Idempotency-Key (src/jobs/submit/idempotency.ts): its workflow is the key's. */
   keyed?: KeyedRun;
 }
 
@@ -60,6 +53,6 @@ export function jobId(source: JobSource): string {
   return source.kind === 'request' ? source.requestId : `${source.route}-${source.hash}`;
 }
 
-export function jobContext(job: Job, id: string): RequestContext {
+export function jobContext(job: Pick<Job, 'account' | 'source'>, id: string): RequestContext {
   return { requestId: id, accountId: job.account.accountId, source: job.source };
 }

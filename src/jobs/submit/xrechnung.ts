@@ -1,11 +1,11 @@
-import type { MailResult, TransportOrder } from '../mail/schema.js';
-import type { ValidationReport } from '../validation/index.js';
-import type { SyntaxId } from '../xml/index.js';
-import { createXInvoice, validateXInvoice } from '../../workflows/xinvoice.js';
-import { checkInvoice } from './invoice-input.js';
-import type { Job, JobDeps } from './job.js';
-import { safeFileStem } from '../files/names.js';
-import { runWorkflow } from './run-workflow.js';
+import type { MailResult, TransportOrder } from '../../mail/schema.js';
+import type { ValidationReport } from '../../validation/index.js';
+import type { SyntaxId } from '../../xml/index.js';
+import { createXInvoice, validateXInvoice } from '../../../workflows/xinvoice.js';
+import { checkInvoice } from '../intake/invoice-input.js';
+import type { Job } from '../intake/job.js';
+import { safeFileStem } from '../../files/names.js';
+import { runWorkflow, type JobDeps } from './run-workflow.js';
 
 export interface XRechnungOrder {
   /** Checked against the invoice model; what does not fit is refused with field problems. */

@@ -1,9 +1,9 @@
-import type { Invoice } from '../invoice/model.js';
-import { invoicePlaceholders } from '../mail/placeholders.js';
-import type { TransportOrder } from '../mail/schema.js';
-import type { MailRequest } from '../mail/types.js';
+import type { Invoice } from '../../invoice/model.js';
+import { invoicePlaceholders } from '../../mail/placeholders.js';
+import type { TransportOrder } from '../../mail/schema.js';
+import type { MailRequest } from '../../mail/types.js';
 import { parseCompleteInvoice } from './field-problems.js';
-import type { Account, JobDeps } from './job.js';
+import type { Account, IntakeDeps } from './job.js';
 import { prepareMail, type PreparedMail } from './mail.js';
 
 export interface CheckedInvoice {
@@ -19,7 +19,7 @@ export interface CheckedInvoice {
  * anything is created; `stage` stores both when the workflow is to start.
  */
 export async function checkInvoice(
-  deps: JobDeps,
+  deps: IntakeDeps,
   account: Account,
   value: unknown,
   transport: TransportOrder | undefined,

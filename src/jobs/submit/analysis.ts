@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { WorkflowNotFoundError, type WorkflowExecutionDescription } from '@temporalio/client';
-import { ACCOUNT, OPERATION } from '../temporal/search-attributes.js';
-import { analyseInvoiceFile } from '../../workflows/analysis.js';
-import type { DocumentAnalysis } from './contracts.js';
-import { MAX_FILE_BYTES, storeFile, type FileRules } from './file.js';
-import type { Account, Job, JobDeps } from './job.js';
-import { JobRefusal } from './refusal.js';
-import { runWorkflow, startWorkflow, toRefusal, type StagedRun } from './run-workflow.js';
+import { ACCOUNT, OPERATION } from '../../temporal/search-attributes.js';
+import { analyseInvoiceFile } from '../../../workflows/analysis.js';
+import type { DocumentAnalysis } from '../contracts.js';
+import { MAX_FILE_BYTES, storeFile, type FileRules } from '../intake/file.js';
+import type { Account, Job } from '../intake/job.js';
+import { JobRefusal } from '../intake/refusal.js';
+import { runWorkflow, startWorkflow, toRefusal, type StagedRun, type JobDeps } from './run-workflow.js';
 
 /**
  * Invoice analysis, waited for or started as an async job. Both run the analyseInvoiceFile

@@ -1,20 +1,18 @@
-import { hasEncodedWord } from '../mail/address.js';
-import { buildDraft, type EmailOrder } from '../mail/compose.js';
-import { loadDraft, saveDraft } from '../mail/drafts.js';
-import type { PlaceholderValues } from '../mail/placeholders.js';
-import { LIMITS, type MailResult, type SendRecordView, type TransportOrder } from '../mail/schema.js';
-import { senderAllowed } from '../mail/sender-policy.js';
-import type { MailDraft, MailOutcome, MailRequest } from '../mail/types.js';
-import { BlobNotFoundError } from '../storage/blob-store.js';
-import type { SendRecord } from '../storage/mail-records.js';
-import { sendMessage } from '../../workflows/mail.js';
-import type { Account, Job, JobDeps } from './job.js';
+import { hasEncodedWord } from '../../mail/address.js';
+import { buildDraft, type EmailOrder } from '../../mail/compose.js';
+import { saveDraft } from '../../storage/mail-drafts.js';
+import type { PlaceholderValues } from '../../mail/placeholders.js';
+import { LIMITS, type MailResult, type SendRecordView, type TransportOrder } from '../../mail/schema.js';
+import { senderAllowed } from '../../mail/sender-policy.js';
+import type { MailOutcome, MailRequest } from '../../mail/types.js';
+import type { SendRecord } from '../../storage/mail-records.js';
+import type { Account, IntakeDeps } from './job.js';
 import { JobRefusal } from './refusal.js';
-import { runWorkflow } from './run-workflow.js';
 
 /**
- * E-mail: sending without a document (delivery), sending a document's e-mail again (resend), and
- * `prepareMail`, which every create job uses for its optional transport.
+ * A job's e-mail before any workflow: `prepareMail`, which every create job and a connector route's
+ * report use for their optional transport, and what became of a sent one. Sending without a
+ * document and resending are operations of their own (src/jobs/submit/mail.ts).
  */
 
 export interface PreparedMail {
@@ -30,7 +28,7 @@ export interface PreparedMail {
  * to start. `values` fill the placeholders (the create jobs pass invoicePlaceholders(invoice)).
  */
 export async function prepareMail(
-  deps: JobDeps,
+  deps: IntakeDeps,
   account: Account,
   order: TransportOrder | undefined,
   values: PlaceholderValues = {},
@@ -45,70 +43,10 @@ export async function prepareMail(
   };
 }
 
-/** The delivery operation: an e-mail without a document. */
-export async function sendEmail(deps: JobDeps, job: Job, order: TransportOrder): Promise<MailResult> {
-  if (!order.useTransport) return SKIPPED;
-  const prepared = await prepareMail(deps, job.account, order);
-  return send(deps, job, 'delivery', async () => (await prepared.stage())!);
-}
+/** The answer to an order with useTransport false. */
+export const SKIPPED: MailResult = { status: 'skipped', message: 'Nothing to do: useTransport is false, so no e-mail was sent.' };
 
-export interface ResendOrder {
-  documentId: string;
-  /** Each list, when given, replaces the original one (an empty list empties it). */
-  receiver?: MailDraft['to'];
-  cc?: MailDraft['cc'];
-  bcc?: MailDraft['bcc'];
-}
-
-/** The resend operation: the e-mail a create job sent with its document, once more, to the same or other recipients. */
-export async function resendEmail(deps: JobDeps, job: Job, order: ResendOrder): Promise<MailResult> {
-  const { accountId } = job.account;
-  // Another account's document and one that is gone are the same answer: nothing tells whether it exists.
-  if (!(await deps.storage.documents.get(order.documentId, accountId)))
-    throw new JobRefusal('NOT_FOUND', { detail: 'There is no document of this resend token in your account.' });
-  const original = await deps.storage.mail.originalSendOfDocument(accountId, order.documentId);
-  if (!original) throw new JobRefusal('NOTHING_TO_RESEND');
-  let draft: MailDraft;
-  try {
-    draft = await loadDraft(deps.blobs, original.draftKey);
-  } catch (err) {
-    if (err instanceof BlobNotFoundError) throw new JobRefusal('NOT_FOUND', { detail: 'The original e-mail is no longer stored.' });
-    throw err;
-  }
-  const again = { ...draft, to: order.receiver ?? draft.to, cc: order.cc ?? draft.cc, bcc: order.bcc ?? draft.bcc };
-  if (again.to.length === 0)
-    throw new JobRefusal('VALIDATION_ERROR', { fields: [{ field: 'receiver', message: 'the e-mail needs at least one receiver' }] });
-  if (again.to.length + again.cc.length + again.bcc.length > LIMITS.recipients) {
-    throw new JobRefusal('VALIDATION_ERROR', {
-      fields: [{ field: 'receiver', message: `at most ${LIMITS.recipients} recipients (receiver, cc and bcc together)` }],
-    });
-  }
-  // The rules may have changed since the first send.
-  await assertSenderAllowed(deps, job.account, draft.from.address);
-  const unchanged = !order.receiver && !order.cc && !order.bcc;
-  const stage = async () => ({ draftKey: unchanged ? original.draftKey : await saveDraft(deps.blobs, again), resendOf: original.id });
-  return send(deps, job, 'resendEmail', stage, order.documentId);
-}
-
-/** Runs the send workflow; `queued` while the e-mail is still being retried. */
-async function send(
-  deps: JobDeps,
-  job: Job,
-  operation: string,
-  stage: () => Promise<MailRequest>,
-  documentId?: string,
-): Promise<MailResult> {
-  const outcome = await runWorkflow(deps, job, sendMessage, {
-    operation,
-    input: async () => ({ mail: await stage(), ...(documentId ? { documentId } : {}) }),
-    summary: operation === 'resendEmail' ? 'Resend e-mail' : 'Send e-mail',
-  });
-  return mailResult(deps, job.account, outcome);
-}
-
-const SKIPPED: MailResult = { status: 'skipped', message: 'Nothing to do: useTransport is false, so no e-mail was sent.' };
-
-async function checkMail(deps: JobDeps, account: Account, email: EmailOrder, values: PlaceholderValues): Promise<void> {
+async function checkMail(deps: IntakeDeps, account: Account, email: EmailOrder, values: PlaceholderValues): Promise<void> {
   await assertSenderAllowed(deps, account, email.from.address);
   // The request's own fields are checked by its schema; what the invoice fills in is checked here.
   if (hasEncodedWord(buildDraft(email, values, []).subject)) {
@@ -134,7 +72,7 @@ async function checkMail(deps: JobDeps, account: Account, email: EmailOrder, val
   }
 }
 
-async function storeDraft(deps: JobDeps, email: EmailOrder, values: PlaceholderValues): Promise<string> {
+async function storeDraft(deps: IntakeDeps, email: EmailOrder, values: PlaceholderValues): Promise<string> {
   const attachments = [];
   for (const a of email.attachments) {
     const stored = await deps.blobs.put(a.content);
@@ -143,7 +81,8 @@ async function storeDraft(deps: JobDeps, email: EmailOrder, values: PlaceholderV
   return saveDraft(deps.blobs, buildDraft(email, values, attachments));
 }
 
-async function assertSenderAllowed(deps: JobDeps, account: Account, sender: string): Promise<void> {
+/** Refuses a sender the account's rules do not allow (checked again on a resend: the rules may have changed). */
+export async function assertSenderAllowed(deps: IntakeDeps, account: Account, sender: string): Promise<void> {
   const rules = (await deps.storage.mail.senderRules(account.accountId)).map((r) => r.rule);
   if (senderAllowed(rules, sender)) return;
   throw new JobRefusal('SENDER_NOT_ALLOWED', {
@@ -154,7 +93,8 @@ async function assertSenderAllowed(deps: JobDeps, account: Account, sender: stri
   });
 }
 
-async function mailResult(deps: JobDeps, account: Account, outcome: MailOutcome | undefined): Promise<MailResult> {
+/** What became of a job's e-mail, from its send record. */
+export async function mailResult(deps: IntakeDeps, account: Account, outcome: MailOutcome | undefined): Promise<MailResult> {
   const record = outcome && (await deps.storage.mail.getSend(outcome.sendId, account.accountId));
   if (!outcome || !record)
     return { status: 'failed', message: 'The e-mail could not be sent: an internal error occurred; the reference finds it in the log.' };
