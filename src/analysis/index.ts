@@ -95,7 +95,10 @@ export function analyseWithEvidence(pages: PageText[], opts: AnalyseOptions): Ev
   // A credit note states positive amounts (EN 16931); a corrective invoice keeps the signs it prints.
   const signed = (v: string) => (type.code === '381' ? new Decimal(v).abs().toFixed(2) : v);
   const totals = readTotals(r, doc, table, signed);
-  if (opts.withLineItems) table.rows.forEach((row, i) => readLine(r, row, i, signed));
+  if (opts.withLineItems) {
+    const rates = breakdownRates(r.invoice);
+    table.rows.forEach((row, i) => readLine(r, row, i, signed, rates));
+  }
   inferTheRest(r, doc, table);
   const currencyLabel = pick('currency');
   r.set('invoiceCurrencyCode', currencyLabel?.value ?? majority(totals.currencies), currencyLabel ? 'label' : 'printed-majority');
@@ -209,7 +212,22 @@ function readTotals(r: Reading, doc: Doc, table: ItemTable, signed: (v: string) 
   return totals;
 }
 
-function readLine(r: Reading, row: ItemRow, i: number, signed: (v: string) => string): void {
+/** The rates of the VAT breakdown read, as numbers ("19.00" and "19" alike). */
+function breakdownRates(invoice: Record<string, unknown>): ReadonlySet<string> {
+  const rows = (invoice.vatBreakdown ?? []) as Array<{ vatCategoryRate?: string }>;
+  return new Set(rows.flatMap((row) => (row.vatCategoryRate === undefined ? [] : [new Decimal(row.vatCategoryRate).toString()])));
+}
+
+/**
+ * Quantity × price = amount says nothing of a line's VAT rate; the breakdown does: a rate it lists
+ * is borne out, one it lacks was likely misread ("19,82" for "19 %", "3" for "19").
+ */
+function rateEvidence(rate: string | undefined, rates: ReadonlySet<string>): string {
+  if (rates.size === 0) return 'line:rate:alone';
+  return rate !== undefined && rates.has(new Decimal(rate).toString()) ? 'line:rate:listed' : 'line:rate:unlisted';
+}
+
+function readLine(r: Reading, row: ItemRow, i: number, signed: (v: string) => string, rates: ReadonlySet<string>): void {
   const p = `invoiceLine[${i}]`;
   const via = `line:${row.arithmetic === true ? 'arithmetic' : row.arithmetic === false ? 'inconsistent' : 'unchecked'}`;
   r.set(`${p}.invoiceLineIdentifier`, row.position ?? String(i + 1), row.position ? via : 'line:numbered');
@@ -220,7 +238,7 @@ function readLine(r: Reading, row: ItemRow, i: number, signed: (v: string) => st
   r.set(`${p}.priceDetails.itemNetPrice`, row.unitPrice, via);
   r.set(`${p}.priceDetails.itemPriceBaseQuantity`, row.priceBase, via);
   r.set(`${p}.priceDetails.itemPriceBaseQuantityUnitOfMeasure`, row.priceBaseUnit, via);
-  r.set(`${p}.lineVatInformation[0].invoicedItemVatRate`, row.vatRate, via);
+  r.set(`${p}.lineVatInformation[0].invoicedItemVatRate`, row.vatRate, rateEvidence(row.vatRate, rates));
   r.set(`${p}.lineVatInformation[0].invoicedItemVatCategoryCode`, row.vatCategory, via);
   r.set(`${p}.itemInformation.itemName`, row.name, via);
   r.set(`${p}.itemInformation.itemDescription`, row.description, via);
