@@ -19,7 +19,7 @@ import { startSshd, type SshdServer } from './lib/sshd.js';
  * ZUGFeRD (createZugferdFromPdf), as an operator runs them: the service (API and worker) and the
  * connectors as two processes, a local folder and an SFTP server (Debian's sshd on loopback).
  *
- *   node dist/scripts/bench-connectors.js [--files 20] [--sources local,sftp] [--kinds text,scan] [--keep]
+ *   node dist-tools/scripts/bench-connectors.js [--files 20] [--sources local,sftp] [--kinds text,scan] [--keep]
  *
  * Per source and kind, N invoices are dropped at once into the route's folder: the test fixtures
  * (test/fixtures/invoices) rendered through the built-in templates with their own invoice

@@ -31,9 +31,9 @@ import { quantile } from './lib/quantile.js';
 
 /**
  * Benchmark (not a test) of createZugferdFromPdf end to end against the built service.
- *   node dist/scripts/bench-convert.js [--corpus ../shared/corpus] [--set corpus|fixtures] [--mode text-layer|ocr-degraded] [--only substring]
+ *   node dist-tools/scripts/bench-convert.js [--corpus ../shared/corpus] [--set corpus|fixtures] [--mode text-layer|ocr-degraded] [--only substring]
  *                                      [--concurrency 1] [--verbose] [--json results.json]
- *   node dist/scripts/bench-convert.js --analysed held-out.json [--threshold T] [--verbose]
+ *   node dist-tools/scripts/bench-convert.js --analysed held-out.json [--threshold T] [--verbose]
  *
  * Input: the ZUGFeRD / Factur-X PDFs of the corpus whose page agrees with their XML (the invoice
  * number, issue date and gross total of the XML are all visible in the text layer; a PDF whose

@@ -9,7 +9,7 @@ import { repoRoot, spawnService, type SpawnedService } from './lib/spawn-service
 import { startSplitService } from './lib/split-service.js';
 
 /**
- * Latency of one small request (not in CI's time budget): `node dist/scripts/bench-latency.js
+ * Latency of one small request (not in CI's time budget): `node dist-tools/scripts/bench-latency.js
  * [--requests 30] [--warm-up 3] [--pause-ms 0] [--split] [--file some.pdf]`. Starts the built service (one
  * process, or with --split API, worker and Temporal as processes of their own), then sends a
  * one-page PDF with a text layer (the fixture invoice through the German template, or --file)

@@ -16,7 +16,7 @@ import { quantile } from './lib/quantile.js';
  * p95 latency, and the peak resident memory of the service's whole process tree (the Node
  * service with its worker threads, Ghostscript, veraPDF's JVM, the embedded Temporal server),
  * sampled every 20 ms, next to the tree's idle size.
- *   node dist/scripts/bench-pdf.js [--requests 5] [--database-url postgres://…]
+ *   node dist-tools/scripts/bench-pdf.js [--requests 5] [--database-url postgres://…]
  */
 const { values } = parseArgs({ options: { requests: { type: 'string', default: '5' }, 'database-url': { type: 'string' } } });
 const requests = Number(values.requests);

@@ -16,7 +16,7 @@ import { quantile } from './lib/quantile.js';
  *  2. end to end: POST createInvoicePdfFromJson against the built service (Temporal workflow,
  *     veraPDF and schematron validation, storage), median and p95 latency, and the peak
  *     resident memory of the service process (veraPDF's JVM runs beside it and is not counted).
- *   node dist/scripts/bench-templates.js [--requests 8] [--renders 20] [--database-url postgres://…]
+ *   node dist-tools/scripts/bench-templates.js [--requests 8] [--renders 20] [--database-url postgres://…]
  */
 const { values } = parseArgs({
   options: {

@@ -9,7 +9,7 @@ import { quantile } from './lib/quantile.js';
  * Benchmark (not a test): how often our in-process validator agrees with the KoSIT validator
  * (XRechnung configuration), on the verdict and on the exact set of error rule ids, over the
  * XRechnung testsuite, the corpus XML, our fixtures and mutations of valid documents.
- *   node dist/scripts/bench-validation.js [--scenarios plus|official] [--json FILE] [--verbose]
+ *   node dist-tools/scripts/bench-validation.js [--scenarios plus|official] [--json FILE] [--verbose]
  * `plus` (default) adds KoSIT's non-official scenarios that judge Peppol BIS documents by schema
  * and CEN rules, as our Peppol BIS scenario does; `official` is what public buyers run.
  */

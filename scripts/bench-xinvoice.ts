@@ -8,7 +8,7 @@ import { treeCpuMs } from './lib/process-memory.js';
 /**
  * Benchmark (not a test): createXinvoiceFromJson end to end — HTTP, Temporal
  * workflow (build → validate → store), official rules — on this machine.
- *   node dist/scripts/bench-xinvoice.js [--requests 60] [--concurrency 8] [--database-url postgres://…]
+ *   node dist-tools/scripts/bench-xinvoice.js [--requests 60] [--concurrency 8] [--database-url postgres://…]
  */
 const { values } = parseArgs({
   options: {

@@ -6,7 +6,7 @@ import { repoRoot } from './lib/spawn-service.js';
 import { startSplitService } from './lib/split-service.js';
 
 /**
- * Fault injection at length (not in CI's time budget): `node dist/scripts/fault-injection.js
+ * Fault injection at length (not in CI's time budget): `node dist-tools/scripts/fault-injection.js
  * [--kills 100] [--concurrency 4] [--gap-seconds 2,10] [--down-seconds 0.5,5] [--seed N]
  * [--database-url postgres://…]`. API, worker and Temporal dev server run as processes of their
  * own and are killed (SIGKILL) at random moments (seconds between kills and seconds down drawn

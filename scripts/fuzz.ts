@@ -3,7 +3,7 @@ import { memoryProblem, runFuzz } from './lib/fuzz.js';
 import { spawnService } from './lib/spawn-service.js';
 
 /**
- * The long fuzzing run (not in CI's time budget): `node dist/scripts/fuzz.js [--runs 10000]
+ * The long fuzzing run (not in CI's time budget): `node dist-tools/scripts/fuzz.js [--runs 10000]
  * [--seed N]`. Starts the service, sends the generated requests of scripts/lib/fuzz.ts one after
  * another and prints the statuses, every answer of 500 or above with what was sent, and the
  * service's resident memory after each tenth and its peak. Exit code 1 when an answer was 500 or

@@ -12,7 +12,7 @@ import { repoRoot } from './lib/spawn-service.js';
 import { startSplitService, type SplitService } from './lib/split-service.js';
 
 /**
- * Load test (not in CI's time budget): `node dist/scripts/load-test.js [--requests 3000]
+ * Load test (not in CI's time budget): `node dist-tools/scripts/load-test.js [--requests 3000]
  * [--concurrency 8] [--seconds 600] [--sample-seconds 5] [--database-url postgres://…]`.
  * API, worker and Temporal dev server run as processes of their own, as in production. A mix of
  * requests, each sent once (creates and sends with an Idempotency-Key of their own), runs at the

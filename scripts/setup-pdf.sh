@@ -2,12 +2,11 @@
 # Installs what the PDF side (src/pdf) needs from Debian: Ghostscript, which
 # converts input PDFs that are not PDF/A into PDF/A-3b, with the URW base-35
 # fonts it embeds in place of unembedded standard fonts and the sRGB ICC profile
-# it ships (/usr/share/color/icc/ghostscript/srgb.icc), used as OutputIntent; and, for
-# the tests only, Poppler's pdfdetach, an independent reader of embedded files.
+# it ships (/usr/share/color/icc/ghostscript/srgb.icc), used as OutputIntent.
 # Idempotent and quick: nothing happens when everything is installed.
 set -euo pipefail
 
-PACKAGES=(ghostscript fonts-urw-base35 poppler-utils)
+PACKAGES=(ghostscript fonts-urw-base35)
 
 source "$(dirname "$0")/lib/debian-packages.sh"
 install_debian_packages setup-pdf "${PACKAGES[@]}"

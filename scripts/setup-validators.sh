@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
-# Installs the Java reference validators (used as judges in tests/CI) and the
-# official validation artefacts (XSD + schematron XSLT, precompiled to SaxonJS
-# SEF) that src/validation loads at run time.
+# Installs the official validation artefacts (XSD + schematron XSLT, precompiled
+# to SaxonJS SEF) that src/validation loads at run time, and the Java programs
+# the service runs: veraPDF (the PDF/A check) and Saxon-HE with the schematron
+# server. With --judges it installs instead the Mustang CLI, a reference
+# validator that only the tests run, as a judge of what the service creates
+# (scripts/setup-test.sh asks for it).
 #
 # Everything lands in git-ignored folders of the repository:
-#   .tools/java/   Mustang-CLI.jar, verapdf/lib/*.jar (+ verapdf/verapdf wrapper),
+#   .tools/java/   verapdf/lib/*.jar (+ verapdf/verapdf wrapper),
 #                  saxon/lib/*.jar + saxon/classes (src/validation/SchematronServer.java),
-#                  kosit-validator.jar (only when Maven Central serves it)
+#                  Mustang-CLI.jar (--judges)
 #   .artefacts/    xsd/, xslt/, sef/, manifest.json
 #
 # Idempotent: each step is skipped when its output exists for the pinned
@@ -17,7 +20,6 @@ set -euo pipefail
 MUSTANG_VERSION=2.26.0          # org.mustangproject:Mustang-CLI and :validator
 VERAPDF_VERSION=1.28.2          # org.verapdf.apps:greenfield-apps
 SAXON_VERSION=12.5              # net.sf.saxon:Saxon-HE, the worker's XSLT processor for the schematrons
-KOSIT_VERSION=1.6.2             # org.kosit:validator (classifier standalone)
 PH_CII_D16B_VERSION=4.1.1       # com.helger.cii:ph-cii-d16b (full UN/CEFACT D16B XSD)
 # The rules of the KoSIT XRechnung configuration (release 2026-01-31), which public buyers run:
 # CEN EN 16931 1.3.15 and XRechnung schematron 2.5.0 (for XRechnung 3.0.2), as packaged in
@@ -82,12 +84,16 @@ mkdir -p "$TOOLS" "$ART"
 WORK="$(mktemp -d)"
 trap 'rm -rf "$WORK"' EXIT
 
-# ---- Mustang CLI (a self-contained jar) ------------------------------------
-if [ "$(cat "$TOOLS/Mustang-CLI.version" 2>/dev/null)" != "$MUSTANG_VERSION" ] || [ ! -f "$TOOLS/Mustang-CLI.jar" ]; then
-  log "fetching Mustang-CLI $MUSTANG_VERSION"
-  mvn_copy "org.mustangproject:Mustang-CLI:$MUSTANG_VERSION" "$WORK/mustang"
-  mv "$WORK/mustang/Mustang-CLI-$MUSTANG_VERSION.jar" "$TOOLS/Mustang-CLI.jar"
-  echo "$MUSTANG_VERSION" > "$TOOLS/Mustang-CLI.version"
+# ---- Mustang CLI (a self-contained jar): the judge, only for the tests -------
+if [ "${1:-}" = --judges ]; then
+  if [ "$(cat "$TOOLS/Mustang-CLI.version" 2>/dev/null)" != "$MUSTANG_VERSION" ] || [ ! -f "$TOOLS/Mustang-CLI.jar" ]; then
+    log "fetching Mustang-CLI $MUSTANG_VERSION"
+    mvn_copy "org.mustangproject:Mustang-CLI:$MUSTANG_VERSION" "$WORK/mustang"
+    mv "$WORK/mustang/Mustang-CLI-$MUSTANG_VERSION.jar" "$TOOLS/Mustang-CLI.jar"
+    echo "$MUSTANG_VERSION" > "$TOOLS/Mustang-CLI.version"
+  fi
+  log "ready: the Mustang CLI in .tools/java"
+  exit 0
 fi
 
 # ---- veraPDF (greenfield) CLI: no fat jar on Maven Central, so resolve the
@@ -117,19 +123,6 @@ if [ "$(cat "$SAXON/version" 2>/dev/null)" != "$SAXON_STAMP" ] || [ ! -f "$SAXON
   mvn_copy_with_dependencies net.sf.saxon Saxon-HE "$SAXON_VERSION" "$SAXON/lib"
   javac -nowarn -cp "$SAXON/lib/*" -d "$SAXON/classes" "$ROOT/src/validation/SchematronServer.java"
   echo "$SAXON_STAMP" > "$SAXON/version"
-fi
-
-# ---- KoSIT validator: optional. The Maven mirror reachable from this
-# project's machines does not serve org.kosit (checked 1.5.x and 1.6.x), so a
-# missing jar is reported, not fatal; tests that need it skip. -----------------
-if [ ! -f "$TOOLS/kosit-validator.jar" ] || [ "$(cat "$TOOLS/kosit-validator.version" 2>/dev/null)" != "$KOSIT_VERSION" ]; then
-  if mvn_copy "org.kosit:validator:$KOSIT_VERSION:jar:standalone" "$WORK/kosit" 2>/dev/null; then
-    mv "$WORK/kosit/validator-$KOSIT_VERSION-standalone.jar" "$TOOLS/kosit-validator.jar"
-    echo "$KOSIT_VERSION" > "$TOOLS/kosit-validator.version"
-    log "fetched KoSIT validator $KOSIT_VERSION"
-  else
-    log "WARNING: org.kosit:validator:$KOSIT_VERSION (standalone) is not available from the Maven repository; the tests take the KoSIT judge from ../shared/tools/kosit (or KOSIT_DIR) and skip it without"
-  fi
 fi
 
 # ---- validation artefacts --------------------------------------------------
@@ -310,10 +303,11 @@ NODE
   mkdir -p "$STAGE/sef"
   SEF_NAMES="en16931-cii en16931-ubl xrechnung-cii xrechnung-ubl"
   for profile in $FX_PROFILES; do SEF_NAMES="$SEF_NAMES factur-x-$(echo "$profile" | tr 'A-Z' 'a-z')"; done
-  for name in $SEF_NAMES; do
-    log "compiling $name.xslt to SEF (takes a few seconds)"
-    (cd "$ROOT" && npx --no-install xslt3 -xsl:"$STAGE/xslt/$name.xslt" -export:"$STAGE/sef/$name.sef.json" -nogo -relocate:on -ns:##html5)
-  done
+  # Most of a first start's time: one compiler per core, the largest stylesheets first, so
+  # that no large one is left to run alone at the end.
+  log "compiling $(echo $SEF_NAMES | wc -w) stylesheets to SEF, $(nproc) at a time (a minute or more)"
+  (cd "$STAGE/xslt" && ls -S $(printf '%s.xslt ' $SEF_NAMES)) | sed 's/\.xslt$//' |
+    (cd "$ROOT" && xargs -P "$(nproc)" -I{} npx --no-install xslt3 -xsl:"$STAGE/xslt/{}.xslt" -export:"$STAGE/sef/{}.sef.json" -nogo -relocate:on -ns:##html5)
   # See the EXTENDED patches above: the compiler's mistake shows in the SEF
   # as decimal-only arithmetic ("calc":"c...") on a round()/abs()/floor()/
   # ceiling() result; the two in BR-FXEXT-CO-10/13 are gone, and a new one

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Installs everything the service needs into the checkout (idempotent, quick when
-# nothing changed): Node.js 24, npm dependencies, the Temporal CLI, the official
-# validators and rule artefacts, then builds. Nothing is installed system-wide.
+# Installs what the service needs (idempotent, quick when nothing changed): into the
+# checkout Node.js 24, npm dependencies, the Temporal CLI, the official validators and
+# rule artefacts; from Debian Ghostscript and Tesseract; then builds when a source
+# changed. What only the tests use is scripts/setup-test.sh's (run by scripts/test.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -39,8 +40,11 @@ fi
 bash scripts/setup-validators.sh
 bash scripts/setup-pdf.sh
 bash scripts/setup-ocr.sh
-bash scripts/setup-browser.sh
-bash scripts/setup-connectors.sh
 
-echo "setup: build"
-npm run --silent build
+# The workflow bundle is the build's last output: a checkout with no source, dependency or
+# compiler setting newer than it (a removed file makes its folder newer) starts without compiling.
+if [ ! -f dist/workflow-bundle.js ] ||
+  [ -n "$(find src workflows activities connectors package.json package-lock.json tsconfig.json -newer dist/workflow-bundle.js -print -quit)" ]; then
+  echo "setup: build"
+  npm run --silent build
+fi

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Installs what is missing, builds, and runs API + worker + a local Temporal dev server.
+# Installs what the service needs and is missing, builds when a source changed (scripts/setup.sh),
+# and runs API + worker + a local Temporal dev server. The test servers are scripts/test.sh's.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh

@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # The whole test suite against real components: Temporal dev server, SQLite and
-# PostgreSQL, the official validators. Extra arguments go to vitest.
+# PostgreSQL, the official validators. Installs what the service needs (scripts/setup.sh)
+# and what only the tests use (scripts/setup-test.sh). Extra arguments go to vitest.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
+bash scripts/setup-test.sh
 export PATH="$PWD/.tools/node/bin:$PATH"
 if [ -z "${TEST_DATABASE_URL:-}" ]; then
   TEST_DATABASE_URL=$(bash scripts/test-postgres.sh start)
@@ -12,10 +14,12 @@ if [ -z "${TEST_DATABASE_URL:-}" ]; then
 fi
 mkdir -p .data
 status=0
-# The formatter's verdict (npm run format fixes it); the tests run either way.
+# The formatter's verdict (npm run format fixes it), and the type check of the tools, which
+# the product build leaves out (scripts/tsconfig.json); the tests run either way.
 npx prettier --check . || status=$?
 # The layers (.dependency-cruiser.cjs): an import that points up or closes a circle fails the run.
 npm run --silent layers || status=$?
+npm run --silent typecheck || status=$?
 npx vitest run --reporter=default --reporter=json --outputFile.json=.data/test-results.json "$@" || status=$?
 # A plain closing line that any CI can read, whatever the runner prints.
 node -e 'const r = JSON.parse(require("fs").readFileSync(".data/test-results.json", "utf8")); console.log(`${r.numPassedTests} passed, ${r.numFailedTests} failed, ${r.numPendingTests + r.numTodoTests} skipped`)' || true

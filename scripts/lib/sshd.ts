@@ -31,7 +31,7 @@ export interface SshdServer {
 }
 
 export async function startSshd(): Promise<SshdServer> {
-  if (!existsSync(SSHD)) throw new Error(`${SSHD} is missing: run scripts/setup.sh, which installs Debian's openssh-server`);
+  if (!existsSync(SSHD)) throw new Error(`${SSHD} is missing: run scripts/setup-test.sh, which installs Debian's openssh-server`);
   const dir = await mkdtemp(path.join(tmpdir(), 'sshd-'));
   const file = (name: string) => path.join(dir, name);
   await run('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-f', file('host_key')]);

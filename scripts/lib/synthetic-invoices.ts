@@ -29,7 +29,7 @@ import { truthOf } from './corpus-truth.js';
  * standard PDF fonts the same bytes (pdf-lib names embedded TrueType subsets randomly).
  *
  * The set itself is scripts/synthetic-seeds.json (source XML, family, seed per document);
- * `node dist/scripts/bench-analysis.js --set generated` renders and scores it in memory.
+ * `node dist-tools/scripts/bench-analysis.js --set generated` renders and scores it in memory.
  */
 
 // ---------------------------------------------------------------- families, languages

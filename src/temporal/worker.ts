@@ -5,7 +5,7 @@ import type { Logger } from 'pino';
 import { connectNative } from './connect.js';
 import type { QueuePlan } from './worker-plan.js';
 
-/** Workflows are bundled once at build (scripts/bundle-workflows.ts); the worker only loads the bundle. */
+/** Workflows are bundled once at build (src/temporal/bundle-workflows.ts); the worker only loads the bundle. */
 export const WORKFLOW_BUNDLE_PATH = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../workflow-bundle.js');
 
 export interface WorkerOptions {

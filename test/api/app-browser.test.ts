@@ -27,7 +27,7 @@ let token: string;
 beforeAll(async () => {
   token = await ownAccountToken(service, 'browser tests');
   if (!existsSync(CHROMIUM))
-    throw new Error(`${CHROMIUM} is missing: scripts/setup-browser.sh (run by scripts/setup.sh) installs Debian's chromium.`);
+    throw new Error(`${CHROMIUM} is missing: scripts/setup-browser.sh (run by scripts/setup-test.sh) installs Debian's chromium.`);
   await mkdir(SHOTS, { recursive: true });
   // As root (CI, containers) chromium runs only without its sandbox.
   browser = await chromium.launch({ executablePath: CHROMIUM, args: process.getuid?.() === 0 ? ['--no-sandbox'] : [] });

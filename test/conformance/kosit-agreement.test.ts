@@ -8,7 +8,7 @@ import { validateInvoiceXml, warmUpValidation } from '../../src/validation/index
  * run), over the XRechnung testsuite, the corpus XML, the fixtures as we write them and
  * mutations that each break one known rule. The judge runs as one daemon; it and the shared
  * corpus live in ../shared, so without them this suite says so and checks nothing.
- * `node dist/scripts/bench-validation.js --verbose` prints the same comparison case by case.
+ * `node dist-tools/scripts/bench-validation.js --verbose` prints the same comparison case by case.
  */
 
 // The non-official Peppol scenarios judge Peppol BIS documents by XSD and CEN rules, as our

@@ -10,7 +10,7 @@ import { startSplitService, type SplitService } from '../../scripts/lib/split-se
  * The fault-injection suite of issue 15, short: 8 kills (SIGKILL) of the API, the worker and the
  * Temporal server at random moments during create, convert and e-mail requests that carry
  * Idempotency-Keys and are retried until answered (scripts/lib/chaos.ts has the checks).
- * `node dist/scripts/fault-injection.js` runs 100 kills. CHAOS_SEED repeats a run.
+ * `node dist-tools/scripts/fault-injection.js` runs 100 kills. CHAOS_SEED repeats a run.
  */
 
 const exec = promisify(execFile);

@@ -5,7 +5,7 @@ import { spawnService, type SpawnedService } from '../../scripts/lib/spawn-servi
 /**
  * Fuzzing the JSON and XML parsers and the file intake through the HTTP API (scripts/lib/fuzz.ts
  * makes the cases): 500 generated requests, none answered 500 or above, and the service's memory
- * does not keep growing. `node dist/scripts/fuzz.js --runs 10000` is the long run. FUZZ_SEED
+ * does not keep growing. `node dist-tools/scripts/fuzz.js --runs 10000` is the long run. FUZZ_SEED
  * repeats a run.
  */
 

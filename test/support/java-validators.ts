@@ -7,7 +7,7 @@ import { DOMParser, type Element } from '@xmldom/xmldom';
 
 /**
  * Runs the Java reference validators that scripts/setup-validators.sh puts in
- * .tools/java and turns their output into small verdict objects, so test
+ * .tools/java (veraPDF; the Mustang CLI with --judges) and turns their output into small verdict objects, so test
  * suites can use them as judges for what our own code produces.
  *
  * The KoSIT validator is not offered here: neither its jar nor the XRechnung

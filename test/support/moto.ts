@@ -18,7 +18,7 @@ export interface MotoServer {
 }
 
 export async function startMoto(): Promise<MotoServer> {
-  if (!existsSync(path.join(MOTO, 'moto'))) throw new Error(`moto is missing in ${MOTO}: run scripts/setup.sh, which installs it`);
+  if (!existsSync(path.join(MOTO, 'moto'))) throw new Error(`moto is missing in ${MOTO}: run scripts/setup-test.sh, which installs it`);
   const port = await freePort();
   let running: ChildServer | undefined;
   const server: MotoServer = {

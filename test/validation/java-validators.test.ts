@@ -9,7 +9,7 @@ const scratch = mkdtempSync(path.join(tmpdir(), 'java-validators-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 if (!mustangAvailable())
-  console.log(`java-validators: ${mustangJar} not present, Mustang checks skipped (run scripts/setup-validators.sh)`);
+  console.log(`java-validators: ${mustangJar} not present, Mustang checks skipped (run scripts/setup-validators.sh --judges)`);
 if (!veraPdfAvailable()) console.log('java-validators: veraPDF not present, PDF/A checks skipped (run scripts/setup-validators.sh)');
 
 describe.runIf(mustangAvailable())('Mustang CLI as judge', () => {

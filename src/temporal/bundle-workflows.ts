@@ -2,12 +2,12 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bundleWorkflowCode } from '@temporalio/worker';
+import { WORKFLOW_BUNDLE_PATH } from './worker.js';
 
-// Run after tsc: bundles dist/workflows once, so workers start without webpack.
-const dist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+// The last step of `npm run build`, after tsc: bundles dist/workflows once, so workers start without webpack.
 const { code } = await bundleWorkflowCode({
-  workflowsPath: path.join(dist, 'workflows/index.js'),
+  workflowsPath: path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../workflows/index.js'),
   logger: { info() {}, warn: console.warn, error: console.error, debug() {}, trace() {}, log() {} },
 });
-await writeFile(path.join(dist, 'workflow-bundle.js'), code);
+await writeFile(WORKFLOW_BUNDLE_PATH, code);
 console.log(`workflow bundle: ${(code.length / 1024).toFixed(0)} KiB`);
