@@ -14,11 +14,11 @@ if [ -z "${TEST_DATABASE_URL:-}" ]; then
 fi
 mkdir -p .data
 status=0
-# The formatter's verdict (npm run format fixes it), and the type check of the tools, which
-# the product build leaves out (scripts/tsconfig.json); the tests run either way.
+# The formatter's verdict (npm run format fixes it); the tests run either way.
 npx prettier --check . || status=$?
 # The layers (.dependency-cruiser.cjs): an import that points up or closes a circle fails the run.
 npm run --silent layers || status=$?
+# The type check of the tools too, which the product build leaves out (scripts/tsconfig.json).
 npm run --silent typecheck || status=$?
 npx vitest run --reporter=default --reporter=json --outputFile.json=.data/test-results.json "$@" || status=$?
 # A plain closing line that any CI can read, whatever the runner prints.
