@@ -21,7 +21,7 @@ export interface SolvedTotals {
   totals: Totals;
   vatRows: VatRow[];
   /** Per field: 'label' (read, consistent), 'derived' (computed from the others), 'unchecked' (read, no equation covers it), 'conflict'. */
-  support: Partial<Record<TotalField, 'label' | 'derived' | 'unchecked' | 'conflict'>>;
+  support: Partial<Record<TotalField, 'label' | 'derived' | 'unchecked' | 'conflict' | 'gross-under-net'>>;
   /** Share of the applicable equations that hold, 0..1; undefined when no equation applies. */
   consistency: number | undefined;
   /** Per field: the score of the chosen label (0 when derived). */
@@ -116,6 +116,9 @@ export function solveTotals(
       }
   return complete(best!.pick, rows, rowBase, rowTax, best!.applied ? best!.held / best!.applied : undefined);
 }
+
+const grossUnderNet = (net: Decimal | undefined, gross: Decimal | undefined) =>
+  net !== undefined && gross !== undefined && net.gt(0) && gross.gt(0) && gross.lt(net);
 
 interface Choice {
   score: number;
@@ -231,7 +234,13 @@ function complete(
     labelScore[field] = 0;
   };
   const D = (f: TotalField) => d(totals[f]);
-  if (D('netTotal') && D('grossTotal')) derive('vatTotal', D('grossTotal')!.minus(D('netTotal')!));
+  if (grossUnderNet(D('netTotal'), D('grossTotal'))) {
+    // Negative VAT on a positive invoice: one of the two is another amount (a line total taken for the net).
+    for (const field of ['netTotal', 'grossTotal'] as const) if (support[field] !== 'derived') support[field] = 'gross-under-net';
+    if (support.vatTotal === 'derived') delete totals.vatTotal;
+  }
+  if (D('netTotal') && D('grossTotal') && !grossUnderNet(D('netTotal'), D('grossTotal')))
+    derive('vatTotal', D('grossTotal')!.minus(D('netTotal')!));
   if (D('netTotal') && D('vatTotal')) derive('grossTotal', D('netTotal')!.plus(D('vatTotal')!));
   if (D('grossTotal') && D('vatTotal')) derive('netTotal', D('grossTotal')!.minus(D('vatTotal')!));
   if (D('grossTotal')) derive('due', D('grossTotal')!.minus(D('paid') ?? 0));

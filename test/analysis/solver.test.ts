@@ -25,6 +25,21 @@ describe('solveTotals', () => {
     expect(solved.consistency).toBe(1);
   });
 
+  it('derives no negative VAT where the gross is below the net of a positive invoice, and marks both in doubt', () => {
+    // The lines' total (1,000.00) taken for the net; the page's net after a discount is what the gross shows.
+    const solved = solveTotals(
+      fields([
+        ['netTotal', ['1000.00']],
+        ['grossTotal', ['990.00']],
+      ]),
+      [],
+      undefined,
+    );
+    expect(solved.totals.vatTotal).toBeUndefined();
+    expect(solved.support.netTotal).toBe('gross-under-net');
+    expect(solved.support.grossTotal).toBe('gross-under-net');
+  });
+
   it('derives what the page leaves out, and marks it so', () => {
     const solved = solveTotals(
       fields([
