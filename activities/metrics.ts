@@ -20,6 +20,12 @@ export function withBusinessMetrics(activities: Activities): Activities {
       validations.inc({ format: 'xml', verdict: report.valid ? 'valid' : 'invalid' });
       return report;
     },
+    async createXmlDocument(input) {
+      const created = await activities.createXmlDocument(input);
+      validations.inc({ format: 'xml', verdict: created.report.valid ? 'valid' : 'invalid' });
+      documentsCreated.inc({ kind: input.document.kind });
+      return created;
+    },
     async validateZugferdPdf(input) {
       const report = await activities.validateZugferdPdf(input);
       validations.inc({ format: 'zugferd-pdf', verdict: report.valid ? 'valid' : 'invalid' });

@@ -113,23 +113,37 @@ export function proxySteps<A>(profile: StepProfile): ActivityInterfaceFor<A> {
     get(_, name) {
       if (typeof name !== 'string') return undefined;
       return (...args: unknown[]) => {
-        type Steps = Record<string, (...a: unknown[]) => Promise<unknown>>;
-        if (!(profile.local && patched(LOCAL_STEPS))) {
-          return proxyActivities<Steps>({ ...profile.options, taskQueue: workloadQueue(workflowInfo().taskQueue, profile.workload) })[
-            name
-          ]!(...args);
-        }
-        const { startToCloseTimeout, retry } = profile.options;
-        // A local step's failure arrives bare; wrapped as an ordinary step's is, it keeps naming
-        // the step that refused (src/jobs/submit/run-workflow.ts, toRefusal).
-        return proxyLocalActivities<Steps>({ startToCloseTimeout, retry })[name]!(...args).catch((err: unknown) => {
-          if (err instanceof ActivityFailure || !(err instanceof Error)) throw err;
-          const retryState =
-            err instanceof ApplicationFailure && err.nonRetryable ? RetryState.NON_RETRYABLE_FAILURE : RetryState.MAXIMUM_ATTEMPTS_REACHED;
-          throw new ActivityFailure('Local activity failed', name, undefined, retryState, undefined, err);
-        });
+        if (profile.local && patched(LOCAL_STEPS)) return runLocally(profile, name, args);
+        return proxyActivities<Steps>({ ...profile.options, taskQueue: workloadQueue(workflowInfo().taskQueue, profile.workload) })[name]!(
+          ...args,
+        );
       };
     },
+  });
+}
+
+/**
+ * Activities of a local profile, always run locally: for code that only runs in workflows
+ * started after quick steps became local, which therefore records no LOCAL_STEPS marker (nor
+ * the search attribute update each marker brings) to tell.
+ */
+export function localSteps<A>(profile: StepProfile): ActivityInterfaceFor<A> {
+  return new Proxy({} as ActivityInterfaceFor<A>, {
+    get: (_, name) => (typeof name === 'string' ? (...args: unknown[]) => runLocally(profile, name, args) : undefined),
+  });
+}
+
+type Steps = Record<string, (...a: unknown[]) => Promise<unknown>>;
+
+function runLocally(profile: StepProfile, name: string, args: unknown[]): Promise<unknown> {
+  const { startToCloseTimeout, retry } = profile.options;
+  // A local step's failure arrives bare; wrapped as an ordinary step's is, it keeps naming
+  // the step that refused (src/jobs/submit/run-workflow.ts, toRefusal).
+  return proxyLocalActivities<Steps>({ startToCloseTimeout, retry })[name]!(...args).catch((err: unknown) => {
+    if (err instanceof ActivityFailure || !(err instanceof Error)) throw err;
+    const retryState =
+      err instanceof ApplicationFailure && err.nonRetryable ? RetryState.NON_RETRYABLE_FAILURE : RetryState.MAXIMUM_ATTEMPTS_REACHED;
+    throw new ActivityFailure('Local activity failed', name, undefined, retryState, undefined, err);
   });
 }
 

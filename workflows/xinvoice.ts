@@ -3,38 +3,50 @@ import type { CreateXInvoiceInput, CreateXInvoiceResult, ValidateXInvoiceInput }
 import { errorCount } from '../src/validation/findings.js';
 import type { ValidationReport } from '../src/validation/index.js';
 import type { Activities } from '../activities/index.js';
-import { proxySteps, QUICK, XML_RULES } from './activity-profiles.js';
+import type { CreatedXmlDocument, CreateXmlDocumentInput } from '../activities/xinvoice.js';
+import { localSteps, proxySteps, QUICK, XML_RULES } from './activity-profiles.js';
 import { deliverIfRequested } from './mail.js';
 import { finish, recordingFailure } from './outcome.js';
 
 // Building and storing are quick and local; validation runs the official
-// schematron and may be slow on a cold worker. Invalid input fails for good
-// (non-retryable ApplicationFailure thrown by the activity), I/O hiccups retry.
+// schematron and may be slow on a cold worker, so the one step that does all three
+// has validation's timeouts. Invalid input fails for good (non-retryable
+// ApplicationFailure thrown by the activity), I/O hiccups retry.
 const { buildInvoiceXml, storeDocument } = proxySteps<Activities>(QUICK);
 const { validateInvoiceXml } = proxySteps<Activities>(XML_RULES);
+const { createXmlDocument } = localSteps<Activities>(XML_RULES);
 
 /** createXinvoiceFromJson: build → validate → store → (e-mail). */
 export async function createXInvoice(input: CreateXInvoiceInput): Promise<CreateXInvoiceResult> {
   return recordingFailure(async () => {
-    const built = await buildInvoiceXml({ ctx: input.ctx, invoiceBlobKey: input.invoiceBlobKey, syntax: input.syntax });
-    const report = await validateInvoiceXml({ ctx: input.ctx, xmlBlobKey: built.xmlBlobKey });
-    const { documentId } = await storeDocument({
-      ctx: input.ctx,
+    const document = {
       documentId: uuid4(),
-      blobKey: built.xmlBlobKey,
       kind: 'xrechnung-xml',
       fileName: input.fileName,
       contentType: 'application/xml',
-      meta: { syntax: input.syntax, valid: report.valid, errors: errorCount(report) },
+      meta: { syntax: input.syntax },
       usage: { operation: 'createXinvoiceFromJson', units: 1 },
-    });
+    };
+    const { ctx, invoiceBlobKey, syntax } = input;
+    const { documentId, xmlBlobKey, report } = input.singleStep
+      ? await createXmlDocument({ ctx, invoiceBlobKey, syntax, document })
+      : await inThreeSteps({ ctx, invoiceBlobKey, syntax, document });
     finish(
       report.valid ? 'valid' : 'invalid',
       `${input.syntax} XML ${report.valid ? 'valid' : `invalid (${errorCount(report)} errors)`}, document ${documentId}`,
     );
     const mail = await deliverIfRequested(input.ctx, input.mail, documentId);
-    return { documentId, xmlBlobKey: built.xmlBlobKey, report, ...(mail ? { mail } : {}) };
+    return { documentId, xmlBlobKey, report, ...(mail ? { mail } : {}) };
   });
+}
+
+/** How runs started without `singleStep` did it, which their histories hold. */
+async function inThreeSteps({ ctx, invoiceBlobKey, syntax, document }: CreateXmlDocumentInput): Promise<CreatedXmlDocument> {
+  const built = await buildInvoiceXml({ ctx, invoiceBlobKey, syntax });
+  const report = await validateInvoiceXml({ ctx, xmlBlobKey: built.xmlBlobKey });
+  const meta = { ...document.meta, valid: report.valid, errors: errorCount(report) };
+  const { documentId } = await storeDocument({ ...document, ctx, blobKey: built.xmlBlobKey, meta });
+  return { documentId, xmlBlobKey: built.xmlBlobKey, report };
 }
 
 /** validateXinvoiceXml: one validation activity, recorded like every other operation. */

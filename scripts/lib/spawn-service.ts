@@ -103,6 +103,8 @@ async function spawnOnce(opts: SpawnOptions): Promise<SpawnedService> {
     TEMPORAL_DEV_PORT: String(temporalPort),
     TEMPORAL_UI_PORT: String(opts.uiPort ?? (await freePort())),
     LOG_LEVEL: 'info',
+    // e.g. SERVICE_NODE_OPTIONS='--cpu-prof --cpu-prof-dir=/tmp/prof' to profile the service process
+    ...(process.env.SERVICE_NODE_OPTIONS ? { NODE_OPTIONS: process.env.SERVICE_NODE_OPTIONS } : {}),
     ...opts.env,
   };
   const logFile = path.join(dataDir, 'service.log');

@@ -46,6 +46,7 @@ function recording() {
     buildInvoiceXml: stub({ xmlBlobKey: 'xml' }),
     validateInvoiceXml: stub(report),
     storeDocument: stub({ documentId: randomUUID() }),
+    createXmlDocument: stub({ documentId: randomUUID(), xmlBlobKey: 'xml', report }),
     analyseDocument: stub({ invoice: {}, pageCount: 1, source: 'ocr', extractionConfidence: 0.9 }),
     prepareZugferdInvoice: stub({ invoiceBlobKey: 'invoice', profile: 'EN16931', filled: [] }),
     imagesToPdfDocument: stub({ pdfBlobKey: 'pdf' }),
@@ -70,6 +71,18 @@ describe('task queues by workload class (workflows, stub activities)', () => {
       }),
     );
     expect(servedBy).toEqual({ buildInvoiceXml: [q.quick], validateInvoiceXml: [q.quick], storeDocument: [q.quick] });
+  });
+
+  it('keeps the one step of an XML creation the API starts on the quick queue', async () => {
+    const { servedBy, activities } = recording();
+    await withQueueWorkers({ connection: temporal.connection, namespace: server.namespace, taskQueue, activities }, () =>
+      temporal.client.workflow.execute(createXInvoice, {
+        taskQueue,
+        workflowId: `xml-${randomUUID()}`,
+        args: [{ ctx: ctx(), invoiceBlobKey: 'json', syntax: 'CII', fileName: 'a.xml', singleStep: true }],
+      }),
+    );
+    expect(servedBy).toEqual({ createXmlDocument: [q.quick] });
   });
 
   it('sends reading to the OCR queue, images → PDF, embedding and PDF/A checks to the PDF queue', async () => {

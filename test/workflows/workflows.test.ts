@@ -13,7 +13,7 @@ const ctx = { requestId: 'r-1', accountId: 'acc-1', source: { kind: 'request' as
 const workflows = workflowTestEnvironment();
 const withWorker = workflows.withWorker;
 describe('createXInvoice', () => {
-  it('runs build, validation and storing as local steps in one workflow task, and records the outcome', async () => {
+  it('without singleStep (runs started before it), runs build, validation and storing as three local steps in one workflow task, and records the outcome', async () => {
     const calls: string[] = [];
     const result = await withWorker(
       {
@@ -40,6 +40,72 @@ describe('createXInvoice', () => {
     );
     expect(calls).toEqual(['build', 'validate', 'store']);
     expect(result).toMatchObject({ xmlBlobKey: 'xml-1', report: { valid: true } });
+  });
+
+  it('with singleStep (as the API starts it), builds, validates and stores in one local step, and records no patch', async () => {
+    const inputs: unknown[] = [];
+    const result = await withWorker(
+      {
+        createXmlDocument: async (input: { document: { documentId: string } }) => (
+          inputs.push(input),
+          {
+            documentId: input.document.documentId,
+            xmlBlobKey: 'xml-1',
+            report: { valid: true, syntax: 'CII', findings: [], artefacts: [] },
+          }
+        ),
+      },
+      async (taskQueue) => {
+        const handle = await workflows.env().client.workflow.start(createXInvoice, {
+          taskQueue,
+          workflowId: `x-${randomUUID()}`,
+          args: [{ ctx, invoiceBlobKey: 'inv-1', syntax: 'CII', fileName: 'a.xml', singleStep: true }],
+        });
+        const result: CreateXInvoiceResult = await handle.result();
+        const markers = (await handle.fetchHistory()).events!.filter((e) => e.markerRecordedEventAttributes);
+        expect(markers.map((e) => e.markerRecordedEventAttributes!.markerName)).toEqual(['core_local_activity']);
+        expect((await handle.describe()).typedSearchAttributes.get(OUTCOME)).toBe('valid');
+        return result;
+      },
+    );
+    expect(inputs).toMatchObject([
+      {
+        invoiceBlobKey: 'inv-1',
+        syntax: 'CII',
+        document: {
+          kind: 'xrechnung-xml',
+          fileName: 'a.xml',
+          meta: { syntax: 'CII' },
+          usage: { operation: 'createXinvoiceFromJson', units: 1 },
+        },
+      },
+    ]);
+    expect(result).toMatchObject({
+      documentId: (inputs[0] as { document: { documentId: string } }).document.documentId,
+      xmlBlobKey: 'xml-1',
+    });
+  });
+
+  it('with singleStep, a refusal names the one step', async () => {
+    const { ApplicationFailure } = await import('@temporalio/activity');
+    await withWorker(
+      {
+        createXmlDocument: async () => {
+          throw ApplicationFailure.nonRetryable('stored invoice does not match the model', 'VALIDATION_ERROR');
+        },
+      },
+      async (taskQueue) => {
+        const handle = await workflows.env().client.workflow.start(createXInvoice, {
+          taskQueue,
+          workflowId: `x-${randomUUID()}`,
+          args: [{ ctx, invoiceBlobKey: 'inv-1', syntax: 'CII', fileName: 'a.xml', singleStep: true }],
+        });
+        const refusal = toRefusal(await handle.result().catch((err: unknown) => err));
+        expect(refusal.code).toBe('VALIDATION_ERROR');
+        expect(refusal.options).toMatchObject({ stage: 'createXmlDocument' });
+        expect((await handle.describe()).typedSearchAttributes.get(OUTCOME)).toBe('failed');
+      },
+    );
   });
 
   it('a refusal of a step fails the workflow with its code, which the job layer answers, and marks the outcome failed', async () => {

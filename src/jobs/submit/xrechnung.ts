@@ -30,7 +30,7 @@ export async function buildXRechnung(deps: JobDeps, job: Job, order: XRechnungOr
   const fileName = order.fileName ?? `${safeFileStem(invoice.invoiceNumber) ?? 'xrechnung'}.xml`;
   const result = await runWorkflow(deps, job, createXInvoice, {
     operation: 'createXinvoiceFromJson',
-    input: async () => ({ ...(await stage()), syntax: order.syntax, fileName }),
+    input: async () => ({ ...(await stage()), syntax: order.syntax, fileName, singleStep: true }),
     summary: `XRechnung ${order.syntax} from JSON`,
   });
   const xml = (await deps.blobs.get(result.xmlBlobKey)).toString('utf8');
