@@ -34,10 +34,10 @@ export function fieldGroup(path: string): string {
   return path.replace(/\[\d+\]/g, '[]');
 }
 
-function shrink(counts: readonly [number, number] | undefined, prior: number): number {
+function shrink(counts: readonly [number, number] | undefined, prior: number, weight = PRIOR_WEIGHT): number {
   if (!counts) return prior;
   const [right, seen] = counts;
-  return (right + PRIOR_WEIGHT * prior) / (seen + PRIOR_WEIGHT);
+  return (right + weight * prior) / (seen + weight);
 }
 
 export type CalibrationTable = Readonly<Record<string, readonly [number, number]>>;
@@ -92,8 +92,7 @@ export function fitCalibration(
     const counts = [...sources.values()];
     const seen = counts.reduce((s, [, n]) => s + n, 0);
     const pooled = counts.reduce((s, [r]) => s + r, 0) / seen;
-    const share =
-      counts.reduce((s, [right, n]) => s + (right + SOURCE_PRIOR_WEIGHT * pooled) / (n + SOURCE_PRIOR_WEIGHT), 0) / counts.length;
+    const share = counts.reduce((s, c) => s + shrink(c, pooled, SOURCE_PRIOR_WEIGHT), 0) / counts.length;
     table[key] = [Math.round(share * seen * 100) / 100, seen];
   }
   return table;

@@ -20,7 +20,7 @@ export type Totals = Partial<Record<TotalField, string>>;
 export interface SolvedTotals {
   totals: Totals;
   vatRows: VatRow[];
-  /** Per field: 'label' (read, consistent), 'derived' (computed from the others), 'unchecked' (read, no equation covers it), 'conflict'. */
+  /** Per field: 'label' (read, consistent), 'derived' (computed from the others), 'unchecked' (read, no equation covers it), 'conflict', 'gross-under-net' (net or gross of a positive invoice is another amount). */
   support: Partial<Record<TotalField, 'label' | 'derived' | 'unchecked' | 'conflict' | 'gross-under-net'>>;
   /** Share of the applicable equations that hold, 0..1; undefined when no equation applies. */
   consistency: number | undefined;
@@ -237,10 +237,12 @@ function complete(
   if (grossUnderNet(D('netTotal'), D('grossTotal'))) {
     // Negative VAT on a positive invoice: one of the two is another amount (a line total taken for the net).
     for (const field of ['netTotal', 'grossTotal'] as const) if (support[field] !== 'derived') support[field] = 'gross-under-net';
-    if (support.vatTotal === 'derived') delete totals.vatTotal;
-  }
-  if (D('netTotal') && D('grossTotal') && !grossUnderNet(D('netTotal'), D('grossTotal')))
-    derive('vatTotal', D('grossTotal')!.minus(D('netTotal')!));
+    if (support.vatTotal === 'derived') {
+      delete totals.vatTotal;
+      delete support.vatTotal;
+      delete labelScore.vatTotal;
+    }
+  } else if (D('netTotal') && D('grossTotal')) derive('vatTotal', D('grossTotal')!.minus(D('netTotal')!));
   if (D('netTotal') && D('vatTotal')) derive('grossTotal', D('netTotal')!.plus(D('vatTotal')!));
   if (D('grossTotal') && D('vatTotal')) derive('netTotal', D('grossTotal')!.minus(D('vatTotal')!));
   if (D('grossTotal')) derive('due', D('grossTotal')!.minus(D('paid') ?? 0));
