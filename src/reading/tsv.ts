@@ -16,6 +16,8 @@ const COLUMNS = [
   'text',
 ] as const;
 const WORD_LEVEL = '5';
+/** A word of vertical bars only: ink of a drawn box, not text. */
+const BORDER = /^[|¦]+$/;
 
 /** A word and the text line tesseract put it on. */
 interface LinedWord extends Word {
@@ -27,7 +29,10 @@ interface LinedWord extends Word {
  * outputs that carries positions): "ß" repaired where scans lose it, turned
  * upright (deskew), colons back with their labels, and sized like the words of
  * a text layer (emBox). Low-confidence words are kept: dropping them, even big
- * ones in logos, measurably loses more than it saves.
+ * ones in logos, measurably loses more than it saves. Bars alone are dropped: they are
+ * the edges of a boxed heading or cell ("| Informationen zum Käufer |"), which rule
+ * removal leaves because they are no taller than the letters, and they would make the
+ * heading a value of its own.
  */
 export function wordsFromTsv(tsv: string, page: { width: number; height: number }): Word[] {
   const words: LinedWord[] = [];
@@ -39,7 +44,7 @@ export function wordsFromTsv(tsv: string, page: { width: number; height: number 
       .join('\t')
       .trim();
     const conf = Number(cells[10]);
-    if (!text || !(conf >= 0)) continue;
+    if (!text || !(conf >= 0) || BORDER.test(text)) continue;
     words.push({
       text,
       x: Number(cells[6]),

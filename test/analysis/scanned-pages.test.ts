@@ -73,6 +73,31 @@ describe('a logo read as letters above the letterhead address', () => {
     expect(invoice.buyer?.buyerName).toBe('Beispiel AG');
   });
 
+  it('is not taken for the buyer where two lines of the address block merged into tall noise', () => {
+    // Tesseract's single block swallowed "Ma jolie boutique / Alexandre Payet" at the right into two tall, unsure tokens.
+    for (const [first, second] of [
+      ['nn', 'ee'],
+      ['rs', 'Later'],
+    ]) {
+      const { invoice } = analyseInvoice(
+        scan([
+          ...line(136, 460, 'Au bon moulin SARL - 1242 chemin de l olive - 84340 Malaucène - France'),
+          ...line(393, 134, 'Facture FA-2017-0010'),
+          ...line(519, 152, 'Adresse de livraison'),
+          { text: first!, x: 1360, y: 516, width: 64, height: 167, confidence: 0.18 },
+          { text: second!, x: 1427, y: 516, width: 276, height: 169, confidence: 0.27 },
+          ...line(590, 154, 'Entrepôt Nord'),
+          ...line(638, 154, '35 rue de la République'),
+          ...line(684, 154, '69001 Lyon'),
+          ...line(665, 1361, '35 rue de la République'),
+          ...line(716, 1360, '69001 Lyon'),
+        ]),
+        { withLineItems: false },
+      );
+      expect(invoice.buyer?.buyerName).toBeUndefined();
+    }
+  });
+
   it('keeps a long badly read line (a name in a display font), which is text', () => {
     const { invoice } = analyseInvoice(
       scan([

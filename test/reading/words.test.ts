@@ -22,6 +22,24 @@ describe('tesseract TSV', () => {
     ]);
   });
 
+  it('drops the bars of a boxed heading, keeps bars inside words', () => {
+    const row = (n: number, left: number, text: string) => `5\t1\t1\t1\t1\t${n}\t${left}\t200\t${text.length * 20}\t40\t90\t${text}`;
+    const tsv = [
+      row(1, 100, '|'),
+      row(2, 130, 'Informationen'),
+      row(3, 420, 'zum'),
+      row(4, 500, 'Käufer'),
+      row(5, 640, '||'),
+      row(6, 700, 'A|B'),
+    ];
+    expect(wordsFromTsv(tsv.join('\n'), { width: 2480, height: 3508 }).map((w) => w.text)).toEqual([
+      'Informationen',
+      'zum',
+      'Käufer',
+      'A|B',
+    ]);
+  });
+
   it('sizes words like a text layer does: one em high, the baseline 0.8 em below the top', () => {
     // Three words of a 50 px font on the baseline y = 100, as tesseract boxes their ink.
     const ink = [
