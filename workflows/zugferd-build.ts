@@ -1,17 +1,14 @@
 import { ApplicationFailure } from '@temporalio/workflow';
 import type { BuildZugferdResult } from '../activities/zugferd.js';
-import type { Activities } from '../activities/index.js';
-import { PDF, proxySteps } from './activity-profiles.js';
-import type { RefusalDetails } from '../src/jobs/contracts.js';
+import type { RefusalDetails } from '../src/conversion/refusal-details.js';
+import type { RequestContext } from '../src/operations/context.js';
+import { ZUGFERD_BUILD_STEPS } from '../src/operations/zugferd.js';
 import type { ZugferdReport } from '../src/pdf/validate.js';
 import { isErrorFinding } from '../src/validation/findings.js';
-import type { RequestContext } from '../src/temporal/context.js';
+import { stepsOf } from './steps.js';
 
-// Building may run Ghostscript (up to a minute on a large input) and validation runs veraPDF in
-// a JVM. Bad input fails for good (non-retryable ApplicationFailure from the activity); I/O
-// hiccups and a crashed worker retry. Helpers, not workflow types: index.ts does not re-export
-// this module.
-const { buildZugferdPdf, validateZugferdPdf } = proxySteps<Activities>(PDF);
+// Helpers, not workflow types: index.ts does not re-export this module.
+const { buildZugferdPdf, validateZugferdPdf } = stepsOf(ZUGFERD_BUILD_STEPS);
 
 /** PDF/A's font rules (ISO 19005-3 6.2.11): what Ghostscript's own typefaces can mend. */
 const FONT_RULE = /^PDFA-6\.2\.11\./;
