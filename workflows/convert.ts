@@ -62,7 +62,7 @@ export async function convertToZugferd(input: ConvertToZugferdInput): Promise<Co
               ruleCodes,
               findings,
               artefacts: report.artefacts,
-              stage: 'validateZugferdPdf',
+              stage: 'validateZugferdPdf' satisfies keyof typeof convertOperation.steps,
               language,
               userMessage: refusalSummary('ZUGFERD_INVALID', ruleCodes, language),
               extractionConfidence: analysis.extractionConfidence,

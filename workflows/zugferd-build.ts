@@ -10,6 +10,9 @@ import { stepsOf } from './steps.js';
 // Helpers, not workflow types: index.ts does not re-export this module.
 const { buildZugferdPdf, validateZugferdPdf } = stepsOf(ZUGFERD_BUILD_STEPS);
 
+/** The step whose verdict refuses: an activity's name, as a refusal of an activity names it. */
+const STAGE = 'validateZugferdPdf' satisfies keyof typeof ZUGFERD_BUILD_STEPS;
+
 /** PDF/A's font rules (ISO 19005-3 6.2.11): what Ghostscript's own typefaces can mend. */
 const FONT_RULE = /^PDFA-6\.2\.11\./;
 
@@ -44,7 +47,7 @@ export async function buildValidated(input: {
         .slice(0, 5)
         .map((f) => `${f.ruleId}: ${f.message}`)
         .join('; ')}`,
-      details: [{ ruleCodes: problems.map((f) => f.ruleId), stage: 'validateZugferdPdf' } satisfies RefusalDetails],
+      details: [{ ruleCodes: problems.map((f) => f.ruleId), stage: STAGE } satisfies RefusalDetails],
     });
   }
   return { built, report };
