@@ -53,7 +53,11 @@ describe('operation definitions', () => {
       ...Object.keys(createActivities({} as ActivityDeps)),
       ...Object.keys(connectorActivities({} as ConnectorDeps)),
     ]);
-    const unknown = definitions.flatMap((d) => Object.keys(d.steps).filter((step) => !activities.has(step)).map((s) => `${d.name}.${s}`));
+    const unknown = definitions.flatMap((d) =>
+      Object.keys(d.steps)
+        .filter((step) => !activities.has(step))
+        .map((s) => `${d.name}.${s}`),
+    );
     expect(unknown).toEqual([]);
   });
 });
