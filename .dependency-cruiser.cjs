@@ -8,7 +8,7 @@
 const FLOORS = [
   {
     name: 'domain',
-    path: '^src/(analysis|conversion|files|invoice|mail|pdf|reading|render|report|validation|xml)/|^src/(temp-dirs|resident-jvm)[.]ts$',
+    path: '^src/(analysis|conversion|files|invoice|mail|operations|pdf|reading|render|report|validation|xml)/|^src/(temp-dirs|resident-jvm)[.]ts$',
   },
   { name: 'infrastructure', path: '^src/(storage|temporal|metrics|auth)/|^src/(config|cleanups)[.]ts$' },
   { name: 'intake', path: '^src/jobs/intake/|^src/jobs/contracts[.]ts$|^connectors/(?!engine[.]ts$)' },
@@ -51,6 +51,14 @@ module.exports = {
       comment: 'The domain knows no Temporal, no HTTP, no storage, no jobs and no API: it is tested and reused on its own.',
       severity: 'error',
       from: { path: FLOORS[0].path },
+      to: { path: [npm('@temporalio', 'koa', '@koa'), '^src/(storage|jobs|api)/'] },
+    },
+    {
+      name: 'operation-definitions-are-plain',
+      comment:
+        "An operation definition (src/operations, the connectors' operations) is read by every layer and bundled with the workflows: no Temporal, no Koa, no storage, no jobs, no API.",
+      severity: 'error',
+      from: { path: '^src/operations/|^connectors/(operations|[^/]+-operation)[.]ts$' },
       to: { path: [npm('@temporalio', 'koa', '@koa'), '^src/(storage|jobs|api)/'] },
     },
     {

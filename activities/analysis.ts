@@ -3,8 +3,8 @@ import { ApplicationFailure, Context } from '@temporalio/activity';
 import { AnalysisError, analyseInvoice } from '../src/analysis/index.js';
 import type { Invoice } from '../src/invoice/model.js';
 import { createOcr, NoTextError, OcrTimeoutError, readDocument, UnreadableFileError, type DocumentText } from '../src/reading/index.js';
-import type { AnalyseDocumentInput, AnalysisSource, DocumentAnalysis } from '../src/jobs/contracts.js';
-import type { RequestContext } from '../src/temporal/context.js';
+import type { AnalyseDocumentInput, AnalysisSource, DocumentAnalysis } from '../src/operations/analysis.js';
+import type { RequestContext } from '../src/operations/context.js';
 import type { ActivityDeps } from './deps.js';
 
 /** Normal pages take 2–5 s on one core; a page still running after this is pathological. */

@@ -12,16 +12,17 @@ import { isTemporaryName } from '../connectors/sources/temporary-names.js';
 import { toV2Invoice } from '../src/invoice/output.js';
 import { connectorFiles, conversions, type ConnectorStage } from '../src/metrics/metrics.js';
 import {
-  CONNECTOR_FILE_OPERATION,
+  connectorFileOperation,
   type ConnectorFileRef,
-  type ConnectorOperation,
   type FileConnectorResultInput,
   type FiledConnectorFile,
-  type FileToStart,
-  type LookAtRouteInput,
-  type RouteLook,
   type StagedConnectorFile,
-} from '../src/jobs/contracts.js';
+} from '../connectors/file-operation.js';
+import { EXTRACT_JSON, VALIDATE, type ConnectorOperation } from '../connectors/operations.js';
+import type { FileToStart, LookAtRouteInput, RouteLook } from '../connectors/watch-operation.js';
+import { analyseOperation } from '../src/operations/analysis.js';
+import { convertOperation } from '../src/operations/convert.js';
+import { createXInvoiceOperation } from '../src/operations/xrechnung.js';
 import type { IntakeLimits } from '../src/files/declared-size.js';
 import type { LedgerEntry } from '../src/storage/connector-ledger.js';
 import { checkFile, MAX_CONVERT_FILE_BYTES, PDF_ONLY, type FileRules } from '../src/jobs/intake/file.js';
@@ -31,7 +32,7 @@ import { prepareMail } from '../src/jobs/intake/mail.js';
 import { JobRefusal } from '../src/jobs/intake/refusal.js';
 import { LIMITS } from '../src/mail/schema.js';
 import type { MailRequest } from '../src/mail/types.js';
-import type { RequestContext } from '../src/temporal/context.js';
+import type { RequestContext } from '../src/operations/context.js';
 import { stepBlobs } from './step.js';
 
 /** What the connector activities reach: the routes and their open sources, and the job layer's stores and file checks. */
@@ -165,7 +166,7 @@ async function fileConnectorResult(deps: ConnectorDeps, input: FileConnectorResu
   const source = sourceOf(deps, route.source);
   const { outcome, file } = input;
   // A created document that fails validation is no e-invoice to pass on: the input goes to error/ with the findings, and nothing to the output.
-  const status = outcome.kind === 'done' && !(outcome.valid === false && input.operation !== 'validate') ? 'done' : 'refused';
+  const status = outcome.kind === 'done' && !(outcome.valid === false && input.operation !== VALIDATE) ? 'done' : 'refused';
   const inputTarget = status === 'done' ? donePath(route.done, new Date(input.finishedAt), file.name) : join(route.error, file.name);
   const inputPath = await fileAway(source, file.path, inputTarget);
   // Results go to the route's output folder; without one, beside the filed input. Reports of refusals stay with the input.
@@ -213,7 +214,7 @@ async function recordFinish(
   await deps.jobs.storage.connectorFiles.finish({ route: route.name, contentHash: file.hash, status, resultPath: resultPath ?? null });
   deps.log.info({ route: route.name, file: file.name, status, inputPath, resultPath }, 'connector file finished');
   count(route, status === 'done' ? 'done' : 'failed');
-  if (input.operation === 'createZugferdFromPdf')
+  if (input.operation === convertOperation.name)
     conversions.inc({ outcome: outcome.kind === 'done' ? 'converted' : outcome.code, via: 'connector' });
 }
 
@@ -226,24 +227,24 @@ function checked(
   limits: IntakeLimits | undefined,
 ): { bytes: Buffer; kind: StagedConnectorFile['kind'] } {
   switch (operation) {
-    case 'createZugferdFromPdf':
-    case 'createJSONFromAnalysedPdf':
+    case convertOperation.name:
+    case analyseOperation.name:
       return { bytes, kind: checkFile(bytes, DOCUMENT, limits) };
-    case 'extractJSONFromZugferd':
+    case EXTRACT_JSON:
       return { bytes, kind: checkFile(bytes, PDF_ONLY, limits) };
-    case 'validate':
+    case VALIDATE:
       // Invoice XML starts with its declaration or root element (after a byte order mark or blanks).
       return /^(?:\uFEFF)?\s*</.test(bytes.subarray(0, 256).toString('utf8'))
         ? { bytes, kind: 'xml' }
         : { bytes, kind: checkFile(bytes, PDF_ONLY, limits) };
-    case 'createXinvoiceFromJson': {
+    case createXInvoiceOperation.name: {
       let value: unknown;
       try {
         value = JSON.parse(bytes.toString('utf8'));
       } catch (err) {
         throw new JobRefusal('VALIDATION_ERROR', { userMessage: `The file is not valid JSON: ${(err as Error).message}` });
       }
-      // The body of a createXinvoiceFromJson request ({ "invoice": … }) or the invoice alone.
+      // The body of an XRechnung creation request ({ "invoice": … }) or the invoice alone.
       const invoice = parseInvoice(value && typeof value === 'object' && 'invoice' in value ? value.invoice : value);
       return { bytes: Buffer.from(JSON.stringify(invoice), 'utf8'), kind: 'json' };
     }
@@ -329,7 +330,7 @@ async function resultBytes(deps: ConnectorDeps, input: FileConnectorResultInput)
 
 function reportOutcome(input: FileConnectorResultInput, resultPath: string | undefined): FileOutcome {
   const o = input.outcome;
-  if (o.kind === 'done' && o.valid === false && input.operation !== 'validate') {
+  if (o.kind === 'done' && o.valid === false && input.operation !== VALIDATE) {
     return {
       kind: 'refused',
       code: 'RESULT_INVALID',
@@ -350,7 +351,7 @@ function reportOutcome(input: FileConnectorResultInput, resultPath: string | und
   return {
     kind: 'done',
     ...(resultPath ? { result: splitPath(resultPath).name } : {}),
-    ...(o.valid !== undefined && input.operation === 'validate' ? { valid: o.valid } : {}),
+    ...(o.valid !== undefined && input.operation === VALIDATE ? { valid: o.valid } : {}),
     ...(o.findings ? { findings: o.findings } : {}),
     ...(o.artefacts ? { artefacts: o.artefacts } : {}),
     ...(o.filled?.length ? { notes: o.filled.map((f) => `${f.bt} ${f.path}: ${f.source} (${f.rule})`) } : {}),
@@ -438,7 +439,7 @@ async function enterOrFileDuplicate(
     account: { accountId: route.account },
     source: { kind: 'connector' as const, route: route.name, file: file.name, hash: file.hash },
   };
-  const workflowId = `${CONNECTOR_FILE_OPERATION}-${jobId(job.source)}`;
+  const workflowId = `${connectorFileOperation.name}-${jobId(job.source)}`;
   const entered = await deps.jobs.storage.connectorFiles.enter({
     route: route.name,
     contentHash: file.hash,

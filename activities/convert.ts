@@ -4,8 +4,9 @@ import type { OwnerLanguage } from '../src/conversion/owner-texts.js';
 import type { Invoice } from '../src/invoice/model.js';
 import { runIsolated } from '../src/pdf/isolate.js';
 import { PdfInputError } from '../src/pdf/structure.js';
-import type { AnalysisSource, FieldReport, RefusalDetails } from '../src/jobs/contracts.js';
-import type { RequestContext } from '../src/temporal/context.js';
+import type { RefusalDetails } from '../src/conversion/refusal-details.js';
+import type { AnalysisSource, FieldReport } from '../src/operations/analysis.js';
+import type { RequestContext } from '../src/operations/context.js';
 import type { ActivityDeps } from './deps.js';
 import { stepBlobs } from './step.js';
 

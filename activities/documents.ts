@@ -1,6 +1,6 @@
 import { Context } from '@temporalio/activity';
 import type { UsageEntry } from '../src/storage/index.js';
-import type { RequestContext } from '../src/temporal/context.js';
+import type { RequestContext } from '../src/operations/context.js';
 import type { ActivityDeps } from './deps.js';
 
 export interface StoreDocumentInput {

@@ -3,7 +3,7 @@ import { Context } from '@temporalio/activity';
 /**
  * Every activity tells Temporal it is alive while it runs, so a worker that dies (kill -9, a lost
  * machine) is noticed within the heartbeat timeout of the activity's profile
- * (workflows/activity-profiles.ts) and the step runs again elsewhere within seconds, instead of
+ * (src/operations/steps.ts) and the step runs again elsewhere within seconds, instead of
  * after its whole start-to-close timeout. The SDK throttles what reaches the server.
  */
 export const HEARTBEAT_MS = 5_000;

@@ -6,7 +6,7 @@ import { classifySendError } from '../src/mail/smtp-errors.js';
 import type { MailDraft, MailRequest, SendError } from '../src/mail/types.js';
 import type { BlobStorage } from '../src/storage/blob-storage.js';
 import { BlobNotFoundError } from '../src/storage/blob-store.js';
-import type { RequestContext } from '../src/temporal/context.js';
+import type { RequestContext } from '../src/operations/context.js';
 import type { ActivityDeps } from './deps.js';
 
 export interface RecordMailSendInput {

@@ -3,7 +3,7 @@ import { ApplicationFailure } from '@temporalio/activity';
 import { invoiceSchema, type Invoice } from '../src/invoice/model.js';
 import { loadTemplateFrom, renderInvoicePdf, TemplateInvalidError, type TemplateSource } from '../src/render/index.js';
 import { STORED_INVOICE_KIND, storedInvoiceMeta } from '../src/render/stored-invoice.js';
-import type { RequestContext } from '../src/temporal/context.js';
+import type { RequestContext } from '../src/operations/context.js';
 import type { ActivityDeps } from './deps.js';
 import { documentTime, stepBlobs } from './step.js';
 

@@ -1,4 +1,5 @@
-import { applyRetention, type RetentionReport } from '../src/storage/retention.js';
+import type { RetentionReport } from '../src/operations/retention.js';
+import { applyRetention } from '../src/storage/retention.js';
 import type { ActivityDeps } from './deps.js';
 
 export function retentionActivities({ blobs, storage, log }: ActivityDeps) {

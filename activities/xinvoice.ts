@@ -1,6 +1,6 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import { invoiceSchema } from '../src/invoice/model.js';
-import type { RequestContext } from '../src/temporal/context.js';
+import type { RequestContext } from '../src/operations/context.js';
 import { errorCount, validateInvoiceXml as runValidation, type ValidationReport } from '../src/validation/index.js';
 import { writeInvoiceXml, type CiiProfile, type SyntaxId } from '../src/xml/index.js';
 import type { ActivityDeps } from './deps.js';

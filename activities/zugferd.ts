@@ -15,8 +15,8 @@ import {
   type UnembedFonts,
   type DropEmptyAppearances,
 } from '../src/pdf/zugferd.js';
-import type { ExtractZugferdInput, ExtractZugferdResult, ValidateZugferdInput } from '../src/jobs/contracts.js';
-import type { RequestContext } from '../src/temporal/context.js';
+import type { ExtractZugferdInput, ExtractZugferdResult, ValidateZugferdInput } from '../src/operations/zugferd.js';
+import type { RequestContext } from '../src/operations/context.js';
 import type { ActivityDeps } from './deps.js';
 import { documentTime, stepBlobs } from './step.js';
 

@@ -1,6 +1,6 @@
 import { isMap, isSeq, LineCounter, parseDocument, type Node } from 'yaml';
 import { z } from 'zod';
-import { CONNECTOR_OPERATIONS, type ConnectorOperation } from '../src/jobs/contracts.js';
+import { CONNECTOR_OPERATIONS, type ConnectorOperation } from './operations.js';
 import { segments } from './sources/paths.js';
 
 /**

@@ -11,6 +11,7 @@ import { createWorker } from '../src/temporal/worker.js';
 import { lookNow, watchRoute } from '../workflows/watch-route.js';
 import type { ConnectorConfig, RouteConfig } from './config.js';
 import { segments } from './sources/paths.js';
+import { watchRouteOperation } from './watch-operation.js';
 import { openSource } from './sources/open.js';
 import type { FolderSource } from './sources/source.js';
 
@@ -73,7 +74,7 @@ async function startWatcher(opts: ConnectorEngineOptions, route: RouteConfig): P
       workflowId: watcherId(route.name),
       args: [{ route: route.name, operation: route.operation, activityQueue: opts.activityQueue }],
       typedSearchAttributes: [
-        { key: OPERATION, value: 'watchRoute' },
+        { key: OPERATION, value: watchRouteOperation.name },
         { key: ROUTE, value: route.name },
       ],
       staticSummary: `Watches ${route.source}:${route.folder} for ${route.operation}`,

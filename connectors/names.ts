@@ -1,4 +1,8 @@
+import { analyseOperation } from '../src/operations/analysis.js';
+import { convertOperation } from '../src/operations/convert.js';
+import { createXInvoiceOperation } from '../src/operations/xrechnung.js';
 import type { Operation } from './config.js';
+import { EXTRACT_JSON, VALIDATE } from './operations.js';
 import { join, splitPath } from './sources/paths.js';
 
 /**
@@ -7,12 +11,12 @@ import { join, splitPath } from './sources/paths.js';
  */
 
 const RESULT_SUFFIX: Record<Operation, string | undefined> = {
-  createZugferdFromPdf: '-zugferd.pdf',
-  createJSONFromAnalysedPdf: '.json',
-  createXinvoiceFromJson: '.xml',
-  extractJSONFromZugferd: '.json',
+  [convertOperation.name]: '-zugferd.pdf',
+  [analyseOperation.name]: '.json',
+  [createXInvoiceOperation.name]: '.xml',
+  [EXTRACT_JSON]: '.json',
   // A validation's result is its report.
-  validate: undefined,
+  [VALIDATE]: undefined,
 };
 
 export function stemOf(name: string): string {

@@ -1,9 +1,25 @@
-import type { RouteStatus } from '../src/jobs/contracts.js';
 import type { Storage } from '../src/storage/index.js';
 import type { ConnectorConfig } from './config.js';
+import type { ConnectorOperation } from './operations.js';
 import { nameFilter } from './readiness.js';
 import type { FolderSource } from './sources/source.js';
 import { isTemporaryName } from './sources/temporary-names.js';
+
+/** A connector route at a glance: for `connectors status` and /health. */
+export interface RouteStatus {
+  route: string;
+  operation?: ConnectorOperation;
+  /** Files in the watched folder not yet taken; -1 while the source cannot be reached. */
+  waiting: number;
+  /** Taken and not finished. */
+  processing: number;
+  processed: number;
+  refused: number;
+  /** When the route's watcher last looked (/health). */
+  lastLookAt?: string;
+  /** Why its source cannot be reached, as the failing look says (/health). */
+  problem?: string;
+}
 
 /**
  * Each route at a glance, for /health and `connectors status`: what waits in its folder (asked

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { DEFAULT_INTAKE_LIMITS, type IntakeLimits } from './files/declared-size.js';
 import type { MailConfig, SmtpConfig } from './mail/transport.js';
 import { TEST_FAULTS } from './mail/types.js';
-import { WORKLOADS, type Workload } from './temporal/queues.js';
+import { WORKLOADS, type Workload } from './operations/workloads.js';
 import type { WorkerSettings } from './temporal/worker-plan.js';
 import type { BlobStorageConfig } from './storage/open-blob-storage.js';
 

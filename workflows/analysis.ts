@@ -1,15 +1,9 @@
 import { CancellationScope } from '@temporalio/workflow';
-import type { Activities } from '../activities/index.js';
-import { proxySteps, QUICK, READING } from './activity-profiles.js';
-import type { AnalyseDocumentInput, DocumentAnalysis } from '../src/jobs/contracts.js';
+import { analyseOperation, type AnalyseDocumentInput, type DocumentAnalysis } from '../src/operations/analysis.js';
 import { finish, recordingFailure } from './outcome.js';
+import { stepsOf } from './steps.js';
 
-// Reading a document is seconds per page and may wait for a busy OCR worker;
-// the activity heartbeats meanwhile, so a dead worker is noticed within a
-// minute. A file that cannot be read fails for good (non-retryable failure
-// from the activity); one more attempt covers a worker lost mid-way.
-const { analyseDocument } = proxySteps<Activities>(READING);
-const { discardBlobs } = proxySteps<Activities>(QUICK);
+const { analyseDocument, discardBlobs } = stepsOf(analyseOperation.steps);
 
 /**
  * createJSONFromAnalysedPdf (sync and async, V1 and V2): analyse the uploaded

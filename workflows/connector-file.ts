@@ -7,18 +7,23 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { ConnectorActivities } from '../activities/connectors.js';
-import { sourceStep } from './activity-profiles.js';
-import type {
-  ConnectorFileInput,
-  ConnectorFileResult,
-  ConnectorOutcome,
-  RefusalDetails,
-  StagedConnectorFile,
-} from '../src/jobs/contracts.js';
+import {
+  connectorFileOperation,
+  type ConnectorFileInput,
+  type ConnectorFileResult,
+  type ConnectorOutcome,
+  type StagedConnectorFile,
+} from '../connectors/file-operation.js';
+import { EXTRACT_JSON, VALIDATE } from '../connectors/operations.js';
+import type { RefusalDetails } from '../src/conversion/refusal-details.js';
+import { analyseOperation } from '../src/operations/analysis.js';
+import { convertOperation } from '../src/operations/convert.js';
+import { createXInvoiceOperation } from '../src/operations/xrechnung.js';
 import { analyseInvoiceFile } from './analysis.js';
 import { convertToZugferd } from './convert.js';
 import { deliverIfRequested } from './mail.js';
 import { finish } from './outcome.js';
+import { onSource } from './steps.js';
 import { createXInvoice, validateXInvoice } from './xinvoice.js';
 import { extractZugferd, validateZugferd } from './zugferd.js';
 
@@ -31,9 +36,9 @@ import { extractZugferd, validateZugferd } from './zugferd.js';
  * a refusal is an outcome here, not a failure.
  */
 export async function processConnectorFile(input: ConnectorFileInput & { activityQueue: string }): Promise<ConnectorFileResult> {
-  // The source's activities run where its folders and credentials are: the connector processes' queue.
-  // A source that is down is waited for (minutes, hours); a refusal of the file is final.
-  const { stageConnectorFile, fileConnectorResult } = proxyActivities<ConnectorActivities>(sourceStep(input.activityQueue));
+  const { steps } = connectorFileOperation;
+  const { stageConnectorFile } = proxyActivities<ConnectorActivities>(onSource(steps.stageConnectorFile, input.activityQueue));
+  const { fileConnectorResult } = proxyActivities<ConnectorActivities>(onSource(steps.fileConnectorResult, input.activityQueue));
   let outcome: ConnectorOutcome;
   try {
     const staged = await stageConnectorFile({ ctx: input.ctx, route: input.route, operation: input.operation, file: input.file });
@@ -64,7 +69,7 @@ async function runOperation(input: ConnectorFileInput, staged: StagedConnectorFi
   const { ctx } = input;
   const child = { workflowId: `${input.operation}-${workflowInfo().workflowId}` };
   switch (input.operation) {
-    case 'createZugferdFromPdf': {
+    case convertOperation.name: {
       const fileType = binary(staged);
       const r = await executeChild(convertToZugferd, {
         ...child,
@@ -72,21 +77,21 @@ async function runOperation(input: ConnectorFileInput, staged: StagedConnectorFi
       });
       return { kind: 'done', resultBlobKey: r.pdfBlobKey, filled: r.filled };
     }
-    case 'createJSONFromAnalysedPdf': {
+    case analyseOperation.name: {
       const analysis = await executeChild(analyseInvoiceFile, {
         ...child,
         args: [{ ctx, fileBlobKey: staged.blobKey, fileType: binary(staged), withLineItems: input.options.withLineItems ?? true }],
       });
       return { kind: 'done', analysis };
     }
-    case 'validate': {
+    case VALIDATE: {
       const report =
         staged.kind === 'xml'
           ? await executeChild(validateXInvoice, { ...child, args: [{ ctx, xmlBlobKey: staged.blobKey }] })
           : await executeChild(validateZugferd, { ...child, args: [{ ctx, pdfBlobKey: staged.blobKey, compareText: true }] });
       return { kind: 'done', valid: report.valid, findings: report.findings, artefacts: report.artefacts };
     }
-    case 'createXinvoiceFromJson': {
+    case createXInvoiceOperation.name: {
       const r = await executeChild(createXInvoice, {
         ...child,
         args: [{ ctx, invoiceBlobKey: staged.blobKey, syntax: input.options.syntax ?? 'CII', fileName: input.file.name }],
@@ -99,7 +104,7 @@ async function runOperation(input: ConnectorFileInput, staged: StagedConnectorFi
         artefacts: r.report.artefacts,
       };
     }
-    case 'extractJSONFromZugferd': {
+    case EXTRACT_JSON: {
       const r = await executeChild(extractZugferd, { ...child, args: [{ ctx, pdfBlobKey: staged.blobKey }] });
       if (!r.invoiceBlobKey)
         return {

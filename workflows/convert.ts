@@ -1,18 +1,15 @@
 import { ApplicationFailure, CancellationScope, uuid4 } from '@temporalio/workflow';
-import type { Activities } from '../activities/index.js';
-import { PDF, proxySteps, QUICK, READING } from './activity-profiles.js';
-import type { ConvertToZugferdInput, ConvertToZugferdResult, RefusalDetails } from '../src/jobs/contracts.js';
+import { convertOperation, type ConvertToZugferdInput, type ConvertToZugferdResult } from '../src/operations/convert.js';
 import { ownerLanguage, refusalSummary } from '../src/conversion/owner-texts.js';
+import type { RefusalDetails } from '../src/conversion/refusal-details.js';
 import { finish, recordingFailure } from './outcome.js';
 import { isErrorFinding } from '../src/validation/findings.js';
+import { stepsOf } from './steps.js';
 import { buildValidated } from './zugferd-build.js';
 
-// Analysis: see analysis.ts. The rest is local work (images → PDF runs in the PDF worker).
-const { analyseDocument } = proxySteps<Activities>(READING);
-const { prepareZugferdInvoice, buildInvoiceXml, storeDocument, discardBlobs } = proxySteps<Activities>(QUICK);
-const { imagesToPdfDocument } = proxySteps<Activities>(PDF);
-
-export const CONVERT_OPERATION = 'createZugferdFromPdf';
+const { analyseDocument, prepareZugferdInvoice, buildInvoiceXml, storeDocument, discardBlobs, imagesToPdfDocument } = stepsOf(
+  convertOperation.steps,
+);
 
 /**
  * createZugferdFromPdf: analyse (lines included) → complete and check (mandatory
@@ -65,7 +62,7 @@ export async function convertToZugferd(input: ConvertToZugferdInput): Promise<Co
               ruleCodes,
               findings,
               artefacts: report.artefacts,
-              stage: 'validateZugferdPdf',
+              stage: 'validateZugferdPdf' satisfies keyof typeof convertOperation.steps,
               language,
               userMessage: refusalSummary('ZUGFERD_INVALID', ruleCodes, language),
               extractionConfidence: analysis.extractionConfidence,
@@ -76,7 +73,7 @@ export async function convertToZugferd(input: ConvertToZugferdInput): Promise<Co
 
       // One usage record per page for the analysis and one per page for the build.
       const perPage = (step: string) =>
-        Array.from({ length: analysis.pageCount }, () => ({ operation: `${CONVERT_OPERATION}.${step}`, units: 1 }));
+        Array.from({ length: analysis.pageCount }, () => ({ operation: `${convertOperation.name}.${step}`, units: 1 }));
       const { documentId } = await storeDocument({
         ctx,
         documentId: uuid4(),

@@ -9,13 +9,12 @@ import {
   uuid4,
   workflowInfo,
 } from '@temporalio/workflow';
-import type { Activities } from '../activities/index.js';
-import { proxySteps, QUICK, SENDING } from './activity-profiles.js';
-import type { SendMessageInput } from '../src/jobs/contracts.js';
 import type { MailOutcome, MailRequest, SendError } from '../src/mail/types.js';
-import type { RequestContext } from '../src/temporal/context.js';
+import type { RequestContext } from '../src/operations/context.js';
+import { deliverMailOperation, type DeliverMailInput, type SendMessageInput } from '../src/operations/mail.js';
 import { ACCOUNT, OPERATION, OUTCOME } from '../src/temporal/search-attributes.js';
 import { finish } from './outcome.js';
+import { stepsOf } from './steps.js';
 
 /**
  * E-mail delivery. Each send is its own child workflow (`deliverMail`), abandoned by its parent
@@ -24,20 +23,11 @@ import { finish } from './outcome.js';
  * to a day. Nothing here can fail the parent: a created document is never lost to a mail.
  */
 
-// Recording is quick local I/O; sending runs on the mail queue, retried for up to a day.
-const { recordMailSend, failMailSend } = proxySteps<Activities>(QUICK);
-const { sendMail } = proxySteps<Activities>(SENDING);
+// The send's own steps; a parent that asks for an e-mail records it with the same step.
+const { recordMailSend, failMailSend, sendMail } = stepsOf(deliverMailOperation.steps);
 
 /** How long a request waits for its e-mail before answering `queued`. */
 const WAIT_FOR_MAIL = '15 seconds';
-
-export interface DeliverMailInput {
-  ctx: RequestContext;
-  sendId: string;
-  request: MailRequest;
-  /** The document to attach (create endpoints, resend). */
-  documentId: string | undefined;
-}
 
 /**
  * The parent records the send before it starts this workflow (so that whatever it answers names
@@ -102,7 +92,7 @@ async function deliver(ctx: RequestContext, request: MailRequest, documentId: st
       args: [{ ctx, sendId, request, documentId }],
       parentClosePolicy: ParentClosePolicy.ABANDON,
       typedSearchAttributes: [
-        { key: OPERATION, value: 'deliverMail' },
+        { key: OPERATION, value: deliverMailOperation.name },
         { key: ACCOUNT, value: ctx.accountId },
         { key: OUTCOME, value: 'running' },
       ],

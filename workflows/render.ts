@@ -1,19 +1,20 @@
 import { uuid4 } from '@temporalio/workflow';
-import type { Activities } from '../activities/index.js';
-import { PDF, proxySteps, QUICK, RENDERING } from './activity-profiles.js';
-import type { CreateInvoicePdfInput, CreateInvoicePdfResult } from '../src/jobs/contracts.js';
+import { createInvoicePdfOperation, type CreateInvoicePdfInput, type CreateInvoicePdfResult } from '../src/operations/render.js';
 import { errorCount } from '../src/validation/findings.js';
 import { deliverIfRequested } from './mail.js';
 import { finish, recordingFailure } from './outcome.js';
+import { stepsOf } from './steps.js';
 
-// Rendering, writing XML and storing are local and quick; embedding and validation (veraPDF in a
-// JVM, the official schematron) take longer. Broken input or templates fail for good
-// (non-retryable failures from the activities), I/O hiccups retry.
-const { renderTemplatePdf } = proxySteps<Activities>(RENDERING);
-const { buildInvoiceXml, storeDocument, storeInvoiceRecord, recordUnkeptCreation, discardBlobs } = proxySteps<Activities>(QUICK);
-const { buildZugferdPdf, validateZugferdPdf } = proxySteps<Activities>(PDF);
-
-export const CREATE_INVOICE_PDF = 'createInvoicePdfFromJson';
+const {
+  renderTemplatePdf,
+  buildInvoiceXml,
+  storeDocument,
+  storeInvoiceRecord,
+  recordUnkeptCreation,
+  discardBlobs,
+  buildZugferdPdf,
+  validateZugferdPdf,
+} = stepsOf(createInvoicePdfOperation.steps);
 
 /** A template invoice carries the full EN 16931 data set. */
 const PROFILE = 'EN16931';
@@ -39,7 +40,7 @@ export async function createInvoicePdf(input: CreateInvoicePdfInput): Promise<Cr
     const built = await buildZugferdPdf({ ctx, pdfBlobKey: rendered.pdfBlobKey, xmlBlobKey, convert: 'auto' });
     const report = await validateZugferdPdf({ ctx, pdfBlobKey: built.pdfBlobKey, compareText: true });
     const errors = errorCount(report);
-    const usage = { operation: CREATE_INVOICE_PDF, units: 1 };
+    const usage = { operation: createInvoicePdfOperation.name, units: 1 };
     const intermediate = [rendered.pdfBlobKey, xmlBlobKey].filter((key) => key !== built.pdfBlobKey);
     if (input.passthrough && !input.mail) {
       const { numbers } = await recordUnkeptCreation({ ctx, usageId: uuid4(), usage, reserve: 2 });

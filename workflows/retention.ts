@@ -1,9 +1,8 @@
 import { setCurrentDetails } from '@temporalio/workflow';
-import type { Activities } from '../activities/index.js';
-import type { RetentionReport } from '../src/storage/retention.js';
-import { HOUSEKEEPING, proxySteps } from './activity-profiles.js';
+import { retentionOperation, type RetentionReport } from '../src/operations/retention.js';
+import { stepsOf } from './steps.js';
 
-const { applyRetention } = proxySteps<Activities>(HOUSEKEEPING);
+const { applyRetention } = stepsOf(retentionOperation.steps);
 
 /** Started every hour by the `retention` Schedule (src/temporal/schedules.ts): forgets what the service promises to forget. */
 export async function retention(): Promise<RetentionReport> {

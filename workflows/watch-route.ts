@@ -11,16 +11,17 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { ConnectorActivities } from '../activities/connectors.js';
-import { sourceStep } from './activity-profiles.js';
-import { processConnectorFile } from './connector-file.js';
+import { connectorFileOperation } from '../connectors/file-operation.js';
 import {
-  CONNECTOR_FILE_OPERATION,
-  type ConnectorOperation,
+  watchRouteOperation,
   type FileToStart,
   type LookState,
   type WatcherState,
-} from '../src/jobs/contracts.js';
+  type WatchRouteInput,
+} from '../connectors/watch-operation.js';
 import { ACCOUNT, FILE, OPERATION, OUTCOME, ROUTE } from '../src/temporal/search-attributes.js';
+import { processConnectorFile } from './connector-file.js';
+import { onSource } from './steps.js';
 
 /** Sent by a local folder watcher when something changed: look now instead of at the next interval. */
 export const lookNow = defineSignal('lookNow');
@@ -31,14 +32,6 @@ export const routeState = defineQuery<WatcherState>('routeState');
 /** A run's history stays short: after this many looks the watcher continues as a new run, carrying only its last look. */
 const LOOKS_PER_RUN = 200;
 
-export interface WatchRouteInput {
-  route: string;
-  operation?: ConnectorOperation;
-  activityQueue: string;
-  /** The last look of the run before (continue-as-new). */
-  state?: LookState;
-}
-
 /**
  * The durable poller of one connector route (workflow id `watch-<route>`): it looks at the
  * route's folder, which claims what is complete (lookAtRoute), starts each claimed file's
@@ -48,7 +41,7 @@ export interface WatchRouteInput {
  * until it is back; looks resume there.
  */
 export async function watchRoute(input: WatchRouteInput): Promise<void> {
-  const step = sourceStep(input.activityQueue);
+  const step = onSource(watchRouteOperation.steps.lookAtRoute, input.activityQueue);
   const { lookAtRoute } = proxyActivities<ConnectorActivities>({
     ...step,
     retry: { ...step.retry, nonRetryableErrorTypes: ['ROUTE_UNKNOWN'] },
@@ -109,7 +102,7 @@ async function startFile(file: FileToStart, activityQueue: string): Promise<'in-
       args: [{ ...file.input, activityQueue }],
       parentClosePolicy: ParentClosePolicy.ABANDON,
       typedSearchAttributes: [
-        { key: OPERATION, value: CONNECTOR_FILE_OPERATION },
+        { key: OPERATION, value: connectorFileOperation.name },
         { key: ACCOUNT, value: ctx.accountId },
         { key: OUTCOME, value: 'running' },
         { key: ROUTE, value: route },

@@ -1,20 +1,22 @@
 import { uuid4 } from '@temporalio/workflow';
-import type { CreateXInvoiceInput, CreateXInvoiceResult, ValidateXInvoiceInput } from '../src/jobs/contracts.js';
+import {
+  createXInvoiceOperation,
+  validateXInvoiceOperation,
+  type CreateXInvoiceInput,
+  type CreateXInvoiceResult,
+  type ValidateXInvoiceInput,
+} from '../src/operations/xrechnung.js';
 import { errorCount } from '../src/validation/findings.js';
 import type { ValidationReport } from '../src/validation/index.js';
-import type { Activities } from '../activities/index.js';
 import type { CreatedXmlDocument, CreateXmlDocumentInput } from '../activities/xinvoice.js';
-import { localSteps, proxySteps, QUICK, XML_RULES } from './activity-profiles.js';
 import { deliverIfRequested } from './mail.js';
 import { finish, recordingFailure } from './outcome.js';
+import { localStepsOf, stepsOf } from './steps.js';
 
-// Building and storing are quick and local; validation runs the official
-// schematron and may be slow on a cold worker, so the one step that does all three
-// has validation's timeouts. Invalid input fails for good (non-retryable
-// ApplicationFailure thrown by the activity), I/O hiccups retry.
-const { buildInvoiceXml, storeDocument } = proxySteps<Activities>(QUICK);
-const { validateInvoiceXml } = proxySteps<Activities>(XML_RULES);
-const { createXmlDocument } = localSteps<Activities>(XML_RULES);
+const { buildInvoiceXml, validateInvoiceXml, storeDocument } = stepsOf(createXInvoiceOperation.steps);
+// The one step exists only in runs that take the single-step path (CreateXInvoiceInput.singleStep).
+const { createXmlDocument } = localStepsOf(createXInvoiceOperation.steps);
+const validation = stepsOf(validateXInvoiceOperation.steps);
 
 /** createXinvoiceFromJson: build → validate → store → (e-mail). */
 export async function createXInvoice(input: CreateXInvoiceInput): Promise<CreateXInvoiceResult> {
@@ -25,7 +27,7 @@ export async function createXInvoice(input: CreateXInvoiceInput): Promise<Create
       fileName: input.fileName,
       contentType: 'application/xml',
       meta: { syntax: input.syntax },
-      usage: { operation: 'createXinvoiceFromJson', units: 1 },
+      usage: { operation: createXInvoiceOperation.name, units: 1 },
     };
     const { ctx, invoiceBlobKey, syntax } = input;
     const { documentId, xmlBlobKey, report } = input.singleStep
@@ -52,7 +54,7 @@ async function inThreeSteps({ ctx, invoiceBlobKey, syntax, document }: CreateXml
 /** validateXinvoiceXml: one validation activity, recorded like every other operation. */
 export async function validateXInvoice(input: ValidateXInvoiceInput): Promise<ValidationReport> {
   return recordingFailure(async () => {
-    const report = await validateInvoiceXml({ ctx: input.ctx, xmlBlobKey: input.xmlBlobKey });
+    const report = await validation.validateInvoiceXml({ ctx: input.ctx, xmlBlobKey: input.xmlBlobKey });
     finish(
       report.valid ? 'valid' : 'invalid',
       `${report.syntax ?? 'unknown'} XML ${report.valid ? 'valid' : `invalid (${errorCount(report)} errors)`}`,

@@ -1,17 +1,17 @@
 import { ApplicationFailure } from '@temporalio/workflow';
 import type { BuildZugferdResult } from '../activities/zugferd.js';
-import type { Activities } from '../activities/index.js';
-import { PDF, proxySteps } from './activity-profiles.js';
-import type { RefusalDetails } from '../src/jobs/contracts.js';
+import type { RefusalDetails } from '../src/conversion/refusal-details.js';
+import type { RequestContext } from '../src/operations/context.js';
+import { ZUGFERD_BUILD_STEPS } from '../src/operations/zugferd.js';
 import type { ZugferdReport } from '../src/pdf/validate.js';
 import { isErrorFinding } from '../src/validation/findings.js';
-import type { RequestContext } from '../src/temporal/context.js';
+import { stepsOf } from './steps.js';
 
-// Building may run Ghostscript (up to a minute on a large input) and validation runs veraPDF in
-// a JVM. Bad input fails for good (non-retryable ApplicationFailure from the activity); I/O
-// hiccups and a crashed worker retry. Helpers, not workflow types: index.ts does not re-export
-// this module.
-const { buildZugferdPdf, validateZugferdPdf } = proxySteps<Activities>(PDF);
+// Helpers, not workflow types: index.ts does not re-export this module.
+const { buildZugferdPdf, validateZugferdPdf } = stepsOf(ZUGFERD_BUILD_STEPS);
+
+/** The step whose verdict refuses: an activity's name, as a refusal of an activity names it. */
+const STAGE = 'validateZugferdPdf' satisfies keyof typeof ZUGFERD_BUILD_STEPS;
 
 /** PDF/A's font rules (ISO 19005-3 6.2.11): what Ghostscript's own typefaces can mend. */
 const FONT_RULE = /^PDFA-6\.2\.11\./;
@@ -47,7 +47,7 @@ export async function buildValidated(input: {
         .slice(0, 5)
         .map((f) => `${f.ruleId}: ${f.message}`)
         .join('; ')}`,
-      details: [{ ruleCodes: problems.map((f) => f.ruleId), stage: 'validateZugferdPdf' } satisfies RefusalDetails],
+      details: [{ ruleCodes: problems.map((f) => f.ruleId), stage: STAGE } satisfies RefusalDetails],
     });
   }
   return { built, report };

@@ -1,31 +1,32 @@
 import { uuid4 } from '@temporalio/workflow';
-import type { Activities } from '../activities/index.js';
-import { PDF, proxySteps, QUICK } from './activity-profiles.js';
-import type {
-  CreateZugferdFromJsonInput,
-  CreateZugferdFromXmlInput,
-  CreateZugferdResult,
-  ExtractZugferdInput,
-  ExtractZugferdResult,
-  ValidateZugferdInput,
-} from '../src/jobs/contracts.js';
 import type { MailRequest } from '../src/mail/types.js';
 import type { ZugferdReport } from '../src/pdf/validate.js';
-import type { RequestContext } from '../src/temporal/context.js';
+import type { RequestContext } from '../src/operations/context.js';
+import {
+  createZugferdFromJsonOperation,
+  createZugferdFromXmlOperation,
+  extractZugferdOperation,
+  validateZugferdOperation,
+  type CreateZugferdFromJsonInput,
+  type CreateZugferdFromXmlInput,
+  type CreateZugferdResult,
+  type ExtractZugferdInput,
+  type ExtractZugferdResult,
+  type ValidateZugferdInput,
+} from '../src/operations/zugferd.js';
 import { deliverIfRequested } from './mail.js';
 import { finish, recordingFailure } from './outcome.js';
+import { stepsOf } from './steps.js';
 import { errorCount } from '../src/validation/findings.js';
 import { buildValidated } from './zugferd-build.js';
 
-// Writing XML and storing are quick; extraction reads the PDF in an isolated worker and
-// validation runs veraPDF in a JVM (building: zugferd-build.ts). Bad input fails for good
-// (non-retryable ApplicationFailure from the activity); I/O hiccups and a crashed worker retry.
-const { buildInvoiceXml, storeDocument } = proxySteps<Activities>(QUICK);
-const { extractZugferdInvoice, validateZugferdPdf } = proxySteps<Activities>(PDF);
+const fromJson = stepsOf(createZugferdFromJsonOperation.steps);
+const { validateZugferdPdf } = stepsOf(validateZugferdOperation.steps);
+const { extractZugferdInvoice } = stepsOf(extractZugferdOperation.steps);
 
 interface BuildInput {
   ctx: RequestContext;
-  operation: string;
+  operation: typeof createZugferdFromJsonOperation | typeof createZugferdFromXmlOperation;
   pdfBlobKey: string;
   xmlBlobKey: string;
   fileName: string;
@@ -36,7 +37,7 @@ interface BuildInput {
 /** build → validate (zugferd-build.ts) → store → (e-mail). An invalid XML is stored and reported, not refused. */
 async function buildValidateStore(input: BuildInput): Promise<CreateZugferdResult> {
   const { built, report } = await buildValidated({ ctx: input.ctx, pdfBlobKey: input.pdfBlobKey, xmlBlobKey: input.xmlBlobKey });
-  const { documentId } = await storeDocument({
+  const { documentId } = await stepsOf(input.operation.steps).storeDocument({
     ctx: input.ctx,
     documentId: uuid4(),
     blobKey: built.pdfBlobKey,
@@ -44,7 +45,7 @@ async function buildValidateStore(input: BuildInput): Promise<CreateZugferdResul
     fileName: input.fileName,
     contentType: 'application/pdf',
     meta: { profile: built.profile, converted: built.converted, valid: report.valid, errors: errorCount(report) },
-    usage: { operation: input.operation, units: 1 },
+    usage: { operation: input.operation.name, units: 1 },
   });
   finish(
     report.valid ? 'valid' : 'invalid',
@@ -67,10 +68,10 @@ async function buildValidateStore(input: BuildInput): Promise<CreateZugferdResul
 /** createZugferdFromJson: invoice JSON → CII of the profile → embedded in the PDF. */
 export async function createZugferdFromJson(input: CreateZugferdFromJsonInput): Promise<CreateZugferdResult> {
   return recordingFailure(async () => {
-    const { xmlBlobKey } = await buildInvoiceXml({ ctx: input.ctx, invoiceBlobKey: input.invoiceBlobKey, profile: input.profile });
+    const { xmlBlobKey } = await fromJson.buildInvoiceXml({ ctx: input.ctx, invoiceBlobKey: input.invoiceBlobKey, profile: input.profile });
     return buildValidateStore({
       ctx: input.ctx,
-      operation: 'createZugferdFromJson',
+      operation: createZugferdFromJsonOperation,
       pdfBlobKey: input.pdfBlobKey,
       xmlBlobKey,
       fileName: input.fileName,
@@ -81,7 +82,7 @@ export async function createZugferdFromJson(input: CreateZugferdFromJsonInput): 
 
 /** createZugferdPdfFromXinvoice: the caller's CII, unchanged, embedded in the PDF. */
 export async function createZugferdFromXml(input: CreateZugferdFromXmlInput): Promise<CreateZugferdResult> {
-  return recordingFailure(() => buildValidateStore({ ...input, operation: 'createZugferdPdfFromXinvoice' }));
+  return recordingFailure(() => buildValidateStore({ ...input, operation: createZugferdFromXmlOperation }));
 }
 
 /** validateZugferdPdf: one validation activity, recorded like every other operation. */

@@ -7,12 +7,18 @@
  * claimed with `move`, and results are written with `write`.
  */
 
-import type { FolderEntry } from '../../src/jobs/contracts.js';
-
 export type SourceKind = 'local' | 'sftp' | 's3' | 'gdrive';
 
-/** A file as a source lists it; the job layer's shape, as looks travel through workflows. */
-export type SourceEntry = FolderEntry;
+/** A file as a source lists it; plain JSON, as looks travel through the route watcher's workflow. */
+export interface SourceEntry {
+  /** Path relative to the source root. */
+  path: string;
+  name: string;
+  size: number;
+  modifiedMs: number;
+  /** The backend's own version tag where it has one (S3 ETag, Drive version), so a rewrite with equal size and mtime still shows. */
+  version?: string;
+}
 
 export interface FolderSource {
   readonly kind: SourceKind;

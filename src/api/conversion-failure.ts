@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { failureEmail } from './failure-mail.js';
-import type { RefusalDetails } from '../jobs/contracts.js';
+import type { RefusalDetails } from '../conversion/refusal-details.js';
 import { JobRefusal } from '../jobs/intake/refusal.js';
 import { ERROR_CODES, fieldProblemSchema, type ApiError, type ErrorCode } from './errors.js';
 import type { RouteResult } from './route.js';

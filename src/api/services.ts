@@ -1,5 +1,5 @@
 import type { Config } from '../config.js';
-import type { RouteStatus } from '../jobs/contracts.js';
+import type { RouteStatus } from '../../connectors/status.js';
 import type { JobDeps } from '../jobs/submit/run-workflow.js';
 import type { TemporalUi } from '../temporal/ui.js';
 

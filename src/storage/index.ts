@@ -1,5 +1,5 @@
 import type { Config } from '../config.js';
-import type { JobSource } from './job-source.js';
+import type { JobSource } from '../operations/context.js';
 import { createAccount, getAccount, listAccounts } from './accounts.js';
 import { connectorCounts, enterConnectorFile, finishConnectorFile, getConnectorFile } from './connector-ledger.js';
 import type { Database, Queryable } from './database.js';

@@ -1,3 +1,4 @@
+import type { RetentionReport } from '../operations/retention.js';
 import { loadDraft } from './mail-drafts.js';
 import type { BlobStorage } from './blob-storage.js';
 import type { Storage } from './index.js';
@@ -24,13 +25,6 @@ export const RETENTION = {
   finishedDraftMs: 24 * 60 * 60 * 1000,
   unreferencedBlobMs: 48 * 60 * 60 * 1000,
 } as const;
-
-export interface RetentionReport {
-  idempotencyKeys: number;
-  documents: number;
-  drafts: number;
-  blobs: number;
-}
 
 export async function applyRetention(storage: Storage, blobs: BlobStorage, now = Date.now()): Promise<RetentionReport> {
   const report: RetentionReport = { idempotencyKeys: await storage.idempotency.deleteExpired(now), documents: 0, drafts: 0, blobs: 0 };

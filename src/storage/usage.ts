@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { JobSource } from './job-source.js';
+import type { JobSource } from '../operations/context.js';
 import type { Queryable, SqlValue } from './database.js';
 
 export interface UsageRecord {

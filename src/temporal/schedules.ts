@@ -1,4 +1,5 @@
 import { ScheduleAlreadyRunning, ScheduleOverlapPolicy, type Client, type ScheduleOptions } from '@temporalio/client';
+import { retentionOperation } from '../operations/retention.js';
 import { OPERATION } from './search-attributes.js';
 
 /** One schedule per task queue: installations that share a namespace keep their own data. */
@@ -16,11 +17,11 @@ export async function ensureRetentionSchedule(client: Client, taskQueue: string)
     spec: { intervals: [{ every: '1 hour' }] },
     action: {
       type: 'startWorkflow' as const,
-      workflowType: 'retention',
+      workflowType: retentionOperation.workflowType,
       workflowId: scheduleId,
       taskQueue,
       args: [],
-      typedSearchAttributes: [{ key: OPERATION, value: 'retention' }],
+      typedSearchAttributes: [{ key: OPERATION, value: retentionOperation.name }],
     },
     policies: { overlap: ScheduleOverlapPolicy.SKIP, catchupWindow: '1 day' },
   } satisfies ScheduleOptions;

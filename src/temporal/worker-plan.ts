@@ -1,4 +1,5 @@
-import { WORKLOADS, workloadQueue, type Workload } from './queues.js';
+import { WORKLOADS, type Workload } from '../operations/workloads.js';
+import { workloadQueue } from './queues.js';
 
 /**
  * Which task queues a worker process polls and how many activities it runs at once on each

@@ -41,7 +41,7 @@ export interface RunningWorkers {
 /**
  * One worker per planned queue, over the process's connection (closed by its owner). Every worker
  * registers every activity: the workflows decide which queue a step goes to
- * (workflows/activity-profiles.ts), and an activity never asked for on a queue costs nothing there.
+ * (src/operations/steps.ts), and an activity never asked for on a queue costs nothing there.
  */
 export async function startWorkers(opts: {
   connection: NativeConnection;

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../scripts/lib/spawn-service.js';
-import type { RouteStatus } from '../../src/jobs/contracts.js';
+import type { RouteStatus } from '../../connectors/status.js';
 import { openStorage, type Storage } from '../../src/storage/index.js';
 import { SETUP_TIMEOUT_MS, createTestEnv, type TestEnv } from '../storage/helpers.js';
 import { compileCli, type CompiledCli } from './run-cli.js';

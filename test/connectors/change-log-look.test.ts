@@ -5,7 +5,7 @@ import { connectorActivities } from '../../activities/connectors.js';
 import { parseConfig } from '../../connectors/config.js';
 import type { GdriveSource } from '../../connectors/sources/gdrive.js';
 import type { IntakeDeps } from '../../src/jobs/intake/job.js';
-import type { LookState, RouteLook } from '../../src/jobs/contracts.js';
+import type { LookState, RouteLook } from '../../connectors/watch-operation.js';
 import { gdriveHarness } from './harnesses.js';
 
 /**

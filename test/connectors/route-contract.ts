@@ -1,7 +1,7 @@
 import { Client, Connection } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FolderSource } from '../../connectors/sources/source.js';
-import type { RouteStatus } from '../../src/jobs/contracts.js';
+import type { RouteStatus } from '../../connectors/status.js';
 import { spawnService, type SpawnedService } from '../../scripts/lib/spawn-service.js';
 import { startWorkerProcess, type RoleProcess } from '../../scripts/lib/role-process.js';
 import { fixtureInvoice, invoicePdf } from '../reading/fixtures.js';

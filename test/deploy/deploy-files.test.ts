@@ -9,7 +9,7 @@ import { parseAllDocuments, parse as parseYaml } from 'yaml';
 import { parseConfig } from '../../connectors/config.js';
 import { repoRoot } from '../../scripts/lib/spawn-service.js';
 import { loadConfig } from '../../src/config.js';
-import { WORKLOADS } from '../../src/temporal/queues.js';
+import { WORKLOADS } from '../../src/operations/workloads.js';
 import { planWorker } from '../../src/temporal/worker-plan.js';
 
 /**

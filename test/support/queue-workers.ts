@@ -3,7 +3,8 @@ import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { afterAll, beforeAll } from 'vitest';
 import { repoRoot } from '../../scripts/lib/spawn-service.js';
-import { WORKLOADS, workloadQueue, type Workload } from '../../src/temporal/queues.js';
+import { WORKLOADS, type Workload } from '../../src/operations/workloads.js';
+import { workloadQueue } from '../../src/temporal/queues.js';
 
 /** The bundle the built service runs (scripts/test.sh builds before testing). */
 export const WORKFLOW_BUNDLE = path.join(repoRoot, 'dist', 'workflow-bundle.js');

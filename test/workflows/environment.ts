@@ -4,7 +4,8 @@ import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { bundleWorkflowCode, Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { afterAll, beforeAll } from 'vitest';
 import { SEARCH_ATTRIBUTES } from '../../src/temporal/search-attributes.js';
-import { WORKLOADS, workloadQueue } from '../../src/temporal/queues.js';
+import { WORKLOADS } from '../../src/operations/workloads.js';
+import { workloadQueue } from '../../src/temporal/queues.js';
 
 /**
  * The workflows as workflows: the bundle of workflows/ (from source) on a real Temporal dev

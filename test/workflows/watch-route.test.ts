@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { WorkflowHandle } from '@temporalio/client';
 import { describe, expect, it } from 'vitest';
-import type { FileConnectorResultInput, FileToStart, LookAtRouteInput, RouteLook } from '../../src/jobs/contracts.js';
+import type { FileConnectorResultInput } from '../../connectors/file-operation.js';
+import type { FileToStart, LookAtRouteInput, RouteLook } from '../../connectors/watch-operation.js';
 import { FILE, OPERATION, OUTCOME, ROUTE } from '../../src/temporal/search-attributes.js';
 import { processConnectorFile, watchRoute } from '../../workflows/index.js';
 import { workflowTestEnvironment, type StubActivities } from './environment.js';

@@ -1,8 +1,8 @@
 import { z } from 'zod';
+import { analyseAsyncOperation, analyseOperation, analyseV1Operation, type DocumentAnalysis } from '../../operations/analysis.js';
 import { FIELD_SOURCES } from '../../analysis/sources.js';
 import { toV1Invoice, toV2Invoice } from '../../invoice/output.js';
 import { analyseFile, analysisJob, startAnalysis, type AnalysisJobState } from '../../jobs/submit/analysis.js';
-import type { DocumentAnalysis } from '../../jobs/contracts.js';
 import { MAX_FILE_BYTES } from '../../jobs/intake/file.js';
 import { errorResponses } from '../common-responses.js';
 import { fromRefusal } from '../errors.js';
@@ -88,7 +88,7 @@ function analyseRoute(services: Services) {
   return defineRoute({
     method: 'POST',
     path: '/createJSONFromAnalysedPdf',
-    operationId: 'createJSONFromAnalysedPdf',
+    operationId: analyseOperation.name,
     summary: 'Analyse an invoice file (PDF, PNG, JPEG, TIFF) into invoice data',
     description:
       'Reads the invoice XML of ZUGFeRD / Factur-X / XRechnung PDFs exactly; otherwise the text layer, and OCR (German and English) for scans and images. ' +
@@ -101,7 +101,7 @@ function analyseRoute(services: Services) {
     responses: { 200: { description: 'What was found', schema: v2Result }, ...errorResponses(400, 401, 403, 413, 415, 422, 503, 504) },
     async handle({ body, principal, request }) {
       const analysis = await analyseFile(services, jobOf(principal, request), {
-        operation: 'createJSONFromAnalysedPdf',
+        operation: analyseOperation,
         file: file(body, FILE_FIELD_ALIASES),
         withLineItems: body.withLineItems,
       });
@@ -114,7 +114,7 @@ function submitRoute(services: Services) {
   return defineRoute({
     method: 'POST',
     path: '/createJSONFromAnalysedPdfAsync',
-    operationId: 'createJSONFromAnalysedPdfAsync',
+    operationId: analyseAsyncOperation.name,
     summary: 'Start the analysis of a PDF or TIFF invoice; poll its status',
     description: `Answers at once with a job id. Poll GET /service-invoice-async-status?id=<job_id> about every ${POLL_AFTER_SECONDS} s until status is done or failed. Results are kept 24 hours after completion. PNG and JPEG are not accepted here.`,
     tags: ['Analysis'],
@@ -172,7 +172,7 @@ function analyseV1Route(services: Services) {
   return defineRoute({
     method: 'POST',
     path: '/api/v1/zugferd/createJSONFromAnalysedPdf',
-    operationId: 'createJSONFromAnalysedPdfV1',
+    operationId: analyseV1Operation.name,
     summary: 'Analyse an invoice file (legacy V1): every field of the invoice object',
     description:
       'Kept for existing integrations; new ones use the V2 endpoint. Header and line items are read; fields not found are null, lists not found empty.',
@@ -191,7 +191,7 @@ function analyseV1Route(services: Services) {
     },
     async handle({ body, principal, request }) {
       const analysis = await analyseFile(services, jobOf(principal, request), {
-        operation: 'createJSONFromAnalysedPdfV1',
+        operation: analyseV1Operation,
         file: file(body, ['pdfInvoiceBase64']),
         withLineItems: true,
       });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { convertOperation } from '../../operations/convert.js';
 import type { FilledField } from '../../conversion/convertible.js';
 import { DEFAULT_FILE_NAME, sanitiseFileName } from '../../files/names.js';
 import { attachmentDisposition } from '../file-names.js';
@@ -17,7 +18,7 @@ export function convertRoutes(services: Services) {
     defineRoute({
       method: 'POST',
       path: '/createZugferdFromPdf',
-      operationId: 'createZugferdFromPdf',
+      operationId: convertOperation.name,
       summary: 'Turn an invoice PDF or scan into a validated ZUGFeRD PDF/A-3 in one call',
       description:
         'Analyses the file (text layer or OCR), completes what the page leaves implicit, refuses when mandatory fields are missing or the printed totals differ from the lines, ' +
@@ -54,7 +55,7 @@ export function convertRoutes(services: Services) {
         ),
       },
       handle: ({ body, principal, request }) =>
-        oncePerKey(services, principal, request, { operation: 'createZugferdFromPdf', body }, async (services, job) => {
+        oncePerKey(services, principal, request, { operation: convertOperation.name, body }, async (services, job) => {
           const file = readFileField(body, { fields: FILE_FIELD_ALIASES, maxBytes: MAX_CONVERT_FILE_BYTES }).bytes;
           const result = await convertPdfToZugferd(services, job, { file, fileName: sanitiseFileName(body.fileName) });
           return {

@@ -1,5 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
+import { deliveryOperation, resendOperation } from '../../operations/mail.js';
 import { sendView } from '../../jobs/intake/mail.js';
 import { resendEmail, sendEmail } from '../../jobs/submit/mail.js';
 import { addressList, deliveryTransportSchema, mailResultSchema, sendRecordSchema, type MailResult } from '../../mail/schema.js';
@@ -47,7 +48,7 @@ function deliveryRoute(services: Services) {
   return defineRoute({
     method: 'POST',
     path: '/api/v1/delivery',
-    operationId: 'delivery',
+    operationId: deliveryOperation.name,
     summary: 'Send an e-mail without creating a document',
     description:
       'Sends an e-mail with the given attachments. Placeholders in subject and message are filled from `transport.email.content`. With `useTransport: false` nothing is sent and the answer says so.',
@@ -60,7 +61,7 @@ function deliveryRoute(services: Services) {
       ...errorResponses(400, 401, 403, 413, 415, 503, 504),
     },
     handle: ({ body, principal, request }) =>
-      oncePerKey(services, principal, request, { operation: 'delivery', body }, async (services, job) =>
+      oncePerKey(services, principal, request, { operation: deliveryOperation.name, body }, async (services, job) =>
         answer(await sendEmail(services, job, body.transport)),
       ),
   });
@@ -70,7 +71,7 @@ function resendRoute(services: Services) {
   return defineRoute({
     method: 'POST',
     path: '/api/v1/delivery/resend',
-    operationId: 'resendEmail',
+    operationId: resendOperation.name,
     summary: 'Send the e-mail of a created document again',
     description:
       'Sends the e-mail that a create endpoint sent with its document once more: same sender, subject, message and attachments, the document attached again, a new Message-ID. Each of receiver, cc and bcc, when given, replaces the original list (an empty string empties it).',
@@ -92,7 +93,7 @@ function resendRoute(services: Services) {
     async handle({ body, principal, request }) {
       const documentId = documentOfResendToken(services, body.resendToken);
       if (!documentId) throw new ApiError('RESEND_TOKEN_INVALID');
-      return oncePerKey(services, principal, request, { operation: 'resendEmail', body }, async (services, job) =>
+      return oncePerKey(services, principal, request, { operation: resendOperation.name, body }, async (services, job) =>
         answer(await resendEmail(services, job, { documentId, receiver: body.receiver, cc: body.cc, bcc: body.bcc })),
       );
     },

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { createInvoicePdfOperation } from '../../operations/render.js';
 import { invoiceInputSchema } from '../../invoice/input.js';
 import { renderInvoicePdf, resolveTemplate } from '../../jobs/submit/render.js';
 import { mailResultSchema, transportSchema } from '../../mail/schema.js';
@@ -7,7 +8,6 @@ import { STORED_INVOICE_KIND, type StoredInvoiceMeta } from '../../render/stored
 import type { DocumentRecord } from '../../storage/documents.js';
 import { InvalidCursorError } from '../../storage/keyset.js';
 import { isErrorFinding } from '../../validation/index.js';
-import { CREATE_INVOICE_PDF } from '../../../workflows/render.js';
 import { errorResponses } from '../common-responses.js';
 import { storedFileName } from '../file-names.js';
 import { ApiError } from '../errors.js';
@@ -121,7 +121,7 @@ function createRoute(services: Services, roots: TemplateRoots) {
   return defineRoute({
     method: 'POST',
     path: '/api/v1/zugferd/createInvoicePdfFromJson',
-    operationId: 'createInvoicePdfFromJson',
+    operationId: createInvoicePdfOperation.name,
     summary: 'Render an invoice PDF from JSON through a template, as ZUGFeRD PDF/A-3',
     description:
       'Renders the invoice with the template (GET /api/v1/templates), embeds the EN 16931 CII XML as Factur-X / ZUGFeRD, validates the XML and stores the PDF. ' +
@@ -142,7 +142,7 @@ function createRoute(services: Services, roots: TemplateRoots) {
     async handle({ body, principal, request }) {
       const template = await resolveTemplate(roots, body.templateId);
       const upgrade = (kept: unknown) => withNumericIds(services, principal.accountId, kept);
-      return oncePerKey(services, principal, request, { operation: CREATE_INVOICE_PDF, body, upgrade }, async (keyed, job) => ({
+      return oncePerKey(services, principal, request, { operation: createInvoicePdfOperation.name, body, upgrade }, async (keyed, job) => ({
         body: await createPdf(keyed, template, body, job),
       }));
     },

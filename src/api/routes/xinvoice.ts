@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { createXInvoiceOperation, validateXInvoiceOperation } from '../../operations/xrechnung.js';
 import { invoiceInputSchema } from '../../invoice/input.js';
 import { buildXRechnung, validateXRechnung } from '../../jobs/submit/xrechnung.js';
 import { mailResultSchema, transportSchema } from '../../mail/schema.js';
@@ -23,7 +24,7 @@ function createRoute(services: Services) {
   return defineRoute({
     method: 'POST',
     path: '/api/v1/zugferd/createXinvoiceFromJson',
-    operationId: 'createXinvoiceFromJson',
+    operationId: createXInvoiceOperation.name,
     summary: 'Create XRechnung 3.0 XML from invoice JSON',
     description:
       'Builds XRechnung XML (UN/CEFACT CII by default, UBL on request), validates it with the official XSD, EN 16931 and XRechnung rules, and stores it.',
@@ -60,7 +61,7 @@ function createRoute(services: Services) {
       ...errorResponses(400, 401, 403, 412, 413, 415, 422, 503, 504),
     },
     handle: ({ body, principal, request }) =>
-      oncePerKey(services, principal, request, { operation: 'createXinvoiceFromJson', body }, async (services, job) => {
+      oncePerKey(services, principal, request, { operation: createXInvoiceOperation.name, body }, async (services, job) => {
         const built = await buildXRechnung(services, job, body);
         const errors = built.report.findings.filter(isErrorFinding);
         return {
@@ -89,7 +90,7 @@ function validateRoute(services: Services) {
   return defineRoute({
     method: 'POST',
     path: '/api/v1/zugferd/validateXinvoiceXml',
-    operationId: 'validateXinvoiceXml',
+    operationId: validateXInvoiceOperation.name,
     summary: 'Validate XRechnung / EN 16931 XML (CII or UBL)',
     description:
       "Judges the XML under the scenario its root element and BT-24 select, as the KoSIT validator does: XRechnung 3.0 (standard, extension, CVD), plain EN 16931, Peppol BIS Billing 3.0, or a Factur-X / ZUGFeRD profile; XSD, the CEN EN 16931 schematron, and the XRechnung schematron or the Factur-X profile rules, with the scenario's severity overrides. A document with errors, or that no scenario supports (e.g. XRechnung before 3.0), is answered 200 with isValid false." +

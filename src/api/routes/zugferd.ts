@@ -1,4 +1,10 @@
 import { z } from 'zod';
+import {
+  createZugferdFromJsonOperation,
+  createZugferdFromXmlOperation,
+  extractZugferdOperation,
+  validateZugferdOperation,
+} from '../../operations/zugferd.js';
 import { invoiceInputSchema } from '../../invoice/input.js';
 import { invoiceSchema } from '../../invoice/model.js';
 import { MAX_FILE_BYTES } from '../../jobs/intake/file.js';
@@ -87,7 +93,7 @@ function createFromJsonRoute(services: Services) {
   return defineRoute({
     method: 'POST',
     path: '/api/v1/zugferd/createZugferdFromJson',
-    operationId: 'createZugferdFromJson',
+    operationId: createZugferdFromJsonOperation.name,
     summary: 'Create a ZUGFeRD / Factur-X PDF/A-3 from invoice JSON and a PDF',
     description:
       'Writes the invoice as CII of the chosen profile, converts the PDF to PDF/A-3b when it is not PDF/A, embeds the XML as associated file with the Factur-X XMP metadata, validates the result (veraPDF, XMP, EN 16931, XRechnung) and stores it. An input that cannot be made PDF/A-3b conformant is refused (422 PDF_NOT_CONVERTIBLE).',
@@ -124,7 +130,7 @@ function createFromJsonRoute(services: Services) {
       ...errorResponses(400, 401, 403, 412, 413, 415, 422, 503, 504),
     },
     handle: ({ body, principal, request }) =>
-      oncePerKey(services, principal, request, { operation: 'createZugferdFromJson', body }, async (services, job) => {
+      oncePerKey(services, principal, request, { operation: createZugferdFromJsonOperation.name, body }, async (services, job) => {
         const built = await buildZugferdFromJson(services, job, { ...body, pdf: pdf(body, 'invoicePdf64') });
         const { report } = built;
         const pdfErrors = report.findings.filter((f) => fromPdf(f) && isError(f));
@@ -153,7 +159,7 @@ function createFromXmlRoute(services: Services) {
   return defineRoute({
     method: 'POST',
     path: '/api/v1/zugferd/createZugferdPdfFromXinvoice',
-    operationId: 'createZugferdPdfFromXinvoice',
+    operationId: createZugferdFromXmlOperation.name,
     summary: 'Embed existing CII XML (XRechnung, Factur-X) in a PDF as ZUGFeRD PDF/A-3',
     description:
       'The XML is embedded unchanged; its specification identifier (BT-24) selects the profile, the file name (factur-x.xml or xrechnung.xml), the XMP conformance level and the AFRelationship. UBL cannot be embedded (ZUGFeRD carries CII): 422 XML_NOT_ZUGFERD.',
@@ -185,7 +191,7 @@ function createFromXmlRoute(services: Services) {
       ...errorResponses(400, 401, 403, 413, 415, 422, 503, 504),
     },
     handle: ({ body, principal, request }) =>
-      oncePerKey(services, principal, request, { operation: 'createZugferdPdfFromXinvoice', body }, async (services, job) => {
+      oncePerKey(services, principal, request, { operation: createZugferdFromXmlOperation.name, body }, async (services, job) => {
         const built = await buildZugferdFromXml(services, job, {
           xml: body.xInvoiceXml,
           pdf: pdf(body, 'invoicePdf64'),
@@ -213,7 +219,7 @@ function validateRoute(services: Services) {
   return defineRoute({
     method: 'POST',
     path: '/api/v1/zugferd/validateZugferdPdf',
-    operationId: 'validateZugferdPdf',
+    operationId: validateZugferdOperation.name,
     summary: 'Validate a ZUGFeRD / Factur-X PDF',
     description:
       'PDF/A-3 conformance (veraPDF), the embedded invoice and its AFRelationship, the Factur-X XMP properties against the XML, the XML itself (XSD, EN 16931, XRechnung where BT-24 names it), and with comparePDF2XML whether the visible text shows the invoice number, dates, totals and parties of the XML. A document with errors is answered 200 with isValid false.' +
@@ -282,7 +288,7 @@ function extractRoute(services: Services) {
   return defineRoute({
     method: 'POST',
     path: '/api/v1/zugferd/extractXinvoiceFromZugferdToJson',
-    operationId: 'extractXinvoiceFromZugferdToJson',
+    operationId: extractZugferdOperation.name,
     summary: 'Extract the invoice of a ZUGFeRD / Factur-X / XRechnung PDF as JSON',
     description:
       'Finds the embedded XML (factur-x.xml, zugferd-invoice.xml, ZUGFeRD-invoice.xml, xrechnung.xml, else another XML attachment; ZUGFeRD 1.0 included) and answers it with its profile and the invoice JSON. A PDF without invoice XML: 422 INVOICE_XML_MISSING.',

@@ -2,8 +2,7 @@ import type { Logger } from 'pino';
 import type { IntakeLimits } from '../../files/declared-size.js';
 import type { BlobStorage } from '../../storage/blob-storage.js';
 import type { Storage } from '../../storage/index.js';
-import type { RequestContext } from '../../temporal/context.js';
-import type { JobSource } from '../../storage/job-source.js';
+import type { JobSource, RequestContext } from '../../operations/context.js';
 
 /** What the intake steps use: the stores and the limits of an upload. Activities get no more of the job layer than this. */
 export interface IntakeDeps {

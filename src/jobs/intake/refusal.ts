@@ -1,5 +1,5 @@
 import type { FieldProblem } from '../../conversion/field-problem.js';
-import type { RefusalDetails } from '../contracts.js';
+import type { RefusalDetails } from '../../conversion/refusal-details.js';
 
 /**
  * Why a job was not done, in words every entry point can pass on: the API maps the code to its

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { WorkflowNotFoundError, type WorkflowExecutionDescription } from '@temporalio/client';
 import { ACCOUNT, OPERATION } from '../../temporal/search-attributes.js';
-import { analyseInvoiceFile } from '../../../workflows/analysis.js';
-import type { DocumentAnalysis } from '../contracts.js';
+import { analyseAsyncOperation, analyseOperation, analyseV1Operation, type DocumentAnalysis } from '../../operations/analysis.js';
+import type { WorkflowOf } from '../../operations/operation.js';
 import { MAX_FILE_BYTES, storeFile, type FileRules } from '../intake/file.js';
 import type { Account, Job } from '../intake/job.js';
 import { JobRefusal } from '../intake/refusal.js';
@@ -21,7 +21,6 @@ const JOB_RETENTION_MS = 24 * 60 * 60 * 1000;
 /** Sync analysis: clients are told to wait at least 60 s; multi-page scans take longer. */
 const SYNC_TIMEOUT_MS = 300_000;
 
-const ASYNC_OPERATION = 'createJSONFromAnalysedPdfAsync';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export interface AnalysisOrder {
@@ -34,19 +33,21 @@ export interface AnalysisOrder {
 export async function analyseFile(
   deps: JobDeps,
   job: Job,
-  order: AnalysisOrder & { operation: 'createJSONFromAnalysedPdf' | 'createJSONFromAnalysedPdfV1' },
+  order: AnalysisOrder & { operation: typeof analyseOperation | typeof analyseV1Operation },
 ): Promise<DocumentAnalysis> {
-  const run = await analysisRun(deps, order, ANY_FILE, order.operation);
+  const run = await analysisRun(deps, order, ANY_FILE);
   return discardingOnFailure(deps, run.input.fileBlobKey, () =>
-    runWorkflow(deps, job, analyseInvoiceFile, { ...run, timeoutMs: SYNC_TIMEOUT_MS }),
+    runWorkflow(deps, job, order.operation, { ...run, timeoutMs: SYNC_TIMEOUT_MS }),
   );
 }
 
 /** Starts the analysis of a PDF or TIFF and answers its job id at once; `analysisJob` tells how it went. */
 export async function startAnalysis(deps: JobDeps, job: Job, order: AnalysisOrder): Promise<string> {
-  const run = await analysisRun(deps, order, ASYNC_FILE, ASYNC_OPERATION);
+  const run = await analysisRun(deps, order, ASYNC_FILE);
   const jobId = randomUUID();
-  await discardingOnFailure(deps, run.input.fileBlobKey, () => startWorkflow(deps, job, analyseInvoiceFile, { ...run, workflowId: jobId }));
+  await discardingOnFailure(deps, run.input.fileBlobKey, () =>
+    startWorkflow(deps, job, analyseAsyncOperation, { ...run, workflowId: jobId }),
+  );
   return jobId;
 }
 
@@ -64,7 +65,7 @@ export async function analysisJob(deps: JobDeps, account: Account, id: string): 
   if (!UUID.test(id)) throw notFound();
   // A UUID names the same job in either case; the workflow id is the lower-case form startAnalysis made.
   const jobId = id.toLowerCase();
-  const handle = deps.temporal.workflow.getHandle<typeof analyseInvoiceFile>(jobId);
+  const handle = deps.temporal.workflow.getHandle<WorkflowOf<typeof analyseAsyncOperation>>(jobId);
   let described: WorkflowExecutionDescription;
   try {
     described = await handle.describe();
@@ -74,7 +75,8 @@ export async function analysisJob(deps: JobDeps, account: Account, id: string): 
   }
   const attributes = described.typedSearchAttributes;
   const expired = described.closeTime !== undefined && Date.now() - described.closeTime.getTime() > JOB_RETENTION_MS;
-  if (attributes.get(OPERATION) !== ASYNC_OPERATION || attributes.get(ACCOUNT) !== account.accountId || expired) throw notFound();
+  if (attributes.get(OPERATION) !== analyseAsyncOperation.name || attributes.get(ACCOUNT) !== account.accountId || expired)
+    throw notFound();
   if (described.status.name === 'RUNNING') return { jobId, state: { status: 'processing' } };
   try {
     return { jobId, state: { status: 'done', analysis: await handle.result() } };
@@ -84,15 +86,9 @@ export async function analysisJob(deps: JobDeps, account: Account, id: string): 
 }
 
 /** Stores the file for the workflow that analyses it. */
-async function analysisRun(
-  deps: JobDeps,
-  order: AnalysisOrder,
-  rules: FileRules,
-  operation: string,
-): Promise<StagedRun<typeof analyseInvoiceFile>> {
+async function analysisRun(deps: JobDeps, order: AnalysisOrder, rules: FileRules): Promise<StagedRun<typeof analyseOperation>> {
   const file = await storeFile(deps.blobs, order.file, rules, deps.limits);
   return {
-    operation,
     input: { fileBlobKey: file.key, fileType: file.type, withLineItems: order.withLineItems },
     summary: `Analyse ${file.type.toUpperCase()} (${order.withLineItems ? 'with' : 'without'} line items)`,
   };

@@ -1,5 +1,6 @@
 import { routeState } from '../../../workflows/watch-route.js';
-import type { RouteStatus } from '../contracts.js';
+import type { RouteStatus } from '../../../connectors/status.js';
+import { watchRouteOperation } from '../../../connectors/watch-operation.js';
 import type { JobDeps } from './run-workflow.js';
 
 /** Longest a /health answer waits for Temporal; past it the last known state is given. */
@@ -12,8 +13,8 @@ const ASK_TIMEOUT_MS = 3_000;
  */
 export async function connectorStatus(deps: JobDeps): Promise<RouteStatus[]> {
   const ids: string[] = [];
-  for await (const wf of deps.temporal.workflow.list({ query: 'EinvoiceOperation = "watchRoute" AND ExecutionStatus = "Running"' }))
-    ids.push(wf.workflowId);
+  const query = `EinvoiceOperation = "${watchRouteOperation.name}" AND ExecutionStatus = "Running"`;
+  for await (const wf of deps.temporal.workflow.list({ query })) ids.push(wf.workflowId);
   const counts = await deps.storage.connectorFiles.counts();
   const routes = await Promise.all(
     ids.map(async (id): Promise<RouteStatus | undefined> => {

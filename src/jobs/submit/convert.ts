@@ -1,7 +1,6 @@
 import { zugferdFileName } from '../../files/names.js';
 import { isEncryptedPdf } from '../../pdf/encryption.js';
-import { CONVERT_OPERATION, convertToZugferd } from '../../../workflows/convert.js';
-import type { ConvertToZugferdResult } from '../contracts.js';
+import { convertOperation, type ConvertToZugferdResult } from '../../operations/convert.js';
 import { checkFile, MAX_CONVERT_FILE_BYTES, type FileRules } from '../intake/file.js';
 import type { Job } from '../intake/job.js';
 import { conversions } from '../../metrics/metrics.js';
@@ -41,8 +40,7 @@ async function convert(deps: JobDeps, job: Job, order: { file: Buffer; fileName:
     throw new JobRefusal('PDF_ENCRYPTED', { stage: 'input', detail: 'The PDF declares encryption (/Encrypt in its trailer).' });
   }
   const fileName = zugferdFileName(order.fileName);
-  const { pdfBlobKey, ...result } = await runWorkflow(deps, job, convertToZugferd, {
-    operation: CONVERT_OPERATION,
+  const { pdfBlobKey, ...result } = await runWorkflow(deps, job, convertOperation, {
     input: async () => ({ fileBlobKey: (await deps.blobs.put(order.file)).key, fileType, fileName }),
     summary: `ZUGFeRD from ${fileType.toUpperCase()}`,
     timeoutMs: CONVERT_TIMEOUT_MS,

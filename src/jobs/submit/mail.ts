@@ -2,7 +2,7 @@ import { loadDraft, saveDraft } from '../../storage/mail-drafts.js';
 import { LIMITS, type MailResult, type TransportOrder } from '../../mail/schema.js';
 import type { MailDraft, MailRequest } from '../../mail/types.js';
 import { BlobNotFoundError } from '../../storage/blob-store.js';
-import { sendMessage } from '../../../workflows/mail.js';
+import { deliveryOperation, resendOperation } from '../../operations/mail.js';
 import type { Job } from '../intake/job.js';
 import { assertSenderAllowed, mailResult, prepareMail, SKIPPED } from '../intake/mail.js';
 import { JobRefusal } from '../intake/refusal.js';
@@ -14,7 +14,7 @@ import { runWorkflow, type JobDeps } from './run-workflow.js';
 export async function sendEmail(deps: JobDeps, job: Job, order: TransportOrder): Promise<MailResult> {
   if (!order.useTransport) return SKIPPED;
   const prepared = await prepareMail(deps, job.account, order);
-  return send(deps, job, 'delivery', async () => (await prepared.stage())!);
+  return send(deps, job, deliveryOperation, async () => (await prepared.stage())!);
 }
 
 export interface ResendOrder {
@@ -52,21 +52,20 @@ export async function resendEmail(deps: JobDeps, job: Job, order: ResendOrder): 
   await assertSenderAllowed(deps, job.account, draft.from.address);
   const unchanged = !order.receiver && !order.cc && !order.bcc;
   const stage = async () => ({ draftKey: unchanged ? original.draftKey : await saveDraft(deps.blobs, again), resendOf: original.id });
-  return send(deps, job, 'resendEmail', stage, order.documentId);
+  return send(deps, job, resendOperation, stage, order.documentId);
 }
 
 /** Runs the send workflow; `queued` while the e-mail is still being retried. */
 async function send(
   deps: JobDeps,
   job: Job,
-  operation: string,
+  operation: typeof deliveryOperation | typeof resendOperation,
   stage: () => Promise<MailRequest>,
   documentId?: string,
 ): Promise<MailResult> {
-  const outcome = await runWorkflow(deps, job, sendMessage, {
-    operation,
+  const outcome = await runWorkflow(deps, job, operation, {
     input: async () => ({ mail: await stage(), ...(documentId ? { documentId } : {}) }),
-    summary: operation === 'resendEmail' ? 'Resend e-mail' : 'Send e-mail',
+    summary: operation === resendOperation ? 'Resend e-mail' : 'Send e-mail',
   });
   return mailResult(deps, job.account, outcome);
 }

@@ -1,4 +1,5 @@
 import { FILE, OPERATION, OUTCOME, ROUTE } from '../../temporal/search-attributes.js';
+import { watchRouteOperation } from '../../../connectors/watch-operation.js';
 import type { JobDeps } from './run-workflow.js';
 import type { Account } from '../intake/job.js';
 import { JobRefusal } from '../intake/refusal.js';
@@ -23,7 +24,7 @@ export async function recentJobs(deps: JobDeps, account: Account, limit: number)
   if (!/^[\w-]+$/.test(account.accountId)) throw new Error(`unexpected account id ${account.accountId}`);
   const jobs: RecentJob[] = [];
   // The route watchers run for the whole installation, not for an account's file.
-  const query = `EinvoiceAccount = "${account.accountId}" AND EinvoiceOperation != "watchRoute"`;
+  const query = `EinvoiceAccount = "${account.accountId}" AND EinvoiceOperation != "${watchRouteOperation.name}"`;
   try {
     await listInto(deps, query, limit, jobs);
   } catch (err) {

@@ -1,7 +1,6 @@
 import type { MailResult, TransportOrder } from '../../mail/schema.js';
 import { loadTemplate, TemplateInvalidError, TemplateNotFoundError, type LoadedTemplate, type templateRoots } from '../../render/index.js';
-import { CREATE_INVOICE_PDF, createInvoicePdf } from '../../../workflows/render.js';
-import type { CreateInvoicePdfResult } from '../contracts.js';
+import { createInvoicePdfOperation, type CreateInvoicePdfResult } from '../../operations/render.js';
 import { checkInvoice } from '../intake/invoice-input.js';
 import { afterAnswer, type Job } from '../intake/job.js';
 import { safeFileStem } from '../../files/names.js';
@@ -50,8 +49,7 @@ export async function renderInvoicePdf(deps: JobDeps, job: Job, order: RenderOrd
     pdfBlobKey,
     mail: outcome,
     ...result
-  } = await runWorkflow(deps, job, createInvoicePdf, {
-    operation: CREATE_INVOICE_PDF,
+  } = await runWorkflow(deps, job, createInvoicePdfOperation, {
     input: async () => {
       const { invoiceBlobKey, mail: request } = await stage();
       return {

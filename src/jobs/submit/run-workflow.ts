@@ -8,9 +8,9 @@ import {
   type WorkflowStartOptions,
   type Client,
 } from '@temporalio/client';
-import type { Workflow } from '@temporalio/common';
+import type { RefusalDetails } from '../../conversion/refusal-details.js';
+import type { InputOf, Operation, OutputOf, WorkflowOf } from '../../operations/operation.js';
 import { ACCOUNT, FILE, OPERATION, OUTCOME, ROUTE } from '../../temporal/search-attributes.js';
-import type { RefusalDetails } from '../contracts.js';
 import { jobContext, jobId, type IntakeDeps, type Job, type KeyedRun } from '../intake/job.js';
 import { isRefusalCode, JobRefusal } from '../intake/refusal.js';
 
@@ -24,16 +24,15 @@ export interface JobDeps extends IntakeDeps {
   maxWaitMs?: number;
 }
 
-type Input<W extends Workflow> = Omit<Parameters<W>[0], 'ctx'>;
+type Input<O extends Operation> = Omit<InputOf<O>, 'ctx'>;
 
-export interface WorkflowRun<W extends Workflow> {
-  /** Operation name; also the workflow id prefix and the EinvoiceOperation search attribute. */
-  operation: string;
+/** How a job runs its operation's workflow; the operation's name is the workflow id prefix and the EinvoiceOperation search attribute. */
+export interface WorkflowRun<O extends Operation> {
   /**
    * The workflow's one input (the job adds its context), or the staging that makes it: a keyed
    * request that finds its workflow running or done stages nothing.
    */
-  input: Input<W> | (() => Promise<Input<W>>);
+  input: Input<O> | (() => Promise<Input<O>>);
   /** One line shown in the Temporal UI; no personal data. */
   summary: string;
   timeoutMs?: number;
@@ -42,22 +41,22 @@ export interface WorkflowRun<W extends Workflow> {
 }
 
 /** A run whose input is staged already. */
-export type StagedRun<W extends Workflow> = WorkflowRun<W> & { input: Input<W> };
+export type StagedRun<O extends Operation> = WorkflowRun<O> & { input: Input<O> };
 
 /**
- * Starts one job's workflow with its search attributes, summary and memo. The id is
- * `<operation>-<job id>` unless the caller names it, so the reference of an answer
+ * Starts one job's workflow, by its type's name, with its search attributes, summary and memo.
+ * The id is `<operation>-<job id>` unless the caller names it, so the reference of an answer
  * leads to it in the Temporal UI.
  */
-export async function startWorkflow<W extends Workflow>(
+export async function startWorkflow<O extends Operation>(
   deps: JobDeps,
   job: Job,
-  workflow: W,
-  run: WorkflowRun<W>,
+  operation: O,
+  run: WorkflowRun<O>,
   policies: Partial<WorkflowStartOptions> = {},
-): Promise<WorkflowHandle<W>> {
+): Promise<WorkflowHandle<WorkflowOf<O>>> {
   const ctx = jobContext(job, jobId(job.source));
-  const workflowId = run.workflowId ?? `${run.operation}-${ctx.requestId}`;
+  const workflowId = run.workflowId ?? `${operation.name}-${ctx.requestId}`;
   const input = typeof run.input === 'function' ? await run.input() : run.input;
   try {
     const options = {
@@ -67,7 +66,7 @@ export async function startWorkflow<W extends Workflow>(
       workflowId,
       args: [{ ctx, ...input }],
       typedSearchAttributes: [
-        { key: OPERATION, value: run.operation },
+        { key: OPERATION, value: operation.name },
         { key: ACCOUNT, value: job.account.accountId },
         { key: OUTCOME, value: 'running' },
         ...(job.source.kind === 'connector'
@@ -79,8 +78,8 @@ export async function startWorkflow<W extends Workflow>(
       ],
       staticSummary: run.summary,
       memo: { requestId: ctx.requestId },
-    } as unknown as WorkflowStartOptions<W>; // the SDK's conditional args type does not resolve for a generic W
-    const handle = await deps.temporal.workflow.start(workflow, options);
+    } as unknown as WorkflowStartOptions<WorkflowOf<O>>; // the SDK's conditional args type does not resolve for a generic O
+    const handle = await deps.temporal.workflow.start<WorkflowOf<O>>(operation.workflowType, options);
     job.log.debug({ workflowId }, 'workflow started');
     return handle;
   } catch (err) {
@@ -101,29 +100,24 @@ const KEYED_POLICIES: Partial<WorkflowStartOptions> = {
 };
 
 /** Runs one job's workflow (a keyed request's: joins it) and waits for its result. */
-export async function runWorkflow<W extends Workflow>(
-  deps: JobDeps,
-  job: Job,
-  workflow: W,
-  run: WorkflowRun<W>,
-): Promise<Awaited<ReturnType<W>>> {
+export async function runWorkflow<O extends Operation>(deps: JobDeps, job: Job, operation: O, run: WorkflowRun<O>): Promise<OutputOf<O>> {
   const timeoutMs = Math.min(run.timeoutMs ?? 120_000, deps.maxWaitMs ?? Infinity);
-  if (!job.keyed) return awaitResult(await startWorkflow(deps, job, workflow, run), timeoutMs, 'UPSTREAM_TIMEOUT');
-  const { handle, joined } = await keyedWorkflow(deps, job, job.keyed, workflow, run);
+  if (!job.keyed) return awaitResult(await startWorkflow(deps, job, operation, run), timeoutMs, 'UPSTREAM_TIMEOUT');
+  const { handle, joined } = await keyedWorkflow(deps, job, job.keyed, operation, run);
   const result = await awaitResult(handle, timeoutMs, joined ? 'IDEMPOTENCY_IN_PROGRESS' : 'UPSTREAM_TIMEOUT');
   job.keyed.answered = true;
   return result;
 }
 
-async function keyedWorkflow<W extends Workflow>(
+async function keyedWorkflow<O extends Operation>(
   deps: JobDeps,
   job: Job,
   keyed: KeyedRun,
-  workflow: W,
-  run: WorkflowRun<W>,
-): Promise<{ handle: WorkflowHandle<W>; joined: boolean }> {
-  const workflowId = `${run.operation}-key-${keyed.id}`;
-  const existing = deps.temporal.workflow.getHandle<W>(workflowId);
+  operation: O,
+  run: WorkflowRun<O>,
+): Promise<{ handle: WorkflowHandle<WorkflowOf<O>>; joined: boolean }> {
+  const workflowId = `${operation.name}-key-${keyed.id}`;
+  const existing = deps.temporal.workflow.getHandle<WorkflowOf<O>>(workflowId);
   const status = await existing.describe().then(
     (d) => d.status.name,
     (err: unknown) => {
@@ -139,7 +133,7 @@ async function keyedWorkflow<W extends Workflow>(
     return { handle: existing, joined: true };
   }
   try {
-    return { handle: await startWorkflow(deps, job, workflow, { ...run, workflowId }, KEYED_POLICIES), joined: false };
+    return { handle: await startWorkflow(deps, job, operation, { ...run, workflowId }, KEYED_POLICIES), joined: false };
   } catch (err) {
     // Completed between the look and the start: its result is the answer.
     if (err instanceof WorkflowExecutionAlreadyStartedError) return { handle: existing, joined: true };
@@ -147,11 +141,11 @@ async function keyedWorkflow<W extends Workflow>(
   }
 }
 
-async function awaitResult<W extends Workflow>(
-  handle: WorkflowHandle<W>,
+async function awaitResult<O extends Operation>(
+  handle: WorkflowHandle<WorkflowOf<O>>,
   timeoutMs: number,
   onTimeout: 'UPSTREAM_TIMEOUT' | 'IDEMPOTENCY_IN_PROGRESS',
-): Promise<Awaited<ReturnType<W>>> {
+): Promise<OutputOf<O>> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(
@@ -163,7 +157,7 @@ async function awaitResult<W extends Workflow>(
     );
   });
   try {
-    return (await Promise.race([handle.result(), timeout])) as Awaited<ReturnType<W>>;
+    return (await Promise.race([handle.result(), timeout])) as OutputOf<O>;
   } catch (err) {
     throw toRefusal(err);
   } finally {

@@ -1,7 +1,7 @@
 import type { MailResult, TransportOrder } from '../../mail/schema.js';
 import type { ValidationReport } from '../../validation/index.js';
 import type { SyntaxId } from '../../xml/index.js';
-import { createXInvoice, validateXInvoice } from '../../../workflows/xinvoice.js';
+import { createXInvoiceOperation, validateXInvoiceOperation } from '../../operations/xrechnung.js';
 import { checkInvoice } from '../intake/invoice-input.js';
 import type { Job } from '../intake/job.js';
 import { safeFileStem } from '../../files/names.js';
@@ -28,8 +28,7 @@ export interface BuiltXRechnung {
 export async function buildXRechnung(deps: JobDeps, job: Job, order: XRechnungOrder): Promise<BuiltXRechnung> {
   const { invoice, mail, stage } = await checkInvoice(deps, job.account, order.invoice, order.transport);
   const fileName = order.fileName ?? `${safeFileStem(invoice.invoiceNumber) ?? 'xrechnung'}.xml`;
-  const result = await runWorkflow(deps, job, createXInvoice, {
-    operation: 'createXinvoiceFromJson',
+  const result = await runWorkflow(deps, job, createXInvoiceOperation, {
     input: async () => ({ ...(await stage()), syntax: order.syntax, fileName, singleStep: true }),
     summary: `XRechnung ${order.syntax} from JSON`,
   });
@@ -40,8 +39,7 @@ export async function buildXRechnung(deps: JobDeps, job: Job, order: XRechnungOr
 /** validateXinvoiceXml: XSD, EN 16931 and, for XRechnung, its own rules; an invalid document is a report, not a refusal. */
 export async function validateXRechnung(deps: JobDeps, job: Job, xml: string): Promise<ValidationReport> {
   const { key } = await deps.blobs.put(Buffer.from(xml, 'utf8'));
-  return runWorkflow(deps, job, validateXInvoice, {
-    operation: 'validateXinvoiceXml',
+  return runWorkflow(deps, job, validateXInvoiceOperation, {
     input: { xmlBlobKey: key },
     summary: 'Validate XRechnung XML',
   });

@@ -4,8 +4,14 @@ import type { MailResult, TransportOrder } from '../../mail/schema.js';
 import type { ZugferdProfile } from '../../pdf/profiles.js';
 import type { ZugferdReport } from '../../pdf/validate.js';
 import { parseInvoiceXml } from '../../xml/index.js';
-import { createZugferdFromJson, createZugferdFromXml, extractZugferd, validateZugferd } from '../../../workflows/zugferd.js';
-import type { CreateZugferdResult, ExtractZugferdResult } from '../contracts.js';
+import {
+  createZugferdFromJsonOperation,
+  createZugferdFromXmlOperation,
+  extractZugferdOperation,
+  validateZugferdOperation,
+  type CreateZugferdResult,
+  type ExtractZugferdResult,
+} from '../../operations/zugferd.js';
 import { checkFile, PDF_ONLY, storeFile } from '../intake/file.js';
 import { checkInvoice } from '../intake/invoice-input.js';
 import type { Job } from '../intake/job.js';
@@ -39,8 +45,7 @@ export async function buildZugferdFromJson(
 ): Promise<BuiltZugferd> {
   checkFile(order.pdf, PDF_ONLY, deps.limits);
   const { invoice, mail, stage } = await checkInvoice(deps, job.account, order.invoice, order.transport);
-  const result = await runWorkflow(deps, job, createZugferdFromJson, {
-    operation: 'createZugferdFromJson',
+  const result = await runWorkflow(deps, job, createZugferdFromJsonOperation, {
     input: async () => ({
       ...(await stage()),
       pdfBlobKey: (await deps.blobs.put(order.pdf)).key,
@@ -58,8 +63,7 @@ export async function buildZugferdFromXml(deps: JobDeps, job: Job, order: Zugfer
   checkFile(order.pdf, PDF_ONLY, deps.limits);
   const invoice = invoiceOf(order.xml);
   const mail = await prepareMail(deps, job.account, order.transport, invoice ? invoicePlaceholders(invoice) : {});
-  const result = await runWorkflow(deps, job, createZugferdFromXml, {
-    operation: 'createZugferdPdfFromXinvoice',
+  const result = await runWorkflow(deps, job, createZugferdFromXmlOperation, {
     input: async () => ({
       xmlBlobKey: (await deps.blobs.put(Buffer.from(order.xml, 'utf8'))).key,
       pdfBlobKey: (await deps.blobs.put(order.pdf)).key,
@@ -75,8 +79,7 @@ export async function buildZugferdFromXml(deps: JobDeps, job: Job, order: Zugfer
 /** validateZugferdPdf: PDF/A-3, the hybrid structure and XMP, the XML's own rules, optionally the visible text against the XML. */
 export async function validateZugferdPdf(deps: JobDeps, job: Job, order: { pdf: Buffer; compareText: boolean }): Promise<ZugferdReport> {
   const { key: pdfBlobKey } = await storeFile(deps.blobs, order.pdf, PDF_ONLY, deps.limits);
-  return runWorkflow(deps, job, validateZugferd, {
-    operation: 'validateZugferdPdf',
+  return runWorkflow(deps, job, validateZugferdOperation, {
     input: { pdfBlobKey, compareText: order.compareText },
     summary: 'Validate ZUGFeRD PDF',
     timeoutMs: PDF_WORKFLOW_TIMEOUT_MS,
@@ -92,8 +95,7 @@ export interface ExtractedInvoice extends Omit<ExtractZugferdResult, 'xmlBlobKey
 /** extractXinvoiceFromZugferdToJson: the invoice XML a PDF carries, and the invoice it holds. */
 export async function extractZugferdInvoice(deps: JobDeps, job: Job, pdf: Buffer): Promise<ExtractedInvoice> {
   const { key: pdfBlobKey } = await storeFile(deps.blobs, pdf, PDF_ONLY, deps.limits);
-  const { xmlBlobKey, invoiceBlobKey, ...result } = await runWorkflow(deps, job, extractZugferd, {
-    operation: 'extractXinvoiceFromZugferdToJson',
+  const { xmlBlobKey, invoiceBlobKey, ...result } = await runWorkflow(deps, job, extractZugferdOperation, {
     input: { pdfBlobKey },
     summary: 'Extract invoice from ZUGFeRD PDF',
     timeoutMs: PDF_WORKFLOW_TIMEOUT_MS,

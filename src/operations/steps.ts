@@ -1,15 +1,4 @@
-import { RetryState } from '@temporalio/common';
-import {
-  ActivityFailure,
-  ApplicationFailure,
-  patched,
-  proxyActivities,
-  proxyLocalActivities,
-  workflowInfo,
-  type ActivityInterfaceFor,
-  type ActivityOptions,
-} from '@temporalio/workflow';
-import { workloadQueue, type Workload } from '../src/temporal/queues.js';
+import type { Workload } from './workloads.js';
 
 /**
  * How each kind of step is timed and retried, and which workload class (task queue, see
@@ -17,10 +6,13 @@ import { workloadQueue, type Workload } from '../src/temporal/queues.js';
  * heartbeat timeout of seconds is what notices a dead worker; the start-to-close timeout only
  * bounds a step that hangs while its process is alive. Refusals are thrown non-retryable, so the
  * attempts are spent on crashes and passing faults only.
+ *
+ * Plain data: the operation definitions name a profile per step, and workflows/steps.ts turns it
+ * into Temporal's activity options.
  */
 export interface StepProfile {
   workload: Workload;
-  options: ActivityOptions;
+  options: StepTiming;
   /**
    * Runs as a local activity, inside the workflow task of the worker running the workflow: no
    * round trip through the server per step, which costs more than the quick steps themselves. A
@@ -29,6 +21,29 @@ export interface StepProfile {
    */
   local?: boolean;
 }
+
+/**
+ * A connector's step on its source (list, read, write, move): served by the connector processes
+ * on a queue of their own, which the workflow is told, not on a workload's queue.
+ */
+export interface SourceStep {
+  onSource: true;
+  options: StepTiming;
+}
+
+/** Each step an operation's workflow calls (an activity's name), with its profile. */
+export type StepTable = Readonly<Record<string, StepProfile | SourceStep>>;
+
+/** The part of Temporal's ActivityOptions the profiles set, in types of their own so that this module needs no Temporal. */
+export interface StepTiming {
+  startToCloseTimeout: Duration;
+  heartbeatTimeout: Duration;
+  scheduleToCloseTimeout?: Duration;
+  retry: { maximumAttempts?: number; initialInterval: Duration; backoffCoefficient: number; maximumInterval?: Duration };
+}
+
+/** The duration strings the profiles use: a subset of Temporal's (ms-formatted), so they pass for its Duration. */
+type Duration = `${number} ${'milliseconds' | 'second' | 'seconds' | 'minute' | 'minutes' | 'hour' | 'hours'}`;
 
 /** Storing, recording, writing XML, rendering a template: local work of milliseconds to seconds. */
 export const QUICK: StepProfile = {
@@ -49,7 +64,7 @@ export const QUICK: StepProfile = {
 export const RENDERING: StepProfile = { workload: 'quick', options: QUICK.options };
 
 /** Seconds, on a big file minutes. */
-const LONG: ActivityOptions = {
+const LONG: StepTiming = {
   startToCloseTimeout: '4 minutes',
   heartbeatTimeout: '30 seconds',
   retry: { maximumAttempts: 5, initialInterval: '1 second', backoffCoefficient: 2 },
@@ -97,65 +112,12 @@ export const SENDING: StepProfile = {
   },
 };
 
-/**
- * Histories written before quick steps ran locally replay with them as ordinary activities;
- * new runs mark that they take the local path.
- */
-const LOCAL_STEPS = 'quick-steps-local';
-
-/**
- * Activities of one profile, scheduled on its workload's queue (or run locally, see `local`). The
- * queue is resolved at each call, inside the running workflow, from the queue that workflow runs
- * on; module scope, where the proxies are declared, has no workflow to ask.
- */
-export function proxySteps<A>(profile: StepProfile): ActivityInterfaceFor<A> {
-  return new Proxy({} as ActivityInterfaceFor<A>, {
-    get(_, name) {
-      if (typeof name !== 'string') return undefined;
-      return (...args: unknown[]) => {
-        if (profile.local && patched(LOCAL_STEPS)) return runLocally(profile, name, args);
-        return proxyActivities<Steps>({ ...profile.options, taskQueue: workloadQueue(workflowInfo().taskQueue, profile.workload) })[name]!(
-          ...args,
-        );
-      };
-    },
-  });
-}
-
-/**
- * Activities of a local profile, always run locally: for code that only runs in workflows
- * started after quick steps became local, which therefore records no LOCAL_STEPS marker (nor
- * the search attribute update each marker brings) to tell.
- */
-export function localSteps<A>(profile: StepProfile): ActivityInterfaceFor<A> {
-  return new Proxy({} as ActivityInterfaceFor<A>, {
-    get: (_, name) => (typeof name === 'string' ? (...args: unknown[]) => runLocally(profile, name, args) : undefined),
-  });
-}
-
-type Steps = Record<string, (...a: unknown[]) => Promise<unknown>>;
-
-function runLocally(profile: StepProfile, name: string, args: unknown[]): Promise<unknown> {
-  const { startToCloseTimeout, retry } = profile.options;
-  // A local step's failure arrives bare; wrapped as an ordinary step's is, it keeps naming
-  // the step that refused (src/jobs/submit/run-workflow.ts, toRefusal).
-  return proxyLocalActivities<Steps>({ startToCloseTimeout, retry })[name]!(...args).catch((err: unknown) => {
-    if (err instanceof ActivityFailure || !(err instanceof Error)) throw err;
-    const retryState =
-      err instanceof ApplicationFailure && err.nonRetryable ? RetryState.NON_RETRYABLE_FAILURE : RetryState.MAXIMUM_ATTEMPTS_REACHED;
-    throw new ActivityFailure('Local activity failed', name, undefined, retryState, undefined, err);
-  });
-}
-
-/**
- * A connector's steps on its source (list, read, write, move), served by the connector processes
- * on their own queue. A source that is down is waited for with growing pauses, for hours if need be.
- */
-export function sourceStep(taskQueue: string): ActivityOptions {
-  return {
-    taskQueue,
+/** A connector's step on its source. A source that is down is waited for with growing pauses, for hours if need be. */
+export const ON_SOURCE: SourceStep = {
+  onSource: true,
+  options: {
     startToCloseTimeout: '10 minutes',
     heartbeatTimeout: '20 seconds',
     retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '2 minutes' },
-  };
-}
+  },
+};
