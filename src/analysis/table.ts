@@ -199,13 +199,16 @@ function headerBand(doc: Doc, page: PageLayout, at: number): { columns: Column[]
     scanDates(lineText(l), doc.order).length === 0 &&
     headerCells(l).some((c) => c.kinds.length > 0) &&
     headerCells(l).every((c) => c.kinds.length > 0 || c.text.length < 12);
-  while (
-    first > 0 &&
-    labelled(page.lines[first - 1]) &&
-    page.lines[first]!.top - page.lines[first - 1]!.bottom < 0.8 * page.lines[first]!.height
-  )
-    first--;
-  while (labelled(page.lines[last + 1]) && page.lines[last + 1]!.top - page.lines[last]!.bottom < 0.8 * page.lines[last]!.height) last++;
+  // The stacked line next to `from` that way, over any line of stray marks a scan set apart (": £").
+  const stacked = (from: number, step: -1 | 1): number | undefined => {
+    let k = from + step;
+    while (page.lines[k] && page.lines[k]!.segments.every((seg) => !/[\p{L}\p{N}]/u.test(seg.text))) k += step;
+    const [upper, lower] = step < 0 ? [page.lines[k], page.lines[from]!] : [page.lines[from]!, page.lines[k]];
+    const close = upper !== undefined && lower !== undefined && lower.top - upper.bottom < 0.8 * page.lines[from]!.height;
+    return close && labelled(page.lines[k]) ? k : undefined;
+  };
+  for (let k = stacked(first, -1); k !== undefined; k = stacked(first, -1)) first = k;
+  for (let k = stacked(last, 1); k !== undefined; k = stacked(last, 1)) last = k;
   const cells = withGroupHeadings(page.lines.slice(first, last + 1).map(headerCells));
   // Stacked cells that overlap horizontally are one column.
   const columns: Column[] = [];

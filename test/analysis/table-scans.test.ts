@@ -54,6 +54,40 @@ describe('line items on scans', () => {
     ]);
   });
 
+  it('stacks a header over a line of stray marks the scan read beside it', () => {
+    const rows = items([
+      // "Positions- / betrag" heads the amounts two lines above the other labels.
+      ...line(1000, 2060, 'Positions-'),
+      ...line(1041, 2060, 'betrag'),
+      // Specks read as ": £", a line of their own at the height of the labels.
+      { text: ':', x: 813, y: 1074, width: 6, height: 12, confidence: 0.45 },
+      { text: '£', x: 1226, y: 1076, width: 8, height: 8, confidence: 0.82 },
+      ...line(1072, 200, 'Pos'),
+      ...line(1072, 400, 'Beschreibung'),
+      ...line(1072, 1200, 'Nettopreis'),
+      ...line(1072, 1600, 'Menge'),
+      ...row(1200, [
+        [200, '1'],
+        [400, 'Navigationssystem'],
+        [1200, '5,0400'],
+        [1600, '2 Stk'],
+        [2100, '10,08'],
+      ]),
+      ...row(1300, [
+        [200, '2'],
+        [400, 'Vollkasko'],
+        [1200, '23,1000'],
+        [1600, '2 Stk'],
+        [2100, '46,20'],
+      ]),
+      ...totals(1400, '56,28'),
+    ]);
+    expect(rows.map((r) => [r.name, r.quantity, r.unitPrice, r.amount])).toEqual([
+      ['Navigationssystem', '2', '5.0400', '10.08'],
+      ['Vollkasko', '2', '23.1000', '46.20'],
+    ]);
+  });
+
   it('leaves the table rule a scan reads as "|" beside a name out of the name', () => {
     const rows = items([
       ...header(1000),
