@@ -221,6 +221,7 @@ function headerBand(doc: Doc, page: PageLayout, at: number): { columns: Column[]
     } else columns.push({ kinds: new Set(c.kinds), kind: 'description', x0: c.x0, x1: c.x1 });
   }
   for (const col of columns) col.kind = PRIORITY.find((k) => col.kinds.has(k)) ?? 'description';
+  nameGarbledDescription(columns, cells);
   // "Item" heads the running numbers where another column ("Product") holds the names.
   const items = columns.filter((c) => c.kinds.has('description') && !c.kinds.has('position'));
   for (const col of columns) if (col.kind === 'description' && col.kinds.has('position') && items.length > 0) col.kind = 'position';
@@ -231,6 +232,23 @@ function headerBand(doc: Doc, page: PageLayout, at: number): { columns: Column[]
     if (last && last === named.at(-1)) last.kind = 'lineAmount';
   }
   return { columns: named, first, last };
+}
+
+/**
+ * A scan can garble the label over the names ("F__puon" for "Description") and leave the rest
+ * legible. Where no column is named for the names, the unlabelled word column left of the first
+ * number column heads them.
+ */
+function nameGarbledDescription(columns: Column[], cells: Cell[]): void {
+  const numbers = columns.filter((c) => c.kind === 'quantity' || c.kind === 'unitPrice' || c.kind === 'lineAmount');
+  if (numbers.length === 0 || columns.some((c) => c.kinds.has('description'))) return;
+  const firstNumber = Math.min(...numbers.map((c) => c.x0));
+  const worded = (c: Column) =>
+    cells.some((cell) => cell.kinds.length === 0 && /\p{L}{3}/u.test(cell.text) && cell.x0 >= c.x0 && cell.x1 <= c.x1);
+  const garbled = columns.find((c) => c.kinds.size === 0 && c.x1 < firstNumber && worded(c));
+  if (!garbled) return;
+  garbled.kinds.add('description');
+  garbled.kind = 'description';
 }
 
 /**
@@ -526,7 +544,7 @@ function rowLine(doc: Doc, scan: Scan, page: PageLayout, i: number): RowLine {
   const closingAmount = lastMoney(doc, parsed.byKind.get('lineAmount'));
   // A row with neither quantity nor price whose amount is the sum of the items above is their total, whatever its label says.
   // (A flat fee's row, or one labelled as a total: "Totaal regels", "Sum of lines".)
-  const totalRow = flat || (!parsed.scanned && classifyTotal(fold(desc)).length > 0 && qty === undefined && price === undefined);
+  const totalRow = flat || (classifyTotal(fold(desc)).length > 0 && qty === undefined && price === undefined);
   const rows = scan.rows;
   const sumOfAbove =
     totalRow &&

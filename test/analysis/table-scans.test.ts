@@ -54,6 +54,48 @@ describe('line items on scans', () => {
     ]);
   });
 
+  it('takes the unlabelled word column for the names where the scan garbled their label', () => {
+    const rows = items([
+      ...line(1000, 220, '#'),
+      ...line(1000, 300, 'F__puon'),
+      ...line(1000, 1200, 'Qty'),
+      ...line(1000, 1600, 'Price'),
+      ...line(1000, 1800, 'Tax'),
+      ...line(1000, 2100, 'Amount'),
+      ...row(1100, [
+        [220, '1'],
+        [300, 'Design'],
+        [1200, '120'],
+        [1600, '85.00'],
+        [2100, '10,200.00'],
+      ]),
+      ...row(1160, [
+        [220, '2'],
+        [300, 'Hotel room'],
+        [1200, '3'],
+        [1600, '187.50'],
+        [2100, '562.50'],
+      ]),
+      // A subtotal row, read with a tax amount garbled beside it, closes the items.
+      { text: 'Subtotal', x: 190, y: 1240, width: 150, height: 30, confidence: 0.95 },
+      ...row(1240, [
+        [1800, '42.28C'],
+        [2100, '10,762.50'],
+      ]),
+      // A charge on the document, its first word out in the running numbers' margin.
+      ...row(1300, [
+        [190, 'Freight'],
+        [300, 'costs'],
+        [1600, '47.90'],
+        [2100, '47.90'],
+      ]),
+    ]);
+    expect(rows.map((r) => [r.name, r.quantity, r.unitPrice, r.amount])).toEqual([
+      ['Design', '120', '85.00', '10200.00'],
+      ['Hotel room', '3', '187.50', '562.50'],
+    ]);
+  });
+
   it('stacks a header over a line of stray marks the scan read beside it', () => {
     const rows = items([
       // "Positions- / betrag" heads the amounts two lines above the other labels.
