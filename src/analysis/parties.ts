@@ -289,12 +289,35 @@ function separatedRuns(segments: Segment[]): Segment[][] {
 
 /** "ACME GmbH · Hauptstr. 1 · 12345 Ort": the one-line sender above the address window. */
 function senderLine(text: string): string[] | undefined {
-  const parts = text.split(SEPARATORS).map(clean).filter(Boolean);
+  const parts = senderParts(text);
   if (parts.length < 3) return undefined;
   const cityAt = parts.findIndex((p) => parseCityLine(p) !== undefined);
   if (cityAt < 1) return undefined;
   // Join "Deutschland" etc. after the city line so parseAddress sees it as the country.
   return parts;
+}
+
+/** A sender line's parts, the name taken apart from the street where a scan lost the dot between them. */
+export function senderParts(text: string): string[] {
+  const parts = text.split(SEPARATORS).map(clean).filter(Boolean);
+  const first = parts.length > 1 ? nameAndStreet(parts[0]!) : undefined;
+  return first ? [...first, ...parts.slice(1)] : parts;
+}
+
+/**
+ * "Seller Company 123 Seller St", "Muster GmbH Musterstraße 12": a name without digits, then a
+ * street that starts with its house number or follows a legal form.
+ */
+export function nameAndStreet(part: string): [string, string] | undefined {
+  const words = part.split(/\s+/);
+  for (let k = 1; k < words.length; k++) {
+    const name = words.slice(0, k).join(' ');
+    const street = words.slice(k).join(' ');
+    if (/\d/.test(name)) return undefined;
+    const startsStreet = /^\d/.test(street) || LEGAL_FORM_WORD.test(words[k - 1]!);
+    if (startsStreet && /\p{L}{2}/u.test(name) && isStreet(street)) return [name, street];
+  }
+  return undefined;
 }
 
 export function boxOf(segs: Segment[]) {

@@ -2,7 +2,7 @@ import { documentTypeOf } from './codes.js';
 import { allSegments, belowOf, lineOf, rightOf, type Doc } from './document.js';
 import { buildBlocks, type Block, type PageLayout, type Segment } from './layout.js';
 import { LITTLE_WORDS, NAME_LABEL, PLACEHOLDER_WORDS, type PartyRole } from './lexicon.js';
-import { isHeading, isIllegible, isStreet, LEGAL_FORM, parseCityLine, SEPARATORS, type Parties } from './parties.js';
+import { isHeading, isIllegible, isStreet, LEGAL_FORM, parseCityLine, senderParts, type Parties } from './parties.js';
 import { sectionOf, type Heading } from './sections.js';
 import type { FeatureVector } from './ranker.js';
 import { clean, fold } from './text.js';
@@ -99,7 +99,7 @@ export function nameCandidates(doc: Doc, headings: readonly Heading[], ruled: Pa
     for (const seg of line.segments) {
       add(seg.text, seg, {});
       // A sender line ("ACME GmbH · Weg 1 · 12345 Ort") names the party in its first part.
-      const parts = seg.text.split(SEPARATORS);
+      const parts = senderParts(seg.text);
       if (parts.length > 1) parts.forEach((part, i) => add(part, seg, { linePart: 1, firstPart: Number(i === 0) }));
       const inline = /^(.{1,40}?)\s*:\s*(.+)$/.exec(seg.text);
       if (inline) add(inline[2]!, seg, { afterLabel: 1, afterNameLabel: Number(isNameLabel(inline[1]!)) });

@@ -98,6 +98,22 @@ describe('a logo read as letters above the letterhead address', () => {
     }
   });
 
+  it('is found in a sender line whose dots the scan lost between the name and the street', () => {
+    const { invoice } = analyseInvoice(
+      scan([
+        ...line(626, 300, 'Seller Company 123 Seller St Suite 100 - Building A - 12345 Seller City'),
+        ...line(695, 300, 'Buyer Company'),
+        ...line(759, 300, '456 Buyer St'),
+        ...line(944, 300, '67890 Buyer City'),
+        ...line(695, 1423, 'Invoice Number:'),
+        ...line(695, 1895, 'DOC-12345'),
+      ]),
+      { withLineItems: false },
+    );
+    expect(invoice.seller?.sellerName).toBe('Seller Company');
+    expect(invoice.seller?.sellerPostalAddress?.sellerCity).toBe('Seller City');
+  });
+
   it('keeps a long badly read line (a name in a display font), which is text', () => {
     const { invoice } = analyseInvoice(
       scan([
