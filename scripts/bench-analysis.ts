@@ -31,7 +31,7 @@ import { quantile } from './lib/quantile.js';
 /**
  * Benchmark (not a test) of reading invoices from their visual.
  *   node dist-tools/scripts/bench-analysis.js [--corpus ../shared/corpus] [--mode text-layer] [--verbose] [--only substring]
- *                                       [--include-invalid] [--write-calibration] [--ocr-cache DIR]
+ *                                       [--include-invalid] [--write-calibration] [--ocr-cache DIR] [--ocr-engines N]
  *                                       [--set corpus|generated] [--seeds scripts/synthetic-seeds.json] [--every N]
  *
  * Every ZUGFeRD / Factur-X PDF of the corpus carries its invoice as XML: the analysis never
@@ -61,6 +61,8 @@ const { values: args } = parseArgs({
     'write-calibration': { type: 'boolean', default: false },
     /** ocr-degraded: keep each page's OCR words in this folder and reuse them (for iterating on the analysis; timings then exclude OCR). */
     'ocr-cache': { type: 'string' },
+    /** ocr-degraded: tesseract processes (1: a page's time on one core; the service runs one a core, and reads a lone page in bands). */
+    'ocr-engines': { type: 'string', default: '1' },
     /** Also the PDFs official validators reject (their XML may disagree with their page more often). */
     'include-invalid': { type: 'boolean', default: false },
     /** corpus: the PDFs of ../shared/corpus; generated: the synthetic set of --seeds. */
@@ -83,9 +85,9 @@ type PageSource = (pdf: Uint8Array, file: string) => Promise<PageText[]>;
 const MODES: Record<string, PageSource> = {
   'text-layer': (pdf) => extractTextLayer(pdf),
   // Each page printed and scanned in simulation (150–200 dpi, skew, noise, JPEG), then read by the OCR path.
-  'ocr-degraded': (pdf, file) => degradedScanPages(pdf, file, args['ocr-cache']),
+  'ocr-degraded': (pdf, file) => degradedScanPages(pdf, file, args['ocr-cache'], 'pdf', Number(args['ocr-engines'])),
   // The same scans, each page uploaded as a JPEG of its own.
-  'ocr-degraded-jpeg': (pdf, file) => degradedScanPages(pdf, file, args['ocr-cache'], 'jpeg'),
+  'ocr-degraded-jpeg': (pdf, file) => degradedScanPages(pdf, file, args['ocr-cache'], 'jpeg', Number(args['ocr-engines'])),
 };
 const source = MODES[args.mode!];
 if (!source) throw new Error(`Unknown --mode ${args.mode}; known: ${Object.keys(MODES).join(', ')}`);

@@ -4,7 +4,8 @@ import type { Word } from './page-text.js';
 import { toPgm, type GrayBitmap } from './bitmap.js';
 import { OCR_DPI } from './resolution.js';
 import { OcrPoolClosedError, OcrTimeoutError } from './tesseract-pool.js';
-import { wordsFromTsv } from './tsv.js';
+import { shiftTsv, wordsFromTsv } from './tsv.js';
+import { splitIntoBands, type Band } from './bands.js';
 import { enqueuePage, takePage, type QueuedPage } from './page-queue.js';
 
 /**
@@ -12,7 +13,8 @@ import { enqueuePage, takePage, type QueuedPage } from './page-queue.js';
  * engine with a fraction of its time and memory (no JIT-less WebAssembly, native SIMD), and a
  * process per page cannot grow, leak or crash into the worker. The page goes in as a PGM on
  * stdin, the words come back as TSV on stdout, in the same single-block segmentation the WASM
- * engine uses, so table rows stay whole.
+ * engine uses, so table rows stay whole. A page alone in the pool is read in bands, a process
+ * each, on the cores no other page needs (bands.ts).
  */
 
 export interface NativeOcrOptions {
@@ -88,24 +90,40 @@ export class NativeOcr {
   private dispatch(): void {
     while (this.running < this.opts.size && this.queue.length > 0) {
       const job = takePage(this.queue)!;
-      this.running++;
-      this.read(job.page, job.signal)
+      // With no other page waiting, the cores left idle read bands of this one.
+      const idle = this.queue.length === 0 ? this.opts.size - this.running - 1 : 0;
+      const bands = idle > 0 ? splitIntoBands(job.page, idle + 1) : [{ top: 0, bitmap: job.page }];
+      this.running += bands.length;
+      this.readBands(job.page, bands, job.signal)
         .then(job.resolve, job.reject)
         .finally(() => {
-          this.running--;
+          this.running -= bands.length;
           if (!this.closed) this.dispatch();
         });
     }
   }
 
-  private read(bitmap: GrayBitmap, signal: AbortSignal | undefined): Promise<Word[]> {
+  /** The page's words from its bands, read at once; one band failing stops the others. */
+  private async readBands(page: GrayBitmap, bands: Band[], signal: AbortSignal | undefined): Promise<Word[]> {
+    const stop = new AbortController();
+    const either = signal ? AbortSignal.any([signal, stop.signal]) : stop.signal;
+    try {
+      const tsvs = await Promise.all(bands.map((b, i) => this.read(b.bitmap, either).then((tsv) => shiftTsv(tsv, b.top, i))));
+      return wordsFromTsv(tsvs.join('\n'), page);
+    } finally {
+      stop.abort();
+    }
+  }
+
+  /** Tesseract's TSV for one bitmap, from a process of its own. */
+  private read(bitmap: GrayBitmap, signal: AbortSignal): Promise<string> {
     this.processes++;
     const binary = this.opts.binary ?? 'tesseract';
     const args = ['stdin', 'stdout', '-l', LANGUAGES, '--oem', '1', '--psm', '6', '--dpi', String(OCR_DPI), 'tsv'];
     const [command, argv] = this.limited
       ? [PRLIMIT, [`--as=${this.opts.memoryBytes ?? DEFAULT_MEMORY}`, '--', binary, ...args]]
       : [binary, args];
-    return new Promise<Word[]>((resolve, reject) => {
+    return new Promise<string>((resolve, reject) => {
       // One thread per process: the pool's size is the parallelism.
       const child = spawn(command, argv, { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, OMP_THREAD_LIMIT: '1' } });
       const out: Buffer[] = [];
@@ -118,16 +136,16 @@ export class NativeOcr {
         () => fail(new OcrTimeoutError(`OCR of a page took longer than ${this.opts.pageTimeoutMs / 1000} s`)),
         this.opts.pageTimeoutMs,
       );
-      const onAbort = () => fail(signal!.reason instanceof Error ? signal!.reason : new Error('OCR aborted'));
-      signal?.addEventListener('abort', onAbort, { once: true });
+      const onAbort = () => fail(signal.reason instanceof Error ? signal.reason : new Error('OCR aborted'));
+      signal.addEventListener('abort', onAbort, { once: true });
       child.stdout.on('data', (b: Buffer) => out.push(b));
       child.stderr.on('data', (b: Buffer) => err.push(b));
       child.stdin.on('error', () => undefined); // a process that dies early closes its stdin; the exit says why
       child.on('error', (e) => fail(e));
       child.on('close', (code, killed) => {
         clearTimeout(timer);
-        signal?.removeEventListener('abort', onAbort);
-        if (code === 0) resolve(wordsFromTsv(Buffer.concat(out).toString('utf8'), bitmap));
+        signal.removeEventListener('abort', onAbort);
+        if (code === 0) resolve(Buffer.concat(out).toString('utf8'));
         else reject(new Error(`tesseract exited with ${code ?? killed}: ${Buffer.concat(err).toString('utf8').trim().slice(0, 300)}`));
       });
       child.stdin.end(toPgm(bitmap));

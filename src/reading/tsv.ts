@@ -63,6 +63,26 @@ export function wordsFromTsv(tsv: string, page: { width: number; height: number 
 }
 
 /**
+ * The TSV of a band of the page (bands.ts) as if read from the whole page: rows moved down by
+ * the band's top, and its blocks numbered apart from other bands' so that their lines stay apart.
+ */
+export function shiftTsv(tsv: string, top: number, band: number): string {
+  return tsv
+    .split('\n')
+    .map((row) => {
+      const cells = row.split('\t');
+      if (cells.length < COLUMNS.length || !/^\d+$/.test(cells[0]!)) return row;
+      cells[2] = String(band * BLOCKS_PER_BAND + Number(cells[2]));
+      cells[7] = String(Number(cells[7]) + top);
+      return cells.join('\t');
+    })
+    .join('\n');
+}
+
+/** More blocks than tesseract finds on any page, so that band numbers keep blocks apart. */
+const BLOCKS_PER_BAND = 100_000;
+
+/**
  * OCR boxes hug the ink: "ocean" is as tall as its x-height, "Köln" reaches from
  * the cap height to the baseline, "Zahlung" down to the descender. A text layer
  * gives every word its font size instead, the box one em high with the baseline

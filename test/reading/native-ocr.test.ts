@@ -55,6 +55,20 @@ describe('the native Tesseract engine', () => {
     for (const row of BOXED_ROWS) expect([...lines]).toContainEqual(row.join(' '));
   });
 
+  it('reads a lone page in bands on the idle cores, to nearly the same words in the same places', async () => {
+    const [page] = await pdfBitmaps(pdf, 300);
+    const whole = await new NativeOcr({ size: 1, pageTimeoutMs: 60_000 }).recognise(page!);
+    const pair = new NativeOcr({ size: 2, pageTimeoutMs: 60_000 });
+    const banded = await pair.recognise(page!);
+    expect(pair.workersStarted).toBe(2);
+    // Tesseract reads a line a little differently in another context, so not every word is the same; nearly all are.
+    const same = whole.filter((w) => banded.some((b) => b.text === w.text && Math.abs(b.x - w.x) < 10 && Math.abs(b.y - w.y) < 10));
+    expect(same.length).toBeGreaterThanOrEqual(0.9 * whole.length);
+    const all = compact(banded.map((w) => w.text).join(' '));
+    expect(all).toContain(compact(invoice.invoiceNumber!));
+    expect(all).toContain(compact(invoice.paymentInstructions!.creditTransfer![0]!.paymentAccountIdentifier!));
+  });
+
   it('kills a page that takes too long, and reads the next', async () => {
     const slow = new NativeOcr({ size: 1, pageTimeoutMs: 50 });
     const [page] = await pdfBitmaps(pdf, 300);
