@@ -34,7 +34,8 @@ describe('readings the recogniser was unsure of', () => {
     expect(blurred.invoice.buyer?.buyerName).toBe('Gärtnerei Lindholm KG');
     expect(blurred.evidence['buyer.buyerName']).toMatch(/:blurred$/);
     expect(clear.evidence['buyer.buyerName']).not.toMatch(/:blurred$/);
-    expect(blurred.fieldConfidence['buyer.buyerName']).toBeLessThan(clear.fieldConfidence['buyer.buyerName']!);
+    // How much less sure follows what the calibration measured of blurred readings (the next test); never surer.
+    expect(blurred.fieldConfidence['buyer.buyerName']).toBeLessThanOrEqual(clear.fieldConfidence['buyer.buyerName']!);
   });
 
   it('is never surer than the same reading clearly read, and takes what blurred readings measured', () => {
