@@ -33,8 +33,7 @@ export function legibilityOf(doc: Doc, box: Box, value: string): number | undefi
   if (doc.source !== 'ocr') return undefined;
   const page = doc.pages.find((p) => p.page === box.page);
   if (!page) return undefined;
-  const tokens = new Set(value.split(/\s+/).map(fold).filter(Boolean));
-  const spelling = (w: Word) => tokens.has(fold(w.text));
+  const spelling = spells(value);
   const inBox = page.lines
     .filter((l) => l.bottom >= box.top - l.height / 2 && l.top <= box.bottom + l.height / 2)
     .flatMap((l) =>
@@ -48,6 +47,33 @@ export function legibilityOf(doc: Doc, box: Box, value: string): number | undefi
     .flatMap((s) => s.words.filter(spelling));
   const words = inBox.length ? inBox : printing;
   return words.length ? words.reduce((sum, w) => sum + (w.confidence ?? 1), 0) / words.length : undefined;
+}
+
+/** Whether a word is one of the value's words. */
+function spells(value: string): (w: Word) => boolean {
+  const tokens = new Set(value.split(/\s+/).map(fold).filter(Boolean));
+  return (w) => tokens.has(fold(w.text));
+}
+
+/** The words of a segment that spell the value (a part of the segment, or all of it). */
+export function wordsSpelling(words: readonly Word[], value: string): Word[] {
+  return words.filter(spells(value));
+}
+
+/** Mean OCR confidence below which short letter clusters are a logo, a stamp or a shaded box read as letters ("ES", "nn ee"). */
+const ILLEGIBLE = 0.5;
+/** At or below a third of certainty, words of any length are such noise ("rs Later tas"). */
+const UNREADABLE = 0.35;
+
+/**
+ * Low confidence alone does not make noise (a name in a display font reads badly too); short
+ * letter clusters do, and words read at a third of certainty or less whatever their length.
+ * Words of a text layer (no confidence) are never noise.
+ */
+export function isIllegible(words: readonly Word[]): boolean {
+  if (words.length === 0) return false;
+  const confidence = words.reduce((sum, w) => sum + (w.confidence ?? 1), 0) / words.length;
+  return confidence < UNREADABLE || (confidence < ILLEGIBLE && words.every((w) => w.text.length <= 4));
 }
 
 /** The evidence of a value read from a box, marked where the recogniser was unsure of its letters. */

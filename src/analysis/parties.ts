@@ -5,7 +5,7 @@ import { buildBlocks, type Block, type PageLayout, type Segment } from './layout
 import { PARTY_LABEL_TEXTS, PARTY_LABELS, type PartyRole } from './lexicon.js';
 import { labelRole } from './sections.js';
 import { clean, fold, textKey } from './text.js';
-import type { Word } from '../reading/page-text.js';
+import { isIllegible } from './legibility.js';
 
 /**
  * Seller and buyer by layout. In order of trust:
@@ -582,36 +582,14 @@ function accountHolder(doc: Doc): Party | undefined {
   return undefined;
 }
 
-/** OCR confidence below which a segment is a logo or a stamp read as letters ("ES", "AAN EEE"), not text. */
-const ILLEGIBLE = 0.5;
-const UNREADABLE = 0.35;
-
 /** A letterhead logo above an address reads as a first line of noise; the address starts below it. */
 function withoutNoiseOnTop(b: Block): Block[] {
-  const from = b.segments.findIndex((s) => !isNoise(s));
+  const from = b.segments.findIndex((s) => !isIllegible(s.words));
   if (from <= 0) return from === 0 ? [b] : [];
   const segments = b.segments.slice(from);
   return [
     { ...b, segments, top: segments[0]!.top, x0: Math.min(...segments.map((s) => s.x0)), x1: Math.max(...segments.map((s) => s.x1)) },
   ];
-}
-
-function isNoise(s: Segment): boolean {
-  return isIllegible(s.words);
-}
-
-/**
- * Low confidence alone does not make noise (a name in a display font reads badly too); short
- * letter clusters do: a logo, a stamp or a shaded box read as "nn ee" or "peel le". Words read
- * at a third of certainty or less are noise whatever their length ("rs Later tas").
- */
-export function isIllegible(words: readonly Word[]): boolean {
-  const confidence = mean(words.map((w) => w.confidence ?? 1));
-  return words.length > 0 && (confidence < UNREADABLE || (confidence < ILLEGIBLE && words.every((w) => w.text.length <= 4)));
-}
-
-function mean(values: number[]): number {
-  return values.reduce((a, b) => a + b, 0) / Math.max(1, values.length);
 }
 
 /**

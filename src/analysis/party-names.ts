@@ -2,11 +2,11 @@ import { documentTypeOf } from './codes.js';
 import { allSegments, belowOf, lineOf, rightOf, type Doc } from './document.js';
 import { buildBlocks, type Block, type PageLayout, type Segment } from './layout.js';
 import { LITTLE_WORDS, NAME_LABEL, PLACEHOLDER_WORDS, type PartyRole } from './lexicon.js';
-import { isHeading, isIllegible, isStreet, LEGAL_FORM, parseCityLine, senderParts, type Parties } from './parties.js';
+import { isHeading, isStreet, LEGAL_FORM, parseCityLine, senderParts, type Parties } from './parties.js';
+import { isIllegible, wordsSpelling } from './legibility.js';
 import { sectionOf, type Heading } from './sections.js';
 import type { FeatureVector } from './ranker.js';
 import { clean, fold } from './text.js';
-import type { Word } from '../reading/page-text.js';
 
 /**
  * Candidates for a party's name, each with the features the ranker weighs. The layout rules
@@ -82,7 +82,7 @@ export function nameCandidates(doc: Doc, headings: readonly Heading[], ruled: Pa
     if (!/\p{L}{2}/u.test(v) || v.length > 80 || isLabelText(v) || labelled(v)) return;
     // An address line is never a name: "123 Business Road", "24103 Kiel".
     if (isStreet(v) || parseCityLine(v) !== undefined) return;
-    if (isIllegible(spelling(segment, v))) return;
+    if (isIllegible(wordsSpelling(segment.words, v))) return;
     const features = featuresOf(v, segment, { doc, page, blocks, headings, ruled, role, other, median, tallest, emails });
     const merged = { ...features, ...extra };
     const seen = byValue.get(v);
@@ -123,12 +123,6 @@ export function nameCandidates(doc: Doc, headings: readonly Heading[], ruled: Pa
     add(name, at, {});
   }
   return [...byValue.values()];
-}
-
-/** The words of the segment that spell the value (a part of the segment, or all of it). */
-function spelling(seg: Segment, value: string): Word[] {
-  const tokens = new Set(value.split(/\s+/).map(fold));
-  return seg.words.filter((w) => tokens.has(fold(w.text)));
 }
 
 /** A company name broken over two lines ("Muster Holding" / "GmbH & Co. KG", "… &" / "Co. KG"). */
