@@ -21,6 +21,27 @@ export function currenciesIn(text: string): string[] {
   return out;
 }
 
+const AMOUNT_BEFORE = /\d[.,]\d{2}\s?$/;
+const AMOUNT_AFTER = /^\s?[-−]?\d[\d.,' ]*[.,]\d{2}(?!\d)/;
+/** "Betrag (€)", "Einzel/€", "Preis in €". */
+const UNIT_OF_COLUMN = /(?:[/(]|\bin)\s*$/i;
+
+/**
+ * The currencies a page's amounts are printed in: codes and words as `currenciesIn`, but a
+ * symbol only where it marks an amount ("4,11 €", "$4.11") or a column ("Betrag (€)"). A scan
+ * reads stray marks as "$" or "€" between a position number and an article number; counted, two
+ * of them outvote the one "EUR" of a page.
+ */
+export function amountCurrenciesIn(text: string): string[] {
+  return currenciesIn(text.replace(/[€$£¥]/gu, (symbol, at: number) => (marksAmount(text, at) ? symbol : ' ')));
+}
+
+function marksAmount(text: string, at: number): boolean {
+  const before = text.slice(0, at);
+  const after = text.slice(at + 1);
+  return AMOUNT_BEFORE.test(before) || AMOUNT_AFTER.test(after) || UNIT_OF_COLUMN.test(before);
+}
+
 const COUNTRY_NAMES: ReadonlyArray<[string, string[]]> = [
   ['DE', ['deutschland', 'germany', 'allemagne', 'duitsland', 'germania', 'alemania', 'bundesrepublik deutschland', 'brd']],
   ['AT', ['osterreich', 'oesterreich', 'austria', 'autriche', 'oostenrijk']],

@@ -1,5 +1,5 @@
 import { Decimal } from '../invoice/decimal.js';
-import { currenciesIn, PRINTED_CATEGORY, printedCategory, vatCategoryOf } from './codes.js';
+import { amountCurrenciesIn, currenciesIn, PRINTED_CATEGORY, printedCategory, vatCategoryOf } from './codes.js';
 import { scanDates } from './dates.js';
 import { lineText, type Doc, type Found } from './document.js';
 import type { Line, Segment } from './layout.js';
@@ -179,7 +179,7 @@ export function findTotals(doc: Doc, tableLines: ReadonlySet<string>): TotalsCan
   for (const page of doc.pages) {
     for (const line of page.lines) {
       const text = lineText(line);
-      currencies.push(...currenciesIn(text));
+      currencies.push(...amountCurrenciesIn(text));
       if (tableLines.has(`${line.page}:${line.index}`)) continue;
       const cells = numbersOfLine(doc, line);
       const money = cells.filter((c) => isMoney(c.num));

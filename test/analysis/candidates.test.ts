@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { countryOfLine, currenciesIn, documentTypeOf, unitCode, vatCategoryOf } from '../../src/analysis/codes.js';
+import { amountCurrenciesIn, countryOfLine, currenciesIn, documentTypeOf, unitCode, vatCategoryOf } from '../../src/analysis/codes.js';
 import { dayMonthOrder, printedAmbiguously, scanDates } from '../../src/analysis/dates.js';
 import { ibanValid, scanBics, scanIbans, scanVatIds, vatIdChecked } from '../../src/analysis/identifiers.js';
 import { inferDecimalMark, parseDigits, scanNumbers } from '../../src/analysis/numbers.js';
@@ -109,6 +109,15 @@ describe('identifiers', () => {
 });
 
 describe('codes', () => {
+  it("counts a currency symbol as the amounts' currency only where it marks an amount or a column", () => {
+    // A scan reads stray marks between a position number and an article number as "$".
+    expect(amountCurrenciesIn('1 $ 1 KR3M 55T01 Kunstrasen grün 3m breit 3,00 m² 4,00 12,00 19')).toEqual([]);
+    expect(amountCurrenciesIn('Total $4.11 / 4,11 € / 12,00 $')).toEqual(['USD', 'EUR', 'USD']);
+    expect(amountCurrenciesIn('Einzel/€  Gesamt (€)  Preis in £  Betrag EUR')).toEqual(['EUR', 'EUR', 'GBP', 'EUR']);
+    // A label's value keeps its symbol: that is currenciesIn.
+    expect(currenciesIn('Währung: €')).toEqual(['EUR']);
+  });
+
   it('normalises currencies, countries, units, VAT categories and document types', () => {
     expect(currenciesIn('1.234,56 € / USD 12.00 / 3 Euro')).toEqual(['EUR', 'USD', 'EUR']);
     expect(countryOfLine('Deutschland')).toBe('DE');
