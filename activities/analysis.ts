@@ -61,11 +61,15 @@ export function analysisActivities({ blobs, log }: ActivityDeps) {
 }
 
 function fromPages(text: DocumentText, withLineItems: boolean): DocumentAnalysis {
-  const { invoice, extractionConfidence, fieldConfidence, fieldSource, language, candidates, unread } = analyseInvoice(text.pages, {
-    withLineItems,
-  });
+  const { invoice, extractionConfidence, fieldConfidence, fieldSource, fieldPlace, language, candidates, unread } = analyseInvoice(
+    text.pages,
+    { withLineItems },
+  );
   const fields = Object.fromEntries(
-    Object.entries(fieldSource).map(([path, source]) => [path, { confidence: fieldConfidence[path] ?? 0, source }]),
+    Object.entries(fieldSource).map(([path, source]) => {
+      const place = fieldPlace[path];
+      return [path, { confidence: fieldConfidence[path] ?? 0, source, ...(place ? { place } : {}) }];
+    }),
   );
   const source: AnalysisSource = text.ocrPages === 0 ? 'text-layer' : text.ocrPages === text.pages.length ? 'ocr' : 'text-layer+ocr';
   return {

@@ -246,6 +246,8 @@ const perGroup = new Map<
   { truth: number; correct: number; docs: number; required: number; requiredOk: number; line: { tp: number; fp: number; fn: number } }
 >();
 const docs: DocScore[] = [];
+/** Printed fields returned, and those the analysis could show on the page (the review page draws their boxes). */
+const placed = { printed: 0, placed: 0 };
 
 function score(
   f: FieldDef,
@@ -474,10 +476,15 @@ function scoreDocument({ item, truth, pages, vis, seconds: readSeconds }: Read, 
   try {
     result = analyseWithEvidence(pages, { withLineItems: true, ...(partyModels ? { partyModels } : {}) });
   } catch (e) {
-    result = { invoice: {}, extractionConfidence: 0, fieldConfidence: {}, fieldSource: {}, evidence: {} };
+    result = { invoice: {}, extractionConfidence: 0, fieldConfidence: {}, fieldSource: {}, fieldPlace: {}, evidence: {} };
     console.log(`  ${path.relative(corpus, item.file)}: ${(e as Error).message}`);
   }
   const seconds = readSeconds + (performance.now() - started) / 1000;
+  for (const [field, source] of Object.entries(result.fieldSource)) {
+    if (source !== 'printed') continue;
+    placed.printed++;
+    if (result.fieldPlace[field]) placed.placed++;
+  }
   const doc: DocScore = {
     file: path.relative(path.dirname(corpus), item.file),
     group: item.group,
@@ -739,6 +746,8 @@ function report(skipped: number): void {
   console.log(
     `  line items: F1 ${(100 * f1(lt)).toFixed(1)}%  (tp ${lt.tp}, fp ${lt.fp}, fn ${lt.fn}; precision ${pct(lt.tp, lt.tp + lt.fp)}, recall ${pct(lt.tp, lt.tp + lt.fn)})`,
   );
+
+  console.log(`  printed fields shown on the page (page and box): ${pct(placed.placed, placed.printed)}  (${placed.placed}/${placed.printed})`);
 
   reliabilityDiagram();
 

@@ -33,6 +33,7 @@ import {
 import { partyHeadings, sectionOf, type Heading } from './sections.js';
 import { INFERRED, sourceOf } from './sources.js';
 import { fold } from './text.js';
+import { placesOf, type Hint } from './where-read.js';
 
 export { AnalysisError } from './result.js';
 export type { AnalyseOptions, AnalysisResult } from './result.js';
@@ -63,15 +64,18 @@ export function analyseInvoice(pages: PageText[], opts: AnalyseOptions): Analysi
 class Reading {
   readonly invoice: Record<string, unknown> = {};
   readonly evidence: Record<string, string> = {};
+  /** Where a finder saw a value, to tell its printing from other printings of the same value. */
+  readonly hints: Record<string, Hint> = {};
 
-  set(path: string, value: string | undefined, via: string): void {
+  set(path: string, value: string | undefined, via: string, hint?: Hint): void {
     if (value === undefined || value === '') return;
     setPath(this.invoice, path, value);
     this.evidence[path] = via;
+    if (hint) this.hints[path] = hint;
   }
 
   setFound(path: string, f: (Found & { contested?: boolean }) | undefined): void {
-    this.set(path, f?.value, f ? `${f.via}${f.contested ? ':contested' : ''}` : '');
+    this.set(path, f?.value, f ? `${f.via}${f.contested ? ':contested' : ''}` : '', f && { page: f.page, y: f.y });
   }
 }
 
@@ -188,7 +192,8 @@ function readTotals(r: Reading, doc: Doc, table: ItemTable, signed: (v: string) 
   const rowsComplete = totals.openRates.every((o) => totals.vatRows.some((row) => row.rate === o.rate));
   const solved = solveTotals(totals.fields, totals.vatRows, table.lineSum, rowsComplete);
   for (const [field, value] of Object.entries(solved.totals) as Array<[TotalField, string]>) {
-    r.set(TOTAL_PATHS[field], signed(value), `totals:${solved.support[field]}`);
+    const printed = totals.fields.get(field)?.find((f) => new Decimal(f.value).eq(value));
+    r.set(TOTAL_PATHS[field], signed(value), `totals:${solved.support[field]}`, printed && { page: printed.page, y: printed.y });
   }
   const completed = missingRow(solved.vatRows, totals.openRates, solved.totals);
   const rowsVia = completed
@@ -204,12 +209,18 @@ function readTotals(r: Reading, doc: Doc, table: ItemTable, signed: (v: string) 
           table.rows.map((row) => row.amount),
         );
   vatRows.forEach((row, i) => {
-    r.set(`vatBreakdown[${i}].vatCategoryTaxableAmount`, signed(row.base), rowsVia);
-    r.set(`vatBreakdown[${i}].vatCategoryTaxAmount`, signed(row.tax), rowsVia);
-    r.set(`vatBreakdown[${i}].vatCategoryRate`, row.rate, rowsVia);
-    r.set(`vatBreakdown[${i}].vatCategoryCode`, row.category, rowsVia);
+    const at = rowHint(row);
+    r.set(`vatBreakdown[${i}].vatCategoryTaxableAmount`, signed(row.base), rowsVia, at);
+    r.set(`vatBreakdown[${i}].vatCategoryTaxAmount`, signed(row.tax), rowsVia, at);
+    r.set(`vatBreakdown[${i}].vatCategoryRate`, row.rate, rowsVia, at);
+    r.set(`vatBreakdown[${i}].vatCategoryCode`, row.category, rowsVia, at);
   });
   return totals;
+}
+
+/** A breakdown row read from the page knows its line; one computed from rates and taxes does not. */
+function rowHint(row: RateRow | VatRow): Hint | undefined {
+  return 'page' in row ? { page: row.page, y: row.y } : undefined;
 }
 
 /** The rates of the VAT breakdown read, as numbers ("19.00" and "19" alike). */
@@ -287,6 +298,8 @@ function resultOf(r: Reading, doc: Doc, pages: PageText[], choices: Record<NameR
   for (const [path, via] of Object.entries(evidence)) fieldConf[path] = fieldConfidence(path, via, undefined, quality);
   const fieldSource = Object.fromEntries(Object.entries(evidence).map(([path, via]) => [path, sourceOf(via)]));
   const language = pageLanguage(doc);
+  const printed = Object.keys(fieldSource).filter((path) => fieldSource[path] === 'printed');
+  const places = placesOf(doc, new Map(printed.map((path) => [path, stringAt(invoice, path) ?? ''])), r.hints);
   const candidates = Object.fromEntries(
     (['seller', 'buyer'] as const)
       .filter((role) => choices[role].alternatives.length > 0)
@@ -301,6 +314,7 @@ function resultOf(r: Reading, doc: Doc, pages: PageText[], choices: Record<NameR
     extractionConfidence: documentConfidence(fieldConf),
     fieldConfidence: fieldConf,
     fieldSource,
+    fieldPlace: places,
     ...(language ? { language } : {}),
     evidence,
   };
@@ -419,13 +433,14 @@ function setParty(r: Reading, doc: Doc, role: 'seller' | 'buyer', p: Party | und
   if (!p) return;
   const via = `party:${p.via}`;
   const step = PROBABILITY_STEPS.find((s) => (choice.probability ?? 0) >= s) ?? 0;
-  const set = (path: string, value: string | undefined, how: string) => r.set(path, value, withLegibility(doc, p, value, how));
+  const block = { page: p.page, y: p.top };
+  const set = (path: string, value: string | undefined, how: string) => r.set(path, value, withLegibility(doc, p, value, how), block);
   set(`${role}.${role}Name`, p.name, `rank:${step}`);
   const a = `${role}.${role}PostalAddress.${role}`;
   set(`${a}AddressLine1`, p.line1, via);
   set(`${a}City`, p.city, via);
   set(`${a}PostCode`, p.postcode, via);
-  r.set(`${a}CountryCode`, p.country, via);
+  r.set(`${a}CountryCode`, p.country, via, block);
 }
 
 /** The item table, or where none was read, items printed as labelled blocks (the XRechnung visualisation). */

@@ -2,6 +2,7 @@ import type { Invoice } from '../invoice/model.js';
 import type { PageText } from '../reading/page-text.js';
 import type { PartyModels } from './party-choice.js';
 import type { FieldSource } from './sources.js';
+import type { Place } from './where-read.js';
 
 /** What the analysis takes besides the pages (src/reading) and what it gives back. */
 
@@ -29,6 +30,8 @@ export interface AnalysisResult {
   fieldConfidence: Record<string, number>;
   /** Per returned field: printed on the page, inferred from what is printed, or a default (src/analysis/sources.ts). */
   fieldSource: Record<string, FieldSource>;
+  /** Per printed field found on the page unambiguously: its page and box (src/analysis/where-read.ts). */
+  fieldPlace: Record<string, Place>;
   /**
    * Per field whose value a person may have to confirm (party names), the other readings found,
    * likeliest first; also for a name left out because no reading was likely enough.

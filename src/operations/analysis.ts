@@ -1,4 +1,5 @@
 import type { FieldSource } from '../analysis/sources.js';
+import type { Place } from '../analysis/where-read.js';
 import type { FileType } from '../files/file-type.js';
 import type { Invoice } from '../invoice/model.js';
 import type { RequestContext } from './context.js';
@@ -38,6 +39,8 @@ export interface DocumentAnalysis {
 export interface FieldReport {
   confidence: number;
   source: FieldSource;
+  /** Where a printed value stands on the page, when it was found there unambiguously. */
+  place?: Place;
 }
 
 /**

@@ -137,8 +137,12 @@ describe('analysis results', () => {
     expect(r.json.invoice.documentTotals.invoiceTotalAmountWithVat).toBe(total);
     expect(r.json.invoice.invoiceLine.length).toBeGreaterThan(0);
     expect(typeof r.json.invoice.invoiceLine[0].invoiceLineNetAmount).toBe('number');
-    // Per field: its confidence and whether it was printed, inferred or a default.
-    expect(r.json.fields.invoiceNumber).toEqual({ confidence: expect.any(Number), source: 'printed' });
+    // Per field: its confidence, whether it was printed, inferred or a default, and where a printed value stands.
+    expect(r.json.fields.invoiceNumber).toEqual({
+      confidence: expect.any(Number),
+      source: 'printed',
+      place: { page: 1, x: expect.any(Number), y: expect.any(Number), width: expect.any(Number), height: expect.any(Number) },
+    });
     expect(r.json.fields['invoiceLine[0].invoiceLineNetAmount'].source).toBe('printed');
     for (const f of Object.values(r.json.fields) as Array<{ confidence: number; source: string }>) {
       expect(['printed', 'inferred', 'default']).toContain(f.source);

@@ -27,6 +27,13 @@ export const fileFields = {
 const withLineItems = (description: string) => z.boolean().default(true).meta({ description });
 
 const invoiceOutput = (description: string) => z.record(z.string(), z.unknown()).meta({ description });
+const fraction = z.number().min(0).max(1);
+const fieldPlace = z.object({ page: z.int().min(1), x: fraction, y: fraction, width: fraction, height: fraction }).meta({
+  id: 'FieldPlace',
+  description:
+    'Where a printed value stands: the 1-based page, and the box of its words as fractions of the page width and height from the top left corner. ' +
+    'Present when the value was found on the page unambiguously; absent for inferred and default values.',
+});
 const v2Result = z.object({
   extractionConfidence: z
     .number()
@@ -37,12 +44,19 @@ const v2Result = z.object({
     'The invoice object with only the fields found: dates DD.MM.YYYY, amounts and rates JSON numbers, no invoiceLine when withLineItems is false',
   ),
   fields: z
-    .record(z.string(), z.object({ confidence: z.number().min(0).max(1), source: z.enum(FIELD_SOURCES) }))
+    .record(
+      z.string(),
+      z.object({
+        confidence: z.number().min(0).max(1),
+        source: z.enum(FIELD_SOURCES),
+        place: fieldPlace.optional(),
+      }),
+    )
     .optional()
     .meta({
       description:
-        'Per field of invoice (its path, e.g. "buyer.buyerPostalAddress.buyerCountryCode", "invoiceLine[0].invoicedQuantity"): the confidence, and whether the value is printed on the page, ' +
-        "inferred from what is printed (a domestic address's country, a line's VAT category from its rate), or a default. Absent when the PDF carries invoice XML.",
+        'Per field of invoice (its path, e.g. "buyer.buyerPostalAddress.buyerCountryCode", "invoiceLine[0].invoicedQuantity"): the confidence, whether the value is printed on the page, ' +
+        "inferred from what is printed (a domestic address's country, a line's VAT category from its rate), or a default, and where a printed value stands on the page. Absent when the PDF carries invoice XML.",
     }),
 });
 const jobStatus = z
