@@ -747,7 +747,9 @@ function report(skipped: number): void {
     `  line items: F1 ${(100 * f1(lt)).toFixed(1)}%  (tp ${lt.tp}, fp ${lt.fp}, fn ${lt.fn}; precision ${pct(lt.tp, lt.tp + lt.fp)}, recall ${pct(lt.tp, lt.tp + lt.fn)})`,
   );
 
-  console.log(`  printed fields shown on the page (page and box): ${pct(placed.placed, placed.printed)}  (${placed.placed}/${placed.printed})`);
+  console.log(
+    `  printed fields shown on the page (page and box): ${pct(placed.placed, placed.printed)}  (${placed.placed}/${placed.printed})`,
+  );
 
   reliabilityDiagram();
 
