@@ -263,10 +263,15 @@ function fieldRow(path, value, report) {
   // A whole list the service asks for (`invoiceLine`) is named by its item's group.
   const name = data.names[generic] ?? data.lists[`${generic}[]`] ?? path;
   const label = [`${name}${bt ? ` (${bt})` : ''}`, ...itemsOf(path)].join(' · ');
-  const meta = report ? `${T.confidence} ${Math.round(report.confidence * 100)} % · ${T[report.source] ?? report.source}` : '';
+  const unsure = report !== undefined && report.confidence < UNSURE;
+  const meta = report
+    ? [unsure ? T.unsure : '', `${T.confidence} ${Math.round(report.confidence * 100)} % · ${T[report.source] ?? report.source}`]
+        .filter(Boolean)
+        .join(': ')
+    : '';
   return el(
     'div',
-    { class: 'field' },
+    { class: `field${unsure ? ' unsure' : ''}` },
     el('label', { for: id, text: label }),
     el('input', { id, type: 'text', 'data-path': path, value, 'aria-describedby': meta ? `${id}-meta` : undefined }),
     meta ? el('span', { id: `${id}-meta`, class: `meta${report.confidence < 0.75 ? ' low' : ''}`, text: meta }) : null,
@@ -284,16 +289,96 @@ function collectInvoice(container) {
   return invoice;
 }
 
-function showEditor(file, kind, b64, analysis) {
+// ---- the page beside the fields: where each value was read ------------------------------------
+
+/** Fields below this confidence are marked on the page as well as in the form. */
+const UNSURE = 0.9;
+
+/**
+ * The file's page with a box over the words each field was read from (`fields[path].place`).
+ * Focusing a field shows its page and marks its box; clicking a box focuses its field.
+ * A PDF is drawn by pdf.js; where that fails the browser's own viewer shows it, without boxes.
+ */
+function pageView(file, kind, fields, focusField) {
   const url = URL.createObjectURL(file);
-  const preview =
-    kind === 'pdf'
-      ? el('object', { data: url, type: 'application/pdf', 'aria-label': T.preview }, el('a', { href: url, text: file.name }))
-      : kind === 'tiff'
-        ? el('p', { text: file.name })
-        : el('img', { src: url, alt: `${T.preview}: ${file.name}` });
+  if (kind === 'tiff') return { node: el('p', { text: file.name }), show: () => {} };
+  const boxes = el('div', { class: 'boxes' });
+  const sheet = el('div', { class: 'sheet' });
+  const node = el('div', { class: 'page-view' }, sheet);
+  const placed = Object.entries(fields ?? {}).filter(([, f]) => f.place);
+  let shown = 0;
+  let drawPage = async () => {};
+  const mark = (active) => {
+    for (const b of boxes.children) b.classList.toggle('active', b.dataset.path === active);
+  };
+  const showPage = async (page, active) => {
+    if (page !== shown) {
+      shown = page;
+      await drawPage(page);
+      boxes.replaceChildren(...placed.filter(([, f]) => f.place.page === page).map(([path, f]) => boxOf(path, f, focusField)));
+    }
+    mark(active);
+  };
+  if (kind === 'pdf') {
+    const pdf = openPdf(file);
+    drawPage = async (page) => sheet.replaceChildren(await drawPdfPage(await pdf, page, `${T.preview}: ${file.name}`), boxes);
+    showPage(1).catch(() =>
+      node.replaceChildren(
+        el('object', { data: url, type: 'application/pdf', 'aria-label': T.preview }, el('a', { href: url, text: file.name })),
+      ),
+    );
+  } else {
+    sheet.append(el('img', { src: url, alt: `${T.preview}: ${file.name}` }), boxes);
+    showPage(1);
+  }
+  return { node, show: (path) => showPage(fields?.[path]?.place?.page ?? shown, path).catch(() => {}) };
+}
+
+const unsureRank = (report) => (report && report.confidence < UNSURE ? 0 : 1);
+
+function boxOf(path, report, focusField) {
+  const box = el('button', {
+    type: 'button',
+    class: `box${report.confidence < UNSURE ? ' unsure' : ''}`,
+    'data-path': path,
+    tabindex: '-1',
+    'aria-label': path,
+    onclick: () => focusField(path),
+  });
+  // CSSOM, not a style attribute: the page's CSP allows no inline styles.
+  const { x, y, width, height } = report.place;
+  Object.assign(box.style, { left: `${x * 100}%`, top: `${y * 100}%`, width: `${width * 100}%`, height: `${height * 100}%` });
+  return box;
+}
+
+let pdfjs;
+async function openPdf(file) {
+  pdfjs ??= await import('/app/pdf.mjs').then((lib) => {
+    lib.GlobalWorkerOptions.workerSrc = '/app/pdf.worker.mjs';
+    return lib;
+  });
+  // The bytes, not the blob URL: the page's CSP allows no fetch of blob URLs.
+  const data = new Uint8Array(await file.arrayBuffer());
+  return pdfjs.getDocument({ data, isEvalSupported: false, disableFontFace: true }).promise;
+}
+
+async function drawPdfPage(pdf, pageNumber, label) {
+  const page = await pdf.getPage(pageNumber);
+  const viewport = page.getViewport({ scale: 2 });
+  const canvas = el('canvas', { width: viewport.width, height: viewport.height, role: 'img', 'aria-label': label });
+  await page.render({ canvas, viewport }).promise;
+  return canvas;
+}
+
+function showEditor(file, kind, b64, analysis) {
   const fields = el('div', { class: 'fields', id: 'fields' });
-  for (const [path, value] of flatten(analysis.invoice)) fields.append(fieldRow(path, value, analysis.fields?.[path]));
+  const focusField = (path) => fields.querySelector(`input[data-path="${CSS.escape(path)}"]`)?.focus();
+  const view = pageView(file, kind, analysis.fields, focusField);
+  const preview = view.node;
+  // The values to check first: those read with little confidence, then the rest in the invoice's order.
+  const unsureFirst = (entries) => entries.sort(([a], [b]) => unsureRank(analysis.fields?.[a]) - unsureRank(analysis.fields?.[b]));
+  for (const [path, value] of unsureFirst(flatten(analysis.invoice))) fields.append(fieldRow(path, value, analysis.fields?.[path]));
+  fields.addEventListener('focusin', (e) => e.target.dataset?.path && view.show(e.target.dataset.path));
 
   const format = el(
     'select',

@@ -95,6 +95,7 @@ const en = {
     fields: 'Invoice fields read from the file',
     fieldsHint: 'Correct any field, then create the e-invoice. Confidence and origin tell how sure the reading is.',
     confidence: 'confidence',
+    unsure: 'please check',
     printed: 'printed',
     inferred: 'inferred',
     default: 'default',
@@ -223,6 +224,7 @@ const de: Text = {
     fieldsHint:
       'Korrigieren Sie beliebige Felder und erstellen Sie dann die E-Rechnung. Sicherheit und Herkunft zeigen, wie verlässlich gelesen wurde.',
     confidence: 'Sicherheit',
+    unsure: 'bitte prüfen',
     printed: 'gedruckt',
     inferred: 'abgeleitet',
     default: 'Vorgabe',

@@ -158,10 +158,32 @@ describe('the page at /app in chromium', () => {
       const number = page.locator('input[data-path="invoiceNumber"]');
       await number.waitFor({ state: 'visible', timeout: 120_000 });
       expect(await number.inputValue()).toBe(invoice.invoiceNumber);
-      expect(await text(page, '#fields .meta')).toMatch(/^confidence \d+ % · (printed|inferred|default)$/);
+      expect(await text(page, '#fields .meta')).toMatch(/^(please check: )?confidence \d+ % · (printed|inferred|default)$/);
+      // The values to check come first, marked: the confidences never rise before the first sure field.
+      const metas = await page.locator('#fields .meta').allTextContents();
+      const unsure = metas.map((m) => m.startsWith('please check'));
+      expect(unsure.indexOf(false)).toBeGreaterThanOrEqual(0);
+      expect(unsure.slice(unsure.indexOf(false))).not.toContain(true);
+      for (const m of metas) if (m.startsWith('please check')) expect(Number(/(\d+) %/.exec(m)![1])).toBeLessThan(90);
       // Labelled (label for=id) with the business term's name; a line's fields also say which line.
       expect(await page.getByLabel('Invoice number (BT-1)', { exact: true }).inputValue()).toBe(invoice.invoiceNumber);
       expect(await page.getByLabel('Invoiced quantity (BT-129) · Invoice line 1', { exact: true }).count()).toBe(1);
+      // The page is drawn beside the fields with a box over the words each value was read from.
+      await page.locator('.page-view canvas').waitFor({ state: 'visible', timeout: 30_000 });
+      expect(await page.locator('.page-view .box').count()).toBeGreaterThan(5);
+      await number.focus();
+      const numberBox = page.locator('.page-view .box[data-path="invoiceNumber"]');
+      expect(await numberBox.getAttribute('class')).toMatch(/\bactive\b/);
+      const box = await numberBox.boundingBox();
+      const sheet = await page.locator('.page-view canvas').boundingBox();
+      expect(box!.width).toBeGreaterThan(0);
+      expect(box!.y).toBeGreaterThanOrEqual(sheet!.y);
+      expect(box!.y + box!.height).toBeLessThanOrEqual(sheet!.y + sheet!.height);
+      // A box leads to its field.
+      await page.locator('.page-view .box[data-path="documentTotals.invoiceTotalAmountWithVat"]').click();
+      expect(await page.evaluate(() => (document.activeElement as HTMLInputElement | null)?.dataset.path)).toBe(
+        'documentTotals.invoiceTotalAmountWithVat',
+      );
       await shot(page, '5-plain-pdf-fields');
       if (process.env.APP_SCREENSHOT_DOCS === '1') {
         await mkdir(path.join(repoRoot, 'docs'), { recursive: true });

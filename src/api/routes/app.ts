@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { z } from 'zod';
 import { catalog, catalogLists } from '../../invoice/catalog.js';
@@ -19,10 +20,15 @@ import { defineRoute } from '../route.js';
  */
 
 const webDir = path.join(findRepoRoot(), 'web');
+/** pdf.js draws a PDF's page on the page, so that the boxes of the fields read can be drawn over it. */
+const pdfjsDir = path.join(path.dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json')), 'build');
+const SCRIPT = 'text/javascript; charset=utf-8';
 const ASSETS: Record<string, { type: string; read: () => Promise<Buffer | string> }> = {
-  'app.js': { type: 'text/javascript; charset=utf-8', read: () => readFile(path.join(webDir, 'app.js')) },
+  'app.js': { type: SCRIPT, read: () => readFile(path.join(webDir, 'app.js')) },
   'app.css': { type: 'text/css; charset=utf-8', read: () => readFile(path.join(webDir, 'app.css')) },
   'report.css': { type: 'text/css; charset=utf-8', read: async () => DOCUMENT_CSS },
+  'pdf.mjs': { type: SCRIPT, read: () => readFile(path.join(pdfjsDir, 'pdf.min.mjs')) },
+  'pdf.worker.mjs': { type: SCRIPT, read: () => readFile(path.join(pdfjsDir, 'pdf.worker.min.mjs')) },
 };
 
 /** What the script needs besides the words: each field path's business term and its name, and the profiles. */
