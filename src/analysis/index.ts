@@ -241,26 +241,28 @@ function rateEvidence(rate: string | undefined, rates: ReadonlySet<string>): str
 function readLine(r: Reading, row: ItemRow, i: number, signed: (v: string) => string, rates: ReadonlySet<string>): void {
   const p = `invoiceLine[${i}]`;
   const via = `line:${row.arithmetic === true ? 'arithmetic' : row.arithmetic === false ? 'inconsistent' : 'unchecked'}`;
-  r.set(`${p}.invoiceLineIdentifier`, row.position ?? String(i + 1), row.position ? via : 'line:numbered');
-  r.set(`${p}.invoicedQuantity`, row.quantity, via);
+  const at = row.top === undefined ? undefined : { page: row.page, y: row.top };
+  const set = (path: string, value: string | undefined, how: string) => r.set(`${p}.${path}`, value, how, at);
+  set('invoiceLineIdentifier', row.position ?? String(i + 1), row.position ? via : 'line:numbered');
+  set('invoicedQuantity', row.quantity, via);
   // "Stk", "pcs", "pce" stand for several codes (C62, H87, XPP): calibrated apart from the units of measure.
-  r.set(`${p}.invoicedQuantityUnitOfMeasureCode`, row.unit, row.unit === UNIT_PIECE ? 'unit:piece' : via);
-  r.set(`${p}.invoiceLineNetAmount`, row.amount === undefined ? undefined : signed(row.amount), via);
-  r.set(`${p}.priceDetails.itemNetPrice`, row.unitPrice, via);
-  r.set(`${p}.priceDetails.itemPriceBaseQuantity`, row.priceBase, via);
-  r.set(`${p}.priceDetails.itemPriceBaseQuantityUnitOfMeasure`, row.priceBaseUnit, via);
-  r.set(`${p}.lineVatInformation[0].invoicedItemVatRate`, row.vatRate, rateEvidence(row.vatRate, rates));
-  r.set(`${p}.lineVatInformation[0].invoicedItemVatCategoryCode`, row.vatCategory, via);
-  r.set(`${p}.itemInformation.itemName`, row.name, via);
-  r.set(`${p}.itemInformation.itemDescription`, row.description, via);
-  r.set(`${p}.itemInformation.itemSellersIdentifier`, row.itemId, via);
+  set('invoicedQuantityUnitOfMeasureCode', row.unit, row.unit === UNIT_PIECE ? 'unit:piece' : via);
+  set('invoiceLineNetAmount', row.amount === undefined ? undefined : signed(row.amount), via);
+  set('priceDetails.itemNetPrice', row.unitPrice, via);
+  set('priceDetails.itemPriceBaseQuantity', row.priceBase, via);
+  set('priceDetails.itemPriceBaseQuantityUnitOfMeasure', row.priceBaseUnit, via);
+  set('lineVatInformation[0].invoicedItemVatRate', row.vatRate, rateEvidence(row.vatRate, rates));
+  set('lineVatInformation[0].invoicedItemVatCategoryCode', row.vatCategory, via);
+  set('itemInformation.itemName', row.name, via);
+  set('itemInformation.itemDescription', row.description, via);
+  set('itemInformation.itemSellersIdentifier', row.itemId, via);
   row.allowances?.forEach((a, j) => {
-    r.set(`${p}.invoiceLineAllowances[${j}].invoiceLineAllowanceAmount`, a.amount, via);
-    r.set(`${p}.invoiceLineAllowances[${j}].invoiceLineAllowanceReason`, a.reason, via);
+    set(`invoiceLineAllowances[${j}].invoiceLineAllowanceAmount`, a.amount, via);
+    set(`invoiceLineAllowances[${j}].invoiceLineAllowanceReason`, a.reason, via);
   });
   row.charges?.forEach((c, j) => {
-    r.set(`${p}.invoiceLineCharges[${j}].invoiceLineChargeAmount`, c.amount, via);
-    r.set(`${p}.invoiceLineCharges[${j}].invoiceLineChargeReason`, c.reason, via);
+    set(`invoiceLineCharges[${j}].invoiceLineChargeAmount`, c.amount, via);
+    set(`invoiceLineCharges[${j}].invoiceLineChargeReason`, c.reason, via);
   });
 }
 

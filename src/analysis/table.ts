@@ -28,6 +28,8 @@ export interface Column {
 
 export interface ItemRow {
   page: number;
+  /** Top of the row's first line, where the table reader kept it: which printing of a repeated value the row's is. */
+  top?: number;
   position?: string;
   itemId?: string;
   name?: string;
@@ -605,7 +607,7 @@ function itemShape(
 
 function startItem(doc: Doc, scan: Scan, cursor: Cursor, page: PageLayout, i: number, r: RowLine): number {
   const columns = scan.columns!;
-  const current = rowOf(doc, page.page, r.parsed, columns);
+  const current = { ...rowOf(doc, page.page, r.parsed, columns), top: page.lines[i]!.top };
   // Only taken where quantity × price comes to it.
   if (r.dropped) Object.assign(current, { amount: r.dropped.value, ...(r.price ? { arithmetic: true } : {}) });
   scan.rows.push(current);

@@ -1,9 +1,12 @@
 import { describe, expect, it } from 'vitest';
+import { buildDoc } from '../../src/analysis/document.js';
 import { analyseInvoice } from '../../src/analysis/index.js';
+import { placesOf } from '../../src/analysis/where-read.js';
 import { extractTextLayer } from '../../src/reading/text-layer.js';
-import { germanInvoice, pdfOf, type Text } from './fixtures.js';
+import { germanInvoice, ocrLine, ocrPage, pdfOf, type Text } from './fixtures.js';
 
 const A4 = { width: 595.28, height: 841.89 };
+const round = (v: number) => Math.round(v * 10000) / 10000;
 
 async function analysed(pages: Text[][]) {
   return analyseInvoice(await extractTextLayer(await pdfOf(pages)), { withLineItems: true });
@@ -36,8 +39,22 @@ describe('where each printed value was read', () => {
       if (source !== 'printed') expect(result.fieldPlace[path], path).toBeUndefined();
   });
 
-  it('leaves out a value printed several times where no finder says which printing it read', async () => {
-    // "1,00" stands in every row; without the row's position there is no telling which one a line's quantity is.
+  it('of several printings takes the one the finder saw, and without a hint none', () => {
+    // "1,00" stands in both rows; only the row's own line says which printing a line's quantity is.
+    const doc = buildDoc(ocrPage([...ocrLine(1000, 200, 'Schrauben 1,00 2,00'), ...ocrLine(1100, 200, 'Muttern 1,00 3,00')]));
+    const values = new Map([['invoiceLine[1].invoicedQuantity', '1.00']]);
+    expect(placesOf(doc, values, {})).toEqual({});
+    const place = placesOf(doc, values, { 'invoiceLine[1].invoicedQuantity': { page: 1, y: 1100 } })['invoiceLine[1].invoicedQuantity'];
+    expect(place).toEqual({
+      page: 1,
+      x: round((200 + 7 * 10 + 12) / 2480),
+      y: round(1100 / 3508),
+      width: round(40 / 2480),
+      height: round(30 / 3508),
+    });
+  });
+
+  it('places the quantities of a table on their own rows', async () => {
     const rows: Text[] = [
       { s: 'Muster GmbH', x: 57, y: 60, size: 14, bold: true },
       { s: 'Rechnung Nr. 2024-17', x: 57, y: 200 },
@@ -58,8 +75,9 @@ describe('where each printed value was read', () => {
       { s: '5,00', x: 520, y: 360, right: true },
     ];
     const result = await analysed([rows]);
-    expect(result.invoice.invoiceLine?.[0]?.invoicedQuantity).toBe('1.00');
-    expect(result.fieldPlace['invoiceLine[0].invoicedQuantity']).toBeUndefined();
-    expect(result.fieldPlace['invoiceNumber']).toBeDefined();
+    const first = result.fieldPlace['invoiceLine[0].invoicedQuantity']!;
+    const second = result.fieldPlace['invoiceLine[1].invoicedQuantity']!;
+    expect(Math.abs(first.y - 314 / A4.height)).toBeLessThan(0.01);
+    expect(Math.abs(second.y - 328 / A4.height)).toBeLessThan(0.01);
   });
 });
