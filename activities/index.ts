@@ -5,7 +5,7 @@ import { documentActivities } from './documents.js';
 import { mailActivities } from './mail.js';
 import { renderActivities } from './render.js';
 import { retentionActivities } from './retention.js';
-import { xinvoiceActivities } from './xinvoice.js';
+import { xrechnungActivities } from './xrechnung.js';
 import { zugferdActivities } from './zugferd.js';
 
 export type { ActivityDeps } from './deps.js';
@@ -13,7 +13,7 @@ export type { ActivityDeps } from './deps.js';
 /** Every activity the worker registers, bound to its dependencies. */
 export function createActivities(deps: ActivityDeps) {
   return {
-    ...xinvoiceActivities(deps),
+    ...xrechnungActivities(deps),
     ...documentActivities(deps),
     ...zugferdActivities(deps),
     ...mailActivities(deps),

@@ -24,7 +24,7 @@ import { convertToZugferd } from './convert.js';
 import { deliverIfRequested } from './mail.js';
 import { finish } from './outcome.js';
 import { onSource } from './steps.js';
-import { createXInvoice, validateXInvoice } from './xinvoice.js';
+import { createXInvoice, validateXInvoice } from './xrechnung.js';
 import { extractZugferd, validateZugferd } from './zugferd.js';
 
 /**

@@ -1,5 +1,5 @@
 // The worker's workflow bundle: every workflow type the service runs.
-export * from './xinvoice.js';
+export * from './xrechnung.js';
 // Only the workflow types: deliverIfRequested is a helper that create workflows call.
 export { deliverMail, sendMessage } from './mail.js';
 export * from './zugferd.js';

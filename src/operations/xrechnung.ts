@@ -15,7 +15,7 @@ export interface CreateXInvoiceInput {
   /** Set when the job asked for the XML to be sent by e-mail. */
   mail?: MailRequest;
   /**
-   * Build, validation and storing run as one local step (activities/xinvoice.ts,
+   * Build, validation and storing run as one local step (activities/xrechnung.ts,
    * createXmlDocument). Set by the API since that step exists; a run without it (a connector's
    * child run, a start by an older API, a history recorded before) takes three steps, as such
    * histories hold them. The input is in the history, so a replay takes the path the run took; a

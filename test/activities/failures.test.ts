@@ -7,7 +7,7 @@ import { DefaultLogger } from '@temporalio/worker';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ActivityDeps } from '../../activities/deps.js';
-import { xinvoiceActivities } from '../../activities/xinvoice.js';
+import { xrechnungActivities } from '../../activities/xrechnung.js';
 import type { zugferdActivities as ZugferdActivities } from '../../activities/zugferd.js';
 import { BlobStore } from '../../src/storage/blob-store.js';
 import { writeInvoiceXml } from '../../src/xml/index.js';
@@ -76,7 +76,7 @@ describe('activity failures', () => {
   });
 
   it('a stored invoice that does not match the model fails for good; a missing blob is retried', async () => {
-    const activities = xinvoiceActivities(deps);
+    const activities = xrechnungActivities(deps);
     const invalid = await failureOf(
       env().run(activities.buildInvoiceXml, { ctx, invoiceBlobKey: await put(JSON.stringify({ invoiceNumber: 42 })), syntax: 'CII' }),
     );

@@ -5,7 +5,7 @@ import { workloadQueue } from '../../src/temporal/queues.js';
 import { analyseInvoiceFile } from '../../workflows/analysis.js';
 import { convertToZugferd } from '../../workflows/convert.js';
 import { sendMessage } from '../../workflows/mail.js';
-import { createXInvoice } from '../../workflows/xinvoice.js';
+import { createXInvoice } from '../../workflows/xrechnung.js';
 import { temporalForTests, withQueueWorkers } from '../support/queue-workers.js';
 import { byName } from './client.js';
 

@@ -8,13 +8,13 @@ import { documentRoutes } from './documents.js';
 import { metaRoutes } from './meta.js';
 import { templateRoutes } from './templates.js';
 import { viewRoutes } from './view.js';
-import { xinvoiceRoutes } from './xinvoice.js';
+import { xrechnungRoutes } from './xrechnung.js';
 import { zugferdRoutes } from './zugferd.js';
 
 /** The whole HTTP interface; the OpenAPI document is generated from this list. */
 export function allRoutes(services: Services): RouteSpec[] {
   const routes: RouteSpec[] = [
-    ...xinvoiceRoutes(services),
+    ...xrechnungRoutes(services),
     ...zugferdRoutes(services),
     ...deliveryRoutes(services),
     ...templateRoutes(services),

@@ -16,7 +16,7 @@ import { findingSchema, artefactsSchema, scenarioSchema } from '../validation-sc
 
 const MAX_XML_CHARS = 20 * 1024 * 1024;
 
-export function xinvoiceRoutes(services: Services) {
+export function xrechnungRoutes(services: Services) {
   return [createRoute(services), validateRoute(services)];
 }
 

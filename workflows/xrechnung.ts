@@ -8,7 +8,7 @@ import {
 } from '../src/operations/xrechnung.js';
 import { errorCount } from '../src/validation/findings.js';
 import type { ValidationReport } from '../src/validation/index.js';
-import type { CreatedXmlDocument, CreateXmlDocumentInput } from '../activities/xinvoice.js';
+import type { CreatedXmlDocument, CreateXmlDocumentInput } from '../activities/xrechnung.js';
 import { deliverIfRequested } from './mail.js';
 import { finish, recordingFailure } from './outcome.js';
 import { localStepsOf, stepsOf } from './steps.js';

@@ -21,7 +21,7 @@ export interface CreatedXmlDocument {
   report: ValidationReport;
 }
 
-export function xinvoiceActivities(deps: ActivityDeps) {
+export function xrechnungActivities(deps: ActivityDeps) {
   const steps = xmlSteps(deps);
   const { storeDocument } = documentActivities(deps);
   return {
