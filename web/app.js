@@ -321,7 +321,10 @@ function pageView(file, kind, fields, focusField) {
   };
   if (kind === 'pdf') {
     const pdf = openPdf(file);
-    drawPage = async (page) => sheet.replaceChildren(await drawPdfPage(await pdf, page, `${T.preview}: ${file.name}`), boxes);
+    drawPage = async (page) => {
+      const { canvas, words } = await drawPdfPage(await pdf, page, `${T.preview}: ${file.name}`);
+      sheet.replaceChildren(canvas, boxes, el('div', { class: 'words' }, ...words.map(wordMark)));
+    };
     showPage(1).catch(() =>
       node.replaceChildren(
         el('object', { data: url, type: 'application/pdf', 'aria-label': T.preview }, el('a', { href: url, text: file.name })),
@@ -345,9 +348,7 @@ function boxOf(path, report, focusField) {
     'aria-label': path,
     onclick: () => focusField(path),
   });
-  // CSSOM, not a style attribute: the page's CSP allows no inline styles.
-  const { x, y, width, height } = report.place;
-  Object.assign(box.style, { left: `${x * 100}%`, top: `${y * 100}%`, width: `${width * 100}%`, height: `${height * 100}%` });
+  placeOn(box, report.place);
   return box;
 }
 
@@ -367,7 +368,53 @@ async function drawPdfPage(pdf, pageNumber, label) {
   const viewport = page.getViewport({ scale: 2 });
   const canvas = el('canvas', { width: viewport.width, height: viewport.height, role: 'img', 'aria-label': label });
   await page.render({ canvas, viewport }).promise;
-  return canvas;
+  return { canvas, words: wordsOf(await page.getTextContent(), viewport) };
+}
+
+/** The PDF's own words with their boxes as fractions of the page; a run of text is split by its characters. */
+function wordsOf(content, viewport) {
+  return content.items.flatMap((item) => {
+    if (!item.str?.trim()) return [];
+    const [a, b, , , left, baseline] = pdfjs.Util.transform(viewport.transform, item.transform);
+    const height = Math.hypot(a, b);
+    const width = item.width * viewport.scale;
+    return [...item.str.matchAll(/\S+/g)].map((m) => ({
+      text: m[0],
+      x: (left + (width * m.index) / item.str.length) / viewport.width,
+      y: (baseline - height) / viewport.height,
+      width: (width * m[0].length) / item.str.length / viewport.width,
+      height: height / viewport.height,
+    }));
+  });
+}
+
+/**
+ * A word of the page: pressed while a field has the focus, it goes into that field (the first
+ * replaces what the field held, the next ones are added); pressed otherwise, it focuses the
+ * field whose box it stands in.
+ */
+function wordMark(word) {
+  const mark = el('span', { class: 'word', 'data-text': word.text });
+  placeOn(mark, word);
+  mark.addEventListener('mousedown', (e) => {
+    const field = document.activeElement;
+    e.preventDefault();
+    if (field?.dataset?.path) return addWord(field, word.text);
+    const box = document.elementsFromPoint(e.clientX, e.clientY).find((n) => n.classList?.contains('box'));
+    box?.click();
+  });
+  return mark;
+}
+
+function addWord(field, text) {
+  field.value = field.dataset.picked === 'yes' ? `${field.value} ${text}` : text;
+  field.dataset.picked = 'yes';
+  field.dispatchEvent(new Event('input', { bubbles: true }));
+}
+
+/** CSSOM, not a style attribute: the page's CSP allows no inline styles. */
+function placeOn(node, { x, y, width, height }) {
+  Object.assign(node.style, { left: `${x * 100}%`, top: `${y * 100}%`, width: `${width * 100}%`, height: `${height * 100}%` });
 }
 
 function showEditor(file, kind, b64, analysis) {
@@ -378,7 +425,13 @@ function showEditor(file, kind, b64, analysis) {
   // The values to check first: those read with little confidence, then the rest in the invoice's order.
   const unsureFirst = (entries) => entries.sort(([a], [b]) => unsureRank(analysis.fields?.[a]) - unsureRank(analysis.fields?.[b]));
   for (const [path, value] of unsureFirst(flatten(analysis.invoice))) fields.append(fieldRow(path, value, analysis.fields?.[path]));
-  fields.addEventListener('focusin', (e) => e.target.dataset?.path && view.show(e.target.dataset.path));
+  // Escape leaves the field, so that the page's words lead to their fields again instead of filling this one.
+  fields.addEventListener('keydown', (e) => e.key === 'Escape' && e.target.dataset?.path && e.target.blur());
+  fields.addEventListener('focusin', (e) => {
+    if (!e.target.dataset?.path) return;
+    delete e.target.dataset.picked;
+    view.show(e.target.dataset.path);
+  });
 
   const format = el(
     'select',

@@ -179,11 +179,18 @@ describe('the page at /app in chromium', () => {
       expect(box!.width).toBeGreaterThan(0);
       expect(box!.y).toBeGreaterThanOrEqual(sheet!.y);
       expect(box!.y + box!.height).toBeLessThanOrEqual(sheet!.y + sheet!.height);
-      // A box leads to its field.
-      await page.locator('.page-view .box[data-path="documentTotals.invoiceTotalAmountWithVat"]').click();
+      // With no field focused (Escape leaves one), a box leads to its field.
+      await page.keyboard.press('Escape');
+      await page.locator('.page-view .box[data-path="documentTotals.invoiceTotalAmountWithVat"]').click({ force: true });
       expect(await page.evaluate(() => (document.activeElement as HTMLInputElement | null)?.dataset.path)).toBe(
         'documentTotals.invoiceTotalAmountWithVat',
       );
+      // A word pressed on the page goes into the focused field; the next one is added to it.
+      await number.fill('');
+      await page.locator(`.page-view .word[data-text="${invoice.invoiceNumber}"]`).first().click();
+      expect(await number.inputValue()).toBe(invoice.invoiceNumber);
+      await page.locator('.page-view .word[data-text="Rechnung"]').first().click();
+      expect(await number.inputValue()).toBe(`${invoice.invoiceNumber} Rechnung`);
       await shot(page, '5-plain-pdf-fields');
       if (process.env.APP_SCREENSHOT_DOCS === '1') {
         await mkdir(path.join(repoRoot, 'docs'), { recursive: true });
