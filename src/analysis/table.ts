@@ -339,7 +339,8 @@ function readLine(columns: Column[], line: Line): Parsed {
   const all = line.segments.flatMap((seg, s) => joinUnits(seg.words).map((w) => ({ w, s })));
   let prev: { w: Word; col: Column; s: number } | undefined;
   let description: Parsed['description'];
-  const lastWord = new Map<ColumnKind, { w: Word; s: number }>();
+  /** The segment of the last number in each column. */
+  const lastNumber = new Map<ColumnKind, number>();
   all.forEach(({ w, s }, i) => {
     const numeric = isNumberWord(w.text);
     // A number set as closely as a word space after description text is part of it ("Karton 3 x 20").
@@ -354,10 +355,11 @@ function readLine(columns: Column[], line: Line): Parsed {
     if (!col) return;
     const list = byKind.get(col.kind) ?? [];
     // Two numbers that land in one column but stand a column gap apart ("33" and "143,75" under a
-    // header that spans both) are two values, never one space-grouped number: a ';' keeps them apart.
-    const before = lastWord.get(col.kind);
-    if (numeric && before && isNumberWord(before.w.text) && before.s !== s) list.push(';');
-    lastWord.set(col.kind, { w, s });
+    // header that spans both; "-120 h" and "85.00 €", a unit between them) are two values, never one
+    // space-grouped number: a ';' keeps them apart.
+    const before = lastNumber.get(col.kind);
+    if (numeric && before !== undefined && before !== s) list.push(';');
+    if (numeric) lastNumber.set(col.kind, s);
     prev = { w, col, s };
     list.push(col.kind === 'description' ? (w.printed ?? w.text) : w.text);
     byKind.set(col.kind, list);
@@ -867,8 +869,16 @@ function rowOf(doc: Doc, page: number, parsed: Parsed, columns: Column[]): ItemR
   const apart = priceTexts.lastIndexOf(';');
   const price = firstNumber(doc, apart >= 0 ? priceTexts.slice(apart + 1) : priceTexts, true);
   if (price) row.unitPrice = price.value;
-  const left = apart >= 0 && row.quantity === undefined ? firstNumber(doc, priceTexts.slice(0, priceTexts.indexOf(';')), true) : undefined;
+  const leftTexts = apart >= 0 && row.quantity === undefined ? priceTexts.slice(0, priceTexts.indexOf(';')) : [];
+  const left = firstNumber(doc, leftTexts, true);
   if (left) row.quantity = left.value;
+  // Its unit printed beside it ("-120 h").
+  row.unit ??= left
+    ? leftTexts
+        .filter((t) => !isNumberWord(t))
+        .map(unitCode)
+        .find((u) => u !== undefined)
+    : undefined;
   const amount = lastMoney(doc, get('lineAmount')) ?? garbledAmount(doc, parsed);
   if (amount) row.amount = amount.value;
   const rate = firstNumber(doc, get('vatRate'));

@@ -356,6 +356,40 @@ describe('cells of neighbouring columns', () => {
     ]);
   });
 
+  it('reads a quantity with its unit and the price beside it as two values, when they share one column', async () => {
+    // The title above the header ("… No. …") joins "Qty Unit" and "Price" into one column: "-120 h" and "85.00 €" both fall into it, a unit between the numbers.
+    const item = (pos: string, name: string, qty: string, price: string, amount: string): Cell[] => [
+      [pos, 64],
+      [name, 79],
+      [qty, 276],
+      [price, 379, true],
+      ['0 % AE', 393],
+      ['0.00 €', 468, true],
+      [amount, 535, true],
+    ];
+    const rows = await rowsOf(
+      table(
+        [
+          ['#', 64],
+          ['Description', 79],
+          ['Qty Unit', 278],
+          ['Price', 339],
+          ['Tax', 415],
+          ['Amount', 484],
+        ],
+        [item('1', 'Design', '-120 h', '85.00 €', '-10,200.00 €'), item('2', 'Penetration test', '-11 h', '195.00 €', '-2,145.00 €')],
+        [
+          { s: 'Corrected invoice No. 1234567890', x: 185, y: -68, size: 11 },
+          { s: 'for invoice No. 1234567889 from 12 Sep 2024', x: 200, y: -56, size: 9 },
+        ],
+      ),
+    );
+    expect(rows.map((r) => [r.name, r.quantity, r.unit, r.unitPrice, r.amount, r.arithmetic])).toEqual([
+      ['Design', '-120', 'HUR', '85.00', '-10200.00', true],
+      ['Penetration test', '-11', 'HUR', '195.00', '-2145.00', true],
+    ]);
+  });
+
   it('keeps a space-grouped amount wider than its column one number, though its first group stands nearer the price column', async () => {
     const rows = await rowsOf(
       table(
