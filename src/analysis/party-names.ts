@@ -29,6 +29,18 @@ function hasLegalForm(text: string): boolean {
   return LEGAL_FORM.test(text) && !/\d\s*(?:kg|ag|sa|se|co|ug|ltd)\b/i.test(text);
 }
 
+/**
+ * Legal forms that only ever close a name: a text that starts with one ("GmbH - Musterstraße -",
+ * a sender line cut in the wrong place) or is nothing else ("Inc.") is no name. French forms may
+ * open one ("SARL Dupont"), so they are not among them.
+ */
+const CLOSING_FORM = String.raw`(?:gmbh|mbh|ltd|inc|llc|plc|kg|ohg|corp)\.?`;
+const STARTS_WITH_CLOSING_FORM = new RegExp(String.raw`^(?:&\s*co\.?\s*)?${CLOSING_FORM}(?![\p{L}\d])`, 'iu');
+
+export function isNameFragment(text: string): boolean {
+  return STARTS_WITH_CLOSING_FORM.test(clean(text));
+}
+
 /** The text is a name label, with or without its colon. */
 const isNameLabel = (text: string) =>
   NAME_LABEL.test(
@@ -81,7 +93,7 @@ export function nameCandidates(doc: Doc, headings: readonly Heading[], ruled: Pa
     // A label or heading is never a value, whatever else speaks for it.
     if (!/\p{L}{2}/u.test(v) || v.length > 80 || isLabelText(v) || labelled(v)) return;
     // An address line is never a name: "123 Business Road", "24103 Kiel".
-    if (isStreet(v) || parseCityLine(v) !== undefined) return;
+    if (isStreet(v) || parseCityLine(v) !== undefined || isNameFragment(v)) return;
     if (isIllegible(wordsSpelling(segment.words, v))) return;
     const features = featuresOf(v, segment, { doc, page, blocks, headings, ruled, role, other, median, tallest, emails });
     const merged = { ...features, ...extra };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { analyseInvoice } from '../../src/analysis/index.js';
-import { isLabelText } from '../../src/analysis/party-names.js';
+import { isLabelText, isNameFragment } from '../../src/analysis/party-names.js';
 import type { Segment } from '../../src/analysis/layout.js';
 import { labelRole } from '../../src/analysis/sections.js';
 import { PARTY_LABEL_TEXTS } from '../../src/analysis/lexicon.js';
@@ -173,5 +173,19 @@ describe('party sections', () => {
       expect(isLabelText(text), text).toBe(true);
     for (const name of ['Lieferant GmbH', 'Kunden AG Mitte', 'Seller Company', 'Customer Care Solutions GmbH', 'Au bon moulin'])
       expect(isLabelText(name), name).toBe(false);
+  });
+
+  it('never takes a legal form that only closes names for a name, alone or opening a cut sender line', () => {
+    for (const text of ['Inc.', 'GmbH', 'Ltd', '& Co. KG', 'GmbH - Musterstraße -', 'LLC, 12 Main Street'])
+      expect(isNameFragment(text), text).toBe(true);
+    for (const name of [
+      'Muster GmbH',
+      'SARL Au bon moulin',
+      'SAS Dupont',
+      'Incredible Foods',
+      'Corporate Design Studio',
+      'Kunden AG Mitte',
+    ])
+      expect(isNameFragment(name), name).toBe(false);
   });
 });
