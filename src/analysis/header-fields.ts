@@ -1,4 +1,4 @@
-import { currenciesIn } from './codes.js';
+import { currenciesIn, documentTypeOf } from './codes.js';
 import { scanDates, scannedDate } from './dates.js';
 import { allSegments, belowOf, originalOffset, pageOf, rightOf, type Doc, type Found } from './document.js';
 import { makeSegment, tailOf, type Line, type Segment } from './layout.js';
@@ -187,12 +187,33 @@ export function findHeaderFields(doc: Doc): Map<HeaderField, Array<Found>> {
         }
       }
     }
+  for (const f of numbersUnderTitles(doc)) add('invoiceNumber', f);
   for (const seg of allSegments(doc)) {
     if (!TERMS_SENTENCE.test(fold(seg.text).replace(/^[^\p{L}\d]+/u, ''))) continue;
     const value = parseValue('terms', termsText(doc, seg, seg), doc, false);
     if (value !== undefined) add('paymentTerms', { value, score: 0.8, page: seg.page, y: seg.top, via: 'sentence' });
   }
   return found;
+}
+
+/** A number label standing alone at the start of a line: "N° FA-2026-0001". */
+const BARE_NUMBER_LABEL = /^(?:n°|nº|no\.|nr\.|#|numero|nummer|number)\s*:?\s*/;
+
+/**
+ * The title and its number on two lines ("FACTURE" / "N° FA-2026-0001") say what "Facture n°
+ * FA-2026-0001" says on one: the bare label under a lone title is the invoice number's.
+ */
+function numbersUnderTitles(doc: Doc): Found[] {
+  const out: Found[] = [];
+  for (const title of allSegments(doc)) {
+    if (documentTypeOf(title.text) === undefined || title.text.trim().split(/\s+/).length > 2) continue;
+    const below = belowOf(doc, title);
+    const label = below && BARE_NUMBER_LABEL.exec(fold(below.text));
+    if (!below || !label) continue;
+    const value = parseValue('id', below.text.slice(originalOffset(below.text, label[0].length)), doc, true);
+    if (value !== undefined) out.push({ value, score: 0.9, page: below.page, y: below.top, via: 'title-below' });
+  }
+  return out;
 }
 
 /**

@@ -258,6 +258,22 @@ describe('dates and titles as invoices print them', () => {
     expect(await type('Nota di credito')).toBe('381');
   });
 
+  it('reads the number printed with a bare label on the line under a lone title, and no number under other lines', async () => {
+    const under = async (title: string) =>
+      (
+        await header(
+          letter([
+            { s: title, x: 50, y: 200, size: 16, bold: true },
+            { s: 'N° FA-2026-0017', x: 50, y: 222, size: 10 },
+            { s: 'Date : 15/08/2026', x: 50, y: 236, size: 10 },
+          ]),
+        )
+      ).invoiceNumber;
+    expect(await under('FACTURE')).toBe('FA-2026-0017');
+    expect(await under('Invoice')).toBe('FA-2026-0017');
+    expect(await under('Lieferschein')).toBeUndefined();
+  });
+
   it('reads a title that goes on with its number and date, and the type code a rendering prints after its name', async () => {
     const type = async (title: string) => (await header(letter([{ s: title, x: 50, y: 230, size: 12, bold: true }]))).invoiceTypeCode;
     expect(await type('Gutschrift (Selbst ausgestellte Rechnung) Nr. 47110818 vom 31.10.2018 für Lieferungen')).toBe('389');
