@@ -263,7 +263,7 @@ function fieldRow(path, value, report) {
   // A whole list the service asks for (`invoiceLine`) is named by its item's group.
   const name = data.names[generic] ?? data.lists[`${generic}[]`] ?? path;
   const label = [`${name}${bt ? ` (${bt})` : ''}`, ...itemsOf(path)].join(' · ');
-  const unsure = report !== undefined && report.confidence < UNSURE;
+  const unsure = isUnsure(report);
   const meta = report
     ? [unsure ? T.unsure : '', `${T.confidence} ${Math.round(report.confidence * 100)} % · ${T[report.source] ?? report.source}`]
         .filter(Boolean)
@@ -337,12 +337,12 @@ function pageView(file, kind, fields, focusField) {
   return { node, show: (path) => showPage(fields?.[path]?.place?.page ?? shown, path).catch(() => {}) };
 }
 
-const unsureRank = (report) => (report && report.confidence < UNSURE ? 0 : 1);
+const isUnsure = (report) => report !== undefined && report.confidence < UNSURE;
 
 function boxOf(path, report, focusField) {
   const box = el('button', {
     type: 'button',
-    class: `box${report.confidence < UNSURE ? ' unsure' : ''}`,
+    class: `box${isUnsure(report) ? ' unsure' : ''}`,
     'data-path': path,
     tabindex: '-1',
     'aria-label': path,
@@ -423,7 +423,8 @@ function showEditor(file, kind, b64, analysis) {
   const view = pageView(file, kind, analysis.fields, focusField);
   const preview = view.node;
   // The values to check first: those read with little confidence, then the rest in the invoice's order.
-  const unsureFirst = (entries) => entries.sort(([a], [b]) => unsureRank(analysis.fields?.[a]) - unsureRank(analysis.fields?.[b]));
+  const rank = (path) => (isUnsure(analysis.fields?.[path]) ? 0 : 1);
+  const unsureFirst = (entries) => entries.sort(([a], [b]) => rank(a) - rank(b));
   for (const [path, value] of unsureFirst(flatten(analysis.invoice))) fields.append(fieldRow(path, value, analysis.fields?.[path]));
   // Escape leaves the field, so that the page's words lead to their fields again instead of filling this one.
   fields.addEventListener('keydown', (e) => e.key === 'Escape' && e.target.dataset?.path && e.target.blur());

@@ -1,3 +1,4 @@
+import { scanNumbers, type DecimalMark } from './numbers.js';
 import { fold } from './text.js';
 
 /**
@@ -21,10 +22,8 @@ export function currenciesIn(text: string): string[] {
   return out;
 }
 
-const AMOUNT_BEFORE = /\d[.,]\d{2}\s?$/;
-const AMOUNT_AFTER = /^\s?[-−]?\d[\d.,' ]*[.,]\d{2}(?!\d)/;
-/** "Betrag (€)", "Einzel/€", "Preis in €". */
-const UNIT_OF_COLUMN = /(?:[/(]|\bin)\s*$/i;
+/** "Betrag (€)", "Einzel/€", "Preis in €": a symbol as a column's unit. */
+const COLUMN_UNIT = /(?:[/(]|\bin)\s*([€$£¥])/giu;
 
 /**
  * The currencies a page's amounts are printed in: codes and words as `currenciesIn`, but a
@@ -32,14 +31,10 @@ const UNIT_OF_COLUMN = /(?:[/(]|\bin)\s*$/i;
  * reads stray marks as "$" or "€" between a position number and an article number; counted, two
  * of them outvote the one "EUR" of a page.
  */
-export function amountCurrenciesIn(text: string): string[] {
-  return currenciesIn(text.replace(/[€$£¥]/gu, (symbol, at: number) => (marksAmount(text, at) ? symbol : ' ')));
-}
-
-function marksAmount(text: string, at: number): boolean {
-  const before = text.slice(0, at);
-  const after = text.slice(at + 1);
-  return AMOUNT_BEFORE.test(before) || AMOUNT_AFTER.test(after) || UNIT_OF_COLUMN.test(before);
+export function amountCurrenciesIn(text: string, mark: DecimalMark): string[] {
+  const amounts = scanNumbers(text, mark).flatMap((n) => (n.symbol && n.decimals >= 2 ? [CURRENCY_SYMBOLS[n.symbol]!] : []));
+  const columns = [...text.matchAll(COLUMN_UNIT)].map((m) => CURRENCY_SYMBOLS[m[1]!]!);
+  return [...currenciesIn(text.replace(/[€$£¥]/gu, ' ')), ...amounts, ...columns];
 }
 
 const COUNTRY_NAMES: ReadonlyArray<[string, string[]]> = [

@@ -871,14 +871,11 @@ function rowOf(doc: Doc, page: number, parsed: Parsed, columns: Column[]): ItemR
   if (price) row.unitPrice = price.value;
   const leftTexts = apart >= 0 && row.quantity === undefined ? priceTexts.slice(0, priceTexts.indexOf(';')) : [];
   const left = firstNumber(doc, leftTexts, true);
-  if (left) row.quantity = left.value;
-  // Its unit printed beside it ("-120 h").
-  row.unit ??= left
-    ? leftTexts
-        .filter((t) => !isNumberWord(t))
-        .map(unitCode)
-        .find((u) => u !== undefined)
-    : undefined;
+  if (left) {
+    row.quantity = left.value;
+    // Its unit printed beside it ("-120 h").
+    row.unit ??= leftTexts.map(unitCode).find((u) => u !== undefined);
+  }
   const amount = lastMoney(doc, get('lineAmount')) ?? garbledAmount(doc, parsed);
   if (amount) row.amount = amount.value;
   const rate = firstNumber(doc, get('vatRate'));

@@ -179,7 +179,7 @@ export function findTotals(doc: Doc, tableLines: ReadonlySet<string>): TotalsCan
   for (const page of doc.pages) {
     for (const line of page.lines) {
       const text = lineText(line);
-      currencies.push(...amountCurrenciesIn(text));
+      currencies.push(...amountCurrenciesIn(text, doc.mark));
       if (tableLines.has(`${line.page}:${line.index}`)) continue;
       const cells = numbersOfLine(doc, line);
       const money = cells.filter((c) => isMoney(c.num));

@@ -1,6 +1,6 @@
 import { Decimal } from '../invoice/decimal.js';
 import { scanDates } from './dates.js';
-import type { Doc } from './document.js';
+import { pageOf, type Doc } from './document.js';
 import type { Segment } from './layout.js';
 import { scanNumbers } from './numbers.js';
 
@@ -106,17 +106,20 @@ function textMatches({ seg, compact, kept }: Printing, value: string): Match[] {
   return out;
 }
 
+/** How far (in the printing's line heights) a printing may stand from the finder's hint: a party block's lines. */
+const HINT_REACH = 8;
+
 function choose(matches: Match[], hint: Hint | undefined): Match | undefined {
   if (!hint) return matches.length === 1 ? matches[0] : undefined;
-  const onPage = matches.filter((m) => m.seg.page === hint.page);
   const distance = (m: Match) => Math.abs(m.seg.top - hint.y);
-  return onPage.sort((a, b) => distance(a) - distance(b))[0];
+  const near = matches.filter((m) => m.seg.page === hint.page && distance(m) <= HINT_REACH * m.seg.height);
+  return near.sort((a, b) => distance(a) - distance(b))[0];
 }
 
 /** The box of the words the match touches, relative to the page. */
 function placeOf(doc: Doc, { seg, start, end }: Match): Place {
   const words = seg.words.filter((w, i) => seg.offsets[i]! < end && seg.offsets[i]! + w.text.length > start);
-  const page = doc.pages.find((p) => p.page === seg.page)!;
+  const page = pageOf(doc, seg.page);
   const x0 = Math.min(...words.map((w) => w.x));
   const y0 = Math.min(...words.map((w) => w.y));
   const x1 = Math.max(...words.map((w) => w.x + w.width));

@@ -1,4 +1,4 @@
-import type { GrayBitmap } from './bitmap.js';
+import { grayHistogram, INK, type GrayBitmap } from './bitmap.js';
 
 /**
  * A page cut into horizontal bands that tesseract reads side by side, one process a core, when
@@ -15,8 +15,6 @@ export interface Band {
   bitmap: GrayBitmap;
 }
 
-/** Darker than this is ink (as rules.ts counts it). */
-const INK = 180;
 /** Rows with at most this many ink pixels per 1000 of width are white: a speck or two the despeckle left. */
 const SPECKS_PER_MILLE = 1;
 /** Narrowest gap to cut in (px at 300 dpi): wider than the space between the lines of a paragraph or a table (about half a line), so that a cut falls between sections, where tesseract reads each side as it would on the whole page. */
@@ -43,8 +41,7 @@ export function splitIntoBands(page: GrayBitmap, parts: number): Band[] {
  * it is lost; such a page is read whole.
  */
 export function otsuThreshold(page: GrayBitmap): number {
-  const histogram = new Float64Array(256);
-  for (const v of page.data) histogram[v]!++;
+  const histogram = grayHistogram(page);
   const total = page.data.length;
   const sum = histogram.reduce((s, n, v) => s + n * v, 0);
   let below = 0;

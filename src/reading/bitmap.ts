@@ -103,6 +103,16 @@ const max3 = (a: number, b: number, c: number) => (a > b ? (a > c ? a : c) : b >
 const min3 = (a: number, b: number, c: number) => (a < b ? (a < c ? a : c) : b < c ? b : c);
 const median3 = (a: number, b: number, c: number) => (a > b ? (b > c ? b : a > c ? c : a) : a > c ? a : b > c ? c : b);
 
+/** Darker than this is ink where a scan is cut or cleaned (rules, bands); the paper of a despeckled scan is far lighter. */
+export const INK = 180;
+
+/** How many pixels have each gray level. */
+export function grayHistogram(bitmap: GrayBitmap): Uint32Array {
+  const histogram = new Uint32Array(256);
+  for (const v of bitmap.data) histogram[v]!++;
+  return histogram;
+}
+
 /** Below this share of ink a page is empty paper (a single short line is about 0.02 %). */
 const MIN_INK_SHARE = 0.0001;
 
@@ -113,8 +123,7 @@ const MIN_INK_SHARE = 0.0001;
  * Ink is anything darker than half the paper's brightness (the median pixel).
  */
 export function isBlank(bitmap: GrayBitmap): boolean {
-  const histogram = new Uint32Array(256);
-  for (const v of bitmap.data) histogram[v]!++;
+  const histogram = grayHistogram(bitmap);
   let seen = 0;
   let paper = 255;
   for (let v = 0; v < 256; v++) {

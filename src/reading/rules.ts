@@ -1,4 +1,4 @@
-import type { GrayBitmap } from './bitmap.js';
+import { INK, type GrayBitmap } from './bitmap.js';
 
 /**
  * Table rules (the ruled lines of boxed tables and totals) removed before OCR.
@@ -12,9 +12,6 @@ import type { GrayBitmap } from './bitmap.js';
  * over a band of three rows (or columns), which follows a rule slanted by up to
  * about 1.5° over the minimum length.
  */
-
-/** Darker than this is ink; the paper of a despeckled scan is far lighter. */
-const INK = 180;
 
 /** A rule is thinner than this (px); ink this far on both sides of a run makes it part of a filled area (a logo, a shaded bar), where text on one side does not. */
 const MAX_THICKNESS = 7;
