@@ -162,7 +162,7 @@ const VAT_FIELDS: FieldDef[] = [
 type Line = NonNullable<Invoice['invoiceLine']>[number];
 /** Line fields, paths relative to the line. */
 const LINE_FIELDS: FieldDef[] = [
-  field('itemName', 'BT-153', 'text', 'itemInformation.itemName'),
+  field('itemName', 'BT-153', 'wrapped', 'itemInformation.itemName'),
   field('invoicedQuantity', 'BT-129', 'amount', 'invoicedQuantity'),
   field('unitCode', 'BT-130', 'unit', 'invoicedQuantityUnitOfMeasureCode'),
   field('itemNetPrice', 'BT-146', 'amount', 'priceDetails.itemNetPrice'),
@@ -179,6 +179,7 @@ function same(kind: Kind, truth: string, got: string | undefined): boolean {
       // To the cent; a credit note prints its totals with or without the minus sign.
       return new Decimal(truth).abs().toDecimalPlaces(2).eq(new Decimal(got).abs().toDecimalPlaces(2));
     case 'text':
+    case 'wrapped':
       // Strictly as printed: whitespace runs collapsed, nothing else removed, case kept.
       return asPrinted(truth) === asPrinted(got);
     case 'id':

@@ -308,12 +308,15 @@ async function convert(service: SpawnedService, c: Case): Promise<Result> {
 
 // ---------------------------------------------------------------- comparison
 
-type Compare = 'text' | 'id' | 'date' | 'amount';
+type Compare = 'text' | 'id' | 'date' | 'amount' | 'number';
 /** `kind`: how the page shows the value, for the page-differs check. */
 const COMPARED: Array<{ bt: string; path: string; compare: Compare; kind: Kind }> = [
   { bt: 'BT-1', path: 'invoiceNumber', compare: 'id', kind: 'id' },
   { bt: 'BT-2', path: 'invoiceIssueDate', compare: 'date', kind: 'date' },
+  { bt: 'BT-3', path: 'invoiceTypeCode', compare: 'id', kind: 'code' },
+  { bt: 'BT-5', path: 'invoiceCurrencyCode', compare: 'id', kind: 'currency' },
   { bt: 'BT-9', path: 'paymentDueDate', compare: 'date', kind: 'date' },
+  { bt: 'BT-72', path: 'deliveryInformation.actualDeliveryDate', compare: 'date', kind: 'date' },
   { bt: 'BT-27', path: 'seller.sellerName', compare: 'text', kind: 'text' },
   { bt: 'BT-31', path: 'seller.sellerVatIdentifier', compare: 'id', kind: 'id' },
   { bt: 'BT-35', path: 'seller.sellerPostalAddress.sellerAddressLine1', compare: 'text', kind: 'text' },
@@ -348,9 +351,12 @@ function same(compare: Compare, want: string, got: string, creditNote: boolean):
     }
     case 'date':
       return want === got;
-    case 'amount': {
+    case 'amount':
+    case 'number': {
       // A credit note may state as positive what its XML counts as negative, and the other way round.
-      const [w, g] = [want, got].map((s) => new Decimal(s).toDecimalPlaces(2)) as [Decimal, Decimal];
+      // Amounts are to the cent; quantities and prices exact ("1.0000" is 1).
+      const places = compare === 'amount' ? 2 : 20;
+      const [w, g] = [want, got].map((s) => new Decimal(s).toDecimalPlaces(places)) as [Decimal, Decimal];
       return creditNote ? w.abs().eq(g.abs()) : w.eq(g);
     }
   }
@@ -459,8 +465,46 @@ function judgeInvoice(c: Case, got: Invoice): Verdict[] {
   }
   const count = (i: Invoice) => (printable(i).length ? String(printable(i).length) : undefined);
   add(LINES, count(truth), count(got), () => count(truth) === count(got));
+  // Line by line where the count agrees (a line missed or split already counts above).
+  if (count(truth) === count(got))
+    printable(truth).forEach((line, i) => {
+      const other = printable(got)[i]!;
+      for (const f of LINE_COMPARED) {
+        const [want, value] = [getPath(line, f.path), getPath(other, f.path)];
+        add(f.bt, want, value, () => same(f.compare, want!, value!, creditNote), f.kind);
+      }
+    });
+  // The VAT breakdown row by row, matched by category and rate.
+  for (const row of truth.vatBreakdown ?? []) {
+    const rate = (r: typeof row) => new Decimal(r.vatCategoryRate ?? 0);
+    const other = got.vatBreakdown?.find((r) => r.vatCategoryCode === row.vatCategoryCode && rate(r).eq(rate(row)));
+    add('BT-118', row.vatCategoryCode, other?.vatCategoryCode, () => true);
+    if (!other) continue;
+    add(
+      'BT-116',
+      row.vatCategoryTaxableAmount,
+      other.vatCategoryTaxableAmount,
+      () => same('amount', row.vatCategoryTaxableAmount!, other.vatCategoryTaxableAmount!, creditNote),
+      'amount',
+    );
+    add(
+      'BT-117',
+      row.vatCategoryTaxAmount,
+      other.vatCategoryTaxAmount,
+      () => same('amount', row.vatCategoryTaxAmount!, other.vatCategoryTaxAmount!, creditNote),
+      'amount',
+    );
+  }
   return verdicts;
 }
+
+/** Per line, the values a user checks: what, how many, at what price, for how much. */
+const LINE_COMPARED: Array<{ bt: string; path: string; compare: Compare; kind: Kind }> = [
+  { bt: 'BT-153', path: 'itemInformation.itemName', compare: 'text', kind: 'wrapped' },
+  { bt: 'BT-129', path: 'invoicedQuantity', compare: 'number', kind: 'code' },
+  { bt: 'BT-146', path: 'priceDetails.itemNetPrice', compare: 'number', kind: 'code' },
+  { bt: 'BT-131', path: 'invoiceLineNetAmount', compare: 'amount', kind: 'amount' },
+];
 
 // ---------------------------------------------------------------- run and report
 

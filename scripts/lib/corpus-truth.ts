@@ -197,11 +197,14 @@ export function goldenInvoice(g: Golden): Invoice {
 
 // ---------------------------------------------------------------- what the page shows
 
-export type Kind = 'text' | 'id' | 'date' | 'amount' | 'code' | 'country' | 'currency' | 'unit';
+/** `wrapped`: text a narrow column may break over several lines (an item's name). */
+export type Kind = 'text' | 'wrapped' | 'id' | 'date' | 'amount' | 'code' | 'country' | 'currency' | 'unit';
 
 /** What the page shows, prepared for "is this value visible at all" questions. */
 export interface Visible {
   key: string;
+  /** The text keys of the page's words, for text broken over lines. */
+  words: Set<string>;
   compact: string;
   amounts: Set<string>;
   dates: Set<string>;
@@ -238,6 +241,7 @@ export function visibleOf(pages: PageText[]): Visible {
   }
   return {
     key: textKey(all),
+    words: new Set(all.split(/\s+/).map(textKey)),
     compact: all.replace(/\s+/g, '').toUpperCase(),
     amounts,
     dates,
@@ -270,6 +274,8 @@ export function isVisible(kind: Kind, truth: string, v: Visible): boolean {
       return v.dates.has(truth);
     case 'text':
       return v.key.includes(textKey(truth));
+    case 'wrapped':
+      return v.key.includes(textKey(truth)) || truth.split(/\s+/).every((w) => v.words.has(textKey(w)));
     case 'id':
       return v.compact.includes(truth.replace(/\s+/g, '').toUpperCase());
     case 'currency':

@@ -315,7 +315,8 @@ const VATEX: Readonly<Record<string, { code?: string; text: string }>> = {
  * type 380, unit "one", quantity 1 when only an amount is printed, line numbers,
  * the single VAT rate for lines that show none, SEPA transfer for an IBAN, the
  * company as contact point, the standard exemption reason where none is printed,
- * the buyer's country as destination of an intra-community supply, one line per
+ * the buyer's country as destination of an intra-community supply and the issue
+ * date as its date where none is printed, one line per
  * VAT rate when the page prints no lines, and the sums EN 16931 defines from other
  * totals. Each filled value is listed with its rule.
  */
@@ -445,9 +446,23 @@ function completePaymentAndContact(invoice: Invoice, fill: Fill): void {
 
 /** Goods of an intra-community supply go to the buyer (BR-IC-12), unless a delivery address says otherwise. */
 function completeDelivery(invoice: Invoice, fill: Fill): void {
-  const buyerCountry = invoice.buyer?.buyerPostalAddress?.buyerCountryCode;
-  if (!buyerCountry || !invoice.vatBreakdown?.some((r) => r.vatCategoryCode === 'K')) return;
+  if (!invoice.vatBreakdown?.some((r) => r.vatCategoryCode === 'K')) return;
   const delivery = (invoice.deliveryInformation ??= {});
+  // BR-IC-11 wants the date of an intra-community supply. An invoice states it only where it
+  // differs from the issue date (VAT Directive 2006/112/EC Art. 226 (7)), so a page that
+  // prints none says the goods were supplied on the day of issue.
+  if (!invoice.invoicingPeriod?.invoicingPeriodStartDate && !invoice.invoicingPeriod?.invoicingPeriodEndDate)
+    fill(
+      delivery,
+      'actualDeliveryDate',
+      invoice.invoiceIssueDate,
+      'deliveryInformation.actualDeliveryDate',
+      'BT-72',
+      'inferred',
+      'supplied-on-issue-date',
+    );
+  const buyerCountry = invoice.buyer?.buyerPostalAddress?.buyerCountryCode;
+  if (!buyerCountry) return;
   const address = (delivery.deliverToAddress ??= {});
   fill(
     address,
@@ -732,14 +747,6 @@ function missingFields(invoice: Invoice, profile: ConversionProfile, lang: Owner
   const problems: FieldProblem[] = required
     .filter((r) => !r.present(invoice))
     .map((r) => ({ field: `invoice.${r.field}`, bt: r.bt, message: missingMessage(r.bt, lang) }));
-  // BR-IC-11: an intra-community supply states when it was delivered; only the page can say.
-  if (
-    invoice.vatBreakdown?.some((r) => r.vatCategoryCode === 'K') &&
-    !invoice.deliveryInformation?.actualDeliveryDate &&
-    !invoice.invoicingPeriod?.invoicingPeriodStartDate
-  ) {
-    problems.push({ field: 'invoice.deliveryInformation.actualDeliveryDate', bt: 'BT-72', message: missingMessage('BT-72', lang) });
-  }
   invoice.vatBreakdown?.forEach((row, i) => {
     if (!has(row.vatCategoryCode))
       problems.push({

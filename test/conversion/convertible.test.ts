@@ -360,9 +360,25 @@ describe('what the page implies, filled and reported', () => {
     });
     expect(invoice.deliveryInformation?.deliverToAddress?.deliverToCountryCode).toBe('AT');
     expect(filled).toContainEqual(expect.objectContaining({ bt: 'BT-80', source: 'inferred' }));
+  });
+
+  it('dates an intra-community supply that prints no delivery date on the day of issue, and says so', () => {
+    const read = printed([['Stahlcoil', '10', '1000.00']], { net: '1000.00', vat: '0.00', gross: '1000.00' }, '0');
+    read.invoiceLine![0]!.lineVatInformation = [{ invoicedItemVatRate: '0', invoicedItemVatCategoryCode: 'K' }];
+    read.vatBreakdown![0]!.vatCategoryCode = 'K';
+    read.buyer!.buyerVatIdentifier = 'ATU13585627';
     delete read.deliveryInformation;
-    const err = refusal(read);
-    expect(err.fields.map((f) => f.bt)).toEqual(['BT-72']);
+    const { invoice, filled } = prepareForZugferd(read);
+    expect(invoice.deliveryInformation?.actualDeliveryDate).toBe(read.invoiceIssueDate);
+    expect(filled).toContainEqual({
+      path: 'deliveryInformation.actualDeliveryDate',
+      bt: 'BT-72',
+      source: 'inferred',
+      rule: 'supplied-on-issue-date',
+    });
+    expect(invoice.invoiceNote?.at(-1)?.invoiceNote).toContain('BT-72');
+    read.invoicingPeriod = { invoicingPeriodStartDate: '2026-02-01', invoicingPeriodEndDate: '2026-02-28' };
+    expect(prepareForZugferd(read).invoice.deliveryInformation?.actualDeliveryDate).toBeUndefined();
   });
 
   /** A page read without lines: two rates whose bases add up to the net total. */
