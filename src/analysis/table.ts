@@ -8,6 +8,7 @@ import type { Line, PageLayout } from './layout.js';
 import { COLUMN_LABELS, TABLE_END, type ColumnKind } from './lexicon.js';
 import { scanNumbers, type NumberMatch } from './numbers.js';
 import { clean, editDistance, fold, oneLetterMisread } from './text.js';
+import { joinWrapped, type NameLine } from './wrapped-names.js';
 import type { Word } from '../reading/page-text.js';
 
 /**
@@ -293,8 +294,8 @@ interface Parsed {
   words: number;
   /** The words came from OCR (they carry confidences): misreadings are to be expected. */
   scanned: boolean;
-  /** Where the line's description text ends, and how wide its first word is (to tell a wrapped name). */
-  description?: { x1: number; firstWidth: number; height: number };
+  /** Where the line's description text stands, and how wide its first word is (to tell a wrapped name). */
+  description?: Omit<NameLine, 'text'>;
 }
 
 /** The first groups of a number grouped by spaces, and a group after them. */
@@ -363,7 +364,9 @@ function readLine(columns: Column[], line: Line): Parsed {
     prev = { w, col, s };
     list.push(col.kind === 'description' ? (w.printed ?? w.text) : w.text);
     byKind.set(col.kind, list);
-    if (col.kind === 'description') description = { x1: w.x + w.width, firstWidth: description?.firstWidth ?? w.width, height: w.height };
+    if (col.kind === 'description')
+      description = { x0: description?.x0 ?? w.x, x1: w.x + w.width, firstWidth: description?.firstWidth ?? w.width, height: w.height };
+    else if (description && description.next === undefined && w.x > description.x1) description.next = w.x;
     words++;
   });
   return { byKind, words, scanned: all.some(({ w }) => w.confidence !== undefined), ...(description ? { description } : {}) };
@@ -430,6 +433,8 @@ interface Scan {
   rowsPrinted: boolean;
   /** The amount of the line that closed the items (their total, or the net total), if one did. */
   closing?: string;
+  /** Per item, its name's line and the lines under it that may go on with it, decided once the table's widest is known. */
+  names: Map<ItemRow, { columns: Column[]; lines: NameLine[] }>;
 }
 
 /** Where reading stands on one page: the item lines below go on with. */
@@ -439,7 +444,8 @@ interface Cursor {
   currentBottom: number;
   /** Stacked headers (article number over description) print the name on the item's second line. */
   pendingName: boolean;
-  nameEnd: Parsed['description'];
+  /** The name's last line was the line above: the next may go on with it. */
+  nameOpen: boolean;
 }
 
 /** One line under the header, as the columns read it. */
@@ -460,14 +466,14 @@ interface RowLine {
 }
 
 export function findLineItems(doc: Doc): ItemTable {
-  const scan: Scan = { rows: [], extents: [], used: new Set<string>(), header: [], rowsPrinted: false };
+  const scan: Scan = { rows: [], extents: [], used: new Set<string>(), header: [], rowsPrinted: false, names: new Map() };
   for (const page of doc.pages) scanPage(doc, scan, page);
   if (scan.rows.length === 0) return { ...headerlessItems(doc), ...(scan.rowsPrinted ? { rowsPrinted: true } : {}) };
   return finishItems(doc, scan);
 }
 
 function scanPage(doc: Doc, scan: Scan, page: PageLayout): void {
-  const cursor: Cursor = { open: scan.columns !== undefined, currentBottom: 0, pendingName: false, nameEnd: undefined };
+  const cursor: Cursor = { open: scan.columns !== undefined, currentBottom: 0, pendingName: false, nameOpen: false };
   for (let i = 0; i < page.lines.length; i++) {
     if (isHeaderLine(doc, page.lines[i]!)) {
       const last = takeHeader(doc, scan, cursor, page, i);
@@ -618,9 +624,10 @@ function startItem(doc: Doc, scan: Scan, cursor: Cursor, page: PageLayout, i: nu
   scan.header = [];
   const taken = r.dropped ? [page.lines[i]!, page.lines[i + 1]!] : [page.lines[i]!];
   for (const l of taken) scan.used.add(`${page.page}:${l.index}`);
+  if (current.name !== undefined) nameLine(scan, current, r);
   Object.assign(cursor, {
     current,
-    nameEnd: r.parsed.description,
+    nameOpen: current.name !== undefined && current.description === undefined,
     currentBottom: taken.at(-1)!.bottom,
     pendingName: current.name === undefined,
   });
@@ -644,38 +651,57 @@ function continueItem(doc: Doc, scan: Scan, cursor: Cursor, page: number, line: 
   take();
   if (NOT_AN_ITEM.test(fold(r.desc)) || r.desc === '') {
     // A name goes on only on the very next line.
-    cursor.nameEnd = undefined;
+    cursor.nameOpen = false;
     return;
   }
-  extendItem(cursor, current, r, scan.columns!);
+  extendItem(scan, cursor, current, r);
 }
 
-function extendItem(cursor: Cursor, current: ItemRow, r: RowLine, columns: Column[]): void {
+function extendItem(scan: Scan, cursor: Cursor, current: ItemRow, r: RowLine): void {
   const desc = r.desc;
   if (cursor.pendingName) {
     current.name = nameOf(desc);
     cursor.pendingName = false;
-  } else if (
-    current.name &&
-    !current.description &&
-    /^\p{L}/u.test(desc) &&
-    /\p{Ll}/u.test(desc) &&
-    !desc.includes(':') &&
-    wrapsOn(cursor.nameEnd, r.parsed.description, columns)
-  ) {
-    // The name filled its column and its next word did not fit: the line below goes on with the name.
-    // (Not a line of its own kind: "Farbe: rot", "300 cm x 100 cm", an article code "SFK5".)
-    current.name = `${current.name} ${desc}`;
-    cursor.nameEnd = r.parsed.description;
+    cursor.nameOpen = true;
+    nameLine(scan, current, r);
+  } else if (cursor.nameOpen && !desc.includes(':') && r.parsed.description && !spills(r.parsed)) {
+    // Perhaps the name's next line; which of these lines are is told once the table is read.
+    // (A label's line, "Verpackung: Karton", is always a description; so is a line too wide for the column.)
+    nameLine(scan, current, r);
   } else {
     current.description = current.description ? `${current.description}\n${desc}` : desc;
-    cursor.nameEnd = undefined;
+    cursor.nameOpen = false;
+  }
+}
+
+/** A line under an item whose text runs on into the columns of numbers was not set to the name column's width. */
+const spills = (parsed: Parsed) => [...parsed.byKind.keys()].some((k) => k !== 'description' && k !== 'itemId' && k !== 'position');
+
+/** Notes a line of the item's name column: the first is the name's own. */
+function nameLine(scan: Scan, row: ItemRow, r: RowLine): void {
+  if (!r.parsed.description) return;
+  const entry = scan.names.get(row) ?? { columns: scan.columns!, lines: [] };
+  entry.lines.push({ text: r.desc, ...r.parsed.description });
+  scan.names.set(row, entry);
+}
+
+/** Each name with the lines under it that go on with it; the others open its description. */
+function joinNames(scan: Scan): void {
+  const tables = new Map<Column[], NameLine[]>();
+  for (const { columns, lines } of scan.names.values()) tables.set(columns, [...(tables.get(columns) ?? []), ...lines]);
+  for (const [row, { columns, lines }] of scan.names) {
+    if (row.name === undefined || lines.length < 2) continue;
+    const { name, rest } = joinWrapped(row.name, lines, tables.get(columns)!);
+    row.name = name;
+    const description = [...rest, ...(row.description ? [row.description] : [])].join('\n');
+    if (description) row.description = description;
   }
 }
 
 /** The rows read, checked against the arithmetic and the total that closed them. */
 function finishItems(doc: Doc, scan: Scan): ItemTable {
   const rows = scan.rows;
+  joinNames(scan);
   for (const r of rows) if (r.arithmetic === false) priceBaseOf(r);
   adjustRows(doc, scan.extents, scan.closing);
   // Rows with neither quantity nor price that the printed total of the items leaves out (charges and
@@ -770,21 +796,6 @@ function netColumn(rows: NumberMatch[][]): number {
   const columns = rows[0]!.length;
   const netVatGross = columns === 3 && rows.every(([net, vat, gross]) => new Decimal(net!.value).plus(vat!.value).eq(gross!.value));
   return netVatGross ? 0 : columns - 1;
-}
-
-/** A line of the description column that the word after it would have overrun: the text went on on the next line. */
-function wrapsOn(line: Parsed['description'], next: Parsed['description'], columns: Column[]): boolean {
-  const desc = columns.find((c) => c.kind === 'description');
-  if (!line || !next || !desc) return false;
-  const right = Math.min(...columns.filter((c) => c.x0 > desc.x0).map((c) => c.x0));
-  // Full: the line stays inside the column but reaches well into its last quarter, and the next word would have overrun it.
-  // (Text that runs past the next column's header was not set to the column's width at all.)
-  return (
-    Number.isFinite(right) &&
-    line.x1 <= right &&
-    line.x1 > desc.x0 + 0.75 * (right - desc.x0) &&
-    line.x1 + 0.3 * line.height + next.firstWidth > right
-  );
 }
 
 function closesTable(text: string): boolean {

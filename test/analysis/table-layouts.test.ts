@@ -462,7 +462,7 @@ describe('names as printed', () => {
     expect(rows.map((r) => [r.name, r.description])).toEqual([['Wartung Heizungsanlage pro', 'Stunde, inkl. Anfahrt']]);
   });
 
-  it('goes on with a name that filled its column on the next line, but not with a line of figures or a "label: value" note', async () => {
+  it('goes on with a name on the lines below while the line above had no room for their first word, but not with a "label: value" note', async () => {
     const narrow: Cell[] = [
       ['Description', 60],
       ['Qty', 240, true],
@@ -495,9 +495,77 @@ describe('names as printed', () => {
       ]),
     );
     expect(rows.map((r) => [r.name, r.description])).toEqual([
-      ['Paketierung der Anwendung Kofax 10.2 für', '180 Geräte und Notebooks'],
+      ['Paketierung der Anwendung Kofax 10.2 für 180 Geräte und Notebooks', undefined],
       ['Installation und Konfiguration aller neuen Arbeitsplätze im Rechenzentrum', undefined],
       ['Schulung', 'Termin: 12.03.2024'],
+    ]);
+  });
+
+  it('joins a name a narrow column broke over several lines, a hyphenated word without a space, and stops at a line that had room', async () => {
+    // As the ZUGFeRD "readable rendering" stylesheets print items: a narrow name column, the price column close beside it.
+    const narrow: Cell[] = [
+      ['Beschreibung', 60],
+      ['Nettopreis', 170, true],
+      ['Menge', 220, true],
+      ['Entgelt', 300, true],
+    ];
+    const rows = await rowsOf(
+      table(narrow, [
+        [
+          ['Kfz-', 60],
+          ['67,22', 170, true],
+          ['1 Stk', 220, true],
+          ['67,22', 300, true],
+        ],
+        [['Haftpflicht', 60]],
+        [['Regio R9', 60]],
+        [
+          ['Trennblätter', 60],
+          ['9,90', 170, true],
+          ['20 Stk', 220, true],
+          ['198,00', 300, true],
+        ],
+        [['A4', 60]],
+        [
+          ['Joghurt', 60],
+          ['5,50', 170, true],
+          ['50 Stk', 220, true],
+          ['275,00', 300, true],
+        ],
+        [['Banane', 60]],
+      ]),
+    );
+    expect(rows.map((r) => r.name)).toEqual(['Kfz-Haftpflicht Regio R9', 'Trennblätter A4', 'Joghurt Banane']);
+  });
+
+  it('keeps the lines under a name in a column far wider than its text as the description: nothing there was broken', async () => {
+    const wide: Cell[] = [
+      ['Beschreibung', 60],
+      ['Menge', 400, true],
+      ['Preis', 460, true],
+      ['Betrag', 530, true],
+    ];
+    const rows = await rowsOf(
+      table(wide, [
+        [
+          ['Small Business StandardExchange 2010', 60],
+          ['1', 400, true],
+          ['3,89', 460, true],
+          ['3,89', 530, true],
+        ],
+        [['Grundgebühr pro Einheit', 60]],
+        [
+          ['Small Business QualityExchange 2010', 60],
+          ['1', 400, true],
+          ['5,39', 460, true],
+          ['5,39', 530, true],
+        ],
+        [['Grundgebühr pro Einheit', 60]],
+      ]),
+    );
+    expect(rows.map((r) => [r.name, r.description])).toEqual([
+      ['Small Business StandardExchange 2010', 'Grundgebühr pro Einheit'],
+      ['Small Business QualityExchange 2010', 'Grundgebühr pro Einheit'],
     ]);
   });
 });

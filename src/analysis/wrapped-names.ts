@@ -1,0 +1,43 @@
+/**
+ * Item names a narrow column breaks over several lines ("Trennblätter" / "A4", "Kfz-" /
+ * "Haftpflicht"). A renderer breaks a line where its next word would overrun the column, so a
+ * line below goes on with the name exactly when the line above it had no room for the line
+ * below's first word. A line that had room ended the name: what follows is a description.
+ */
+
+/** One line of an item's text in the name column, where it stands. */
+export interface NameLine {
+  text: string;
+  x0: number;
+  x1: number;
+  /** Width of the line's first word: what the line above would have had to fit. */
+  firstWidth: number;
+  height: number;
+  /** Where the line's next column's text starts, if it prints any. */
+  next?: number;
+}
+
+/**
+ * The name with the lines below that continue it, and the lines after it that do not. `table`
+ * holds the name column's lines of every item of the table: the column's usable width is that
+ * of its widest line (the header's span overstates it: a right-aligned number column's header
+ * starts well right of its numbers). A column whose widest line stops far short of the next
+ * column's text was wide enough for every name: nothing in it was broken.
+ */
+export function joinWrapped(name: string, lines: readonly NameLine[], table: readonly NameLine[]): { name: string; rest: string[] } {
+  const widest = Math.max(...table.map((l) => l.x1));
+  const next = Math.min(...table.map((l) => l.next ?? Infinity));
+  const height = lines[0]!.height;
+  const full = next - widest < 8 * height;
+  let joined = name;
+  let k = 1;
+  for (; full && k < lines.length; k++) {
+    const [above, line] = [lines[k - 1]!, lines[k]!];
+    // Left-aligned under the name, and the word did not fit after the line above (a word space is about a quarter of the type size).
+    const aligned = Math.abs(line.x0 - lines[0]!.x0) <= line.height;
+    if (!aligned || above.x1 + 0.25 * line.height + line.firstWidth <= widest) break;
+    // A word broken at its hyphen or slash ("Kfz-" / "Haftpflicht", "4-" / "Fahrten-Karte") joins without a space; a dash standing alone keeps it.
+    joined = /[\p{L}\d][-/]$/u.test(joined) ? `${joined}${line.text}` : `${joined} ${line.text}`;
+  }
+  return { name: joined, rest: lines.slice(k).map((l) => l.text) };
+}
