@@ -365,7 +365,14 @@ function readLine(columns: Column[], line: Line): Parsed {
     list.push(col.kind === 'description' ? (w.printed ?? w.text) : w.text);
     byKind.set(col.kind, list);
     if (col.kind === 'description')
-      description = { x0: description?.x0 ?? w.x, x1: w.x + w.width, firstWidth: description?.firstWidth ?? w.width, height: w.height };
+      description = {
+        x0: description?.x0 ?? w.x,
+        x1: w.x + w.width,
+        firstWidth: description?.firstWidth ?? w.width,
+        height: w.height,
+        top: line.top,
+        bottom: line.bottom,
+      };
     else if (description && description.next === undefined && w.x > description.x1) description.next = w.x;
     words++;
   });
@@ -687,8 +694,8 @@ function nameLine(scan: Scan, row: ItemRow, r: RowLine): void {
 
 /** Each name with the lines under it that go on with it; the others open its description. */
 function joinNames(scan: Scan): void {
-  const tables = new Map<Column[], NameLine[]>();
-  for (const { columns, lines } of scan.names.values()) tables.set(columns, [...(tables.get(columns) ?? []), ...lines]);
+  const tables = new Map<Column[], NameLine[][]>();
+  for (const { columns, lines } of scan.names.values()) tables.set(columns, [...(tables.get(columns) ?? []), lines]);
   for (const [row, { columns, lines }] of scan.names) {
     if (row.name === undefined || lines.length < 2) continue;
     const { name, rest } = joinWrapped(row.name, lines, tables.get(columns)!);

@@ -13,6 +13,8 @@ export interface NameLine {
   /** Width of the line's first word: what the line above would have had to fit. */
   firstWidth: number;
   height: number;
+  top: number;
+  bottom: number;
   /** Where the line's next column's text starts, if it prints any. */
   next?: number;
 }
@@ -24,18 +26,27 @@ export interface NameLine {
  * starts well right of its numbers). A column whose widest line stops far short of the next
  * column's text was wide enough for every name: nothing in it was broken.
  */
-export function joinWrapped(name: string, lines: readonly NameLine[], table: readonly NameLine[]): { name: string; rest: string[] } {
-  const widest = Math.max(...table.map((l) => l.x1));
-  const next = Math.min(...table.map((l) => l.next ?? Infinity));
-  const height = lines[0]!.height;
-  const full = next - widest < 8 * height;
+export function joinWrapped(
+  name: string,
+  lines: readonly NameLine[],
+  table: ReadonlyArray<readonly NameLine[]>,
+): { name: string; rest: string[] } {
+  const all = table.flat();
+  const widest = Math.max(...all.map((l) => l.x1));
+  const widestName = Math.max(...table.map((item) => item[0]!.x1));
+  const next = Math.min(...all.map((l) => l.next ?? Infinity));
+  const full = next - widest < 8 * lines[0]!.height;
   let joined = name;
   let k = 1;
   for (; full && k < lines.length; k++) {
     const [above, line] = [lines[k - 1]!, lines[k]!];
     // Left-aligned under the name, and the word did not fit after the line above (a word space is about a quarter of the type size).
     const aligned = Math.abs(line.x0 - lines[0]!.x0) <= line.height;
-    if (!aligned || above.x1 + 0.25 * line.height + line.firstWidth <= widest) break;
+    const overran = above.x1 + 0.25 * line.height + line.firstWidth > widest;
+    // A name with line breaks of its own prints them too: at the line spacing right under it, and no wider than names are.
+    // (A description set under the name runs on wider, as sentences do.)
+    const tight = line.top - above.bottom < 0.6 * line.height && line.x1 <= widestName + line.height;
+    if (!aligned || !(overran || tight)) break;
     // A word broken at its hyphen or slash ("Kfz-" / "Haftpflicht", "4-" / "Fahrten-Karte") joins without a space; a dash standing alone keeps it.
     joined = /[\p{L}\d][-/]$/u.test(joined) ? `${joined}${line.text}` : `${joined} ${line.text}`;
   }

@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { joinWrapped, type NameLine } from '../../src/analysis/wrapped-names.js';
+
+/** A line of 8-point text in the name column, `n` lines below the item's first, ending at `x1`. */
+const at = (text: string, n: number, x1: number, opts: { firstWidth?: number; next?: number; gap?: number } = {}): NameLine => ({
+  text,
+  x0: 100,
+  x1,
+  firstWidth: opts.firstWidth ?? 4 * Math.min(text.indexOf(' ') < 0 ? text.length : text.indexOf(' '), 10),
+  height: 8,
+  top: 200 + n * (10 + (opts.gap ?? 0)),
+  bottom: 208 + n * (10 + (opts.gap ?? 0)),
+  ...(opts.next !== undefined ? { next: opts.next } : {}),
+});
+
+describe('names a narrow column broke over lines', () => {
+  // The table's other item: its name fills the column up to 168, the price column's text starts at 190.
+  const other = [at('Navigationssystem', 0, 168, { next: 190 })];
+
+  it('joins a line whose first word had no room on the line above, a word broken at its hyphen without a space', () => {
+    const item = [at('Kfz-', 0, 116, { next: 190 }), at('Haftpflicht', 1, 144), at('SF25 Typkl. 18', 2, 156, { gap: 20 })];
+    // "Haftpflicht" would have fitted after "Kfz-" (116 + 2 + 40 < 168): it joins as a line break of the name, set tight under it.
+    expect(joinWrapped('Kfz-', item, [item, other]).name).toBe('Kfz-Haftpflicht');
+    const overran = [
+      at('Trennblätter', 0, 150, { next: 190 }),
+      at('A4', 1, 108, { firstWidth: 8 }),
+      at('Verpackung Karton', 2, 168, { gap: 20 }),
+    ];
+    expect(joinWrapped('Trennblätter', overran, [overran, other])).toEqual({ name: 'Trennblätter A4', rest: ['Verpackung Karton'] });
+  });
+
+  it('keeps a sentence set tight under the name, wider than any name, as the description', () => {
+    const item = [at('Zeitschrift', 0, 144, { next: 190 }), at('Die letzte Lieferung erfolgt in 12/2016', 1, 420)];
+    expect(joinWrapped('Zeitschrift', item, [item, other])).toEqual({
+      name: 'Zeitschrift',
+      rest: ['Die letzte Lieferung erfolgt in 12/2016'],
+    });
+  });
+
+  it('breaks nothing in a column far wider than its text', () => {
+    const item = [at('Small Business Exchange 2010', 0, 220, { next: 480 }), at('Grundgebühr pro Einheit', 1, 190)];
+    expect(joinWrapped('Small Business Exchange 2010', item, [item])).toEqual({
+      name: 'Small Business Exchange 2010',
+      rest: ['Grundgebühr pro Einheit'],
+    });
+  });
+});
