@@ -259,8 +259,8 @@ function nameGarbledDescription(columns: Column[], cells: Cell[]): void {
  * left-aligned (the rightmost column starting at or before it) and numbers as right-aligned
  * (the band between neighbouring headers holding their right edge).
  */
-function columnOf(columns: Column[], w: Word, numeric: boolean): Column | undefined {
-  // A word under a header belongs to it; the header it overlaps most.
+/** A word under a header belongs to it; the header it overlaps most. */
+function headerOver(columns: Column[], w: Word): Column | undefined {
   let best: Column | undefined;
   let overlap = 0;
   for (const c of columns) {
@@ -270,10 +270,15 @@ function columnOf(columns: Column[], w: Word, numeric: boolean): Column | undefi
       best = c;
     }
   }
-  if (best) return best;
+  return best;
+}
+
+function columnOf(columns: Column[], w: Word, numeric: boolean): Column | undefined {
+  const over = headerOver(columns, w);
+  if (over) return over;
   if (!numeric) {
-    for (const c of columns) if (c.x0 <= w.x + w.height) best = c;
-    return best ?? columns[0];
+    // Text under no header: the column whose header starts left of it.
+    return columns.findLast((c) => c.x0 <= w.x + w.height) ?? columns[0];
   }
   const x = w.x + w.width;
   for (let i = 0; i < columns.length; i++) {
@@ -338,6 +343,17 @@ function readLine(columns: Column[], line: Line): Parsed {
   // A percentage is the VAT rate wherever skew or a misread set it, unless the table has a discount column.
   const rateColumn = vat && !columns.some((c) => c.kinds.has('discount')) ? vat : undefined;
   const all = line.segments.flatMap((seg, s) => joinUnits(seg.words).map((w) => ({ w, s })));
+  const description0 = columns.find((c) => c.kind === 'description');
+  // A dash or bullet set a word space before description text opens it, whatever header its edge touches ("- Garantie").
+  const leadsText = (i: number) => {
+    const [w, next] = [all[i]!, all[i + 1]];
+    return (
+      /^[^\p{L}\p{N}]+$/u.test(w.w.text) &&
+      next?.s === w.s &&
+      headerOver(columns, next.w) === description0 &&
+      next.w.x - (w.w.x + w.w.width) < next.w.height
+    );
+  };
   let prev: { w: Word; col: Column; s: number } | undefined;
   let description: Parsed['description'];
   /** The segment of the last number in each column. */
@@ -352,7 +368,8 @@ function readLine(columns: Column[], line: Line): Parsed {
       /^\d{1,2}(?:[.,]\d{1,2})?%?$/.test(w.text) &&
       (w.text.endsWith('%') || (next !== undefined && next.text.startsWith('%') && next.x - (w.x + w.width) < 3 * w.height));
     const sign = w.text === '%' && prev?.col === rateColumn && prev !== undefined && w.x - (prev.w.x + prev.w.width) < 3 * w.height;
-    const col = inText ? prev!.col : rateColumn && (percent || sign) ? rateColumn : columnOf(columns, w, numeric);
+    const leading = !numeric && description0 && headerOver(columns, w) !== description0 && leadsText(i) ? description0 : undefined;
+    const col = inText ? prev!.col : rateColumn && (percent || sign) ? rateColumn : (leading ?? columnOf(columns, w, numeric));
     if (!col) return;
     const list = byKind.get(col.kind) ?? [];
     // Two numbers that land in one column but stand a column gap apart ("33" and "143,75" under a

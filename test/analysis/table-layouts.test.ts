@@ -538,6 +538,26 @@ describe('names as printed', () => {
     expect(rows.map((r) => r.name)).toEqual(['Kfz-Haftpflicht Regio R9', 'Trennblätter A4', 'Joghurt Banane']);
   });
 
+  it("keeps the dash that opens a name's next line, though its edge touches the article number column", async () => {
+    const stacked: Cell[] = [
+      ['Art-Nr', 20],
+      ['Beschreibung', 80],
+      ['Nettopreis', 190, true],
+      ['Entgelt', 260, true],
+    ];
+    const rows = await rowsOf(
+      table(stacked, [
+        [
+          ['Navigationssystem', 45],
+          ['5,04', 190, true],
+          ['10,08', 260, true],
+        ],
+        [['- Garantie', 45]],
+      ]),
+    );
+    expect(rows.map((r) => [r.name, r.description])).toEqual([['Navigationssystem - Garantie', undefined]]);
+  });
+
   it('keeps the lines under a name in a column far wider than its text as the description: nothing there was broken', async () => {
     const wide: Cell[] = [
       ['Beschreibung', 60],
