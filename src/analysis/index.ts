@@ -253,7 +253,8 @@ function readLine(r: Reading, row: ItemRow, i: number, signed: (v: string) => st
   set('priceDetails.itemPriceBaseQuantityUnitOfMeasure', row.priceBaseUnit, via);
   set('lineVatInformation[0].invoicedItemVatRate', row.vatRate, rateEvidence(row.vatRate, rates));
   set('lineVatInformation[0].invoicedItemVatCategoryCode', row.vatCategory, via);
-  set('itemInformation.itemName', row.name, via);
+  // How surely a name is whole is told by how it was set, not by the line's arithmetic.
+  set('itemInformation.itemName', row.name, row.nameSet ? `name:${row.nameSet}` : via);
   set('itemInformation.itemDescription', row.description, via);
   set('itemInformation.itemSellersIdentifier', row.itemId, via);
   row.allowances?.forEach((a, j) => {

@@ -34,6 +34,12 @@ export interface ItemRow {
   position?: string;
   itemId?: string;
   name?: string;
+  /**
+   * How the name was set, which tells how surely it is whole: alone in its column, joined from
+   * the lines a narrow column broke it over, with a line under it that was not joined (`open`),
+   * over a description in a wide column, or cut from its description at a colon.
+   */
+  nameSet?: 'alone' | 'joined' | 'open' | 'described' | 'colon';
   description?: string;
   quantity?: string;
   unit?: string;
@@ -713,9 +719,15 @@ function nameLine(scan: Scan, row: ItemRow, r: RowLine): void {
 function joinNames(scan: Scan): void {
   const tables = new Map<Column[], NameLine[][]>();
   for (const { columns, lines } of scan.names.values()) tables.set(columns, [...(tables.get(columns) ?? []), lines]);
-  for (const [row, { columns, lines }] of scan.names) {
-    if (row.name === undefined || lines.length < 2) continue;
-    const { name, rest } = joinWrapped(row.name, lines, tables.get(columns)!);
+  for (const row of scan.rows) {
+    const { columns, lines } = scan.names.get(row) ?? { lines: [] };
+    if (row.name === undefined || row.nameSet === 'colon') continue;
+    if (lines.length < 2) {
+      row.nameSet = row.description ? 'described' : 'alone';
+      continue;
+    }
+    const { name, rest, broken } = joinWrapped(row.name, lines, tables.get(columns!)!);
+    row.nameSet = !broken ? 'described' : rest.length > 0 ? 'open' : 'joined';
     row.name = name;
     const description = [...rest, ...(row.description ? [row.description] : [])].join('\n');
     if (description) row.description = description;
@@ -885,7 +897,7 @@ function rowOf(doc: Doc, page: number, parsed: Parsed, columns: Column[]): ItemR
   else if (desc) {
     row.name = nameOf(desc);
     const rest = desc.slice(row.name.length).replace(/^:\s*/, '');
-    if (rest) row.description = rest;
+    if (rest) Object.assign(row, { description: rest, nameSet: 'colon' });
   }
   if (id && /\d/.test(id)) row.itemId = id.split(/\s+/)[0];
 

@@ -20,7 +20,8 @@ export interface NameLine {
 }
 
 /**
- * The name with the lines below that continue it, and the lines after it that do not. `table`
+ * The name with the lines below that continue it, the lines after it that do not, and whether
+ * the column breaks its text at all (`broken`). `table`
  * holds the name column's lines of every item of the table: the column's usable width is that
  * of its widest line (the header's span overstates it: a right-aligned number column's header
  * starts well right of its numbers). A column whose widest line stops far short of the next
@@ -30,7 +31,7 @@ export function joinWrapped(
   name: string,
   lines: readonly NameLine[],
   table: ReadonlyArray<readonly NameLine[]>,
-): { name: string; rest: string[] } {
+): { name: string; rest: string[]; broken: boolean } {
   const all = table.flat();
   const widest = Math.max(...all.map((l) => l.x1));
   const widestName = Math.max(...table.map((item) => item[0]!.x1));
@@ -50,5 +51,5 @@ export function joinWrapped(
     // A word broken at its hyphen or slash ("Kfz-" / "Haftpflicht", "4-" / "Fahrten-Karte") joins without a space; a dash standing alone keeps it.
     joined = /[\p{L}\d][-/]$/u.test(joined) ? `${joined}${line.text}` : `${joined} ${line.text}`;
   }
-  return { name: joined, rest: lines.slice(k).map((l) => l.text) };
+  return { name: joined, rest: lines.slice(k).map((l) => l.text), broken: full };
 }

@@ -248,12 +248,14 @@ function refusalOf(invoice: Invoice, profile: ConversionProfile, opts: PrepareOp
 
 /**
  * The printed values the certainty applies to: the document's own (number, dates, parties,
- * totals). Lines and the VAT breakdown are held to their sums instead (totalMismatches), which
- * a misread digit breaks.
+ * totals) and the items' names. The lines' figures and the VAT breakdown are held to their sums
+ * instead (totalMismatches), which a misread digit breaks; no sum tells a name cut short.
  */
 export function gatedReadings(opts: Pick<PrepareOptions, 'confidence' | 'sources'>): Array<[path: string, confidence: number]> {
   return Object.entries(opts.confidence ?? {}).filter(
-    ([path]) => (opts.sources?.[path] ?? 'printed') === 'printed' && !/^(?:invoiceLine|vatBreakdown)\[/.test(path),
+    ([path]) =>
+      (opts.sources?.[path] ?? 'printed') === 'printed' &&
+      (!/^(?:invoiceLine|vatBreakdown)\[/.test(path) || /^invoiceLine\[\d+\]\.itemInformation\.itemName$/.test(path)),
   );
 }
 

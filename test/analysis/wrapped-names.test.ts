@@ -26,7 +26,11 @@ describe('names a narrow column broke over lines', () => {
       at('A4', 1, 108, { firstWidth: 8 }),
       at('Verpackung Karton', 2, 168, { gap: 20 }),
     ];
-    expect(joinWrapped('Trennblätter', overran, [overran, other])).toEqual({ name: 'Trennblätter A4', rest: ['Verpackung Karton'] });
+    expect(joinWrapped('Trennblätter', overran, [overran, other])).toEqual({
+      name: 'Trennblätter A4',
+      rest: ['Verpackung Karton'],
+      broken: true,
+    });
   });
 
   it('keeps a sentence set tight under the name, wider than any name, as the description', () => {
@@ -34,6 +38,7 @@ describe('names a narrow column broke over lines', () => {
     expect(joinWrapped('Zeitschrift', item, [item, other])).toEqual({
       name: 'Zeitschrift',
       rest: ['Die letzte Lieferung erfolgt in 12/2016'],
+      broken: true,
     });
   });
 
@@ -42,6 +47,7 @@ describe('names a narrow column broke over lines', () => {
     expect(joinWrapped('Small Business Exchange 2010', item, [item])).toEqual({
       name: 'Small Business Exchange 2010',
       rest: ['Grundgebühr pro Einheit'],
+      broken: false,
     });
   });
 });
