@@ -876,8 +876,9 @@ function rowOf(doc: Doc, page: number, parsed: Parsed, columns: Column[]): ItemR
   const id = get('itemId')?.join(' ').trim();
   // A scan reads the table's rules beside a cell as "|" (or a stray low quote): no part of the text.
   let desc = clean((get('description') ?? []).join(' ')).replace(/^[|‚]+\s*|\s*\|+$/g, '');
-  // Without a position column a running number printed before the name lands in the description ("3 Vollkasko").
-  const numbered = !columns.some((c) => c.kind === 'position') && /^(\d{1,3})\.?\s+(?=\p{L}{3})/u.exec(desc);
+  // Without a position column a running number printed before the name lands in the description
+  // ("3 Vollkasko"), also before an article code ("1 GG-SCRW-A4-01 - High-Grade Screws").
+  const numbered = !columns.some((c) => c.kind === 'position') && /^(\d{1,3})\.?\s+(?=\p{L}{3}|[A-Z][A-Z0-9]*[-/_][A-Z0-9])/u.exec(desc);
   if (numbered) {
     row.position = numbered[1]!;
     desc = desc.slice(numbered[0].length);

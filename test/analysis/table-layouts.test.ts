@@ -209,6 +209,32 @@ describe('labels qualified by the word before them, and prices stepped down unde
   });
 });
 
+describe('running numbers under a header that names no position', () => {
+  it('takes the number before an article code as the position ("Art." over "1", "Produit" over "GG-SCRW-A4-01 - High-Grade Screws")', async () => {
+    const rows = await rowsOf(
+      table(
+        [
+          ['Art.', 76],
+          ['Produit', 103],
+          ['Quantité', 298],
+          ['Prix unitaire', 375],
+          ['Prix total', 505],
+        ],
+        [
+          [
+            ['1', 76],
+            ['GG-SCRW-A4-01 - High-Grade Screws', 103],
+            ['5 kg', 334, true],
+            ['20,00 €', 414, true],
+            ['100,00 €', 548, true],
+          ],
+        ],
+      ),
+    );
+    expect(rows.map((r) => [r.position, r.itemId, r.name])).toEqual([['1', 'GG-SCRW-A4-01', 'High-Grade Screws']]);
+  });
+});
+
 describe('items printed as blocks of labelled values (the XRechnung visualisation)', () => {
   it('reads each block opened by "Position:" by its labels, two pairs to a line', async () => {
     const at = (s: string, x: number, y: number, right = false): Text => ({ s, x, y, size: 9, right });
