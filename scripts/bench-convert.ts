@@ -231,7 +231,7 @@ interface Verdict {
    * `page-differs`: the output differs from the XML, but the page prints the output's value and not the XML's.
    * `truth-breaks`: the XML's own value breaks the EN 16931 rule in `rule`, so it is no target.
    * `legal-form`: a name that differs from the XML only by a legal form ("SARL", "GmbH") printed with it.
-   * `name-with-ids`: the XML's name is the output's name with identifier lines before it ("GLN 4333741000005", "Lief-Nr: 549910").
+   * `name-with-ids`: the XML's name is the output's name with identifier lines around it ("GLN 4333741000005", "Lief-Nr: 549910"; for items "GTIN: …", "Verpackung: Karton").
    * `street-in-line-2`: the XML puts a person in address line 1 and the street the output read in line 2.
    * `names-mixed`: the XML's value is a name it gives elsewhere (its buyer named with its seller's name, a trading
    *   name as an address line), and the page prints the output's value.
@@ -577,7 +577,7 @@ function report(results: Result[], mode = args.mode): void {
     `  ${n('wrong')} wrong of ${compared.length} compared values (1 in ${n('wrong') ? Math.round(compared.length / n('wrong')) : '∞'})`,
   );
   console.log(
-    `  not counted wrong, listed above: ${n('page-differs')} where the page prints the output's value and not the XML's, ${n('truth-breaks')} where the XML's value breaks an EN 16931 rule, ${n('legal-form')} names differing only by a legal form, ${n('name-with-ids')} names the XML prefixes with identifier lines (item names: and packing notes), ${n('street-in-line-2')} streets the XML puts in address line 2 under a person, ${n('names-mixed')} values the XML gives as another party name (its buyer named as its seller)`,
+    `  not counted wrong, listed above: ${n('page-differs')} where the page prints the output's value and not the XML's, ${n('truth-breaks')} where the XML's value breaks an EN 16931 rule, ${n('legal-form')} names differing only by a legal form, ${n('name-with-ids')} names the XML writes among identifier lines (GLN, article numbers, packing notes), ${n('street-in-line-2')} streets the XML puts in address line 2 under a person, ${n('names-mixed')} values the XML gives as another party name (its buyer named as its seller)`,
   );
   console.log(
     `  all ${differing.length} differences counted as wrong: 1 in ${differing.length ? Math.round(compared.length / differing.length) : '∞'}`,
