@@ -260,12 +260,7 @@ function nameGarbledDescription(columns: Column[], cells: Cell[]): void {
   garbled.kind = 'description';
 }
 
-/**
- * The column a word belongs to: the header it overlaps most. Otherwise text is taken as
- * left-aligned (the rightmost column starting at or before it) and numbers as right-aligned
- * (the band between neighbouring headers holding their right edge).
- */
-/** A word under a header belongs to it; the header it overlaps most. */
+/** The header a word overlaps most, if any. */
 function headerOver(columns: Column[], w: Word): Column | undefined {
   let best: Column | undefined;
   let overlap = 0;
@@ -279,13 +274,15 @@ function headerOver(columns: Column[], w: Word): Column | undefined {
   return best;
 }
 
+/**
+ * The column a word belongs to: the header it overlaps most. Otherwise text is taken as
+ * left-aligned (the rightmost column starting at or before it) and numbers as right-aligned
+ * (the band between neighbouring headers holding their right edge).
+ */
 function columnOf(columns: Column[], w: Word, numeric: boolean): Column | undefined {
   const over = headerOver(columns, w);
   if (over) return over;
-  if (!numeric) {
-    // Text under no header: the column whose header starts left of it.
-    return columns.findLast((c) => c.x0 <= w.x + w.height) ?? columns[0];
-  }
+  if (!numeric) return columns.findLast((c) => c.x0 <= w.x + w.height) ?? columns[0];
   const x = w.x + w.width;
   for (let i = 0; i < columns.length; i++) {
     const c = columns[i]!;
