@@ -303,11 +303,15 @@ function resultOf(r: Reading, doc: Doc, pages: PageText[], choices: Record<NameR
   const language = pageLanguage(doc);
   const printed = Object.keys(fieldSource).filter((path) => fieldSource[path] === 'printed');
   const places = placesOf(doc, new Map(printed.map((path) => [path, stringAt(invoice, path) ?? ''])), r.hints);
-  const candidates = Object.fromEntries(
+  const candidates: Record<string, string[]> = Object.fromEntries(
     (['seller', 'buyer'] as const)
       .filter((role) => choices[role].alternatives.length > 0)
       .map((role) => [`${role}.${role}Name`, choices[role].alternatives]),
   );
+  if (parsed.invoiceLine?.length)
+    table.rows.forEach((row, i) => {
+      if (row.nameAlternatives) candidates[`invoiceLine[${i}].itemInformation.itemName`] = row.nameAlternatives;
+    });
   // An item table printed but not read: the conversion must not stand one line per rate in for its items.
   const unread = table.rowsPrinted && table.rows.length === 0 ? ['BG-25'] : [];
   return {

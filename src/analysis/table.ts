@@ -8,7 +8,7 @@ import type { Line, PageLayout } from './layout.js';
 import { COLUMN_LABELS, TABLE_END, type ColumnKind } from './lexicon.js';
 import { scanNumbers, type NumberMatch } from './numbers.js';
 import { clean, editDistance, fold, oneLetterMisread } from './text.js';
-import { joinWrapped, type NameLine } from './wrapped-names.js';
+import { joinLine, joinWrapped, type NameLine } from './wrapped-names.js';
 import type { Word } from '../reading/page-text.js';
 
 /**
@@ -40,6 +40,8 @@ export interface ItemRow {
    * over a description in a wide column, or cut from its description at a colon.
    */
   nameSet?: 'alone' | 'joined' | 'open' | 'described' | 'colon';
+  /** Where the name may as well be otherwise: with the line under it, without the lines joined to it, not cut at its colon. */
+  nameAlternatives?: string[];
   description?: string;
   quantity?: string;
   unit?: string;
@@ -725,6 +727,7 @@ function joinNames(scan: Scan): void {
     }
     const { name, rest, broken } = joinWrapped(row.name, lines, tables.get(columns!)!);
     row.nameSet = !broken ? 'described' : rest.length > 0 ? 'open' : 'joined';
+    if (broken) row.nameAlternatives = [rest.length > 0 ? joinLine(name, rest[0]!) : row.name];
     row.name = name;
     const description = [...rest, ...(row.description ? [row.description] : [])].join('\n');
     if (description) row.description = description;
@@ -895,7 +898,7 @@ function rowOf(doc: Doc, page: number, parsed: Parsed, columns: Column[]): ItemR
   else if (desc) {
     row.name = nameOf(desc);
     const rest = desc.slice(row.name.length).replace(/^:\s*/, '');
-    if (rest) Object.assign(row, { description: rest, nameSet: 'colon' });
+    if (rest) Object.assign(row, { description: rest, nameSet: 'colon', nameAlternatives: [desc] });
   }
   if (id && /\d/.test(id)) row.itemId = id.split(/\s+/)[0];
 

@@ -48,8 +48,12 @@ export function joinWrapped(
     // (A description set under the name runs on wider, as sentences do.)
     const tight = line.top - above.bottom < 0.6 * line.height && line.x1 <= widestName + line.height;
     if (!aligned || !(overran || tight)) break;
-    // A word broken at its hyphen or slash ("Kfz-" / "Haftpflicht", "4-" / "Fahrten-Karte") joins without a space; a dash standing alone keeps it.
-    joined = /[\p{L}\d][-/]$/u.test(joined) ? `${joined}${line.text}` : `${joined} ${line.text}`;
+    joined = joinLine(joined, line.text);
   }
   return { name: joined, rest: lines.slice(k).map((l) => l.text), broken: full };
+}
+
+/** A name and its next line as one: a word broken at its hyphen or slash ("Kfz-" / "Haftpflicht", "4-" / "Fahrten-Karte") joins without a space; a dash standing alone keeps it. */
+export function joinLine(name: string, next: string): string {
+  return /[\p{L}\d][-/]$/u.test(name) ? `${name}${next}` : `${name} ${next}`;
 }

@@ -284,3 +284,15 @@ describe('analyseInvoice on generated PDFs', () => {
     expect(fromOcr.fieldConfidence.invoiceNumber!).toBeLessThan(fromText.fieldConfidence.invoiceNumber!);
   });
 });
+
+describe('item names a person may have to confirm', () => {
+  it('offers the whole printed text of a name cut at its colon as the other reading', async () => {
+    const pages = englishInvoice().map((page) =>
+      page.map((t) => (t.s === 'Consulting services' ? { ...t, s: 'Consulting: March sprint' } : t)),
+    );
+    const { invoice, candidates } = await analyse(pages);
+    expect(invoice.invoiceLine?.[0]?.itemInformation?.itemName).toBe('Consulting');
+    expect(candidates?.['invoiceLine[0].itemInformation.itemName']).toEqual(['Consulting: March sprint']);
+    expect(candidates?.['invoiceLine[1].itemInformation.itemName']).toBeUndefined();
+  });
+});

@@ -562,6 +562,12 @@ describe('names as printed', () => {
       ]),
     );
     expect(rows.map((r) => r.name)).toEqual(['Kfz-Haftpflicht Regio R9', 'Trennblätter A4', 'Joghurt Banane']);
+    // What a person may confirm instead, should the lines joined be a description after all.
+    expect(rows.map((r) => [r.nameSet, r.nameAlternatives])).toEqual([
+      ['joined', ['Kfz-']],
+      ['joined', ['Trennblätter']],
+      ['joined', ['Joghurt']],
+    ]);
   });
 
   it("keeps the dash that opens a name's next line, though its edge touches the article number column", async () => {
