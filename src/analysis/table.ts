@@ -672,8 +672,10 @@ function continueItem(doc: Doc, scan: Scan, cursor: Cursor, page: number, line: 
     cursor.currentBottom = line.bottom;
   };
   if (close && priceStep(doc, current, r.parsed)) return take();
-  // A continuation: text under the description (or id) column, close below the item.
-  if (!close || TABLE_END.test(r.first) || (hasMoney(doc, line) && !NOT_AN_ITEM.test(fold(r.desc)))) {
+  // A continuation: text under the description (or id) column, close below the item. An amount
+  // ends it where it stands in the number columns; within the name's text it is words ("2,00 Euro je Kilometer").
+  const figures = hasMoney(doc, line) && (spills(r.parsed) || !cursor.nameOpen || r.desc.includes(':'));
+  if (!close || TABLE_END.test(r.first) || (figures && !NOT_AN_ITEM.test(fold(r.desc)))) {
     cursor.current = undefined;
     return;
   }

@@ -590,6 +590,43 @@ describe('names as printed', () => {
     expect(rows.map((r) => [r.name, r.description])).toEqual([['Navigationssystem - Garantie', undefined]]);
   });
 
+  it('goes on with a name whose next line prints an amount within its words, but ends the item at a labelled amount', async () => {
+    const narrow: Cell[] = [
+      ['Beschreibung', 60],
+      ['Nettopreis', 240, true],
+      ['Menge', 290, true],
+      ['Entgelt', 350, true],
+    ];
+    // The name's second line set at the line spacing right under it, as the ZUGFeRD stylesheets do.
+    const rows = await rowsOf(
+      table(
+        narrow,
+        [
+          [
+            ['Wartezeit je angefangene Minute', 60],
+            ['0,50', 240, true],
+            ['4 min', 290, true],
+            ['2,00', 350, true],
+          ],
+          [
+            ['Stadtfahrt -', 60],
+            ['2,00', 240, true],
+            ['6 km', 290, true],
+            ['12,00', 350, true],
+          ],
+        ],
+        [
+          { s: '2,00 Euro je Kilometer', x: 60, y: -4, size: 8 },
+          { s: 'Bruttopreis : 2,00', x: 70, y: 6, size: 8 },
+        ],
+      ),
+    );
+    expect(rows.map((r) => [r.name, r.description])).toEqual([
+      ['Wartezeit je angefangene Minute', undefined],
+      ['Stadtfahrt - 2,00 Euro je Kilometer', undefined],
+    ]);
+  });
+
   it('keeps the lines under a name in a column far wider than its text as the description: nothing there was broken', async () => {
     const wide: Cell[] = [
       ['Beschreibung', 60],
