@@ -78,7 +78,7 @@ export async function spawnService(opts: SpawnOptions): Promise<SpawnedService> 
     try {
       return await spawnOnce(opts);
     } catch (err) {
-      if (attempt >= 3 || !String((err as Error).message).includes('EADDRINUSE')) throw err;
+      if (attempt >= 3 || !/EADDRINUSE|address already in use|Port \d+ is in use/.test(String((err as Error).message))) throw err;
     }
   }
 }
@@ -170,8 +170,12 @@ async function spawnOnce(opts: SpawnOptions): Promise<SpawnedService> {
 async function waitForHealth(url: string, child: ChildProcess, logFile: string): Promise<void> {
   const deadline = Date.now() + 90_000;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null)
-      throw new Error(`The service exited with ${child.exitCode} at start; the end of ${logFile}:\n${logTail(logFile)}`);
+    if (child.exitCode !== null) {
+      // The embedded Temporal dev server logs beside the service: its bind errors are port races too.
+      const temporalLog = path.join(path.dirname(logFile), 'temporal.log');
+      const temporal = existsSync(temporalLog) ? `\nthe end of ${temporalLog}:\n${logTail(temporalLog, 5)}` : '';
+      throw new Error(`The service exited with ${child.exitCode} at start; the end of ${logFile}:\n${logTail(logFile)}${temporal}`);
+    }
     try {
       if ((await fetch(`${url}/health`)).ok) return;
     } catch {
