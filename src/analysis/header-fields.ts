@@ -107,6 +107,13 @@ function labelAsPrinted(text: string): string {
 /** Identifiers must contain a digit unless the label is specific to them (a buyer reference may be letters only). */
 const STRICT: ReadonlySet<HeaderField> = new Set(['invoiceNumber', 'customerNumber', 'orderReference']);
 
+/** The page prints a label of this field somewhere, at a segment's start ("Lieferdatum:", "Date of supply"). */
+export function printsLabel(doc: Doc, field: HeaderField): boolean {
+  const rules = HEADER_LABELS.filter((r) => r.field === field && !r.inline);
+  for (const seg of allSegments(doc)) if (rules.some((r) => r.pattern.exec(fold(seg.text))?.index === 0)) return true;
+  return false;
+}
+
 /**
  * A label printed alone: the value of the label before it cannot be this (an info strip prints
  * labels side by side and the values in the row below).

@@ -9,7 +9,7 @@ import { documentTypeOf, INVOICE_TYPE_CODES, UNIT_PIECE } from './codes.js';
 import { documentConfidence, fieldConfidence } from './confidence.js';
 import { printedAmbiguously, scanDates } from './dates.js';
 import { buildDoc, lineText, type Doc, type Found } from './document.js';
-import { findHeaderFields } from './header-fields.js';
+import { findHeaderFields, printsLabel } from './header-fields.js';
 import type { HeaderField, TotalField } from './lexicon.js';
 import type { PageText } from '../reading/page-text.js';
 import { AnalysisError, type AnalyseOptions, type AnalysisResult } from './result.js';
@@ -313,7 +313,11 @@ function resultOf(r: Reading, doc: Doc, pages: PageText[], choices: Record<NameR
       if (row.nameAlternatives) candidates[`invoiceLine[${i}].itemInformation.itemName`] = row.nameAlternatives;
     });
   // An item table printed but not read: the conversion must not stand one line per rate in for its items.
-  const unread = table.rowsPrinted && table.rows.length === 0 ? ['BG-25'] : [];
+  // A delivery date labelled but not read: nor may it take the issue date for one.
+  const unread = [
+    ...(table.rowsPrinted && table.rows.length === 0 ? ['BG-25'] : []),
+    ...(!parsed.deliveryInformation?.actualDeliveryDate && printsLabel(doc, 'deliveryDate') ? ['BT-72'] : []),
+  ];
   return {
     invoice: parsed,
     ...(Object.keys(candidates).length ? { candidates } : {}),

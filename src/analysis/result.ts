@@ -39,7 +39,7 @@ export interface AnalysisResult {
   candidates?: Record<string, string[]>;
   /** The language most of the page is written in (de, en, fr, it, nl, es), when one clearly leads. */
   language?: string;
-  /** Parts the page prints but the analysis could not read, by their EN 16931 id (BG-25: an item table whose rows were not read). */
+  /** Parts the page prints but the analysis could not read, by their EN 16931 id (BG-25: an item table whose rows were not read; BT-72: a delivery date labelled but not read). */
   unread?: string[];
 }
 

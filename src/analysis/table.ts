@@ -373,8 +373,11 @@ function readLine(columns: Column[], line: Line): Parsed {
       /^\d{1,2}(?:[.,]\d{1,2})?%?$/.test(w.text) &&
       (w.text.endsWith('%') || (next !== undefined && next.text.startsWith('%') && next.x - (w.x + w.width) < 3 * w.height));
     const sign = w.text === '%' && prev?.col === rateColumn && prev !== undefined && w.x - (prev.w.x + prev.w.width) < 3 * w.height;
-    const leading = !numeric && description0 && headerOver(columns, w) !== description0 && leadsText(i) ? description0 : undefined;
-    const col = inText ? prev!.col : rateColumn && (percent || sign) ? rateColumn : (leading ?? columnOf(columns, w, numeric));
+    const col = inText
+      ? prev!.col
+      : rateColumn && (percent || sign)
+        ? rateColumn
+        : (leadsText(i) && description0) || columnOf(columns, w, numeric);
     if (!col) return;
     const list = byKind.get(col.kind) ?? [];
     // Two numbers that land in one column but stand a column gap apart ("33" and "143,75" under a

@@ -155,7 +155,7 @@ export interface PrepareOptions {
    * values in conflict lists them beside the value read, so that a person can pick the right one.
    */
   candidates?: Record<string, string[]>;
-  /** Parts the page prints that the analysis could not read (BG-25: its item table): nothing is inferred in their place. */
+  /** Parts the page prints that the analysis could not read (BG-25: its item table; BT-72: a labelled delivery date): nothing is inferred in their place. */
   unread?: readonly string[];
   /** The confidence a value printed on the page needs to be written, whatever read it (0: no such check); unset: by how it was read. */
   certainty?: number;
@@ -340,7 +340,7 @@ export function complete(found: Invoice, unread: readonly string[] = []): { invo
 
   completeTotals(invoice, fill);
   completePaymentAndContact(invoice, fill);
-  completeDelivery(invoice, fill);
+  completeDelivery(invoice, fill, unread);
   return { invoice, filled };
 }
 
@@ -447,13 +447,15 @@ function completePaymentAndContact(invoice: Invoice, fill: Fill): void {
 }
 
 /** Goods of an intra-community supply go to the buyer (BR-IC-12), unless a delivery address says otherwise. */
-function completeDelivery(invoice: Invoice, fill: Fill): void {
+function completeDelivery(invoice: Invoice, fill: Fill, unread: readonly string[]): void {
   if (!invoice.vatBreakdown?.some((r) => r.vatCategoryCode === 'K')) return;
   const delivery = (invoice.deliveryInformation ??= {});
   // BR-IC-11 wants the date of an intra-community supply. An invoice states it only where it
   // differs from the issue date (VAT Directive 2006/112/EC Art. 226 (7)), so a page that
-  // prints none says the goods were supplied on the day of issue.
-  if (!invoice.invoicingPeriod?.invoicingPeriodStartDate && !invoice.invoicingPeriod?.invoicingPeriodEndDate)
+  // prints none says the goods were supplied on the day of issue. One that labels a date the
+  // analysis could not read says otherwise (missingFields refuses it).
+  const period = invoice.invoicingPeriod?.invoicingPeriodStartDate ?? invoice.invoicingPeriod?.invoicingPeriodEndDate;
+  if (!period && !unread.includes('BT-72'))
     fill(
       delivery,
       'actualDeliveryDate',
@@ -749,6 +751,14 @@ function missingFields(invoice: Invoice, profile: ConversionProfile, lang: Owner
   const problems: FieldProblem[] = required
     .filter((r) => !r.present(invoice))
     .map((r) => ({ field: `invoice.${r.field}`, bt: r.bt, message: missingMessage(r.bt, lang) }));
+  // BR-IC-11: an intra-community supply whose delivery date the page labels but was not read.
+  if (
+    invoice.vatBreakdown?.some((r) => r.vatCategoryCode === 'K') &&
+    !invoice.deliveryInformation?.actualDeliveryDate &&
+    !invoice.invoicingPeriod?.invoicingPeriodStartDate &&
+    !invoice.invoicingPeriod?.invoicingPeriodEndDate
+  )
+    problems.push({ field: 'invoice.deliveryInformation.actualDeliveryDate', bt: 'BT-72', message: missingMessage('BT-72', lang) });
   invoice.vatBreakdown?.forEach((row, i) => {
     if (!has(row.vatCategoryCode))
       problems.push({

@@ -296,3 +296,15 @@ describe('item names a person may have to confirm', () => {
     expect(candidates?.['invoiceLine[1].itemInformation.itemName']).toBeUndefined();
   });
 });
+
+describe('parts the page prints but the analysis could not read', () => {
+  it('names a delivery date whose label is printed but whose value is not a date, and nothing when no such label is printed', async () => {
+    const withDelivery = (value: string) =>
+      englishInvoice().map((page) => [...page, { s: 'Delivery date', x: 380, y: 138 }, { s: value, x: 545, y: 138, right: true }]);
+    expect((await analyse(withDelivery('see delivery note'))).unread).toEqual(['BT-72']);
+    const read = await analyse(withDelivery('March 1, 2024'));
+    expect(read.invoice.deliveryInformation?.actualDeliveryDate).toBe('2024-03-01');
+    expect(read.unread).toBeUndefined();
+    expect((await analyse(englishInvoice())).unread).toBeUndefined();
+  });
+});

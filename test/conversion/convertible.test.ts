@@ -377,6 +377,8 @@ describe('what the page implies, filled and reported', () => {
       rule: 'supplied-on-issue-date',
     });
     expect(invoice.invoiceNote?.at(-1)?.invoiceNote).toContain('BT-72');
+    // A page that labels a delivery date the analysis could not read says it is not the issue date.
+    expect(refusal(read, { unread: ['BT-72'] }).fields.map((f) => f.bt)).toEqual(['BT-72']);
     read.invoicingPeriod = { invoicingPeriodStartDate: '2026-02-01', invoicingPeriodEndDate: '2026-02-28' };
     expect(prepareForZugferd(read).invoice.deliveryInformation?.actualDeliveryDate).toBeUndefined();
   });
