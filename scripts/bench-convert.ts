@@ -492,27 +492,25 @@ function judgeInvoice(c: Case, got: Invoice): Verdict[] {
         add(f.bt, want, value, () => same(f.compare, want!, value!, creditNote), f.kind);
       }
     });
-  // The VAT breakdown row by row, matched by category and rate.
+  // The VAT breakdown row by row, matched by category (where the XML gives one; ZUGFeRD 1.0 BASIC does not) and rate:
+  // a row missing or added is a wrong breakdown written.
+  type Row = NonNullable<Invoice['vatBreakdown']>[number];
+  const rate = (r: Row) => new Decimal(r.vatCategoryRate ?? 0).toString();
+  const named = (r: Row) => `${r.vatCategoryCode ?? ''} ${rate(r)} %`.trim();
+  const matches = (t: Row, g: Row) => rate(t) === rate(g) && (t.vatCategoryCode === undefined || t.vatCategoryCode === g.vatCategoryCode);
+  const rows = got.vatBreakdown ?? [];
   for (const row of truth.vatBreakdown ?? []) {
-    const rate = (r: typeof row) => new Decimal(r.vatCategoryRate ?? 0);
-    const other = got.vatBreakdown?.find((r) => r.vatCategoryCode === row.vatCategoryCode && rate(r).eq(rate(row)));
-    add('BT-118', row.vatCategoryCode, other?.vatCategoryCode, () => true);
+    const other = rows.find((g) => matches(row, g));
+    add('BT-118', named(row), other ? named(row) : 'no such row', () => other !== undefined);
     if (!other) continue;
-    add(
-      'BT-116',
-      row.vatCategoryTaxableAmount,
-      other.vatCategoryTaxableAmount,
-      () => same('amount', row.vatCategoryTaxableAmount!, other.vatCategoryTaxableAmount!, creditNote),
-      'amount',
-    );
-    add(
-      'BT-117',
-      row.vatCategoryTaxAmount,
-      other.vatCategoryTaxAmount,
-      () => same('amount', row.vatCategoryTaxAmount!, other.vatCategoryTaxAmount!, creditNote),
-      'amount',
-    );
+    for (const [bt, field] of [
+      ['BT-116', 'vatCategoryTaxableAmount'],
+      ['BT-117', 'vatCategoryTaxAmount'],
+    ] as const)
+      add(bt, row[field], other[field], () => same('amount', row[field]!, other[field]!, creditNote), 'amount');
   }
+  for (const extra of truth.vatBreakdown?.length ? rows.filter((g) => !truth.vatBreakdown!.some((t) => matches(t, g))) : [])
+    add('BT-118', 'no such row', named(extra), () => false);
   return verdicts;
 }
 
