@@ -440,6 +440,7 @@ function writeHeldOut(file: string): void {
     sources: d.result.fieldSource,
     candidates: d.result.candidates ?? {},
     unread: d.result.unread ?? [],
+    evidence: d.evidence,
     confidence: Object.fromEntries(Object.entries(d.evidence).map(([p, e]) => [p, fieldConfidence(p, e, tableOf(d.group))])),
   }));
   writeFileSync(file, JSON.stringify({ mode: args.mode, documents: out }));

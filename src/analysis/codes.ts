@@ -306,6 +306,20 @@ export const INVOICE_TYPE_CODES: ReadonlySet<string> = new Set(
   ),
 );
 
+/**
+ * Kinds of invoice that UNTDID 1001 codes apart (partial 326, construction 875 to 877, payment
+ * valuation 204) but that issuers also send as plain 380: the ZUGFeRD samples code a
+ * "Baurechnung" 204 and a "Teilrechnung" 380. The page cannot tell which code its issuer meant.
+ */
+const UNSURE_KINDS =
+  /baurechnung|abschlagsrechnung|schlussrechnung|teilrechnung|zwischenrechnung|aufmass|partial invoice|progress invoice|interim invoice|final invoice|construction invoice|payment valuation|facture de situation|situation de travaux|facture partielle|deelfactuur|eindfactuur/;
+
+/** Whether a title names one of the kinds whose code the page cannot settle. */
+export function isUnsureKind(title: string): boolean {
+  const t = fold(title);
+  return UNSURE_KINDS.test(t) || UNSURE_KINDS.test(t.replace(/\s+/g, ''));
+}
+
 export function documentTypeOf(title: string): string | undefined {
   const t = fold(title);
   // Some writers space letters apart inside words ("Rechnungskor rektur"): try both forms.

@@ -28,6 +28,10 @@ const PRIOR_WEIGHT = 4;
 const SOURCE_PRIOR_WEIGHT = 1;
 /** When nothing was ever measured for an evidence: a cautious middle. */
 const UNKNOWN = 0.5;
+/** Evidence suffixes that mark a guess between readings the page cannot settle. */
+export const ORDER_DEFAULT = ':order-default';
+export const UNSURE_KIND = ':kind-unsure';
+const GUESSES = [ORDER_DEFAULT, UNSURE_KIND];
 
 /** `invoiceLine[3].invoicedQuantity` → `invoiceLine[].invoicedQuantity`: the catalogue path. */
 export function fieldGroup(path: string): string {
@@ -49,9 +53,11 @@ export type CalibrationTable = Readonly<Record<string, readonly [number, number]
  */
 export function fieldConfidence(path: string, evidence: string, table: CalibrationTable = CALIBRATION, ocrQuality = 1): number {
   if (evidence.startsWith('ocr:') && !table['*|ocr:*']) return fieldConfidence(path, evidence.slice(4), table) * ocrQuality;
-  // A date read day-first only by default is a guess between two readings: until measured, even odds,
-  // not how often readings are right in general.
-  const global = evidence.endsWith(':order-default') ? UNKNOWN : shrink(table[evidence.startsWith('ocr:') ? '*|ocr:*' : '*|*'], UNKNOWN);
+  // A guess between readings the page cannot settle (a date read day-first only by default, a kind
+  // of invoice issuers code either way): until measured, even odds, not how often readings are right in general.
+  const global = GUESSES.some((g) => evidence.endsWith(g))
+    ? UNKNOWN
+    : shrink(table[evidence.startsWith('ocr:') ? '*|ocr:*' : '*|*'], UNKNOWN);
   // A reading the recogniser was unsure of is measured apart; seldom seen, it is the same reading at most.
   if (evidence.endsWith(BLURRED)) {
     const clear = fieldConfidence(path, evidence.slice(0, -BLURRED.length), table, ocrQuality);

@@ -5,8 +5,8 @@ import { findAccounts, type PlacedFound } from './accounts.js';
 import { findInvoicingPeriod } from './period.js';
 import { withLegibility } from './legibility.js';
 import { findContacts, type ContactFound } from './contacts.js';
-import { documentTypeOf, INVOICE_TYPE_CODES, UNIT_PIECE } from './codes.js';
-import { documentConfidence, fieldConfidence } from './confidence.js';
+import { documentTypeOf, INVOICE_TYPE_CODES, isUnsureKind, UNIT_PIECE } from './codes.js';
+import { documentConfidence, fieldConfidence, ORDER_DEFAULT, UNSURE_KIND } from './confidence.js';
 import { printedAmbiguously, scanDates } from './dates.js';
 import { buildDoc, lineText, type Doc, type Found } from './document.js';
 import { findHeaderFields, printsLabel } from './header-fields.js';
@@ -433,7 +433,7 @@ function markDefaultOrder(doc: Doc, invoice: Record<string, unknown>, evidence: 
   for (const path of Object.keys(evidence)) {
     const value = stringAt(invoice, path);
     if (typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value) && printedAmbiguously(text, value))
-      evidence[path] = `${evidence[path]}:order-default`;
+      evidence[path] = `${evidence[path]}${ORDER_DEFAULT}`;
   }
 }
 
@@ -492,11 +492,14 @@ function documentType(doc: Doc): { code: string; via: string } {
   const segs = first.lines.filter((l) => l.top < 0.5 * first.height).flatMap((l) => l.segments);
   const typed = segs
     .map((s) => ({ s, title: titleOf(s.text) }))
-    .map(({ s, title }) => ({ s, t: printedTypeCode(title) ?? documentTypeOf(title) }))
-    .filter((x) => x.t !== undefined && fold(titleOf(x.s.text)).length < 60);
+    .map(({ s, title }) => ({ s, printed: printedTypeCode(title), named: documentTypeOf(title), title }))
+    .filter((x) => (x.printed ?? x.named) !== undefined && fold(x.title).length < 60);
   typed.sort((a, b) => b.s.height - a.s.height);
-  const title = typed[0]?.t;
-  return title ? { code: title, via: `title:${title}` } : { code: '380', via: 'default' };
+  const top = typed[0];
+  if (!top) return { code: '380', via: 'default' };
+  const code = (top.printed ?? top.named)!;
+  // A kind issuers code either way is a guess, unless the rendering prints the code itself.
+  return { code, via: `title:${code}${!top.printed && isUnsureKind(top.title) ? UNSURE_KIND : ''}` };
 }
 
 /** A title line without the number and date it goes on to give ("Rechnung des Versicherers (575) Nr. 00.123 vom 11.03.2018"): a sentence stays long. */

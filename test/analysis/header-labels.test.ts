@@ -258,6 +258,21 @@ describe('dates and titles as invoices print them', () => {
     expect(await type('Nota di credito')).toBe('381');
   });
 
+  it('reads a kind of invoice that issuers code either way as a guess a person must confirm, unless its code is printed', async () => {
+    const typed = async (title: string) => {
+      const pages = await extractTextLayer(await pdfOf([letter([{ s: title, x: 50, y: 230, size: 16, bold: true }])]));
+      const result = await analyseInvoice(pages, { withLineItems: false });
+      return [result.invoice.invoiceTypeCode, result.fieldConfidence.invoiceTypeCode];
+    };
+    const [code, confidence] = await typed('Baurechnung Nr. 181301674 vom 25.04.2018');
+    expect(code).toBe('380');
+    expect(confidence).toBeLessThanOrEqual(0.5);
+    expect((await typed('Teilrechnung'))[1]).toBeLessThanOrEqual(0.5);
+    expect((await typed('Rechnung'))[1]).toBeGreaterThan(0.9);
+    expect(await typed('Baurechnung (204) Nr. 181301674 vom 25.04.2018')).toEqual(['204', expect.any(Number)]);
+    expect((await typed('Baurechnung (204) Nr. 181301674 vom 25.04.2018'))[1]).toBeGreaterThan(0.5);
+  });
+
   it('reads the number printed with a bare label on the line under a lone title, and no number under other lines', async () => {
     const under = async (title: string) =>
       (
