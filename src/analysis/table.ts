@@ -39,7 +39,7 @@ export interface ItemRow {
    * the lines a narrow column broke it over, with a line under it that was not joined (`open`),
    * over a description in a wide column, or cut from its description at a colon.
    */
-  nameSet?: 'alone' | 'joined' | 'open' | 'described' | 'colon';
+  nameSet?: 'alone' | 'joined' | 'spaced' | 'open' | 'described' | 'colon';
   /** Where the name may as well be otherwise: with the line under it, without the lines joined to it, not cut at its colon. */
   nameAlternatives?: string[];
   description?: string;
@@ -306,6 +306,8 @@ interface Parsed {
   scanned: boolean;
   /** Where the line's description text stands, and how wide its first word is (to tell a wrapped name). */
   description?: Omit<NameLine, 'text'>;
+  /** Description text ran on under another column's header: the line was not set to the name column's width. */
+  crossed?: boolean;
 }
 
 /** The first groups of a number grouped by spaces, and a group after them. */
@@ -359,14 +361,17 @@ function readLine(columns: Column[], line: Line): Parsed {
       next.w.x - (w.w.x + w.w.width) < next.w.height
     );
   };
-  let prev: { w: Word; col: Column; s: number } | undefined;
+  /** `gap`: the space before the word, where it follows a word of its column in its segment. */
+  let prev: { w: Word; col: Column; s: number; gap?: number } | undefined;
   let description: Parsed['description'];
+  let crossed = false;
   /** The segment of the last number in each column. */
   const lastNumber = new Map<ColumnKind, number>();
   all.forEach(({ w, s }, i) => {
     const numeric = isNumberWord(w.text);
-    // A number set as closely as a word space after description text is part of it ("Karton 3 x 20").
-    const inText = numeric && prev?.s === s && prev.col.kind === 'description' && w.x - (prev.w.x + prev.w.width) < 0.4 * w.height;
+    // A word set as closely as the text's own word spaces after description text is part of it
+    // ("Karton 3 x 20", "D. Muster"), whichever column's header it stands under.
+    const inText = prev?.s === s && prev.col.kind === 'description' && w.x - (prev.w.x + prev.w.width) <= wordSpace(prev, w);
     const next = all[i + 1]?.w;
     const percent =
       numeric &&
@@ -379,6 +384,8 @@ function readLine(columns: Column[], line: Line): Parsed {
         ? rateColumn
         : (leadsText(i) && description0) || columnOf(columns, w, numeric);
     if (!col) return;
+    const beyond = inText && columnOf(columns, w, numeric)?.kind !== 'description';
+    crossed ||= beyond;
     const list = byKind.get(col.kind) ?? [];
     // Two numbers that land in one column but stand a column gap apart ("33" and "143,75" under a
     // header that spans both; "-120 h" and "85.00 €", a unit between them) are two values, never one
@@ -386,13 +393,13 @@ function readLine(columns: Column[], line: Line): Parsed {
     const before = lastNumber.get(col.kind);
     if (numeric && before !== undefined && before !== s) list.push(';');
     if (numeric) lastNumber.set(col.kind, s);
-    prev = { w, col, s };
+    prev = { w, col, s, gap: prev?.s === s && prev.col === col ? w.x - (prev.w.x + prev.w.width) : undefined };
     list.push(col.kind === 'description' ? (w.printed ?? w.text) : w.text);
     byKind.set(col.kind, list);
     if (col.kind === 'description')
       description = {
         x0: description?.x0 ?? w.x,
-        x1: w.x + w.width,
+        x1: beyond ? description!.x1 : w.x + w.width,
         firstWidth: description?.firstWidth ?? w.width,
         height: w.height,
         top: line.top,
@@ -401,7 +408,18 @@ function readLine(columns: Column[], line: Line): Parsed {
     else if (description && description.next === undefined && w.x > description.x1) description.next = w.x;
     words++;
   });
-  return { byKind, words, scanned: all.some(({ w }) => w.confidence !== undefined), ...(description ? { description } : {}) };
+  return {
+    byKind,
+    words,
+    scanned: all.some(({ w }) => w.confidence !== undefined),
+    ...(description ? { description } : {}),
+    ...(crossed ? { crossed } : {}),
+  };
+}
+
+/** The widest gap a word space of a text may be: the one before its last word, or under half the type size. */
+function wordSpace(prev: { w: Word; gap?: number }, w: Word): number {
+  return Math.max(0.4 * w.height, prev.gap === undefined ? 0 : prev.gap + 0.1 * w.height);
 }
 
 function firstNumber(doc: Doc, texts: string[] | undefined, money = false): NumberMatch | undefined {
@@ -709,7 +727,8 @@ function extendItem(scan: Scan, cursor: Cursor, current: ItemRow, r: RowLine): v
 }
 
 /** A line under an item whose text runs on into the columns of numbers was not set to the name column's width. */
-const spills = (parsed: Parsed) => [...parsed.byKind.keys()].some((k) => k !== 'description' && k !== 'itemId' && k !== 'position');
+const spills = (parsed: Parsed) =>
+  parsed.crossed === true || [...parsed.byKind.keys()].some((k) => k !== 'description' && k !== 'itemId' && k !== 'position');
 
 /** Notes a line of the item's name column: the first is the name's own. */
 function nameLine(scan: Scan, row: ItemRow, r: RowLine): void {
@@ -730,8 +749,8 @@ function joinNames(scan: Scan): void {
       row.nameSet = row.description ? 'described' : 'alone';
       continue;
     }
-    const { name, rest, broken } = joinWrapped(row.name, lines, tables.get(columns!)!);
-    row.nameSet = !broken ? 'described' : rest.length > 0 ? 'open' : 'joined';
+    const { name, rest, broken, spaced } = joinWrapped(row.name, lines, tables.get(columns!)!);
+    row.nameSet = !broken ? 'described' : rest.length > 0 ? 'open' : spaced ? 'spaced' : 'joined';
     if (broken) row.nameAlternatives = [rest.length > 0 ? joinLine(name, rest[0]!) : row.name];
     row.name = name;
     const description = [...rest, ...(row.description ? [row.description] : [])].join('\n');

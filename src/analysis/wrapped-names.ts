@@ -31,13 +31,14 @@ export function joinWrapped(
   name: string,
   lines: readonly NameLine[],
   table: ReadonlyArray<readonly NameLine[]>,
-): { name: string; rest: string[]; broken: boolean } {
+): { name: string; rest: string[]; broken: boolean; spaced: boolean } {
   const all = table.flat();
   const widest = Math.max(...all.map((l) => l.x1));
   const widestName = Math.max(...table.map((item) => item[0]!.x1));
   const next = Math.min(...all.map((l) => l.next ?? Infinity));
   const full = next - widest < 8 * lines[0]!.height;
   let joined = name;
+  let spaced = false;
   let k = 1;
   for (; full && k < lines.length; k++) {
     const [above, line] = [lines[k - 1]!, lines[k]!];
@@ -48,9 +49,10 @@ export function joinWrapped(
     // (A description set under the name runs on wider, as sentences do.)
     const tight = line.top - above.bottom < 0.6 * line.height && line.x1 <= widestName + line.height;
     if (!aligned || !(overran || tight)) break;
+    spaced ||= !overran;
     joined = joinLine(joined, line.text);
   }
-  return { name: joined, rest: lines.slice(k).map((l) => l.text), broken: full };
+  return { name: joined, rest: lines.slice(k).map((l) => l.text), broken: full, spaced };
 }
 
 /** A name and its next line as one: a word broken at its hyphen or slash ("Kfz-" / "Haftpflicht", "4-" / "Fahrten-Karte") joins without a space; a dash standing alone keeps it. */

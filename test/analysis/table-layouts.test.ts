@@ -314,6 +314,46 @@ describe('a price for more than one unit', () => {
   });
 });
 
+describe('a name that runs on under the next column header', () => {
+  it('keeps the words set at its own word spacing in the name, though they stand under the quantity header', async () => {
+    const rows = await rowsOf(
+      table(
+        [
+          ['Artikelbezeichnung', 60],
+          ['Menge', 150],
+          ['Preis', 420, true],
+          ['Gesamt', 520, true],
+        ],
+        [
+          [
+            ['Mischpalette Joghurt Karton 3 x 20', 60],
+            ['2', 250, true],
+            ['29,10', 420, true],
+            ['58,20', 520, true],
+          ],
+          [
+            ['Kommissionierer 1250032 D. Muster', 60],
+            ['27,5', 250, true],
+            ['10,50', 420, true],
+            ['288,75', 520, true],
+          ],
+          [
+            ['Transport', 60],
+            ['1', 250, true],
+            ['25,00', 420, true],
+            ['25,00', 520, true],
+          ],
+        ],
+      ),
+    );
+    expect(rows.map((r) => [r.name, r.quantity])).toEqual([
+      ['Mischpalette Joghurt Karton 3 x 20', '2'],
+      ['Kommissionierer 1250032 D. Muster', '27.5'],
+      ['Transport', '1'],
+    ]);
+  });
+});
+
 describe('an amount printed a little below its row', () => {
   it('takes the amount from the line below where quantity × price comes to it, and only there', async () => {
     const header: Cell[] = [
