@@ -336,6 +336,10 @@ const COMPARED: Array<{ bt: string; path: string; compare: Compare; kind: Kind }
 ];
 const LINES = 'lines';
 
+const collapsed = (text: string) => text.replace(/\s+/g, ' ').trim();
+const printedAsIs = (text: string, v: Visible) => v.printed.includes(collapsed(text));
+const sameButCase = (want: string, got: string) => collapsed(want).toLowerCase() === collapsed(got).toLowerCase();
+
 /** Equal as a user would accept it unchanged: only spacing of text, spacing and case of ids, amounts to the cent. */
 function same(compare: Compare, want: string, got: string, creditNote: boolean): boolean {
   switch (compare) {
@@ -453,6 +457,9 @@ function judgeInvoice(c: Case, got: Invoice): Verdict[] {
     else if (right()) verdicts.push({ bt, want, got: value, verdict: 'right' });
     else if (rule) verdicts.push({ bt, want, got: value, verdict: 'truth-breaks', rule });
     else if (kind && c.visible && !isVisible(kind, want, c.visible) && isVisible(kind, value, c.visible))
+      verdicts.push({ bt, want, got: value, verdict: 'page-differs' });
+    // A text the page prints in the output's case and not the XML's ("16X6X28" where the XML writes "16x6x28").
+    else if (sameButCase(want, value) && c.visible && printedAsIs(value, c.visible) && !printedAsIs(want, c.visible))
       verdicts.push({ bt, want, got: value, verdict: 'page-differs' });
     // A price the XML states to more places than the page prints it ("3.3333" printed "3,33").
     else if (kind === 'amount' && c.visible && roundedTo(want, value) && isVisible(kind, value, c.visible))

@@ -203,6 +203,8 @@ export type Kind = 'text' | 'wrapped' | 'id' | 'date' | 'amount' | 'code' | 'cou
 /** What the page shows, prepared for "is this value visible at all" questions. */
 export interface Visible {
   key: string;
+  /** The page's text as printed, spacing collapsed, case kept. */
+  printed: string;
   /** The text keys of the page's words, for text broken over lines. */
   words: Set<string>;
   compact: string;
@@ -241,6 +243,7 @@ export function visibleOf(pages: PageText[]): Visible {
   }
   return {
     key: textKey(all),
+    printed: all.replace(/\s+/g, ' '),
     words: new Set(all.split(/\s+/).map(textKey)),
     compact: all.replace(/\s+/g, '').toUpperCase(),
     amounts,
