@@ -31,7 +31,9 @@ const UNKNOWN = 0.5;
 /** Evidence suffixes that mark a guess between readings the page cannot settle. */
 export const ORDER_DEFAULT = ':order-default';
 export const UNSURE_KIND = ':kind-unsure';
-const GUESSES = [ORDER_DEFAULT, UNSURE_KIND];
+/** An item name cut at a colon: whether the words after it are the name's, issuers decide either way. */
+const CUT_AT_COLON = 'name:colon';
+const GUESSES = [ORDER_DEFAULT, UNSURE_KIND, CUT_AT_COLON];
 
 /** `invoiceLine[3].invoicedQuantity` → `invoiceLine[].invoicedQuantity`: the catalogue path. */
 export function fieldGroup(path: string): string {

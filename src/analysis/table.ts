@@ -716,9 +716,10 @@ function extendItem(scan: Scan, cursor: Cursor, current: ItemRow, r: RowLine): v
     cursor.pendingName = false;
     cursor.nameOpen = true;
     nameLine(scan, current, r);
-  } else if (cursor.nameOpen && !desc.includes(':') && r.parsed.description && !spills(r.parsed)) {
+  } else if (cursor.nameOpen && (!desc.includes(':') || desc.startsWith('(')) && r.parsed.description && !spills(r.parsed)) {
     // Perhaps the name's next line; which of these lines are is told once the table is read.
-    // (A label's line, "Verpackung: Karton", is always a description; so is a line too wide for the column.)
+    // (A label's line, "Verpackung: Karton", is always a description; so is a line too wide for the column.
+    // A parenthesis before a colon, "(Stunde): Einer", is the name's.)
     nameLine(scan, current, r);
   } else {
     current.description = current.description ? `${current.description}\n${desc}` : desc;
@@ -749,9 +750,14 @@ function joinNames(scan: Scan): void {
       row.nameSet = row.description ? 'described' : 'alone';
       continue;
     }
-    const { name, rest, broken, spaced } = joinWrapped(row.name, lines, tables.get(columns!)!);
-    row.nameSet = !broken ? 'described' : rest.length > 0 ? 'open' : spaced ? 'spaced' : 'joined';
-    if (broken) row.nameAlternatives = [rest.length > 0 ? joinLine(name, rest[0]!) : row.name];
+    const { name: whole, rest, broken, spaced } = joinWrapped(row.name, lines, tables.get(columns!)!);
+    // A joined line may bring the colon that ends the name ("(Stunde): Einer").
+    const name = nameOf(whole);
+    const cut = whole.slice(name.length).replace(/^\s*:\s*/, '');
+    if (cut) rest.unshift(cut);
+    row.nameSet = cut ? 'colon' : rest.length > 0 ? (broken ? 'open' : 'described') : spaced ? 'spaced' : 'joined';
+    if (cut) row.nameAlternatives = [whole];
+    else if (broken || whole !== row.name) row.nameAlternatives = [rest.length > 0 ? joinLine(whole, rest[0]!) : row.name];
     row.name = name;
     const description = [...rest, ...(row.description ? [row.description] : [])].join('\n');
     if (description) row.description = description;

@@ -40,15 +40,18 @@ export function joinWrapped(
   let joined = name;
   let spaced = false;
   let k = 1;
-  for (; full && k < lines.length; k++) {
+  for (; k < lines.length; k++) {
     const [above, line] = [lines[k - 1]!, lines[k]!];
     // Left-aligned under the name, and the word did not fit after the line above (a word space is about a quarter of the type size).
     const aligned = Math.abs(line.x0 - lines[0]!.x0) <= line.height;
-    const overran = above.x1 + 0.25 * line.height + line.firstWidth > widest;
+    const overran = full && above.x1 + 0.25 * line.height + line.firstWidth > widest;
     // A name with line breaks of its own prints them too: at the line spacing right under it, and no wider than names are.
     // (A description set under the name runs on wider, as sentences do.)
-    const tight = line.top - above.bottom < 0.6 * line.height && line.x1 <= widestName + line.height;
-    if (!aligned || !(overran || tight)) break;
+    const close = line.top - above.bottom < 0.6 * line.height;
+    const tight = full && close && line.x1 <= widestName + line.height;
+    // A parenthesis goes on with what stands before it ("Künstlerische Gestaltung" / "(Stunde)"), in any column.
+    const aside = close && line.text.startsWith('(');
+    if (!aligned || !(overran || tight || aside)) break;
     spaced ||= !overran;
     joined = joinLine(joined, line.text);
   }

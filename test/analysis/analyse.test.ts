@@ -295,6 +295,15 @@ describe('item names a person may have to confirm', () => {
     expect(candidates?.['invoiceLine[0].itemInformation.itemName']).toEqual(['Consulting: March sprint']);
     expect(candidates?.['invoiceLine[1].itemInformation.itemName']).toBeUndefined();
   });
+
+  it('reports a name cut at its colon as a guess: issuers put the words after it in the name or apart', async () => {
+    const pages = englishInvoice().map((page) =>
+      page.map((t) => (t.s === 'Consulting services' ? { ...t, s: 'Consulting: March sprint' } : t)),
+    );
+    const { fieldConfidence } = await analyse(pages);
+    expect(fieldConfidence['invoiceLine[0].itemInformation.itemName']).toBeLessThanOrEqual(0.5);
+    expect(fieldConfidence['invoiceLine[1].itemInformation.itemName']).toBeGreaterThan(0.5);
+  });
 });
 
 describe('parts the page prints but the analysis could not read', () => {

@@ -528,6 +528,38 @@ describe('names as printed', () => {
     expect(rows.map((r) => [r.name, r.description])).toEqual([['Wartung Heizungsanlage pro', 'Stunde, inkl. Anfahrt']]);
   });
 
+  it('goes on with a name on a line that opens with a parenthesis, up to its colon, in a column wide enough for both', async () => {
+    // Set at the line spacing, as 11-point text on 14-point lines.
+    const rows = await rowsOf(
+      table(
+        header,
+        [
+          [
+            ['Künstlerische Gestaltung', 60],
+            ['1', 300, true],
+            ['160.00', 380, true],
+            ['160.00', 460, true],
+          ],
+          [['(Stunde): Einer', 60]],
+          [['Beispielrechnung', 60]],
+          [
+            ['Luftballon', 60],
+            ['400', 300, true],
+            ['0.79', 380, true],
+            ['316.00', 460, true],
+          ],
+          [['Bunt, ca. 500ml', 60]],
+        ],
+        [],
+        11,
+      ),
+    );
+    expect(rows.map((r) => [r.name, r.description, r.nameSet])).toEqual([
+      ['Künstlerische Gestaltung (Stunde)', 'Einer\nBeispielrechnung', 'colon'],
+      ['Luftballon', 'Bunt, ca. 500ml', 'described'],
+    ]);
+  });
+
   it('goes on with a name on the lines below while the line above had no room for their first word, but not with a "label: value" note', async () => {
     const narrow: Cell[] = [
       ['Description', 60],
