@@ -31,9 +31,13 @@ const UNKNOWN = 0.5;
 /** Evidence suffixes that mark a guess between readings the page cannot settle. */
 export const ORDER_DEFAULT = ':order-default';
 export const UNSURE_KIND = ':kind-unsure';
-/** An item name cut at a colon: whether the words after it are the name's, issuers decide either way. */
-const CUT_AT_COLON = 'name:colon';
-const GUESSES = [ORDER_DEFAULT, UNSURE_KIND, CUT_AT_COLON];
+/**
+ * An item name cut at a colon, or with a line under it set like its own and not joined: whether
+ * those words are the name's, issuers decide either way ("Luftballon: Bunt, ca. 500ml" whole in
+ * one ZUGFeRD sample and cut in the next, on the same page).
+ */
+const NAME_GUESSES = ['name:colon', 'name:open'];
+const GUESSES = [ORDER_DEFAULT, UNSURE_KIND, ...NAME_GUESSES];
 
 /** `invoiceLine[3].invoicedQuantity` → `invoiceLine[].invoicedQuantity`: the catalogue path. */
 export function fieldGroup(path: string): string {
@@ -56,17 +60,18 @@ export type CalibrationTable = Readonly<Record<string, readonly [number, number]
 export function fieldConfidence(path: string, evidence: string, table: CalibrationTable = CALIBRATION, ocrQuality = 1): number {
   if (evidence.startsWith('ocr:') && !table['*|ocr:*']) return fieldConfidence(path, evidence.slice(4), table) * ocrQuality;
   // A guess between readings the page cannot settle (a date read day-first only by default, a kind
-  // of invoice issuers code either way): until measured, even odds, not how often readings are right in general.
-  const global = GUESSES.some((g) => evidence.endsWith(g))
-    ? UNKNOWN
-    : shrink(table[evidence.startsWith('ocr:') ? '*|ocr:*' : '*|*'], UNKNOWN);
+  // of invoice issuers code either way) is at even odds at most: a few sources that happened to
+  // settle it one way say little of the next issuer.
+  const guess = GUESSES.some((g) => evidence.endsWith(g));
+  const global = guess ? UNKNOWN : shrink(table[evidence.startsWith('ocr:') ? '*|ocr:*' : '*|*'], UNKNOWN);
   // A reading the recogniser was unsure of is measured apart; seldom seen, it is the same reading at most.
   if (evidence.endsWith(BLURRED)) {
     const clear = fieldConfidence(path, evidence.slice(0, -BLURRED.length), table, ocrQuality);
     return Math.min(clear, shrink(table[`${fieldGroup(path)}|${evidence}`], shrink(table[`*|${evidence}`], clear)));
   }
   const byEvidence = shrink(table[`*|${evidence}`], global);
-  return shrink(table[`${fieldGroup(path)}|${evidence}`], byEvidence);
+  const measured = shrink(table[`${fieldGroup(path)}|${evidence}`], byEvidence);
+  return guess ? Math.min(measured, UNKNOWN) : measured;
 }
 
 /**

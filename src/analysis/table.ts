@@ -36,8 +36,9 @@ export interface ItemRow {
   name?: string;
   /**
    * How the name was set, which tells how surely it is whole: alone in its column, joined from
-   * the lines a narrow column broke it over, with a line under it that was not joined (`open`),
-   * over a description in a wide column, or cut from its description at a colon.
+   * the lines a narrow column broke it over (`joined`; `spaced` where a line joined by its
+   * spacing alone), with a line under it set like its own and not joined (`open`), over a
+   * description, or cut from its description at a colon.
    */
   nameSet?: 'alone' | 'joined' | 'spaced' | 'open' | 'described' | 'colon';
   /** Where the name may as well be otherwise: with the line under it, without the lines joined to it, not cut at its colon. */
@@ -750,14 +751,14 @@ function joinNames(scan: Scan): void {
       row.nameSet = row.description ? 'described' : 'alone';
       continue;
     }
-    const { name: whole, rest, broken, spaced } = joinWrapped(row.name, lines, tables.get(columns!)!);
+    const { name: whole, rest, broken, spaced, undecided } = joinWrapped(row.name, lines, tables.get(columns!)!);
     // A joined line may bring the colon that ends the name ("(Stunde): Einer").
     const name = nameOf(whole);
     const cut = whole.slice(name.length).replace(/^\s*:\s*/, '');
     if (cut) rest.unshift(cut);
-    row.nameSet = cut ? 'colon' : rest.length > 0 ? (broken ? 'open' : 'described') : spaced ? 'spaced' : 'joined';
+    row.nameSet = cut ? 'colon' : rest.length > 0 ? (undecided ? 'open' : 'described') : spaced ? 'spaced' : 'joined';
     if (cut) row.nameAlternatives = [whole];
-    else if (broken || whole !== row.name) row.nameAlternatives = [rest.length > 0 ? joinLine(whole, rest[0]!) : row.name];
+    else if (broken || undecided || whole !== row.name) row.nameAlternatives = [rest.length > 0 ? joinLine(whole, rest[0]!) : row.name];
     row.name = name;
     const description = [...rest, ...(row.description ? [row.description] : [])].join('\n');
     if (description) row.description = description;
@@ -1005,7 +1006,11 @@ function amountBelow(
 ): NumberMatch | undefined {
   const [line, next] = [page.lines[at]!, page.lines[at + 1]];
   if (!qty || !next || next.top - line.bottom > 1.2 * line.height) return undefined;
-  const amount = lastMoney(doc, readLine(columns, next).byKind.get('lineAmount'));
+  const below = readLine(columns, next);
+  // A total set right under the last item ("Gesamtbetrag Netto  135,00 €") is no item's amount.
+  const label = fold((below.byKind.get('description') ?? []).join(' '));
+  if (closesTable(lineText(next)) || classifyTotal(label).length) return undefined;
+  const amount = lastMoney(doc, below.byKind.get('lineAmount'));
   if (!amount || !price) return amount;
   return new Decimal(qty.value).times(price.value).toDecimalPlaces(2).eq(amount.value) ? amount : undefined;
 }

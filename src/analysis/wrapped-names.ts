@@ -20,8 +20,9 @@ export interface NameLine {
 }
 
 /**
- * The name with the lines below that continue it, the lines after it that do not, and whether
- * the column breaks its text at all (`broken`). `table`
+ * The name with the lines below that continue it, the lines after it that do not, whether
+ * the column breaks its text at all (`broken`), whether a line was joined by its spacing alone
+ * (`spaced`), and whether the first line left is set like the name's own (`undecided`). `table`
  * holds the name column's lines of every item of the table: the column's usable width is that
  * of its widest line (the header's span overstates it: a right-aligned number column's header
  * starts well right of its numbers). A column whose widest line stops far short of the next
@@ -31,7 +32,7 @@ export function joinWrapped(
   name: string,
   lines: readonly NameLine[],
   table: ReadonlyArray<readonly NameLine[]>,
-): { name: string; rest: string[]; broken: boolean; spaced: boolean } {
+): { name: string; rest: string[]; broken: boolean; spaced: boolean; undecided: boolean } {
   const all = table.flat();
   const widest = Math.max(...all.map((l) => l.x1));
   const widestName = Math.max(...table.map((item) => item[0]!.x1));
@@ -39,6 +40,7 @@ export function joinWrapped(
   const full = next - widest < 8 * lines[0]!.height;
   let joined = name;
   let spaced = false;
+  let undecided = false;
   let k = 1;
   for (; k < lines.length; k++) {
     const [above, line] = [lines[k - 1]!, lines[k]!];
@@ -48,14 +50,19 @@ export function joinWrapped(
     // A name with line breaks of its own prints them too: at the line spacing right under it, and no wider than names are.
     // (A description set under the name runs on wider, as sentences do.)
     const close = line.top - above.bottom < 0.6 * line.height;
-    const tight = full && close && line.x1 <= widestName + line.height;
+    const nameLike = close && line.x1 <= widestName + line.height;
+    const tight = full && nameLike;
     // A parenthesis goes on with what stands before it ("Künstlerische Gestaltung" / "(Stunde)"), in any column.
     const aside = close && line.text.startsWith('(');
-    if (!aligned || !(overran || tight || aside)) break;
+    if (!aligned || !(overran || tight || aside)) {
+      // A line set like the name's own, in a column wide enough for both, may be either.
+      undecided = aligned && nameLike;
+      break;
+    }
     spaced ||= !overran;
     joined = joinLine(joined, line.text);
   }
-  return { name: joined, rest: lines.slice(k).map((l) => l.text), broken: full, spaced };
+  return { name: joined, rest: lines.slice(k).map((l) => l.text), broken: full, spaced, undecided };
 }
 
 /** A name and its next line as one: a word broken at its hyphen or slash ("Kfz-" / "Haftpflicht", "4-" / "Fahrten-Karte") joins without a space; a dash standing alone keeps it. */

@@ -32,6 +32,7 @@ describe('names a narrow column broke over lines', () => {
       rest: ['Verpackung Karton'],
       broken: true,
       spaced: false,
+      undecided: false,
     });
   });
 
@@ -42,16 +43,18 @@ describe('names a narrow column broke over lines', () => {
       rest: ['Die letzte Lieferung erfolgt in 12/2016'],
       broken: true,
       spaced: false,
+      undecided: false,
     });
   });
 
-  it('breaks nothing in a column far wider than its text', () => {
+  it('breaks nothing in a column far wider than its text, and leaves a line set like the name undecided', () => {
     const item = [at('Small Business Exchange 2010', 0, 220, { next: 480 }), at('Grundgebühr pro Einheit', 1, 190)];
     expect(joinWrapped('Small Business Exchange 2010', item, [item])).toEqual({
       name: 'Small Business Exchange 2010',
       rest: ['Grundgebühr pro Einheit'],
       broken: false,
       spaced: false,
+      undecided: true,
     });
   });
 });
