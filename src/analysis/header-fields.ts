@@ -29,6 +29,9 @@ const KIND: Readonly<Record<HeaderField, Kind>> = {
 /** Words that are labels themselves, never an identifier's value. */
 const NOT_AN_ID = /^(?:datum|date|vom|von|du|of|from|nr\.?|no\.?|number|nummer|page|seite|kunde|customer|client)$/i;
 
+/** What joins the two dates of a period. */
+const RANGE = /^\s*(?:[-\u2013\u2014]|bis|to|until|au|al|tot)\s*$/i;
+
 /** Where the value was relative to the label, and how much that position is worth. */
 const PLACES: ReadonlyArray<['same' | 'right' | 'below', number]> = [
   ['same', 1],
@@ -40,8 +43,10 @@ export function parseValue(kind: Kind, text: string, doc: Doc, strictId: boolean
   const t = text.trim();
   switch (kind) {
     case 'date': {
-      // The date must open the value ("05.03.2018", "vom 05.03.2018"), not hide further on.
-      const d = scanDates(t, doc.order)[0];
+      // The date must open the value ("05.03.2018", "vom 05.03.2018"), not hide further on; and a
+      // range ("01.09.13 - 30.09.13") is a period, whose start is no date of the label's.
+      const [d, then] = scanDates(t, doc.order);
+      if (then && d && RANGE.test(t.slice(d.end, then.start))) return undefined;
       if (d) return /^(?:\S{1,4}\s+)?$/.test(t.slice(0, d.start)) ? d.iso : undefined;
       return doc.source === 'ocr' ? scannedDate(t, doc.order) : undefined;
     }

@@ -251,6 +251,21 @@ describe('dates and titles as invoices print them', () => {
     expect(invoice.deliveryInformation?.actualDeliveryDate).toBe('2018-06-05');
   });
 
+  it('reads no delivery date from a label whose value is a range: its start is no date of the delivery', async () => {
+    const delivered = async (value: string) =>
+      (
+        await header(
+          letter([
+            { s: 'Leistungs-Datum :', x: 360, y: 200 },
+            { s: value, x: 545, y: 200, right: true },
+          ]),
+        )
+      ).deliveryInformation?.actualDeliveryDate;
+    expect(await delivered('01.09.13 - 30.09.13')).toBeUndefined();
+    expect(await delivered('01.09.2013 bis 30.09.2013')).toBeUndefined();
+    expect(await delivered('30.09.2013')).toBe('2013-09-30');
+  });
+
   it('reads a self-billing invoice and a corrective invoice by their titles', async () => {
     const type = async (title: string) => (await header(letter([{ s: title, x: 50, y: 230, size: 16, bold: true }]))).invoiceTypeCode;
     expect(await type('SELF-BILLING INVOICE')).toBe('389');
