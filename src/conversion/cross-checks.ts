@@ -11,7 +11,7 @@ import { conflictMessage, type Conflict, type OwnerLanguage } from './owner-text
 /**
  * Values read from a page that cannot all be right: the seller's name also stands as the buyer's,
  * a label stands as a name, a credit note owes a negative amount, a due date comes before the
- * invoice. Each is a misreading, and a misread value written into an e-invoice is booked and paid
+ * invoice, a corrected invoice names no invoice it corrects. Each is a misreading, and a misread value written into an e-invoice is booked and paid
  * as the issuer's statement; so any of them refuses the conversion before anything is written.
  * Each check is a small named action in one list (as KoSIT's validator runs its DefaultChecks),
  * so that a new kind of wrong value found in the field is one more entry.
@@ -202,6 +202,19 @@ function datesInOrder(invoice: Invoice): CrossFinding[] {
   return findings;
 }
 
+// ---------------------------------------------------------------- a corrected invoice names its invoice
+
+/**
+ * A corrected invoice (384) corrects one invoice, and names it (BG-3; XRechnung requires it). A
+ * title read as a correction without the invoice it corrects is a title some issuers print on
+ * an ordinary invoice with negative lines (the ZUGFeRD 1.0 samples code their
+ * "Rechnungskorrektur" 380), so the type is for a person to confirm.
+ */
+function correctionNamesItsInvoice(invoice: Invoice): CrossFinding[] {
+  if (invoice.invoiceTypeCode !== '384' || invoice.precedingInvoiceReference?.length) return [];
+  return [{ path: 'invoiceTypeCode', conflict: { kind: 'correction-without-invoice', bt: 'BT-3', value: '384' } }];
+}
+
 // ---------------------------------------------------------------- the list
 
 export const CROSS_CHECKS: readonly CrossCheck[] = [
@@ -209,6 +222,7 @@ export const CROSS_CHECKS: readonly CrossCheck[] = [
   { name: 'party-names-are-names', run: partyNamesAreNames },
   { name: 'sign-matches-type', run: signMatchesType },
   { name: 'dates-in-order', run: datesInOrder },
+  { name: 'correction-names-its-invoice', run: correctionNamesItsInvoice },
 ];
 
 /** Every conflict, as the refusal's fields: what was read, and the other readings the caller found for that path. */

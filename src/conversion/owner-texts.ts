@@ -157,7 +157,8 @@ export type Conflict =
   | { kind: 'same-as-other-party'; bt: string; otherBt: string; value: string }
   | { kind: 'not-a-name'; bt: string; value: string; why: 'no-letters' | 'label' | 'title' | 'placeholder' }
   | { kind: 'sign'; bt: string; value: string; typeCode: '380' | '381' }
-  | { kind: 'date-order'; bt: string; value: string; otherBt: string; otherValue: string; why: DateOrder };
+  | { kind: 'date-order'; bt: string; value: string; otherBt: string; otherValue: string; why: DateOrder }
+  | { kind: 'correction-without-invoice'; bt: string; value: string };
 
 const NOT_A_NAME: Readonly<Record<Extract<Conflict, { kind: 'not-a-name' }>['why'], Pair>> = {
   'no-letters': ['has no letters, so it is no name', 'enthält keine Buchstaben, ist also kein Name'],
@@ -209,6 +210,14 @@ export function conflictMessage(c: Conflict, lang: OwnerLanguage): string {
             ],
             lang,
           );
+    case 'correction-without-invoice':
+      return pick(
+        [
+          `The invoice is titled as a correction and was read as a corrected invoice (${c.value}), but no number of the invoice it corrects (BT-25) was read. Please confirm the document type, and print the number of the corrected invoice if it is one`,
+          `Das Dokument ist als Korrektur bezeichnet und wurde als korrigierte Rechnung (${c.value}) gelesen, aber die Nummer der korrigierten Rechnung (BT-25) wurde nicht gelesen. Bitte bestätigen Sie die Dokumentart und drucken Sie, falls es eine ist, die Nummer der korrigierten Rechnung`,
+        ],
+        lang,
+      );
     case 'date-order': {
       const other = `${dateOf(c.otherBt, lang)} (${c.otherBt}, ${c.otherValue})`;
       const relation = pick(DATE_ORDER[c.why], lang);

@@ -24,7 +24,25 @@ describe('ordinary invoices', () => {
   });
 
   it('runs each check by name, in one list', () => {
-    expect(CROSS_CHECKS.map((c) => c.name)).toEqual(['parties-differ', 'party-names-are-names', 'sign-matches-type', 'dates-in-order']);
+    expect(CROSS_CHECKS.map((c) => c.name)).toEqual([
+      'parties-differ',
+      'party-names-are-names',
+      'sign-matches-type',
+      'dates-in-order',
+      'correction-names-its-invoice',
+    ]);
+  });
+});
+
+describe('a corrected invoice names the invoice it corrects', () => {
+  it('refuses a corrected invoice (384) without the number of the invoice it corrects, and takes one with it', () => {
+    const read = fixture('04-corrected-invoice-384.json');
+    expect(crossCheckProblems(read, 'en')).toEqual([]);
+    delete read.precedingInvoiceReference;
+    const r = refusal(read);
+    expect(r.code).toBe('FIELDS_UNCERTAIN');
+    expect(named(r)).toEqual([['invoice.invoiceTypeCode', 'BT-3', '384']]);
+    expect(r.fields[0]!.message).toContain('(BT-25)');
   });
 });
 
