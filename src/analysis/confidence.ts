@@ -32,11 +32,13 @@ const UNKNOWN = 0.5;
 export const ORDER_DEFAULT = ':order-default';
 export const UNSURE_KIND = ':kind-unsure';
 /**
- * An item name cut at a colon, or with a line under it set like its own and not joined: whether
- * those words are the name's, issuers decide either way ("Luftballon: Bunt, ca. 500ml" whole in
- * one ZUGFeRD sample and cut in the next, on the same page).
+ * An item name cut at a colon, with a line under it set like its own and not joined, or joined to
+ * such a line by its spacing alone: whether those words are the name's, issuers decide either way
+ * ("Luftballon: Bunt, ca. 500ml" whole in one ZUGFeRD sample and cut in the next, on the same
+ * page; "Choice" / "Upgrade" one name, "Schweinesteak" / "aus Deutschland" a name and its
+ * description, set alike).
  */
-const NAME_GUESSES = ['name:colon', 'name:open'];
+const NAME_GUESSES = ['name:colon', 'name:open', 'name:spaced'];
 const GUESSES = [ORDER_DEFAULT, UNSURE_KIND, ...NAME_GUESSES];
 
 /** `invoiceLine[3].invoicedQuantity` → `invoiceLine[].invoicedQuantity`: the catalogue path. */

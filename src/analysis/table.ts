@@ -401,6 +401,7 @@ function readLine(columns: Column[], line: Line): Parsed {
       description = {
         x0: description?.x0 ?? w.x,
         x1: beyond ? description!.x1 : w.x + w.width,
+        ...(description ? { second: description.second ?? w.x } : {}),
         firstWidth: description?.firstWidth ?? w.width,
         height: w.height,
         top: line.top,
@@ -698,6 +699,8 @@ function continueItem(doc: Doc, scan: Scan, cursor: Cursor, page: number, line: 
   // ends it where it stands in the number columns; within the name's text it is words ("2,00 Euro je Kilometer").
   const figures = hasMoney(doc, line) && (spills(r.parsed) || !cursor.nameOpen || r.desc.includes(':'));
   if (!close || TABLE_END.test(r.first) || (figures && !NOT_AN_ITEM.test(fold(r.desc)))) {
+    // Words under an open name on a line of figures ("Grade Fasteners (1 kg)  - 1,00 €") may be the name's.
+    if (close && figures && cursor.nameOpen && !r.desc.includes(':') && !TABLE_END.test(r.first)) nameLine(scan, current, r, true);
     cursor.current = undefined;
     return;
   }
@@ -733,10 +736,10 @@ const spills = (parsed: Parsed) =>
   parsed.crossed === true || [...parsed.byKind.keys()].some((k) => k !== 'description' && k !== 'itemId' && k !== 'position');
 
 /** Notes a line of the item's name column: the first is the name's own. */
-function nameLine(scan: Scan, row: ItemRow, r: RowLine): void {
+function nameLine(scan: Scan, row: ItemRow, r: RowLine, spilled = false): void {
   if (!r.parsed.description) return;
   const entry = scan.names.get(row) ?? { columns: scan.columns!, lines: [] };
-  entry.lines.push({ text: r.desc, ...r.parsed.description });
+  entry.lines.push({ text: r.desc, ...r.parsed.description, ...(spilled ? { spilled } : {}) });
   scan.names.set(row, entry);
 }
 

@@ -10,11 +10,15 @@ export interface NameLine {
   text: string;
   x0: number;
   x1: number;
+  /** Where the line's second word starts: under it a name goes on when its first is a running number ("2 Standard" / "Brackets"). */
+  second?: number;
   /** Width of the line's first word: what the line above would have had to fit. */
   firstWidth: number;
   height: number;
   top: number;
   bottom: number;
+  /** The line runs on into the columns of figures: never joined, and no measure of the column. */
+  spilled?: boolean;
   /** Where the line's next column's text starts, if it prints any. */
   next?: number;
 }
@@ -33,7 +37,7 @@ export function joinWrapped(
   lines: readonly NameLine[],
   table: ReadonlyArray<readonly NameLine[]>,
 ): { name: string; rest: string[]; broken: boolean; spaced: boolean; undecided: boolean } {
-  const all = table.flat();
+  const all = table.flat().filter((l) => !l.spilled);
   const widest = Math.max(...all.map((l) => l.x1));
   const widestName = Math.max(...table.map((item) => item[0]!.x1));
   const next = Math.min(...all.map((l) => l.next ?? Infinity));
@@ -45,7 +49,7 @@ export function joinWrapped(
   for (; k < lines.length; k++) {
     const [above, line] = [lines[k - 1]!, lines[k]!];
     // Left-aligned under the name, and the word did not fit after the line above (a word space is about a quarter of the type size).
-    const aligned = Math.abs(line.x0 - lines[0]!.x0) <= line.height;
+    const aligned = [lines[0]!.x0, ...(numbered(lines[0]!) ? [lines[0]!.second!] : [])].some((x) => Math.abs(line.x0 - x) <= line.height);
     const overran = full && above.x1 + 0.25 * line.height + line.firstWidth > widest;
     // A name with line breaks of its own prints them too: at the line spacing right under it, and no wider than names are.
     // (A description set under the name runs on wider, as sentences do.)
@@ -54,7 +58,7 @@ export function joinWrapped(
     const tight = full && nameLike;
     // A parenthesis goes on with what stands before it ("Künstlerische Gestaltung" / "(Stunde)"), in any column.
     const aside = close && line.text.startsWith('(');
-    if (!aligned || !(overran || tight || aside)) {
+    if (line.spilled || !aligned || !(overran || tight || aside)) {
       // A line set like the name's own, in a column wide enough for both, may be either.
       undecided = aligned && nameLike;
       break;
@@ -64,6 +68,8 @@ export function joinWrapped(
   }
   return { name: joined, rest: lines.slice(k).map((l) => l.text), broken: full, spaced, undecided };
 }
+
+const numbered = (line: NameLine) => line.second !== undefined && /^\d{1,3}\.?\s/.test(line.text);
 
 /** A name and its next line as one: a word broken at its hyphen or slash ("Kfz-" / "Haftpflicht", "4-" / "Fahrten-Karte") joins without a space; a dash standing alone keeps it. */
 export function joinLine(name: string, next: string): string {

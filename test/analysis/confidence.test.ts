@@ -36,12 +36,13 @@ describe('the calibration', () => {
   it('holds a guess the page cannot settle at even odds, however often the sources measured happened to settle it one way', () => {
     const path = 'invoiceLine[0].itemInformation.itemName';
     const table = fitCalibration(
-      ['name:open', 'name:colon', 'name:alone'].flatMap((evidence) =>
+      ['name:open', 'name:colon', 'name:spaced', 'name:alone'].flatMap((evidence) =>
         Array.from({ length: 30 }, () => ({ path, evidence, right: true, source: 'a' })),
       ),
     );
     expect(fieldConfidence(path, 'name:open', table)).toBe(0.5);
     expect(fieldConfidence(path, 'name:colon', table)).toBe(0.5);
+    expect(fieldConfidence(path, 'name:spaced', table)).toBe(0.5);
     expect(fieldConfidence(path, 'name:alone', table)).toBeGreaterThan(0.9);
     expect(fieldConfidence('invoiceTypeCode', 'title:380:kind-unsure', fitCalibration([]))).toBe(0.5);
   });

@@ -354,6 +354,45 @@ describe('a name that runs on under the next column header', () => {
   });
 });
 
+describe('a name whose next line prints figures', () => {
+  it('leaves a name open under a line of its words that runs on into the columns of figures', async () => {
+    const rows = await rowsOf(
+      table(
+        [
+          ['Description', 60],
+          ['Qty', 300, true],
+          ['Price', 380, true],
+          ['Amount', 460, true],
+        ],
+        [
+          [
+            ['APX-001 - Industrial', 60],
+            ['5', 300, true],
+            ['20,00', 380, true],
+            ['90,00', 460, true],
+          ],
+          [
+            ['Grade Fasteners (1 kg)', 60],
+            ['- 1,00', 380, true],
+          ],
+          [
+            ['Premium Filter Cartridges', 60],
+            ['2', 300, true],
+            ['15,00', 380, true],
+            ['30,00', 460, true],
+          ],
+        ],
+        [],
+        11,
+      ),
+    );
+    expect(rows.map((r) => [r.name, r.nameSet, r.nameAlternatives])).toEqual([
+      ['Industrial', 'open', ['Industrial Grade Fasteners (1 kg)']],
+      ['Premium Filter Cartridges', 'alone', undefined],
+    ]);
+  });
+});
+
 describe('an amount printed a little below its row', () => {
   it('takes the amount from the line below where quantity × price comes to it, and only there', async () => {
     const header: Cell[] = [

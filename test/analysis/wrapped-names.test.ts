@@ -57,4 +57,20 @@ describe('names a narrow column broke over lines', () => {
       undecided: true,
     });
   });
+
+  it('leaves open a name whose next line stands under its second word when the first is a running number', () => {
+    const item = [{ ...at('2 Standard Mounting', 0, 168, { next: 300 }), x0: 76, second: 100 }, at('Brackets', 1, 136)];
+    expect(joinWrapped('Standard Mounting', item, [item])).toMatchObject({ name: 'Standard Mounting', undecided: true });
+    const coded = [{ ...at('GG-05 Standard Mounting', 0, 168, { next: 300 }), x0: 76, second: 100 }, at('Brackets', 1, 136)];
+    expect(joinWrapped('Standard Mounting', coded, [coded])).toMatchObject({ undecided: false });
+  });
+
+  it('never joins a line that runs on into the columns of figures, but leaves the name open under it', () => {
+    const item = [at('Industrial', 0, 170, { next: 300 }), { ...at('Grade Fasteners (1 kg)', 1, 160), spilled: true }];
+    expect(joinWrapped('Industrial', item, [item])).toMatchObject({
+      name: 'Industrial',
+      rest: ['Grade Fasteners (1 kg)'],
+      undecided: true,
+    });
+  });
 });
