@@ -9,6 +9,7 @@ import { Decimal } from '../src/invoice/decimal.js';
 import { invoiceSchema, type Invoice } from '../src/invoice/model.js';
 import { listTemplates, loadTemplate, renderInvoicePdf, templateRoots } from '../src/render/index.js';
 import { LEGAL_FORM } from '../src/analysis/parties.js';
+import { vatCategoryOf } from '../src/analysis/codes.js';
 import type { FieldSource } from '../src/analysis/sources.js';
 import { certaintyOf, ConversionRefusal, gatedReadings, prepareForZugferd } from '../src/conversion/convertible.js';
 import {
@@ -235,6 +236,8 @@ interface Verdict {
    * `street-in-line-2`: the XML puts a person in address line 1 and the street the output read in line 2.
    * `names-mixed`: the XML's value is a name it gives elsewhere (its buyer named with its seller's name, a trading
    *   name as an address line), and the page prints the output's value.
+   * `standard-text`: an exemption reason (BT-120) the page's own words were not read for: the output states its
+   *   category's VATEX code and standard text instead (a default the conversion names), where the XML words it its own way.
    */
   verdict:
     | 'right'
@@ -245,6 +248,7 @@ interface Verdict {
     | 'name-with-ids'
     | 'street-in-line-2'
     | 'names-mixed'
+    | 'standard-text'
     | 'absent'
     | 'unjudged';
   rule?: string;
@@ -515,10 +519,33 @@ function judgeInvoice(c: Case, got: Invoice): Verdict[] {
       ['BT-117', 'vatCategoryTaxAmount'],
     ] as const)
       add(bt, row[field], other[field], () => same('amount', row[field]!, other[field]!, creditNote), 'amount');
+    judgeReason(row, other, add, (v) => verdicts.push(v));
   }
   for (const extra of truth.vatBreakdown?.length ? rows.filter((g) => !truth.vatBreakdown!.some((t) => matches(t, g))) : [])
     add('BT-118', 'no such row', named(extra), () => false);
   return verdicts;
+}
+
+/** The category an exemption reason code stands for (VATEX): a reason text written for a row must name it. */
+const REASON_CATEGORY: Readonly<Record<string, string>> = { 'VATEX-EU-IC': 'K', 'VATEX-EU-AE': 'AE', 'VATEX-EU-G': 'G', 'VATEX-EU-O': 'O' };
+
+/**
+ * BT-120: as printed where the XML gives the text; where it gives only a code (BT-121), the text
+ * written must name the code's category ("reverse charge" under an intra-community row is wrong).
+ */
+function judgeReason(
+  row: NonNullable<Invoice['vatBreakdown']>[number],
+  other: NonNullable<Invoice['vatBreakdown']>[number],
+  add: (bt: string, want: string | undefined, value: string | undefined, right: () => boolean, kind?: Kind) => void,
+  standard: (v: Verdict) => void,
+): void {
+  const [want, value] = [row.vatExemptionReasonText, other.vatExemptionReasonText];
+  if (want !== undefined && value !== undefined && other.vatExemptionReasonCode !== undefined && !same('text', want, value, false))
+    return standard({ bt: 'BT-120', want, got: value, verdict: 'standard-text' });
+  if (want !== undefined) return add('BT-120', want, value, () => same('text', want, value!, false), 'text');
+  const category = REASON_CATEGORY[row.vatExemptionReasonCode ?? ''];
+  if (category && value !== undefined)
+    add('BT-120', `a reason of category ${category}`, value, () => vatCategoryOf(undefined, value) === category);
 }
 
 /** Per line, the values a user checks: what, how many, at what price, for how much. */
@@ -582,7 +609,7 @@ function report(results: Result[], mode = args.mode): void {
     `  ${n('wrong')} wrong of ${compared.length} compared values (1 in ${n('wrong') ? Math.round(compared.length / n('wrong')) : '∞'})`,
   );
   console.log(
-    `  not counted wrong, listed above: ${n('page-differs')} where the page prints the output's value and not the XML's, ${n('truth-breaks')} where the XML's value breaks an EN 16931 rule, ${n('legal-form')} names differing only by a legal form, ${n('name-with-ids')} names the XML writes among identifier lines (GLN, article numbers, packing notes), ${n('street-in-line-2')} streets the XML puts in address line 2 under a person, ${n('names-mixed')} values the XML gives as another party name (its buyer named as its seller)`,
+    `  not counted wrong, listed above: ${n('page-differs')} where the page prints the output's value and not the XML's, ${n('truth-breaks')} where the XML's value breaks an EN 16931 rule, ${n('legal-form')} names differing only by a legal form, ${n('name-with-ids')} names the XML writes among identifier lines (GLN, article numbers, packing notes), ${n('street-in-line-2')} streets the XML puts in address line 2 under a person, ${n('names-mixed')} values the XML gives as another party name (its buyer named as its seller), ${n('standard-text')} exemption reasons given as their category's standard text and VATEX code where the XML words them its own way`,
   );
   console.log(
     `  all ${differing.length} differences counted as wrong: 1 in ${differing.length ? Math.round(compared.length / differing.length) : '∞'}`,

@@ -214,7 +214,8 @@ export function exemptionNote(doc: Doc, category: string): string | undefined {
         const folded = fold(seg.text);
         if (!ANY_EXEMPTION.test(folded) || scanNumbers(seg.text, doc.mark).some((n) => n.decimals >= 2)) return;
         const parts = [seg.text];
-        for (let k = i + 1, prev = line; k < page.lines.length && parts.length < 4; k++) {
+        // A reason ends at its legal reference or full stop: what is set under it is something else (an address).
+        for (let k = i + 1, prev = line; k < page.lines.length && parts.length < 4 && !REASON_END.test(parts.at(-1)!); k++) {
           const next = page.lines[k]!;
           if (next.top - prev.bottom > 0.8 * seg.height) break;
           const below = next.segments.find((s) => Math.abs(s.x0 - seg.x0) < seg.height);
@@ -228,8 +229,12 @@ export function exemptionNote(doc: Doc, category: string): string | undefined {
       });
     });
   }
-  return candidates.find((c) => own.test(fold(c))) ?? candidates[0];
+  // A note naming another category's exemption ("reverse charge" beside an intra-community row) is that row's.
+  return candidates.find((c) => own.test(fold(c)));
 }
+
+/** Its legal reference, or a full stop after a word (not an abbreviation: "gem.", "Nr."). */
+const REASON_END = /(?:\b(?:UStG|MwStSystRL|CGI|VAT Act)|\d{4}\/\d+\/EC|(?:\p{L}{4,}|\d)\.)\s*\)?$/u;
 
 interface Row {
   rate: string;
@@ -389,14 +394,19 @@ function linesByRate(r: ResultAccess): Map<string, { rate: string; category: str
   return groups;
 }
 
-/** Categories whose rows need a reason (BR-E-10, BR-AE-10, BR-IC-10, BR-G-10, BR-O-10). */
-export const EXEMPT_CATEGORIES = new Set(['E', 'AE', 'K', 'G', 'O']);
+/**
+ * Exempt categories whose reason (BR-E-10) only the page can give. Reverse charge, intra-community
+ * supply, export and not subject to VAT each have one VATEX code that states the reason, which the
+ * conversion writes with its standard text: the page's wording of it is read cut short, or is a
+ * row label ("TVA 0% export (vente)"), more often than it adds anything.
+ */
+const REASON_FROM_PAGE = new Set(['E']);
 
-/** BT-120 from the note printed on the page, for every breakdown row of an exempt category. */
+/** BT-120 from the note printed on the page, for every breakdown row of an exemption only the page explains. */
 export function inferExemptionReasons(r: ResultAccess, doc: Doc): void {
   for (let i = 0; i < r.count('vatBreakdown'); i++) {
     const category = r.get(`vatBreakdown[${i}].vatCategoryCode`);
-    if (!category || !EXEMPT_CATEGORIES.has(category) || r.get(`vatBreakdown[${i}].vatExemptionReasonText`) !== undefined) continue;
+    if (!category || !REASON_FROM_PAGE.has(category) || r.get(`vatBreakdown[${i}].vatExemptionReasonText`) !== undefined) continue;
     const note = exemptionNote(doc, category);
     if (note) r.read(`vatBreakdown[${i}].vatExemptionReasonText`, note, 'note:exemption');
   }

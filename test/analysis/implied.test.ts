@@ -119,6 +119,29 @@ describe('VAT categories and the breakdown', () => {
     expect(r.fieldSource['vatBreakdown[0].vatCategoryTaxableAmount']).toBe('inferred');
   });
 
+  it('ends the exemption note at its legal reference, not reading on into an address set under it', async () => {
+    const noted = invoiceWith({
+      items: [['Krankengymnastik', '6', '25,00', '0 % (E)', '150,00']],
+      totals: [...totalsRow('Gesamtbetrag', '150,00', 400)],
+      notes: [
+        { s: 'Kleinunternehmer gemäß § 19 UStG', x: 57, y: 440 },
+        { s: 'Hans Test Teststr. 1 55232 Teststadt', x: 57, y: 451 },
+      ],
+    });
+    expect((await analyse(noted)).invoice.vatBreakdown?.[0]?.vatExemptionReasonText).toBe('Kleinunternehmer gemäß § 19 UStG');
+  });
+
+  it("quotes no note for an intra-community row, least of all another row's reverse charge: its VATEX code states the reason", async () => {
+    const supplied = invoiceWith({
+      items: [['Stahlcoil', '1', '100,00', '0 % (K)', '100,00']],
+      totals: [...totalsRow('Gesamtbetrag', '100,00', 400)],
+      notes: [{ s: 'Reverse charge: Articles 44 and 196 of Directive 2006/112/EC', x: 57, y: 440 }],
+    });
+    const row = (await analyse(supplied)).invoice.vatBreakdown?.[0];
+    expect(row?.vatCategoryCode).toBe('K');
+    expect(row?.vatExemptionReasonText).toBeUndefined();
+  });
+
   it('builds the breakdown from the lines where allowances and charges are printed as 0,00', async () => {
     const zeroAdjusted = invoiceWith({
       items: [['Beratung', '2', '80,00', '19 %', '160,00']],
