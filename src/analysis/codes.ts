@@ -308,16 +308,24 @@ export const INVOICE_TYPE_CODES: ReadonlySet<string> = new Set(
 
 /**
  * Kinds of invoice that UNTDID 1001 codes apart (partial 326, construction 875 to 877, payment
- * valuation 204) but that issuers also send as plain 380: the ZUGFeRD samples code a
- * "Baurechnung" 204 and a "Teilrechnung" 380. The page cannot tell which code its issuer meant.
+ * valuation 204), each with the codes it may stand for, but that issuers also send as plain 380:
+ * the ZUGFeRD samples code a "Baurechnung" 204 and a "Teilrechnung" 380. The page cannot tell
+ * which code its issuer meant.
  */
-const UNSURE_KINDS =
-  /baurechnung|abschlagsrechnung|schlussrechnung|teilrechnung|zwischenrechnung|aufmass|partial invoice|progress invoice|interim invoice|final invoice|construction invoice|payment valuation|facture de situation|situation de travaux|facture partielle|deelfactuur|eindfactuur/;
+const UNSURE_KINDS: ReadonlyArray<[RegExp, readonly string[]]> = [
+  [/teilschlussrechnung/, ['876']],
+  [/schlussrechnung|final invoice|facture de solde|eindfactuur/, ['877']],
+  [/abschlagsrechnung|zwischenrechnung|progress invoice|interim invoice|facture de situation|situation de travaux/, ['875', '326']],
+  [/baurechnung|aufmass|construction invoice/, ['875', '876', '877', '204']],
+  [/payment valuation/, ['204']],
+  [/teilrechnung|partial invoice|facture partielle|deelfactuur/, ['326']],
+];
 
-/** Whether a title names one of the kinds whose code the page cannot settle. */
-export function isUnsureKind(title: string): boolean {
+/** The codes a title's kind may stand for besides 380, where the page cannot settle which (none for other titles). */
+export function unsureKindCodes(title: string): readonly string[] | undefined {
   const t = fold(title);
-  return UNSURE_KINDS.test(t) || UNSURE_KINDS.test(t.replace(/\s+/g, ''));
+  const squeezed = t.replace(/\s+/g, '');
+  return UNSURE_KINDS.find(([re]) => re.test(t) || re.test(squeezed))?.[1];
 }
 
 export function documentTypeOf(title: string): string | undefined {

@@ -5,7 +5,7 @@ import { findAccounts, type PlacedFound } from './accounts.js';
 import { findInvoicingPeriod } from './period.js';
 import { withLegibility } from './legibility.js';
 import { findContacts, type ContactFound } from './contacts.js';
-import { documentTypeOf, INVOICE_TYPE_CODES, isUnsureKind, UNIT_PIECE } from './codes.js';
+import { documentTypeOf, INVOICE_TYPE_CODES, UNIT_PIECE, unsureKindCodes } from './codes.js';
 import { documentConfidence, fieldConfidence, ORDER_DEFAULT, UNSURE_KIND } from './confidence.js';
 import { printedAmbiguously, scanDates } from './dates.js';
 import { buildDoc, lineText, type Doc, type Found } from './document.js';
@@ -66,6 +66,8 @@ class Reading {
   readonly evidence: Record<string, string> = {};
   /** Where a finder saw a value, to tell its printing from other printings of the same value. */
   readonly hints: Record<string, Hint> = {};
+  /** Other readings of a value that the page leaves open, for a person to choose from. */
+  readonly alternatives: Record<string, string[]> = {};
 
   set(path: string, value: string | undefined, via: string, hint?: Hint): void {
     if (value === undefined || value === '') return;
@@ -120,6 +122,7 @@ function readHeader(
   r.setFound('invoiceIssueDate', pick('issueDate') ?? issueDateFallback(doc, number));
   const type = documentType(doc);
   r.set('invoiceTypeCode', type.code, type.via);
+  if (type.others) r.alternatives.invoiceTypeCode = type.others;
   r.setFound('paymentDueDate', pick('dueDate'));
   r.setFound('paymentTerms', pick('paymentTerms'));
   r.setFound('deliveryInformation.actualDeliveryDate', pick('deliveryDate'));
@@ -303,11 +306,14 @@ function resultOf(r: Reading, doc: Doc, pages: PageText[], choices: Record<NameR
   const language = pageLanguage(doc);
   const printed = Object.keys(fieldSource).filter((path) => fieldSource[path] === 'printed');
   const places = placesOf(doc, new Map(printed.map((path) => [path, stringAt(invoice, path) ?? ''])), r.hints);
-  const candidates: Record<string, string[]> = Object.fromEntries(
-    (['seller', 'buyer'] as const)
-      .filter((role) => choices[role].alternatives.length > 0)
-      .map((role) => [`${role}.${role}Name`, choices[role].alternatives]),
-  );
+  const candidates: Record<string, string[]> = {
+    ...r.alternatives,
+    ...Object.fromEntries(
+      (['seller', 'buyer'] as const)
+        .filter((role) => choices[role].alternatives.length > 0)
+        .map((role) => [`${role}.${role}Name`, choices[role].alternatives]),
+    ),
+  };
   if (parsed.invoiceLine?.length)
     table.rows.forEach((row, i) => {
       if (row.nameAlternatives) candidates[`invoiceLine[${i}].itemInformation.itemName`] = row.nameAlternatives;
@@ -486,8 +492,11 @@ function issueDateFallback(doc: Doc, number: Found | undefined): Found | undefin
   return undefined;
 }
 
-/** The title: the document-type word printed largest on the first page's upper half; an invoice when none is. */
-function documentType(doc: Doc): { code: string; via: string } {
+/**
+ * The title: the document-type word printed largest on the first page's upper half; an invoice
+ * when none is. `others`: the codes a kind the page cannot settle may stand for instead.
+ */
+function documentType(doc: Doc): { code: string; via: string; others?: string[] } {
   const first = doc.pages[0]!;
   const segs = first.lines.filter((l) => l.top < 0.5 * first.height).flatMap((l) => l.segments);
   const typed = segs
@@ -499,7 +508,8 @@ function documentType(doc: Doc): { code: string; via: string } {
   if (!top) return { code: '380', via: 'default' };
   const code = (top.printed ?? top.named)!;
   // A kind issuers code either way is a guess, unless the rendering prints the code itself.
-  return { code, via: `title:${code}${!top.printed && isUnsureKind(top.title) ? UNSURE_KIND : ''}` };
+  const others = top.printed ? undefined : unsureKindCodes(top.title);
+  return { code, via: `title:${code}${others ? UNSURE_KIND : ''}`, ...(others ? { others: [...others] } : {}) };
 }
 
 /** A title line without the number and date it goes on to give ("Rechnung des Versicherers (575) Nr. 00.123 vom 11.03.2018"): a sentence stays long. */

@@ -282,6 +282,9 @@ describe('dates and titles as invoices print them', () => {
     const [code, confidence] = await typed('Baurechnung Nr. 181301674 vom 25.04.2018');
     expect(code).toBe('380');
     expect(confidence).toBeLessThanOrEqual(0.5);
+    const pages = await extractTextLayer(await pdfOf([letter([{ s: 'Schlussrechnung', x: 50, y: 230, size: 16, bold: true }])]));
+    // The refusal offers the code the kind stands for.
+    expect((await analyseInvoice(pages, { withLineItems: false })).candidates?.invoiceTypeCode).toEqual(['877']);
     expect((await typed('Teilrechnung'))[1]).toBeLessThanOrEqual(0.5);
     expect((await typed('Rechnung'))[1]).toBeGreaterThan(0.9);
     expect(await typed('Baurechnung (204) Nr. 181301674 vom 25.04.2018')).toEqual(['204', expect.any(Number)]);
