@@ -743,6 +743,10 @@ function nameLine(scan: Scan, row: ItemRow, r: RowLine, spilled = false): void {
   scan.names.set(row, entry);
 }
 
+/** A line that is an article number and its label only ("GTIN 4012345001235", "Art.-Nr.: TB100A4"). */
+const IDENTIFIER_LINE =
+  /^(?:gtin|ean|gln|sku|art(?:ikel)?[-.\s]*(?:nr|nummer|no)|item (?:no|number)|product code)\.?\s*:?\s*[\w./-]*\d[\w./-]*$/i;
+
 /** Each name with the lines under it that go on with it; the others open its description. */
 function joinNames(scan: Scan): void {
   const tables = new Map<Column[], NameLine[][]>();
@@ -750,22 +754,26 @@ function joinNames(scan: Scan): void {
   for (const row of scan.rows) {
     const { columns, lines } = scan.names.get(row) ?? { lines: [] };
     if (row.name === undefined || row.nameSet === 'colon') continue;
-    if (lines.length < 2) {
-      row.nameSet = row.description ? 'described' : 'alone';
-      continue;
-    }
-    const { name: whole, rest, broken, spaced, undecided } = joinWrapped(row.name, lines, tables.get(columns!)!);
-    // A joined line may bring the colon that ends the name ("(Stunde): Einer").
-    const name = nameOf(whole);
-    const cut = whole.slice(name.length).replace(/^\s*:\s*/, '');
-    if (cut) rest.unshift(cut);
-    row.nameSet = cut ? 'colon' : rest.length > 0 ? (undecided ? 'open' : 'described') : spaced ? 'spaced' : 'joined';
-    if (cut) row.nameAlternatives = [whole];
-    else if (broken || undecided || whole !== row.name) row.nameAlternatives = [rest.length > 0 ? joinLine(whole, rest[0]!) : row.name];
-    row.name = name;
-    const description = [...rest, ...(row.description ? [row.description] : [])].join('\n');
-    if (description) row.description = description;
+    if (lines.length < 2) row.nameSet = row.description ? 'described' : 'alone';
+    else joinName(row, row.name, lines, tables.get(columns!)!);
+    // An article number's line read for the name (a page break cut the cell under it) names nothing sure.
+    if (IDENTIFIER_LINE.test(row.name!)) row.nameSet = 'open';
   }
+}
+
+/** The row's name with the lines under it that go on with it; the others open its description. */
+function joinName(row: ItemRow, first: string, lines: NameLine[], table: NameLine[][]): void {
+  const { name: whole, rest, broken, spaced, undecided } = joinWrapped(first, lines, table);
+  // A joined line may bring the colon that ends the name ("(Stunde): Einer").
+  const name = nameOf(whole);
+  const cut = whole.slice(name.length).replace(/^\s*:\s*/, '');
+  if (cut) rest.unshift(cut);
+  row.nameSet = cut ? 'colon' : rest.length > 0 ? (undecided ? 'open' : 'described') : spaced ? 'spaced' : 'joined';
+  if (cut) row.nameAlternatives = [whole];
+  else if (broken || undecided || whole !== first) row.nameAlternatives = [rest.length > 0 ? joinLine(whole, rest[0]!) : first];
+  row.name = name;
+  const description = [...rest, ...(row.description ? [row.description] : [])].join('\n');
+  if (description) row.description = description;
 }
 
 /** The rows read, checked against the arithmetic and the total that closed them. */

@@ -393,6 +393,36 @@ describe('a name whose next line prints figures', () => {
   });
 });
 
+describe('a name that is an article number', () => {
+  it('leaves open a name read from an article number line alone: the name itself stands elsewhere', async () => {
+    const rows = await rowsOf(
+      table(
+        [
+          ['Description', 60],
+          ['Qty', 300, true],
+          ['Price', 380, true],
+          ['Amount', 460, true],
+        ],
+        [
+          [
+            ['GTIN 4012345001235', 60],
+            ['20', 300, true],
+            ['9,90', 380, true],
+            ['198,00', 460, true],
+          ],
+          [
+            ['Ordner A4', 60],
+            ['4', 300, true],
+            ['2,50', 380, true],
+            ['10,00', 460, true],
+          ],
+        ],
+      ),
+    );
+    expect(rows.map((r) => r.nameSet)).toEqual(['open', 'alone']);
+  });
+});
+
 describe('an amount printed a little below its row', () => {
   it('takes the amount from the line below where quantity × price comes to it, and only there', async () => {
     const header: Cell[] = [
