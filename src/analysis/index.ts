@@ -258,6 +258,7 @@ function readLine(r: Reading, row: ItemRow, i: number, signed: (v: string) => st
   set('lineVatInformation[0].invoicedItemVatCategoryCode', row.vatCategory, via);
   // How surely a name is whole is told by how it was set, not by the line's arithmetic.
   set('itemInformation.itemName', row.name, row.nameSet ? `name:${row.nameSet}` : via);
+  if (row.nameAlternatives) r.alternatives[`${p}.itemInformation.itemName`] = row.nameAlternatives;
   set('itemInformation.itemDescription', row.description, via);
   set('itemInformation.itemSellersIdentifier', row.itemId, via);
   row.allowances?.forEach((a, j) => {
@@ -307,17 +308,14 @@ function resultOf(r: Reading, doc: Doc, pages: PageText[], choices: Record<NameR
   const printed = Object.keys(fieldSource).filter((path) => fieldSource[path] === 'printed');
   const places = placesOf(doc, new Map(printed.map((path) => [path, stringAt(invoice, path) ?? ''])), r.hints);
   const candidates: Record<string, string[]> = {
-    ...r.alternatives,
+    // Only for values the answer keeps (conform drops what does not fit the model).
+    ...Object.fromEntries(Object.entries(r.alternatives).filter(([path]) => stringAt(parsed, path) !== undefined)),
     ...Object.fromEntries(
       (['seller', 'buyer'] as const)
         .filter((role) => choices[role].alternatives.length > 0)
         .map((role) => [`${role}.${role}Name`, choices[role].alternatives]),
     ),
   };
-  if (parsed.invoiceLine?.length)
-    table.rows.forEach((row, i) => {
-      if (row.nameAlternatives) candidates[`invoiceLine[${i}].itemInformation.itemName`] = row.nameAlternatives;
-    });
   // An item table printed but not read: the conversion must not stand one line per rate in for its items.
   // A delivery date labelled but not read: nor may it take the issue date for one.
   const unread = [

@@ -33,7 +33,7 @@ export interface AnalysisResult {
   /** Per printed field found on the page unambiguously: its page and box (src/analysis/where-read.ts). */
   fieldPlace: Record<string, Place>;
   /**
-   * Per field whose value a person may have to confirm (party names, item names), the other readings found,
+   * Per field whose value a person may have to confirm (party names, item names, a type code), the other readings found,
    * likeliest first; also for a name left out because no reading was likely enough.
    */
   candidates?: Record<string, string[]>;

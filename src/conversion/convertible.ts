@@ -446,16 +446,25 @@ function completePaymentAndContact(invoice: Invoice, fill: Fill): void {
     );
 }
 
+const intraCommunity = (invoice: Invoice) => invoice.vatBreakdown?.some((r) => r.vatCategoryCode === 'K') === true;
+
+/** BR-IC-11: an intra-community supply states its delivery date or period. */
+const deliveryDated = (invoice: Invoice) =>
+  Boolean(
+    invoice.deliveryInformation?.actualDeliveryDate ??
+    invoice.invoicingPeriod?.invoicingPeriodStartDate ??
+    invoice.invoicingPeriod?.invoicingPeriodEndDate,
+  );
+
 /** Goods of an intra-community supply go to the buyer (BR-IC-12), unless a delivery address says otherwise. */
 function completeDelivery(invoice: Invoice, fill: Fill, unread: readonly string[]): void {
-  if (!invoice.vatBreakdown?.some((r) => r.vatCategoryCode === 'K')) return;
+  if (!intraCommunity(invoice)) return;
   const delivery = (invoice.deliveryInformation ??= {});
-  // BR-IC-11 wants the date of an intra-community supply. An invoice states it only where it
-  // differs from the issue date (VAT Directive 2006/112/EC Art. 226 (7)), so a page that
-  // prints none says the goods were supplied on the day of issue. One that labels a date the
-  // analysis could not read says otherwise (missingFields refuses it).
-  const period = invoice.invoicingPeriod?.invoicingPeriodStartDate ?? invoice.invoicingPeriod?.invoicingPeriodEndDate;
-  if (!period && !unread.includes('BT-72'))
+  // An invoice states the date of supply only where it differs from the issue date (VAT
+  // Directive 2006/112/EC Art. 226 (7)), so a page that prints none says the goods were supplied
+  // on the day of issue. One that labels a date the analysis could not read says otherwise
+  // (missingFields refuses it).
+  if (!deliveryDated(invoice) && !unread.includes('BT-72'))
     fill(
       delivery,
       'actualDeliveryDate',
@@ -751,13 +760,8 @@ function missingFields(invoice: Invoice, profile: ConversionProfile, lang: Owner
   const problems: FieldProblem[] = required
     .filter((r) => !r.present(invoice))
     .map((r) => ({ field: `invoice.${r.field}`, bt: r.bt, message: missingMessage(r.bt, lang) }));
-  // BR-IC-11: an intra-community supply whose delivery date the page labels but was not read.
-  if (
-    invoice.vatBreakdown?.some((r) => r.vatCategoryCode === 'K') &&
-    !invoice.deliveryInformation?.actualDeliveryDate &&
-    !invoice.invoicingPeriod?.invoicingPeriodStartDate &&
-    !invoice.invoicingPeriod?.invoicingPeriodEndDate
-  )
+  // An intra-community supply whose delivery date the page labels but was not read.
+  if (intraCommunity(invoice) && !deliveryDated(invoice))
     problems.push({ field: 'invoice.deliveryInformation.actualDeliveryDate', bt: 'BT-72', message: missingMessage('BT-72', lang) });
   invoice.vatBreakdown?.forEach((row, i) => {
     if (!has(row.vatCategoryCode))

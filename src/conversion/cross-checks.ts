@@ -11,8 +11,9 @@ import { conflictMessage, type Conflict, type OwnerLanguage } from './owner-text
 /**
  * Values read from a page that cannot all be right: the seller's name also stands as the buyer's,
  * a label stands as a name, a credit note owes a negative amount, a due date comes before the
- * invoice, a corrected invoice names no invoice it corrects. Each is a misreading, and a misread value written into an e-invoice is booked and paid
- * as the issuer's statement; so any of them refuses the conversion before anything is written.
+ * invoice, a corrected invoice names no invoice it corrects. Each is a misreading, and a misread
+ * value written into an e-invoice is booked and paid as the issuer's statement; so any of them
+ * refuses the conversion before anything is written.
  * Each check is a small named action in one list (as KoSIT's validator runs its DefaultChecks),
  * so that a new kind of wrong value found in the field is one more entry.
  */
