@@ -548,11 +548,7 @@ function printedAdjustments(doc: Doc, tableLines: ReadonlySet<string>, rates: Ma
       const folded = fold(text);
       const numbers = scanNumbers(text, doc.mark);
       const amount = numbers.filter((n) => n.decimals >= 2 && !n.percent).at(-1);
-      const lead = text
-        .slice(0, numbers[0]?.start ?? text.length)
-        .replace(/[:\s]+$/, '')
-        .replace(/\s+\d+$/, '')
-        .trim();
+      const lead = leadOf(text, doc.mark);
       if (ALLOWANCE_WORDS.test(fold(lead)) || CHARGE_WORDS.test(fold(lead))) reason = lead;
       const kind = ALLOWANCE_WORDS.test(folded) ? 'allowance' : CHARGE_WORDS.test(folded) ? 'charge' : undefined;
       if (!kind || !amount || ITEM_WORDS.test(folded) || !reason) {
@@ -569,8 +565,30 @@ function printedAdjustments(doc: Doc, tableLines: ReadonlySet<string>, rates: Ma
   return out;
 }
 
+/**
+ * The words before a line's first figure: its label. An aside in parentheses is no part of it,
+ * though it may print the rate ("Allowance (Tax: 19.00%): Discount" → "Allowance : Discount").
+ */
+function leadOf(text: string, mark: Doc['mark']): string {
+  const bare = text.replace(/\([^()]*\)/g, ' ');
+  return bare
+    .slice(0, scanNumbers(bare, mark)[0]?.start ?? bare.length)
+    .replace(/[:\s]+$/, '')
+    .replace(/\s+\d+$/, '')
+    .trim();
+}
+
+/** A label that names only the kind of adjustment ("Extra charge:", "Nachlass:"): the reason is what follows it. */
+const KIND_LABEL =
+  /^(?:extra |additional )?(?:abschlag|rabatt|nachlass|allowance|discount|remise|zuschlag|aufschlag|charge|surcharge|frais)\s*:\s*(?=\S)/i;
+
 /** "Abschlag   Sondernachlass" → "Sondernachlass": the kind word alone is no reason when a better one follows. */
 function reasonOf(lead: string, kind: Adjustment['kind']): string {
+  if (KIND_LABEL.test(lead))
+    return lead
+      .replace(KIND_LABEL, '')
+      .replace(/\s*:\s*/g, ' ')
+      .trim();
   const words = lead.replace(/:/g, ' ').split(/\s+/).filter(Boolean);
   const kindWord = kind === 'allowance' ? /^(abschlag|abzgl\.?|rabatt|allowance|remise)$/i : /^(zuschlag|aufschlag|zzgl\.?|charge|frais)$/i;
   return (words.length > 1 && kindWord.test(words[0]!) ? words.slice(1) : words).join(' ');

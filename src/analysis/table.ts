@@ -554,7 +554,7 @@ function takeHeader(doc: Doc, scan: Scan, cursor: Cursor, page: PageLayout, i: n
   // (Labels with their values beside them, "Preisbasismenge: 1 Stk", are a note under an item, not a header.)
   const labelled = page.lines
     .slice(band.first, band.last + 1)
-    .some((l) => l.segments.some((seg, k) => /:$/.test(seg.text) && /^\d/.test(l.segments[k + 1]?.text ?? '')));
+    .some((l) => l.segments.some((seg, k) => /:$/.test(seg.text) && isValue(l.segments[k + 1]?.text ?? '')));
   if (band.columns.length < 3 || scan.rows.length === 0 || labelled) return undefined;
   closeTable(scan, cursor);
   return band.last;
@@ -565,6 +565,12 @@ function closeTable(scan: Scan, cursor: Cursor): void {
   scan.columns = undefined;
   cursor.current = undefined;
 }
+
+/**
+ * A label's value beside it: a figure ("1 Stk"), or several words ("GTIN - Global Trade Item
+ * Number: 0123"). A header's next column title is one or two words.
+ */
+const isValue = (text: string) => /^\d/.test(text) || text.split(/\s+/).length >= 4;
 
 /** A line of an open table: an item, the end of the items, or a line under the current item. Returns the last line it took. */
 function readRow(doc: Doc, scan: Scan, cursor: Cursor, page: PageLayout, i: number): number {

@@ -297,6 +297,32 @@ describe('VAT categories and the breakdown', () => {
       },
     ]);
   });
+
+  it('reads an adjustment\'s reason after a label that names only its kind, or an aside that prints its rate ("Extra charge: Shipping", "Allowance (Tax: 19.00%): Discount")', async () => {
+    const adjusted = invoiceWith({
+      items: [['Coffee beans', '5', '20,00', '19 %', '100,00']],
+      totals: [
+        ...totalsRow('Line Total Amount', '100,00', 400),
+        { s: 'Allowance (Tax: 19,00%): Discount', x: 57, y: 412 },
+        { s: '- 10,00', x: 300, y: 412, right: true },
+        { s: 'Extra charge: Standard Shipping Fee', x: 57, y: 424 },
+        { s: '5,00', x: 300, y: 424, right: true },
+        ...totalsRow('Net Total Amount', '95,00', 436),
+        ...totalsRow('Value Added Tax (19,00% of 95,00)', '18,05', 448),
+        ...totalsRow('Gross Total Amount', '113,05', 460),
+      ],
+    });
+    const r = await analyse(adjusted);
+    expect(r.invoice.documentLevelAllowances).toEqual([
+      {
+        documentLevelAllowanceAmount: '10.00',
+        documentLevelAllowanceVatRate: '19',
+        documentLevelAllowanceReason: 'Discount',
+        documentLevelAllowanceVatCategoryCode: 'S',
+      },
+    ]);
+    expect(r.invoice.documentLevelCharges?.map((c) => c.documentLevelChargeReason)).toEqual(['Standard Shipping Fee']);
+  });
 });
 
 describe('values printed without a table or label of their own', () => {

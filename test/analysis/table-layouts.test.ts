@@ -870,6 +870,43 @@ describe('rows that are not items', () => {
     ]);
   });
 
+  it('reads on past a labelled note under an item whose value names columns ("Product Identification:  GTIN - Global Trade Item Number: …")', async () => {
+    const item = (n: string, name: string, qty: string, price: string, amount: string): Cell[] => [
+      [n, 60],
+      [name, 80],
+      [qty, 285, true],
+      [price, 351, true],
+      ['19%', 482, true],
+      [amount, 548, true],
+    ];
+    const rows = await rowsOf(
+      table(
+        [
+          ['Item Product', 60],
+          ['Quantity', 285, true],
+          ['Unit Price', 351, true],
+          ['Tax', 482, true],
+          ['Total Price', 548, true],
+        ],
+        [
+          item('1', 'Industrial Fasteners', '5 kg', '€18.00', '€90.00'),
+          [
+            ['Product Identification:', 80],
+            ['GTIN - Global Trade Item Number:', 195],
+            // Its own run of text, a word space after the label (122 points wide), as wide as the line under it.
+            ['GTIN01234567890123', 319],
+          ],
+          [['Buyer Product ID: TECH-REQ-789', 195]],
+          item('2', 'Filter Cartridges', '2 kg', '€22.50', '€45.00'),
+        ],
+      ),
+    );
+    expect(rows.map((r) => [r.name, r.amount])).toEqual([
+      ['Industrial Fasteners', '90.00'],
+      ['Filter Cartridges', '45.00'],
+    ]);
+  });
+
   it('ends the items at a row whose amount is their sum, whatever its label, and reads no totals row as an item', async () => {
     const totals: Text[] = [
       { s: 'Sum of lines', x: 300, y: 10 },
