@@ -146,7 +146,7 @@ export const HEADER_LABELS: ReadonlyArray<LabelRule<HeaderField>> = [
   rule(
     'buyerReference',
     1,
-    String.raw`ihr zeichen|ihre referenz|ihre zeichen|kauferreferenz|referenz des kaufers|leitweg-?id|buyer reference|buyer ref\.?|customer ref(?:erence|\.)|reference client|reference acheteur|ref\.? acheteur|uw referentie|referentie koper|rif(?:\.|erimento) (?:cliente|acquirente)`,
+    String.raw`ihr zeichen|ihre referenz|ihre zeichen|kauferreferenz|referenz des kaufers|leitwege?-?id|buyer reference|buyer ref\.?|customer ref(?:erence|\.)|reference client|reference acheteur|ref\.? acheteur|uw referentie|referentie koper|rif(?:\.|erimento) (?:cliente|acquirente)`,
   ),
   // Insurers' invoices: the policy number the payer must quote ("… VSNR: 01.234.567.8 (bei Zahlung bitte angeben)").
   rule('buyerReference', 0.8, String.raw`vsnr|versicherungsschein[- ]?(?:nummer|nr\.?)`, true),

@@ -123,6 +123,8 @@ describe('labels printed above their values', () => {
         'Referentie koper',
         'Riferimento cliente',
         'Rif. acquirente',
+        'Leitweg-ID',
+        'Leitwege-ID',
       ],
       'Abt. 7-Nord',
       (i) => i.buyerReference,
