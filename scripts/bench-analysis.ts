@@ -17,6 +17,7 @@ import {
   getPath,
   isVisible,
   notOnPage,
+  renderedItems,
   visibleOf,
   ZUGFERD_GROUPS,
   type CorpusItem,
@@ -33,6 +34,7 @@ import { quantile } from './lib/quantile.js';
  *   node dist-tools/scripts/bench-analysis.js [--corpus ../shared/corpus] [--mode text-layer] [--verbose] [--only substring]
  *                                       [--include-invalid] [--write-calibration] [--ocr-cache DIR] [--ocr-engines N]
  *                                       [--set corpus|generated] [--seeds scripts/synthetic-seeds.json] [--every N]
+ *                                       [--rendered DIR]
  *
  * Every ZUGFeRD / Factur-X PDF of the corpus carries its invoice as XML: the analysis never
  * looks at the attachment; its result is compared with the XML per business term (exact after
@@ -48,6 +50,9 @@ import { quantile } from './lib/quantile.js';
  * item of the seed list lays out a corpus XML's invoice in a layout family, in memory; the truth
  * is what the generator printed, so every value in it is on the page. Per family and for the
  * held-out families (layouts the rules were not written on) the same figures are reported.
+ *
+ * `--rendered DIR` adds the corpus's XMLs as software we did not write renders them
+ * (scripts/render-foreign.sh), a fold per renderer, to the real invoices of --set wild or all.
  */
 
 const { values: args } = parseArgs({
@@ -72,6 +77,8 @@ const { values: args } = parseArgs({
     'held-out-json': { type: 'string' },
     /** The invoices of other repositories (--set wild or all). */
     wild: { type: 'string' },
+    /** Folds of the corpus's XMLs rendered by other software (scripts/render-foreign.sh), with --set wild or all. */
+    rendered: { type: 'string' },
   },
 });
 
@@ -390,7 +397,10 @@ async function run(): Promise<void> {
   const items: BenchItem[] = (
     generated
       ? syntheticItems(corpus, seedsFile)
-      : [...(args.set === 'wild' ? [] : corpusSet()), ...(args.set === 'corpus' ? [] : wildItems(wild))]
+      : [
+          ...(args.set === 'wild' ? [] : corpusSet()),
+          ...(args.set === 'corpus' ? [] : [...wildItems(wild), ...(args.rendered ? renderedItems(path.resolve(args.rendered)) : [])]),
+        ]
   ).filter((i, at) => (!args.only || i.file.includes(args.only)) && at % Number(args.every ?? 1) === 0);
   // Warm-up: the first pdfjs load compiles a lot of code; it is not what a page costs.
   if (items[0]) await source!(await bytesOf(items[0]), items[0].file);

@@ -341,6 +341,31 @@ export function wildItems(wild: string): CorpusItem[] {
   return items;
 }
 
+/**
+ * Invoices rendered by software we did not write (scripts/render-foreign.sh): one folder per
+ * renderer, which is its fold; each PDF is judged by the XML beside it that it was rendered from.
+ */
+export function renderedItems(dir: string): CorpusItem[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { withFileTypes: true })
+    .filter((d) => d.isDirectory())
+    .map((d) => d.name)
+    .sort()
+    .flatMap((renderer) =>
+      readdirSync(path.join(dir, renderer))
+        .filter((n) => n.endsWith('.pdf') && existsSync(path.join(dir, renderer, n.replace(/\.pdf$/, '.xml'))))
+        .sort()
+        .map((n) => {
+          const file = path.join(dir, renderer, n);
+          return {
+            group: `rendered/${renderer}`,
+            file,
+            truth: async () => catching(() => truthOf(readFileSync(file.replace(/\.pdf$/, '.xml'), 'utf8'))),
+          };
+        }),
+    );
+}
+
 type JsonNode = string | number | boolean | JsonNode[] | { [key: string]: JsonNode };
 
 const UBL_NAMESPACES: Readonly<Record<string, string>> = {

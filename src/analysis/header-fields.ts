@@ -1,4 +1,4 @@
-import { currenciesIn, documentTypeOf } from './codes.js';
+import { currenciesIn, documentTypeOf, INVOICE_TYPE_CODES } from './codes.js';
 import { scanDates, scannedDate } from './dates.js';
 import { allSegments, belowOf, originalOffset, pageOf, rightOf, type Doc, type Found } from './document.js';
 import { makeSegment, tailOf, type Line, type Segment } from './layout.js';
@@ -10,7 +10,7 @@ import { fold, oneLetterMisread } from './text.js';
  * text, in the next cell to the right, or in the cell below (forms with the label on top).
  */
 
-type Kind = 'id' | 'ref' | 'date' | 'taxNumber' | 'currency' | 'terms';
+type Kind = 'id' | 'ref' | 'date' | 'taxNumber' | 'currency' | 'code' | 'terms';
 
 const KIND: Readonly<Record<HeaderField, Kind>> = {
   invoiceNumber: 'id',
@@ -23,6 +23,7 @@ const KIND: Readonly<Record<HeaderField, Kind>> = {
   customerNumber: 'id',
   taxNumber: 'taxNumber',
   currency: 'currency',
+  typeCode: 'code',
   paymentTerms: 'terms',
 };
 
@@ -52,6 +53,11 @@ export function parseValue(kind: Kind, text: string, doc: Doc, strictId: boolean
     }
     case 'currency':
       return currenciesIn(t)[0];
+    case 'code': {
+      // The code opens the value, its name may follow in parentheses: "380 (Commercial invoice)".
+      const code = /^(\d{2,3})(?:\s*\(.*\))?$/.exec(t)?.[1];
+      return code && INVOICE_TYPE_CODES.has(code) ? code : undefined;
+    }
     case 'terms': {
       // Free text as printed ("Zahlbar sofort ohne Abzug.", "14 Tage netto"): words, not a lone number or sign;
       // a colon or stray sign before them (".Bei Zahlung …") is no part of it.
@@ -59,12 +65,13 @@ export function parseValue(kind: Kind, text: string, doc: Doc, strictId: boolean
         .replace(/^[^\p{L}\d]+/u, '')
         .replace(/\s+/g, ' ')
         .trim();
-      return v.length <= TERMS_MAX && /\p{L}{2}/u.test(v) ? v : undefined;
+      // A text that ends with a colon is the next label ("Code für das Zahlungsmittel:"), never the terms; nor is a column heading.
+      return v.length <= TERMS_MAX && /\p{L}{2}/u.test(v) && !v.endsWith(':') && !DESCRIPTION_HEADING.test(fold(v)) ? v : undefined;
     }
     case 'ref': {
       // Buyer references may be names or spaced numbers ("05 158 004 - 11023 - 45"): the whole short value.
       const v = t.replace(/^[(#:;,.\s]+/, '').trim();
-      return v.length >= 2 && v.length <= 60 && !NOT_AN_ID.test(v) ? v : undefined;
+      return v.length >= 2 && v.length <= 60 && !NOT_AN_ID.test(v) && !v.endsWith(':') ? v : undefined;
     }
     case 'taxNumber':
       // The colon may open the value when the label's own segment ends before it ("Steuer-Nr   : 5133081508159").
@@ -244,10 +251,14 @@ function termsText(doc: Doc, label: Segment, value: Segment): string {
   let last = value;
   for (let more = 0; more < 2 && !/[.!?]$/.test(text); more++) {
     // The next line that has text there (a date printed in another column may stand between).
+    // (Not the value of a label of its own line: "Fälligkeitsdatum:  15.6.2016" under the terms.)
     const next = pageOf(doc, last.page)
       .lines.slice(last.line + 1, last.line + 3)
       .filter((line) => line.top - last.bottom < 2.5 * last.height)
-      .map((line) => line.segments.find((o) => Math.abs(o.x0 - value.x0) < value.height || Math.abs(o.x0 - label.x0) < value.height))
+      .map((line) => {
+        const o = line.segments.find((o) => Math.abs(o.x0 - value.x0) < value.height || Math.abs(o.x0 - label.x0) < value.height);
+        return o && !line.segments.some((l) => l.x1 <= o.x0 && l.text.trim().endsWith(':')) ? o : undefined;
+      })
       .find((o) => o !== undefined);
     // Terms go on after a comma, in a word that cannot start a sentence, or with more days, dates or rates; a line
     // without figures that starts anew ("Bank-/Steuerinformationen", "Es bestehen Bonusvereinbarungen.") is something else.
@@ -301,7 +312,10 @@ function termsUnderHeadings(doc: Doc, label: Segment): { text: string; page: num
     // The paragraph ends at the first wider gap; the first line may stand a little apart from the headings.
     if (above && line.top - above.bottom > (parts.length ? 1 : 3) * line.height) break;
     const cells = line.segments.filter((s) => s.x1 <= columnEnd);
-    if (cells.length === 0) break;
+    // A heading set right under the paragraph's last sentence ("Steueraufschlüsselung:") opens the next section.
+    // (A line of a sentence may end in a colon too: "… bitte auf" / "folgende Bankverbindung:".)
+    const heading = line.segments.length === 1 && /^\S+(?:\s\S+){0,2}:$/.test(line.segments[0]!.text.trim());
+    if (cells.length === 0 || (heading && /[.!?]$/.test(parts.at(-1) ?? ''))) break;
     top ??= line.top;
     parts.push(...cells.map((s) => s.text));
     above = line;

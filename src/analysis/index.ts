@@ -120,9 +120,7 @@ function readHeader(
   const number = pick('invoiceNumber');
   r.setFound('invoiceNumber', number);
   r.setFound('invoiceIssueDate', pick('issueDate') ?? issueDateFallback(doc, number));
-  const type = documentType(doc);
-  r.set('invoiceTypeCode', type.code, type.via);
-  if (type.others) r.alternatives.invoiceTypeCode = type.others;
+  const type = readType(r, doc, pick('typeCode'));
   r.setFound('paymentDueDate', pick('dueDate'));
   r.setFound('paymentTerms', pick('paymentTerms'));
   r.setFound('deliveryInformation.actualDeliveryDate', pick('deliveryDate'));
@@ -488,6 +486,18 @@ function issueDateFallback(doc: Doc, number: Found | undefined): Found | undefin
     }
   }
   return undefined;
+}
+
+/** A code printed beside its label ("Rechnungsart: 380") settles the type; a title only names its kind. */
+function readType(r: Reading, doc: Doc, printed: Found | undefined): { code: string; via: string } {
+  if (printed) {
+    r.setFound('invoiceTypeCode', printed);
+    return { code: printed.value, via: printed.via };
+  }
+  const type = documentType(doc);
+  r.set('invoiceTypeCode', type.code, type.via);
+  if (type.others) r.alternatives.invoiceTypeCode = type.others;
+  return type;
 }
 
 /**

@@ -18,6 +18,7 @@ export type HeaderField =
   | 'customerNumber'
   | 'taxNumber'
   | 'currency'
+  | 'typeCode'
   | 'paymentTerms';
 
 export interface LabelRule<F extends string> {
@@ -172,6 +173,12 @@ export const HEADER_LABELS: ReadonlyArray<LabelRule<HeaderField>> = [
     'currency',
     1,
     String.raw`(?:rechnungs)?wahrung(?! der (?:umsatz)?steuer)|(?:invoice )?currency|devise(?: de (?:la )?facture)?|betrage in|amounts in|montants en|valuta|importi in|divisa`,
+  ),
+  // Renderings of the XML print the type code itself: "Rechnungsart:  380 (Commercial invoice)".
+  rule(
+    'typeCode',
+    1,
+    String.raw`rechnungsart|rechnungstyp|art der rechnung|(?:invoice|document) type(?: code)?|type de (?:la )?facture|code (?:du )?type de (?:la )?facture|tipo (?:di )?documento|factuursoort`,
   ),
   rule(
     'paymentTerms',
@@ -379,10 +386,13 @@ export type TotalField = 'lineTotal' | 'allowances' | 'charges' | 'netTotal' | '
  * Zuschläge" a charge before "Gesamtbetrag" makes it gross.
  */
 export const TOTAL_LABELS: ReadonlyArray<{ fields: TotalField[]; pattern: RegExp }> = [
+  // Amounts beside the totals that are none of them: what is owed to third parties (XRechnung's "Summe
+  // Fremdforderungen") and a rounding amount.
+  { fields: [], pattern: /fremdforderung|third[- ]party|rundungsbetrag|rounding amount|arrondi/ },
   {
     fields: ['paid'],
     pattern:
-      /bereits (?:bezahlt|gezahlt|erhalten)|anzahlung|vorauszahlung|erhaltene|geleistete|\bpaid\b|prepaid|prepayment|payments? received|deposit|acompte|deja (?:paye|regle)|avance recue|betaald|abschlagszahlung|less payments?|accont[oi]|gia (?:pagat|versat)|aanbetaling|voldaan/,
+      /bereits (?:bezahlt|gezahlt|erhalten)|gezahlte?r? betrag|anzahlung|vorauszahlung|erhaltene|geleistete|\bpaid\b|prepaid|prepayment|payments? received|deposit|acompte|deja (?:paye|regle)|avance recue|betaald|abschlagszahlung|less payments?|accont[oi]|gia (?:pagat|versat)|aanbetaling|voldaan/,
   },
   {
     fields: ['due'],
@@ -392,7 +402,7 @@ export const TOTAL_LABELS: ReadonlyArray<{ fields: TotalField[]; pattern: RegExp
   {
     fields: ['lineTotal', 'netTotal'],
     pattern:
-      /positionssumme|summe (?:der )?positionen|zwischensumme|sub-?total|sous-?total|warenwert|total (?:des )?lignes|line total|artikelsumme|subtotaal|leistungssumme|sum of (?:the )?lines|items total|total articles|totale (?:righe|merce)|subtotale|totaal regels/,
+      /positionssumme|summe (?:der |aller )?positionen|zwischensumme|sub-?total|sous-?total|warenwert|total (?:des )?lignes|line total|artikelsumme|subtotaal|leistungssumme|sum of (?:the )?lines|items total|total articles|totale (?:righe|merce)|subtotale|totaal regels/,
   },
   {
     fields: ['netTotal'],

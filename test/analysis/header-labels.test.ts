@@ -225,6 +225,24 @@ describe('a strip of labels the lexicon does not all know', () => {
   });
 });
 
+describe('the type code a rendering of the XML prints', () => {
+  it('takes the code beside "Rechnungsart" or "Invoice type code" over the title, and no code EN 16931 does not know', async () => {
+    const typed = async (label: string, value: string) =>
+      (
+        await header(
+          letter([
+            { s: 'Rechnung', x: 50, y: 190, size: 16, bold: true },
+            { s: label, x: 50, y: 230 },
+            { s: value, x: 150, y: 230 },
+          ]),
+        )
+      ).invoiceTypeCode;
+    expect(await typed('Rechnungsart:', '389 (Self-billed invoice)')).toBe('389');
+    expect(await typed('Invoice type code:', '204')).toBe('204');
+    expect(await typed('Rechnungsart:', '999 (Unknown)')).toBe('380');
+  });
+});
+
 describe('the invoice currency beside the currency the VAT is booked in', () => {
   it('reads "Rechnungswährung : GBP", not "Währung der Umsatzsteuerbuchung : EUR"', async () => {
     const invoice = await header(
@@ -422,9 +440,33 @@ describe('payment terms (BT-20)', () => {
       { s: 'Umsatzsteueraufschlüsselung:', x: 50, y: 560 },
     ]);
     expect((await header(onePage)).paymentTerms).toBe(terms);
+    // The next section's heading set at the line spacing under the paragraph is no part of it.
+    const closeHeading = letter([
+      { s: 'Zahlungsbedingungen:', x: 50, y: 460 },
+      ...headings(483),
+      ...paragraph(496),
+      { s: 'Umsatzsteueraufschlüsselung:', x: 50, y: 496 + 2 * 11.3 },
+    ]);
+    expect((await header(closeHeading)).paymentTerms).toBe(terms);
     const broken = [letter([{ s: 'Zahlungsbedingungen:', x: 50, y: 780 }, ...headings(803)]), [...headings(56), ...paragraph(80)]];
     const invoice = (await analyseInvoice(await extractTextLayer(await pdfOf(broken)), { withLineItems: false })).invoice;
     expect(invoice.paymentTerms).toBe(terms);
+  });
+
+  it('takes no label for terms, nor the value of the next label: a label broken over two lines, the next label beside the second', async () => {
+    const invoice = await header(
+      letter([
+        { s: 'Skonto; weitere', x: 50, y: 460 },
+        { s: 'Zahlbar ohne Abzug bis 15.06.2016', x: 150, y: 460 },
+        { s: 'Code für das', x: 330, y: 460 },
+        { s: 'Zahlungsbedingungen:', x: 50, y: 470 },
+        { s: 'Zahlungsmittel:', x: 330, y: 470 },
+        // Terms without a full stop may go on with a date, but not with the value of a label of its own.
+        { s: 'Fälligkeitsdatum:', x: 50, y: 488 },
+        { s: '15.6.2016', x: 150, y: 488 },
+      ]),
+    );
+    expect(invoice.paymentTerms).toBe('Zahlbar ohne Abzug bis 15.06.2016');
   });
 
   it('takes no number or bare sign for terms, and no sentence that only mentions payment', async () => {

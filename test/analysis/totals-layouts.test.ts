@@ -197,3 +197,37 @@ describe('balances', () => {
     });
   });
 });
+
+describe('the totals of a rendering of the XML (the XRechnung visualisation)', () => {
+  it('reads each sum by its label: two "Gesamtsumme" told apart by the arithmetic, the third-party sum no total', async () => {
+    const rows: Array<[string, string]> = [
+      ['Summe aller Positionen', '180,76'],
+      ['Summe Nachlässe', '9,07'],
+      ['Summe Zuschläge', '5,80'],
+      ['Gesamtsumme', '177,49'],
+      ['Summe Umsatzsteuer in Abrechnungswährung', '20,16'],
+      ['Gesamtsumme', '197,65'],
+      ['Gezahlter Betrag', '50,00'],
+      ['Summe Fremdforderungen', '0,00'],
+      ['Fälliger Betrag', '147,65'],
+    ];
+    const { totals } = await totalsOf([
+      ...letter,
+      { s: 'Gesamtbeträge der Rechnung', x: 57, y: 480, bold: true },
+      ...rows.flatMap(([label, amount], i): Text[] => [
+        { s: label, x: 57, y: 500 + 12 * i },
+        { s: amount, x: 520, y: 500 + 12 * i, right: true },
+      ]),
+    ]);
+    expect(totals).toMatchObject({
+      sumOfInvoiceLineNetAmount: '180.76',
+      sumOfAllowancesOnDocumentLevel: '9.07',
+      sumOfChargesOnDocumentLevel: '5.80',
+      invoiceTotalAmountWithoutVat: '177.49',
+      invoiceTotalVatAmount: '20.16',
+      invoiceTotalAmountWithVat: '197.65',
+      paidAmount: '50.00',
+      amountDueForPayment: '147.65',
+    });
+  });
+});
