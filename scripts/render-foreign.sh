@@ -6,9 +6,10 @@
 #   bash scripts/render-foreign.sh [OUT] [CORPUS]
 #
 # OUT (default: $TMPDIR/einvoice-rendered) gets one folder per renderer:
-#   mustang-de/   Mustang-CLI's `--action pdf` (the KoSIT XRechnung visualisation through
-#                 Apache FOP), German labels: the XRechnung testsuite, one syntax per case
-#                 (UN/CEFACT where both exist), and the CII samples.
+#   mustang-de/, mustang-en/
+#                 Mustang-CLI's `--action pdf` (the KoSIT XRechnung visualisation through
+#                 Apache FOP) with German and with English labels: the XRechnung testsuite,
+#                 one syntax per case (UN/CEFACT where both exist), and the CII samples.
 # Mustang-CLI comes from Maven Central (scripts/setup-validators.sh --judges). A PDF already
 # rendered is kept, so a second run only renders what is new. Two at a time (a JVM each).
 set -euo pipefail
@@ -48,6 +49,8 @@ render() {
 export -f render
 export JAR
 
-mkdir -p "$OUT/mustang-de"
-sources | xargs -P 2 -I{} bash -c 'render "$1" "$2" de' _ {} "$OUT/mustang-de"
-echo "$(ls "$OUT"/mustang-de/*.pdf 2>/dev/null | wc -l) PDFs in $OUT/mustang-de"
+for lang in de en; do
+  mkdir -p "$OUT/mustang-$lang"
+  sources | xargs -P 2 -I{} bash -c 'render "$1" "$2" "$3"' _ {} "$OUT/mustang-$lang" "$lang"
+  echo "$(ls "$OUT/mustang-$lang"/*.pdf 2>/dev/null | wc -l) PDFs in $OUT/mustang-$lang"
+done

@@ -197,7 +197,11 @@ export function findHeaderFields(doc: Doc): Map<HeaderField, Array<Found>> {
           if (place === 'right' && inStrip(doc, seg, source)) continue;
           // Inside running text a reference is one word: what follows is the sentence going on.
           const text =
-            r.inline && kind === 'ref' ? source.text.trim().split(/\s+/)[0]! : kind === 'terms' ? termsText(doc, seg, source) : source.text;
+            r.inline && kind === 'ref'
+              ? source.text.trim().split(/\s+/)[0]!
+              : kind === 'terms'
+                ? brokenLabelTerms(doc, seg, cut, source)
+                : source.text;
           const value = parseValue(kind, text, doc, STRICT.has(r.field));
           if (value === undefined) continue;
           const via = `${r.weight < 1 ? 'weak-' : ''}${r.inline ? 'inline' : `label:${place}`}`;
@@ -353,6 +357,29 @@ function valueSource(doc: Doc, seg: Segment, cut: number, place: 'same' | 'right
   if (place === 'right') return rightOf(doc, seg);
   const below = belowOf(doc, seg);
   return below && withinColumn(doc, seg, below);
+}
+
+/** Terms beside their label, from the label's first line where a narrow label column broke it in two. */
+function brokenLabelTerms(doc: Doc, label: Segment, cut: number, value: Segment): string {
+  const rest = termsText(doc, label, value);
+  if (!label.text.slice(0, cut).trim().endsWith(':')) return rest;
+  const head = labelStart(doc, label, value);
+  return head ? `${head.text.trim()} ${rest}` : rest;
+}
+
+/**
+ * The value beside the first line of a label a narrow label column broke in two ("Skonto;
+ * weitere" / "Zahlungsbedingungen:  bitte bis …"): the line above, right over the label, goes on
+ * with it where it is no label itself and ends without a colon, and its value stands in the
+ * column of the label's own.
+ */
+function labelStart(doc: Doc, label: Segment, value: Segment): Segment | undefined {
+  const above = pageOf(doc, label.page).lines[label.line - 1];
+  if (!above || label.top - above.bottom > 0.6 * label.height) return undefined;
+  const start = above.segments.find((o) => Math.abs(o.x0 - label.x0) < label.height && o.x1 < value.x0);
+  if (!start || /:\s*$/.test(start.text) || isLabel(start.text)) return undefined;
+  const head = rightOf(doc, start);
+  return head && Math.abs(head.x0 - value.x0) < label.height ? head : undefined;
 }
 
 /**

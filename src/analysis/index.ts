@@ -457,11 +457,11 @@ function setParty(r: Reading, doc: Doc, role: 'seller' | 'buyer', p: Party | und
 }
 
 /** The item table, or where none was read, items printed as labelled blocks (the XRechnung visualisation). */
+/** The item table, or the blocks of labelled values where they give more items (a block's labels may pass for a table header). */
 function itemsOf(doc: Doc): ItemTable {
   const table = findLineItems(doc);
-  if (table.rows.length > 0) return table;
   const blocks = keyValueItems(doc);
-  return blocks.rows.length > 0 ? blocks : table;
+  return blocks.rows.length > table.rows.length ? blocks : table;
 }
 
 function issueDateFallback(doc: Doc, number: Found | undefined): Found | undefined {

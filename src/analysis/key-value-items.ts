@@ -21,9 +21,12 @@ const ITEM_LABELS: ReadonlyArray<[ItemField, RegExp]> = [
   ['unit', /^(?:einheit|unit|unit of measure|unite)$/],
   [
     'unitPrice',
-    /^(?:preis pro einheit(?: \(netto\))?|nettopreis|einzelpreis(?: \(netto\))?|(?:item )?net price|unit price|prix unitaire(?: ht)?)$/,
+    /^(?:preis pro einheit(?: \(netto\))?|nettopreis|einzelpreis(?: \(netto\))?|(?:item )?net price|unit price|price per unit(?: \(net\))?|prix unitaire(?: ht)?)$/,
   ],
-  ['amount', /^(?:gesamtpreis(?: \(netto\))?|nettobetrag|positionsbetrag|line (?:net )?amount|line total|montant (?:net|ht))$/],
+  [
+    'amount',
+    /^(?:gesamtpreis(?: \(netto\))?|nettobetrag|positionsbetrag|line (?:net )?amount|line total|total price(?: \(net\))?|montant (?:net|ht))$/,
+  ],
   ['vatRate', /^(?:umsatzsteuersatz|steuersatz|vat rate|tax rate|taux de tva)$/],
   ['vatCategory', /^(?:umsatzsteuer(?:kategorie)?|vat category|tax category|categorie de tva)$/],
   ['name', /^(?:bezeichnung|artikelname|item name|name|designation|libelle)$/],
@@ -31,19 +34,22 @@ const ITEM_LABELS: ReadonlyArray<[ItemField, RegExp]> = [
 
 /** "Position: 1", "Pos. 2", "Item 3": the line that opens an item's block. */
 const POSITION = /^(?:position|pos\.?|item|ligne|line)\s*:?$/;
+/** An identifier label opens a block only under the item's number alone on its line ("1" / "Identifier: 1"). */
+const NUMBERED = /^(?:identifier|kennung|identifiant)\s*:?$/;
 
 export function keyValueItems(doc: Doc): ItemTable {
   const rows: ItemRow[] = [];
   const lines = new Set<string>();
+  // A block may go on over a page break.
+  let current: { row: ItemRow; values: Map<ItemField, string> } | undefined;
   for (const page of doc.pages) {
-    let current: { row: ItemRow; values: Map<ItemField, string> } | undefined;
-    for (const line of page.lines) {
-      const position = positionOf(line);
+    page.lines.forEach((line, k) => {
+      const position = positionOf(line, page.lines[k - 1]);
       if (position !== undefined) {
         if (current) rows.push(rowOf(doc, current.row, current.values));
         current = { row: { page: page.page, position }, values: new Map() };
       }
-      if (!current) continue;
+      if (!current) return;
       // Only lines that give the item a value are its own: a totals line after the last item ("Nettobetrag") stays the totals'.
       let fresh = position !== undefined;
       for (const [field, value] of pairsOf(line)) {
@@ -52,18 +58,21 @@ export function keyValueItems(doc: Doc): ItemTable {
         fresh = true;
       }
       if (fresh) lines.add(`${page.page}:${line.index}`);
-    }
-    if (current) rows.push(rowOf(doc, current.row, current.values));
+    });
   }
+  if (current) rows.push(rowOf(doc, current.row, current.values));
   const items = rows.filter((r) => r.amount !== undefined && r.name !== undefined);
   const sum = items.reduce((s, r) => s.plus(r.amount!), new Decimal(0));
   return items.length > 0 ? { rows: items, lines, lineSum: sum.toFixed(2), rowsPrinted: true } : { rows: [], lines: new Set() };
 }
 
-function positionOf(line: Line): string | undefined {
+function positionOf(line: Line, above: Line | undefined): string | undefined {
   const [label, value] = line.segments;
-  if (!label || !value || !POSITION.test(fold(label.text).trim())) return undefined;
-  return /^\d{1,4}$/.test(value.text.trim()) ? value.text.trim() : undefined;
+  const number = value?.text.trim();
+  if (!label || !number || !/^\d{1,4}$/.test(number)) return undefined;
+  const folded = fold(label.text).trim();
+  const numbered = NUMBERED.test(folded) && above?.segments.length === 1 && above.segments[0]!.text.trim() === number;
+  return POSITION.test(folded) || numbered ? number : undefined;
 }
 
 function fieldOf(text: string): ItemField | undefined {

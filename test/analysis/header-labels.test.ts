@@ -469,6 +469,19 @@ describe('payment terms (BT-20)', () => {
     expect(invoice.paymentTerms).toBe('Zahlbar ohne Abzug bis 15.06.2016');
   });
 
+  it('reads terms from the first line of a label a narrow column broke in two ("Skonto; weitere" / "Zahlungsbedingungen:")', async () => {
+    const invoice = await header(
+      letter([
+        { s: 'Skonto; weitere', x: 50, y: 460 },
+        { s: 'Den Rechnungsbetrag überweisen Sie', x: 150, y: 460 },
+        { s: 'Zahlungsbedingungen:', x: 50, y: 470 },
+        { s: 'bitte bis zum 21.11.2018 auf das unten', x: 150, y: 470 },
+        { s: 'angegebene Konto.', x: 150, y: 480 },
+      ]),
+    );
+    expect(invoice.paymentTerms).toBe('Den Rechnungsbetrag überweisen Sie bitte bis zum 21.11.2018 auf das unten angegebene Konto.');
+  });
+
   it('takes no number or bare sign for terms, and no sentence that only mentions payment', async () => {
     expect(
       (

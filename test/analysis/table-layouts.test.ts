@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { buildDoc } from '../../src/analysis/document.js';
+import { analyseInvoice } from '../../src/analysis/index.js';
 import { extractTextLayer } from '../../src/reading/text-layer.js';
 import { findLineItems } from '../../src/analysis/table.js';
 import { keyValueItems } from '../../src/analysis/key-value-items.js';
@@ -275,6 +276,43 @@ describe('items printed as blocks of labelled values (the XRechnung visualisatio
       ['2', 'Beratung', '2.0000', 'HUR', '50', '100.00', '19', 'S', true],
     ]);
     expect(lineSum).toBe('199.00');
+  });
+
+  it('reads English blocks opened by "Identifier:" under the item\'s number, over a page break, though their labels pass for a table header', async () => {
+    const at = (s: string, x: number, y: number, right = false): Text => ({ s, x, y, size: 9, right });
+    const opening = (y: number, pos: string): Text[] => [at(pos, 62, y), at('Identifier:', 62, y + 14), at(pos, 136, y + 14)];
+    const prices = (y: number, qty: string, price: string, amount: string): Text[] => [
+      at('Price details', 62, y),
+      at('Quantity', 62, y + 16),
+      at(qty, 300, y + 16, true),
+      at('Discount (net):', 329, y + 16),
+      at('0,50', 430, y + 16),
+      at('Unit', 62, y + 30),
+      at('H87 (piece)', 300, y + 30, true),
+      at('List price (net):', 329, y + 30),
+      at('5', 430, y + 30),
+      at('Price per unit (net)', 62, y + 44),
+      at(price, 300, y + 44, true),
+      at('VAT rate:', 329, y + 44),
+      at('19.00%', 430, y + 44),
+      at('Total price (net)', 62, y + 58),
+      at(amount, 300, y + 58, true),
+    ];
+    const named = (y: number, name: string): Text[] => [at('Item information', 62, y), at('Name:', 62, y + 14), at(name, 136, y + 14)];
+    const pages = [
+      [at('Details', 57, 100), ...opening(130, '1'), ...prices(170, '2.0000', '4.5', '9.00'), ...named(250, 'Kabel'), ...opening(700, '2')],
+      [...prices(80, '1.0000', '12', '12.00'), ...named(160, 'Stecker')],
+    ];
+    const doc = buildDoc(await extractTextLayer(await pdfOf(pages)));
+    expect(keyValueItems(doc).rows.map((r) => [r.position, r.name, r.quantity, r.unitPrice, r.amount])).toEqual([
+      ['1', 'Kabel', '2.0000', '4.5', '9.00'],
+      ['2', 'Stecker', '1.0000', '12', '12.00'],
+    ]);
+    const { invoice } = analyseInvoice(await extractTextLayer(await pdfOf(pages)), { withLineItems: true });
+    expect(invoice.invoiceLine?.map((l) => [l.itemInformation.itemName, l.invoiceLineNetAmount])).toEqual([
+      ['Kabel', '9.00'],
+      ['Stecker', '12.00'],
+    ]);
   });
 });
 
