@@ -253,7 +253,7 @@ const TERMS_SENTENCE =
 function termsText(doc: Doc, label: Segment, value: Segment): string {
   let text = value.text.trim();
   let last = value;
-  for (let more = 0; more < 2 && !/[.!?]$/.test(text); more++) {
+  for (let more = 0; more < FORM_LINES; more++) {
     // The next line that has text there (a date printed in another column may stand between).
     // (Not the value of a label of its own line: "Fälligkeitsdatum:  15.6.2016" under the terms.)
     const next = pageOf(doc, last.page)
@@ -264,20 +264,24 @@ function termsText(doc: Doc, label: Segment, value: Segment): string {
         return o && !line.segments.some((l) => l.x1 <= o.x0 && l.text.trim().endsWith(':')) ? o : undefined;
       })
       .find((o) => o !== undefined);
-    // Terms go on after a comma, in a word that cannot start a sentence, or with more days, dates or rates; a line
+    if (!next || isLabel(next.text) || /^[^:]{1,30}:/.test(next.text)) break;
+    // In a form, the lines of the value column under the value, with no label beside them, are the value's, sentence after sentence.
+    const form = value.x0 > label.x0 + 2 * value.height && Math.abs(next.x0 - value.x0) < value.height && next.x0 === lineStart(doc, next);
+    // Elsewhere terms go on after a comma, in a word that cannot start a sentence, or with more days, dates or rates; a line
     // without figures that starts anew ("Bank-/Steuerinformationen", "Es bestehen Bonusvereinbarungen.") is something else.
-    if (
-      !next ||
-      isLabel(next.text) ||
-      /^[^:]{1,30}:/.test(next.text) ||
-      !(/[,;\-–]$/.test(text) || /^[\p{Ll}\d]/u.test(next.text.trim()) || /\d/.test(next.text))
-    )
-      break;
+    const goesOn = /[,;\-–]$/.test(text) || /^[\p{Ll}\d]/u.test(next.text.trim()) || /\d/.test(next.text);
+    if (!form && (more >= 2 || /[.!?]$/.test(text) || !goesOn)) break;
     text = `${text} ${next.text.trim()}`;
     last = next;
   }
   return text;
 }
+
+/** The most lines a value in a form runs over. */
+const FORM_LINES = 8;
+
+/** Where the text of a segment's line starts. */
+const lineStart = (doc: Doc, seg: Segment) => pageOf(doc, seg.page).lines[seg.line]!.segments[0]!.x0;
 
 /** Longer is no payment term but the page's small print. */
 const TERMS_MAX = 500;
@@ -354,7 +358,12 @@ function valueSource(doc: Doc, seg: Segment, cut: number, place: 'same' | 'right
   if (place === 'same') return cut < seg.text.length ? tailOf(seg, cut) : undefined;
   // A label with its value glued on has nothing more to say to its neighbours.
   if (cut < seg.text.length) return undefined;
-  if (place === 'right') return rightOf(doc, seg);
+  if (place === 'right') {
+    // A label a narrow column broke in two may have its value beside its first line only, the next label beside its second.
+    const right = rightOf(doc, seg);
+    const broken = seg.text.trim().endsWith(':') && (!right || right.text.trim().endsWith(':')) ? labelStart(doc, seg) : undefined;
+    return broken ?? right;
+  }
   const below = belowOf(doc, seg);
   return below && withinColumn(doc, seg, below);
 }
@@ -362,7 +371,8 @@ function valueSource(doc: Doc, seg: Segment, cut: number, place: 'same' | 'right
 /** Terms beside their label, from the label's first line where a narrow label column broke it in two. */
 function brokenLabelTerms(doc: Doc, label: Segment, cut: number, value: Segment): string {
   const rest = termsText(doc, label, value);
-  if (!label.text.slice(0, cut).trim().endsWith(':')) return rest;
+  // (A value found beside the label's first line already starts there.)
+  if (value.line !== label.line || !label.text.slice(0, cut).trim().endsWith(':')) return rest;
   const head = labelStart(doc, label, value);
   return head ? `${head.text.trim()} ${rest}` : rest;
 }
@@ -373,13 +383,14 @@ function brokenLabelTerms(doc: Doc, label: Segment, cut: number, value: Segment)
  * with it where it is no label itself and ends without a colon, and its value stands in the
  * column of the label's own.
  */
-function labelStart(doc: Doc, label: Segment, value: Segment): Segment | undefined {
+function labelStart(doc: Doc, label: Segment, value?: Segment): Segment | undefined {
   const above = pageOf(doc, label.page).lines[label.line - 1];
   if (!above || label.top - above.bottom > 0.6 * label.height) return undefined;
-  const start = above.segments.find((o) => Math.abs(o.x0 - label.x0) < label.height && o.x1 < value.x0);
+  const start = above.segments.find((o) => Math.abs(o.x0 - label.x0) < label.height && o.x1 < (value?.x0 ?? label.x1));
   if (!start || /:\s*$/.test(start.text) || isLabel(start.text)) return undefined;
   const head = rightOf(doc, start);
-  return head && Math.abs(head.x0 - value.x0) < label.height ? head : undefined;
+  if (!head) return undefined;
+  return (value ? Math.abs(head.x0 - value.x0) < label.height : head.x0 > label.x1) ? head : undefined;
 }
 
 /**

@@ -476,7 +476,7 @@ export const KEY_VALUE_PARTY_LABELS: ReadonlyArray<[KeyValuePartyField, RegExp]>
   ['name', NAME_LABEL],
   ['address', /^(?:anschrift|adresse|address|adres|indirizzo|adress(?:zeile|line) ?1|address line ?1|strasse|street|rue|straat|via)$/],
   ['postcode', /^(?:plz|postleitzahl|post ?code|postal code|zip(?: code)?|code postal|cp|postcode|cap)$/],
-  ['city', /^(?:ort|stadt|city|town|ville|localite|plaats|woonplaats|citta|localita)$/],
+  ['city', /^(?:ort|stadt|city|town|location|ville|localite|plaats|woonplaats|citta|localita)$/],
   ['country', /^(?:land|landercode|country(?: code)?|pays|code pays|paese|nazione)$/],
-  ['identifier', /^(?:nummer|kennung|id|kunden-?nummer|lieferanten-?nummer|party id)$/],
+  ['identifier', /^(?:nummer|kennung|id|identifier|kunden-?nummer|lieferanten-?nummer|party id)$/],
 ];

@@ -482,6 +482,35 @@ describe('payment terms (BT-20)', () => {
     expect(invoice.paymentTerms).toBe('Den Rechnungsbetrag überweisen Sie bitte bis zum 21.11.2018 auf das unten angegebene Konto.');
   });
 
+  it('reads terms beside the first line of a broken label whose second line has the next label beside it', async () => {
+    const invoice = await header(
+      letter([
+        { s: 'Skonto; weitere', x: 50, y: 460 },
+        { s: '14 Tage', x: 150, y: 460 },
+        { s: 'Code für das', x: 330, y: 460 },
+        { s: 'Zahlungsbedingungen:', x: 50, y: 470 },
+        { s: 'Zahlungsmittel:', x: 330, y: 470 },
+      ]),
+    );
+    expect(invoice.paymentTerms).toBe('14 Tage');
+  });
+
+  it('reads every sentence of terms set in the value column of a form, down to the next label', async () => {
+    const invoice = await header(
+      letter([
+        { s: 'Payment terms:', x: 50, y: 460 },
+        { s: 'Die Leistung wurde erbracht im Zeitraum zwischen', x: 150, y: 460 },
+        { s: 'Übergabe und Rückgabe. Der Rechnungsbetrag wird', x: 150, y: 470 },
+        { s: 'abgebucht. Rechnung für Ihre Unterlagen.', x: 150, y: 480 },
+        { s: 'Due date:', x: 50, y: 496 },
+        { s: '15.6.2016', x: 150, y: 496 },
+      ]),
+    );
+    expect(invoice.paymentTerms).toBe(
+      'Die Leistung wurde erbracht im Zeitraum zwischen Übergabe und Rückgabe. Der Rechnungsbetrag wird abgebucht. Rechnung für Ihre Unterlagen.',
+    );
+  });
+
   it('takes no number or bare sign for terms, and no sentence that only mentions payment', async () => {
     expect(
       (

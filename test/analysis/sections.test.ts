@@ -115,6 +115,36 @@ describe('party sections', () => {
     });
   });
 
+  it('reads the English form too: "Location:" is the city and "Identifier:" the party\'s identifier under a party\'s heading', async () => {
+    const out: Text[] = [{ s: 'Overview', x: 40, y: 80, size: 12, bold: true }];
+    let y = 120;
+    const section = (heading: string, rows: Array<[string, string]>) => {
+      out.push({ s: heading, x: 40, y, size: 11, bold: true });
+      y += 22;
+      for (const [label, value] of rows) {
+        out.push({ s: label, x: 40, y, size: 9 }, { s: value, x: 130, y, size: 9 });
+        y += 13;
+      }
+      y += 30;
+    };
+    section('Information about the buyer', [
+      ['Name:', 'Kunden AG Mitte'],
+      ['Address line 1:', 'Kundenstraße 15'],
+      ['ZIP:', '69876'],
+      ['Location:', 'Frankfurt'],
+      ['Identifier:', 'GE2020211'],
+    ]);
+    section('Information about the seller', [
+      ['Company name:', 'Lieferant GmbH'],
+      ['Address line 1:', 'Lieferantenstraße 20'],
+      ['ZIP:', '80333'],
+      ['Location:', 'München'],
+    ]);
+    const { invoice } = analyseInvoice(await extractTextLayer(await pdfOf([out])), { withLineItems: false });
+    expect(invoice.buyer).toMatchObject({ buyerIdentifier: 'GE2020211', buyerPostalAddress: { buyerCity: 'Frankfurt' } });
+    expect(invoice.seller?.sellerPostalAddress?.sellerCity).toBe('München');
+  });
+
   it('reads a name of two lines set around its label, and the address lines below theirs', async () => {
     // [label, value, y]: a value without a label goes on a line of its own.
     const rows: Array<[string, string, number]> = [
