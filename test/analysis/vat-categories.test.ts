@@ -123,3 +123,31 @@ describe('several VAT categories at one rate', () => {
     expect(zero.map((row) => row.vatCategoryCode)).toEqual([undefined, undefined, undefined]);
   });
 });
+
+describe('an exemption reason in a breakdown printed as labelled values', () => {
+  it('takes the reason beside its label, not the category line nor the labels of the amounts under it', async () => {
+    const rows: Array<[string, string]> = [
+      ['Umsatzsteuerkategorie: E (Exempt from tax)', ''],
+      ['Gesamtsumme', '380,00'],
+      ['Umsatzsteuersatz', '0,00%'],
+      ['Umsatzsteuerbetrag', '0,00'],
+    ];
+    const texts: Text[] = [
+      l('Praxis für Physiotherapie', 60, 50, 12),
+      l('Rechnungsnummer: 471102', 60, 120),
+      l('Rechnungsdatum: 06.11.2018', 60, 132),
+      l('Aufschlüsselung der Umsatzsteuer auf Ebene der Rechnung', 60, 300, 10),
+      ...rows.flatMap(([label, amount], i) => [l(label, 62, 320 + 11 * i), ...(amount ? [r(amount, 500, 320 + 11 * i)] : [])]),
+      l('Befreiungsgrund:', 62, 372),
+      l('Steuerfreie Leistungen nach §4 Nr. 14 UStG', 160, 372),
+      l('Gesamtsumme', 62, 400),
+      r('380,00', 500, 400),
+      l('Fälliger Betrag', 62, 412),
+      r('380,00', 500, 412),
+    ];
+    const { invoice } = analyseInvoice(await extractTextLayer(await pdfOf([texts])), { withLineItems: false });
+    expect(invoice.vatBreakdown?.map((b) => [b.vatCategoryCode, b.vatExemptionReasonText])).toEqual([
+      ['E', 'Steuerfreie Leistungen nach §4 Nr. 14 UStG'],
+    ]);
+  });
+});
