@@ -6,6 +6,7 @@ import type { Line, Segment } from './layout.js';
 import { TOTAL_LABELS, type TotalField } from './lexicon.js';
 import { scanNumbers, type NumberMatch } from './numbers.js';
 import { fold } from './text.js';
+import { labelledVatRows } from './labelled-breakdown.js';
 
 /**
  * Candidates for the document totals and the VAT breakdown, read from every line outside the
@@ -235,6 +236,7 @@ export function findTotals(doc: Doc, tableLines: ReadonlySet<string>): TotalsCan
   if (paid) fields.set('paid', [...(fields.get('paid') ?? []), paid]);
   for (const [field, found] of columnTotals(doc, tableLines)) fields.set(field, [...(fields.get(field) ?? []), found]);
   if (vatRows.length === 0) vatRows.push(...inclusiveRows(doc, tableLines));
+  if (vatRows.length === 0) vatRows.push(...labelledVatRows(doc));
   // Several rates printed with their tax only ("USt. 7 % 19,25", "USt. 19 % 37,62") and no VAT total
   // line: their sum is the VAT total, which the arithmetic of net and gross then confirms or not.
   const rates = new Map(rateTaxes.map((r) => [r.rate, r.tax]));

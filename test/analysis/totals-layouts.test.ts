@@ -231,3 +231,37 @@ describe('the totals of a rendering of the XML (the XRechnung visualisation)', (
     });
   });
 });
+
+describe('a VAT breakdown printed as labelled blocks, one per category', () => {
+  it('reads each block: its category, base, rate and tax, where the three agree', async () => {
+    const block = (y: number, category: string, base: string, rate: string, tax: string): Text[] => [
+      { s: `VAT category: ${category}`, x: 57, y },
+      ...(
+        [
+          ['Total', base],
+          ['VAT rate', rate],
+          ['VAT amount', tax],
+        ] as const
+      ).flatMap(([label, value], i): Text[] => [
+        { s: label, x: 57, y: y + 12 * (i + 1) },
+        { s: value, x: 520, y: y + 12 * (i + 1), right: true },
+      ]),
+    ];
+    const { vat } = await totalsOf([
+      ...letter,
+      { s: 'Total amount', x: 57, y: 400 },
+      { s: '177.49', x: 520, y: 400, right: true },
+      { s: 'Total VAT', x: 57, y: 412 },
+      { s: '20.16', x: 520, y: 412, right: true },
+      { s: 'Total', x: 57, y: 424 },
+      { s: '197.65', x: 520, y: 424, right: true },
+      { s: 'Sales tax breakdown at invoice level', x: 57, y: 450, bold: true },
+      ...block(470, 'S (Standard rate)', '113.03', '7.00%', '7.91'),
+      ...block(530, 'S (Standard rate)', '64.46', '19.00%', '12.25'),
+    ]);
+    expect(vat?.map((r) => [r.vatCategoryCode, r.vatCategoryRate, r.vatCategoryTaxableAmount, r.vatCategoryTaxAmount])).toEqual([
+      ['S', '7', '113.03', '7.91'],
+      ['S', '19', '64.46', '12.25'],
+    ]);
+  });
+});

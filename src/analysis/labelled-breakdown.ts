@@ -1,0 +1,72 @@
+import { Decimal } from '../invoice/decimal.js';
+import type { Doc } from './document.js';
+import type { Line } from './layout.js';
+import { scanNumbers } from './numbers.js';
+import { fold } from './text.js';
+
+/**
+ * A VAT breakdown printed as labelled blocks, one per category, as renderings of the XML set it
+ * (the XRechnung visualisation): "Umsatzsteuerkategorie: S (Standard rate)", then "Gesamtsumme
+ * 113,03", "Umsatzsteuersatz 7,00%", "Umsatzsteuerbetrag 7,91", each amount beside its label.
+ */
+
+export interface LabelledVatRow {
+  rate: string;
+  base: string;
+  tax: string;
+  category: string;
+  page: number;
+  y: number;
+  labelled: true;
+}
+
+/** The line that opens a block: the category's label and its code (not an allowance's "Umsatzsteuerkategorie des Nachlasses"). */
+const OPENS = /^\s*(?:Umsatzsteuerkategorie|VAT category|Catégorie de TVA)\s*:\s*(S|Z|E|AE|K|G|O|L|M)\b/;
+
+const PARTS: ReadonlyArray<['base' | 'rate' | 'tax', RegExp]> = [
+  ['rate', /^(?:umsatzsteuersatz|steuersatz|vat rate|taux de tva)$/],
+  ['tax', /^(?:umsatzsteuerbetrag|steuerbetrag|vat amount|montant de tva)$/],
+  ['base', /^(?:gesamtsumme|total|steuerbasisbetrag|taxable amount|montant total|base imposable)$/],
+];
+
+/** A block's lines: at most this many after its opening line. */
+const BLOCK_LINES = 4;
+
+export function labelledVatRows(doc: Doc): LabelledVatRow[] {
+  const rows: LabelledVatRow[] = [];
+  for (const page of doc.pages) {
+    page.lines.forEach((line, i) => {
+      const category = OPENS.exec(line.segments.map((s) => s.text).join(' '))?.[1];
+      if (!category) return;
+      const found = new Map<string, Decimal>();
+      for (const next of page.lines.slice(i + 1, i + 1 + BLOCK_LINES)) {
+        const [part, value] = partOf(doc, next) ?? [];
+        if (!part || found.has(part)) break;
+        found.set(part, value!);
+      }
+      const [base, rate, tax] = [found.get('base'), found.get('rate'), found.get('tax')];
+      // The three agree, to the cent: a block read whole.
+      if (!base || !rate || !tax || base.times(rate).dividedBy(100).minus(tax).abs().gt(0.01)) return;
+      rows.push({
+        rate: rate.toString(),
+        base: base.toFixed(2),
+        tax: tax.toFixed(2),
+        category,
+        page: page.page,
+        y: line.top,
+        labelled: true,
+      });
+    });
+  }
+  return rows;
+}
+
+/** A line's label and the number beside it. */
+function partOf(doc: Doc, line: Line): ['base' | 'rate' | 'tax', Decimal] | undefined {
+  const [label, value] = line.segments;
+  if (!label || !value) return undefined;
+  const bare = fold(label.text).replace(/[:\s]+$/, '');
+  const part = PARTS.find(([, re]) => re.test(bare))?.[0];
+  const number = scanNumbers(value.text, doc.mark)[0];
+  return part && number ? [part, new Decimal(number.value).abs()] : undefined;
+}
