@@ -40,6 +40,12 @@ export const UNSURE_KIND = ':kind-unsure';
  */
 const NAME_GUESSES = ['name:colon', 'name:open', 'name:spaced'];
 const GUESSES = [ORDER_DEFAULT, UNSURE_KIND, ...NAME_GUESSES];
+/**
+ * A type code where no title names one: 380 is the likeliest, but a rendering that prints the
+ * code where no title reader looks (Mustang's visualisation of XRechnung) wrote 380 for 389, 204
+ * and 575 at 0.98.
+ */
+const TYPE_DEFAULT = 'default';
 
 /** `invoiceLine[3].invoicedQuantity` → `invoiceLine[].invoicedQuantity`: the catalogue path. */
 export function fieldGroup(path: string): string {
@@ -64,7 +70,7 @@ export function fieldConfidence(path: string, evidence: string, table: Calibrati
   // A guess between readings the page cannot settle (a date read day-first only by default, a kind
   // of invoice issuers code either way) is at even odds at most: a few sources that happened to
   // settle it one way say little of the next issuer.
-  const guess = GUESSES.some((g) => evidence.endsWith(g));
+  const guess = GUESSES.some((g) => evidence.endsWith(g)) || evidence.replace(/^ocr:/, '') === TYPE_DEFAULT;
   const global = guess ? UNKNOWN : shrink(table[evidence.startsWith('ocr:') ? '*|ocr:*' : '*|*'], UNKNOWN);
   // A reading the recogniser was unsure of is measured apart; seldom seen, it is the same reading at most.
   if (evidence.endsWith(BLURRED)) {

@@ -45,5 +45,10 @@ describe('the calibration', () => {
     expect(fieldConfidence(path, 'name:spaced', table)).toBe(0.5);
     expect(fieldConfidence(path, 'name:alone', table)).toBeGreaterThan(0.9);
     expect(fieldConfidence('invoiceTypeCode', 'title:380:kind-unsure', fitCalibration([]))).toBe(0.5);
+    // No title names the type: 380 is a default, whatever share of the measured pages it was right on.
+    const typed = fitCalibration(
+      Array.from({ length: 30 }, () => ({ path: 'invoiceTypeCode', evidence: 'default', right: true, source: 'a' })),
+    );
+    expect(fieldConfidence('invoiceTypeCode', 'default', typed)).toBe(0.5);
   });
 });
