@@ -383,6 +383,15 @@ describe('VAT identifiers in the info block', () => {
   });
 });
 
+/** A label a narrow label column broke in two, its value beside the first line, the next label beside the second. */
+const brokenLabel = (value: string): Text[] => [
+  { s: 'Skonto; weitere', x: 50, y: 460 },
+  { s: value, x: 150, y: 460 },
+  { s: 'Code für das', x: 330, y: 460 },
+  { s: 'Zahlungsbedingungen:', x: 50, y: 470 },
+  { s: 'Zahlungsmittel:', x: 330, y: 470 },
+];
+
 describe('payment terms (BT-20)', () => {
   it('reads the terms printed beside, behind or under their label, as printed', async () => {
     const beside = await header(
@@ -456,11 +465,7 @@ describe('payment terms (BT-20)', () => {
   it('takes no label for terms, nor the value of the next label: a label broken over two lines, the next label beside the second', async () => {
     const invoice = await header(
       letter([
-        { s: 'Skonto; weitere', x: 50, y: 460 },
-        { s: 'Zahlbar ohne Abzug bis 15.06.2016', x: 150, y: 460 },
-        { s: 'Code für das', x: 330, y: 460 },
-        { s: 'Zahlungsbedingungen:', x: 50, y: 470 },
-        { s: 'Zahlungsmittel:', x: 330, y: 470 },
+        ...brokenLabel('Zahlbar ohne Abzug bis 15.06.2016'),
         // Terms without a full stop may go on with a date, but not with the value of a label of its own.
         { s: 'Fälligkeitsdatum:', x: 50, y: 488 },
         { s: '15.6.2016', x: 150, y: 488 },
@@ -483,16 +488,7 @@ describe('payment terms (BT-20)', () => {
   });
 
   it('reads terms beside the first line of a broken label whose second line has the next label beside it', async () => {
-    const invoice = await header(
-      letter([
-        { s: 'Skonto; weitere', x: 50, y: 460 },
-        { s: '14 Tage', x: 150, y: 460 },
-        { s: 'Code für das', x: 330, y: 460 },
-        { s: 'Zahlungsbedingungen:', x: 50, y: 470 },
-        { s: 'Zahlungsmittel:', x: 330, y: 470 },
-      ]),
-    );
-    expect(invoice.paymentTerms).toBe('14 Tage');
+    expect((await header(letter(brokenLabel('14 Tage')))).paymentTerms).toBe('14 Tage');
   });
 
   it('reads every sentence of terms set in the value column of a form, down to the next label', async () => {

@@ -44,6 +44,23 @@ function readableRendering(): Text[] {
   return out.filter((t) => t.s !== '');
 }
 
+/** A form of label–value pairs under section headings, two pairs to a line where a row has four cells. */
+function form(title: string, sections: Array<[string, Array<[string, string, string?, string?]>]>): Text[] {
+  const out: Text[] = [{ s: title, x: 40, y: 80, size: 12, bold: true }];
+  let y = 120;
+  for (const [heading, rows] of sections) {
+    out.push({ s: heading, x: 40, y, size: 11, bold: true });
+    y += 22;
+    for (const [label, value, label2, value2] of rows) {
+      out.push({ s: label, x: 40, y, size: 9 }, { s: value, x: 130, y, size: 9 });
+      if (label2 && value2) out.push({ s: label2, x: 330, y, size: 9 }, { s: value2, x: 420, y, size: 9 });
+      y += 13;
+    }
+    y += 30;
+  }
+  return out;
+}
+
 describe('party sections', () => {
   it('reads each party from its own section of a readable rendering', async () => {
     const { invoice } = analyseInvoice(await extractTextLayer(await pdfOf([readableRendering()])), { withLineItems: false });
@@ -71,33 +88,32 @@ describe('party sections', () => {
   });
 
   it('reads a form of label–value pairs in two columns under "Informationen zum …" headings', async () => {
-    const out: Text[] = [{ s: 'Daten der E-Rechnung', x: 40, y: 80, size: 12, bold: true }];
-    let y = 120;
-    const section = (heading: string, rows: Array<[string, string, string?, string?]>) => {
-      out.push({ s: heading, x: 40, y, size: 11, bold: true });
-      y += 22;
-      for (const [label, value, label2, value2] of rows) {
-        out.push({ s: label, x: 40, y, size: 9 }, { s: value, x: 130, y, size: 9 });
-        if (label2 && value2) out.push({ s: label2, x: 330, y, size: 9 }, { s: value2, x: 420, y, size: 9 });
-        y += 13;
-      }
-      y += 30;
-    };
-    section('Informationen zum Käufer', [
-      ['Name:', 'Untertänigster Leistungsempfänger', 'Ländercode:', 'AT (Österreich)'],
-      ['Adresszeile 1:', 'Party Street 1', 'Telefon:', '+431234567'],
-      ['PLZ:', '1010'],
-      ['Ort:', 'Wien'],
-    ]);
-    section('Informationen zum Verkäufer', [
-      ['Firmenname:', 'Hochwürdiger Leistungserbringer', 'Ländercode:', 'DE (Deutschland)'],
-      ['Adresszeile 1:', 'Fun Street 1', 'E-Mail-Adresse:', 'hero@example.org'],
-      ['PLZ:', '12345'],
-      ['Ort:', 'Glückstadt'],
-    ]);
-    section('Rechnungsdaten', [
-      ['Rechnungsnummer:', '12345'],
-      ['Rechnungsdatum:', '21.10.2015'],
+    const out = form('Daten der E-Rechnung', [
+      [
+        'Informationen zum Käufer',
+        [
+          ['Name:', 'Untertänigster Leistungsempfänger', 'Ländercode:', 'AT (Österreich)'],
+          ['Adresszeile 1:', 'Party Street 1', 'Telefon:', '+431234567'],
+          ['PLZ:', '1010'],
+          ['Ort:', 'Wien'],
+        ],
+      ],
+      [
+        'Informationen zum Verkäufer',
+        [
+          ['Firmenname:', 'Hochwürdiger Leistungserbringer', 'Ländercode:', 'DE (Deutschland)'],
+          ['Adresszeile 1:', 'Fun Street 1', 'E-Mail-Adresse:', 'hero@example.org'],
+          ['PLZ:', '12345'],
+          ['Ort:', 'Glückstadt'],
+        ],
+      ],
+      [
+        'Rechnungsdaten',
+        [
+          ['Rechnungsnummer:', '12345'],
+          ['Rechnungsdatum:', '21.10.2015'],
+        ],
+      ],
     ]);
     const { invoice } = analyseInvoice(await extractTextLayer(await pdfOf([out])), { withLineItems: false });
     expect(invoice.seller).toMatchObject({
@@ -116,29 +132,26 @@ describe('party sections', () => {
   });
 
   it('reads the English form too: "Location:" is the city and "Identifier:" the party\'s identifier under a party\'s heading', async () => {
-    const out: Text[] = [{ s: 'Overview', x: 40, y: 80, size: 12, bold: true }];
-    let y = 120;
-    const section = (heading: string, rows: Array<[string, string]>) => {
-      out.push({ s: heading, x: 40, y, size: 11, bold: true });
-      y += 22;
-      for (const [label, value] of rows) {
-        out.push({ s: label, x: 40, y, size: 9 }, { s: value, x: 130, y, size: 9 });
-        y += 13;
-      }
-      y += 30;
-    };
-    section('Information about the buyer', [
-      ['Name:', 'Kunden AG Mitte'],
-      ['Address line 1:', 'Kundenstraße 15'],
-      ['ZIP:', '69876'],
-      ['Location:', 'Frankfurt'],
-      ['Identifier:', 'GE2020211'],
-    ]);
-    section('Information about the seller', [
-      ['Company name:', 'Lieferant GmbH'],
-      ['Address line 1:', 'Lieferantenstraße 20'],
-      ['ZIP:', '80333'],
-      ['Location:', 'München'],
+    const out = form('Overview', [
+      [
+        'Information about the buyer',
+        [
+          ['Name:', 'Kunden AG Mitte'],
+          ['Address line 1:', 'Kundenstraße 15'],
+          ['ZIP:', '69876'],
+          ['Location:', 'Frankfurt'],
+          ['Identifier:', 'GE2020211'],
+        ],
+      ],
+      [
+        'Information about the seller',
+        [
+          ['Company name:', 'Lieferant GmbH'],
+          ['Address line 1:', 'Lieferantenstraße 20'],
+          ['ZIP:', '80333'],
+          ['Location:', 'München'],
+        ],
+      ],
     ]);
     const { invoice } = analyseInvoice(await extractTextLayer(await pdfOf([out])), { withLineItems: false });
     expect(invoice.buyer).toMatchObject({ buyerIdentifier: 'GE2020211', buyerPostalAddress: { buyerCity: 'Frankfurt' } });
