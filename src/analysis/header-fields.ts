@@ -248,7 +248,8 @@ const TERMS_SENTENCE =
 
 /**
  * Terms printed over several lines ("30% advance payment," / "balance at 30 days"): the lines
- * below that start where the value or its label starts belong to it, until a sentence ends.
+ * below that start where the value or its label starts belong to it, until a sentence ends; in a
+ * form's value column, down to the next label.
  */
 function termsText(doc: Doc, label: Segment, value: Segment): string {
   let text = value.text.trim();
