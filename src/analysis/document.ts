@@ -1,6 +1,6 @@
 import { dayMonthOrder, type DayMonthOrder } from './dates.js';
 import { layoutPages, type Line, type PageLayout, type Segment } from './layout.js';
-import { inferDecimalMark, type DecimalMark } from './numbers.js';
+import { inferDecimalMark, scanNumbers, type DecimalMark } from './numbers.js';
 import type { PageText } from '../reading/page-text.js';
 import { fold } from './text.js';
 
@@ -85,4 +85,9 @@ export function belowOf(doc: Doc, s: Segment): Segment | undefined {
     if (hit) return hit;
   }
   return undefined;
+}
+
+/** Whether a line prints an amount: a number with two decimals or more that is no percentage. */
+export function hasMoney(doc: Doc, line: Line): boolean {
+  return line.segments.some((s) => scanNumbers(s.text, doc.mark).some((n) => !n.percent && n.decimals >= 2));
 }

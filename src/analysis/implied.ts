@@ -1,10 +1,10 @@
 import { Decimal } from '../invoice/decimal.js';
 import { CATEGORY_WORDS, EU_VAT_AREA, vatCategoryOf } from './codes.js';
 import { KNOWN_RATES } from './totals.js';
-import { lineText, type Doc } from './document.js';
+import { hasMoney, lineText, type Doc } from './document.js';
 import { scanNumbers } from './numbers.js';
+import { VAT_CATEGORY_LABEL } from './lexicon.js';
 import { fold } from './text.js';
-import type { Line } from './layout.js';
 
 /**
  * What a page leaves unsaid because every reader of it knows: the country of a domestic
@@ -209,19 +209,18 @@ export function exemptionNote(doc: Doc, category: string): string | undefined {
   const own = EXEMPTION_WORDS.get(category);
   if (!own) return undefined;
   const candidates: string[] = [];
-  const amounts = (line: Line) => line.segments.some((s) => scanNumbers(s.text, doc.mark).some((n) => n.decimals >= 2));
   for (const page of doc.pages) {
     page.lines.forEach((line, i) => {
       line.segments.forEach((seg) => {
         const folded = fold(seg.text);
         // "Umsatzsteuerkategorie: E (Exempt from tax)" names the category, not why.
-        if (!ANY_EXEMPTION.test(folded) || CATEGORY_LABEL.test(folded) || scanNumbers(seg.text, doc.mark).some((n) => n.decimals >= 2))
+        if (!ANY_EXEMPTION.test(folded) || VAT_CATEGORY_LABEL.test(folded) || scanNumbers(seg.text, doc.mark).some((n) => n.decimals >= 2))
           return;
         const parts = [seg.text];
         // A reason ends at its legal reference or full stop: what is set under it is something else (an address, an amount's label).
         for (let k = i + 1, prev = line; k < page.lines.length && parts.length < 4 && !REASON_END.test(parts.at(-1)!); k++) {
           const next = page.lines[k]!;
-          if (next.top - prev.bottom > 0.8 * seg.height || amounts(next)) break;
+          if (next.top - prev.bottom > 0.8 * seg.height || hasMoney(doc, next)) break;
           const below = next.segments.find((s) => Math.abs(s.x0 - seg.x0) < seg.height);
           if (!below) break;
           parts.push(below.text);
@@ -236,9 +235,6 @@ export function exemptionNote(doc: Doc, category: string): string | undefined {
   // A note naming another category's exemption ("reverse charge" beside an intra-community row) is that row's.
   return candidates.find((c) => own.test(fold(c)));
 }
-
-/** The label of a VAT category's code, in a breakdown printed as labelled values. */
-const CATEGORY_LABEL = /^(?:umsatzsteuerkategorie|steuerkategorie|vat category|tax category|categorie de tva)\b/;
 
 /** Its legal reference, or a full stop after a word (not an abbreviation: "gem.", "Nr."). */
 const REASON_END = /(?:\b(?:UStG|MwStSystRL|CGI|VAT Act)|\d{4}\/\d+\/EC|(?:\p{L}{4,}|\d)\.)\s*\)?$/u;

@@ -1,6 +1,7 @@
 import { Decimal } from '../invoice/decimal.js';
 import type { Doc } from './document.js';
 import type { Line } from './layout.js';
+import { VAT_CATEGORY_LABEL } from './lexicon.js';
 import { scanNumbers } from './numbers.js';
 import { fold } from './text.js';
 
@@ -20,8 +21,8 @@ export interface LabelledVatRow {
   labelled: true;
 }
 
-/** The line that opens a block: the category's label and its code (not an allowance's "Umsatzsteuerkategorie des Nachlasses"). */
-const OPENS = /^\s*(?:Umsatzsteuerkategorie|VAT category|Catégorie de TVA)\s*:\s*(S|Z|E|AE|K|G|O|L|M)\b/;
+/** The category's code after its label (an allowance's "Umsatzsteuerkategorie des Nachlasses" is no block). */
+const CODE = /:\s*(S|Z|E|AE|K|G|O|L|M)\b/;
 
 const PARTS: ReadonlyArray<['base' | 'rate' | 'tax', RegExp]> = [
   ['rate', /^(?:umsatzsteuersatz|steuersatz|vat rate|taux de tva)$/],
@@ -36,7 +37,8 @@ export function labelledVatRows(doc: Doc): LabelledVatRow[] {
   const rows: LabelledVatRow[] = [];
   for (const page of doc.pages) {
     page.lines.forEach((line, i) => {
-      const category = OPENS.exec(line.segments.map((s) => s.text).join(' '))?.[1];
+      const text = line.segments.map((s) => s.text).join(' ');
+      const category = VAT_CATEGORY_LABEL.test(fold(text).trim()) ? CODE.exec(text)?.[1] : undefined;
       if (!category) return;
       const found = new Map<string, Decimal>();
       for (const next of page.lines.slice(i + 1, i + 1 + BLOCK_LINES)) {

@@ -378,6 +378,9 @@ export const LITTLE_WORDS: ReadonlySet<string> = new Set([
 /** Labels beside a VAT identifier that make it the buyer's. */
 export const BUYER_ID_CONTEXT = /ihre|your|kunde|customer|client|buyer|kaufer|acheteur|votre|uw |empfanger|destinataire|leistungsempfanger/;
 
+/** The label of a VAT category's code where a breakdown is printed as labelled values ("Umsatzsteuerkategorie: E"), folded. */
+export const VAT_CATEGORY_LABEL = /^(?:umsatzsteuerkategorie|steuerkategorie|vat category|tax category|categorie de tva)\s*:/;
+
 export type TotalField = 'lineTotal' | 'allowances' | 'charges' | 'netTotal' | 'vatTotal' | 'grossTotal' | 'paid' | 'due';
 
 /**

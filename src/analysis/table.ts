@@ -1,7 +1,7 @@
 import { Decimal } from '../invoice/decimal.js';
 import { printedCategory, unitCode } from './codes.js';
 import { scanDates } from './dates.js';
-import { lineText, type Doc } from './document.js';
+import { hasMoney, lineText, type Doc } from './document.js';
 import { netOfAdjustments, readAdjustments, type ItemExtent, type LineAdjustment } from './line-adjustments.js';
 import { classifyTotal } from './totals.js';
 import type { Line, PageLayout } from './layout.js';
@@ -146,10 +146,6 @@ function headerCells(line: Line): Cell[] {
     }
   }
   return cells;
-}
-
-function hasMoney(doc: Doc, line: Line): boolean {
-  return line.segments.some((s) => scanNumbers(s.text, doc.mark).some((n) => !n.percent && n.decimals >= 2));
 }
 
 /** A line that may be (part of) a table header: two or more column labels and no amounts. */
