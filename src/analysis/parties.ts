@@ -557,6 +557,22 @@ function withLegalForm(doc: Doc, name: string): string | undefined {
  */
 const LEGAL_NOTICE =
   /(?:^|\s[-\u2013\u2212·|]\s)(\p{L}[\p{L}\p{N}&'. -]{0,60}?\s(?:SAS|SASU|SARL|EURL|SA|SNC|SCA|SCS|SELARL|SCOP))\s+(?:au|à) capital\b/u;
+/** The legal form as the legal notice prints it, apart from the name: "… - SARL au capital de 120 000,00 €". */
+const NOTICE_FORM = /(?<!\p{L})(SAS|SASU|SARL|EURL|SA|SNC|SCA|SCS|SELARL|SCOP)\s+(?:au|à) capital\b/u;
+
+/**
+ * The name a French company is registered under. Its legal notice prints the legal form apart
+ * ("SARL au capital de …"), and the registered name is the one without it: a letterhead's "Au bon
+ * moulin SARL" is "Au bon moulin", "Free SAS" is "Free" (so the invoices of three repositories that
+ * print such a notice name their seller; those that print no notice keep the form in the name).
+ */
+export function registeredName(doc: Doc, name: string): string {
+  const form = [...allSegments(doc)].map((s) => NOTICE_FORM.exec(s.text)?.[1]).find((f) => f !== undefined);
+  if (!form || !name.endsWith(` ${form}`)) return name;
+  const base = name.slice(0, -form.length - 1).trim();
+  return /\p{L}{2}/u.test(base) ? base : name;
+}
+
 const REGISTERED_OFFICE = /si[èe]ge(?: social)?\s*:?\s*(.+?)\s+((?:F-)?\d{5}\s+\p{L}[\p{L}' -]*?)(?:\s*$|\s[-\u2013\u2212·|,]\s)/iu;
 
 function registeredCompany(doc: Doc): Party | undefined {

@@ -4,7 +4,7 @@ import { keyValueParties } from './key-value-parties.js';
 import { buildBlocks } from './layout.js';
 import { PARTY_NAME_MODELS } from './party-name-model.js';
 import { nameCandidates, type NameCandidate, type NameRole } from './party-names.js';
-import { boxOf, findParties, parseAddress, type Parties, type Party } from './parties.js';
+import { boxOf, findParties, parseAddress, registeredName, type Parties, type Party } from './parties.js';
 import { rank, type RankerModel } from './ranker.js';
 import { partyHeadings, type Heading } from './sections.js';
 import { clean } from './text.js';
@@ -52,7 +52,18 @@ export function chooseParties(
       choices[role] = { probability: top.p, alternatives };
     }
   }
+  asRegistered(doc, parties, choices.seller);
   return { parties, choices };
+}
+
+/** The seller under its registered name, the name as printed kept as the next reading for a person. */
+function asRegistered(doc: Doc, parties: Parties, choice: NameChoice): void {
+  const printed = parties.seller?.name;
+  if (printed === undefined) return;
+  const registered = registeredName(doc, printed);
+  if (registered === printed) return;
+  parties.seller = { ...parties.seller!, name: registered };
+  choice.alternatives = [printed, ...choice.alternatives].slice(0, 3);
 }
 
 function keeperOf(ranked: Record<NameRole, Ranked[]>): [NameRole, NameRole] {

@@ -155,7 +155,7 @@ describe('the seller in its letterhead', () => {
     expect(buyer?.buyerPostalAddress).toMatchObject({ buyerAddressLine1: '12 Tai Po Road', buyerCity: 'Sha Tin', buyerCountryCode: 'HK' });
   });
 
-  it('takes the seller from the French legal notice when no letterhead names it: the name up to its legal form, the registered office as its address', async () => {
+  it('takes the seller from the French legal notice when no letterhead names it: the name before its legal form, the registered office as its address', async () => {
     const { seller } = await parties([
       { s: 'Madame Claire Morel', x: 330, y: 130 },
       { s: '5 rue des Tilleuls', x: 330, y: 141 },
@@ -168,12 +168,25 @@ describe('the seller in its letterhead', () => {
       },
       ...total,
     ]);
-    expect(seller?.sellerName).toBe('Lumière Fibre SAS');
+    expect(seller?.sellerName).toBe('Lumière Fibre');
     expect(seller?.sellerPostalAddress).toMatchObject({
       sellerAddressLine1: '12 avenue de la Gare',
       sellerPostCode: '75010',
       sellerCity: 'Paris',
     });
+  });
+
+  it('names a French seller as registered, without the legal form its legal notice prints apart; with no notice, as printed', async () => {
+    const letterhead = (notice: string): Text[] => [
+      { s: 'Moulin de Provence SARL - 12 chemin des Oliviers - 84340 Malaucène - France', x: 120, y: 40, size: 8 },
+      { s: `TVA : FR11999999998 - SIRET : 99999999800010${notice}`, x: 120, y: 52, size: 8 },
+      { s: 'Boutique Lumière', x: 330, y: 130 },
+      { s: '35 rue de la République', x: 330, y: 141 },
+      { s: '69001 Lyon', x: 330, y: 152 },
+      ...total,
+    ];
+    expect((await parties(letterhead(' - SARL au capital de 120 000,00 €'))).seller?.sellerName).toBe('Moulin de Provence');
+    expect((await parties(letterhead(''))).seller?.sellerName).toBe('Moulin de Provence SARL');
   });
 
   it('reads an address window without a post code, where the country has none: the town is the line before the country', async () => {
