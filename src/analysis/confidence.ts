@@ -1,5 +1,5 @@
 import { CALIBRATION } from './calibration.js';
-import { BLURRED } from './legibility.js';
+import { BLURRED, PLAIN_LETTERS } from './legibility.js';
 
 /**
  * Field confidence is the measured share of right values among fields read the same way.
@@ -39,13 +39,20 @@ export const UNSURE_KIND = ':kind-unsure';
  * description, set alike).
  */
 const NAME_GUESSES = ['name:colon', 'name:open', 'name:spaced'];
-const GUESSES = [ORDER_DEFAULT, UNSURE_KIND, ...NAME_GUESSES];
+const GUESSES = [ORDER_DEFAULT, UNSURE_KIND, PLAIN_LETTERS, ...NAME_GUESSES];
 /**
  * A type code where no title names one: 380 is the likeliest, but a rendering that prints the
  * code where no title reader looks (Mustang's visualisation of XRechnung) wrote 380 for 389, 204
  * and 575 at 0.98.
  */
 const TYPE_DEFAULT = 'default';
+/**
+ * A name the ranker chose although it gave it under 0.7 (evidence `rank:0`). Other sources' names
+ * read so were mostly right, but one source's were right on two of four (a logo word, a misread
+ * letterhead): the ranker's own doubt bounds what the measured share may claim.
+ */
+const RANK_UNSURE = 'rank:0';
+const RANK_UNSURE_CEILING = 0.7;
 
 /** `invoiceLine[3].invoicedQuantity` → `invoiceLine[].invoicedQuantity`: the catalogue path. */
 export function fieldGroup(path: string): string {
@@ -79,7 +86,8 @@ export function fieldConfidence(path: string, evidence: string, table: Calibrati
   }
   const byEvidence = shrink(table[`*|${evidence}`], global);
   const measured = shrink(table[`${fieldGroup(path)}|${evidence}`], byEvidence);
-  return guess ? Math.min(measured, UNKNOWN) : measured;
+  if (guess) return Math.min(measured, UNKNOWN);
+  return evidence.replace(/^ocr:/, '') === RANK_UNSURE ? Math.min(measured, RANK_UNSURE_CEILING) : measured;
 }
 
 /**

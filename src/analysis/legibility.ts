@@ -1,5 +1,7 @@
 import type { Doc } from './document.js';
 import type { Word } from '../reading/page-text.js';
+import { stringAt } from '../invoice/paths.js';
+import { DIACRITIC_STEMS, DIACRITIC_WORDS } from './lexicon.js';
 import { fold } from './text.js';
 
 /**
@@ -12,6 +14,13 @@ import { fold } from './text.js';
 
 /** The evidence suffix of a blurred reading. */
 export const BLURRED = ':blurred';
+
+/**
+ * The evidence suffix of a text read from a scan without its diacritics: "Untertanigster
+ * Leistungsempfanger" for "Untertänigster Leistungsempfänger", read at a word confidence of 0.92
+ * all the same.
+ */
+export const PLAIN_LETTERS = ':plain-letters';
 
 /** Below this mean word confidence, a reading counts as blurred. */
 const LEGIBLE = 0.8;
@@ -80,4 +89,29 @@ export function isIllegible(words: readonly Word[]): boolean {
 export function withLegibility(doc: Doc, box: Box, value: string | undefined, via: string): string {
   const legibility = value === undefined ? undefined : legibilityOf(doc, box, value);
   return legibility !== undefined && legibility < LEGIBLE ? `${via}${BLURRED}` : via;
+}
+
+/** Fields whose values are words as printed, whose letters a dropped diacritic changes (not codes, numbers or identifiers). */
+const WORDED = /(?:Name|AddressLine\d|City|itemDescription|paymentTerms|Reason|Text)$/;
+
+/** Whether a word invoices print with diacritics was read with them; undefined for other words. */
+function printedWithDiacritics(word: string): boolean | undefined {
+  const plain = fold(word);
+  const whole = DIACRITIC_WORDS.find((d) => fold(d) === plain.replace(/[^\p{L}]/gu, ''));
+  if (whole) return word.includes(whole);
+  const stem = DIACRITIC_STEMS.find((d) => plain.includes(fold(d)));
+  return stem === undefined ? undefined : word.includes(stem);
+}
+
+/**
+ * Marks the worded fields of a scan that spell a word invoices print with diacritics without them:
+ * the recogniser dropped that value's diacritics, wherever else it kept them.
+ */
+export function markPlainLetters(doc: Doc, invoice: Record<string, unknown>, evidence: Record<string, string>): void {
+  if (doc.source !== 'ocr') return;
+  for (const path of Object.keys(evidence)) {
+    const value = WORDED.test(path) ? stringAt(invoice, path) : undefined;
+    if (value?.split(/\s+/).some((w) => printedWithDiacritics(w.toLowerCase()) === false))
+      evidence[path] = `${evidence[path]}${PLAIN_LETTERS}`;
+  }
 }

@@ -483,3 +483,37 @@ export const KEY_VALUE_PARTY_LABELS: ReadonlyArray<[KeyValuePartyField, RegExp]>
   ['country', /^(?:land|landercode|country(?: code)?|pays|code pays|paese|nazione)$/],
   ['identifier', /^(?:nummer|kennung|id|identifier|kunden-?nummer|lieferanten-?nummer|party id)$/],
 ];
+
+/**
+ * Words, and parts of words, that invoices print with diacritics, as printed: a scan's value that
+ * spells one without them ("Leistungsempfanger", "Muller GmbH", "Reglement") lost its diacritics
+ * to the recogniser. None is a word of another of our languages without them (not "référence",
+ * "numéro", "Händler"); whole words are only those too short to be safe inside others ("für" in
+ * "furniture").
+ */
+export const DIACRITIC_WORDS: readonly string[] = ['für', 'köln'];
+export const DIACRITIC_STEMS: readonly string[] = [
+  'käufer',
+  'währung',
+  'nachläss',
+  'zuschläg',
+  'empfänger',
+  'beträg',
+  'gebühr',
+  'fällig',
+  'prüf',
+  'schlüssel',
+  'müller',
+  'geschäft',
+  'lösung',
+  'büro',
+  'münchen',
+  'düsseldorf',
+  'nürnberg',
+  'österreich',
+  'échéance',
+  'règlement',
+  'quantité',
+  'société',
+  'quantità',
+];

@@ -59,7 +59,41 @@ export function wordsFromTsv(tsv: string, page: { width: number; height: number 
     ...w,
     text: repairText(w.text, words[i + 1]?.line === w.line ? words[i + 1]!.text : undefined),
   }));
-  return attachColons(deskew(repaired, page)).map(({ line: _line, ...word }) => emBox(word));
+  return joinSplitNumbers(attachColons(deskew(repaired, page))).map(({ line: _line, ...word }) => emBox(word));
+}
+
+/** Narrower than a space between words, in heights of the word: ink of one word. */
+const SPLIT_GAP = 0.35;
+
+/**
+ * "470,1" "5€": tesseract may cut an amount's last digits off as a word of their own, a hair's
+ * breadth from the rest, and the amount then reads as 5,00. A number cut after its first decimal
+ * digit and followed, closer than a space, by digits on its line is one word again.
+ */
+export function joinSplitNumbers<W extends LinedWord>(words: W[]): W[] {
+  const out: W[] = [];
+  for (const w of words) {
+    const before = out.at(-1);
+    const split =
+      before &&
+      before.line === w.line &&
+      /\d[.,]\d$/.test(before.text) &&
+      /^\d/.test(w.text) &&
+      w.x - (before.x + before.width) < SPLIT_GAP * before.height;
+    if (split) out[out.length - 1] = joined(before, w);
+    else out.push(w);
+  }
+  return out;
+}
+
+/** Two words of a line as one, without a space: the box spans both, the surer of them no surer than the other. */
+function joined<W extends LinedWord>(before: W, w: W): W {
+  return {
+    ...before,
+    text: `${before.text}${w.text}`,
+    width: w.x + w.width - before.x,
+    confidence: Math.min(before.confidence ?? 1, w.confidence ?? 1),
+  };
 }
 
 /**
@@ -139,12 +173,7 @@ export function attachColons<W extends LinedWord>(words: W[]): W[] {
   for (const w of words) {
     const before = out.at(-1);
     if (before && /^[:：]$/.test(w.text) && before.line === w.line && w.x - (before.x + before.width) < COLON_REACH * before.height) {
-      out[out.length - 1] = {
-        ...before,
-        text: `${before.text}${w.text}`,
-        width: w.x + w.width - before.x,
-        confidence: Math.min(before.confidence ?? 1, w.confidence ?? 1),
-      };
+      out[out.length - 1] = joined(before, w);
     } else out.push(w);
   }
   return out;

@@ -51,4 +51,16 @@ describe('the calibration', () => {
     );
     expect(fieldConfidence('invoiceTypeCode', 'default', typed)).toBe(0.5);
   });
+
+  it("never reports a name the ranker chose at under 0.7 as surer than that, however often other sources' such names were right", () => {
+    const path = 'seller.sellerName';
+    const table = fitCalibration(
+      ['rank:0', 'ocr:rank:0', 'rank:0.9'].flatMap((evidence) =>
+        Array.from({ length: 30 }, () => ({ path, evidence, right: true, source: 'a' })),
+      ),
+    );
+    expect(fieldConfidence(path, 'rank:0', table)).toBe(0.7);
+    expect(fieldConfidence(path, 'ocr:rank:0', table)).toBe(0.7);
+    expect(fieldConfidence(path, 'rank:0.9', table)).toBeGreaterThan(0.9);
+  });
 });

@@ -57,3 +57,19 @@ describe('readings the recogniser was unsure of', () => {
     expect(clear).toBeGreaterThan(0.9);
   });
 });
+
+describe('readings that lost their diacritics', () => {
+  it('holds a name that spells a word printed with diacritics without them at even odds; the name read with them, and a text layer, as measured', () => {
+    const plain = analyseWithEvidence(letter('Untertanigster Leistungsempfanger', 0.92), { withLineItems: false });
+    const kept = analyseWithEvidence(letter('Untertänigster Leistungsempfänger', 0.92), { withLineItems: false });
+    expect(plain.invoice.buyer?.buyerName).toBe('Untertanigster Leistungsempfanger');
+    expect(plain.evidence['buyer.buyerName']).toMatch(/:plain-letters$/);
+    expect(plain.fieldConfidence['buyer.buyerName']).toBeLessThanOrEqual(0.5);
+    expect(kept.evidence['buyer.buyerName']).not.toMatch(/:plain-letters$/);
+    // Words of other languages that only look like one without its diacritics ("Handler", "Reference") are not marked.
+    const english = analyseWithEvidence(letter('Reference Handler Ltd', 0.92), { withLineItems: false });
+    expect(english.evidence['buyer.buyerName']).not.toMatch(/:plain-letters$/);
+    const textLayer = letter('Untertanigster Leistungsempfanger', 1).map((p) => ({ ...p, source: 'text-layer' as const }));
+    expect(analyseWithEvidence(textLayer, { withLineItems: false }).evidence['buyer.buyerName']).not.toMatch(/:plain-letters$/);
+  });
+});

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Word } from '../../src/reading/page-text.js';
 import { isReadable } from '../../src/reading/readable.js';
-import { attachColons, deskew, emBox, repairText, skewAngle, wordsFromTsv } from '../../src/reading/tsv.js';
+import { attachColons, deskew, emBox, joinSplitNumbers, repairText, skewAngle, wordsFromTsv } from '../../src/reading/tsv.js';
 
 const TSV = [
   'level\tpage_num\tblock_num\tpar_num\tline_num\tword_num\tleft\ttop\twidth\theight\tconf\ttext',
@@ -104,6 +104,24 @@ describe('labels and their colons', () => {
       ['Steuernummer:', 200, 338],
       ['201/113/40209', 560, 330],
       [':', 100, 8],
+    ]);
+  });
+});
+
+describe('numbers the recogniser cut in two', () => {
+  it('joins an amount cut after its first decimal digit to the digits a hair away, and leaves numbers a space apart alone', () => {
+    const words = [
+      { text: 'Solde', x: 1786, y: 1650, width: 110, height: 41, line: 'a' },
+      { text: '470,1', x: 2178, y: 1650, width: 97, height: 41, line: 'a' },
+      { text: '5€', x: 2283, y: 1650, width: 40, height: 41, line: 'a' },
+      { text: '19,0', x: 1500, y: 1800, width: 70, height: 29, line: 'b' },
+      { text: '100,00', x: 1677, y: 1800, width: 110, height: 29, line: 'b' },
+    ];
+    expect(joinSplitNumbers(words).map((w) => [w.text, w.x, w.width])).toEqual([
+      ['Solde', 1786, 110],
+      ['470,15€', 2178, 145],
+      ['19,0', 1500, 70],
+      ['100,00', 1677, 110],
     ]);
   });
 });
