@@ -1097,21 +1097,25 @@ function repairByArithmetic(doc: Doc, row: ItemRow, parsed: Parsed): void {
 const isOne = (v: string) => new Decimal(v).eq(1);
 
 /**
- * A price the scan garbled into a whole number ("5730" for "5,50", "15555" for "15,55") while
- * quantity and amount read well: the price is amount ÷ quantity when that comes out exact.
+ * A price the scan garbled into a whole number ("5730" for "5,50", "15555" for "15,55", "762€" for
+ * "7.62 €") while quantity and amount read well: the price is amount ÷ quantity when that comes
+ * out exact.
  */
 function garbledPrice(doc: Doc, row: ItemRow, parsed: Parsed): void {
   if (row.amount === undefined) return;
   const printed = scanNumbers((parsed.byKind.get('unitPrice') ?? []).join(' '), doc.mark).filter((n) => !n.percent);
-  if (printed.length !== 1 || printed[0]!.decimals >= 2 || printed[0]!.symbol !== undefined || !/^\d{3,}$/.test(printed[0]!.value)) return;
+  // A text layer prints "762 €" as it means it; a scan loses the decimal point beside a currency sign as anywhere ("762€" for "7.62 €").
+  const signed = printed[0]?.symbol !== undefined && !parsed.scanned;
+  if (printed.length !== 1 || printed[0]!.decimals >= 2 || signed || !/^\d{3,}$/.test(printed[0]!.value)) return;
   const digits = printed[0]!.value;
   // A quantity the scan lost too: one piece, if the price then shows the amount's digits.
   const lostQuantity = row.quantity === undefined && parsed.scanned && (parsed.byKind.get('quantity') ?? []).length > 0;
   if (row.quantity === undefined && !lostQuantity) return;
   const q = new Decimal(row.quantity ?? 1);
-  if (q.lte(0)) return;
+  if (q.isZero()) return;
+  // A credited line ("-2 pcs", "-15.24") has its price positive all the same.
   const p = new Decimal(row.amount).dividedBy(q);
-  if (!p.times(100).isInteger() || !p.times(q).eq(row.amount)) return;
+  if (p.lte(0) || !p.times(100).isInteger() || !p.times(q).eq(row.amount)) return;
   // Where the columns already multiply out (a price per 100 or 1000 units) or the quantity is a guess, the printed digits must be the price's but for one.
   if ((row.arithmetic === true || lostQuantity) && editDistance(digits, p.toFixed(2).replace(/\D/g, '')) > 1) return;
   if (lostQuantity) row.quantity = '1';

@@ -276,6 +276,32 @@ describe('line items on scans', () => {
     expect(rows.map((r) => [r.quantity, r.unitPrice, r.amount, r.arithmetic])).toEqual([['2', '23.10', '46.20', true]]);
   });
 
+  it('takes a price whose decimal point the scan lost beside its currency sign from amount ÷ quantity, though per 100 units it would multiply out', () => {
+    const rows = items([
+      ...header(1000),
+      ...row(1100, [
+        [200, '2'],
+        [400, 'Druckerpapier'],
+        [1200, '2'],
+        [1600, '762€'],
+        [2100, '15,24'],
+      ]),
+      // Credited, the same: quantity and amount negative, the price not.
+      ...row(1160, [
+        [200, '3'],
+        [400, 'Toner'],
+        [1200, '-3'],
+        [1600, '1250€'],
+        [2100, '-37,50'],
+      ]),
+      ...totals(1300, '-22,26'),
+    ]);
+    expect(rows.map((r) => [r.quantity, r.unitPrice, r.amount, r.arithmetic])).toEqual([
+      ['2', '7.62', '15.24', true],
+      ['-3', '12.50', '-37.50', true],
+    ]);
+  });
+
   it('reads a running number before the name as the position when the header has no position column', () => {
     const rows = items([
       ...header(1000, false),
