@@ -131,6 +131,8 @@ const HEADER: FieldDef[] = [
   field('buyerReference', 'BT-10', 'id', 'buyerReference'),
   field('contractReference', 'BT-12', 'id', 'contractReference'),
   field('purchaseOrderReference', 'BT-13', 'id', 'purchaseOrderReference'),
+  field('precedingInvoiceReference', 'BT-25', 'id', 'precedingInvoiceReference[0].precedingInvoiceReference'),
+  field('precedingInvoiceIssueDate', 'BT-26', 'date', 'precedingInvoiceReference[0].precedingInvoiceIssueDate'),
   field('actualDeliveryDate', 'BT-72', 'date', 'deliveryInformation.actualDeliveryDate'),
   field('sellerName', 'BT-27', 'text', 'seller.sellerName', true),
   field('sellerVatIdentifier', 'BT-31', 'id', 'seller.sellerVatIdentifier'),

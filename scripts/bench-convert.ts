@@ -320,6 +320,8 @@ const COMPARED: Array<{ bt: string; path: string; compare: Compare; kind: Kind }
   { bt: 'BT-3', path: 'invoiceTypeCode', compare: 'id', kind: 'code' },
   { bt: 'BT-5', path: 'invoiceCurrencyCode', compare: 'id', kind: 'currency' },
   { bt: 'BT-9', path: 'paymentDueDate', compare: 'date', kind: 'date' },
+  { bt: 'BT-25', path: 'precedingInvoiceReference[0].precedingInvoiceReference', compare: 'id', kind: 'id' },
+  { bt: 'BT-26', path: 'precedingInvoiceReference[0].precedingInvoiceIssueDate', compare: 'date', kind: 'date' },
   { bt: 'BT-72', path: 'deliveryInformation.actualDeliveryDate', compare: 'date', kind: 'date' },
   { bt: 'BT-27', path: 'seller.sellerName', compare: 'text', kind: 'text' },
   { bt: 'BT-31', path: 'seller.sellerVatIdentifier', compare: 'id', kind: 'id' },

@@ -25,6 +25,7 @@ const KIND: Readonly<Record<HeaderField, Kind>> = {
   currency: 'currency',
   typeCode: 'code',
   paymentTerms: 'terms',
+  precedingInvoice: 'id',
 };
 
 /** Words that are labels themselves, never an identifier's value. */
@@ -117,7 +118,7 @@ function labelAsPrinted(text: string): string {
 }
 
 /** Identifiers must contain a digit unless the label is specific to them (a buyer reference may be letters only). */
-const STRICT: ReadonlySet<HeaderField> = new Set(['invoiceNumber', 'customerNumber', 'orderReference']);
+const STRICT: ReadonlySet<HeaderField> = new Set(['invoiceNumber', 'customerNumber', 'orderReference', 'precedingInvoice']);
 
 /** The page prints a label of this field somewhere, at a segment's start ("Lieferdatum:", "Date of supply"). */
 export function printsLabel(doc: Doc, field: HeaderField): boolean {
@@ -174,8 +175,11 @@ export function findHeaderFields(doc: Doc): Map<HeaderField, Array<Found>> {
       const hits = HEADER_LABELS.map((r) => ({ r, m: r.pattern.exec(folded) })).filter((h) => h.m !== null);
       // The most specific label wins: "Date of delivery" is a delivery date, not a bare "Date".
       const longest = Math.max(0, ...hits.filter((h) => !h.r.inline).map((h) => h.m![0].trimEnd().length));
+      // The words of a label that names another invoice are no label of this one's: "Korrektur zur Rechnung Nr. 4711 vom …".
+      const other = hits.find((h) => !h.r.inline && h.r.field === 'precedingInvoice' && h.m![0].trimEnd().length === longest);
       for (const { r, m } of hits) {
         if (!r.inline && m![0].trimEnd().length < longest) continue;
+        if (r.inline && other && m!.index < longest) continue;
         const cut = originalOffset(seg.text, m!.index + m![0].length);
         const kind = KIND[r.field];
         for (const [place, factor] of PLACES) {

@@ -3,6 +3,7 @@ import { invoiceSchema, type Invoice } from '../invoice/model.js';
 import { stringAt } from '../invoice/paths.js';
 import { findAccounts, type PlacedFound } from './accounts.js';
 import { findInvoicingPeriod } from './period.js';
+import { findPrecedingInvoices } from './preceding-invoice.js';
 import { markPlainLetters, withLegibility } from './legibility.js';
 import { findContacts, type ContactFound } from './contacts.js';
 import { documentTypeOf, INVOICE_TYPE_CODES, UNIT_PIECE, unsureKindCodes } from './codes.js';
@@ -130,6 +131,14 @@ function readHeader(
   r.setFound('buyerReference', pick('buyerReference'));
   r.setFound('purchaseOrderReference', pick('orderReference'));
   r.setFound('contractReference', pick('contractReference'));
+  const preceding = findPrecedingInvoices(doc, pick('precedingInvoice'), number?.value);
+  preceding.forEach((p, i) => {
+    r.setFound(`precedingInvoiceReference[${i}].precedingInvoiceReference`, p.number);
+    r.setFound(`precedingInvoiceReference[${i}].precedingInvoiceIssueDate`, p.date);
+  });
+  // A correction's title that also names the invoice corrected is one (384): issuers send one that names none as 380 too.
+  if (type.code === '384' && preceding.length && r.evidence.invoiceTypeCode?.startsWith('title:'))
+    r.evidence.invoiceTypeCode = `${r.evidence.invoiceTypeCode}:names-invoice`;
   const customer = pick('customerNumber');
   r.setFound('buyer.buyerIdentifier', customer);
   r.setFound('seller.sellerTaxRegistrationIdentifier', pick('taxNumber'));
