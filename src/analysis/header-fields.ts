@@ -19,6 +19,7 @@ const KIND: Readonly<Record<HeaderField, Kind>> = {
   deliveryDate: 'date',
   buyerReference: 'ref',
   orderReference: 'id',
+  yourReference: 'id',
   contractReference: 'id',
   customerNumber: 'id',
   taxNumber: 'taxNumber',
@@ -118,7 +119,13 @@ function labelAsPrinted(text: string): string {
 }
 
 /** Identifiers must contain a digit unless the label is specific to them (a buyer reference may be letters only). */
-const STRICT: ReadonlySet<HeaderField> = new Set(['invoiceNumber', 'customerNumber', 'orderReference', 'precedingInvoice']);
+const STRICT: ReadonlySet<HeaderField> = new Set([
+  'invoiceNumber',
+  'customerNumber',
+  'orderReference',
+  'yourReference',
+  'precedingInvoice',
+]);
 
 /** The page prints a label of this field somewhere, at a segment's start ("Lieferdatum:", "Date of supply"). */
 export function printsLabel(doc: Doc, field: HeaderField): boolean {

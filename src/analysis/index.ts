@@ -128,8 +128,9 @@ function readHeader(
   const period = findInvoicingPeriod(doc);
   r.setFound('invoicingPeriod.invoicingPeriodStartDate', period?.start);
   r.setFound('invoicingPeriod.invoicingPeriodEndDate', period?.end);
-  r.setFound('buyerReference', pick('buyerReference'));
-  r.setFound('purchaseOrderReference', pick('orderReference'));
+  const references = orderAndBuyerReference(pick('orderReference'), pick('yourReference'), pick('buyerReference'));
+  r.setFound('buyerReference', references.buyer);
+  r.setFound('purchaseOrderReference', references.order);
   r.setFound('contractReference', pick('contractReference'));
   const preceding = findPrecedingInvoices(doc, pick('precedingInvoice'), number?.value);
   preceding.forEach((p, i) => {
@@ -143,6 +144,16 @@ function readHeader(
   r.setFound('buyer.buyerIdentifier', customer);
   r.setFound('seller.sellerTaxRegistrationIdentifier', pick('taxNumber'));
   return { type, customer };
+}
+
+/**
+ * "Your reference" on an English or French invoice is the customer's order, unless the page also
+ * prints the order under a label of its own: then it is the buyer's reference ("Your Order:
+ * A7450891", "Your Reference: dept0815").
+ */
+function orderAndBuyerReference(order: Found | undefined, yours: Found | undefined, buyer: Found | undefined) {
+  if (!yours || !order) return { order: order ?? yours, buyer };
+  return { order, buyer: buyer ?? (yours.value === order.value ? undefined : yours) };
 }
 
 function readParties(r: Reading, doc: Doc, parties: Parties, choices: Record<NameRole, NameChoice>, customer: Found | undefined): void {

@@ -14,6 +14,7 @@ export type HeaderField =
   | 'deliveryDate'
   | 'buyerReference'
   | 'orderReference'
+  | 'yourReference'
   | 'contractReference'
   | 'customerNumber'
   | 'taxNumber'
@@ -152,8 +153,8 @@ export const HEADER_LABELS: ReadonlyArray<LabelRule<HeaderField>> = [
   ),
   // Insurers' invoices: the policy number the payer must quote ("… VSNR: 01.234.567.8 (bei Zahlung bitte angeben)").
   rule('buyerReference', 0.8, String.raw`vsnr|versicherungsschein[- ]?(?:nummer|nr\.?)`, true),
-  // "Your reference" on an English or French invoice is the customer's order reference.
-  rule('orderReference', 0.9, String.raw`your ref(?:erence|\.)?|votre reference|votre ref\.?`),
+  // "Your reference" on an English or French invoice: the customer's order, or its reference where the order has a label of its own.
+  rule('yourReference', 0.9, String.raw`your ref(?:erence|\.)?|votre reference|votre ref\.?`),
   rule(
     'contractReference',
     1,

@@ -255,6 +255,27 @@ describe('the invoice currency beside the currency the VAT is booked in', () => 
     );
     expect(invoice.invoiceCurrencyCode).toBe('GBP');
   });
+
+  it('reads "Your reference" as the order where no order is labelled, and as the buyer\'s reference beside a labelled order', async () => {
+    const form = (rows: Array<[string, string]>): Text[] =>
+      rows.flatMap(([label, value], i) => [
+        { s: label, x: 330, y: 200 + i * 12 },
+        { s: value, x: 450, y: 200 + i * 12 },
+      ]);
+    const alone = await header(letter(form([['Your Reference:', 'PO-2024-118']])));
+    expect(alone.purchaseOrderReference).toBe('PO-2024-118');
+    expect(alone.buyerReference).toBeUndefined();
+    const both = await header(
+      letter(
+        form([
+          ['Your Order:', 'A7450891'],
+          ['Your Reference:', 'dept0815'],
+        ]),
+      ),
+    );
+    expect(both.purchaseOrderReference).toBe('A7450891');
+    expect(both.buyerReference).toBe('dept0815');
+  });
 });
 
 describe('dates and titles as invoices print them', () => {
