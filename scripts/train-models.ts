@@ -6,6 +6,7 @@ import { extractTextLayer } from '../src/reading/text-layer.js';
 import { corpusItems, wildItems, ZUGFERD_GROUPS } from './lib/corpus-truth.js';
 import { generatedExamples, partyExamples } from './lib/party-examples.js';
 import { trainRanker, type RankExample } from './lib/train-ranker.js';
+import { writeGenerated } from './lib/generated-source.js';
 
 /**
  * Trains the party-name ranker on every real invoice there is: the corpus (embedded XML or
@@ -47,7 +48,7 @@ const target = path.join(repoRoot, 'src/analysis/party-name-model.ts');
 const { features } = seller;
 if (buyer.features.join() !== features.join()) throw new Error('seller and buyer rankers weigh different features');
 const weights = (m: typeof seller) => `{ features: FEATURES, weights: ${JSON.stringify(m.weights)}, abstain: ${m.abstain} }`;
-writeFileSync(
+await writeGenerated(
   target,
   `import type { RankerModel } from './ranker.js';
 
