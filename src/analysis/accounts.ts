@@ -1,5 +1,5 @@
 import { lineText, type Doc, type Found } from './document.js';
-import { hasVatPrefix, repairVatPrefix, scanBics, scanIbans, scanVatIds, type IdMatch } from './identifiers.js';
+import { hasVatPrefix, repairVatPrefix, scanBics, scanIbans, scanMisreadIbans, scanVatIds, type IdMatch } from './identifiers.js';
 import { INFERRED } from './sources.js';
 import type { Line, Segment } from './layout.js';
 import { BUYER_ID_CONTEXT } from './lexicon.js';
@@ -68,9 +68,12 @@ export function findAccounts(doc: Doc): Accounts {
             via: m.checked ? 'iban:checked' : 'iban:shape',
           });
         }
+        // A scan's IBAN with a digit read as its look-alike letter ("DEO2…"): calibrated apart.
+        const misread = found.length === 0 && doc.source === 'ocr' ? scanMisreadIbans(seg.text) : [];
+        for (const m of misread) ibans.push({ value: m.value, score: 0.9, page: seg.page, y: seg.top, via: 'iban:misread' });
         // A labelled account that fails the IBAN rules (wrong length, typo) is still what the page says.
         const labelled =
-          found.length === 0
+          found.length + misread.length === 0
             ? /(?<![a-z])iban\s*(?:-?nr\.?)?\s*:?\s*([A-Z]{2}\d{2}(?:\s?[A-Z0-9]{2,4}){2,8})(?![A-Za-z0-9])/i.exec(
                 prefix.slice(-12) + seg.text,
               )

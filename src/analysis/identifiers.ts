@@ -113,6 +113,45 @@ export function scanIbans(text: string): IdMatch[] {
   return out;
 }
 
+/** At most this many letters are tried as digits ("DEO2" for "DE02", "NLSO" for "NL50"): each doubles the readings, and the checksum must still single one out. */
+const MAX_LOOKALIKES = 4;
+
+/**
+ * IBANs a scan misread a digit of as a letter: the check digits, or the digits of a country whose
+ * account part is digits only, read as their look-alike letters. A reading counts only where
+ * exactly one way of taking those letters as digits passes the checksum.
+ */
+export function scanMisreadIbans(text: string): IdMatch[] {
+  const out: IdMatch[] = [];
+  for (const m of text.matchAll(/(?<![A-Za-z0-9])([A-Z]{2})\s?([0-9A-Z]{2})/g)) {
+    const length = IBAN_LENGTH[m[1]!];
+    const { chars, ends } = compactFrom(text, m.index, 34);
+    if (!length || chars.length < length || !endsCleanly(text, ends[length - 1]!)) continue;
+    const printed = chars.slice(0, length);
+    const value = onlyDigitReading(printed, NUMERIC_BBAN.has(m[1]!));
+    if (value && value !== printed) out.push({ start: m.index, end: ends[length - 1]!, value, checked: true });
+  }
+  return out;
+}
+
+/** Countries whose IBAN holds digits only after the country code. */
+const NUMERIC_BBAN = new Set(['AT', 'BE', 'DE', 'DK', 'EE', 'ES', 'FI', 'HR', 'HU', 'LT', 'NO', 'PL', 'PT', 'RS', 'SE', 'SI', 'SK', 'CZ']);
+
+function onlyDigitReading(printed: string, numeric: boolean): string | undefined {
+  const positions = [...printed].flatMap((ch, i) => (i >= 2 && (i < 4 || numeric) && DIGIT_LOOKALIKES[ch] ? [i] : []));
+  if (positions.length === 0 || positions.length > MAX_LOOKALIKES) return undefined;
+  const passing: string[] = [];
+  for (let mask = 1; mask < 1 << positions.length; mask++) {
+    const chars = [...printed];
+    positions.forEach((at, bit) => {
+      if (mask & (1 << bit)) chars[at] = DIGIT_LOOKALIKES[chars[at]!]!;
+    });
+    const reading = chars.join('');
+    if (ibanValid(reading)) passing.push(reading);
+  }
+  return passing.length === 1 ? passing[0] : undefined;
+}
+
 const ISO_COUNTRIES = new Set(
   'AD AE AT AU BA BE BG BR CA CH CN CY CZ DE DK EE ES FI FR GB GI GR HK HR HU IE IL IN IS IT JP KR LI LT LU LV MC MT MX NL NO NZ PL PT RO RS RU SE SG SI SK SM TR UA US VA ZA'.split(
     ' ',
@@ -235,7 +274,7 @@ export function hasVatPrefix(id: string): boolean {
   return VAT_BODY[id.slice(0, 2)] !== undefined;
 }
 
-/** Letters OCR reads for digits ("DEI 36695976"). */
+/** Letters OCR reads for digits ("DEI 36695976", "DEO2 1203…"). */
 const DIGIT_LOOKALIKES: Record<string, string> = { O: '0', D: '0', I: '1', L: '1', Z: '2', S: '5', G: '6', B: '8' };
 const MAX_MISREAD_DIGITS = 2;
 

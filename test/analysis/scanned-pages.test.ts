@@ -231,3 +231,22 @@ describe('text layers', () => {
     expect(invoice.seller?.sellerName).toBe('IBM');
   });
 });
+
+describe('an IBAN the scan misread a digit of as a letter', () => {
+  const page = (iban: string) =>
+    scan([
+      ...line(300, 200, 'Rechnungsnummer: 2024-118'),
+      ...line(340, 200, 'Rechnungsdatum: 05.03.2024'),
+      ...line(1200, 200, `IBAN: ${iban}`),
+      ...line(1700, 1200, 'Gesamtbetrag'),
+      ...line(1700, 2100, '119,00'),
+    ]);
+  const ibanOf = (iban: string) => analyseInvoice(page(iban), { withLineItems: false }).invoice.paymentInstructions?.creditTransfer?.[0];
+
+  it('takes the look-alike letters for digits where exactly one reading passes the checksum, and leaves letters a bank code holds', () => {
+    expect(ibanOf('DEO2120300000000202051')?.paymentAccountIdentifier).toBe('DE02120300000000202051');
+    expect(ibanOf('NLSOINGB0683251309')?.paymentAccountIdentifier).toBe('NL50INGB0683251309');
+    // No reading passes: nothing is made up.
+    expect(ibanOf('DEO2120300000000202052')?.paymentAccountIdentifier).toBeUndefined();
+  });
+});
