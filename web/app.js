@@ -264,8 +264,9 @@ function fieldRow(path, value, report) {
   const name = data.names[generic] ?? data.lists[`${generic}[]`] ?? path;
   const label = [`${name}${bt ? ` (${bt})` : ''}`, ...itemsOf(path)].join(' · ');
   const unsure = isUnsure(report);
+  // Rounded down: a value to check never reads as 90 %.
   const meta = report
-    ? [unsure ? T.unsure : '', `${T.confidence} ${Math.round(report.confidence * 100)} % · ${T[report.source] ?? report.source}`]
+    ? [unsure ? T.unsure : '', `${T.confidence} ${Math.floor(report.confidence * 100)} % · ${T[report.source] ?? report.source}`]
         .filter(Boolean)
         .join(': ')
     : '';
