@@ -182,12 +182,14 @@ const LINE_FIELDS: FieldDef[] = [
 
 // ---------------------------------------------------------------- comparison
 
-function same(kind: Kind, truth: string, got: string | undefined): boolean {
+function same(kind: Kind, truth: string, got: string | undefined, creditNote = false): boolean {
   if (got === undefined) return false;
   switch (kind) {
-    case 'amount':
-      // To the cent; a credit note prints its totals with or without the minus sign.
-      return new Decimal(truth).abs().toDecimalPlaces(2).eq(new Decimal(got).abs().toDecimalPlaces(2));
+    case 'amount': {
+      // To the cent, sign included; only a credit note may state as positive what its XML counts as negative (as bench-convert).
+      const [t, g] = [truth, got].map((v) => new Decimal(v).toDecimalPlaces(2)) as [Decimal, Decimal];
+      return creditNote ? t.abs().eq(g.abs()) : t.eq(g);
+    }
     case 'text':
     case 'wrapped':
       // Strictly as printed: whitespace runs collapsed, nothing else removed, case kept.
@@ -233,6 +235,8 @@ interface DocScore {
    * value the page prints otherwise), so "wrong" may be the XML's fault.
    */
   verdicts: Array<{ path: string; right: boolean; hidden?: boolean }>;
+  /** The XML or the reading is a credit note (381), whose amounts count whatever their sign. */
+  creditNote: boolean;
   evidence: Record<string, string>;
   /** The confidence the analysis reported per field path. */
   fieldConfidence: Record<string, number>;
@@ -276,7 +280,7 @@ function score(
     if (got !== undefined) t.unjudged++;
     return;
   }
-  const ok = same(f.kind, truth, got);
+  const ok = same(f.kind, truth, got, doc.creditNote);
   // A zero allowance, charge or prepayment is what the absence of such a line means, not something printed.
   const impliedZero = /^(sumOfAllowances|sumOfCharges|paidAmount)/.test(f.key) && new Decimal(truth).isZero();
   const hidden = impliedZero || !shown(f.kind, truth, vis);
@@ -311,7 +315,8 @@ function score(
 function scoreLines(truthLines: Line[], got: Line[], vis: Visible, doc: DocScore): void {
   const visibleFields = (l: Line) => LINE_FIELDS.filter((f) => getPath(l, f.path) !== undefined && shown(f.kind, getPath(l, f.path)!, vis));
   const agree = (t: Line, g: Line) =>
-    LINE_FIELDS.filter((f) => getPath(t, f.path) !== undefined && same(f.kind, getPath(t, f.path)!, getPath(g, f.path))).length;
+    LINE_FIELDS.filter((f) => getPath(t, f.path) !== undefined && same(f.kind, getPath(t, f.path)!, getPath(g, f.path), doc.creditNote))
+      .length;
   // Rows are matched greedily by the number of agreeing fields, in page order on ties.
   const pairs: Array<[number, number, number]> = [];
   truthLines.forEach((t, i) => got.forEach((g, j) => pairs.push([agree(t, g), i, j])));
@@ -331,12 +336,13 @@ function scoreLines(truthLines: Line[], got: Line[], vis: Visible, doc: DocScore
     for (const f of LINE_FIELDS) {
       const tv = getPath(t, f.path);
       const gv = g ? getPath(g, f.path) : undefined;
-      if (tv !== undefined && gv !== undefined) doc.verdicts.push({ path: `invoiceLine[${j}].${f.path}`, right: same(f.kind, tv, gv) });
+      if (tv !== undefined && gv !== undefined)
+        doc.verdicts.push({ path: `invoiceLine[${j}].${f.path}`, right: same(f.kind, tv, gv, doc.creditNote) });
     }
     for (const f of visibleFields(t)) {
       const tv = getPath(t, f.path)!;
       const gv = g ? getPath(g, f.path) : undefined;
-      const ok = same(f.kind, tv, gv);
+      const ok = same(f.kind, tv, gv, doc.creditNote);
       const lt = perField.get(`line.${f.key}`) ?? { ...tally(), bt: f.bt };
       perField.set(`line.${f.key}`, lt);
       lt.truth++;
@@ -512,6 +518,7 @@ function scoreDocument({ item, truth, pages, vis, seconds: readSeconds }: Read, 
     line: { tp: 0, fp: 0, fn: 0 },
     misses: [],
     verdicts: [],
+    creditNote: truth.invoiceTypeCode === '381' || result.invoice.invoiceTypeCode === '381',
     evidence: result.evidence,
     fieldConfidence: result.fieldConfidence,
     header: { truth: 0, right: 0 },
@@ -531,7 +538,7 @@ function scoreDocument({ item, truth, pages, vis, seconds: readSeconds }: Read, 
     score(f, '', gt, g, vis, doc, f.path);
     if (f.required && gt !== undefined && shown(f.kind, gt, vis)) {
       required++;
-      if (same(f.kind, gt, g)) requiredOk++;
+      if (same(f.kind, gt, g, doc.creditNote)) requiredOk++;
     }
   }
   if (!item.golden) scoreVat(truth, result.invoice, vis, doc);
