@@ -183,6 +183,7 @@ export function findHeaderFields(doc: Doc): Map<HeaderField, Array<Found>> {
       // The most specific label wins: "Date of delivery" is a delivery date, not a bare "Date".
       const longest = Math.max(0, ...hits.filter((h) => !h.r.inline).map((h) => h.m![0].trimEnd().length));
       // The words of a label that names another invoice are no label of this one's: "Korrektur zur Rechnung Nr. 4711 vom …".
+      // (Only that label's: a title's loose pattern also spans "Rechnung zur Bestellung Nr. …", whose order label must stay.)
       const other = hits.find((h) => !h.r.inline && h.r.field === 'precedingInvoice' && h.m![0].trimEnd().length === longest);
       for (const { r, m } of hits) {
         if (!r.inline && m![0].trimEnd().length < longest) continue;

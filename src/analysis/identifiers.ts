@@ -125,8 +125,9 @@ export function scanMisreadIbans(text: string): IdMatch[] {
   const out: IdMatch[] = [];
   for (const m of text.matchAll(/(?<![A-Za-z0-9])([A-Z]{2})\s?([0-9A-Z]{2})/g)) {
     const length = IBAN_LENGTH[m[1]!];
+    if (!length) continue;
     const { chars, ends } = compactFrom(text, m.index, 34);
-    if (!length || chars.length < length || !endsCleanly(text, ends[length - 1]!)) continue;
+    if (chars.length < length || !endsCleanly(text, ends[length - 1]!)) continue;
     const printed = chars.slice(0, length);
     const value = onlyDigitReading(printed, NUMERIC_BBAN.has(m[1]!));
     if (value && value !== printed) out.push({ start: m.index, end: ends[length - 1]!, value, checked: true });

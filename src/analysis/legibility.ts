@@ -94,13 +94,16 @@ export function withLegibility(doc: Doc, box: Box, value: string | undefined, vi
 /** Fields whose values are words as printed, whose letters a dropped diacritic changes (not codes, numbers or identifiers). */
 const WORDED = /(?:Name|AddressLine\d|City|itemDescription|paymentTerms|Reason|Text)$/;
 
+/** The words and stems as printed, each with its form without diacritics. */
+const FOLDED_WORDS = DIACRITIC_WORDS.map((d) => [d, fold(d)] as const);
+const FOLDED_STEMS = DIACRITIC_STEMS.map((d) => [d, fold(d)] as const);
+
 /** Whether a word invoices print with diacritics was read with them; undefined for other words. */
 function printedWithDiacritics(word: string): boolean | undefined {
   const plain = fold(word);
-  const whole = DIACRITIC_WORDS.find((d) => fold(d) === plain.replace(/[^\p{L}]/gu, ''));
-  if (whole) return word.includes(whole);
-  const stem = DIACRITIC_STEMS.find((d) => plain.includes(fold(d)));
-  return stem === undefined ? undefined : word.includes(stem);
+  const letters = plain.replace(/[^\p{L}]/gu, '');
+  const found = FOLDED_WORDS.find(([, f]) => f === letters) ?? FOLDED_STEMS.find(([, f]) => plain.includes(f));
+  return found === undefined ? undefined : word.includes(found[0]);
 }
 
 /**

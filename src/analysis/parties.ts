@@ -567,10 +567,18 @@ const NOTICE_FORM = /(?<!\p{L})(SAS|SASU|SARL|EURL|SA|SNC|SCA|SCS|SELARL|SCOP)\s
  * print such a notice name their seller; those that print no notice keep the form in the name).
  */
 export function registeredName(doc: Doc, name: string): string {
-  const form = [...allSegments(doc)].map((s) => NOTICE_FORM.exec(s.text)?.[1]).find((f) => f !== undefined);
+  const form = noticeForm(doc);
   if (!form || !name.endsWith(` ${form}`)) return name;
   const base = name.slice(0, -form.length - 1).trim();
   return /\p{L}{2}/u.test(base) ? base : name;
+}
+
+function noticeForm(doc: Doc): string | undefined {
+  for (const s of allSegments(doc)) {
+    const form = NOTICE_FORM.exec(s.text)?.[1];
+    if (form) return form;
+  }
+  return undefined;
 }
 
 const REGISTERED_OFFICE = /si[èe]ge(?: social)?\s*:?\s*(.+?)\s+((?:F-)?\d{5}\s+\p{L}[\p{L}' -]*?)(?:\s*$|\s[-\u2013\u2212·|,]\s)/iu;

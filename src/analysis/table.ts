@@ -1105,8 +1105,8 @@ function garbledPrice(doc: Doc, row: ItemRow, parsed: Parsed): void {
   if (row.amount === undefined) return;
   const printed = scanNumbers((parsed.byKind.get('unitPrice') ?? []).join(' '), doc.mark).filter((n) => !n.percent);
   // A text layer prints "762 €" as it means it; a scan loses the decimal point beside a currency sign as anywhere ("762€" for "7.62 €").
-  const signed = printed[0]?.symbol !== undefined && !parsed.scanned;
-  if (printed.length !== 1 || printed[0]!.decimals >= 2 || signed || !/^\d{3,}$/.test(printed[0]!.value)) return;
+  const withCurrency = printed[0]?.symbol !== undefined && !parsed.scanned;
+  if (printed.length !== 1 || printed[0]!.decimals >= 2 || withCurrency || !/^\d{3,}$/.test(printed[0]!.value)) return;
   const digits = printed[0]!.value;
   // A quantity the scan lost too: one piece, if the price then shows the amount's digits.
   const lostQuantity = row.quantity === undefined && parsed.scanned && (parsed.byKind.get('quantity') ?? []).length > 0;
