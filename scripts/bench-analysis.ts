@@ -179,6 +179,15 @@ const LINE_FIELDS: FieldDef[] = [
   field('lineNetAmount', 'BT-131', 'amount', 'invoiceLineNetAmount'),
   field('vatRate', 'BT-152', 'amount', 'lineVatInformation[0].invoicedItemVatRate'),
 ];
+/**
+ * Line values judged for their confidence only, outside line F1: no sum vouches for them, so the
+ * calibration must learn apart how often they are right (the line's arithmetic said nothing of a
+ * GTIN taken as the seller's item number).
+ */
+const LINE_TEXT_FIELDS: FieldDef[] = [
+  field('itemSellersIdentifier', 'BT-155', 'id', 'itemInformation.itemSellersIdentifier'),
+  field('itemDescription', 'BT-154', 'text', 'itemInformation.itemDescription'),
+];
 
 // ---------------------------------------------------------------- comparison
 
@@ -333,7 +342,7 @@ function scoreLines(truthLines: Line[], got: Line[], vis: Visible, doc: DocScore
   truthLines.forEach((t, i) => {
     const j = match.get(i);
     const g = j === undefined ? undefined : got[j];
-    for (const f of LINE_FIELDS) {
+    for (const f of [...LINE_FIELDS, ...LINE_TEXT_FIELDS]) {
       const tv = getPath(t, f.path);
       const gv = g ? getPath(g, f.path) : undefined;
       if (tv !== undefined && gv !== undefined)

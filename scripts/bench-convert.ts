@@ -505,6 +505,14 @@ function judgeInvoice(c: Case, got: Invoice): Verdict[] {
         add(f.bt, want, value, () => same(f.compare, want!, value!, creditNote), f.kind);
       }
     });
+  for (const { list, key, bts } of ADJUSTMENTS)
+    (truth[list] ?? []).forEach((row, i) =>
+      ADJUSTMENT_COMPARED.forEach(({ field, compare, kind }, k) => {
+        const [want, value] = [getPath(row, `${key}${field}`), getPath(got[list]?.[i], `${key}${field}`)];
+        // Whether it lowers or raises the total is the list it is in; ZUGFeRD 1.0 also signs the amount.
+        add(bts[k]!, want, value, () => same(compare, want!, value!, true), kind);
+      }),
+    );
   // The VAT breakdown row by row, matched by category (where the XML gives one; ZUGFeRD 1.0 BASIC does not) and rate:
   // a row missing or added is a wrong breakdown written.
   type Row = NonNullable<Invoice['vatBreakdown']>[number];
@@ -556,7 +564,21 @@ const LINE_COMPARED: Array<{ bt: string; path: string; compare: Compare; kind: K
   { bt: 'BT-129', path: 'invoicedQuantity', compare: 'number', kind: 'amount' },
   { bt: 'BT-146', path: 'priceDetails.itemNetPrice', compare: 'number', kind: 'amount' },
   { bt: 'BT-131', path: 'invoiceLineNetAmount', compare: 'amount', kind: 'amount' },
+  { bt: 'BT-151', path: 'lineVatInformation[0].invoicedItemVatCategoryCode', compare: 'id', kind: 'code' },
+  { bt: 'BT-154', path: 'itemInformation.itemDescription', compare: 'text', kind: 'text' },
+  { bt: 'BT-155', path: 'itemInformation.itemSellersIdentifier', compare: 'id', kind: 'id' },
 ];
+
+/** Document-level allowances (BG-20) and charges (BG-21), in page order: how much, at which rate and category. */
+const ADJUSTMENTS = [
+  { list: 'documentLevelAllowances', key: 'documentLevelAllowance', bts: ['BT-92', 'BT-96', 'BT-95'] },
+  { list: 'documentLevelCharges', key: 'documentLevelCharge', bts: ['BT-99', 'BT-103', 'BT-102'] },
+] as const;
+const ADJUSTMENT_COMPARED = [
+  { field: 'Amount', compare: 'amount', kind: 'amount' },
+  { field: 'VatRate', compare: 'number', kind: 'amount' },
+  { field: 'VatCategoryCode', compare: 'id', kind: 'code' },
+] as const;
 
 // ---------------------------------------------------------------- run and report
 

@@ -1,5 +1,5 @@
 import { Decimal } from '../invoice/decimal.js';
-import { CATEGORY_WORDS, EU_VAT_AREA, vatCategoryOf } from './codes.js';
+import { CATEGORY_WORDS, EU_VAT_AREA, printedCategory, vatCategoryOf } from './codes.js';
 import { KNOWN_RATES } from './totals.js';
 import { hasMoney, lineText, type Doc } from './document.js';
 import { scanNumbers } from './numbers.js';
@@ -445,6 +445,8 @@ interface Adjustment {
   amount: Decimal;
   rate: string;
   reason: string;
+  /** The category code printed on the adjustment's own line ("0 % AE"). */
+  category?: string;
 }
 
 /**
@@ -511,11 +513,19 @@ const DEFAULT_REASONS: Partial<Record<Language, Record<Adjustment['kind'], strin
   es: { allowance: 'Descuento', charge: 'Recargo' },
 };
 
+/**
+ * Each breakdown rate with its category; '' where rows of that rate differ in category (0 % for
+ * reverse charge, zero rated and intra-community alike): the rate cannot say which is meant.
+ */
 function breakdownRates(r: ResultAccess): Map<string, string> {
   const rates = new Map<string, string>();
   for (let i = 0; i < r.count('vatBreakdown'); i++) {
     const rate = r.get(`vatBreakdown[${i}].vatCategoryRate`);
-    if (rate !== undefined) rates.set(new Decimal(rate).toString(), r.get(`vatBreakdown[${i}].vatCategoryCode`) ?? 'S');
+    if (rate === undefined) continue;
+    const key = new Decimal(rate).toString();
+    // A row read without its category is standard rated only where it charges VAT (BR-S-05).
+    const category = r.get(`vatBreakdown[${i}].vatCategoryCode`) ?? (new Decimal(rate).gt(0) ? 'S' : '');
+    rates.set(key, rates.has(key) && rates.get(key) !== category ? '' : category);
   }
   return rates;
 }
@@ -562,7 +572,8 @@ function printedAdjustments(doc: Doc, tableLines: ReadonlySet<string>, rates: Ma
         numbers.map((n) => new Decimal(n.value).abs().toString()).find((v, k) => numbers[k] !== amount && rates.has(v)) ??
         (rates.size === 1 ? [...rates.keys()][0] : undefined);
       if (rate === undefined) continue;
-      out.push({ kind, amount: new Decimal(amount.value).abs(), rate, reason: reasonOf(reason, kind) });
+      const category = printedCategory(text);
+      out.push({ kind, amount: new Decimal(amount.value).abs(), rate, reason: reasonOf(reason, kind), ...(category ? { category } : {}) });
     }
   }
   return out;
@@ -613,6 +624,7 @@ function writeAdjustments(r: ResultAccess, list: Adjustment[], rates: Map<string
     put('Amount', a.amount.toFixed(2));
     put('VatRate', a.rate);
     put('Reason', a.reason);
-    r.infer(`${path}.${key}VatCategoryCode`, rates.get(a.rate) ?? 'S', 'breakdown-category');
+    if (a.category) put('VatCategoryCode', a.category);
+    else if (rates.get(a.rate)) r.infer(`${path}.${key}VatCategoryCode`, rates.get(a.rate)!, 'breakdown-category');
   }
 }

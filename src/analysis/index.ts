@@ -259,6 +259,9 @@ function rateEvidence(rate: string | undefined, rates: ReadonlySet<string>): str
   return rate !== undefined && rates.has(new Decimal(rate).toString()) ? 'line:rate:listed' : 'line:rate:unlisted';
 }
 
+/** The evidence of a line's description and item number: calibrated apart from the figures the line's sums check. */
+const LINE_TEXT = 'line:text';
+
 function readLine(r: Reading, row: ItemRow, i: number, signed: (v: string) => string, rates: ReadonlySet<string>): void {
   const p = `invoiceLine[${i}]`;
   const via = `line:${row.arithmetic === true ? 'arithmetic' : row.arithmetic === false ? 'inconsistent' : 'unchecked'}`;
@@ -277,8 +280,9 @@ function readLine(r: Reading, row: ItemRow, i: number, signed: (v: string) => st
   // How surely a name is whole is told by how it was set, not by the line's arithmetic.
   set('itemInformation.itemName', row.name, row.nameSet ? `name:${row.nameSet}` : via);
   if (row.nameAlternatives) r.alternatives[`${p}.itemInformation.itemName`] = row.nameAlternatives;
-  set('itemInformation.itemDescription', row.description, via);
-  set('itemInformation.itemSellersIdentifier', row.itemId, via);
+  // Nor does the arithmetic vouch for the words and numbers beside the figures (a GTIN taken for the seller's item number).
+  set('itemInformation.itemDescription', row.description, LINE_TEXT);
+  set('itemInformation.itemSellersIdentifier', row.itemId, LINE_TEXT);
   row.allowances?.forEach((a, j) => {
     set(`invoiceLineAllowances[${j}].invoiceLineAllowanceAmount`, a.amount, via);
     set(`invoiceLineAllowances[${j}].invoiceLineAllowanceReason`, a.reason, via);

@@ -114,6 +114,19 @@ describe('several VAT categories at one rate', () => {
     ]);
   });
 
+  it("gives a discount the category printed beside its rate, and none where the rate's rows differ in category", async () => {
+    const read = async (texts: Text[]) =>
+      analyseInvoice(await extractTextLayer(await pdfOf([texts])), { withLineItems: true }).invoice.documentLevelAllowances?.map((a) => [
+        a.documentLevelAllowanceAmount,
+        a.documentLevelAllowanceVatRate,
+        a.documentLevelAllowanceVatCategoryCode,
+      ]);
+    expect(await read(invoice())).toEqual([['20.00', '0', 'AE']]);
+    // Without "AE" beside it, the 0 % discount may be AE, Z or K: the last 0 % row's K was written before.
+    const unmarked = invoice().map((t) => (t.s === '0 % AE' ? { ...t, s: '0 %' } : t));
+    expect(await read(unmarked)).toEqual([['20.00', '0', undefined]]);
+  });
+
   it('gives rows of one rate no category the words around them would imply', async () => {
     // Without the codes beside the rows, "reverse charge" printed below cannot say which 0 % row it is.
     const texts = invoice().filter((t) => !['S19', 'AE', 'Z', 'K'].includes(t.s));

@@ -163,6 +163,27 @@ describe('refusing', () => {
     expect(low.fields).toEqual([expect.objectContaining({ bt: 'BT-27', value: read.seller!.sellerName, candidates: ['Other GmbH'] })]);
   });
 
+  it("leaves out an item's description and the seller's item number unless read very surely, and says so", () => {
+    const read = asRead();
+    read.invoiceLine![0]!.itemInformation = {
+      ...read.invoiceLine![0]!.itemInformation,
+      itemDescription: 'Lieferung KW 12',
+      itemSellersIdentifier: '4123456000014',
+    };
+    read.invoiceLine![1]!.itemInformation = { ...read.invoiceLine![1]!.itemInformation, itemSellersIdentifier: 'A-100' };
+    const confidence = {
+      'invoiceLine[0].itemInformation.itemDescription': 0.7,
+      'invoiceLine[0].itemInformation.itemSellersIdentifier': 0.62,
+      'invoiceLine[1].itemInformation.itemSellersIdentifier': 0.95,
+    };
+    const prepared = prepareForZugferd(read, { confidence });
+    expect(prepared.invoice.invoiceLine![0]!.itemInformation).toEqual({ itemName: read.invoiceLine![0]!.itemInformation!.itemName });
+    expect(prepared.invoice.invoiceLine![1]!.itemInformation?.itemSellersIdentifier).toBe('A-100');
+    expect(prepared.filled.filter((f) => f.source === 'omitted').map((f) => f.bt)).toEqual(['BT-154', 'BT-155']);
+    // What was read is not changed in place: a refusal or a retry sees it whole.
+    expect(read.invoiceLine![0]!.itemInformation?.itemSellersIdentifier).toBe('4123456000014');
+  });
+
   it('holds inferred values, lines and the VAT breakdown to their rules and sums, not to the certainty', () => {
     const read = asRead();
     const confidence = {
