@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # Installs Debian's Tesseract 5 with the languages the service reads (German and
-# English, src/reading/native-tesseract.ts). The service reads
+# English; French, with which a French page is read again: src/reading/native-tesseract.ts). The service reads
 # scans with this binary and falls back to tesseract.js from node_modules where it is
 # missing. Idempotent and quick: nothing happens when everything is installed.
 set -euo pipefail
 
-PACKAGES=(tesseract-ocr tesseract-ocr-deu tesseract-ocr-eng)
+PACKAGES=(tesseract-ocr tesseract-ocr-deu tesseract-ocr-eng tesseract-ocr-fra)
 
 source "$(dirname "$0")/lib/debian-packages.sh"
 install_debian_packages setup-ocr "${PACKAGES[@]}"

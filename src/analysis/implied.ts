@@ -5,6 +5,7 @@ import { hasMoney, lineText, type Doc } from './document.js';
 import { scanNumbers } from './numbers.js';
 import { VAT_CATEGORY_LABEL } from './lexicon.js';
 import { fold } from './text.js';
+import { languageOf, type Language } from '../reading/language.js';
 
 /**
  * What a page leaves unsaid because every reader of it knows: the country of a domestic
@@ -25,40 +26,12 @@ export interface ResultAccess {
   count(list: 'invoiceLine' | 'vatBreakdown' | 'documentLevelAllowances' | 'documentLevelCharges'): number;
 }
 
-export type Language = 'de' | 'en' | 'fr' | 'it' | 'nl' | 'es';
-
-/** Short function words and invoice words that only one of the languages uses. */
-const LANGUAGE_WORDS: Readonly<Record<Language, RegExp>> = {
-  de: /^(und|der|die|das|mit|fur|von|bei|rechnung|betrag|menge|summe|datum|gesamt|netto|brutto|zahlbar|bitte|ihre|unsere|steuer|umsatzsteuer|mwst|lieferung|kunde|nr)$/,
-  en: /^(and|the|for|with|of|invoice|amount|quantity|total|date|due|please|your|our|payment|tax|customer|description|price|bill)$/,
-  fr: /^(et|le|la|les|des|du|pour|avec|facture|montant|quantite|date|echeance|votre|notre|paiement|tva|client|prix|total|ht|ttc)$/,
-  it: /^(e|il|la|per|con|del|della|fattura|importo|quantita|data|scadenza|pagamento|iva|cliente|prezzo|totale)$/,
-  nl: /^(en|het|de|een|voor|met|van|factuur|bedrag|aantal|datum|vervaldatum|betaling|btw|klant|prijs|totaal)$/,
-  es: /^(y|el|la|los|para|con|del|factura|importe|cantidad|fecha|vencimiento|pago|iva|cliente|precio|total)$/,
-};
-
 /** The language most of the page's words belong to, when one clearly leads (counted once per document). */
 export function pageLanguage(doc: Doc): Language | undefined {
-  if (!languages.has(doc)) languages.set(doc, countLanguage(doc));
+  if (!languages.has(doc)) languages.set(doc, languageOf(doc.pages.flatMap((page) => page.lines.map(lineText))));
   return languages.get(doc);
 }
 const languages = new WeakMap<Doc, Language | undefined>();
-
-function countLanguage(doc: Doc): Language | undefined {
-  const counts = new Map<Language, number>();
-  for (const page of doc.pages) {
-    for (const line of page.lines) {
-      for (const word of fold(lineText(line)).split(/[^\p{L}]+/u)) {
-        for (const [lang, re] of Object.entries(LANGUAGE_WORDS) as Array<[Language, RegExp]>)
-          if (re.test(word)) counts.set(lang, (counts.get(lang) ?? 0) + 1);
-      }
-    }
-  }
-  const ranked = [...counts.entries()].sort((a, b) => b[1] - a[1]);
-  const [first, second] = ranked;
-  if (!first || first[1] < 5 || (second && second[1] * 1.5 > first[1])) return undefined;
-  return first[0];
-}
 
 /** Post code shapes of the countries whose invoices we read, and which language speaks for which. */
 const POSTCODE_SHAPES: ReadonlyArray<{ shape: RegExp; byLanguage: Partial<Record<Language, string>> }> = [
