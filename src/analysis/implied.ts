@@ -558,10 +558,12 @@ function printedAdjustments(doc: Doc, tableLines: ReadonlySet<string>, rates: Ma
  */
 function leadOf(text: string, mark: Doc['mark']): string {
   const bare = text.replace(/\([^()]*\)/g, ' ');
+  const numbers = scanNumbers(bare, mark);
+  // A label numbered before its colon ("Rechnungsrabatt 1:") ends there, number included.
+  const numbered = numbers.find((n) => n.decimals === 0 && /^\s*:/.test(bare.slice(n.end)));
   return bare
-    .slice(0, scanNumbers(bare, mark)[0]?.start ?? bare.length)
+    .slice(0, numbered && numbered === numbers[0] ? numbered.end : (numbers[0]?.start ?? bare.length))
     .replace(/[:\s]+$/, '')
-    .replace(/\s+\d+$/, '')
     .trim();
 }
 

@@ -268,9 +268,9 @@ describe('VAT categories and the breakdown', () => {
       totals: [
         ...totalsRow('Summe Positionen', '109,00', 400),
         { s: 'Abschlag   Sondernachlass   19 %', x: 57, y: 430 },
-        { s: '-1,00', x: 300, y: 430, right: true },
+        { s: '-1,00', x: 520, y: 430, right: true },
         { s: 'Zuschlag   Versandkosten   7 %', x: 57, y: 442 },
-        { s: '5,00', x: 300, y: 442, right: true },
+        { s: '5,00', x: 520, y: 442, right: true },
         ...totalsRow('Summe Abschläge', '-1,00', 470),
         ...totalsRow('Summe Zuschläge', '5,00', 482),
         ...totalsRow('Nettobetrag', '113,00', 494),
@@ -295,6 +295,32 @@ describe('VAT categories and the breakdown', () => {
         documentLevelChargeReason: 'Versandkosten',
         documentLevelChargeVatCategoryCode: 'S',
       },
+    ]);
+  });
+
+  it('keeps the number of a numbered allowance label in its reason ("Rechnungsrabatt 1:")', async () => {
+    const adjusted = invoiceWith({
+      items: [
+        ['Kunstrasen', '10', '10,00', '19 %', '100,00'],
+        ['Mineralwasser', '20', '5,00', '7 %', '100,00'],
+      ],
+      totals: [
+        ...totalsRow('Summe Positionen', '200,00', 400),
+        { s: 'Rechnungsrabatt 1:   2,00%   MwSt.-% 19,0   Rabattbetrag:', x: 57, y: 430 },
+        { s: '-2,00', x: 520, y: 430, right: true },
+        { s: 'Rechnungsrabatt 2:   MwSt.-% 19,0   Rabattbetrag:', x: 57, y: 442 },
+        { s: '-1,00', x: 520, y: 442, right: true },
+        ...totalsRow('Summe Abschläge', '-3,00', 470),
+        ...totalsRow('Nettobetrag', '197,00', 482),
+        ...totalsRow('19 % USt. auf 97,00', '18,43', 494),
+        ...totalsRow('7 % USt. auf 100,00', '7,00', 506),
+        ...totalsRow('Gesamtbetrag', '222,43', 518),
+      ],
+    });
+    const r = await analyse(adjusted);
+    expect(r.invoice.documentLevelAllowances?.map((a) => [a.documentLevelAllowanceReason, a.documentLevelAllowanceAmount])).toEqual([
+      ['Rechnungsrabatt 1', '2.00'],
+      ['Rechnungsrabatt 2', '1.00'],
     ]);
   });
 
