@@ -10,6 +10,7 @@ import { invoiceSchema, type Invoice } from '../src/invoice/model.js';
 import { listTemplates, loadTemplate, renderInvoicePdf, templateRoots } from '../src/render/index.js';
 import { LEGAL_FORM } from '../src/analysis/parties.js';
 import { vatCategoryOf } from '../src/analysis/codes.js';
+import { DEFAULT_REASONS } from '../src/analysis/implied.js';
 import type { FieldSource } from '../src/analysis/sources.js';
 import { certaintyOf, ConversionRefusal, gatedReadings, prepareForZugferd } from '../src/conversion/convertible.js';
 import {
@@ -237,7 +238,8 @@ interface Verdict {
    * `names-mixed`: the XML's value is a name it gives elsewhere (its buyer named with its seller's name, a trading
    *   name as an address line), and the page prints the output's value.
    * `standard-text`: an exemption reason (BT-120) the page's own words were not read for: the output states its
-   *   category's VATEX code and standard text instead (a default the conversion names), where the XML words it its own way.
+   *   category's VATEX code and standard text instead (a default the conversion names), where the XML words it its own way;
+   *   likewise an allowance's or charge's reason (BT-97, BT-104) given as the default word ("Nachlass", "Charge").
    */
   verdict:
     | 'right'
@@ -509,6 +511,8 @@ function judgeInvoice(c: Case, got: Invoice): Verdict[] {
     (truth[list] ?? []).forEach((row, i) =>
       ADJUSTMENT_COMPARED.forEach(({ field, compare, kind }, k) => {
         const [want, value] = [getPath(row, `${key}${field}`), getPath(got[list]?.[i], `${key}${field}`)];
+        if (field === 'Reason' && want !== undefined && value !== undefined && DEFAULT_REASON_WORDS.has(value) && value !== want)
+          return verdicts.push({ bt: bts[k]!, want, got: value, verdict: 'standard-text' });
         // Whether it lowers or raises the total is the list it is in; ZUGFeRD 1.0 also signs the amount.
         add(bts[k]!, want, value, () => same(compare, want!, value!, true), kind);
       }),
@@ -571,14 +575,17 @@ const LINE_COMPARED: Array<{ bt: string; path: string; compare: Compare; kind: K
 
 /** Document-level allowances (BG-20) and charges (BG-21), in page order: how much, at which rate and category. */
 const ADJUSTMENTS = [
-  { list: 'documentLevelAllowances', key: 'documentLevelAllowance', bts: ['BT-92', 'BT-96', 'BT-95'] },
-  { list: 'documentLevelCharges', key: 'documentLevelCharge', bts: ['BT-99', 'BT-103', 'BT-102'] },
+  { list: 'documentLevelAllowances', key: 'documentLevelAllowance', bts: ['BT-92', 'BT-96', 'BT-95', 'BT-97'] },
+  { list: 'documentLevelCharges', key: 'documentLevelCharge', bts: ['BT-99', 'BT-103', 'BT-102', 'BT-104'] },
 ] as const;
 const ADJUSTMENT_COMPARED = [
   { field: 'Amount', compare: 'amount', kind: 'amount' },
   { field: 'VatRate', compare: 'number', kind: 'amount' },
   { field: 'VatCategoryCode', compare: 'id', kind: 'code' },
+  { field: 'Reason', compare: 'text', kind: 'text' },
 ] as const;
+/** The reasons the analysis gives an allowance or charge whose own the page does not print beside it. */
+const DEFAULT_REASON_WORDS = new Set(Object.values(DEFAULT_REASONS).flatMap((r) => Object.values(r!)));
 
 // ---------------------------------------------------------------- run and report
 
@@ -633,7 +640,7 @@ function report(results: Result[], mode = args.mode): void {
     `  ${n('wrong')} wrong of ${compared.length} compared values (1 in ${n('wrong') ? Math.round(compared.length / n('wrong')) : '∞'})`,
   );
   console.log(
-    `  not counted wrong, listed above: ${n('page-differs')} where the page prints the output's value and not the XML's, ${n('truth-breaks')} where the XML's value breaks an EN 16931 rule, ${n('legal-form')} names differing only by a legal form, ${n('name-with-ids')} names the XML writes among identifier lines (GLN, article numbers, packing notes), ${n('street-in-line-2')} streets the XML puts in address line 2 under a person, ${n('names-mixed')} values the XML gives as another party name (its buyer named as its seller), ${n('standard-text')} exemption reasons given as their category's standard text and VATEX code where the XML words them its own way`,
+    `  not counted wrong, listed above: ${n('page-differs')} where the page prints the output's value and not the XML's, ${n('truth-breaks')} where the XML's value breaks an EN 16931 rule, ${n('legal-form')} names differing only by a legal form, ${n('name-with-ids')} names the XML writes among identifier lines (GLN, article numbers, packing notes), ${n('street-in-line-2')} streets the XML puts in address line 2 under a person, ${n('names-mixed')} values the XML gives as another party name (its buyer named as its seller), ${n('standard-text')} exemption reasons given as their category's standard text and VATEX code, and allowance or charge reasons given as the default word, where the XML words them its own way`,
   );
   console.log(
     `  all ${differing.length} differences counted as wrong: 1 in ${differing.length ? Math.round(compared.length / differing.length) : '∞'}`,

@@ -477,7 +477,7 @@ export function inferDocumentAdjustments(r: ResultAccess, doc: Doc, tableLines: 
 }
 
 /** Reasons (BT-97, BT-104) for allowances and charges the page gives only as totals. */
-const DEFAULT_REASONS: Partial<Record<Language, Record<Adjustment['kind'], string>>> = {
+export const DEFAULT_REASONS: Partial<Record<Language, Record<Adjustment['kind'], string>>> = {
   de: { allowance: 'Nachlass', charge: 'Zuschlag' },
   en: { allowance: 'Discount', charge: 'Charge' },
   fr: { allowance: 'Remise', charge: 'Frais' },
@@ -559,8 +559,10 @@ function printedAdjustments(doc: Doc, tableLines: ReadonlySet<string>, rates: Ma
 function leadOf(text: string, mark: Doc['mark']): string {
   const bare = text.replace(/\([^()]*\)/g, ' ');
   const numbers = scanNumbers(bare, mark);
-  // A label numbered before its colon ("Rechnungsrabatt 1:") ends there, number included.
-  const numbered = numbers.find((n) => n.decimals === 0 && /^\s*:/.test(bare.slice(n.end)));
+  // A label's own number ends it, before its colon or its column's gap ("Rechnungsrabatt 1:", "Rechnungsrabatt 1   2,00 %").
+  const numbered = numbers.find(
+    (n) => n.decimals === 0 && !n.percent && /\p{L} $/u.test(bare.slice(0, n.start)) && /^(?:\s*:|\s{3}|$)/.test(bare.slice(n.end)),
+  );
   return bare
     .slice(0, numbered && numbered === numbers[0] ? numbered.end : (numbers[0]?.start ?? bare.length))
     .replace(/[:\s]+$/, '')

@@ -322,6 +322,11 @@ describe('VAT categories and the breakdown', () => {
       ['Rechnungsrabatt 1', '2.00'],
       ['Rechnungsrabatt 2', '1.00'],
     ]);
+    // The same as a table: the number ends the label's column, the percentage stands in the next.
+    const table = adjusted.map((t) =>
+      t.s.startsWith('Rechnungsrabatt 1:') ? { ...t, s: 'Abschlag   Rechnungsrabatt 1      2   19 % VAT (S)' } : t,
+    );
+    expect((await analyse(table)).invoice.documentLevelAllowances?.[0]?.documentLevelAllowanceReason).toBe('Rechnungsrabatt 1');
   });
 
   it('reads an adjustment\'s reason after a label that names only its kind, or an aside that prints its rate ("Extra charge: Shipping", "Allowance (Tax: 19.00%): Discount")', async () => {
