@@ -558,13 +558,16 @@ function printedAdjustments(doc: Doc, tableLines: ReadonlySet<string>, rates: Ma
  */
 function leadOf(text: string, mark: Doc['mark']): string {
   const bare = text.replace(/\([^()]*\)/g, ' ');
-  const numbers = scanNumbers(bare, mark);
+  const [first] = scanNumbers(bare, mark);
   // A label's own number ends it, before its colon or its column's gap ("Rechnungsrabatt 1:", "Rechnungsrabatt 1   2,00 %").
-  const numbered = numbers.find(
-    (n) => n.decimals === 0 && !n.percent && /\p{L} $/u.test(bare.slice(0, n.start)) && /^(?:\s*:|\s{3}|$)/.test(bare.slice(n.end)),
-  );
+  const own =
+    first !== undefined &&
+    first.decimals === 0 &&
+    !first.percent &&
+    /\p{L} $/u.test(bare.slice(0, first.start)) &&
+    /^(?:\s*:|\s{3}|$)/.test(bare.slice(first.end));
   return bare
-    .slice(0, numbered && numbered === numbers[0] ? numbered.end : (numbers[0]?.start ?? bare.length))
+    .slice(0, first === undefined ? bare.length : own ? first.end : first.start)
     .replace(/[:\s]+$/, '')
     .trim();
 }

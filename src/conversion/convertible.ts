@@ -160,7 +160,10 @@ export interface PrepareOptions {
   candidates?: Record<string, string[]>;
   /** Parts the page prints that the analysis could not read (BG-25: its item table; BT-72: a labelled delivery date): nothing is inferred in their place. */
   unread?: readonly string[];
-  /** The confidence a value printed on the page needs to be written, whatever read it (0: no such check); unset: by how it was read. */
+  /**
+   * The confidence a value printed on the page needs to be written, whatever read it (0: no such check); unset: by how it
+   * was read. Optional values no sum vouches for are held to OPTIONAL_CERTAINTY at least, whatever this is.
+   */
   certainty?: number;
   /** The same for pages read by OCR; SCAN_CERTAINTY unless given. */
   scanCertainty?: number;
