@@ -29,7 +29,9 @@ export interface NameLine {
  * (`spaced`), and whether the first line left is set like the name's own (`undecided`). `table`
  * holds the name column's lines of every item of the table: the column's usable width is that
  * of its widest line (the header's span overstates it: a right-aligned number column's header
- * starts well right of its numbers). A column whose widest line stops far short of the next
+ * starts well right of its numbers). Only a line of several words shows that width: a word too long
+ * for the column runs on past its edge ("Unfallversicherung" beside a column that broke "Choice" /
+ * "Upgrade"), so a column with such lines is as wide as its widest line of words. A column whose widest line stops far short of the next
  * column's text was wide enough for every name: nothing in it was broken.
  */
 export function joinWrapped(
@@ -39,6 +41,8 @@ export function joinWrapped(
 ): { name: string; rest: string[]; broken: boolean; spaced: boolean; undecided: boolean } {
   const all = table.flat().filter((l) => !l.spilled);
   const widest = Math.max(...all.map((l) => l.x1));
+  const worded = all.filter((l) => /\S\s+\S/.test(l.text));
+  const usable = worded.length > 0 ? Math.max(...worded.map((l) => l.x1)) : widest;
   const widestName = Math.max(...table.map((item) => item[0]!.x1));
   const next = Math.min(...all.map((l) => l.next ?? Infinity));
   const full = next - widest < 8 * lines[0]!.height;
@@ -50,10 +54,12 @@ export function joinWrapped(
     const [above, line] = [lines[k - 1]!, lines[k]!];
     // Left-aligned under the name, and the word did not fit after the line above (a word space is about a quarter of the type size).
     const aligned = [lines[0]!.x0, ...(numbered(lines[0]!) ? [lines[0]!.second!] : [])].some((x) => Math.abs(line.x0 - x) <= line.height);
-    const overran = full && above.x1 + 0.25 * line.height + line.firstWidth > widest;
     // A name with line breaks of its own prints them too: at the line spacing right under it, and no wider than names are.
     // (A description set under the name runs on wider, as sentences do.)
     const close = line.top - above.bottom < 0.6 * line.height;
+    const noRoom = (width: number) => above.x1 + 0.25 * line.height + line.firstWidth > width;
+    // Past the widest line it surely had no room; past only the widest line of words, if set at the line spacing.
+    const overran = full && (noRoom(widest) || (close && noRoom(usable)));
     const nameLike = close && line.x1 <= widestName + line.height;
     const tight = full && nameLike;
     // A parenthesis goes on with what stands before it ("Künstlerische Gestaltung" / "(Stunde)"), in any column.

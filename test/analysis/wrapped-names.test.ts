@@ -14,8 +14,8 @@ const at = (text: string, n: number, x1: number, opts: { firstWidth?: number; ne
 });
 
 describe('names a narrow column broke over lines', () => {
-  // The table's other item: its name fills the column up to 168, the price column's text starts at 190.
-  const other = [at('Navigationssystem', 0, 168, { next: 190 })];
+  // The table's other item: its words fill the column up to 168, the price column's text starts at 190.
+  const other = [at('Navigation System', 0, 168, { next: 190 })];
 
   it('joins a line whose first word had no room on the line above, a word broken at its hyphen without a space', () => {
     const item = [at('Kfz-', 0, 116, { next: 190 }), at('Haftpflicht', 1, 144), at('SF25 Typkl. 18', 2, 156, { gap: 20 })];
@@ -34,6 +34,16 @@ describe('names a narrow column broke over lines', () => {
       spaced: false,
       undecided: false,
     });
+  });
+
+  it('takes the column to be as wide as its widest line of words: a longer single word ran on past its edge', () => {
+    // "Upgrade" fits before 168, where "Unfallversicherung" ends, but not before 150, where the widest line of words does.
+    const words = [at('Personen-', 0, 136, { next: 190 }), at('Unfallversicherung', 1, 168), at('Vollkasko Tarif', 2, 150, { gap: 20 })];
+    const item = [at('Choice', 0, 124, { next: 190 }), at('Upgrade', 1, 128)];
+    expect(joinWrapped('Choice', item, [item, words])).toMatchObject({ name: 'Choice Upgrade', spaced: false });
+    // Set apart from the name, the line had room for all that is known: not joined for its width alone.
+    const apart = [at('Choice', 0, 124, { next: 190 }), at('Upgrade', 1, 128, { gap: 20 })];
+    expect(joinWrapped('Choice', apart, [apart, words])).toMatchObject({ name: 'Choice', rest: ['Upgrade'] });
   });
 
   it('keeps a sentence set tight under the name, wider than any name, as the description', () => {
