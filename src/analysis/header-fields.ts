@@ -252,11 +252,12 @@ function numbersUnderTitles(doc: Doc): Found[] {
 }
 
 /**
- * Payment terms printed as a sentence of their own, without a label: "Zahlbar sofort rein netto", "Bei Zahlung innerhalb
+ * Payment terms printed as a sentence of their own, without a label: "Zahlbar sofort rein netto", "Die Rechnung ist zahlbar
+ * zum 25.02.2025", "Bei Zahlung innerhalb
  * 14 Tagen 2 % Skonto", and the late-payment and discount terms French invoices must print ("Tout retard de paiement …").
  */
 const TERMS_SENTENCE =
-  /^(?:zahlbar (?:sofort|innerhalb|binnen|ohne|netto|rein|nach|bis)|bei zahlung (?:innerhalb|binnen|bis)|payable (?:within|immediately|upon|on receipt|net)|payment (?:is )?due (?:within|upon|on receipt|immediately)|due (?:upon|on) receipt|paiement (?:a|des) reception|payable a reception|tout retard de paiement|aucun escompte|pas d'escompte)\b/;
+  /^(?:(?:die rechnung|der (?:rechnungs)?betrag) ist )?(?:zahlbar (?:sofort|innerhalb|binnen|ohne|netto|rein|nach|bis|zum|am|spatestens)|bei zahlung (?:innerhalb|binnen|bis)|payable (?:within|immediately|upon|on receipt|net)|payment (?:is )?due (?:within|upon|on receipt|immediately)|due (?:upon|on) receipt|paiement (?:a|des) reception|payable a reception|tout retard de paiement|aucun escompte|pas d'escompte)\b/;
 
 /**
  * Terms printed over several lines ("30% advance payment," / "balance at 30 days"): the lines

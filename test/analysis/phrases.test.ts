@@ -45,6 +45,15 @@ describe('values named in running text', () => {
     expect(await iban('0044 0532 0130 01 bei der Commerzbank.')).not.toBe('DE89370400440532013001');
   });
 
+  it('reads the due date and the terms from "Die Rechnung ist zahlbar zum …"', async () => {
+    const { invoice } = await analyse([
+      ...debitNotice.slice(0, -1),
+      { s: 'Die Rechnung ist zahlbar zum 25.02.2024 rein netto ohne Abzug.', x: 57, y: 330 },
+    ]);
+    expect(invoice.paymentDueDate).toBe('2024-02-25');
+    expect(invoice.paymentTerms).toBe('Die Rechnung ist zahlbar zum 25.02.2024 rein netto ohne Abzug.');
+  });
+
   it('does not take a delivery sentence for the due date', async () => {
     const { invoice } = await analyse([...debitNotice.slice(0, -1), { s: 'Die Ware wird am 20.02.2024 geliefert.', x: 57, y: 330 }]);
     expect(invoice.paymentDueDate).toBeUndefined();
