@@ -39,7 +39,13 @@ export const UNSURE_KIND = ':kind-unsure';
  * description, set alike).
  */
 const NAME_GUESSES = ['name:colon', 'name:open', 'name:spaced'];
-const GUESSES = [ORDER_DEFAULT, UNSURE_KIND, PLAIN_LETTERS, ...NAME_GUESSES];
+/**
+ * A total the printed sums contradict: a net above the gross of an invoice, or an amount no
+ * equation of the others allows. One of the printed amounts is misread or misplaced, and which
+ * is for the page to settle; seldom seen, the measured share of the few such totals says nothing.
+ */
+const CONTRADICTED = ['totals:conflict', 'totals:gross-under-net'];
+const GUESSES = [ORDER_DEFAULT, UNSURE_KIND, PLAIN_LETTERS, ...NAME_GUESSES, ...CONTRADICTED];
 /**
  * A type code where no title names one: 380 is the likeliest, but a rendering that prints the
  * code where no title reader looks (Mustang's visualisation of XRechnung) wrote 380 for 389, 204

@@ -52,6 +52,17 @@ describe('the calibration', () => {
     expect(fieldConfidence('invoiceTypeCode', 'default', typed)).toBe(0.5);
   });
 
+  it('holds a total the printed sums contradict at even odds, with OCR or without, where no such total was ever measured', () => {
+    const table = fitCalibration(
+      Array.from({ length: 40 }, () => ({ path: 'documentTotals.amountDueForPayment', evidence: 'totals:label', right: true, source: 'a' })),
+    );
+    const net = 'documentTotals.invoiceTotalAmountWithoutVat';
+    expect(fieldConfidence(net, 'totals:gross-under-net', table)).toBe(0.5);
+    expect(fieldConfidence(net, 'ocr:totals:gross-under-net', table)).toBe(0.5);
+    expect(fieldConfidence(net, 'totals:conflict', table)).toBe(0.5);
+    expect(fieldConfidence(net, 'totals:label', table)).toBeGreaterThan(0.9);
+  });
+
   it("never reports a name the ranker chose at under 0.7 as surer than that, however often other sources' such names were right", () => {
     const path = 'seller.sellerName';
     const table = fitCalibration(
