@@ -630,17 +630,26 @@ function addressEnd(lines: readonly string[], cityAt: number): { end: number; co
   return country ? { end: cityAt + 2, country } : { end: cityAt + 1 };
 }
 
-/** An address ends with its city line (and the country line after it); what follows is something else. */
+/**
+ * An address ends with its city line (and the country line after it); what follows is something
+ * else. It ends before another party's label at the latest: a city line misread on a scan
+ * ("GB SWIB 3BN London") must not let the seller's block run on into the buyer's city.
+ */
 function cutAtAddressEnd(b: Block): Block {
-  const at = b.segments.findIndex((s, i) => i > 0 && parseCityLine(s.text) !== undefined);
-  if (at < 0) return b;
-  const segments = b.segments.slice(
-    0,
-    addressEnd(
-      b.segments.map((s) => s.text),
-      at,
-    ).end,
-  );
+  const label = b.segments.findIndex((s, i) => i > 0 && isPartyLabel(s.text));
+  const own = label > 0 ? b.segments.slice(0, label) : b.segments;
+  const at = own.findIndex((s, i) => i > 0 && parseCityLine(s.text) !== undefined);
+  if (at < 0 && label < 0) return b;
+  const segments =
+    at < 0
+      ? own
+      : own.slice(
+          0,
+          addressEnd(
+            own.map((s) => s.text),
+            at,
+          ).end,
+        );
   return { ...b, segments, x1: Math.max(...segments.map((s) => s.x1)), bottom: segments.at(-1)!.bottom };
 }
 

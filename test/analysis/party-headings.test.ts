@@ -244,3 +244,22 @@ describe('the seller in its letterhead', () => {
     expect(seller?.sellerName).toBe('Lorenz Metallbau AG');
   });
 });
+
+describe("a party's block ends at the next party's label", () => {
+  it("never gives the seller the buyer's city when the seller's own city line cannot be read", async () => {
+    const lines = [
+      'Verkäufer:',
+      'Global Supplies Ltd.',
+      '153 Victoria Street',
+      'GB SWIB 3BN London',
+      'Käufer:',
+      'Metallbau Leipzig GmbH',
+      'Pappelallee 15',
+      'DE 12345 Leipzig',
+    ];
+    const { seller, buyer } = await parties([...lines.map((s, i) => ({ s, x: 60, y: 130 + 12 * i, size: 10 })), ...total]);
+    expect(buyer?.buyerPostalAddress?.buyerCity).toBe('Leipzig');
+    expect(seller?.sellerPostalAddress?.sellerCity).not.toBe('Leipzig');
+    expect(seller?.sellerPostalAddress?.sellerPostCode).not.toBe('12345');
+  });
+});
