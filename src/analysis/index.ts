@@ -4,7 +4,7 @@ import { stringAt } from '../invoice/paths.js';
 import { findAccounts, type PlacedFound } from './accounts.js';
 import { findInvoicingPeriod } from './period.js';
 import { findPrecedingInvoices } from './preceding-invoice.js';
-import { markPlainLetters, withLegibility } from './legibility.js';
+import { markUnsureLetters, withLegibility } from './legibility.js';
 import { findContacts, type ContactFound } from './contacts.js';
 import { documentTypeOf, INVOICE_TYPE_CODES, UNIT_PIECE, unsureKindCodes } from './codes.js';
 import { documentConfidence, fieldConfidence, ORDER_DEFAULT, UNSURE_KIND } from './confidence.js';
@@ -320,7 +320,7 @@ function resultOf(r: Reading, doc: Doc, pages: PageText[], choices: Record<NameR
   const { invoice, evidence } = r;
   const parsed = conform(invoice, evidence);
   markDefaultOrder(doc, invoice, evidence);
-  markPlainLetters(doc, invoice, evidence);
+  markUnsureLetters(doc, invoice, evidence);
   // OCR readings are calibrated apart from text-layer ones: the same layout evidence is weaker when the letters are guessed.
   if (doc.source === 'ocr') for (const path of Object.keys(evidence)) evidence[path] = `ocr:${evidence[path]}`;
   const quality = ocrQuality(pages);

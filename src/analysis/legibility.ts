@@ -22,6 +22,15 @@ export const BLURRED = ':blurred';
  */
 export const PLAIN_LETTERS = ':plain-letters';
 
+/**
+ * The evidence suffix of a text read from a scan with a sign inside a word that words do not
+ * carry ("LINE-GD@anic Tea Leaves" for "Organic Tea Leaves", "MUSTER~KUNDE GMBH"): the recogniser
+ * made letters up there, whatever its confidence in the other words.
+ */
+export const GARBLED = ':garbled';
+const GARBLING_SIGN = /[\p{L}\d][@|{}<>\\~^©¢][\p{L}\d]|[@|{}<>\\~^©¢]\p{L}{2}/u;
+const ADDRESS = /^\S+@\S+\.\S+$|^(?:https?:\/\/|www\.)/i;
+
 /** Below this mean word confidence, a reading counts as blurred. */
 const LEGIBLE = 0.8;
 
@@ -107,14 +116,15 @@ function printedWithDiacritics(word: string): boolean | undefined {
 }
 
 /**
- * Marks the worded fields of a scan that spell a word invoices print with diacritics without them:
- * the recogniser dropped that value's diacritics, wherever else it kept them.
+ * Marks the worded fields of a scan whose letters the recogniser got wrong: a word invoices print
+ * with diacritics spelled without them (dropped for that value, wherever else they were kept), or
+ * a word with a sign no word carries.
  */
-export function markPlainLetters(doc: Doc, invoice: Record<string, unknown>, evidence: Record<string, string>): void {
+export function markUnsureLetters(doc: Doc, invoice: Record<string, unknown>, evidence: Record<string, string>): void {
   if (doc.source !== 'ocr') return;
   for (const path of Object.keys(evidence)) {
-    const value = WORDED.test(path) ? stringAt(invoice, path) : undefined;
-    if (value?.split(/\s+/).some((w) => printedWithDiacritics(w.toLowerCase()) === false))
-      evidence[path] = `${evidence[path]}${PLAIN_LETTERS}`;
+    const words = WORDED.test(path) ? (stringAt(invoice, path)?.split(/\s+/) ?? []) : [];
+    if (words.some((w) => GARBLING_SIGN.test(w) && !ADDRESS.test(w))) evidence[path] = `${evidence[path]}${GARBLED}`;
+    else if (words.some((w) => printedWithDiacritics(w.toLowerCase()) === false)) evidence[path] = `${evidence[path]}${PLAIN_LETTERS}`;
   }
 }

@@ -54,7 +54,12 @@ describe('the calibration', () => {
 
   it('holds a total the printed sums contradict at even odds, with OCR or without, where no such total was ever measured', () => {
     const table = fitCalibration(
-      Array.from({ length: 40 }, () => ({ path: 'documentTotals.amountDueForPayment', evidence: 'totals:label', right: true, source: 'a' })),
+      Array.from({ length: 40 }, () => ({
+        path: 'documentTotals.amountDueForPayment',
+        evidence: 'totals:label',
+        right: true,
+        source: 'a',
+      })),
     );
     const net = 'documentTotals.invoiceTotalAmountWithoutVat';
     expect(fieldConfidence(net, 'totals:gross-under-net', table)).toBe(0.5);

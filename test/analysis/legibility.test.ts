@@ -73,3 +73,16 @@ describe('readings that lost their diacritics', () => {
     expect(analyseWithEvidence(textLayer, { withLineItems: false }).evidence['buyer.buyerName']).not.toMatch(/:plain-letters$/);
   });
 });
+
+describe('readings with a sign no word carries', () => {
+  it('holds a name with a sign inside a word at even odds on a scan; a plain name and a text layer are not marked', () => {
+    const garbled = analyseWithEvidence(letter('Kunden~Markt GD@nic GmbH', 0.93), { withLineItems: false });
+    expect(garbled.invoice.buyer?.buyerName).toBe('Kunden~Markt GD@nic GmbH');
+    expect(garbled.evidence['buyer.buyerName']).toMatch(/:garbled$/);
+    expect(garbled.fieldConfidence['buyer.buyerName']).toBeLessThanOrEqual(0.5);
+    const plain = analyseWithEvidence(letter('Kunden-Markt Organic GmbH', 0.93), { withLineItems: false });
+    expect(plain.evidence['buyer.buyerName']).not.toMatch(/:garbled$/);
+    const textLayer = letter('Kunden~Markt GD@nic GmbH', 1).map((p) => ({ ...p, source: 'text-layer' as const }));
+    expect(analyseWithEvidence(textLayer, { withLineItems: false }).evidence['buyer.buyerName']).not.toMatch(/:garbled$/);
+  });
+});
