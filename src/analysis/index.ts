@@ -95,10 +95,10 @@ export function analyseWithEvidence(pages: PageText[], opts: AnalyseOptions): Ev
   const headings = partyHeadings(doc);
   const { parties, choices } = chooseParties(doc, headings, ruledParties(doc, headings), opts.partyModels);
   readParties(r, doc, parties, choices, customer);
-  readContacts(r, doc, parties);
   readAccounts(r, doc, parties, headings);
   // The table is read even without line items asked for: its lines are not totals, and its sum is BT-106.
   const table = itemsOf(doc);
+  readContacts(r, doc, parties, table);
   // A credit note states positive amounts (EN 16931); a corrective invoice keeps the signs it prints.
   const signed = (v: string) => (type.code === '381' ? new Decimal(v).abs().toFixed(2) : v);
   const totals = readTotals(r, doc, table, signed);
@@ -165,12 +165,19 @@ function readParties(r: Reading, doc: Doc, parties: Parties, choices: Record<Nam
     r.set('seller.sellerIdentifier[0]', parties.seller.identifier, 'party:key-value');
 }
 
-/** The seller's contact: printed in the seller's block (or just under it), the letterhead or the footer; never in the buyer's. */
-function readContacts(r: Reading, doc: Doc, parties: Parties): void {
+/**
+ * The seller's contact: printed in the seller's block (or just under it), the letterhead and the
+ * blocks beside it above the item table (a contact person's "phone:" under "Account manager:"),
+ * or the footer; never in the buyer's. The first such is the contact's, the footer's the last.
+ */
+function readContacts(r: Reading, doc: Doc, parties: Parties, table: ItemTable): void {
   const heightOf = (c: ContactFound) => doc.pages.find((p) => p.page === c.page)!.height;
   const near = (p: Party | undefined, c: ContactFound) =>
     p !== undefined && c.page === p.page && c.y >= p.top - 2 && c.y <= p.bottom + 0.045 * heightOf(c);
-  const sellerPlace = (c: ContactFound) => near(parties.seller, c) || c.y < 0.2 * heightOf(c) || c.y > 0.8 * heightOf(c);
+  const first = table.rows.find((row) => row.top !== undefined);
+  const aboveItems = (c: ContactFound) =>
+    first ? c.page < first.page || (c.page === first.page && c.y < first.top!) : c.y < 0.2 * heightOf(c);
+  const sellerPlace = (c: ContactFound) => near(parties.seller, c) || aboveItems(c) || c.y > 0.8 * heightOf(c);
   const contacts = findContacts(doc).filter((c) => sellerPlace(c) && !near(parties.buyer, c));
   r.set('seller.sellerContact.sellerContactTelephoneNumber', contacts.find((c) => c.kind === 'phone')?.value, 'contact:label');
   r.set('seller.sellerContact.sellerContactEmailAddress', contacts.find((c) => c.kind === 'email')?.value, 'contact:address');

@@ -317,3 +317,21 @@ describe('parts the page prints but the analysis could not read', () => {
     expect((await analyse(englishInvoice())).unread).toBeUndefined();
   });
 });
+
+describe("the seller's contact", () => {
+  it("takes the phone and e-mail of the contact person's block above the items before the footer's", async () => {
+    const [page] = germanInvoice();
+    const pages = [
+      [
+        ...page!.filter((t) => !t.s.startsWith('Tel.')),
+        { s: 'Ihr Ansprechpartner: Jan Peters', x: 360, y: 232 },
+        { s: 'Telefon: 040 1234599', x: 360, y: 244 },
+        { s: 'E-Mail: j.peters@musterbau.de', x: 360, y: 256 },
+        { s: 'Telefon 040 1234500 · info@musterbau.de', x: 57, y: 788, size: 7 },
+      ],
+    ];
+    const { invoice } = await analyse(pages);
+    expect(invoice.seller?.sellerContact?.sellerContactTelephoneNumber).toBe('040 1234599');
+    expect(invoice.seller?.sellerContact?.sellerContactEmailAddress).toBe('j.peters@musterbau.de');
+  });
+});
