@@ -168,7 +168,8 @@ function readParties(r: Reading, doc: Doc, parties: Parties, choices: Record<Nam
 /**
  * The seller's contact: printed in the seller's block (or just under it), the letterhead and the
  * blocks beside it above the item table (a contact person's "phone:" under "Account manager:"),
- * or the footer; never in the buyer's. The first such is the contact's, the footer's the last.
+ * or the footer; never in the buyer's. Of several, the first printed is taken: a contact person's
+ * above the items before the company's in the footer.
  */
 function readContacts(r: Reading, doc: Doc, parties: Parties, table: ItemTable): void {
   const heightOf = (c: ContactFound) => doc.pages.find((p) => p.page === c.page)!.height;

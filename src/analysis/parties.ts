@@ -638,18 +638,10 @@ function addressEnd(lines: readonly string[], cityAt: number): { end: number; co
 function cutAtAddressEnd(b: Block): Block {
   const label = b.segments.findIndex((s, i) => i > 0 && isPartyLabel(s.text));
   const own = label > 0 ? b.segments.slice(0, label) : b.segments;
-  const at = own.findIndex((s, i) => i > 0 && parseCityLine(s.text) !== undefined);
-  if (at < 0 && label < 0) return b;
-  const segments =
-    at < 0
-      ? own
-      : own.slice(
-          0,
-          addressEnd(
-            own.map((s) => s.text),
-            at,
-          ).end,
-        );
+  const city = own.findIndex((s, i) => i > 0 && parseCityLine(s.text) !== undefined);
+  if (city < 0 && label < 0) return b;
+  const lines = own.map((s) => s.text);
+  const segments = own.slice(0, city < 0 ? own.length : addressEnd(lines, city).end);
   return { ...b, segments, x1: Math.max(...segments.map((s) => s.x1)), bottom: segments.at(-1)!.bottom };
 }
 

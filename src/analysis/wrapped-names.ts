@@ -29,10 +29,11 @@ export interface NameLine {
  * (`spaced`), and whether the first line left is set like the name's own (`undecided`). `table`
  * holds the name column's lines of every item of the table: the column's usable width is that
  * of its widest line (the header's span overstates it: a right-aligned number column's header
- * starts well right of its numbers). Only a line of several words shows that width: a word too long
- * for the column runs on past its edge ("Unfallversicherung" beside a column that broke "Choice" /
- * "Upgrade"), so a column with such lines is as wide as its widest line of words. A column whose widest line stops far short of the next
- * column's text was wide enough for every name: nothing in it was broken.
+ * starts well right of its numbers). Only a line of several words shows that width: a word too
+ * long for the column runs on past its edge ("Unfallversicherung" beside a column that broke
+ * "Choice" / "Upgrade"), so a column with such lines is as wide as its widest line of words. A
+ * column whose widest line stops far short of the next column's text was wide enough for every
+ * name: nothing in it was broken.
  */
 export function joinWrapped(
   name: string,
