@@ -959,7 +959,8 @@ function rowOf(doc: Doc, page: number, parsed: Parsed, columns: Column[]): ItemR
   // (the right one); the left one, in a table whose quantity column could not be read, is the quantity.
   const priceTexts = get('unitPrice') ?? [];
   const apart = priceTexts.lastIndexOf(';');
-  const price = firstNumber(doc, apart >= 0 ? priceTexts.slice(apart + 1) : priceTexts, true);
+  const ownPrice = apart >= 0 ? priceTexts.slice(apart + 1) : priceTexts;
+  const price = firstNumber(doc, ownPrice, true);
   if (price) row.unitPrice = price.value;
   const leftTexts = apart >= 0 && row.quantity === undefined ? priceTexts.slice(0, priceTexts.indexOf(';')) : [];
   const left = firstNumber(doc, leftTexts, true);
@@ -976,7 +977,7 @@ function rowOf(doc: Doc, page: number, parsed: Parsed, columns: Column[]): ItemR
   if (category && row.vatRate !== undefined) row.vatCategory = category;
   row.arithmetic = checkArithmetic(row);
   if (row.arithmetic !== true && row.amount !== undefined) repairByArithmetic(doc, row, parsed);
-  garbledPrice(doc, row, parsed);
+  garbledPrice(doc, row, parsed, ownPrice);
   // A quantity the scan garbled ("Tis tk" for "1 Stk"): amount ÷ price when that is a whole number.
   const pieces =
     row.quantity === undefined &&
@@ -1101,9 +1102,9 @@ const isOne = (v: string) => new Decimal(v).eq(1);
  * "7.62 €") while quantity and amount read well: the price is amount ÷ quantity when that comes
  * out exact.
  */
-function garbledPrice(doc: Doc, row: ItemRow, parsed: Parsed): void {
+function garbledPrice(doc: Doc, row: ItemRow, parsed: Parsed, priceTexts: readonly string[]): void {
   if (row.amount === undefined) return;
-  const printed = scanNumbers((parsed.byKind.get('unitPrice') ?? []).join(' '), doc.mark).filter((n) => !n.percent);
+  const printed = scanNumbers(priceTexts.join(' '), doc.mark).filter((n) => !n.percent);
   // A text layer prints "762 €" as it means it; a scan loses the decimal point beside a currency sign as anywhere ("762€" for "7.62 €").
   const withCurrency = printed[0]?.symbol !== undefined && !parsed.scanned;
   if (printed.length !== 1 || printed[0]!.decimals >= 2 || withCurrency || !/^\d{3,}$/.test(printed[0]!.value)) return;

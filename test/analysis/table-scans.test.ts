@@ -302,6 +302,21 @@ describe('line items on scans', () => {
     ]);
   });
 
+  it('takes such a price apart from a quantity the scan set in the price column before it', () => {
+    const rows = items([
+      ...header(1000),
+      ...row(1100, [
+        [200, '2'],
+        [400, 'Druckerpapier'],
+        [1420, '-2 pcs'],
+        [1600, '762€'],
+        [2100, '-15,24'],
+      ]),
+      ...totals(1300, '-15,24'),
+    ]);
+    expect(rows.map((r) => [r.quantity, r.unitPrice, r.amount])).toEqual([['-2', '7.62', '-15.24']]);
+  });
+
   it('reads a running number before the name as the position when the header has no position column', () => {
     const rows = items([
       ...header(1000, false),
