@@ -331,6 +331,8 @@ const COMPARED: Array<{ bt: string; path: string; compare: Compare; kind: Kind }
   { bt: 'BT-37', path: 'seller.sellerPostalAddress.sellerCity', compare: 'text', kind: 'text' },
   { bt: 'BT-38', path: 'seller.sellerPostalAddress.sellerPostCode', compare: 'id', kind: 'id' },
   { bt: 'BT-40', path: 'seller.sellerPostalAddress.sellerCountryCode', compare: 'id', kind: 'country' },
+  { bt: 'BT-42', path: 'seller.sellerContact.sellerContactTelephoneNumber', compare: 'id', kind: 'id' },
+  { bt: 'BT-43', path: 'seller.sellerContact.sellerContactEmailAddress', compare: 'id', kind: 'id' },
   { bt: 'BT-44', path: 'buyer.buyerName', compare: 'text', kind: 'text' },
   { bt: 'BT-48', path: 'buyer.buyerVatIdentifier', compare: 'id', kind: 'id' },
   { bt: 'BT-50', path: 'buyer.buyerPostalAddress.buyerAddressLine1', compare: 'text', kind: 'text' },
