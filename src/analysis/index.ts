@@ -179,7 +179,10 @@ function readContacts(r: Reading, doc: Doc, parties: Parties, table: ItemTable):
   const aboveItems = (c: ContactFound) =>
     first ? c.page < first.page || (c.page === first.page && c.y < first.top!) : c.y < 0.2 * heightOf(c);
   const sellerPlace = (c: ContactFound) => near(parties.seller, c) || aboveItems(c) || c.y > 0.8 * heightOf(c);
-  const contacts = findContacts(doc).filter((c) => sellerPlace(c) && !near(parties.buyer, c));
+  const found = findContacts(doc);
+  // The buyer's own, wherever the page repeats it (a contact block that prints it beside the seller's person).
+  const buyers = new Set(found.filter((c) => near(parties.buyer, c)).map((c) => c.value));
+  const contacts = found.filter((c) => sellerPlace(c) && !buyers.has(c.value));
   r.set('seller.sellerContact.sellerContactTelephoneNumber', contacts.find((c) => c.kind === 'phone')?.value, 'contact:label');
   r.set('seller.sellerContact.sellerContactEmailAddress', contacts.find((c) => c.kind === 'email')?.value, 'contact:address');
 }

@@ -334,4 +334,18 @@ describe("the seller's contact", () => {
     expect(invoice.seller?.sellerContact?.sellerContactTelephoneNumber).toBe('040 1234599');
     expect(invoice.seller?.sellerContact?.sellerContactEmailAddress).toBe('j.peters@musterbau.de');
   });
+
+  it("never takes the buyer's e-mail, though the page repeats it beside the seller's contact person", async () => {
+    const [page] = germanInvoice();
+    const pages = [
+      [
+        ...page!.filter((t) => !t.s.startsWith('Tel.')),
+        { s: 'einkauf@beispiel-ag.de', x: 57, y: 197, size: 10 },
+        { s: 'Ihr Ansprechpartner: Jan Peters', x: 360, y: 232 },
+        { s: 'E-Mail: einkauf@beispiel-ag.de j.peters@musterbau.de', x: 360, y: 256 },
+      ],
+    ];
+    const { invoice } = await analyse(pages);
+    expect(invoice.seller?.sellerContact?.sellerContactEmailAddress).toBe('j.peters@musterbau.de');
+  });
 });
