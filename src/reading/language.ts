@@ -1,3 +1,5 @@
+import { fold } from '../analysis/text.js';
+
 /** The languages whose invoices we read, told apart by their words. */
 export type Language = 'de' | 'en' | 'fr' | 'it' | 'nl' | 'es';
 
@@ -19,11 +21,7 @@ const LANGUAGE_WORDS: Readonly<Record<Language, RegExp>> = {
 export function languageOf(texts: Iterable<string>): Language | undefined {
   const counts = new Map<Language, number>();
   for (const text of texts) {
-    const plain = text
-      .normalize('NFD')
-      .replace(/[\u0300-\u036f]/g, '')
-      .toLowerCase();
-    for (const word of plain.split(/[^\p{L}]+/u)) {
+    for (const word of fold(text).split(/[^\p{L}]+/u)) {
       for (const [lang, re] of Object.entries(LANGUAGE_WORDS) as Array<[Language, RegExp]>)
         if (re.test(word)) counts.set(lang, (counts.get(lang) ?? 0) + 1);
     }
