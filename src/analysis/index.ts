@@ -457,6 +457,7 @@ const TOTAL_PATHS: Readonly<Record<TotalField, string>> = {
   vatTotal: 'documentTotals.invoiceTotalVatAmount',
   grossTotal: 'documentTotals.invoiceTotalAmountWithVat',
   paid: 'documentTotals.paidAmount',
+  rounding: 'documentTotals.roundingAmount',
   due: 'documentTotals.amountDueForPayment',
 };
 

@@ -392,7 +392,7 @@ export const BUYER_ID_CONTEXT = /ihre|your|kunde|customer|client|buyer|kaufer|ac
 /** The label of a VAT category's code where a breakdown is printed as labelled values ("Umsatzsteuerkategorie: E"), folded. */
 export const VAT_CATEGORY_LABEL = /^(?:umsatzsteuerkategorie|steuerkategorie|vat category|tax category|categorie de tva)\s*:/;
 
-export type TotalField = 'lineTotal' | 'allowances' | 'charges' | 'netTotal' | 'vatTotal' | 'grossTotal' | 'paid' | 'due';
+export type TotalField = 'lineTotal' | 'allowances' | 'charges' | 'netTotal' | 'vatTotal' | 'grossTotal' | 'paid' | 'rounding' | 'due';
 
 /**
  * Labels of the totals box. Order matters: the first rule whose pattern occurs in the label
@@ -400,18 +400,18 @@ export type TotalField = 'lineTotal' | 'allowances' | 'charges' | 'netTotal' | '
  * Zuschläge" a charge before "Gesamtbetrag" makes it gross.
  */
 export const TOTAL_LABELS: ReadonlyArray<{ fields: TotalField[]; pattern: RegExp }> = [
-  // Amounts beside the totals that are none of them: what is owed to third parties (XRechnung's "Summe
-  // Fremdforderungen") and a rounding amount.
-  { fields: [], pattern: /fremdforderung|third[- ]party|rundungsbetrag|rounding amount|arrondi/ },
+  // What is owed to third parties (XRechnung's "Summe Fremdforderungen") is none of the totals.
+  { fields: [], pattern: /fremdforderung|third[- ]party/ },
+  { fields: ['rounding'], pattern: /rundungsbetrag|rundungsdifferenz|\brounding\b|arrondi|afronding|arrotondamento/ },
   {
     fields: ['paid'],
     pattern:
-      /bereits (?:bezahlt|gezahlt|erhalten)|gezahlte?r? betrag|anzahlung|vorauszahlung|erhaltene|geleistete|\bpaid\b|prepaid|prepayment|payments? received|deposit|acompte|deja (?:paye|regle)|avance recue|betaald|abschlagszahlung|less payments?|accont[oi]|gia (?:pagat|versat)|aanbetaling|voldaan/,
+      /bereits (?:bezahlt|gezahlt|erhalten)|vorausbezahlt|gezahlte?r? betrag|anzahlung|vorauszahlung|erhaltene|geleistete|\bpaid\b|prepaid|prepayment|payments? received|deposit|acompte|deja (?:paye|regle)|avance recue|betaald|abschlagszahlung|less payments?|accont[oi]|gia (?:pagat|versat)|aanbetaling|voldaan/,
   },
   {
     fields: ['due'],
     pattern:
-      /zahlbetrag|zu zahlen|zahlungsbetrag|offene?r? (?:betrag|posten|summe)|restbetrag|noch offen|amount due|balance due|total due|due payable|payable amount|amount payable|\bbalance\b|net a payer|reste a payer|montant du|a payer|residual|te betalen|verbleibend|zahlbar|fallige?r? betrag|please pay|da pagare|a pagare|dovuto|openstaand/,
+      /zahlbetrag|zu zahlen|zahlungsbetrag|offene?r? (?:betrag|posten|summe)|restbetrag|noch offen|amount due|balance due|open amount|outstanding|total due|due payable|payable amount|amount payable|\bbalance\b|net a payer|reste a payer|montant du|a payer|residual|te betalen|verbleibend|zahlbar|fallige?r? betrag|please pay|da pagare|a pagare|dovuto|openstaand/,
   },
   {
     fields: ['lineTotal', 'netTotal'],
@@ -468,7 +468,7 @@ export const COLUMN_LABELS: ReadonlyArray<[ColumnKind, RegExp]> = [
     'lineAmount',
     /betrag|gesamt|summe|total|amount|montant|entgelt|nettowert|zeilenbetrag|wert|bedrag|totaal|importo(?! unit)|imponibile|grondslag|maatstaf|\bbruto\b|line total|extended|net$|^netto$/,
   ],
-  ['discount', /rabatt|discount|remise|disc\.?|korting|nachlass|zuschlag/],
+  ['discount', /rabatt|discount|remise|disc\.?|korting|nachlass|zuschlag|allowance|majoration|toeslag/],
 ];
 
 /** An allowance or a charge on one item, printed as a row under it ("Abschlag  Lagerware  -100,00"). */

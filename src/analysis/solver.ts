@@ -9,7 +9,7 @@ import type { VatRow } from './totals.js';
  *   BR-CO-10  sum of line net amounts               = BT-106
  *   BR-CO-13  BT-106 − allowances (BT-107) + charges (BT-108) = net total BT-109
  *   BR-CO-15  BT-109 + VAT total BT-110              = gross BT-112
- *   BR-CO-16  BT-112 − paid BT-113 (+ rounding)      = due BT-115
+ *   BR-CO-16  BT-112 − paid BT-113 + rounding BT-114 = due BT-115
  *   BR-CO-14  Σ VAT category tax (BT-117)            = BT-110, Σ bases (BT-116) = BT-109
  * Each satisfied equation earns a bonus, each broken one a penalty, so a consistent set with
  * weaker labels beats a strongly-labelled set that does not add up.
@@ -74,6 +74,7 @@ export function solveTotals(
   const gross = options(fields.get('grossTotal'));
   const due = options(fields.get('due'));
   const paid = options(fields.get('paid'));
+  const rounding = options(fields.get('rounding'));
   const line = options(fields.get('lineTotal'), lineSum ? [{ value: lineSum, score: 0.5 }] : []);
   const allow = options(fields.get('allowances'));
   const charge = options(fields.get('charges'));
@@ -88,7 +89,7 @@ export function solveTotals(
       .map((u) => ({ value: new Decimal(g.value!).minus(u.value!).toFixed(2), score: 0.1, derived: true }));
     bestDue.set(
       g,
-      pickBest([...paid, ...implied], due, (p, u) => scoreEquation([g, p], u, (x, y) => x.minus(y), true)),
+      pickBest([...paid, ...implied], due, rounding, (p, u, r) => scoreDue(g, p, r, u)),
     );
   }
   const bestLine = new Map<Option, Choice>();
@@ -98,7 +99,7 @@ export function solveTotals(
   for (const n of net)
     for (const v of vat)
       for (const g of gross) {
-        const core = scoreEquation([n, v], g, (x, y) => x.plus(y));
+        const core = scoreGross(n, v, g);
         const rowsEq = scoreRows(n, v, rowBase, rowTax);
         const du = bestDue.get(g)!;
         const li = bestLine.get(n)!;
@@ -131,15 +132,24 @@ function weigh(result: number): number {
   return result === 1 ? EQUATION_BONUS : result === -1 ? -EQUATION_PENALTY : 0;
 }
 
-function pickBest(paid: Option[], due: Option[], equation: (p: Option, u: Option) => number): Choice {
+function pickBest(paid: Option[], due: Option[], rounding: Option[], equation: (p: Option, u: Option, r: Option) => number): Choice {
   let best: Choice | undefined;
   for (const p of paid)
-    for (const u of due) {
-      const r = equation(p, u);
-      const score = p.score + u.score + weigh(r);
-      if (!best || score > best.score + 1e-9) best = { score, held: r === 1 ? 1 : 0, applied: r !== 0 ? 1 : 0, pick: { paid: p, due: u } };
-    }
+    for (const u of due)
+      for (const ro of rounding) {
+        const r = equation(p, u, ro);
+        const score = p.score + u.score + ro.score + weigh(r);
+        if (!best || score > best.score + 1e-9)
+          best = { score, held: r === 1 ? 1 : 0, applied: r !== 0 ? 1 : 0, pick: { paid: p, due: u, rounding: ro } };
+      }
   return best!;
+}
+
+/** 1 if gross − paid + rounding is the amount due, −1 if not, 0 without gross or due; nothing paid or rounded is zero. */
+function scoreDue(g: Option, p: Option, r: Option, u: Option): number {
+  const [gross, due] = [d(g.value), d(u.value)];
+  if (gross === undefined || due === undefined) return 0;
+  return eq(gross.minus(d(p.value) ?? 0).plus(d(r.value) ?? 0), due) ? 1 : -1;
 }
 
 function pickBestLine(line: Option[], allow: Option[], charge: Option[], n: Option): Choice {
@@ -155,15 +165,11 @@ function pickBestLine(line: Option[], allow: Option[], charge: Option[], n: Opti
   return best!;
 }
 
-/** 1 if Σ terms equals the result (all present), −1 if they disagree, 0 if something is missing. */
-function scoreEquation(terms: Option[], result: Option, op: (a: Decimal, b: Decimal) => Decimal, optionalSecond = false): number {
-  const [a, b] = terms.map((t) => d(t.value));
-  const r = d(result.value);
-  if (a === undefined || r === undefined) return 0;
-  // Paid may be absent (nothing paid): then due equals gross.
-  const second = b ?? (optionalSecond ? new Decimal(0) : undefined);
-  if (second === undefined) return 0;
-  return eq(op(a, second), r) ? 1 : -1;
+/** 1 if net + VAT is the gross total (all present), −1 if not, 0 if something is missing. */
+function scoreGross(n: Option, v: Option, g: Option): number {
+  const [net, vat, gross] = [d(n.value), d(v.value), d(g.value)];
+  if (net === undefined || vat === undefined || gross === undefined) return 0;
+  return eq(net.plus(vat), gross) ? 1 : -1;
 }
 
 function scoreLineToNet(l: Option, a: Option, c: Option, n: Option): number {
@@ -187,9 +193,9 @@ function scoreRows(n: Option, v: Option, rowBase: string | undefined, rowTax: st
 /** Which equations each chosen field takes part in, and whether they held. */
 function checks(pick: Record<TotalField, Option>, rowBase: string | undefined, rowTax: string | undefined): Map<TotalField, number[]> {
   const results: Array<[number, TotalField[]]> = [
-    [scoreEquation([pick.netTotal, pick.vatTotal], pick.grossTotal, (x, y) => x.plus(y)), ['netTotal', 'vatTotal', 'grossTotal']],
+    [scoreGross(pick.netTotal, pick.vatTotal, pick.grossTotal), ['netTotal', 'vatTotal', 'grossTotal']],
     [scoreRows(pick.netTotal, pick.vatTotal, rowBase, rowTax), ['netTotal', 'vatTotal']],
-    [scoreEquation([pick.grossTotal, pick.paid], pick.due, (x, y) => x.minus(y), true), ['grossTotal', 'paid', 'due']],
+    [scoreDue(pick.grossTotal, pick.paid, pick.rounding, pick.due), ['grossTotal', 'paid', 'rounding', 'due']],
     [scoreLineToNet(pick.lineTotal, pick.allowances, pick.charges, pick.netTotal), ['lineTotal', 'allowances', 'charges', 'netTotal']],
   ];
   const out = new Map<TotalField, number[]>();
@@ -245,7 +251,13 @@ function complete(
   } else if (D('netTotal') && D('grossTotal')) derive('vatTotal', D('grossTotal')!.minus(D('netTotal')!));
   if (D('netTotal') && D('vatTotal')) derive('grossTotal', D('netTotal')!.plus(D('vatTotal')!));
   if (D('grossTotal') && D('vatTotal')) derive('netTotal', D('grossTotal')!.minus(D('vatTotal')!));
-  if (D('grossTotal')) derive('due', D('grossTotal')!.minus(D('paid') ?? 0));
+  if (D('grossTotal'))
+    derive(
+      'due',
+      D('grossTotal')!
+        .minus(D('paid') ?? 0)
+        .plus(D('rounding') ?? 0),
+    );
   if (D('netTotal') && !D('allowances') && !D('charges')) derive('lineTotal', D('netTotal'));
   return { totals, vatRows: rows, support, consistency, labelScore };
 }

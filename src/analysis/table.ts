@@ -453,7 +453,6 @@ function garbledAmount(doc: Doc, parsed: Parsed): NumberMatch | undefined {
   return { start: 0, end: t.length, value: product.toFixed(2), decimals: 2, percent: false };
 }
 
-/** amount ÷ price is a whole number of at least one. */
 /** amount ÷ price as a whole number of pieces (negative on a credit note), if it is one. */
 function wholeQuantity(amount: string, price: string): Decimal | undefined {
   const p = new Decimal(price);
@@ -784,6 +783,7 @@ function finishItems(doc: Doc, scan: Scan): ItemTable {
   joinNames(scan);
   for (const r of rows) if (r.arithmetic === false) priceBaseOf(r);
   adjustRows(doc, scan.extents, scan.closing);
+  for (const r of rows) nameBeforeBase(r);
   // Rows with neither quantity nor price that the printed total of the items leaves out (charges and
   // allowances set under an item, rows of the totals box) are not items: the rest add up to it.
   const sum = (list: ItemRow[]) => list.reduce((s, r) => s.plus(r.amount ?? 0), new Decimal(0));
@@ -1124,9 +1124,34 @@ function garbledPrice(doc: Doc, row: ItemRow, parsed: Parsed, priceTexts: readon
   row.arithmetic = true;
 }
 
-/** quantity × price = amount, allowing a price per 100 or 1000 units and a line discount the table does not show separately. */
 /** "(3 kg)", "pro 100 Stk", "per 10 pcs", "/ 100 m" printed with the item. */
 const PRICE_BASE = /(?:\(|\b(?:per|pro|je|par|pour)\s+|\/\s*)(\d+(?:[.,]\d+)?)\s*([\p{L}²³]+)\.?\)?/gu;
+
+/** A name's closing "(3 kg)": the quantity its price is for, in some unit. */
+const BASE_AFTER_NAME = /^(.*\S)\s*\((\d+(?:[.,]\d+)?)\s*([\p{L}²³]+)\.?\)$/u;
+
+/**
+ * Some renderers print the price's base quantity right after the item's name ("Premium
+ * Schrauben (1 kg)", "Standard Mounting" / "Brackets (3 kg)"): the name runs on to it over
+ * every line the column broke it into, and the base, in the quantity's unit and the one the
+ * arithmetic bears out, is no part of the name.
+ */
+function nameBeforeBase(row: ItemRow): void {
+  if (row.name === undefined || row.unit === undefined || row.nameSet === 'colon' || row.arithmetic !== true) return;
+  const lines = [row.name, ...(row.description?.split('\n') ?? [])];
+  let text = '';
+  for (const [k, line] of lines.entries()) {
+    text = k === 0 ? line : joinLine(text, line);
+    const m = BASE_AFTER_NAME.exec(text);
+    if (!m || unitCode(m[3]!) !== row.unit || !new Decimal(m[2]!.replace(',', '.')).eq(row.priceBase ?? 1)) continue;
+    const rest = lines.slice(k + 1).join('\n');
+    const nameSet = k > 0 ? (rest ? 'described' : 'joined') : row.nameSet === 'open' ? 'described' : row.nameSet;
+    Object.assign(row, { name: m[1]!, nameSet, nameAlternatives: [row.name] });
+    if (rest) row.description = rest;
+    else delete row.description;
+    return;
+  }
+}
 
 /**
  * A price for more than one unit, printed with the item: quantity × price ÷ base is the

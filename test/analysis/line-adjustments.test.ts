@@ -93,6 +93,39 @@ describe('allowances and charges printed with an item', () => {
     });
   });
 
+  it('reads the column under an English title ("Allowances / Charges")', async () => {
+    const english: Cell[][] = [
+      [
+        ['Item', 60],
+        ['Product', 90],
+        ['Quantity', 290, true],
+        ['Unit Price', 350, true],
+        ['Allowances /', 440, true],
+        ['Total Price', 540, true],
+      ],
+      [['Charges', 440, true]],
+    ];
+    const rows = await rowsOf(
+      page(english, [
+        [
+          ['1', 60],
+          ['Premium Filter Cartridges', 90],
+          ['2 kg', 290, true],
+          ['€15.00', 350, true],
+          ['Expedited', 440, true],
+          ['€45.00', 540, true],
+        ],
+        [['Processing Fee:', 440, true]],
+        [['+ €15.00', 440, true]],
+      ]),
+    );
+    expect(rows[0]).toMatchObject({
+      amount: '45.00',
+      arithmetic: true,
+      charges: [{ amount: '15.00', reason: 'Expedited Processing Fee' }],
+    });
+  });
+
   it('reads an allowance printed under its label, one line below the item', async () => {
     const rows = await rowsOf(seeds('2,5', '19,75 €'));
     expect(rows[0]).toMatchObject({ amount: '19.75', arithmetic: true, allowances: [{ amount: '0.25', reason: 'Treuerabatt' }] });

@@ -352,6 +352,52 @@ describe('a price for more than one unit', () => {
   });
 });
 
+describe('a price base printed after the name', () => {
+  it('ends the name at its price base, over the lines a wide column broke it into, and leaves the base out of it', async () => {
+    const rows = await rowsOf(
+      table(
+        [
+          ['Pos', 60],
+          ['Product', 90],
+          ['Quantity', 330, true],
+          ['Price', 420, true],
+          ['Total', 520, true],
+        ],
+        [
+          [
+            ['1', 60],
+            ['Premium Schrauben (1 kg)', 90],
+            ['5 kg', 330, true],
+            ['20.00', 420, true],
+            ['100.00', 520, true],
+          ],
+          [
+            ['2', 60],
+            ['Standard Mounting', 90],
+            ['9 kg', 330, true],
+            ['15.00', 420, true],
+            ['45.00', 520, true],
+          ],
+          [['Brackets (3 kg)', 90]],
+          [
+            ['3', 60],
+            ['Kabelrolle (50 m)', 90],
+            ['2 Stk', 330, true],
+            ['30.00', 420, true],
+            ['60.00', 520, true],
+          ],
+        ],
+      ),
+    );
+    expect(rows.map((r) => [r.name, r.description, r.priceBase, r.nameSet])).toEqual([
+      ['Premium Schrauben', undefined, undefined, 'alone'],
+      ['Standard Mounting Brackets', undefined, '3', 'joined'],
+      // Fifty metres is what a piece holds, not what the price is for.
+      ['Kabelrolle (50 m)', undefined, undefined, 'alone'],
+    ]);
+  });
+});
+
 describe('a name that runs on under the next column header', () => {
   it('keeps the words set at its own word spacing in the name, though they stand under the quantity header', async () => {
     const rows = await rowsOf(

@@ -84,6 +84,31 @@ describe('balances', () => {
     expect(totals).toMatchObject({ invoiceTotalAmountWithVat: '220.00', paidAmount: '-220.00', amountDueForPayment: '440.00' });
   });
 
+  it('reads a rounding amount and adds it to what is due, in German and English, where the balance is printed or not', async () => {
+    const box = (rows: Array<[string, string]>): Text[] => [
+      ...letter,
+      ...rows.flatMap(([s, amount], i): Text[] => [
+        { s, x: 57, y: 400 + 12 * i },
+        { s: amount, x: 520, y: 400 + 12 * i, right: true },
+      ]),
+    ];
+    const head: Array<[string, string]> = [
+      ['Gesamtbetrag Netto', '121,50 €'],
+      ['Umsatzsteuer (19,00 %)', '23,09 €'],
+      ['Gesamtbetrag Brutto', '144,59 €'],
+    ];
+    const german = await totalsOf(
+      box([...head, ['Rundungsbetrag', '0,01 €'], ['Vorausbezahlter Betrag', '10,00 €'], ['Offener Betrag', '134,60 €']]),
+    );
+    expect(german.totals).toMatchObject({ paidAmount: '10.00', roundingAmount: '0.01', amountDueForPayment: '134.60' });
+    const english = await totalsOf(
+      box([...head, ['Rounding Amount', '0,01 €'], ['Prepaid Amount', '10,00 €'], ['Open Amount', '134,60 €']]),
+    );
+    expect(english.totals).toMatchObject({ paidAmount: '10.00', roundingAmount: '0.01', amountDueForPayment: '134.60' });
+    const unprinted = await totalsOf(box([...head, ['Rounding Amount', '0,01 €']]));
+    expect(unprinted.totals).toMatchObject({ roundingAmount: '0.01', amountDueForPayment: '144.60' });
+  });
+
   it('takes payments listed under the total as paying it in full only when they add up to it', async () => {
     const shop = (payments: Array<[string, string]>) => [
       ...letter,
