@@ -24,8 +24,9 @@ export const PLAIN_LETTERS = ':plain-letters';
 
 /**
  * The evidence suffix of a text read from a scan with a sign inside a word that words do not
- * carry ("LINE-GD@anic Tea Leaves" for "Organic Tea Leaves", "MUSTER~KUNDE GMBH"): the recogniser
- * made letters up there, whatever its confidence in the other words.
+ * carry ("LINE-GD@anic Tea Leaves" for "Organic Tea Leaves", "MUSTER~KUNDE GMBH"), or ending in
+ * a comma, where no name or address ends ("Acme Ltd," for "Acme Ltd."): the recogniser made
+ * signs up there, whatever its confidence in the other words.
  */
 export const GARBLED = ':garbled';
 const GARBLING_SIGN = /[\p{L}\d][@|{}<>\\~^©¢][\p{L}\d]|[@|{}<>\\~^©¢]\p{L}{2}/u;
@@ -124,7 +125,7 @@ export function markUnsureLetters(doc: Doc, invoice: Record<string, unknown>, ev
   if (doc.source !== 'ocr') return;
   for (const path of Object.keys(evidence)) {
     const words = WORDED.test(path) ? (stringAt(invoice, path)?.split(/\s+/) ?? []) : [];
-    if (words.some((w) => GARBLING_SIGN.test(w) && !ADDRESS.test(w))) evidence[path] = `${evidence[path]}${GARBLED}`;
+    if (words.some((w) => GARBLING_SIGN.test(w) && !ADDRESS.test(w)) || /[,;]$/.test(words.at(-1) ?? '')) evidence[path] = `${evidence[path]}${GARBLED}`;
     else if (words.some((w) => printedWithDiacritics(w.toLowerCase()) === false)) evidence[path] = `${evidence[path]}${PLAIN_LETTERS}`;
   }
 }

@@ -85,4 +85,13 @@ describe('readings with a sign no word carries', () => {
     const textLayer = letter('Kunden~Markt GD@nic GmbH', 1).map((p) => ({ ...p, source: 'text-layer' as const }));
     expect(analyseWithEvidence(textLayer, { withLineItems: false }).evidence['buyer.buyerName']).not.toMatch(/:garbled$/);
   });
+
+  it('holds a name ending in a comma at even odds on a scan: the full stop of "Ltd." read as one', () => {
+    const comma = analyseWithEvidence(letter('Globex Trading Ltd,', 0.93), { withLineItems: false });
+    expect(comma.invoice.buyer?.buyerName).toBe('Globex Trading Ltd,');
+    expect(comma.evidence['buyer.buyerName']).toMatch(/:garbled$/);
+    expect(comma.fieldConfidence['buyer.buyerName']).toBeLessThanOrEqual(0.5);
+    const stop = analyseWithEvidence(letter('Globex Trading Ltd.', 0.93), { withLineItems: false });
+    expect(stop.evidence['buyer.buyerName']).not.toMatch(/:garbled$/);
+  });
 });
