@@ -125,7 +125,8 @@ export function markUnsureLetters(doc: Doc, invoice: Record<string, unknown>, ev
   if (doc.source !== 'ocr') return;
   for (const path of Object.keys(evidence)) {
     const words = WORDED.test(path) ? (stringAt(invoice, path)?.split(/\s+/) ?? []) : [];
-    if (words.some((w) => GARBLING_SIGN.test(w) && !ADDRESS.test(w)) || /[,;]$/.test(words.at(-1) ?? '')) evidence[path] = `${evidence[path]}${GARBLED}`;
+    if (words.some((w) => GARBLING_SIGN.test(w) && !ADDRESS.test(w)) || /[,;]$/.test(words.at(-1) ?? ''))
+      evidence[path] = `${evidence[path]}${GARBLED}`;
     else if (words.some((w) => printedWithDiacritics(w.toLowerCase()) === false)) evidence[path] = `${evidence[path]}${PLAIN_LETTERS}`;
   }
 }
