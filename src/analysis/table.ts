@@ -305,6 +305,8 @@ interface Parsed {
   description?: Omit<NameLine, 'text'>;
   /** Description text ran on under another column's header: the line was not set to the name column's width. */
   crossed?: boolean;
+  /** Where in the description's texts the name column's own text starts, where text of an unknown column stands left of it. */
+  nameFrom?: number;
 }
 
 /** The first groups of a number grouped by spaces, and a group after them. */
@@ -361,6 +363,7 @@ function readLine(columns: Column[], line: Line): Parsed {
   /** `gap`: the space before the word, where it follows a word of its column in its segment. */
   let prev: { w: Word; col: Column; s: number; gap?: number } | undefined;
   let description: Parsed['description'];
+  let nameFrom: number | undefined;
   let crossed = false;
   /** The segment of the last number in each column. */
   const lastNumber = new Map<ColumnKind, number>();
@@ -390,9 +393,14 @@ function readLine(columns: Column[], line: Line): Parsed {
     const before = lastNumber.get(col.kind);
     if (numeric && before !== undefined && before !== s) list.push(';');
     if (numeric) lastNumber.set(col.kind, s);
+    // Text left of the description's header, in a segment of its own, stands in a column the reader
+    // does not know ("4260331811362" under "Referenzen"): the name column's text starts after it.
+    const restart = col.kind === 'description' && description !== undefined && prev?.s !== s && description.x1 < col.x0;
+    if (restart) nameFrom = list.length;
     prev = { w, col, s, gap: prev?.s === s && prev.col === col ? w.x - (prev.w.x + prev.w.width) : undefined };
     list.push(col.kind === 'description' ? (w.printed ?? w.text) : w.text);
     byKind.set(col.kind, list);
+    if (restart) description = undefined;
     if (col.kind === 'description')
       description = {
         x0: description?.x0 ?? w.x,
@@ -411,6 +419,7 @@ function readLine(columns: Column[], line: Line): Parsed {
     words,
     scanned: all.some(({ w }) => w.confidence !== undefined),
     ...(description ? { description } : {}),
+    ...(nameFrom !== undefined ? { nameFrom } : {}),
     ...(crossed ? { crossed } : {}),
   };
 }
@@ -740,7 +749,9 @@ const spills = (parsed: Parsed) =>
 function nameLine(scan: Scan, row: ItemRow, r: RowLine, spilled = false): void {
   if (!r.parsed.description) return;
   const entry = scan.names.get(row) ?? { columns: scan.columns!, lines: [] };
-  entry.lines.push({ text: r.desc, ...r.parsed.description, ...(spilled ? { spilled } : {}) });
+  const { nameFrom } = r.parsed;
+  const text = nameFrom === undefined ? r.desc : clean(r.parsed.byKind.get('description')!.slice(nameFrom).join(' '));
+  entry.lines.push({ text, ...r.parsed.description, ...(spilled ? { spilled } : {}) });
   scan.names.set(row, entry);
 }
 

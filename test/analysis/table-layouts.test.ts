@@ -352,6 +352,48 @@ describe('a price for more than one unit', () => {
   });
 });
 
+describe('a column of references under a header the reader does not know', () => {
+  it('goes on with a name on the line where a reference stands left of it, as where none does', async () => {
+    const rows = await rowsOf(
+      table(
+        [
+          ['Pos', 60],
+          ['Referenzen', 90],
+          ['Beschreibung', 190],
+          ['Nettopreis', 330, true],
+          ['Menge', 380, true],
+          ['Betrag', 520, true],
+        ],
+        [
+          [
+            ['1', 60],
+            ['FALTENBEUTEL 16x6x28', 190],
+            ['0,0105', 330, true],
+            ['3.500 Stk', 380, true],
+            ['36,75', 520, true],
+          ],
+          [
+            ['2001015001325', 90],
+            ['CM', 190],
+          ],
+          [
+            ['2', 60],
+            ['Kommissionierer Lager', 190],
+            ['10,5000', 330, true],
+            ['28 Std', 380, true],
+            ['294,00', 520, true],
+          ],
+          [
+            ['4260331811362', 90],
+            ['1250032 D. Muster', 190],
+          ],
+        ],
+      ),
+    );
+    expect(rows.map((r) => r.name)).toEqual(['FALTENBEUTEL 16x6x28 CM', 'Kommissionierer Lager 1250032 D. Muster']);
+  });
+});
+
 describe('a price base printed after the name', () => {
   it('ends the name at its price base, over the lines a wide column broke it into, and leaves the base out of it', async () => {
     const rows = await rowsOf(
