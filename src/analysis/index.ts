@@ -5,6 +5,7 @@ import { findAccounts, type PlacedFound } from './accounts.js';
 import { findInvoicingPeriod } from './period.js';
 import { findPrecedingInvoices } from './preceding-invoice.js';
 import { markUnsureLetters, withLegibility } from './legibility.js';
+import { NAMED_TWICE, otherNameAtStreet } from './named-twice.js';
 import { findContacts, type ContactFound } from './contacts.js';
 import { documentTypeOf, INVOICE_TYPE_CODES, UNIT_PIECE, unsureKindCodes } from './codes.js';
 import { documentConfidence, fieldConfidence, ORDER_DEFAULT, UNSURE_KIND } from './confidence.js';
@@ -95,6 +96,7 @@ export function analyseWithEvidence(pages: PageText[], opts: AnalyseOptions): Ev
   const headings = partyHeadings(doc);
   const { parties, choices } = chooseParties(doc, headings, ruledParties(doc, headings), opts.partyModels);
   readParties(r, doc, parties, choices, customer);
+  holdNamesNamedTwice(r, doc);
   readAccounts(r, doc, parties, headings);
   // The table is read even without line items asked for: its lines are not totals, and its sum is BT-106.
   const table = itemsOf(doc);
@@ -163,6 +165,19 @@ function readParties(r: Reading, doc: Doc, parties: Parties, choices: Record<Nam
   // The number in the seller's own section of a key–value rendering is the seller's identifier.
   if (parties.seller?.via === 'key-value' && parties.seller.identifier)
     r.set('seller.sellerIdentifier[0]', parties.seller.identifier, 'party:key-value');
+}
+
+/** A party's name the page contradicts, another company named at its street, is held open with the other name offered. */
+function holdNamesNamedTwice(r: Reading, doc: Doc): void {
+  for (const role of ['seller', 'buyer'] as const) {
+    const path = `${role}.${role}Name`;
+    const name = stringAt(r.invoice, path);
+    const street = stringAt(r.invoice, `${role}.${role}PostalAddress.${role}AddressLine1`);
+    const other = name && street ? otherNameAtStreet(doc, name, street) : undefined;
+    if (!other) continue;
+    r.evidence[path] = `${r.evidence[path]}${NAMED_TWICE}`;
+    r.alternatives[path] = [...(r.alternatives[path] ?? []), other];
+  }
 }
 
 /**
@@ -346,8 +361,11 @@ function resultOf(r: Reading, doc: Doc, pages: PageText[], choices: Record<NameR
     ...Object.fromEntries(Object.entries(r.alternatives).filter(([path]) => stringAt(parsed, path) !== undefined)),
     ...Object.fromEntries(
       (['seller', 'buyer'] as const)
-        .filter((role) => choices[role].alternatives.length > 0)
-        .map((role) => [`${role}.${role}Name`, choices[role].alternatives]),
+        .map((role) => [
+          `${role}.${role}Name`,
+          [...new Set([...(r.alternatives[`${role}.${role}Name`] ?? []), ...choices[role].alternatives])],
+        ])
+        .filter(([, names]) => names!.length > 0),
     ),
   };
   // An item table printed but not read: the conversion must not stand one line per rate in for its items.

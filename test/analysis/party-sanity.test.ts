@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { analyseInvoice } from '../../src/analysis/index.js';
+import { analyseInvoice, analyseWithEvidence } from '../../src/analysis/index.js';
 import { extractTextLayer } from '../../src/reading/text-layer.js';
 import { sameParty } from '../../src/analysis/parties.js';
 import { germanInvoice, pdfOf, type Text } from './fixtures.js';
@@ -108,5 +108,29 @@ describe('the registered name', () => {
     }));
     const invoice = await headerOf(page);
     expect(invoice.seller?.sellerName).toBe('Musterbau UG (haftungsbeschränkt)');
+  });
+});
+
+describe('a seller the page names twice', () => {
+  const withFooterName = (name: string) =>
+    germanInvoice().map((page) => page.map((t) => (t.s === 'Musterbau GmbH' && t.y === 770 ? { ...t, s: name } : t)));
+  const read = async (pages: Text[][]) => analyseWithEvidence(await extractTextLayer(await pdfOf(pages)), { withLineItems: false });
+
+  it('holds the name open, offering the other, where another company is named over the same street', async () => {
+    for (const other of ['Hafenbau GmbH', 'Bau GmbH']) {
+      const result = await read(withFooterName(other));
+      expect(result.invoice.seller?.sellerName).toBe('Musterbau GmbH');
+      expect(result.evidence['seller.sellerName']).toMatch(/:named-twice$/);
+      expect(result.fieldConfidence['seller.sellerName']).toBeLessThanOrEqual(0.5);
+      expect(result.candidates?.['seller.sellerName']).toContain(other);
+    }
+  });
+
+  it('takes a name that differs only by its legal form, a line of the name, and the same name, for one name', async () => {
+    for (const name of ['Musterbau GmbH', 'Musterbau GmbH & Co. KG', 'Musterbau Hamburg GmbH']) {
+      const result = await read(withFooterName(name));
+      expect(result.evidence['seller.sellerName']).not.toMatch(/:named-twice$/);
+      expect(result.fieldConfidence['seller.sellerName']).toBeGreaterThan(0.6);
+    }
   });
 });
