@@ -172,8 +172,9 @@ function holdNamesNamedTwice(r: Reading, doc: Doc): void {
   for (const role of ['seller', 'buyer'] as const) {
     const path = `${role}.${role}Name`;
     const name = stringAt(r.invoice, path);
-    const street = stringAt(r.invoice, `${role}.${role}PostalAddress.${role}AddressLine1`);
-    const other = name && street ? otherNameAtStreet(doc, name, street) : undefined;
+    const address = `${role}.${role}PostalAddress`;
+    const street = stringAt(r.invoice, `${address}.${role}AddressLine1`);
+    const other = name && street ? otherNameAtStreet(doc, name, street, stringAt(r.invoice, `${address}.${role}PostCode`)) : undefined;
     if (!other) continue;
     r.evidence[path] = `${r.evidence[path]}${NAMED_TWICE}`;
     r.alternatives[path] = [...(r.alternatives[path] ?? []), other];

@@ -16,12 +16,14 @@ const NAME_REACH = 3;
  * settle. A name that differs only by its legal form ("Acme" and "Acme GmbH") is the same name,
  * and so is a line of it (the second line of "MVM Musterhafter" / "Versicherungsverein a.G.").
  */
-export function otherNameAtStreet(doc: Doc, name: string, street: string): string | undefined {
+export function otherNameAtStreet(doc: Doc, name: string, street: string, postCode: string | undefined): string | undefined {
   const own = bareName(name);
   const wanted = fold(street);
   for (const page of doc.pages)
     for (const line of page.lines)
       for (const s of line.segments.filter((seg) => startsWithStreet(seg.text, wanted))) {
+        // The same street in another town is another address.
+        if (postCode !== undefined && !postCodeNear(doc, s, postCode)) continue;
         const above = nameAbove(doc, s);
         if (above && LEGAL_FORM.test(above) && !sameName(bareName(above), own)) return above;
       }
@@ -32,6 +34,12 @@ export function otherNameAtStreet(doc: Doc, name: string, street: string): strin
 function startsWithStreet(text: string, street: string): boolean {
   const t = fold(text);
   return t === street || t.startsWith(`${street},`);
+}
+
+/** The post code in the street's segment ("Hafenstraße 7, 20457 Hamburg") or on a line under it. */
+function postCodeNear(doc: Doc, s: Segment, postCode: string): boolean {
+  const lines = doc.pages.find((p) => p.page === s.page)!.lines;
+  return lines.slice(s.line, s.line + 3).some((l) => l.segments.some((o) => o.x1 > s.x0 && o.x0 < s.x1 && o.text.includes(postCode)));
 }
 
 /** The nearest text standing over a segment, left-aligned with it, within a block's reach. */

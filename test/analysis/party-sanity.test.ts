@@ -112,8 +112,10 @@ describe('the registered name', () => {
 });
 
 describe('a seller the page names twice', () => {
-  const withFooterName = (name: string) =>
-    germanInvoice().map((page) => page.map((t) => (t.s === 'Musterbau GmbH' && t.y === 770 ? { ...t, s: name } : t)));
+  const withFooterName = (name: string, address = 'Hafenstraße 7, 20457 Hamburg') =>
+    germanInvoice().map((page) =>
+      page.map((t) => (t.y === 770 && t.s === 'Musterbau GmbH' ? { ...t, s: name } : t.y === 779 && t.x === 57 ? { ...t, s: address } : t)),
+    );
   const read = async (pages: Text[][]) => analyseWithEvidence(await extractTextLayer(await pdfOf(pages)), { withLineItems: false });
 
   it('holds the name open, offering the other, where another company is named over the same street', async () => {
@@ -124,6 +126,11 @@ describe('a seller the page names twice', () => {
       expect(result.fieldConfidence['seller.sellerName']).toBeLessThanOrEqual(0.5);
       expect(result.candidates?.['seller.sellerName']).toContain(other);
     }
+  });
+
+  it('takes another company at the same street in another town for a neighbour of another town', async () => {
+    const result = await read(withFooterName('Hafenbau GmbH', 'Hafenstraße 7, 80331 München'));
+    expect(result.evidence['seller.sellerName']).not.toMatch(/:named-twice$/);
   });
 
   it('takes a name that differs only by its legal form, a line of the name, and the same name, for one name', async () => {
