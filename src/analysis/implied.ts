@@ -412,6 +412,8 @@ const ALLOWANCE_WORDS = /rabatt|abschlag|nachlass|discount|allowance|remise|redu
 const CHARGE_WORDS = /zuschlag|aufschlag|fracht|versand|transport|porto|verpackung|charge|surcharge|frais|shipping|freight|toeslag/;
 /** Words of a line-level allowance (per item, per unit): not a document-level one. */
 const ITEM_WORDS = /artikel|position|item|\/ ?stk|per unit|par unite|pro stuck/;
+/** A label of the adjustments' sum ("Total charges", "Summe Abschläge"): never one of them. */
+const SUM_LABEL = /^(?:total|totale|totaal|sum|summe|gesamt|somme)\b/;
 
 interface Adjustment {
   kind: 'allowance' | 'charge';
@@ -535,10 +537,11 @@ function printedAdjustments(doc: Doc, tableLines: ReadonlySet<string>, rates: Ma
       const numbers = scanNumbers(text, doc.mark);
       const amount = numbers.filter((n) => n.decimals >= 2 && !n.percent).at(-1);
       const lead = leadOf(text, doc.mark);
-      if (ALLOWANCE_WORDS.test(fold(lead)) || CHARGE_WORDS.test(fold(lead))) reason = lead;
+      const sum = SUM_LABEL.test(fold(lead));
+      if ((ALLOWANCE_WORDS.test(fold(lead)) || CHARGE_WORDS.test(fold(lead))) && !sum) reason = lead;
       const kind = ALLOWANCE_WORDS.test(folded) ? 'allowance' : CHARGE_WORDS.test(folded) ? 'charge' : undefined;
-      if (!kind || !amount || ITEM_WORDS.test(folded) || !reason) {
-        if (!kind) reason = '';
+      if (!kind || !amount || ITEM_WORDS.test(folded) || sum || !reason) {
+        if (!kind || sum) reason = '';
         continue;
       }
       const rate =

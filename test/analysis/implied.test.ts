@@ -298,6 +298,26 @@ describe('VAT categories and the breakdown', () => {
     ]);
   });
 
+  it('never takes the sum of the charges ("Total charges") for a charge of its own', async () => {
+    const summed = invoiceWith({
+      items: [['Kunstrasen', '10', '20,00', '19 %', '200,00']],
+      totals: [
+        ...totalsRow('Total invoice line net amount', '200,00', 400),
+        ...totalsRow('Total allowances', '0,00', 412),
+        ...totalsRow('Total charges', '25,00', 424),
+        ...totalsRow('Total amount', '225,00', 436),
+        ...totalsRow('19 % USt. auf 225,00', '42,75', 448),
+        ...totalsRow('Total', '267,75', 460),
+      ],
+    });
+    const r = await analyse(summed);
+    // The charge the breakdown implies, with the default word for its reason, not the sum's label.
+    expect(r.invoice.documentTotals?.sumOfChargesOnDocumentLevel).toBe('25.00');
+    expect(r.invoice.documentLevelCharges?.map((c) => [c.documentLevelChargeAmount, c.documentLevelChargeReason])).toEqual([
+      ['25.00', 'Charge'],
+    ]);
+  });
+
   it('keeps the number of a numbered allowance label in its reason ("Rechnungsrabatt 1:")', async () => {
     const adjusted = invoiceWith({
       items: [
