@@ -342,6 +342,8 @@ const COMPARED: Array<{ bt: string; path: string; compare: Compare; kind: Kind }
   { bt: 'BT-109', path: 'documentTotals.invoiceTotalAmountWithoutVat', compare: 'amount', kind: 'amount' },
   { bt: 'BT-110', path: 'documentTotals.invoiceTotalVatAmount', compare: 'amount', kind: 'amount' },
   { bt: 'BT-112', path: 'documentTotals.invoiceTotalAmountWithVat', compare: 'amount', kind: 'amount' },
+  { bt: 'BT-113', path: 'documentTotals.paidAmount', compare: 'amount', kind: 'amount' },
+  { bt: 'BT-114', path: 'documentTotals.roundingAmount', compare: 'amount', kind: 'amount' },
   { bt: 'BT-115', path: 'documentTotals.amountDueForPayment', compare: 'amount', kind: 'amount' },
 ];
 const LINES = 'lines';

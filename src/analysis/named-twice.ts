@@ -1,4 +1,4 @@
-import type { Doc } from './document.js';
+import { pageOf, type Doc } from './document.js';
 import type { Segment } from './layout.js';
 import { LEGAL_FORM } from './parties.js';
 import { fold } from './text.js';
@@ -38,13 +38,13 @@ function startsWithStreet(text: string, street: string): boolean {
 
 /** The post code in the street's segment ("Hafenstraße 7, 20457 Hamburg") or on a line under it. */
 function postCodeNear(doc: Doc, s: Segment, postCode: string): boolean {
-  const lines = doc.pages.find((p) => p.page === s.page)!.lines;
+  const lines = pageOf(doc, s.page).lines;
   return lines.slice(s.line, s.line + 3).some((l) => l.segments.some((o) => o.x1 > s.x0 && o.x0 < s.x1 && o.text.includes(postCode)));
 }
 
 /** The nearest text standing over a segment, left-aligned with it, within a block's reach. */
 function nameAbove(doc: Doc, s: Segment): string | undefined {
-  const lines = doc.pages.find((p) => p.page === s.page)!.lines;
+  const lines = pageOf(doc, s.page).lines;
   for (let i = s.line - 1; i >= Math.max(0, s.line - NAME_REACH); i--) {
     const over = lines[i]!.segments.find((o) => Math.abs(o.x0 - s.x0) <= lines[i]!.height);
     if (over && /\p{L}/u.test(over.text)) return over.text;
