@@ -380,21 +380,26 @@ function scoreLines(truthLines: Line[], got: Line[], vis: Visible, doc: DocScore
 }
 
 function scoreVat(truth: Invoice, got: Invoice, vis: Visible, doc: DocScore): void {
+  // One row of the reading answers one row of the truth.
+  const taken = new Set<number>();
   for (const row of truth.vatBreakdown ?? []) {
     const rate = row.vatCategoryRate;
     const rows = got.vatBreakdown ?? [];
-    const sameRate = rows.filter((g) => rate !== undefined && g.vatCategoryRate !== undefined && new Decimal(g.vatCategoryRate).eq(rate));
+    const sameRate = rows.filter(
+      (g, i) => !taken.has(i) && rate !== undefined && g.vatCategoryRate !== undefined && new Decimal(g.vatCategoryRate).eq(rate),
+    );
     // Rows of one rate (0 % exempt, reverse charge, zero rated) are told apart by category, then by base.
     const sameBase = (g: (typeof rows)[number]) =>
       g.vatCategoryTaxableAmount !== undefined &&
       row.vatCategoryTaxableAmount !== undefined &&
-      new Decimal(g.vatCategoryTaxableAmount).eq(row.vatCategoryTaxableAmount);
+      same('amount', row.vatCategoryTaxableAmount, g.vatCategoryTaxableAmount, doc.creditNote);
     const counterpart =
       sameRate.find((g) => g.vatCategoryCode === row.vatCategoryCode && sameBase(g)) ??
       sameRate.find((g) => g.vatCategoryCode !== undefined && g.vatCategoryCode === row.vatCategoryCode) ??
       sameRate.find(sameBase) ??
       sameRate[0];
     const at = counterpart ? rows.indexOf(counterpart) : -1;
+    if (at >= 0) taken.add(at);
     const match = at >= 0 ? got.vatBreakdown![at] : undefined;
     for (const f of VAT_FIELDS)
       score(f, 'vat.', getPath(row, f.path), match ? getPath(match, f.path) : undefined, vis, doc, `vatBreakdown[${at}].${f.path}`);

@@ -1,6 +1,7 @@
 import { CALIBRATION } from './calibration.js';
 import { BLURRED, GARBLED, PLAIN_LETTERS } from './legibility.js';
 import { NAMED_TWICE } from './named-twice.js';
+import { UNVOUCHED } from './solver.js';
 
 /**
  * Field confidence is the measured share of right values among fields read the same way.
@@ -46,7 +47,7 @@ const NAME_GUESSES = ['name:colon', 'name:open', 'name:spaced'];
  * is for the page to settle; seldom seen, the measured share of the few such totals says nothing.
  */
 const CONTRADICTED = ['totals:conflict', 'totals:gross-under-net'];
-const GUESSES = [ORDER_DEFAULT, UNSURE_KIND, PLAIN_LETTERS, GARBLED, NAMED_TWICE, ...NAME_GUESSES, ...CONTRADICTED];
+const GUESSES = [ORDER_DEFAULT, UNSURE_KIND, PLAIN_LETTERS, GARBLED, NAMED_TWICE, UNVOUCHED, ...NAME_GUESSES, ...CONTRADICTED];
 /**
  * A type code where no title names one: 380 is the likeliest, but a rendering that prints the
  * code where no title reader looks (Mustang's visualisation of XRechnung) wrote 380 for 389, 204

@@ -18,7 +18,7 @@ import { AnalysisError, type AnalyseOptions, type AnalysisResult } from './resul
 import { chooseParties, ruledParties, type NameChoice } from './party-choice.js';
 import type { NameRole } from './party-names.js';
 import type { Parties, Party } from './parties.js';
-import { solveTotals, type Totals } from './solver.js';
+import { solveTotals, unvouchedRows, UNVOUCHED, type Totals } from './solver.js';
 import { keyValueItems } from './key-value-items.js';
 import { findLineItems, type ItemRow, type ItemTable } from './table.js';
 import { findTotals, taxMatches, type RateTax, type TotalsCandidates, type VatRow } from './totals.js';
@@ -256,10 +256,12 @@ function readTotals(r: Reading, doc: Doc, table: ItemTable, signed: (v: string) 
           solved.totals,
           table.rows.map((row) => row.amount),
         );
+  const unvouched = unvouchedRows(vatRows, solved.totals.netTotal);
   vatRows.forEach((row, i) => {
     const at = rowHint(row);
-    r.set(`vatBreakdown[${i}].vatCategoryTaxableAmount`, signed(row.base), rowsVia, at);
-    r.set(`vatBreakdown[${i}].vatCategoryTaxAmount`, signed(row.tax), rowsVia, at);
+    const via = unvouched.has(i) ? `${rowsVia}${UNVOUCHED}` : rowsVia;
+    r.set(`vatBreakdown[${i}].vatCategoryTaxableAmount`, signed(row.base), via, at);
+    r.set(`vatBreakdown[${i}].vatCategoryTaxAmount`, signed(row.tax), new Decimal(row.rate).isZero() ? rowsVia : via, at);
     r.set(`vatBreakdown[${i}].vatCategoryRate`, row.rate, rowsVia, at);
     r.set(`vatBreakdown[${i}].vatCategoryCode`, row.category, rowsVia, at);
   });

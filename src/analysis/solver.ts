@@ -261,3 +261,20 @@ function complete(
   if (D('netTotal') && !D('allowances') && !D('charges')) derive('lineTotal', D('netTotal'));
   return { totals, vatRows: rows, support, consistency, labelScore };
 }
+
+/** Evidence suffix of a breakdown row the sums leave in doubt. */
+export const UNVOUCHED = ':unvouched';
+
+/**
+ * The rows of a breakdown whose bases do not add up to the net total that nothing else vouches
+ * for: one of the bases is misread, and a row whose tax is its rate of its base (BR-CO-17) is not
+ * the one. A 0 % row's tax is 0 whatever its base, so it never vouches for it; with two such
+ * rows, which base is misread is for the page to settle.
+ */
+export function unvouchedRows(rows: ReadonlyArray<{ rate: string; base: string; tax: string }>, netTotal: string | undefined): Set<number> {
+  const sum = rows.reduce((s, r) => s.plus(r.base), new Decimal(0));
+  if (netTotal === undefined || rows.length === 0 || eq(sum, new Decimal(netTotal))) return new Set();
+  const vouched = (r: { rate: string; base: string; tax: string }) =>
+    !new Decimal(r.rate).isZero() && eq(new Decimal(r.base).times(r.rate).div(100).toDecimalPlaces(2), new Decimal(r.tax));
+  return new Set(rows.flatMap((r, i) => (vouched(r) ? [] : [i])));
+}

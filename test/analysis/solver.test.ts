@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Found } from '../../src/analysis/document.js';
 import type { TotalField } from '../../src/analysis/lexicon.js';
-import { solveTotals } from '../../src/analysis/solver.js';
+import { fieldConfidence } from '../../src/analysis/confidence.js';
+import { solveTotals, unvouchedRows, UNVOUCHED } from '../../src/analysis/solver.js';
 import type { VatRow } from '../../src/analysis/totals.js';
 
 const found = (value: string, score = 0.9): Found => ({ value, score, page: 1, y: 0, via: 'test' });
@@ -88,5 +89,31 @@ describe('solveTotals', () => {
     );
     expect(solved.totals).toMatchObject({ lineTotal: '100.00', allowances: '10.00', charges: '5.00' });
     expect(solved.support.lineTotal).toBe('label');
+  });
+});
+
+describe('unvouchedRows', () => {
+  // A scan read a 0 % row's base "2192,90" as "90,00": the bases no longer add up to the net total.
+  const rows = [row('19', '15.24', '2.90'), row('7', '562.50', '39.38'), row('0', '18792.07', '0.00'), row('0', '90.00', '0.00')];
+
+  it('doubts the rows whose own tax does not vouch for their base when the bases miss the net total', () => {
+    expect([...unvouchedRows(rows, '21472.71')]).toEqual([2, 3]);
+  });
+
+  it('doubts none when the bases add up', () => {
+    expect(unvouchedRows(rows, '19459.81').size).toBe(0);
+  });
+
+  it('doubts a taxed row whose tax is not its rate of its base', () => {
+    expect([...unvouchedRows([row('19', '100.00', '19.00'), row('7', '80.00', '3.50')], '150.00')]).toEqual([1]);
+  });
+});
+
+describe('the confidence of an unvouched breakdown row', () => {
+  it('is at even odds at most, however often such rows were right', () => {
+    const table = { '*|ocr:*': [95, 100], '*|ocr:vatrow:inconsistent:unvouched': [20, 20] } as const;
+    expect(fieldConfidence('vatBreakdown[3].vatCategoryTaxableAmount', `ocr:vatrow:inconsistent${UNVOUCHED}`, table)).toBeLessThanOrEqual(
+      0.5,
+    );
   });
 });

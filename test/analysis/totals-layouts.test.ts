@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { analyseInvoice } from '../../src/analysis/index.js';
+import { analyseInvoice, analyseWithEvidence } from '../../src/analysis/index.js';
 import { extractTextLayer } from '../../src/reading/text-layer.js';
 import { pdfOf, type Text } from './fixtures.js';
 
@@ -47,6 +47,23 @@ describe('totals printed as a table under column headers', () => {
       ['19', '321.40', '61.07'],
       ['7', '127.59', '8.93'],
     ]);
+  });
+
+  it('doubts the 0 % rows of a breakdown whose bases miss the net total, not the row its tax vouches for', async () => {
+    // One of the two 0 % bases is misread (70,00 as 20,00, as a scan may): nothing on the page says which.
+    const texts = [
+      ...letter,
+      ...totalsTable([
+        ['100,00', '', '', '100,00', '19,00', '19,0', '119,00'],
+        ['50,00', '', '', '50,00', '0,00', '0,0', '50,00'],
+        ['20,00', '', '', '20,00', '0,00', '0,0', '20,00'],
+        ['220,00', '', '', '220,00', '19,00', 'EUR', '239,00'],
+      ]),
+    ];
+    const { evidence } = analyseWithEvidence(await extractTextLayer(await pdfOf([texts])), { withLineItems: false });
+    const bases = [0, 1, 2].map((i) => evidence[`vatBreakdown[${i}].vatCategoryTaxableAmount`]);
+    expect(bases).toEqual(['vatrow:inconsistent', 'vatrow:inconsistent:unvouched', 'vatrow:inconsistent:unvouched']);
+    expect(evidence['vatBreakdown[1].vatCategoryTaxAmount']).toBe('vatrow:inconsistent');
   });
 
   it('keeps the signs of a corrective invoice, allowances included, and does not take a discount line for a VAT row', async () => {
