@@ -169,6 +169,7 @@ async function fileConnectorResult(deps: ConnectorDeps, input: FileConnectorResu
   const status = outcome.kind === 'done' && !(outcome.valid === false && input.operation !== VALIDATE) ? 'done' : 'refused';
   const inputTarget = status === 'done' ? donePath(route.done, new Date(input.finishedAt), file.name) : join(route.error, file.name);
   const inputPath = await fileAway(source, file.path, inputTarget);
+  if (input.reviewedAfter) await fileRefusalReports(source, route.error, splitPath(inputPath).folder, file.name);
   // Results go to the route's output folder; without one, beside the filed input. Reports of refusals stay with the input.
   const out =
     status === 'done' && route.output
@@ -193,6 +194,16 @@ async function fileConnectorResult(deps: ConnectorDeps, input: FileConnectorResu
     result && resultPath ? { name: splitPath(resultPath).name, bytes: result.bytes } : undefined,
   );
   return { status, inputPath, reportPath, ...(resultPath ? { resultPath } : {}), ...(mail ? { mail } : {}) };
+}
+
+/**
+ * A refusal's reports go with its input once a person has settled it (`invoice.report.txt` as
+ * `invoice.refusal.txt`, beside the result's own reports where there is no output folder), so
+ * that error/ holds only what still waits.
+ */
+async function fileRefusalReports(source: FolderSource, errorFolder: string, to: string, input: string): Promise<void> {
+  for (const name of Object.values(reportNames(input)))
+    await fileAway(source, join(errorFolder, name), join(to, name.replace(/\.report\.(json|txt)$/, '.refusal.$1')), { gone: 'skip' });
 }
 
 /** The report for programs and the one for people, side by side; answers where the first went. */
@@ -355,6 +366,7 @@ function reportOutcome(input: FileConnectorResultInput, resultPath: string | und
     ...(o.findings ? { findings: o.findings } : {}),
     ...(o.artefacts ? { artefacts: o.artefacts } : {}),
     ...(o.filled?.length ? { notes: o.filled.map((f) => `${f.bt} ${f.path}: ${f.source} (${f.rule})`) } : {}),
+    ...(input.reviewedAfter ? { reviewedAfter: input.reviewedAfter } : {}),
   };
 }
 
@@ -457,6 +469,7 @@ async function enterOrFileDuplicate(
       operation: route.operation,
       options: route.options,
       file: { name: file.name, path: file.path, hash: file.hash },
+      ...(route.operation === convertOperation.name && route.reviewDays > 0 ? { reviewDays: route.reviewDays } : {}),
     },
     workflowId,
     handKey: handKey({ path: file.path, size: file.bytes.length }),

@@ -111,6 +111,11 @@ const route = z
     /** Largest file taken; bigger ones go to `error/` with a report. */
     maxFileMegabytes: z.number().positive().max(100).default(11),
     mail: z.strictObject({ onSuccess: mailTo.optional(), onFailure: mailTo.optional() }).optional(),
+    /**
+     * A conversion refused for values a person can settle waits this many days in the review queue
+     * (/app/review), its file in error/; 0: none waits, the file is only filed there.
+     */
+    reviewDays: z.number().int().min(0).max(365).default(30),
   })
   .transform((r) => ({ ...r, processing: r.processing ?? `processing/${r.name}` }));
 export type RouteConfig = z.infer<typeof route>;

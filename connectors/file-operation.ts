@@ -29,6 +29,8 @@ export interface ConnectorFileInput {
   operation: ConnectorOperation;
   options: ConnectorOptions;
   file: ConnectorFileRef;
+  /** A refused conversion waits this many days for a person in the review queue; none when unset. */
+  reviewDays?: number;
 }
 
 /** What the stage activity made of the file, for the operation's workflow. */
@@ -61,6 +63,8 @@ export interface FileConnectorResultInput {
   outcome: ConnectorOutcome;
   /** The workflow's time of finishing, so a retried activity writes the same report. */
   finishedAt: string;
+  /** The code the file was refused with before a person corrected it (workflows/review.ts): it lies in error/ with that refusal's reports. */
+  reviewedAfter?: string;
 }
 
 export interface ConnectorFileResult {

@@ -20,6 +20,8 @@ export type FileOutcome =
       artefacts?: Array<{ name: string; version: string }>;
       /** Values the result carries that the page did not print (inferred, defaults). */
       notes?: string[];
+      /** The code of the refusal a person settled in the review queue before the result was made. */
+      reviewedAfter?: string;
     }
   | {
       kind: 'refused';
@@ -65,6 +67,10 @@ export function reportText(report: FileReport): string {
     lines.push(outcome.userMessage);
     if (outcome.fields?.length) lines.push('', 'What to fix:', ...outcome.fields.flatMap(fieldLines));
   }
+  if (outcome.kind === 'done' && outcome.reviewedAfter)
+    lines.push(
+      `Refused at first (${outcome.reviewedAfter}); created after a person confirmed or corrected the values in the review queue.`,
+    );
   if (outcome.kind === 'done' && outcome.notes?.length)
     lines.push('Not printed on the page, filled in:', ...outcome.notes.map((n) => `  - ${n}`));
   const blocking = (outcome.findings ?? []).filter((f) => f.severity === 'fatal' || f.severity === 'error');

@@ -3,9 +3,12 @@ import {
   ApplicationFailure,
   ChildWorkflowFailure,
   executeChild,
+  ParentClosePolicy,
   proxyActivities,
+  startChild,
   workflowInfo,
 } from '@temporalio/workflow';
+import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import type { ConnectorActivities } from '../activities/connectors.js';
 import {
   connectorFileOperation,
@@ -18,11 +21,14 @@ import { EXTRACT_JSON, VALIDATE } from '../connectors/operations.js';
 import type { RefusalDetails } from '../src/conversion/refusal-details.js';
 import { analyseOperation } from '../src/operations/analysis.js';
 import { convertOperation } from '../src/operations/convert.js';
+import { REVIEWABLE, reviewOperation } from '../src/operations/review.js';
+import { ACCOUNT, FILE, OPERATION, OUTCOME, ROUTE } from '../src/temporal/search-attributes.js';
 import { createXInvoiceOperation } from '../src/operations/xrechnung.js';
 import { analyseInvoiceFile } from './analysis.js';
 import { convertToZugferd } from './convert.js';
 import { deliverIfRequested } from './mail.js';
 import { finish } from './outcome.js';
+import { reviewConversion } from './review.js';
 import { onSource } from './steps.js';
 import { createXInvoice, validateXInvoice } from './xrechnung.js';
 import { extractZugferd, validateZugferd } from './zugferd.js';
@@ -55,8 +61,12 @@ export async function processConnectorFile(input: ConnectorFileInput & { activit
     finishedAt: new Date().toISOString(),
   });
   const mail = request === 'not-allowed' ? request : (await deliverIfRequested(input.ctx, request))?.status;
+  const review = outcome.kind === 'refused' && (await startReview(input, outcome, filed.inputPath));
   if (filed.status === 'refused')
-    finish('refused', `${input.file.name} refused (${outcome.kind === 'refused' ? outcome.code : ''}), filed as ${filed.inputPath}`);
+    finish(
+      'refused',
+      `${input.file.name} refused (${outcome.kind === 'refused' ? outcome.code : ''}), filed as ${filed.inputPath}${review ? `, waiting in the review queue as ${review}` : ''}`,
+    );
   else
     finish(
       outcome.kind === 'done' && outcome.valid === false ? 'invalid' : 'valid',
@@ -115,6 +125,52 @@ async function runOperation(input: ConnectorFileInput, staged: StagedConnectorFi
       return { kind: 'done', resultBlobKey: r.invoiceBlobKey };
     }
   }
+}
+
+/**
+ * A conversion refused for values a person can settle waits for one (workflows/review.ts), as a
+ * child that outlives this workflow: its id is this one's, prefixed, so a file enters the queue
+ * once. Answers the review's workflow id, or undefined where the route keeps no queue.
+ */
+async function startReview(
+  input: ConnectorFileInput & { activityQueue: string },
+  refusal: Extract<ConnectorOutcome, { kind: 'refused' }>,
+  inputPath: string,
+): Promise<string | undefined> {
+  if (!input.reviewDays || input.operation !== convertOperation.name || !REVIEWABLE.has(refusal.code)) return undefined;
+  const workflowId = `review-${workflowInfo().workflowId}`;
+  try {
+    await startChild(reviewConversion, {
+      workflowId,
+      args: [
+        {
+          ctx: input.ctx,
+          route: input.route,
+          file: { ...input.file, path: inputPath },
+          activityQueue: input.activityQueue,
+          refusal: {
+            code: refusal.code,
+            message: refusal.details?.userMessage ?? refusal.message,
+            ...(refusal.details?.fields ? { fields: refusal.details.fields } : {}),
+          },
+          keepDays: input.reviewDays,
+        },
+      ],
+      parentClosePolicy: ParentClosePolicy.ABANDON,
+      typedSearchAttributes: [
+        { key: OPERATION, value: reviewOperation.name },
+        { key: ACCOUNT, value: input.ctx.accountId },
+        { key: OUTCOME, value: 'awaiting-review' },
+        { key: ROUTE, value: input.route },
+        { key: FILE, value: input.file.name },
+      ],
+      staticSummary: `review of a refused conversion on route ${input.route}`,
+      memo: { requestId: input.ctx.requestId },
+    });
+  } catch (err) {
+    if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
+  }
+  return workflowId;
 }
 
 /** The stage activity only hands binary kinds to the operations that take files. */

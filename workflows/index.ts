@@ -7,5 +7,6 @@ export * from './render.js';
 export * from './analysis.js';
 export { convertToZugferd } from './convert.js';
 export { processConnectorFile } from './connector-file.js';
+export { reviewConversion } from './review.js';
 export { watchRoute } from './watch-route.js';
 export { retention } from './retention.js';

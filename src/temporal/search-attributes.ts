@@ -15,6 +15,8 @@ export const SEARCH_ATTRIBUTES = [OPERATION, ACCOUNT, OUTCOME, ROUTE, FILE] as c
 
 /**
  * `sent` and `queued` are the outcomes of the e-mail workflows (queued: still retrying);
- * `refused` and `duplicate` those of a connector's file (refused: filed into error/ with its report).
+ * `refused` and `duplicate` those of a connector's file (refused: filed into error/ with its report);
+ * `awaiting-review` and `expired` those of a refused conversion waiting for a person (workflows/review.ts).
  */
-export type Outcome = 'running' | 'valid' | 'invalid' | 'failed' | 'sent' | 'queued' | 'refused' | 'duplicate';
+export type Outcome =
+  'running' | 'valid' | 'invalid' | 'failed' | 'sent' | 'queued' | 'refused' | 'duplicate' | 'awaiting-review' | 'expired';

@@ -1,0 +1,82 @@
+import type { FieldProblem } from '../conversion/field-problem.js';
+import type { Invoice } from '../invoice/model.js';
+import type { FileType } from '../files/file-type.js';
+import type { DocumentAnalysis } from './analysis.js';
+import type { RequestContext } from './context.js';
+import { convertOperation } from './convert.js';
+import { defineOperation } from './operation.js';
+
+/**
+ * A refused createZugferdFromPdf waiting for a person (workflows/review.ts): what was read and why
+ * it was refused, until someone confirms or corrects the values and the e-invoice is created and
+ * delivered where the refused one would have gone. Today the connectors' refusals enter it.
+ */
+
+export interface ReviewConversionInput {
+  ctx: RequestContext;
+  /** The route whose file was refused, and the file as it lies now in the route's error folder. */
+  route: string;
+  file: { name: string; path: string; hash: string };
+  /** The connectors' queue, where the route's source is read and written. */
+  activityQueue: string;
+  refusal: ReviewRefusal;
+  /** How long the entry waits for a person before it is dropped (the file stays in error/). */
+  keepDays: number;
+}
+
+export interface ReviewRefusal {
+  code: string;
+  message: string;
+  /** The fields to confirm or add, each with the value read and the other candidates found. */
+  fields?: FieldProblem[];
+}
+
+/** What the queue shows of one entry: enough to correct it without opening anything else. */
+export interface ReviewEntry {
+  route: string;
+  fileName: string;
+  fileType: FileType;
+  /** When the entry was made (ISO). */
+  since: string;
+  refusal: ReviewRefusal;
+  /** The analysis of the file: the values read, their confidence and place, the candidates. */
+  analysis: Pick<DocumentAnalysis, 'invoice' | 'fields' | 'candidates' | 'pageCount' | 'source' | 'extractionConfidence' | 'language'>;
+  /** The last correction tried, and why it was refused again. */
+  lastAttempt?: CorrectionRefused;
+}
+
+export interface CorrectionRefused {
+  created: false;
+  code: string;
+  message: string;
+  fields?: FieldProblem[];
+  ruleCodes?: string[];
+}
+
+export type CorrectionAnswer = { created: true; documentId: string } | CorrectionRefused;
+
+export interface ReviewOutcome {
+  status: 'created' | 'expired';
+  documentId?: string;
+  /** Where the input and the e-invoice went on the route's source. */
+  inputPath?: string;
+  resultPath?: string;
+}
+
+/** A corrected invoice, as a person sends it. */
+export interface Correction {
+  invoice: Invoice;
+}
+
+/**
+ * The refusals a person can settle by typing values: the others (an unreadable file, a page
+ * without text) need another file.
+ */
+export const REVIEWABLE = new Set(['FIELDS_MISSING', 'FIELDS_UNCERTAIN', 'TOTALS_MISMATCH', 'ZUGFERD_INVALID']);
+
+/** Its id is `review-<the connector file's workflow id>`: one entry per refused content and route. */
+export const reviewOperation = defineOperation<ReviewConversionInput, ReviewOutcome>()({
+  name: 'reviewConversion',
+  workflowType: 'reviewConversion',
+  steps: convertOperation.steps,
+});
