@@ -160,7 +160,8 @@ async function startReview(
       typedSearchAttributes: [
         { key: OPERATION, value: reviewOperation.name },
         { key: ACCOUNT, value: input.ctx.accountId },
-        { key: OUTCOME, value: 'awaiting-review' },
+        // The review says when it waits (awaiting-review): the queue lists it from then on.
+        { key: OUTCOME, value: 'running' },
         { key: ROUTE, value: input.route },
         { key: FILE, value: input.file.name },
       ],

@@ -34,6 +34,11 @@ export const ERROR_CODES = {
   NOT_FOUND: { status: 404, retryable: false, userMessage: 'Not found.' },
   METHOD_NOT_ALLOWED: { status: 405, retryable: false, userMessage: 'This method is not allowed on this path.' },
   IDEMPOTENCY_CONFLICT: { status: 409, retryable: false, userMessage: 'This Idempotency-Key was used with a different request body.' },
+  REVIEW_CLOSED: {
+    status: 409,
+    retryable: false,
+    userMessage: 'This invoice is being created from another correction, or has been created already.',
+  },
   IDEMPOTENCY_IN_PROGRESS: {
     status: 409,
     retryable: true,

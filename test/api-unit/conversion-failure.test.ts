@@ -13,13 +13,14 @@ describe('createZugferdFromPdf failures in the client catalogue', () => {
     const unmapped = REFUSAL_CODES.filter(
       (code) => !mapped.has(code) && answer(fromRefusal(new JobRefusal(code))).error.code === 'UNKNOWN_ERROR' && code !== 'INTERNAL_ERROR',
     );
-    // Refusals of other operations (templates, e-mail, extraction, the readable view) never end a conversion; they would be unknown.
+    // Refusals of other operations (templates, e-mail, extraction, the readable view, the review queue) never end a conversion; they would be unknown.
     expect(unmapped.sort()).toEqual([
       'ATTACHMENT_TOO_LARGE',
       'INVOICE_INCOMPLETE',
       'INVOICE_XML_MISSING',
       'NOTHING_TO_RESEND',
       'NOT_FOUND',
+      'REVIEW_CLOSED',
       'SENDER_NOT_ALLOWED',
       'TEMPLATE_INVALID',
       'TEMPLATE_NOT_FOUND',

@@ -26,7 +26,7 @@ export const fileFields = {
 };
 const withLineItems = (description: string) => z.boolean().default(true).meta({ description });
 
-const invoiceOutput = (description: string) => z.record(z.string(), z.unknown()).meta({ description });
+export const invoiceOutput = (description: string) => z.record(z.string(), z.unknown()).meta({ description });
 const fraction = z.number().min(0).max(1);
 const fieldPlace = z.object({ page: z.int().min(1), x: fraction, y: fraction, width: fraction, height: fraction }).meta({
   id: 'FieldPlace',
@@ -34,6 +34,15 @@ const fieldPlace = z.object({ page: z.int().min(1), x: fraction, y: fraction, wi
     'Where a printed value stands: the 1-based page, and the box of its words as fractions of the page width and height from the top left corner. ' +
     'Present when the value was found on the page unambiguously; absent for inferred and default values.',
 });
+/** Per field read: its confidence, how it came about and where it stands. */
+export const fieldReports = z.record(
+  z.string(),
+  z.object({
+    confidence: z.number().min(0).max(1),
+    source: z.enum(FIELD_SOURCES),
+    place: fieldPlace.optional(),
+  }),
+);
 const v2Result = z.object({
   extractionConfidence: z
     .number()
@@ -43,21 +52,11 @@ const v2Result = z.object({
   invoice: invoiceOutput(
     'The invoice object with only the fields found: dates DD.MM.YYYY, amounts and rates JSON numbers, no invoiceLine when withLineItems is false',
   ),
-  fields: z
-    .record(
-      z.string(),
-      z.object({
-        confidence: z.number().min(0).max(1),
-        source: z.enum(FIELD_SOURCES),
-        place: fieldPlace.optional(),
-      }),
-    )
-    .optional()
-    .meta({
-      description:
-        'Per field of invoice (its path, e.g. "buyer.buyerPostalAddress.buyerCountryCode", "invoiceLine[0].invoicedQuantity"): the confidence, whether the value is printed on the page, ' +
-        "inferred from what is printed (a domestic address's country, a line's VAT category from its rate), or a default, and where a printed value stands on the page. Absent when the PDF carries invoice XML.",
-    }),
+  fields: fieldReports.optional().meta({
+    description:
+      'Per field of invoice (its path, e.g. "buyer.buyerPostalAddress.buyerCountryCode", "invoiceLine[0].invoicedQuantity"): the confidence, whether the value is printed on the page, ' +
+      "inferred from what is printed (a domestic address's country, a line's VAT category from its rate), or a default, and where a printed value stands on the page. Absent when the PDF carries invoice XML.",
+  }),
 });
 const jobStatus = z
   .object({

@@ -6,6 +6,7 @@ import { convertRoutes } from './convert.js';
 import { deliveryRoutes } from './delivery.js';
 import { documentRoutes } from './documents.js';
 import { metaRoutes } from './meta.js';
+import { reviewRoutes } from './review.js';
 import { templateRoutes } from './templates.js';
 import { viewRoutes } from './view.js';
 import { xrechnungRoutes } from './xrechnung.js';
@@ -21,6 +22,7 @@ export function allRoutes(services: Services): RouteSpec[] {
     ...analysisRoutes(services),
     ...convertRoutes(services),
     ...documentRoutes(services),
+    ...reviewRoutes(services),
     ...viewRoutes(services),
     ...appRoutes(),
     ...metaRoutes(services, () => routes),

@@ -95,7 +95,10 @@ function jobsRoute(services: Services) {
               outcome: z
                 .string()
                 .optional()
-                .meta({ description: 'EinvoiceOutcome: running, valid, invalid, failed, refused, duplicate, sent, queued, awaiting-review, expired' }),
+                .meta({
+                  description:
+                    'EinvoiceOutcome: running, valid, invalid, failed, refused, duplicate, sent, queued, awaiting-review, expired',
+                }),
               route: z.string().optional(),
               file: z.string().optional(),
               startedAt: z.string(),

@@ -34,6 +34,8 @@ export const REFUSAL_CODES = [
   // An Idempotency-Key sent with another request before; the key's workflow still running.
   'IDEMPOTENCY_CONFLICT',
   'IDEMPOTENCY_IN_PROGRESS',
+  // A review entry that is being built or was handled already.
+  'REVIEW_CLOSED',
   // The job could not be run or finished: worth trying again later.
   'UPSTREAM_TIMEOUT',
   'SERVICE_UNAVAILABLE',
