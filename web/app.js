@@ -91,7 +91,7 @@ async function useToken(token) {
     if (err.status === 401 || err.status === 403) {
       sessionStorage.removeItem(TOKEN_KEY);
       $('token-status').textContent = T.tokenRefused;
-      $('work').hidden = $('jobs').hidden = $('token-forget').hidden = true;
+      $('work').hidden = $('jobs').hidden = $('reviews').hidden = $('token-forget').hidden = true;
       return;
     }
     throw err;
@@ -99,8 +99,13 @@ async function useToken(token) {
   sessionStorage.setItem(TOKEN_KEY, token);
   $('token-status').textContent = T.tokenAccepted;
   $('token').value = '';
-  $('work').hidden = $('jobs').hidden = $('token-forget').hidden = false;
+  $('work').hidden = $('jobs').hidden = $('reviews').hidden = $('token-forget').hidden = false;
   loadJobs();
+  await loadReviews();
+  if (data.view === 'review') {
+    $('reviews').scrollIntoView();
+    ($('reviews-list').querySelector('button') ?? $('reviews-refresh')).focus();
+  }
 }
 
 $('token-form').addEventListener('submit', (event) => {
@@ -110,7 +115,7 @@ $('token-form').addEventListener('submit', (event) => {
 });
 $('token-forget').addEventListener('click', () => {
   sessionStorage.removeItem(TOKEN_KEY);
-  $('work').hidden = $('jobs').hidden = $('token-forget').hidden = true;
+  $('work').hidden = $('jobs').hidden = $('reviews').hidden = $('token-forget').hidden = true;
   $('token-status').textContent = '';
   $('token').focus();
 });
@@ -255,7 +260,7 @@ function setPath(target, path, value) {
 /** List fields of the model (e.g. seller identifiers) are edited as comma-separated text. */
 const LIST_FIELDS = new Set(['seller.sellerIdentifier']);
 
-function fieldRow(path, value, report) {
+function fieldRow(path, value, report, problem) {
   const id = `f-${path.replace(/[^\w]/g, '_')}`;
   const generic = genericPath(path);
   const bt = data.bt[generic];
@@ -263,19 +268,16 @@ function fieldRow(path, value, report) {
   // A whole list the service asks for (`invoiceLine`) is named by its item's group.
   const name = data.names[generic] ?? data.lists[`${generic}[]`] ?? path;
   const label = [`${name}${bt ? ` (${bt})` : ''}`, ...itemsOf(path)].join(' · ');
-  const unsure = isUnsure(report);
+  const unsure = problem !== undefined || isUnsure(report);
   // Rounded down: a value to check never reads as 90 %.
-  const meta = report
-    ? [unsure ? T.unsure : '', `${T.confidence} ${Math.floor(report.confidence * 100)} % · ${T[report.source] ?? report.source}`]
-        .filter(Boolean)
-        .join(': ')
-    : '';
+  const read = report ? `${T.confidence} ${Math.floor(report.confidence * 100)} % · ${T[report.source] ?? report.source}` : '';
+  const meta = [problem ?? (unsure ? T.unsure : ''), read].filter(Boolean).join(': ');
   return el(
     'div',
     { class: `field${unsure ? ' unsure' : ''}` },
     el('label', { for: id, text: label }),
     el('input', { id, type: 'text', 'data-path': path, value, 'aria-describedby': meta ? `${id}-meta` : undefined }),
-    meta ? el('span', { id: `${id}-meta`, class: `meta${report.confidence < 0.75 ? ' low' : ''}`, text: meta }) : null,
+    meta ? el('span', { id: `${id}-meta`, class: `meta${problem || report?.confidence < 0.75 ? ' low' : ''}`, text: meta }) : null,
   );
 }
 
@@ -418,15 +420,24 @@ function placeOn(node, { x, y, width, height }) {
   Object.assign(node.style, { left: `${x * 100}%`, top: `${y * 100}%`, width: `${width * 100}%`, height: `${height * 100}%` });
 }
 
-function showEditor(file, kind, b64, analysis) {
-  const fields = el('div', { class: 'fields', id: 'fields' });
+/**
+ * The values read beside the page they were read from, to correct and create the e-invoice from.
+ * `review` (an entry of the review queue): the fields its refusal names come first, marked, and
+ * the form sends the corrected invoice back to the entry, which delivers it to its route.
+ */
+function showEditor(file, kind, b64, analysis, review) {
+  const fields = el('div', { class: 'fields', id: review ? 'review-fields' : 'fields' });
   const focusField = (path) => fields.querySelector(`input[data-path="${CSS.escape(path)}"]`)?.focus();
   const view = pageView(file, kind, analysis.fields, focusField);
-  const preview = view.node;
-  // The values to check first: those read with little confidence, then the rest in the invoice's order.
-  const rank = (path) => (isUnsure(analysis.fields?.[path]) ? 0 : 1);
-  const unsureFirst = (entries) => entries.sort(([a], [b]) => rank(a) - rank(b));
-  for (const [path, value] of unsureFirst(flatten(analysis.invoice))) fields.append(fieldRow(path, value, analysis.fields?.[path]));
+  const problems = new Map(
+    (review?.refusal.fields ?? []).filter((f) => f.field?.startsWith('invoice.')).map((f) => [f.field.slice('invoice.'.length), f.message]),
+  );
+  // The values to check first: those a refusal names, then those read with little confidence, then the rest in the invoice's order.
+  const rank = (path) => (problems.has(path) ? 0 : isUnsure(analysis.fields?.[path]) ? 1 : 2);
+  const rows = flatten(analysis.invoice);
+  for (const path of problems.keys()) if (!rows.some(([p]) => p === path)) rows.push([path, '']);
+  for (const [path, value] of rows.sort(([a], [b]) => rank(a) - rank(b)))
+    fields.append(fieldRow(path, value, analysis.fields?.[path], problems.get(path)));
   // Escape leaves the field, so that the page's words lead to their fields again instead of filling this one.
   fields.addEventListener('keydown', (e) => e.key === 'Escape' && e.target.dataset?.path && e.target.blur());
   fields.addEventListener('focusin', (e) => {
@@ -434,7 +445,43 @@ function showEditor(file, kind, b64, analysis) {
     delete e.target.dataset.picked;
     view.show(e.target.dataset.path);
   });
+  const outcome = el('div', { id: review ? 'review-outcome' : 'outcome', role: 'status', 'aria-live': 'polite' });
+  /** Adds an empty input for each path that has none, and moves the focus to the first. */
+  const askFor = (paths) => {
+    const added = [];
+    for (const path of new Set(paths)) {
+      if (fields.querySelector(`input[data-path="${CSS.escape(path)}"]`)) continue;
+      const row = fieldRow(path, '', undefined);
+      fields.append(row);
+      added.push(row);
+    }
+    added[0]?.querySelector('input').focus();
+  };
+  const choice = review ? undefined : buildChoice(kind);
+  const form = el(
+    'form',
+    { id: review ? 'review-form' : 'build-form' },
+    el('h3', { text: T.fields }),
+    el('p', { class: 'note', text: T.fieldsHint }),
+    fields,
+    choice ? choice.node : el('button', { type: 'submit', text: T.reviewCreate }),
+    outcome,
+  );
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    const invoice = collectInvoice(fields);
+    outcome.replaceChildren();
+    if (review) sendReview(review, invoice, outcome, askFor);
+    else createFrom(invoice, choice, { b64, stem: file.name.replace(/\.[^.]+$/, '') }, outcome, askFor);
+  });
+  const editor = el('div', { class: 'editor' }, el('div', { class: 'preview' }, el('h3', { text: T.preview }), view.node), form);
+  $(review ? 'result' : 'review').replaceChildren();
+  $(review ? 'review' : 'result').replaceChildren(editor);
+  if (review) fields.querySelector('input')?.focus();
+}
 
+/** What to create from the values: a ZUGFeRD PDF (of a PDF) or XRechnung XML, and the profile. */
+function buildChoice(kind) {
   const format = el(
     'select',
     { id: 'format' },
@@ -450,73 +497,132 @@ function showEditor(file, kind, b64, analysis) {
   const profileRow = el('p', {}, el('label', { for: 'profile', text: `${T.profile} ` }), profile);
   format.addEventListener('change', () => (profileRow.hidden = format.value !== 'zugferd'));
   profileRow.hidden = format.value !== 'zugferd';
-  const outcome = el('div', { id: 'outcome', role: 'status', 'aria-live': 'polite' });
-  /** Adds an empty input for each path that has none, and moves the focus to the first. */
-  const askFor = (paths) => {
-    const added = [];
-    for (const path of new Set(paths)) {
-      if (fields.querySelector(`input[data-path="${CSS.escape(path)}"]`)) continue;
-      const row = fieldRow(path, '', undefined);
-      fields.append(row);
-      added.push(row);
-    }
-    added[0]?.querySelector('input').focus();
-  };
-  const stem = file.name.replace(/\.[^.]+$/, '');
-
-  const form = el(
-    'form',
-    { id: 'build-form' },
-    el('h3', { text: T.fields }),
-    el('p', { class: 'note', text: T.fieldsHint }),
-    fields,
-    el(
-      'fieldset',
-      {},
-      el('legend', { text: T.build }),
-      el('p', {}, el('label', { for: 'format', text: `${T.format} ` }), format),
-      profileRow,
-      el('button', { type: 'submit', text: T.createButton }),
-    ),
-    outcome,
+  const node = el(
+    'fieldset',
+    {},
+    el('legend', { text: T.build }),
+    el('p', {}, el('label', { for: 'format', text: `${T.format} ` }), format),
+    profileRow,
+    el('button', { type: 'submit', text: T.createButton }),
   );
-  form.addEventListener('submit', async (event) => {
-    event.preventDefault();
-    const invoice = collectInvoice(fields);
-    outcome.replaceChildren();
-    const zugferd = format.value === 'zugferd';
-    const answer = await busy(
-      T.building,
-      () =>
-        zugferd
-          ? api('/api/v1/zugferd/createZugferdFromJson', { body: { invoice, invoicePdf64: b64, profile: profile.value } })
-          : api('/api/v1/zugferd/createXinvoiceFromJson', { body: { invoice, syntax: format.value } }),
-      // Fields the service names as missing or wrong get an input, so they can be filled in and sent again.
-      (err) =>
-        askFor(
-          (err.error?.fields ?? [])
-            .map((f) => String(f.field ?? ''))
-            .filter((f) => f.startsWith('invoice.'))
-            .map((f) => f.slice('invoice.'.length)),
-        ),
-    );
-    loadJobs();
-    if (!answer) return;
-    const errors = zugferd ? [...answer.zugferdErrorList, ...answer.xInvoiceErrorList] : answer.xInvoiceErrors;
-    // A broken rule names its business terms: those the reading left empty get an input too.
-    askFor(errors.flatMap((f) => [...f.message.matchAll(/\bBT-\d+\b/g)].map((m) => data.paths[m[0]]).filter(Boolean)));
-    const blob = zugferd
-      ? new Blob([Uint8Array.from(atob(answer.zugferd), (c) => c.charCodeAt(0))], { type: 'application/pdf' })
-      : new Blob([answer.xInvoice], { type: 'application/xml' });
-    const name = zugferd ? `${stem}-zugferd.pdf` : `${stem}-xrechnung.xml`;
-    outcome.append(el('p', { text: errors.length ? fill(T.createdInvalid, { n: errors.length }) : T.createdValid }));
-    if (errors.length) outcome.append(el('ul', {}, ...errors.map((f) => el('li', {}, el('code', { text: f.ruleId }), ` ${f.message}`))));
-    outcome.append(downloadLink(blob, name, `${T.download}: ${name}`));
-  });
-  $('result').replaceChildren(
-    el('div', { class: 'editor' }, el('div', { class: 'preview' }, el('h3', { text: T.preview }), preview), form),
+  return { node, format: () => format.value, profile: () => profile.value };
+}
+
+async function createFrom(invoice, choice, { b64, stem }, outcome, askFor) {
+  const zugferd = choice.format() === 'zugferd';
+  const answer = await busy(
+    T.building,
+    () =>
+      zugferd
+        ? api('/api/v1/zugferd/createZugferdFromJson', { body: { invoice, invoicePdf64: b64, profile: choice.profile() } })
+        : api('/api/v1/zugferd/createXinvoiceFromJson', { body: { invoice, syntax: choice.format() } }),
+    // Fields the service names as missing or wrong get an input, so they can be filled in and sent again.
+    (err) => askFor(invoicePaths(err.error?.fields)),
+  );
+  loadJobs();
+  if (!answer) return;
+  const errors = zugferd ? [...answer.zugferdErrorList, ...answer.xInvoiceErrorList] : answer.xInvoiceErrors;
+  // A broken rule names its business terms: those the reading left empty get an input too.
+  askFor(errors.flatMap((f) => [...f.message.matchAll(/\bBT-\d+\b/g)].map((m) => data.paths[m[0]]).filter(Boolean)));
+  const blob = zugferd
+    ? new Blob([Uint8Array.from(atob(answer.zugferd), (c) => c.charCodeAt(0))], { type: 'application/pdf' })
+    : new Blob([answer.xInvoice], { type: 'application/xml' });
+  const name = zugferd ? `${stem}-zugferd.pdf` : `${stem}-xrechnung.xml`;
+  outcome.append(el('p', { text: errors.length ? fill(T.createdInvalid, { n: errors.length }) : T.createdValid }));
+  if (errors.length) outcome.append(el('ul', {}, ...errors.map((f) => el('li', {}, el('code', { text: f.ruleId }), ` ${f.message}`))));
+  outcome.append(downloadLink(blob, name, `${T.download}: ${name}`));
+}
+
+/** The paths in `invoice` a refusal's field problems name. */
+const invoicePaths = (problems) =>
+  (problems ?? [])
+    .map((f) => String(f.field ?? ''))
+    .filter((f) => f.startsWith('invoice.'))
+    .map((f) => f.slice('invoice.'.length));
+
+// ---- review queue ----------------------------------------------------------------------------
+
+/** This session's reviews: how many were created, and the seconds each took from opening to created. */
+const reviewed = [];
+
+/** `done`: an entry just created, which the queue may list for a moment longer. */
+async function loadReviews(done) {
+  let answer;
+  try {
+    answer = await api('/api/v2/reviews');
+  } catch {
+    return;
+  }
+  const list = $('reviews-list');
+  answer.reviews = answer.reviews.filter((r) => r.id !== done);
+  if (!answer.reviews.length) return list.replaceChildren(el('p', { text: T.reviewsEmpty }));
+  const time = new Intl.DateTimeFormat(data.lang, { dateStyle: 'short', timeStyle: 'short' });
+  const rows = answer.reviews.map((r) =>
+    el(
+      'tr',
+      {},
+      el('td', { text: r.file ?? r.id }),
+      el('td', { text: r.route ?? '' }),
+      el('td', { text: time.format(new Date(r.since)) }),
+      el(
+        'td',
+        {},
+        el('button', {
+          type: 'button',
+          text: T.reviewOpen,
+          'aria-label': `${T.reviewOpen}: ${r.file ?? r.id}`,
+          onclick: () => openReview(r.id),
+        }),
+      ),
+    ),
+  );
+  list.replaceChildren(
+    el(
+      'table',
+      { class: 'jobs' },
+      el('thead', {}, el('tr', {}, ...[T.reviewFile, T.reviewRoute, T.reviewSince, ''].map((h) => el('th', { scope: 'col', text: h })))),
+      el('tbody', {}, ...rows),
+    ),
   );
 }
+
+async function openReview(id) {
+  const opened = Date.now();
+  const loaded = await busy(T.reviewLoading, () =>
+    Promise.all([
+      api(`/api/v2/reviews/${encodeURIComponent(id)}`),
+      api(`/api/v2/reviews/${encodeURIComponent(id)}/file`, { accept: '*/*' }),
+    ]),
+  );
+  if (!loaded) return;
+  const [entry, blob] = loaded;
+  const file = new File([blob], entry.fileName, { type: blob.type });
+  const refusal = entry.lastAttempt ?? entry.refusal;
+  const why = el('div', { class: 'refusal' }, el('p', { text: `${T.reviewReason}: ${refusal.code} · ${refusal.message}` }));
+  showEditor(file, entry.fileType, undefined, entry, { id, refusal, opened });
+  $('review').prepend(why);
+}
+
+async function sendReview(review, invoice, outcome, askFor) {
+  const answer = await busy(T.building, () => api(`/api/v2/reviews/${encodeURIComponent(review.id)}/invoice`, { body: { invoice } }));
+  if (!answer) return;
+  if (!answer.created) {
+    const fields = answer.refusal.fields ?? [];
+    outcome.append(
+      el('p', { text: `${T.reviewRefusedAgain} ${answer.refusal.message}` }),
+      el('ul', {}, ...fields.map((f) => el('li', { text: problemText(f) }))),
+    );
+    return askFor(invoicePaths(fields));
+  }
+  reviewed.push((Date.now() - review.opened) / 1000);
+  const mean = reviewed.reduce((a, b) => a + b, 0) / reviewed.length;
+  $('reviews-stats').textContent = fill(T.reviewStats, { n: reviewed.length, s: Math.round(mean) });
+  $('review').replaceChildren(el('p', { role: 'status', text: fill(T.reviewCreated, { id: answer.documentId }) }));
+  await loadReviews(review.id);
+  loadJobs();
+  $('reviews-list').querySelector('button')?.focus();
+}
+$('reviews-refresh').addEventListener('click', () => loadReviews());
 
 // ---- recent jobs -----------------------------------------------------------------------------
 

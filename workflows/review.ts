@@ -7,12 +7,12 @@ import {
   defineUpdate,
   proxyActivities,
   setHandler,
+  upsertSearchAttributes,
 } from '@temporalio/workflow';
 import type { ConnectorActivities } from '../activities/connectors.js';
 import { connectorFileOperation } from '../connectors/file-operation.js';
 import type { RefusalDetails } from '../src/conversion/refusal-details.js';
 import type { FileType } from '../src/files/file-type.js';
-import type { DocumentAnalysis } from '../src/operations/analysis.js';
 import { convertOperation, type ConvertToZugferdResult } from '../src/operations/convert.js';
 import {
   reviewOperation,
@@ -23,6 +23,7 @@ import {
   type ReviewEntry,
   type ReviewOutcome,
 } from '../src/operations/review.js';
+import { OUTCOME } from '../src/temporal/search-attributes.js';
 import { createFromReading } from './convert.js';
 import { deliverIfRequested } from './mail.js';
 import { finish } from './outcome.js';
@@ -39,47 +40,66 @@ const { analyseDocument, discardBlobs } = stepsOf(reviewOperation.steps);
  * A refused conversion waiting for a person: the file is read again from the route's error
  * folder, and the entry answers what was read and why it was refused until a correction builds
  * a valid e-invoice, which is then filed as the route files any result (the input into done/, the
- * e-invoice and its report into the output folder). Unhandled, it ends after `keepDays` and the
- * file stays in error/.
+ * e-invoice and its report into the output folder). Unhandled, it ends after `keepDays`, or once
+ * the file has left the error folder, and the file stays where it is.
  */
 export async function reviewConversion(input: ReviewConversionInput): Promise<ReviewOutcome> {
-  const { ctx } = input;
-  const source = sourceSteps(input.activityQueue);
-  const staged = await source.stageConnectorFile({ ctx, route: input.route, operation: convertOperation.name, file: input.file });
-  const temporary = [staged.blobKey];
+  const temporary: string[] = [];
   try {
-    const fileType = staged.kind as FileType;
-    const analysis = await analyseDocument({ ctx, fileBlobKey: staged.blobKey, fileType, withLineItems: true });
-    const entry: ReviewEntry = {
-      route: input.route,
-      fileName: input.file.name,
-      fileType,
-      since: new Date().toISOString(),
-      refusal: input.refusal,
-      analysis,
-    };
+    const entry = await readAgain(input, temporary);
     setHandler(reviewEntry, () => entry);
-    const created = await correction(input, entry, analysis, { fileBlobKey: staged.blobKey, fileType }, temporary);
-    if (!created) {
-      finish('expired', `${input.file.name}: not reviewed within ${input.keepDays} days, left in the error folder`);
-      return { status: 'expired' };
-    }
-    return await deliver(input, created);
+    const review = takeCorrections(input, entry, temporary);
+    finish('awaiting-review', `${input.file.name}: ${input.refusal.code}, waiting for a person`);
+    const ended = await waitForPerson(input, entry, review, temporary);
+    const created = review.created();
+    if (ended === 'created' && created) return await deliver(input, created);
+    finish(
+      'expired',
+      ended === 'gone'
+        ? `${input.file.name} left the error folder unreviewed`
+        : `${input.file.name}: not reviewed within ${input.keepDays} days, left in the error folder`,
+    );
+    return { status: 'expired' };
   } finally {
-    await CancellationScope.nonCancellable(() => discardBlobs({ ctx, keys: [...new Set(temporary)] }));
+    await CancellationScope.nonCancellable(() => discardBlobs({ ctx: input.ctx, keys: [...new Set(temporary)] }));
   }
 }
 
-/** Waits for a correction that builds a valid e-invoice, one at a time; undefined when none came in time. */
-async function correction(
-  input: ReviewConversionInput,
-  entry: ReviewEntry,
-  analysis: DocumentAnalysis,
-  file: { fileBlobKey: string; fileType: FileType },
-  temporary: string[],
-): Promise<ConvertToZugferdResult | undefined> {
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** The file from the error folder, read as the conversion read it. */
+async function readAgain(input: ReviewConversionInput, temporary: string[]): Promise<ReviewEntry> {
+  const staged = await stageAgain(input, temporary);
+  const fileType = staged.kind as FileType;
+  const analysis = await analyseDocument({ ctx: input.ctx, fileBlobKey: staged.blobKey, fileType, withLineItems: true });
+  return {
+    route: input.route,
+    fileName: input.file.name,
+    fileType,
+    fileBlobKey: staged.blobKey,
+    since: new Date().toISOString(),
+    refusal: input.refusal,
+    analysis,
+  };
+}
+
+async function stageAgain(input: ReviewConversionInput, temporary: string[]) {
+  const { stageConnectorFile } = sourceSteps(input.activityQueue);
+  const staged = await stageConnectorFile({ ctx: input.ctx, route: input.route, operation: convertOperation.name, file: input.file });
+  temporary.push(staged.blobKey);
+  return staged;
+}
+
+interface Corrections {
+  created(): ConvertToZugferdResult | undefined;
+  building(): boolean;
+}
+
+/** Builds each correction a person sends, one at a time, from the file as last read. */
+function takeCorrections(input: ReviewConversionInput, entry: ReviewEntry, temporary: string[]): Corrections {
   let created: ConvertToZugferdResult | undefined;
   let building = false;
+  const { analysis } = entry;
   setHandler(
     correctInvoice,
     async ({ invoice }) => {
@@ -88,7 +108,7 @@ async function correction(
         // The person's values stand as confirmed: no confidence holds them back, the cross-checks and sums still apply.
         const reading = { invoice, source: analysis.source, extractionConfidence: 1, pageCount: analysis.pageCount };
         created = await createFromReading(
-          { ctx: input.ctx, ...file, fileName: input.file.name },
+          { ctx: input.ctx, fileBlobKey: entry.fileBlobKey, fileType: entry.fileType, fileName: input.file.name },
           {
             ...reading,
             ...(analysis.unread ? { unread: analysis.unread } : {}),
@@ -96,6 +116,8 @@ async function correction(
           },
           temporary,
         );
+        // Out of the queue at once: what is left is filing it, which needs no person.
+        upsertSearchAttributes([{ key: OUTCOME, value: 'running' }]);
         return { created: true, documentId: created.documentId };
       } catch (err) {
         entry.lastAttempt = refusedAgain(err);
@@ -111,8 +133,35 @@ async function correction(
       },
     },
   );
-  finish('awaiting-review', `${input.file.name}: ${input.refusal.code}, waiting for a person`);
-  return (await condition(() => created !== undefined, `${input.keepDays} days`)) ? created : undefined;
+  return { created: () => created, building: () => building };
+}
+
+/**
+ * Until a correction builds, or `keepDays` pass. The file is read again from the error folder
+ * every day, because the blob store forgets what nothing refers to after 48 hours (README,
+ * Guarantees); a file no longer there was handled by other means.
+ */
+async function waitForPerson(
+  input: ReviewConversionInput,
+  entry: ReviewEntry,
+  review: Corrections,
+  temporary: string[],
+): Promise<'created' | 'expired' | 'gone'> {
+  const deadline = Date.now() + input.keepDays * DAY_MS;
+  for (;;) {
+    const left = deadline - Date.now();
+    if (left <= 0) return 'expired';
+    if (await condition(() => review.created() !== undefined, Math.min(left, DAY_MS))) return 'created';
+    await condition(() => !review.building());
+    if (review.created()) return 'created';
+    if (deadline - Date.now() <= 0) return 'expired';
+    try {
+      entry.fileBlobKey = (await stageAgain(input, temporary)).blobKey;
+    } catch (err) {
+      if (err instanceof ActivityFailure && err.cause instanceof ApplicationFailure && err.cause.type === 'FILE_MISSING') return 'gone';
+      throw err;
+    }
+  }
 }
 
 /** Where the refused file's result would have gone: the route's output, the input into done/, its e-mail. */

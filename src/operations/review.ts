@@ -36,11 +36,13 @@ export interface ReviewEntry {
   route: string;
   fileName: string;
   fileType: FileType;
+  /** Where the file is kept while it waits (read again from the route's folder every day). */
+  fileBlobKey: string;
   /** When the entry was made (ISO). */
   since: string;
   refusal: ReviewRefusal;
   /** The analysis of the file: the values read, their confidence and place, the candidates. */
-  analysis: Pick<DocumentAnalysis, 'invoice' | 'fields' | 'candidates' | 'pageCount' | 'source' | 'extractionConfidence' | 'language'>;
+  analysis: DocumentAnalysis;
   /** The last correction tried, and why it was refused again. */
   lastAttempt?: CorrectionRefused;
 }

@@ -125,6 +125,20 @@ const en = {
     reference: 'Reference',
     readAs: 'read',
     alsoFound: 'also found',
+    reviews: 'Review queue',
+    reviewsHint:
+      'Invoices a folder connector could not convert for values a person can settle. Open one, confirm or correct the marked fields (Tab moves between them), and press Enter to create its ZUGFeRD PDF where the route writes its results.',
+    reviewsEmpty: 'Nothing waits for review.',
+    reviewFile: 'File',
+    reviewRoute: 'Route',
+    reviewSince: 'Waiting since',
+    reviewReason: 'Refused for',
+    reviewOpen: 'Review',
+    reviewLoading: 'Opening the invoice…',
+    reviewCreate: 'Create and deliver',
+    reviewCreated: 'Created and delivered to the route; document {id}.',
+    reviewRefusedAgain: 'Still not created:',
+    reviewStats: '{n} reviewed in this session, {s} s each on average.',
   },
 };
 
@@ -254,6 +268,20 @@ const de: Text = {
     reference: 'Referenz',
     readAs: 'gelesen',
     alsoFound: 'außerdem gefunden',
+    reviews: 'Prüfliste',
+    reviewsHint:
+      'Rechnungen, die ein Ordner-Connector nicht umwandeln konnte, weil Angaben fehlen oder unsicher sind. Öffnen Sie eine, bestätigen oder korrigieren Sie die markierten Felder (Tab wechselt zwischen ihnen) und drücken Sie Enter: das ZUGFeRD-PDF wird dort abgelegt, wo die Route ihre Ergebnisse ablegt.',
+    reviewsEmpty: 'Keine Rechnung wartet auf Prüfung.',
+    reviewFile: 'Datei',
+    reviewRoute: 'Route',
+    reviewSince: 'Wartet seit',
+    reviewReason: 'Abgelehnt wegen',
+    reviewOpen: 'Prüfen',
+    reviewLoading: 'Die Rechnung wird geöffnet…',
+    reviewCreate: 'Erstellen und zustellen',
+    reviewCreated: 'Erstellt und an die Route zugestellt; Dokument {id}.',
+    reviewRefusedAgain: 'Noch nicht erstellt:',
+    reviewStats: '{n} in dieser Sitzung geprüft, im Mittel {s} s je Rechnung.',
   },
 };
 

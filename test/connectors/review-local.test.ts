@@ -2,9 +2,10 @@ import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inspectPdf } from '../../src/pdf/inspect.js';
-import { spawnService, type SpawnedService } from '../../scripts/lib/spawn-service.js';
+import { repoRoot, spawnService, type SpawnedService } from '../../scripts/lib/spawn-service.js';
 import { startWorkerProcess, type RoleProcess } from '../../scripts/lib/role-process.js';
 import { fixtureInvoice, invoicePdf } from '../reading/fixtures.js';
 import { startConnectorsProcess } from '../support/connectors-process.js';
@@ -18,6 +19,21 @@ import { waitFor } from '../support/wait-for.js';
  */
 
 const today = () => new Date().toISOString().slice(0, 10);
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+/** The fixture invoice without any tax id of its seller: the conversion refuses it (FIELDS_MISSING, BT-31). */
+async function withoutSellerTaxId(invoiceNumber: string) {
+  const invoice = fixtureInvoice();
+  const { sellerVatIdentifier, ...seller } = invoice.seller;
+  delete seller.sellerTaxRegistrationIdentifier;
+  delete seller.sellerLegalRegistrationIdentifier;
+  delete seller.sellerAdditionalLegalInformation;
+  return {
+    pdf: await invoicePdf({ ...invoice, invoiceNumber, seller }),
+    sellerVatIdentifier: sellerVatIdentifier!,
+    sellerName: seller.sellerName,
+  };
+}
 
 describe('the review queue of a connector route (local folder, real service)', () => {
   let base: string;
@@ -66,12 +82,8 @@ routes:
     'holds a refused PDF until a person adds what it lacks, then files the e-invoice where the route files results',
     { timeout: 240_000 },
     async () => {
-      const invoice = fixtureInvoice();
-      const { sellerVatIdentifier, ...seller } = invoice.seller;
-      delete seller.sellerTaxRegistrationIdentifier;
-      delete seller.sellerLegalRegistrationIdentifier;
-      delete seller.sellerAdditionalLegalInformation;
-      await writeFile(share('in', 'RE-no-tax-id.pdf'), await invoicePdf({ ...invoice, seller }));
+      const { pdf: dropped, sellerVatIdentifier, sellerName } = await withoutSellerTaxId('RE-2025-0117');
+      await writeFile(share('in', 'RE-no-tax-id.pdf'), dropped);
 
       const queue = await waitFor('the entry in the review queue', async () => {
         const { body } = await api('GET', '/api/v2/reviews');
@@ -84,7 +96,7 @@ routes:
       expect(entry).toMatchObject({ status: 200 });
       expect(entry.body.refusal.code).toBe('FIELDS_MISSING');
       expect(entry.body.refusal.fields.map((f: { bt: string }) => f.bt)).toContain('BT-31');
-      expect(entry.body.invoice.seller.sellerName).toBe(invoice.seller.sellerName);
+      expect(entry.body.invoice.seller.sellerName).toBe(sellerName);
       expect(entry.body.fields['seller.sellerName'].place).toMatchObject({ page: 1 });
 
       // Sent back as read, it is refused again and stays.
@@ -105,6 +117,64 @@ routes:
       expect(await files('error')).toEqual([]);
       expect((await api('GET', '/api/v2/reviews')).body.reviews).toEqual([]);
       expect((await api('GET', `/api/v2/reviews/${queue[0].id}`)).status).toBe(404);
+    },
+  );
+
+  it(
+    'is worked through in chromium with the keyboard alone: open the entry, type what is missing, Enter; the e-invoice lands in out/ and validates',
+    { timeout: 240_000 },
+    async () => {
+      if (!existsSync(CHROMIUM))
+        throw new Error(`${CHROMIUM} is missing: scripts/setup-browser.sh (run by scripts/setup-test.sh) installs Debian's chromium.`);
+      const { pdf: dropped, sellerVatIdentifier } = await withoutSellerTaxId('RE-2025-0118');
+      await writeFile(share('in', 'RE-browser.pdf'), dropped);
+      await waitFor('the entry in the review queue', async () => (await api('GET', '/api/v2/reviews')).body.reviews?.length === 1);
+
+      const browser = await chromium.launch({ executablePath: CHROMIUM, args: process.getuid?.() === 0 ? ['--no-sandbox'] : [] });
+      try {
+        const page = await (await browser.newContext({ locale: 'en-GB', viewport: { width: 1280, height: 900 } })).newPage();
+        await page.goto(`${service.url}/app/review`);
+        await page.getByLabel('Your API token').focus();
+        await page.keyboard.type(service.token);
+        await page.keyboard.press('Enter');
+        // The page opened at /app/review puts the focus on the first entry's button.
+        await page.getByRole('button', { name: 'Review: RE-browser.pdf' }).waitFor();
+        await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Review: RE-browser.pdf');
+        await page.keyboard.press('Enter');
+
+        // The refused field comes first, marked, with the focus; the boxes of the values read are drawn on the page.
+        const first = page.locator('#review-fields .field').first();
+        await first.waitFor();
+        expect(await first.getAttribute('class')).toContain('unsure');
+        expect(await first.locator('input').getAttribute('data-path')).toBe('seller.sellerVatIdentifier');
+        await expect
+          .poll(() => page.evaluate(() => (document.activeElement as HTMLInputElement | null)?.dataset.path))
+          .toBe('seller.sellerVatIdentifier');
+        await page.locator('#review .box').first().waitFor();
+        await page.keyboard.type(sellerVatIdentifier);
+        if (process.env.APP_SCREENSHOT_DOCS === '1') {
+          // The queue, the page with its boxes and the first fields: the review as a person sees it.
+          const clip = await page.evaluate(() => {
+            const r = document.getElementById('reviews')!.getBoundingClientRect();
+            return { x: r.left + scrollX, y: r.top + scrollY, width: r.width, height: Math.min(r.height, 1000) };
+          });
+          await page.screenshot({ path: path.join(repoRoot, 'docs', 'review.png'), clip, fullPage: true });
+        }
+        await page.keyboard.press('Enter');
+        await page.getByText(/Created and delivered to the route/).waitFor({ timeout: 60_000 });
+        await page.getByText('Nothing waits for review.').waitFor();
+        expect(await page.locator('#reviews-stats').textContent()).toMatch(/^1 reviewed in this session/);
+      } finally {
+        await browser.close();
+      }
+
+      const pdf = await waitFor('out/RE-browser-zugferd.pdf', async () =>
+        (await files('out')).includes('RE-browser-zugferd.pdf') ? readFile(share('out', 'RE-browser-zugferd.pdf')) : undefined,
+      );
+      const report = await api('POST', '/api/v1/zugferd/validateZugferdPdf', { zugferdFile64: pdf.toString('base64') });
+      expect(report).toMatchObject({ status: 200, body: { isValid: true, numberOfErrors: 0 } });
+      await waitFor('the input in done/', async () => (await files('done', today())).includes('RE-browser.pdf'));
+      expect(await files('error')).toEqual([]);
     },
   );
 });

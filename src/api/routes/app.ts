@@ -48,7 +48,33 @@ const PAGE_DATA = { de: pageData('de'), en: pageData('en') } satisfies Record<La
 /** JSON inside a script element: `<` escaped so no text can end the element. */
 const scriptJson = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u003c');
 
-function page(lang: Language): string {
+type AppText = (typeof TEXT)[Language]['app'];
+
+/** The file to read or validate, and what became of it. */
+const workSection = (t: AppText) => `<section id="work" aria-labelledby="file-title" class="panel" hidden>
+  <h2 id="file-title">${esc(t.fileLegend)}</h2>
+  <div id="drop" class="drop">
+    <label for="file">${esc(t.fileLabel)}</label>
+    <input id="file" type="file" accept=".pdf,.png,.jpg,.jpeg,.tif,.tiff,.xml,application/pdf,image/png,image/jpeg,image/tiff,text/xml,application/xml">
+    <p aria-hidden="true" class="note">${esc(t.dropHere)}</p>
+  </div>
+  <p id="busy" role="status" aria-live="polite"></p>
+  <div id="problem" role="alert"></div>
+  <div id="result"></div>
+</section>`;
+
+/** The review queue, and the entry being reviewed. */
+const reviewSection = (t: AppText) => `<section id="reviews" aria-labelledby="reviews-title" class="panel" hidden>
+  <h2 id="reviews-title">${esc(t.reviews)}</h2>
+  <p class="note">${esc(t.reviewsHint)}</p>
+  <button type="button" id="reviews-refresh">${esc(t.jobsRefresh)}</button>
+  <p id="reviews-stats" role="status" aria-live="polite"></p>
+  <div id="reviews-list"></div>
+  <div id="review"></div>
+</section>`;
+
+/** `review`: the page opened at /app/review, which starts at the review queue. */
+function page(lang: Language, view: 'work' | 'review' = 'work'): string {
   const t = TEXT[lang].app;
   const other: Language = lang === 'de' ? 'en' : 'de';
   return `<!doctype html>
@@ -71,51 +97,27 @@ function page(lang: Language): string {
   </form>
   <p id="token-status" role="status" aria-live="polite"></p>
 </section>
-<section id="work" aria-labelledby="file-title" class="panel" hidden>
-  <h2 id="file-title">${esc(t.fileLegend)}</h2>
-  <div id="drop" class="drop">
-    <label for="file">${esc(t.fileLabel)}</label>
-    <input id="file" type="file" accept=".pdf,.png,.jpg,.jpeg,.tif,.tiff,.xml,application/pdf,image/png,image/jpeg,image/tiff,text/xml,application/xml">
-    <p aria-hidden="true" class="note">${esc(t.dropHere)}</p>
-  </div>
-  <p id="busy" role="status" aria-live="polite"></p>
-  <div id="problem" role="alert"></div>
-  <div id="result"></div>
-</section>
+${view === 'review' ? `${reviewSection(t)}\n${workSection(t)}` : `${workSection(t)}\n${reviewSection(t)}`}
 <section id="jobs" aria-labelledby="jobs-title" class="panel" hidden>
   <h2 id="jobs-title">${esc(t.jobs)}</h2>
   <button type="button" id="jobs-refresh">${esc(t.jobsRefresh)}</button>
   <div id="jobs-list"></div>
 </section>
 </main>
-<script type="application/json" id="page-data">${scriptJson({ lang, text: t, ...PAGE_DATA[lang] })}</script>
+<script type="application/json" id="page-data">${scriptJson({ lang, view, text: t, ...PAGE_DATA[lang] })}</script>
 <script type="module" src="/app/app.js"></script>
 </body></html>`;
 }
 
 export function appRoutes() {
   return [
-    defineRoute({
-      method: 'GET',
-      path: '/app',
-      operationId: 'app',
-      summary: 'The page for people: drop an invoice, correct it, create the e-invoice; validation reports; recent jobs',
-      tags: ['Service'],
-      auth: 'none',
-      hidden: true,
-      query: z.object({ lang: z.string().optional() }),
-      responses: { 200: { description: 'HTML page' } },
-      handle: async ({ query, request }) => ({
-        body: page(pickLanguage(query.lang, request.headers['accept-language'])),
-        contentType: 'text/html; charset=utf-8',
-        headers: {
-          Vary: 'Accept-Language',
-          'Content-Security-Policy':
-            "default-src 'self'; img-src 'self' blob: data:; object-src 'self' blob:; frame-src 'self' blob:; style-src 'self'",
-          'X-Content-Type-Options': 'nosniff',
-        },
-      }),
-    }),
+    pageRoute(
+      '/app',
+      'work',
+      'app',
+      'The page for people: drop an invoice, correct it, create the e-invoice; validation reports; recent jobs',
+    ),
+    pageRoute('/app/review', 'review', 'appReview', 'The same page, opened at the review queue'),
     defineRoute({
       method: 'GET',
       path: '/app/:asset',
@@ -136,4 +138,28 @@ export function appRoutes() {
       },
     }),
   ];
+}
+
+function pageRoute(path: string, view: 'work' | 'review', operationId: string, summary: string) {
+  return defineRoute({
+    method: 'GET',
+    path,
+    operationId,
+    summary,
+    tags: ['Service'],
+    auth: 'none',
+    hidden: true,
+    query: z.object({ lang: z.string().optional() }),
+    responses: { 200: { description: 'HTML page' } },
+    handle: async ({ query, request }) => ({
+      body: page(pickLanguage(query.lang, request.headers['accept-language']), view),
+      contentType: 'text/html; charset=utf-8',
+      headers: {
+        Vary: 'Accept-Language',
+        'Content-Security-Policy':
+          "default-src 'self'; img-src 'self' blob: data:; object-src 'self' blob:; frame-src 'self' blob:; style-src 'self'",
+        'X-Content-Type-Options': 'nosniff',
+      },
+    }),
+  });
 }

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { invoiceInputSchema } from '../../invoice/input.js';
 import { toV2Invoice } from '../../invoice/output.js';
-import { correctReview, reviewOf, reviewQueue } from '../../jobs/submit/review.js';
+import { correctReview, reviewFile, reviewOf, reviewQueue } from '../../jobs/submit/review.js';
+import { attachmentDisposition } from '../file-names.js';
 import { errorResponses } from '../common-responses.js';
 import { defineRoute } from '../route.js';
 import type { Services } from '../services.js';
@@ -28,7 +29,7 @@ const refusal = z.object({
 const idParam = { id: { description: 'The entry id from the queue (review-…)' } };
 
 export function reviewRoutes(services: Services) {
-  return [queueRoute(services), entryRoute(services), correctRoute(services)];
+  return [queueRoute(services), entryRoute(services), fileRoute(services), correctRoute(services)];
 }
 
 function queueRoute(services: Services) {
@@ -90,7 +91,7 @@ function entryRoute(services: Services) {
     },
     async handle({ principal, request }) {
       const id = request.params.id ?? '';
-      const { analysis, lastAttempt, ...entry } = await reviewOf(services, principal, id);
+      const { analysis, lastAttempt, fileBlobKey: _kept, ...entry } = await reviewOf(services, principal, id);
       return {
         body: {
           id,
@@ -102,6 +103,31 @@ function entryRoute(services: Services) {
           ...(lastAttempt ? { lastAttempt: withoutFlag(lastAttempt) } : {}),
         },
         headers: { 'Cache-Control': 'no-store' },
+      };
+    },
+  });
+}
+
+function fileRoute(services: Services) {
+  return defineRoute({
+    method: 'GET',
+    path: '/api/v2/reviews/:id/file',
+    operationId: 'getReviewFile',
+    summary: 'The file of a waiting entry, as it was dropped',
+    description: 'The PDF or image the route was given, for the page to show beside the values read. 404 as for getReview.',
+    tags: ['Review'],
+    auth: 'bearer',
+    pathParams: idParam,
+    responses: {
+      200: { description: 'The file', contentType: 'application/octet-stream' },
+      ...errorResponses(401, 403, 404, 503),
+    },
+    async handle({ principal, request }) {
+      const file = await reviewFile(services, principal, request.params.id ?? '');
+      return {
+        body: file.bytes,
+        contentType: file.contentType,
+        headers: { 'Content-Disposition': attachmentDisposition(file.fileName), 'Cache-Control': 'private, no-store' },
       };
     },
   });

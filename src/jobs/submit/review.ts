@@ -50,6 +50,24 @@ export async function reviewOf(deps: JobDeps, account: Account, id: string): Pro
   return handle.query(reviewEntry);
 }
 
+const CONTENT_TYPES: Readonly<Record<string, string>> = {
+  pdf: 'application/pdf',
+  png: 'image/png',
+  jpeg: 'image/jpeg',
+  tiff: 'image/tiff',
+};
+
+/** The entry's file as it was dropped, for a person to see beside the values read. */
+export async function reviewFile(
+  deps: JobDeps,
+  account: Account,
+  id: string,
+): Promise<{ bytes: Buffer; fileName: string; contentType: string }> {
+  const entry = await reviewOf(deps, account, id);
+  const bytes = await deps.blobs.get(entry.fileBlobKey);
+  return { bytes, fileName: entry.fileName, contentType: CONTENT_TYPES[entry.fileType] ?? 'application/octet-stream' };
+}
+
 /**
  * A person's corrected invoice: answers the created document, or why it is refused again (the
  * entry stays). REVIEW_CLOSED while another correction of it is being built, or once it is created.
