@@ -92,13 +92,9 @@ function jobsRoute(services: Services) {
               workflowId: z.string(),
               operation: z.string(),
               status: z.string().meta({ description: 'RUNNING, COMPLETED, FAILED, TIMED_OUT, TERMINATED, CANCELLED' }),
-              outcome: z
-                .string()
-                .optional()
-                .meta({
-                  description:
-                    'EinvoiceOutcome: running, valid, invalid, failed, refused, duplicate, sent, queued, awaiting-review, expired',
-                }),
+              outcome: z.string().optional().meta({
+                description: 'EinvoiceOutcome: running, valid, invalid, failed, refused, duplicate, sent, queued, awaiting-review, expired',
+              }),
               route: z.string().optional(),
               file: z.string().optional(),
               startedAt: z.string(),
