@@ -1,7 +1,9 @@
 import { Context } from '@temporalio/activity';
+import type { ValueCorrection } from '../src/conversion/corrections.js';
 import type { UsageEntry } from '../src/storage/index.js';
 import type { RequestContext } from '../src/operations/context.js';
 import type { ActivityDeps } from './deps.js';
+import { stepBlobs } from './step.js';
 
 export interface StoreDocumentInput {
   ctx: RequestContext;
@@ -32,6 +34,30 @@ export function documentActivities({ blobs, storage }: ActivityDeps) {
         source: input.ctx.source,
       });
       return { numbers };
+    },
+
+    /**
+     * Keeps a reviewed e-invoice as a labelled example (src/storage/labelled-examples.ts), where
+     * the account keeps them: a copy of its file, so that the document's own expiry leaves it.
+     */
+    async keepLabelledExample(input: {
+      ctx: RequestContext;
+      reviewId: string;
+      pdfBlobKey: string;
+      fileName: string;
+      corrections: ValueCorrection[];
+    }): Promise<{ kept: boolean }> {
+      if (!(await storage.examples.keeps(input.ctx.accountId))) return { kept: false };
+      const { key } = await stepBlobs(blobs).put(await blobs.get(input.pdfBlobKey));
+      await storage.examples.add({
+        id: input.reviewId,
+        accountId: input.ctx.accountId,
+        blobKey: key,
+        fileName: input.fileName,
+        corrections: input.corrections,
+        createdAt: Date.now(),
+      });
+      return { kept: true };
     },
 
     /** Records a created document and its usage in one transaction. */

@@ -8,10 +8,13 @@ import {
   proxyActivities,
   setHandler,
   upsertSearchAttributes,
+  workflowInfo,
 } from '@temporalio/workflow';
 import type { ConnectorActivities } from '../activities/connectors.js';
 import { connectorFileOperation } from '../connectors/file-operation.js';
+import { correctionsOf } from '../src/conversion/corrections.js';
 import type { RefusalDetails } from '../src/conversion/refusal-details.js';
+import type { Invoice } from '../src/invoice/model.js';
 import type { FileType } from '../src/files/file-type.js';
 import { convertOperation, type ConvertToZugferdResult } from '../src/operations/convert.js';
 import {
@@ -34,7 +37,7 @@ export const reviewEntry = defineQuery<ReviewEntry>('reviewEntry');
 /** A person's corrected invoice: answers the created document, or why it is refused again (the entry then stays). */
 export const correctInvoice = defineUpdate<CorrectionAnswer, [Correction]>('correctInvoice');
 
-const { analyseDocument, discardBlobs } = stepsOf(reviewOperation.steps);
+const { analyseDocument, discardBlobs, keepLabelledExample } = stepsOf(reviewOperation.steps);
 
 /**
  * A refused conversion waiting for a person: the file is read again from the route's error
@@ -52,7 +55,17 @@ export async function reviewConversion(input: ReviewConversionInput): Promise<Re
     finish('awaiting-review', `${input.file.name}: ${input.refusal.code}, waiting for a person`);
     const ended = await waitForPerson(input, entry, review, temporary);
     const created = review.created();
-    if (ended === 'created' && created) return await deliver(input, created);
+    if (ended === 'created' && created) {
+      const outcome = await deliver(input, created.result);
+      await keepLabelledExample({
+        ctx: input.ctx,
+        reviewId: workflowInfo().workflowId,
+        pdfBlobKey: created.result.pdfBlobKey,
+        fileName: input.file.name,
+        corrections: correctionsOf(entry.analysis.invoice, created.invoice),
+      });
+      return outcome;
+    }
     finish(
       'expired',
       ended === 'gone'
@@ -91,13 +104,14 @@ async function stageAgain(input: ReviewConversionInput, temporary: string[]) {
 }
 
 interface Corrections {
-  created(): ConvertToZugferdResult | undefined;
+  /** The e-invoice a correction created, and the invoice the person confirmed. */
+  created(): { result: ConvertToZugferdResult; invoice: Invoice } | undefined;
   building(): boolean;
 }
 
 /** Builds each correction a person sends, one at a time, from the file as last read. */
 function takeCorrections(input: ReviewConversionInput, entry: ReviewEntry, temporary: string[]): Corrections {
-  let created: ConvertToZugferdResult | undefined;
+  let created: { result: ConvertToZugferdResult; invoice: Invoice } | undefined;
   let building = false;
   const { analysis } = entry;
   setHandler(
@@ -107,7 +121,7 @@ function takeCorrections(input: ReviewConversionInput, entry: ReviewEntry, tempo
       try {
         // The person's values stand as confirmed: no confidence holds them back, the cross-checks and sums still apply.
         const reading = { invoice, source: analysis.source, extractionConfidence: 1, pageCount: analysis.pageCount };
-        created = await createFromReading(
+        const result = await createFromReading(
           { ctx: input.ctx, fileBlobKey: entry.fileBlobKey, fileType: entry.fileType, fileName: input.file.name },
           {
             ...reading,
@@ -116,9 +130,10 @@ function takeCorrections(input: ReviewConversionInput, entry: ReviewEntry, tempo
           },
           temporary,
         );
+        created = { result, invoice };
         // Out of the queue at once: what is left is filing it, which needs no person.
         upsertSearchAttributes([{ key: OUTCOME, value: 'running' }]);
-        return { created: true, documentId: created.documentId };
+        return { created: true, documentId: result.documentId };
       } catch (err) {
         entry.lastAttempt = refusedAgain(err);
         return entry.lastAttempt;

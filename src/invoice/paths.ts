@@ -9,3 +9,14 @@ export function stringAt(target: unknown, path: string): string | undefined {
   }
   return typeof node === 'string' ? node : undefined;
 }
+
+/** Every string leaf of a plain object, by its `a.b[0].c` path; a list of strings is one leaf, its items joined by ", ". */
+export function leaves(value: unknown, path = '', out = new Map<string, string>()): Map<string, string> {
+  if (Array.isArray(value)) {
+    if (value.every((v) => typeof v === 'string')) out.set(path, value.join(', '));
+    else value.forEach((v, i) => leaves(v, `${path}[${i}]`, out));
+  } else if (value !== null && typeof value === 'object') {
+    for (const [k, v] of Object.entries(value)) leaves(v, path ? `${path}.${k}` : k, out);
+  } else if (typeof value === 'string') out.set(path, value);
+  return out;
+}

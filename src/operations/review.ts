@@ -5,6 +5,7 @@ import type { DocumentAnalysis } from './analysis.js';
 import type { RequestContext } from './context.js';
 import { convertOperation } from './convert.js';
 import { defineOperation } from './operation.js';
+import { QUICK } from './steps.js';
 
 /**
  * A refused createZugferdFromPdf waiting for a person (workflows/review.ts): what was read and why
@@ -80,5 +81,5 @@ export const REVIEWABLE = new Set(['FIELDS_MISSING', 'FIELDS_UNCERTAIN', 'TOTALS
 export const reviewOperation = defineOperation<ReviewConversionInput, ReviewOutcome>()({
   name: 'reviewConversion',
   workflowType: 'reviewConversion',
-  steps: convertOperation.steps,
+  steps: { ...convertOperation.steps, keepLabelledExample: QUICK },
 });

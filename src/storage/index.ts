@@ -34,6 +34,7 @@ import {
   originalSendOfDocument,
   removeSenderRule,
 } from './mail-records.js';
+import { addExample, keepsExamples, listExamples, removeExamples, setKeepsExamples } from './labelled-examples.js';
 import { listUsage, recordUsage, sumUsage } from './usage.js';
 
 /**
@@ -49,6 +50,7 @@ export interface Storage {
   idempotency: Bound<typeof idempotencyFunctions>;
   mail: Bound<typeof mailFunctions>;
   connectorFiles: Bound<typeof connectorFileFunctions>;
+  examples: Bound<typeof exampleFunctions>;
   /**
    * Stores a created document and the usage it costs, in one transaction. Idempotent on
    * `document.id`: when that document exists already (a retried activity), nothing is written
@@ -116,6 +118,13 @@ const mailFunctions = {
 };
 
 const connectorFileFunctions = { enter: enterConnectorFile, get: getConnectorFile, finish: finishConnectorFile, counts: connectorCounts };
+const exampleFunctions = {
+  keeps: keepsExamples,
+  setKeeps: setKeepsExamples,
+  add: addExample,
+  list: listExamples,
+  remove: removeExamples,
+};
 
 // `any`: the rest parameters differ per function, and a function type's parameters are contravariant.
 type RepositoryFunction = (db: Queryable, ...args: any[]) => unknown;
@@ -163,6 +172,7 @@ export async function openStorage(config: Pick<Config, 'dataDir' | 'databaseUrl'
     idempotency: bind(db, idempotencyFunctions),
     mail: bind(db, mailFunctions),
     connectorFiles: bind(db, connectorFileFunctions),
+    examples: bind(db, exampleFunctions),
     recordDocument: (input) => recordDocument(db, input),
     recordUnkept: (input) => recordUnkept(db, input),
     close: () => db.close(),

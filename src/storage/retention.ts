@@ -1,4 +1,5 @@
 import type { RetentionReport } from '../operations/retention.js';
+import { exampleBlobKeys } from './labelled-examples.js';
 import { loadDraft } from './mail-drafts.js';
 import type { BlobStorage } from './blob-storage.js';
 import type { Storage } from './index.js';
@@ -13,6 +14,7 @@ import type { Storage } from './index.js';
  * - A send's stored message (draft) once it cannot be needed: 24 hours after the send ended,
  *   except the first send of a document, which the resend operation repeats for as long as the
  *   document exists. The send record itself stays (it is the account's send history).
+ * - Labelled examples from the review queue: until the account removes them (`examples remove`).
  * - Files nothing refers to (the stored upload of a crashed request, the intermediate file of a
  *   workflow that died, the attachments of removed messages): 48 hours after they were written,
  *   when no workflow can still be using them (mail is retried for 24 hours at most).
@@ -53,6 +55,7 @@ export async function applyRetention(storage: Storage, blobs: BlobStorage, now =
   const referenced = new Set<string>();
   const { rows: documents } = await db.query<{ blob_key: string }>('SELECT blob_key FROM documents');
   for (const d of documents) referenced.add(d.blob_key);
+  for (const key of await exampleBlobKeys(db)) referenced.add(key);
   const { rows: kept } = await db.query<{ draft_key: string }>('SELECT DISTINCT draft_key FROM mail_sends WHERE draft_removed_at IS NULL');
   for (const { draft_key: key } of kept) {
     referenced.add(key);

@@ -4,6 +4,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { wildItems } from '../../scripts/lib/corpus-truth.js';
 import { inspectPdf } from '../../src/pdf/inspect.js';
 import { repoRoot, spawnService, type SpawnedService } from '../../scripts/lib/spawn-service.js';
 import { startWorkerProcess, type RoleProcess } from '../../scripts/lib/role-process.js';
@@ -19,6 +22,7 @@ import { waitFor } from '../support/wait-for.js';
  */
 
 const today = () => new Date().toISOString().slice(0, 10);
+const run = promisify(execFile);
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 /** The fixture invoice without any tax id of its seller: the conversion refuses it (FIELDS_MISSING, BT-31). */
@@ -117,6 +121,20 @@ routes:
       expect(await files('error')).toEqual([]);
       expect((await api('GET', '/api/v2/reviews')).body.reviews).toEqual([]);
       expect((await api('GET', `/api/v2/reviews/${queue[0].id}`)).status).toBe(404);
+
+      // The correction is kept as a labelled example; exported, the training's reader takes the confirmed values as the truth.
+      const exported = path.join(base, 'examples');
+      const cli = path.join(repoRoot, 'dist/src/cli/examples.js');
+      await waitFor('the labelled example', async () => {
+        const args = [cli, 'export', '--account', service.accountId, '--out', exported];
+        const { stdout } = await run(process.execPath, args, { env: { ...process.env, ...service.env } });
+        return stdout.startsWith('1 example(s)');
+      });
+      const [example] = wildItems(exported);
+      expect(await example!.truth()).toMatchObject({ seller: { sellerVatIdentifier } });
+      expect(JSON.parse(await readFile(example!.file.replace(/\.pdf$/, '.corrections.json'), 'utf8'))).toEqual([
+        { path: 'seller.sellerVatIdentifier', confirmed: sellerVatIdentifier },
+      ]);
     },
   );
 

@@ -31,7 +31,7 @@ const analysis: DocumentAnalysis = {
 };
 
 /** The conversion's steps: the prepare step refuses an invoice without a buyer, as the real one does. */
-function steps(filed: FileConnectorResultInput[]): StubActivities {
+function steps(filed: FileConnectorResultInput[], kept: Array<{ corrections: unknown }> = []): StubActivities {
   return {
     stageConnectorFile: async (i: { file: { path: string } }) => ({ blobKey: `blob:${i.file.path}`, kind: 'pdf' }),
     analyseDocument: async () => analysis,
@@ -61,6 +61,7 @@ function steps(filed: FileConnectorResultInput[]): StubActivities {
     validateZugferdPdf: async () => ({ valid: true, pdfValid: true, findings: [], artefacts: [] }),
     storeDocument: async (i: { documentId: string }) => ({ documentId: i.documentId }),
     discardBlobs: async () => {},
+    keepLabelledExample: async (i: { corrections: unknown }) => (kept.push(i), { kept: true }),
     fileConnectorResult: async (i: FileConnectorResultInput) => {
       filed.push(i);
       const done = i.outcome.kind === 'done';
@@ -113,7 +114,8 @@ const canQuery = (handle: WorkflowHandle<typeof reviewConversion>) =>
 describe('the review queue (workflow, stubbed activities)', () => {
   it('holds a refused conversion until a correction builds, then files it where the route files results', async () => {
     const filed: FileConnectorResultInput[] = [];
-    await workflows.withWorker(steps(filed), async (taskQueue) => {
+    const kept: Array<{ corrections: unknown }> = [];
+    await workflows.withWorker(steps(filed, kept), async (taskQueue) => {
       const review = await refusedFile(taskQueue, fileInput(taskQueue, 30));
       await awaitingReview(review);
 
@@ -143,6 +145,10 @@ describe('the review queue (workflow, stubbed activities)', () => {
       ['done', 'error/RE-7.pdf', 'FIELDS_MISSING'],
     ]);
     expect(filed[1]!.outcome).toMatchObject({ kind: 'done', resultBlobKey: 'zugferd-pdf' });
+    // What the person changed is kept as a labelled example.
+    expect(kept).toEqual([
+      expect.objectContaining({ pdfBlobKey: 'zugferd-pdf', corrections: [{ path: 'buyer.buyerName', confirmed: 'Beta AG' }] }),
+    ]);
   });
 
   it('ends unhandled after its time, leaving the file in error/', async () => {

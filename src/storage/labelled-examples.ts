@@ -1,0 +1,84 @@
+import type { ValueCorrection } from '../conversion/corrections.js';
+import type { Queryable } from './database.js';
+
+/**
+ * What people confirmed in the review queue, kept as labelled examples for retraining the
+ * analysis on an installation's own suppliers (README, "Labelled examples"): per created
+ * e-invoice, its pages with the confirmed invoice XML embedded (the form `train-models --wild`
+ * reads) and the values the person changed. Only for accounts that keep them (the default);
+ * `examples keep --off` stops it and `examples remove` deletes what was kept.
+ */
+
+export interface LabelledExample {
+  /** The review's workflow id: one example per review, however often its step runs. */
+  id: string;
+  accountId: string;
+  blobKey: string;
+  fileName: string;
+  corrections: ValueCorrection[];
+  /** Epoch milliseconds. */
+  createdAt: number;
+}
+
+interface ExampleRow {
+  id: string;
+  account_id: string;
+  blob_key: string;
+  file_name: string;
+  corrections: string;
+  created_at: number | string;
+}
+
+const toExample = (r: ExampleRow): LabelledExample => ({
+  id: r.id,
+  accountId: r.account_id,
+  blobKey: r.blob_key,
+  fileName: r.file_name,
+  corrections: JSON.parse(r.corrections) as ValueCorrection[],
+  createdAt: Number(r.created_at),
+});
+
+/** Whether the account keeps its reviews as examples; false for an unknown account. */
+export async function keepsExamples(db: Queryable, accountId: string): Promise<boolean> {
+  const { rows } = await db.query<{ keep_examples: number }>('SELECT keep_examples FROM accounts WHERE id = $1', [accountId]);
+  return Number(rows[0]?.keep_examples ?? 0) === 1;
+}
+
+/** Answers whether the account exists. */
+export async function setKeepsExamples(db: Queryable, accountId: string, keep: boolean): Promise<boolean> {
+  const { rowCount } = await db.query('UPDATE accounts SET keep_examples = $2 WHERE id = $1', [accountId, keep ? 1 : 0]);
+  return (rowCount ?? 0) > 0;
+}
+
+/** Idempotent on the example's id: answers whether it was added now. */
+export async function addExample(db: Queryable, e: LabelledExample): Promise<boolean> {
+  const { rowCount } = await db.query(
+    `INSERT INTO labelled_examples (id, account_id, blob_key, file_name, corrections, created_at)
+     VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (id) DO NOTHING`,
+    [e.id, e.accountId, e.blobKey, e.fileName, JSON.stringify(e.corrections), e.createdAt],
+  );
+  return (rowCount ?? 0) > 0;
+}
+
+/** Oldest first. */
+export async function listExamples(db: Queryable, accountId: string): Promise<LabelledExample[]> {
+  const { rows } = await db.query<ExampleRow>(
+    'SELECT id, account_id, blob_key, file_name, corrections, created_at FROM labelled_examples WHERE account_id = $1 ORDER BY created_at, id',
+    [accountId],
+  );
+  return rows.map(toExample);
+}
+
+/** Deletes the account's examples; answers their files' keys, for the caller to delete. */
+export async function removeExamples(db: Queryable, accountId: string): Promise<string[]> {
+  const { rows } = await db.query<{ blob_key: string }>('DELETE FROM labelled_examples WHERE account_id = $1 RETURNING blob_key', [
+    accountId,
+  ]);
+  return rows.map((r) => r.blob_key);
+}
+
+/** Every example's file: what retention keeps. */
+export async function exampleBlobKeys(db: Queryable): Promise<string[]> {
+  const { rows } = await db.query<{ blob_key: string }>('SELECT blob_key FROM labelled_examples');
+  return rows.map((r) => r.blob_key);
+}
