@@ -128,6 +128,7 @@ const en = {
     reviews: 'Review queue',
     reviewsHint:
       'Invoices a folder connector could not convert for values a person can settle. Open one, confirm or correct the marked fields (Tab moves between them), and press Enter to create its ZUGFeRD PDF where the route writes its results.',
+    reviewsRefresh: 'Reload the queue',
     reviewsEmpty: 'Nothing waits for review.',
     reviewFile: 'File',
     reviewRoute: 'Route',
@@ -271,6 +272,7 @@ const de: Text = {
     reviews: 'Prüfliste',
     reviewsHint:
       'Rechnungen, die ein Ordner-Connector nicht umwandeln konnte, weil Angaben fehlen oder unsicher sind. Öffnen Sie eine, bestätigen oder korrigieren Sie die markierten Felder (Tab wechselt zwischen ihnen) und drücken Sie Enter: das ZUGFeRD-PDF wird dort abgelegt, wo die Route ihre Ergebnisse ablegt.',
+    reviewsRefresh: 'Prüfliste neu laden',
     reviewsEmpty: 'Keine Rechnung wartet auf Prüfung.',
     reviewFile: 'Datei',
     reviewRoute: 'Route',

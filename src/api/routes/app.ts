@@ -67,7 +67,7 @@ const workSection = (t: AppText) => `<section id="work" aria-labelledby="file-ti
 const reviewSection = (t: AppText) => `<section id="reviews" aria-labelledby="reviews-title" class="panel" hidden>
   <h2 id="reviews-title">${esc(t.reviews)}</h2>
   <p class="note">${esc(t.reviewsHint)}</p>
-  <button type="button" id="reviews-refresh">${esc(t.jobsRefresh)}</button>
+  <button type="button" id="reviews-refresh">${esc(t.reviewsRefresh)}</button>
   <p id="reviews-stats" role="status" aria-live="polite"></p>
   <div id="reviews-list"></div>
   <div id="review"></div>
