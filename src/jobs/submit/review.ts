@@ -79,6 +79,9 @@ export async function correctReview(deps: JobDeps, account: Account, id: string,
   } catch (err) {
     if (err instanceof WorkflowUpdateFailedError)
       throw new JobRefusal('REVIEW_CLOSED', { detail: err.cause?.message ?? err.message, cause: err });
+    // Created and filed by another correction since it was looked up.
+    if (err instanceof WorkflowNotFoundError)
+      throw new JobRefusal('REVIEW_CLOSED', { detail: 'The entry is no longer waiting.', cause: err });
     throw err;
   }
 }
