@@ -1,5 +1,6 @@
 import { Context } from '@temporalio/activity';
-import type { ValueCorrection } from '../src/conversion/corrections.js';
+import { correctionsOf } from '../src/conversion/corrections.js';
+import type { Invoice } from '../src/invoice/model.js';
 import type { UsageEntry } from '../src/storage/index.js';
 import type { RequestContext } from '../src/operations/context.js';
 import type { ActivityDeps } from './deps.js';
@@ -38,14 +39,16 @@ export function documentActivities({ blobs, storage }: ActivityDeps) {
 
     /**
      * Keeps a reviewed e-invoice as a labelled example (src/storage/labelled-examples.ts), where
-     * the account keeps them: a copy of its file, so that the document's own expiry leaves it.
+     * the account keeps them: a copy of its file, so that the document's own expiry leaves it,
+     * and what the person changed of the invoice read.
      */
     async keepLabelledExample(input: {
       ctx: RequestContext;
       reviewId: string;
       pdfBlobKey: string;
       fileName: string;
-      corrections: ValueCorrection[];
+      read: Invoice;
+      confirmed: Invoice;
     }): Promise<{ kept: boolean }> {
       if (!(await storage.examples.keeps(input.ctx.accountId))) return { kept: false };
       const { key } = await stepBlobs(blobs).put(await blobs.get(input.pdfBlobKey));
@@ -54,7 +57,7 @@ export function documentActivities({ blobs, storage }: ActivityDeps) {
         accountId: input.ctx.accountId,
         blobKey: key,
         fileName: input.fileName,
-        corrections: input.corrections,
+        corrections: correctionsOf(input.read, input.confirmed),
         createdAt: Date.now(),
       });
       return { kept: true };

@@ -145,9 +145,7 @@ async function startReview(
       args: [
         {
           ctx: input.ctx,
-          route: input.route,
-          file: { ...input.file, path: inputPath },
-          activityQueue: input.activityQueue,
+          origin: { kind: 'connector', route: input.route, file: { ...input.file, path: inputPath }, activityQueue: input.activityQueue },
           refusal: {
             code: refusal.code,
             message: refusal.details?.userMessage ?? refusal.message,

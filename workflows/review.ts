@@ -12,7 +12,6 @@ import {
 } from '@temporalio/workflow';
 import type { ConnectorActivities } from '../activities/connectors.js';
 import { connectorFileOperation } from '../connectors/file-operation.js';
-import { correctionsOf } from '../src/conversion/corrections.js';
 import type { RefusalDetails } from '../src/conversion/refusal-details.js';
 import type { Invoice } from '../src/invoice/model.js';
 import type { FileType } from '../src/files/file-type.js';
@@ -24,8 +23,10 @@ import {
   type CorrectionRefused,
   type ReviewConversionInput,
   type ReviewEntry,
+  type ReviewOrigin,
   type ReviewOutcome,
 } from '../src/operations/review.js';
+import type { RequestContext } from '../src/operations/context.js';
 import { OUTCOME } from '../src/temporal/search-attributes.js';
 import { createFromReading } from './convert.js';
 import { deliverIfRequested } from './mail.js';
@@ -40,11 +41,12 @@ export const correctInvoice = defineUpdate<CorrectionAnswer, [Correction]>('corr
 const { analyseDocument, discardBlobs, keepLabelledExample } = stepsOf(reviewOperation.steps);
 
 /**
- * A refused conversion waiting for a person: the file is read again from the route's error
- * folder, and the entry answers what was read and why it was refused until a correction builds
- * a valid e-invoice, which is then filed as the route files any result (the input into done/, the
- * e-invoice and its report into the output folder). Unhandled, it ends after `keepDays`, or once
- * the file has left the error folder, and the file stays where it is.
+ * A refused conversion waiting for a person: the file is read again (a connector's from its
+ * route's error folder), and the entry answers what was read and why it was refused until a
+ * correction builds a valid e-invoice. A connector's is then filed as the route files any result
+ * (the input into done/, the e-invoice and its report into the output folder); an API call's is a
+ * stored document. Unhandled, it ends after `keepDays`, or once a connector's file has left the
+ * error folder, and the file stays where it is.
  */
 export async function reviewConversion(input: ReviewConversionInput): Promise<ReviewOutcome> {
   const temporary: string[] = [];
@@ -52,7 +54,7 @@ export async function reviewConversion(input: ReviewConversionInput): Promise<Re
     const entry = await readAgain(input, temporary);
     setHandler(reviewEntry, () => entry);
     const review = takeCorrections(input, entry, temporary);
-    finish('awaiting-review', `${input.file.name}: ${input.refusal.code}, waiting for a person`);
+    finish('awaiting-review', `${entry.fileName}: ${input.refusal.code}, waiting for a person`);
     const ended = await waitForPerson(input, entry, review, temporary);
     const created = review.created();
     if (ended === 'created' && created) {
@@ -61,16 +63,17 @@ export async function reviewConversion(input: ReviewConversionInput): Promise<Re
         ctx: input.ctx,
         reviewId: workflowInfo().workflowId,
         pdfBlobKey: created.result.pdfBlobKey,
-        fileName: input.file.name,
-        corrections: correctionsOf(entry.analysis.invoice, created.invoice),
+        fileName: entry.fileName,
+        read: entry.analysis.invoice,
+        confirmed: created.invoice,
       });
       return outcome;
     }
     finish(
       'expired',
       ended === 'gone'
-        ? `${input.file.name} left the error folder unreviewed`
-        : `${input.file.name}: not reviewed within ${input.keepDays} days, left in the error folder`,
+        ? `${entry.fileName} left the error folder unreviewed`
+        : `${entry.fileName}: not reviewed within ${input.keepDays} days`,
     );
     return { status: 'expired' };
   } finally {
@@ -80,25 +83,30 @@ export async function reviewConversion(input: ReviewConversionInput): Promise<Re
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-/** The file from the error folder, read as the conversion read it. */
+/** The file (a connector's from its error folder), read as the conversion read it. */
 async function readAgain(input: ReviewConversionInput, temporary: string[]): Promise<ReviewEntry> {
-  const staged = await stageAgain(input, temporary);
-  const fileType = staged.kind as FileType;
-  const analysis = await analyseDocument({ ctx: input.ctx, fileBlobKey: staged.blobKey, fileType, withLineItems: true });
+  const { origin } = input;
+  const file =
+    origin.kind === 'connector' ? await stageAgain(input.ctx, origin, temporary) : { blobKey: origin.fileBlobKey, kind: origin.fileType };
+  const fileType = file.kind as FileType;
+  const analysis = await analyseDocument({ ctx: input.ctx, fileBlobKey: file.blobKey, fileType, withLineItems: true });
   return {
-    route: input.route,
-    fileName: input.file.name,
+    origin: origin.kind,
+    ...(origin.kind === 'connector' ? { route: origin.route } : {}),
+    fileName: origin.kind === 'connector' ? origin.file.name : origin.fileName,
     fileType,
-    fileBlobKey: staged.blobKey,
+    fileBlobKey: file.blobKey,
     since: new Date().toISOString(),
     refusal: input.refusal,
     analysis,
   };
 }
 
-async function stageAgain(input: ReviewConversionInput, temporary: string[]) {
-  const { stageConnectorFile } = sourceSteps(input.activityQueue);
-  const staged = await stageConnectorFile({ ctx: input.ctx, route: input.route, operation: convertOperation.name, file: input.file });
+type ConnectorOrigin = Extract<ReviewOrigin, { kind: 'connector' }>;
+
+async function stageAgain(ctx: RequestContext, origin: ConnectorOrigin, temporary: string[]) {
+  const { stageConnectorFile } = sourceSteps(origin.activityQueue);
+  const staged = await stageConnectorFile({ ctx, route: origin.route, operation: convertOperation.name, file: origin.file });
   temporary.push(staged.blobKey);
   return staged;
 }
@@ -122,7 +130,7 @@ function takeCorrections(input: ReviewConversionInput, entry: ReviewEntry, tempo
         // The person's values stand as confirmed: no confidence holds them back, the cross-checks and sums still apply.
         const reading = { invoice, source: analysis.source, extractionConfidence: 1, pageCount: analysis.pageCount };
         const result = await createFromReading(
-          { ctx: input.ctx, fileBlobKey: entry.fileBlobKey, fileType: entry.fileType, fileName: input.file.name },
+          { ctx: input.ctx, fileBlobKey: entry.fileBlobKey, fileType: entry.fileType, fileName: entry.fileName },
           {
             ...reading,
             ...(analysis.unread ? { unread: analysis.unread } : {}),
@@ -152,9 +160,10 @@ function takeCorrections(input: ReviewConversionInput, entry: ReviewEntry, tempo
 }
 
 /**
- * Until a correction builds, or `keepDays` pass. The file is read again from the error folder
- * every day, because the blob store forgets what nothing refers to after 48 hours (README,
- * Guarantees); a file no longer there was handled by other means.
+ * Until a correction builds, or `keepDays` pass. A connector's file is read again from the error
+ * folder every day, because the blob store forgets what nothing refers to after 48 hours (README,
+ * Guarantees; an API call's upload is kept for the entry, src/storage/review-files.ts); a file no
+ * longer there was handled by other means.
  */
 async function waitForPerson(
   input: ReviewConversionInput,
@@ -170,8 +179,9 @@ async function waitForPerson(
     await condition(() => !review.building());
     if (review.created()) return 'created';
     if (deadline - Date.now() <= 0) return 'expired';
+    if (input.origin.kind !== 'connector') continue;
     try {
-      entry.fileBlobKey = (await stageAgain(input, temporary)).blobKey;
+      entry.fileBlobKey = (await stageAgain(input.ctx, input.origin, temporary)).blobKey;
     } catch (err) {
       if (err instanceof ActivityFailure && err.cause instanceof ApplicationFailure && err.cause.type === 'FILE_MISSING') return 'gone';
       throw err;
@@ -179,19 +189,27 @@ async function waitForPerson(
   }
 }
 
-/** Where the refused file's result would have gone: the route's output, the input into done/, its e-mail. */
+/**
+ * Where the refused file's result would have gone: a route's output, the input into done/, its
+ * e-mail; an API call's is the stored document, which the person's answer links to.
+ */
 async function deliver(input: ReviewConversionInput, created: ConvertToZugferdResult): Promise<ReviewOutcome> {
-  const { mail: request, ...filed } = await sourceSteps(input.activityQueue).fileConnectorResult({
+  const { origin } = input;
+  if (origin.kind === 'api') {
+    finish('valid', `${origin.fileName}: document ${created.documentId}, after review`);
+    return { status: 'created', documentId: created.documentId };
+  }
+  const { mail: request, ...filed } = await sourceSteps(origin.activityQueue).fileConnectorResult({
     ctx: input.ctx,
-    route: input.route,
+    route: origin.route,
     operation: convertOperation.name,
-    file: input.file,
+    file: origin.file,
     outcome: { kind: 'done', resultBlobKey: created.pdfBlobKey, filled: created.filled },
     finishedAt: new Date().toISOString(),
     reviewedAfter: input.refusal.code,
   });
   if (request && request !== 'not-allowed') await deliverIfRequested(input.ctx, request);
-  finish('valid', `${input.file.name} → ${filed.resultPath ?? filed.reportPath}, after review`);
+  finish('valid', `${origin.file.name} → ${filed.resultPath ?? filed.reportPath}, after review`);
   return {
     status: 'created',
     documentId: created.documentId,

@@ -8,6 +8,7 @@ import type { Database } from '../storage/database.js';
 import { openDatabase } from '../storage/open-database.js';
 import { addSenderRule, listSenderRules, removeSenderRule } from '../storage/mail-records.js';
 import { parseSenderRule } from '../mail/sender-policy.js';
+import { setReviewsApiRefusals } from '../storage/account-settings.js';
 import { table } from './table.js';
 
 /**
@@ -32,6 +33,9 @@ Commands:
                                            a domain (acme.example: any address there) or * (any address)
   list-senders --account ID                list the account's allowed senders (none: it may not send e-mail)
   remove-sender --account ID --sender S    withdraw an allowed sender
+  review-api-refusals --account ID --on|--off
+                                           let the account's refused createZugferdFromPdf calls wait in the
+                                           review queue (/app/review) for 30 days, their upload kept; off by default
 
 Options:
   --json    machine-readable output
@@ -45,11 +49,22 @@ const OPTIONS = {
   label: { type: 'string' },
   token: { type: 'string' },
   sender: { type: 'string' },
+  on: { type: 'boolean', default: false },
+  off: { type: 'boolean', default: false },
   json: { type: 'boolean', default: false },
   help: { type: 'boolean', default: false },
 } as const;
 
-type Options = { name?: string; account?: string; label?: string; token?: string; sender?: string; json: boolean };
+type Options = {
+  name?: string;
+  account?: string;
+  label?: string;
+  token?: string;
+  sender?: string;
+  on: boolean;
+  off: boolean;
+  json: boolean;
+};
 
 class UsageError extends Error {}
 
@@ -130,6 +145,17 @@ const COMMANDS: Record<string, Command> = {
     const sender = senderRule(o.sender);
     if (!(await removeSenderRule(db, accountId, sender))) throw new Error(`${accountId} has no allowed sender ${sender}`);
     return { json: { accountId, sender, removed: true }, text: `${accountId} may no longer send as ${sender}` };
+  },
+  'review-api-refusals': async (db, o) => {
+    if (o.on === o.off) throw new UsageError('give exactly one of --on and --off');
+    const accountId = await existingAccount(db, o.account);
+    await setReviewsApiRefusals(db, accountId, o.on);
+    return {
+      json: { accountId, reviewApiRefusals: o.on },
+      text: o.on
+        ? `${accountId}: refused createZugferdFromPdf calls now wait in the review queue`
+        : `${accountId}: refused createZugferdFromPdf calls are only answered`,
+    };
   },
 };
 

@@ -10,18 +10,33 @@ import { QUICK } from './steps.js';
 /**
  * A refused createZugferdFromPdf waiting for a person (workflows/review.ts): what was read and why
  * it was refused, until someone confirms or corrects the values and the e-invoice is created and
- * delivered where the refused one would have gone. Today the connectors' refusals enter it.
+ * delivered where the refused one would have gone: a connector route's output folder, or, for
+ * the account's own API calls (where it chose so), the created document's download link.
  */
+
+/** Where the refused file came from, and so where its e-invoice goes. */
+export type ReviewOrigin =
+  | {
+      kind: 'connector';
+      /** The route whose file was refused, and the file as it lies now in the route's error folder. */
+      route: string;
+      file: { name: string; path: string; hash: string };
+      /** The connectors' queue, where the route's source is read and written. */
+      activityQueue: string;
+    }
+  | {
+      kind: 'api';
+      fileName: string;
+      fileType: FileType;
+      /** The upload, kept until the entry's time is up (src/storage/review-files.ts). */
+      fileBlobKey: string;
+    };
 
 export interface ReviewConversionInput {
   ctx: RequestContext;
-  /** The route whose file was refused, and the file as it lies now in the route's error folder. */
-  route: string;
-  file: { name: string; path: string; hash: string };
-  /** The connectors' queue, where the route's source is read and written. */
-  activityQueue: string;
+  origin: ReviewOrigin;
   refusal: ReviewRefusal;
-  /** How long the entry waits for a person before it is dropped (the file stays in error/). */
+  /** How long the entry waits for a person before it is dropped (a connector's file stays in error/). */
   keepDays: number;
 }
 
@@ -34,10 +49,12 @@ export interface ReviewRefusal {
 
 /** What the queue shows of one entry: enough to correct it without opening anything else. */
 export interface ReviewEntry {
-  route: string;
+  origin: ReviewOrigin['kind'];
+  /** A connector's entry: its route. */
+  route?: string;
   fileName: string;
   fileType: FileType;
-  /** Where the file is kept while it waits (read again from the route's folder every day). */
+  /** Where the file is kept while it waits (a connector's is read again from its folder every day). */
   fileBlobKey: string;
   /** When the entry was made (ISO). */
   since: string;
@@ -61,7 +78,7 @@ export type CorrectionAnswer = { created: true; documentId: string } | Correctio
 export interface ReviewOutcome {
   status: 'created' | 'expired';
   documentId?: string;
-  /** Where the input and the e-invoice went on the route's source. */
+  /** A connector's entry: where the input and the e-invoice went on the route's source. */
   inputPath?: string;
   resultPath?: string;
 }
@@ -77,7 +94,7 @@ export interface Correction {
  */
 export const REVIEWABLE = new Set(['FIELDS_MISSING', 'FIELDS_UNCERTAIN', 'TOTALS_MISMATCH', 'ZUGFERD_INVALID']);
 
-/** Its id is `review-<the connector file's workflow id>`: one entry per refused content and route. */
+/** Its id is `review-<the connector file's workflow id>` or `review-<the request id>`: one entry per refused file. */
 export const reviewOperation = defineOperation<ReviewConversionInput, ReviewOutcome>()({
   name: 'reviewConversion',
   workflowType: 'reviewConversion',

@@ -34,7 +34,9 @@ import {
   originalSendOfDocument,
   removeSenderRule,
 } from './mail-records.js';
-import { addExample, keepsExamples, listExamples, removeExamples, setKeepsExamples } from './labelled-examples.js';
+import { keepsExamples, reviewsApiRefusals, setKeepsExamples, setReviewsApiRefusals } from './account-settings.js';
+import { addExample, listExamples, removeExamples } from './labelled-examples.js';
+import { keepReviewFile } from './review-files.js';
 import { listUsage, recordUsage, sumUsage } from './usage.js';
 
 /**
@@ -51,6 +53,7 @@ export interface Storage {
   mail: Bound<typeof mailFunctions>;
   connectorFiles: Bound<typeof connectorFileFunctions>;
   examples: Bound<typeof exampleFunctions>;
+  reviews: Bound<typeof reviewFunctions>;
   /**
    * Stores a created document and the usage it costs, in one transaction. Idempotent on
    * `document.id`: when that document exists already (a retried activity), nothing is written
@@ -125,6 +128,7 @@ const exampleFunctions = {
   list: listExamples,
   remove: removeExamples,
 };
+const reviewFunctions = { ofApi: reviewsApiRefusals, setOfApi: setReviewsApiRefusals, keepFile: keepReviewFile };
 
 // `any`: the rest parameters differ per function, and a function type's parameters are contravariant.
 type RepositoryFunction = (db: Queryable, ...args: any[]) => unknown;
@@ -173,6 +177,7 @@ export async function openStorage(config: Pick<Config, 'dataDir' | 'databaseUrl'
     mail: bind(db, mailFunctions),
     connectorFiles: bind(db, connectorFileFunctions),
     examples: bind(db, exampleFunctions),
+    reviews: bind(db, reviewFunctions),
     recordDocument: (input) => recordDocument(db, input),
     recordUnkept: (input) => recordUnkept(db, input),
     close: () => db.close(),

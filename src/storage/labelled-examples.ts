@@ -38,18 +38,6 @@ const toExample = (r: ExampleRow): LabelledExample => ({
   createdAt: Number(r.created_at),
 });
 
-/** Whether the account keeps its reviews as examples; false for an unknown account. */
-export async function keepsExamples(db: Queryable, accountId: string): Promise<boolean> {
-  const { rows } = await db.query<{ keep_examples: number }>('SELECT keep_examples FROM accounts WHERE id = $1', [accountId]);
-  return Number(rows[0]?.keep_examples ?? 0) === 1;
-}
-
-/** Answers whether the account exists. */
-export async function setKeepsExamples(db: Queryable, accountId: string, keep: boolean): Promise<boolean> {
-  const { rowCount } = await db.query('UPDATE accounts SET keep_examples = $2 WHERE id = $1', [accountId, keep ? 1 : 0]);
-  return (rowCount ?? 0) > 0;
-}
-
 /** Idempotent on the example's id: answers whether it was added now. */
 export async function addExample(db: Queryable, e: LabelledExample): Promise<boolean> {
   const { rowCount } = await db.query(

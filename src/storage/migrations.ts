@@ -165,8 +165,17 @@ export const MIGRATIONS: readonly Migration[] = [
   },
   {
     version: 7,
-    name: 'labelled examples from reviews',
+    name: 'the review queue: kept uploads, labelled examples, account settings',
     statements: [
+      // Whether the account's own createZugferdFromPdf calls enter the review queue when refused (src/jobs/submit/review-api.ts); 0: they do not.
+      `ALTER TABLE accounts ADD COLUMN review_api_refusals INTEGER NOT NULL DEFAULT 0`,
+      // The upload of a refused API conversion while it waits in the review queue (review-files.ts); retention removes it after expires_at.
+      `CREATE TABLE review_files (
+        review_id TEXT PRIMARY KEY,
+        account_id TEXT NOT NULL,
+        blob_key TEXT NOT NULL,
+        expires_at BIGINT NOT NULL
+      )`,
       // Whether a person's corrections in the review queue are kept as labelled examples (labelled-examples.ts); 1: kept.
       `ALTER TABLE accounts ADD COLUMN keep_examples INTEGER NOT NULL DEFAULT 1`,
       // One per review that created its e-invoice: the pages with the confirmed invoice XML, and what the person changed (JSON).

@@ -1,5 +1,6 @@
 import type { RetentionReport } from '../operations/retention.js';
 import { exampleBlobKeys } from './labelled-examples.js';
+import { forgetExpiredReviewFiles, keptReviewFiles } from './review-files.js';
 import { loadDraft } from './mail-drafts.js';
 import type { BlobStorage } from './blob-storage.js';
 import type { Storage } from './index.js';
@@ -15,6 +16,7 @@ import type { Storage } from './index.js';
  *   except the first send of a document, which the resend operation repeats for as long as the
  *   document exists. The send record itself stays (it is the account's send history).
  * - Labelled examples from the review queue: until the account removes them (`examples remove`).
+ * - The upload of a refused API conversion in the review queue: until its entry's time is up.
  * - Files nothing refers to (the stored upload of a crashed request, the intermediate file of a
  *   workflow that died, the attachments of removed messages): 48 hours after they were written,
  *   when no workflow can still be using them (mail is retried for 24 hours at most).
@@ -56,6 +58,8 @@ export async function applyRetention(storage: Storage, blobs: BlobStorage, now =
   const { rows: documents } = await db.query<{ blob_key: string }>('SELECT blob_key FROM documents');
   for (const d of documents) referenced.add(d.blob_key);
   for (const key of await exampleBlobKeys(db)) referenced.add(key);
+  await forgetExpiredReviewFiles(db, now);
+  for (const key of await keptReviewFiles(db, now)) referenced.add(key);
   const { rows: kept } = await db.query<{ draft_key: string }>('SELECT DISTINCT draft_key FROM mail_sends WHERE draft_removed_at IS NULL');
   for (const { draft_key: key } of kept) {
     referenced.add(key);

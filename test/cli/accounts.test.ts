@@ -36,6 +36,7 @@ describe('accounts CLI usage', () => {
     [['create-account', '--nmae', 'typo'], /Unknown option '--nmae'/],
     [['create-token'], /--account is required/],
     [['revoke-token', 'extra', 'positional'], /Unexpected argument/],
+    [['review-api-refusals', '--account', 'acc_x'], /exactly one of --on and --off/],
   ])('exits 2 for bad usage %j', async (args, message) => {
     const result = await cli({ EINVOICE_DATA_DIR: '/nonexistent/never-created' }, ...args);
     expect(result.code).toBe(2);

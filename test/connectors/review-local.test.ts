@@ -195,4 +195,43 @@ routes:
       expect(await files('error')).toEqual([]);
     },
   );
+
+  it(
+    "holds an API call's refused conversion, where the account chose so, until a person corrects it; the e-invoice is linked",
+    { timeout: 240_000 },
+    async () => {
+      const { pdf, sellerVatIdentifier } = await withoutSellerTaxId('RE-2025-0119');
+      const convert = () =>
+        api('POST', '/createZugferdFromPdf', { fileBase64: Buffer.from(pdf).toString('base64'), fileName: 'RE-api.pdf' });
+      // By default a refused call is only answered.
+      const answered = await convert();
+      expect(answered).toMatchObject({ status: 422, body: { error: { reason: 'FIELDS_MISSING' } } });
+      expect(answered.body.error.detail).not.toMatch(/review queue/);
+      expect((await api('GET', '/api/v2/reviews')).body.reviews).toEqual([]);
+
+      const accounts = path.join(repoRoot, 'dist/src/cli/accounts.js');
+      const args = [accounts, 'review-api-refusals', '--account', service.accountId, '--on'];
+      await run(process.execPath, args, { env: { ...process.env, ...service.env } });
+      const refused = await convert();
+      expect(refused).toMatchObject({ status: 422, body: { error: { reason: 'FIELDS_MISSING' } } });
+      const id = /review queue as (review-\S+) /.exec(refused.body.error.detail)?.[1];
+      expect(id).toBeDefined();
+      await waitFor('the entry in the review queue', async () => (await api('GET', '/api/v2/reviews')).body.reviews?.[0]?.id === id);
+
+      const entry = await api('GET', `/api/v2/reviews/${id}`);
+      expect(entry).toMatchObject({ status: 200, body: { origin: 'api', fileName: 'RE-api.pdf', refusal: { code: 'FIELDS_MISSING' } } });
+      expect(entry.body.route).toBeUndefined();
+      const file = await fetch(`${service.url}/api/v2/reviews/${id}/file`, { headers: { Authorization: `Bearer ${service.token}` } });
+      expect(Buffer.from(await file.arrayBuffer()).equals(Buffer.from(pdf))).toBe(true);
+
+      const corrected = { ...entry.body.invoice, seller: { ...entry.body.invoice.seller, sellerVatIdentifier } };
+      const created = await api('POST', `/api/v2/reviews/${id}/invoice`, { invoice: corrected });
+      expect(created).toMatchObject({ status: 200, body: { created: true } });
+      const download = await fetch(created.body.downloadURL);
+      expect(download.status).toBe(200);
+      const xml = (await inspectPdf(Buffer.from(await download.arrayBuffer()), { withText: false })).invoice?.xml;
+      expect(xml).toContain(`<ram:ID schemeID="VA">${sellerVatIdentifier}</ram:ID>`);
+      await waitFor('the queue empty', async () => (await api('GET', '/api/v2/reviews')).body.reviews?.length === 0);
+    },
+  );
 });

@@ -31,7 +31,7 @@ const analysis: DocumentAnalysis = {
 };
 
 /** The conversion's steps: the prepare step refuses an invoice without a buyer, as the real one does. */
-function steps(filed: FileConnectorResultInput[], kept: Array<{ corrections: unknown }> = []): StubActivities {
+function steps(filed: FileConnectorResultInput[], kept: Array<{ read: unknown; confirmed: unknown }> = []): StubActivities {
   return {
     stageConnectorFile: async (i: { file: { path: string } }) => ({ blobKey: `blob:${i.file.path}`, kind: 'pdf' }),
     analyseDocument: async () => analysis,
@@ -61,7 +61,7 @@ function steps(filed: FileConnectorResultInput[], kept: Array<{ corrections: unk
     validateZugferdPdf: async () => ({ valid: true, pdfValid: true, findings: [], artefacts: [] }),
     storeDocument: async (i: { documentId: string }) => ({ documentId: i.documentId }),
     discardBlobs: async () => {},
-    keepLabelledExample: async (i: { corrections: unknown }) => (kept.push(i), { kept: true }),
+    keepLabelledExample: async (i: { read: unknown; confirmed: unknown }) => (kept.push(i), { kept: true }),
     fileConnectorResult: async (i: FileConnectorResultInput) => {
       filed.push(i);
       const done = i.outcome.kind === 'done';
@@ -114,7 +114,7 @@ const canQuery = (handle: WorkflowHandle<typeof reviewConversion>) =>
 describe('the review queue (workflow, stubbed activities)', () => {
   it('holds a refused conversion until a correction builds, then files it where the route files results', async () => {
     const filed: FileConnectorResultInput[] = [];
-    const kept: Array<{ corrections: unknown }> = [];
+    const kept: Array<{ read: unknown; confirmed: unknown }> = [];
     await workflows.withWorker(steps(filed, kept), async (taskQueue) => {
       const review = await refusedFile(taskQueue, fileInput(taskQueue, 30));
       await awaitingReview(review);
@@ -145,10 +145,37 @@ describe('the review queue (workflow, stubbed activities)', () => {
       ['done', 'error/RE-7.pdf', 'FIELDS_MISSING'],
     ]);
     expect(filed[1]!.outcome).toMatchObject({ kind: 'done', resultBlobKey: 'zugferd-pdf' });
-    // What the person changed is kept as a labelled example.
+    // What the person confirmed is kept as a labelled example, beside what was read.
     expect(kept).toEqual([
-      expect.objectContaining({ pdfBlobKey: 'zugferd-pdf', corrections: [{ path: 'buyer.buyerName', confirmed: 'Beta AG' }] }),
+      expect.objectContaining({ pdfBlobKey: 'zugferd-pdf', read, confirmed: { ...read, buyer: { buyerName: 'Beta AG' } } }),
     ]);
+  });
+
+  it("holds an API call's refused conversion on its kept upload and stores the corrected e-invoice, filing nothing", async () => {
+    const filed: FileConnectorResultInput[] = [];
+    const staged: unknown[] = [];
+    const stubs = { ...steps(filed), stageConnectorFile: async (i: unknown) => (staged.push(i), { blobKey: 'never', kind: 'pdf' }) };
+    await workflows.withWorker(stubs, async (taskQueue) => {
+      const review = await workflows.env().client.workflow.start(reviewConversion, {
+        taskQueue,
+        workflowId: `review-${randomUUID()}`,
+        args: [
+          {
+            ctx: { requestId: 'r-1', accountId: 'acc-1', source: { kind: 'request', requestId: 'r-1' } },
+            origin: { kind: 'api', fileName: 'RE-7.pdf', fileType: 'pdf', fileBlobKey: 'kept-upload' },
+            refusal: { code: 'FIELDS_MISSING', message: 'Add the buyer' },
+            keepDays: 30,
+          },
+        ],
+      });
+      await awaitingReview(review);
+      expect(await review.query(reviewEntry)).toMatchObject({ origin: 'api', fileName: 'RE-7.pdf', fileBlobKey: 'kept-upload' });
+      expect((await review.query(reviewEntry)).route).toBeUndefined();
+      const done = await review.executeUpdate(correctInvoice, { args: [{ invoice: { ...read, buyer: { buyerName: 'Beta AG' } } }] });
+      expect(await review.result()).toEqual({ status: 'created', documentId: (done as { documentId: string }).documentId });
+    });
+    expect(staged).toEqual([]);
+    expect(filed).toEqual([]);
   });
 
   it('ends unhandled after its time, leaving the file in error/', async () => {

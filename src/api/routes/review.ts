@@ -3,14 +3,16 @@ import { invoiceInputSchema } from '../../invoice/input.js';
 import { toV2Invoice } from '../../invoice/output.js';
 import { correctReview, reviewFile, reviewOf, reviewQueue } from '../../jobs/submit/review.js';
 import { attachmentDisposition } from '../file-names.js';
+import { downloadUrl } from '../links.js';
 import { errorResponses } from '../common-responses.js';
 import { defineRoute } from '../route.js';
 import type { Services } from '../services.js';
 import { fieldReports, invoiceOutput } from './analysis.js';
 
 /**
- * The review queue: refused conversions of the account's folder connectors, each waiting for a
- * person to confirm or correct the values it was refused for (workflows/review.ts).
+ * The review queue: refused conversions of the account's folder connectors (and of its own API
+ * calls, where it chose so), each waiting for a person to confirm or correct the values it was
+ * refused for (workflows/review.ts).
  */
 
 const problem = z.object({
@@ -39,7 +41,7 @@ function queueRoute(services: Services) {
     operationId: 'listReviews',
     summary: "The account's review queue: refused conversions waiting for a person",
     description:
-      "Every createZugferdFromPdf of a folder connector route that was refused for values a person can settle (FIELDS_MISSING, FIELDS_UNCERTAIN, TOTALS_MISMATCH, ZUGFERD_INVALID), oldest first. The file waits in the route's error folder until it is corrected or its route's `reviewDays` have passed.",
+      "Every createZugferdFromPdf that was refused for values a person can settle (FIELDS_MISSING, FIELDS_UNCERTAIN, TOTALS_MISMATCH, ZUGFERD_INVALID), oldest first: a folder connector route's (its file waits in the route's error folder until it is corrected or the route's `reviewDays` have passed), and the account's own API calls where it chose so (`accounts.js review-api-refusals --on`; 30 days).",
     tags: ['Review'],
     auth: 'bearer',
     query: z.object({ limit: z.coerce.number().int().min(1).max(200).default(50).meta({ description: 'At most this many entries' }) }),
@@ -75,7 +77,8 @@ function entryRoute(services: Services) {
         description: 'The entry',
         schema: z.object({
           id: z.string(),
-          route: z.string(),
+          origin: z.enum(['connector', 'api']).meta({ description: "A folder connector's file, or the account's own API call" }),
+          route: z.string().optional().meta({ description: "A connector's entry: its route" }),
           fileName: z.string(),
           fileType: z.string(),
           since: z.string(),
@@ -140,7 +143,7 @@ function correctRoute(services: Services) {
     operationId: 'correctReview',
     summary: 'Create the e-invoice of a waiting entry from the corrected invoice',
     description:
-      "The invoice as a person confirmed or corrected it (the entry's invoice with the fields settled). It is checked and built as createZugferdFromPdf builds (mandatory fields, cross-checks, totals against the lines, PDF/A-3 with the original pages, validation). Created: the entry leaves the queue, the ZUGFeRD PDF is written where the route writes its results, the input moves from error/ to done/ with its refusal's reports, and the route's e-mail is sent. Refused again: 200 with created false and what still needs fixing; the entry stays. 409 REVIEW_CLOSED while another correction of it is being built.",
+      "The invoice as a person confirmed or corrected it (the entry's invoice with the fields settled). It is checked and built as createZugferdFromPdf builds (mandatory fields, cross-checks, totals against the lines, PDF/A-3 with the original pages, validation). Created: the entry leaves the queue; a connector's ZUGFeRD PDF is written where the route writes its results, the input moves from error/ to done/ with its refusal's reports, and the route's e-mail is sent; every created document is linked by downloadURL. Refused again: 200 with created false and what still needs fixing; the entry stays. 409 REVIEW_CLOSED while another correction of it is being built.",
     tags: ['Review'],
     auth: 'bearer',
     pathParams: idParam,
@@ -151,6 +154,7 @@ function correctRoute(services: Services) {
         schema: z.object({
           created: z.boolean(),
           documentId: z.string().optional().meta({ description: 'The stored ZUGFeRD PDF, when created' }),
+          downloadURL: z.url().optional().meta({ description: 'A signed link to it, when created' }),
           refusal: refusal.optional().meta({ description: 'When not created' }),
         }),
       },
@@ -158,7 +162,8 @@ function correctRoute(services: Services) {
     },
     async handle({ body, principal, request }) {
       const answer = await correctReview(services, principal, request.params.id ?? '', body.invoice);
-      return { body: answer.created ? answer : { created: false, refusal: withoutFlag(answer) } };
+      if (!answer.created) return { body: { created: false, refusal: withoutFlag(answer) } };
+      return { body: { ...answer, downloadURL: downloadUrl(services, answer.documentId) } };
     },
   });
 }

@@ -5,6 +5,8 @@ import { checkFile, MAX_CONVERT_FILE_BYTES, type FileRules } from '../intake/fil
 import type { Job } from '../intake/job.js';
 import { conversions } from '../../metrics/metrics.js';
 import { JobRefusal } from '../intake/refusal.js';
+import { REVIEWABLE } from '../../operations/review.js';
+import { queueApiRefusal } from './review.js';
 import { runWorkflow, type JobDeps } from './run-workflow.js';
 
 const CONVERTIBLE: FileRules = { maxBytes: MAX_CONVERT_FILE_BYTES, accept: ['pdf', 'png', 'jpeg', 'tiff'] };
@@ -30,7 +32,10 @@ export async function convertPdfToZugferd(deps: JobDeps, job: Job, order: { file
     return converted;
   } catch (err) {
     conversions.inc({ outcome: err instanceof JobRefusal ? err.code : 'INTERNAL_ERROR', via: job.source.kind });
-    throw err;
+    if (!(err instanceof JobRefusal) || !REVIEWABLE.has(err.code)) throw err;
+    // Refused after the analysis: the file passed the checks, so its type is known.
+    const file = { bytes: order.file, fileType: checkFile(order.file, CONVERTIBLE, deps.limits), fileName: order.fileName };
+    throw await queueApiRefusal(deps, job, err, file);
   }
 }
 

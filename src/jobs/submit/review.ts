@@ -1,11 +1,12 @@
-import { WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/client';
+import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/client';
 import { correctInvoice, reviewEntry } from '../../../workflows/review.js';
 import type { Invoice } from '../../invoice/model.js';
-import { reviewOperation, type CorrectionAnswer, type ReviewEntry } from '../../operations/review.js';
+import { REVIEWABLE, reviewOperation, type CorrectionAnswer, type ReviewEntry } from '../../operations/review.js';
 import { ACCOUNT, FILE, OUTCOME, ROUTE } from '../../temporal/search-attributes.js';
-import type { Account } from '../intake/job.js';
+import type { FileType } from '../../files/file-type.js';
+import { jobId, type Account, type Job } from '../intake/job.js';
 import { JobRefusal } from '../intake/refusal.js';
-import type { JobDeps } from './run-workflow.js';
+import { startWorkflow, type JobDeps } from './run-workflow.js';
 
 /**
  * The review queue of an account: its refused conversions waiting for a person
@@ -100,4 +101,45 @@ async function waitingReview(deps: JobDeps, account: Account, id: string) {
     throw err;
   }
   return handle;
+}
+
+/** How long a refused API conversion waits in the queue; its upload is kept as long. */
+export const API_REVIEW_DAYS = 30;
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * A refused createZugferdFromPdf of the account's own API call enters its review queue, where the
+ * account chose so (`accounts.js review-api-refusals --on`): the upload is kept for the entry and
+ * the refusal says where it waits. Any other refusal, or an account that did not choose it, is
+ * answered as it is.
+ */
+export async function queueApiRefusal(
+  deps: JobDeps,
+  job: Job,
+  refusal: JobRefusal,
+  file: { bytes: Buffer; fileType: FileType; fileName: string },
+): Promise<JobRefusal> {
+  if (!REVIEWABLE.has(refusal.code) || !(await deps.storage.reviews.ofApi(job.account.accountId))) return refusal;
+  const workflowId = `review-${jobId(job.source)}`;
+  const { key } = await deps.blobs.put(file.bytes);
+  const expiresAt = Date.now() + API_REVIEW_DAYS * DAY_MS;
+  await deps.storage.reviews.keepFile({ reviewId: workflowId, accountId: job.account.accountId, blobKey: key, expiresAt });
+  const { fields, details, userMessage } = refusal.options;
+  const input = {
+    origin: { kind: 'api' as const, fileName: file.fileName, fileType: file.fileType, fileBlobKey: key },
+    refusal: {
+      code: refusal.code,
+      message: details?.userMessage ?? userMessage ?? refusal.message,
+      ...((fields ?? details?.fields) ? { fields: fields ?? details?.fields } : {}),
+    },
+    keepDays: API_REVIEW_DAYS,
+  };
+  try {
+    await startWorkflow(deps, job, reviewOperation, { input, summary: 'review of a refused conversion', workflowId });
+  } catch (err) {
+    // A retry of a keyed request: its entry is there already.
+    if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
+  }
+  const where = `It waits in the review queue as ${workflowId} (/app/review, GET /api/v2/reviews/${workflowId}).`;
+  return new JobRefusal(refusal.code, { ...refusal.options, detail: [refusal.options.detail, where].filter(Boolean).join(' ') });
 }
