@@ -542,9 +542,6 @@ const invoicePaths = (problems) =>
 
 // ---- review queue ----------------------------------------------------------------------------
 
-/** This session's reviews: how many were created, and the seconds each took from opening to created. */
-const reviewed = [];
-
 /** `done`: an entry just created, which the queue may list for a moment longer. */
 async function loadReviews(done) {
   let answer;
@@ -554,6 +551,9 @@ async function loadReviews(done) {
     return;
   }
   const list = $('reviews-list');
+  const { created, medianSeconds } = answer.stats;
+  const stats = medianSeconds === undefined ? T.reviewStatsCount : T.reviewStats;
+  $('reviews-stats').textContent = created ? fill(stats, { n: created, s: Math.round(medianSeconds ?? 0) }) : '';
   answer.reviews = answer.reviews.filter((r) => r.id !== done);
   if (!answer.reviews.length) return list.replaceChildren(el('p', { text: T.reviewsEmpty }));
   const time = new Intl.DateTimeFormat(data.lang, { dateStyle: 'short', timeStyle: 'short' });
@@ -604,7 +604,11 @@ async function openReview(id) {
 }
 
 async function sendReview(review, invoice, outcome, askFor) {
-  const answer = await busy(T.building, () => api(`/api/v2/reviews/${encodeURIComponent(review.id)}/invoice`, { body: { invoice } }));
+  // The time from opening the entry to sending it: the queue's statistics show how long a review takes.
+  const seconds = Math.round((Date.now() - review.opened) / 1000);
+  const answer = await busy(T.building, () =>
+    api(`/api/v2/reviews/${encodeURIComponent(review.id)}/invoice`, { body: { invoice, seconds } }),
+  );
   if (!answer) return;
   if (!answer.created) {
     const fields = answer.refusal.fields ?? [];
@@ -614,9 +618,6 @@ async function sendReview(review, invoice, outcome, askFor) {
     );
     return askFor(invoicePaths(fields));
   }
-  reviewed.push((Date.now() - review.opened) / 1000);
-  const mean = reviewed.reduce((a, b) => a + b, 0) / reviewed.length;
-  $('reviews-stats').textContent = fill(T.reviewStats, { n: reviewed.length, s: Math.round(mean) });
   $('review').replaceChildren(el('p', { role: 'status', text: fill(T.reviewCreated, { id: answer.documentId }) }));
   await loadReviews(review.id);
   loadJobs();

@@ -7,6 +7,7 @@ import {
   defineUpdate,
   proxyActivities,
   setHandler,
+  upsertMemo,
   upsertSearchAttributes,
   workflowInfo,
 } from '@temporalio/workflow';
@@ -124,7 +125,7 @@ function takeCorrections(input: ReviewConversionInput, entry: ReviewEntry, tempo
   const { analysis } = entry;
   setHandler(
     correctInvoice,
-    async ({ invoice }) => {
+    async ({ invoice, seconds }) => {
       building = true;
       try {
         // The person's values stand as confirmed: no confidence holds them back, the cross-checks and sums still apply.
@@ -141,6 +142,7 @@ function takeCorrections(input: ReviewConversionInput, entry: ReviewEntry, tempo
         created = { result, invoice };
         // Out of the queue at once: what is left is filing it, which needs no person.
         upsertSearchAttributes([{ key: OUTCOME, value: 'running' }]);
+        if (seconds !== undefined) upsertMemo({ reviewSeconds: seconds });
         return { created: true, documentId: result.documentId };
       } catch (err) {
         entry.lastAttempt = refusedAgain(err);

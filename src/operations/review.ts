@@ -86,6 +86,8 @@ export interface ReviewOutcome {
 /** A corrected invoice, as a person sends it. */
 export interface Correction {
   invoice: Invoice;
+  /** How long the person took, from opening the entry to sending this (the page measures it), for the queue's statistics. */
+  seconds?: number;
 }
 
 /**

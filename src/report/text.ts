@@ -139,7 +139,8 @@ const en = {
     reviewCreate: 'Create and deliver',
     reviewCreated: 'Created and delivered to the route; document {id}.',
     reviewRefusedAgain: 'Still not created:',
-    reviewStats: '{n} reviewed in this session, {s} s each on average.',
+    reviewStats: 'Last 30 days: {n} created from the queue; a review took {s} s (median).',
+    reviewStatsCount: 'Last 30 days: {n} created from the queue.',
   },
 };
 
@@ -283,7 +284,8 @@ const de: Text = {
     reviewCreate: 'Erstellen und zustellen',
     reviewCreated: 'Erstellt und an die Route zugestellt; Dokument {id}.',
     reviewRefusedAgain: 'Noch nicht erstellt:',
-    reviewStats: '{n} in dieser Sitzung geprüft, im Mittel {s} s je Rechnung.',
+    reviewStats: 'Letzte 30 Tage: {n} aus der Prüfliste erstellt; eine Prüfung dauerte {s} s (Median).',
+    reviewStatsCount: 'Letzte 30 Tage: {n} aus der Prüfliste erstellt.',
   },
 };
 

@@ -129,7 +129,9 @@ describe('the review queue (workflow, stubbed activities)', () => {
       expect(again).toMatchObject({ created: false, code: 'FIELDS_MISSING', fields: [{ bt: 'BT-44' }] });
       expect((await review.query(reviewEntry)).lastAttempt).toEqual(again);
 
-      const done = await review.executeUpdate(correctInvoice, { args: [{ invoice: { ...read, buyer: { buyerName: 'Beta AG' } } }] });
+      const done = await review.executeUpdate(correctInvoice, {
+        args: [{ invoice: { ...read, buyer: { buyerName: 'Beta AG' } }, seconds: 42 }],
+      });
       expect(done).toMatchObject({ created: true });
       expect(await review.result()).toEqual({
         status: 'created',
@@ -137,7 +139,10 @@ describe('the review queue (workflow, stubbed activities)', () => {
         inputPath: 'done/2026-11-30/RE-7.pdf',
         resultPath: 'out/RE-7-zugferd.pdf',
       });
-      expect((await review.describe()).typedSearchAttributes.get(OUTCOME)).toBe('valid');
+      const described = await review.describe();
+      expect(described.typedSearchAttributes.get(OUTCOME)).toBe('valid');
+      // The time the person took, for the queue's statistics.
+      expect(described.memo?.reviewSeconds).toBe(42);
     });
     // First the refusal, filed into error/; then the person's result, from there.
     expect(filed.map((f) => [f.outcome.kind, f.file.path, f.reviewedAfter])).toEqual([

@@ -1,7 +1,8 @@
 import { z } from 'zod';
+import { JsonNumber } from '../../invoice/decimal.js';
 import { invoiceInputSchema } from '../../invoice/input.js';
 import { toV2Invoice } from '../../invoice/output.js';
-import { correctReview, reviewFile, reviewOf, reviewQueue } from '../../jobs/submit/review.js';
+import { correctReview, reviewFile, reviewOf, reviewQueue, reviewStats } from '../../jobs/submit/review.js';
 import { attachmentDisposition } from '../file-names.js';
 import { downloadUrl } from '../links.js';
 import { errorResponses } from '../common-responses.js';
@@ -50,14 +51,20 @@ function queueRoute(services: Services) {
         description: 'The waiting entries',
         schema: z.object({
           reviews: z.array(z.object({ id: z.string(), route: z.string().optional(), file: z.string().optional(), since: z.string() })),
+          stats: z
+            .object({
+              created: z.int().meta({ description: 'E-invoices people created from the queue in the last 30 days' }),
+              medianSeconds: z.number().optional().meta({ description: 'Their median time from opening an entry to creating it' }),
+            })
+            .meta({ description: "The queue's statistics" }),
         }),
       },
       ...errorResponses(400, 401, 403, 503),
     },
-    handle: async ({ query, principal }) => ({
-      body: { reviews: await reviewQueue(services, principal, query.limit) },
-      headers: { 'Cache-Control': 'no-store' },
-    }),
+    handle: async ({ query, principal }) => {
+      const [reviews, stats] = await Promise.all([reviewQueue(services, principal, query.limit), reviewStats(services, principal)]);
+      return { body: { reviews, stats }, headers: { 'Cache-Control': 'no-store' } };
+    },
   });
 }
 
@@ -147,7 +154,16 @@ function correctRoute(services: Services) {
     tags: ['Review'],
     auth: 'bearer',
     pathParams: idParam,
-    body: z.object({ invoice: invoiceInputSchema }).strict(),
+    body: z
+      .object({
+        invoice: invoiceInputSchema,
+        // The body's numbers arrive as their text (JsonNumber); a duration is no amount.
+        seconds: z
+          .preprocess((v) => (v instanceof JsonNumber ? Number(v.text) : v), z.number().min(0).max(86_400))
+          .optional()
+          .meta({ description: "How long the person took, from opening the entry to sending it, for the queue's statistics" }),
+      })
+      .strict(),
     responses: {
       200: {
         description: 'Created, or refused again with what to fix',
@@ -161,7 +177,8 @@ function correctRoute(services: Services) {
       ...errorResponses(400, 401, 403, 404, 409, 413, 415, 503),
     },
     async handle({ body, principal, request }) {
-      const answer = await correctReview(services, principal, request.params.id ?? '', body.invoice);
+      const correction = { invoice: body.invoice, ...(body.seconds !== undefined ? { seconds: body.seconds } : {}) };
+      const answer = await correctReview(services, principal, request.params.id ?? '', correction);
       if (!answer.created) return { body: { created: false, refusal: withoutFlag(answer) } };
       return { body: { ...answer, downloadURL: downloadUrl(services, answer.documentId) } };
     },

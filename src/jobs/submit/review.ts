@@ -1,7 +1,6 @@
 import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/client';
 import { correctInvoice, reviewEntry } from '../../../workflows/review.js';
-import type { Invoice } from '../../invoice/model.js';
-import { REVIEWABLE, reviewOperation, type CorrectionAnswer, type ReviewEntry } from '../../operations/review.js';
+import { REVIEWABLE, reviewOperation, type Correction, type CorrectionAnswer, type ReviewEntry } from '../../operations/review.js';
 import { ACCOUNT, FILE, OUTCOME, ROUTE } from '../../temporal/search-attributes.js';
 import type { FileType } from '../../files/file-type.js';
 import { jobId, type Account, type Job } from '../intake/job.js';
@@ -12,6 +11,8 @@ import { startWorkflow, type JobDeps } from './run-workflow.js';
  * The review queue of an account: its refused conversions waiting for a person
  * (workflows/review.ts), read from Temporal's visibility store, each answered by its workflow.
  */
+
+const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** An entry is in the queue from when its file has been read again until it is created or dropped. */
 const WAITING = 'ExecutionStatus = "Running" AND EinvoiceOutcome = "awaiting-review"';
@@ -45,6 +46,40 @@ export async function reviewQueue(deps: JobDeps, account: Account, limit: number
   return queue.sort((a, b) => a.since.localeCompare(b.since));
 }
 
+/** What the queue's people did lately: the e-invoices they created from it, and the time a review took. */
+export interface ReviewStats {
+  /** Entries created in the last 30 days. */
+  created: number;
+  /** The median time from opening an entry to creating it, where the page measured it. */
+  medianSeconds?: number;
+}
+
+const STATS_DAYS = 30;
+
+export async function reviewStats(deps: JobDeps, account: Account, now = Date.now()): Promise<ReviewStats> {
+  if (!/^[\w-]+$/.test(account.accountId)) throw new Error(`unexpected account id ${account.accountId}`);
+  const since = new Date(now - STATS_DAYS * DAY_MS).toISOString();
+  const query = `EinvoiceAccount = "${account.accountId}" AND EinvoiceOperation = "${reviewOperation.name}" AND EinvoiceOutcome = "valid" AND CloseTime > "${since}"`;
+  const seconds: number[] = [];
+  let created = 0;
+  try {
+    for await (const wf of deps.temporal.workflow.list({ query })) {
+      created++;
+      const s = wf.memo?.reviewSeconds;
+      if (typeof s === 'number') seconds.push(s);
+    }
+  } catch (err) {
+    throw new JobRefusal('SERVICE_UNAVAILABLE', { detail: `Temporal did not list the reviews: ${(err as Error).message}`, cause: err });
+  }
+  return { created, ...(seconds.length ? { medianSeconds: median(seconds) } : {}) };
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
 /** One entry: what was read and why it was refused. NOT_FOUND for an id of another account or one handled already. */
 export async function reviewOf(deps: JobDeps, account: Account, id: string): Promise<ReviewEntry> {
   const handle = await waitingReview(deps, account, id);
@@ -73,10 +108,10 @@ export async function reviewFile(
  * A person's corrected invoice: answers the created document, or why it is refused again (the
  * entry stays). REVIEW_CLOSED while another correction of it is being built, or once it is created.
  */
-export async function correctReview(deps: JobDeps, account: Account, id: string, invoice: Invoice): Promise<CorrectionAnswer> {
+export async function correctReview(deps: JobDeps, account: Account, id: string, correction: Correction): Promise<CorrectionAnswer> {
   const handle = await waitingReview(deps, account, id);
   try {
-    return await handle.executeUpdate(correctInvoice, { args: [{ invoice }] });
+    return await handle.executeUpdate(correctInvoice, { args: [correction] });
   } catch (err) {
     if (err instanceof WorkflowUpdateFailedError)
       throw new JobRefusal('REVIEW_CLOSED', { detail: err.cause?.message ?? err.message, cause: err });
@@ -105,7 +140,6 @@ async function waitingReview(deps: JobDeps, account: Account, id: string) {
 
 /** How long a refused API conversion waits in the queue; its upload is kept as long. */
 export const API_REVIEW_DAYS = 30;
-const DAY_MS = 24 * 60 * 60 * 1000;
 
 /**
  * A refused createZugferdFromPdf of the account's own API call enters its review queue, where the
