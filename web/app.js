@@ -599,7 +599,7 @@ async function openReview(id) {
   const file = new File([blob], entry.fileName, { type: blob.type });
   const refusal = entry.lastAttempt ?? entry.refusal;
   const why = el('div', { class: 'refusal' }, el('p', { text: `${T.reviewReason}: ${refusal.code} · ${refusal.message}` }));
-  showEditor(file, entry.fileType, undefined, entry, { id, refusal, opened });
+  showEditor(file, entry.fileType, undefined, entry, { id, origin: entry.origin, refusal, opened });
   $('review').prepend(why);
 }
 
@@ -618,7 +618,12 @@ async function sendReview(review, invoice, outcome, askFor) {
     );
     return askFor(invoicePaths(fields));
   }
-  $('review').replaceChildren(el('p', { role: 'status', text: fill(T.reviewCreated, { id: answer.documentId }) }));
+  // A connector's e-invoice went to its route; an API call's is only stored: its link is what the person passes on.
+  const created = fill(review.origin === 'api' ? T.reviewCreatedStored : T.reviewCreated, { id: answer.documentId });
+  $('review').replaceChildren(
+    el('p', { role: 'status', text: created }),
+    el('a', { href: answer.downloadURL, text: `${T.download}: ${answer.documentId}` }),
+  );
   await loadReviews(review.id);
   loadJobs();
   $('reviews-list').querySelector('button')?.focus();
