@@ -429,8 +429,14 @@ function showEditor(file, kind, b64, analysis, review) {
   const fields = el('div', { class: 'fields', id: review ? 'review-fields' : 'fields' });
   const focusField = (path) => fields.querySelector(`input[data-path="${CSS.escape(path)}"]`)?.focus();
   const view = pageView(file, kind, analysis.fields, focusField);
+  // What the refusal says of each field, with the other values the page offered for it.
   const problems = new Map(
-    (review?.refusal.fields ?? []).filter((f) => f.field?.startsWith('invoice.')).map((f) => [f.field.slice('invoice.'.length), f.message]),
+    (review?.refusal.fields ?? [])
+      .filter((f) => f.field?.startsWith('invoice.'))
+      .map((f) => [
+        f.field.slice('invoice.'.length),
+        f.candidates?.length ? `${f.message} (${T.alsoFound}: ${f.candidates.map((c) => `"${c}"`).join(', ')})` : f.message,
+      ]),
   );
   // The values to check first: those a refusal names, then those read with little confidence, then the rest in the invoice's order.
   const rank = (path) => (problems.has(path) ? 0 : isUnsure(analysis.fields?.[path]) ? 1 : 2);
