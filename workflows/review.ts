@@ -16,6 +16,7 @@ import { connectorFileOperation } from '../connectors/file-operation.js';
 import type { RefusalDetails } from '../src/conversion/refusal-details.js';
 import type { Invoice } from '../src/invoice/model.js';
 import type { FileType } from '../src/files/file-type.js';
+import { zugferdFileName } from '../src/files/names.js';
 import { convertOperation, type ConvertToZugferdResult } from '../src/operations/convert.js';
 import {
   reviewOperation,
@@ -125,13 +126,13 @@ function takeCorrections(input: ReviewConversionInput, entry: ReviewEntry, tempo
   const { analysis } = entry;
   setHandler(
     correctInvoice,
-    async ({ invoice, seconds }) => {
+    async ({ invoice, seconds, mail: request }) => {
       building = true;
       try {
         // The person's values stand as confirmed: no confidence holds them back, the cross-checks and sums still apply.
         const reading = { invoice, source: analysis.source, extractionConfidence: 1, pageCount: analysis.pageCount };
         const result = await createFromReading(
-          { ctx: input.ctx, fileBlobKey: entry.fileBlobKey, fileType: entry.fileType, fileName: entry.fileName },
+          { ctx: input.ctx, fileBlobKey: entry.fileBlobKey, fileType: entry.fileType, fileName: zugferdFileName(entry.fileName) },
           {
             ...reading,
             ...(analysis.unread ? { unread: analysis.unread } : {}),
@@ -139,11 +140,13 @@ function takeCorrections(input: ReviewConversionInput, entry: ReviewEntry, tempo
           },
           temporary,
         );
-        created = { result, invoice };
-        // Out of the queue at once: what is left is filing it, which needs no person.
+        // Out of the queue at once: what is left is sending and filing it, which needs no person.
         upsertSearchAttributes([{ key: OUTCOME, value: 'running' }]);
         if (seconds !== undefined) upsertMemo({ reviewSeconds: seconds });
-        return { created: true, documentId: result.documentId };
+        const mail = await deliverIfRequested(input.ctx, request, result.documentId);
+        // Only now: the workflow goes on to file it and ends, and an update must end before its workflow.
+        created = { result, invoice };
+        return { created: true, documentId: result.documentId, ...(mail ? { mail } : {}) };
       } catch (err) {
         entry.lastAttempt = refusedAgain(err);
         return entry.lastAttempt;

@@ -1,4 +1,5 @@
 import type { FieldProblem } from '../conversion/field-problem.js';
+import type { MailOutcome, MailRequest } from '../mail/types.js';
 import type { Invoice } from '../invoice/model.js';
 import type { FileType } from '../files/file-type.js';
 import type { DocumentAnalysis } from './analysis.js';
@@ -73,7 +74,7 @@ export interface CorrectionRefused {
   ruleCodes?: string[];
 }
 
-export type CorrectionAnswer = { created: true; documentId: string } | CorrectionRefused;
+export type CorrectionAnswer = { created: true; documentId: string; mail?: MailOutcome } | CorrectionRefused;
 
 export interface ReviewOutcome {
   status: 'created' | 'expired';
@@ -88,6 +89,8 @@ export interface Correction {
   invoice: Invoice;
   /** How long the person took, from opening the entry to sending this (the page measures it), for the queue's statistics. */
   seconds?: number;
+  /** The e-mail the person asked for: the created e-invoice sent as createZugferdFromJson's transport sends it. */
+  mail?: MailRequest;
 }
 
 /**

@@ -83,6 +83,9 @@ describe('the review queue of a connector route (local folder, real service)', (
   let connectors: RoleProcess;
   const share = (...parts: string[]) => path.join(base, 'share', ...parts);
   const files = async (...folder: string[]) => (existsSync(share(...folder)) ? (await readdir(share(...folder))).sort() : []);
+  /** One of the service's operator tools, on its data. */
+  const cli = (tool: string, ...args: string[]) =>
+    run(process.execPath, [path.join(repoRoot, 'dist/src/cli', tool), ...args], { env: { ...process.env, ...service.env } });
   const api = async (method: 'GET' | 'POST', url: string, body?: unknown) => {
     const res = await fetch(`${service.url}${url}`, {
       method,
@@ -144,9 +147,22 @@ routes:
       const again = await api('POST', `/api/v2/reviews/${queue[0].id}/invoice`, { invoice: entry.body.invoice });
       expect(again).toMatchObject({ status: 200, body: { created: false, refusal: { code: 'FIELDS_MISSING' } } });
 
+      // Created, and sent by e-mail as the person asked (the service has no SMTP server here: the outbox).
       const corrected = { ...entry.body.invoice, seller: { ...entry.body.invoice.seller, sellerVatIdentifier } };
-      const created = await api('POST', `/api/v2/reviews/${queue[0].id}/invoice`, { invoice: corrected });
-      expect(created).toMatchObject({ status: 200, body: { created: true } });
+      await cli('accounts.js', 'allow-sender', '--account', service.accountId, '--sender', 'rechnung@acme.example');
+      const transport = {
+        type: 'email',
+        useTransport: true,
+        sender: 'rechnung@acme.example',
+        receiver: 'einkauf@customer.example',
+        subject: 'Rechnung {invoicenumber}',
+        message: 'Anbei die Rechnung {invoicenumber}.',
+      };
+      const created = await api('POST', `/api/v2/reviews/${queue[0].id}/invoice`, { invoice: corrected, transport });
+      expect(created).toMatchObject({ status: 200, body: { created: true, transport: { status: 'sent' } } });
+      const eml = await readFile(path.join(service.dataDir, 'outbox', (await readdir(path.join(service.dataDir, 'outbox')))[0]!), 'utf8');
+      expect(eml).toContain('Subject: Rechnung RE-2025-0117');
+      expect(eml).toMatch(/filename="?RE-no-tax-id-zugferd\.pdf/);
 
       const pdf = await waitFor('out/RE-no-tax-id-zugferd.pdf', async () =>
         (await files('out')).includes('RE-no-tax-id-zugferd.pdf') ? readFile(share('out', 'RE-no-tax-id-zugferd.pdf')) : undefined,
@@ -161,10 +177,8 @@ routes:
 
       // The correction is kept as a labelled example; exported, the training's reader takes the confirmed values as the truth.
       const exported = path.join(base, 'examples');
-      const cli = path.join(repoRoot, 'dist/src/cli/examples.js');
       await waitFor('the labelled example', async () => {
-        const args = [cli, 'export', '--account', service.accountId, '--out', exported];
-        const { stdout } = await run(process.execPath, args, { env: { ...process.env, ...service.env } });
+        const { stdout } = await cli('examples.js', 'export', '--account', service.accountId, '--out', exported);
         return stdout.startsWith('1 example(s)');
       });
       const [example] = wildItems(exported);
@@ -227,9 +241,7 @@ routes:
       expect(answered.body.error.detail).not.toMatch(/review queue/);
       expect((await api('GET', '/api/v2/reviews')).body.reviews).toEqual([]);
 
-      const accounts = path.join(repoRoot, 'dist/src/cli/accounts.js');
-      const args = [accounts, 'review-api-refusals', '--account', service.accountId, '--on'];
-      await run(process.execPath, args, { env: { ...process.env, ...service.env } });
+      await cli('accounts.js', 'review-api-refusals', '--account', service.accountId, '--on');
       const refused = await convert();
       expect(refused).toMatchObject({ status: 422, body: { error: { reason: 'FIELDS_MISSING' } } });
       const id = /review queue as (review-\S+) /.exec(refused.body.error.detail)?.[1];

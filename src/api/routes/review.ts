@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { JsonNumber } from '../../invoice/decimal.js';
 import { invoiceInputSchema } from '../../invoice/input.js';
+import { mailResultSchema, transportSchema } from '../../mail/schema.js';
 import { toV2Invoice } from '../../invoice/output.js';
 import { correctReview, reviewFile, reviewOf, reviewQueue, reviewStats } from '../../jobs/submit/review.js';
 import { attachmentDisposition } from '../file-names.js';
@@ -162,6 +163,7 @@ function correctRoute(services: Services) {
           .preprocess((v) => (v instanceof JsonNumber ? Number(v.text) : v), z.number().min(0).max(86_400))
           .optional()
           .meta({ description: "How long the person took, from opening the entry to sending it, for the queue's statistics" }),
+        transport: transportSchema.optional().meta({ description: 'Send the created e-invoice by e-mail, as createZugferdFromJson does' }),
       })
       .strict(),
     responses: {
@@ -171,16 +173,19 @@ function correctRoute(services: Services) {
           created: z.boolean(),
           documentId: z.string().optional().meta({ description: 'The stored ZUGFeRD PDF, when created' }),
           downloadURL: z.url().optional().meta({ description: 'A signed link to it, when created' }),
+          transport: mailResultSchema.optional().meta({ description: 'What happened to the e-mail, when the request had a transport' }),
           refusal: refusal.optional().meta({ description: 'When not created' }),
         }),
       },
       ...errorResponses(400, 401, 403, 404, 409, 413, 415, 503),
     },
     async handle({ body, principal, request }) {
-      const correction = { invoice: body.invoice, ...(body.seconds !== undefined ? { seconds: body.seconds } : {}) };
-      const answer = await correctReview(services, principal, request.params.id ?? '', correction);
+      const { invoice, seconds, transport } = body;
+      const order = { invoice, ...(seconds !== undefined ? { seconds } : {}), ...(transport ? { transport } : {}) };
+      const answer = await correctReview(services, principal, request.params.id ?? '', order);
       if (!answer.created) return { body: { created: false, refusal: withoutFlag(answer) } };
-      return { body: { ...answer, downloadURL: downloadUrl(services, answer.documentId) } };
+      const { mail: _outcome, ...created } = answer;
+      return { body: { ...created, downloadURL: downloadUrl(services, answer.documentId) } };
     },
   });
 }

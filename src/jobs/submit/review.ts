@@ -3,6 +3,9 @@ import { correctInvoice, reviewEntry } from '../../../workflows/review.js';
 import { REVIEWABLE, reviewOperation, type Correction, type CorrectionAnswer, type ReviewEntry } from '../../operations/review.js';
 import { ACCOUNT, FILE, OUTCOME, ROUTE } from '../../temporal/search-attributes.js';
 import type { FileType } from '../../files/file-type.js';
+import { invoicePlaceholders } from '../../mail/placeholders.js';
+import type { MailResult, TransportOrder } from '../../mail/schema.js';
+import { prepareMail } from '../intake/mail.js';
 import { jobId, type Account, type Job } from '../intake/job.js';
 import { JobRefusal } from '../intake/refusal.js';
 import { startWorkflow, type JobDeps } from './run-workflow.js';
@@ -108,10 +111,21 @@ export async function reviewFile(
  * A person's corrected invoice: answers the created document, or why it is refused again (the
  * entry stays). REVIEW_CLOSED while another correction of it is being built, or once it is created.
  */
-export async function correctReview(deps: JobDeps, account: Account, id: string, correction: Correction): Promise<CorrectionAnswer> {
+export async function correctReview(
+  deps: JobDeps,
+  account: Account,
+  id: string,
+  order: Omit<Correction, 'mail'> & { transport?: TransportOrder },
+): Promise<CorrectionAnswer & { transport?: MailResult }> {
   const handle = await waitingReview(deps, account, id);
+  const { transport, ...correction } = order;
+  const mail = await prepareMail(deps, account, transport, invoicePlaceholders(correction.invoice));
   try {
-    return await handle.executeUpdate(correctInvoice, { args: [correction] });
+    const staged = await mail.stage();
+    const answer = await handle.executeUpdate(correctInvoice, { args: [{ ...correction, ...(staged ? { mail: staged } : {}) }] });
+    if (!answer.created) return answer;
+    const result = await mail.result(answer.mail);
+    return { ...answer, ...(result ? { transport: result } : {}) };
   } catch (err) {
     if (err instanceof WorkflowUpdateFailedError)
       throw new JobRefusal('REVIEW_CLOSED', { detail: err.cause?.message ?? err.message, cause: err });
