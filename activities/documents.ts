@@ -1,5 +1,6 @@
 import { Context } from '@temporalio/activity';
-import { correctionsOf } from '../src/conversion/corrections.js';
+import { labelsOf } from '../src/conversion/labels.js';
+import type { FieldReport } from '../src/operations/analysis.js';
 import type { Invoice } from '../src/invoice/model.js';
 import type { UsageEntry } from '../src/storage/index.js';
 import type { RequestContext } from '../src/operations/context.js';
@@ -40,7 +41,7 @@ export function documentActivities({ blobs, storage }: ActivityDeps) {
     /**
      * Keeps a reviewed e-invoice as a labelled example (src/storage/labelled-examples.ts), where
      * the account keeps them: a copy of its file, so that the document's own expiry leaves it,
-     * and what the person changed of the invoice read.
+     * and each value the person confirmed, with what was read and where.
      */
     async keepLabelledExample(input: {
       ctx: RequestContext;
@@ -49,6 +50,8 @@ export function documentActivities({ blobs, storage }: ActivityDeps) {
       fileName: string;
       read: Invoice;
       confirmed: Invoice;
+      /** Where each value read stood on the page. */
+      fields?: Record<string, FieldReport>;
     }): Promise<{ kept: boolean }> {
       if (!(await storage.examples.keeps(input.ctx.accountId))) return { kept: false };
       const { key } = await stepBlobs(blobs).put(await blobs.get(input.pdfBlobKey));
@@ -57,7 +60,7 @@ export function documentActivities({ blobs, storage }: ActivityDeps) {
         accountId: input.ctx.accountId,
         blobKey: key,
         fileName: input.fileName,
-        corrections: correctionsOf(input.read, input.confirmed),
+        labels: labelsOf(input.read, input.confirmed, input.fields),
         createdAt: Date.now(),
       });
       return { kept: true };

@@ -68,6 +68,7 @@ export async function reviewConversion(input: ReviewConversionInput): Promise<Re
         fileName: entry.fileName,
         read: entry.analysis.invoice,
         confirmed: created.invoice,
+        ...(entry.analysis.fields ? { fields: entry.analysis.fields } : {}),
       });
       return outcome;
     }

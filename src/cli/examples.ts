@@ -22,7 +22,7 @@ const USAGE = `Usage: examples <command> --account ID [options]
 Commands:
   export --account ID --out DIR   write the account's examples into DIR/ID/, as train-models --wild DIR reads them:
                                   NNNN-name.pdf (the pages with the invoice XML a person confirmed embedded) and
-                                  NNNN-name.corrections.json (the values the person changed)
+                                  NNNN-name.labels.json (each value confirmed: field, value, what was read and where)
   keep --account ID --on|--off    keep the account's reviews as examples (the default) or stop keeping them
   remove --account ID             delete the account's examples and their files
 

@@ -1,11 +1,11 @@
-import type { ValueCorrection } from '../conversion/corrections.js';
+import type { FieldLabel } from '../conversion/labels.js';
 import type { Queryable } from './database.js';
 
 /**
  * What people confirmed in the review queue, kept as labelled examples for retraining the
  * analysis on an installation's own suppliers (README, "Labelled examples"): per created
  * e-invoice, its pages with the confirmed invoice XML embedded (the form `train-models --wild`
- * reads) and the values the person changed. Only for accounts that keep them (the default);
+ * reads) and each value confirmed: the field, the value, what was read and where it stood. Only for accounts that keep them (the default);
  * `examples keep --off` stops it and `examples remove` deletes what was kept.
  */
 
@@ -15,7 +15,8 @@ export interface LabelledExample {
   accountId: string;
   blobKey: string;
   fileName: string;
-  corrections: ValueCorrection[];
+  /** Every value the person confirmed, with what was read, where, and whether it was changed. */
+  labels: FieldLabel[];
   /** Epoch milliseconds. */
   createdAt: number;
 }
@@ -25,7 +26,7 @@ interface ExampleRow {
   account_id: string;
   blob_key: string;
   file_name: string;
-  corrections: string;
+  labels: string;
   created_at: number | string;
 }
 
@@ -34,16 +35,16 @@ const toExample = (r: ExampleRow): LabelledExample => ({
   accountId: r.account_id,
   blobKey: r.blob_key,
   fileName: r.file_name,
-  corrections: JSON.parse(r.corrections) as ValueCorrection[],
+  labels: JSON.parse(r.labels) as FieldLabel[],
   createdAt: Number(r.created_at),
 });
 
 /** Idempotent on the example's id: answers whether it was added now. */
 export async function addExample(db: Queryable, e: LabelledExample): Promise<boolean> {
   const { rowCount } = await db.query(
-    `INSERT INTO labelled_examples (id, account_id, blob_key, file_name, corrections, created_at)
+    `INSERT INTO labelled_examples (id, account_id, blob_key, file_name, labels, created_at)
      VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (id) DO NOTHING`,
-    [e.id, e.accountId, e.blobKey, e.fileName, JSON.stringify(e.corrections), e.createdAt],
+    [e.id, e.accountId, e.blobKey, e.fileName, JSON.stringify(e.labels), e.createdAt],
   );
   return (rowCount ?? 0) > 0;
 }
@@ -51,7 +52,7 @@ export async function addExample(db: Queryable, e: LabelledExample): Promise<boo
 /** Oldest first. */
 export async function listExamples(db: Queryable, accountId: string): Promise<LabelledExample[]> {
   const { rows } = await db.query<ExampleRow>(
-    'SELECT id, account_id, blob_key, file_name, corrections, created_at FROM labelled_examples WHERE account_id = $1 ORDER BY created_at, id',
+    'SELECT id, account_id, blob_key, file_name, labels, created_at FROM labelled_examples WHERE account_id = $1 ORDER BY created_at, id',
     [accountId],
   );
   return rows.map(toExample);

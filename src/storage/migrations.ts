@@ -178,13 +178,13 @@ export const MIGRATIONS: readonly Migration[] = [
       )`,
       // Whether a person's corrections in the review queue are kept as labelled examples (labelled-examples.ts); 1: kept.
       `ALTER TABLE accounts ADD COLUMN keep_examples INTEGER NOT NULL DEFAULT 1`,
-      // One per review that created its e-invoice: the pages with the confirmed invoice XML, and what the person changed (JSON).
+      // One per review that created its e-invoice: the pages with the confirmed invoice XML, and each value confirmed (JSON: field, value, read, place, changed).
       `CREATE TABLE labelled_examples (
         id TEXT PRIMARY KEY,
         account_id TEXT NOT NULL,
         blob_key TEXT NOT NULL,
         file_name TEXT NOT NULL,
-        corrections TEXT NOT NULL,
+        labels TEXT NOT NULL,
         created_at BIGINT NOT NULL
       )`,
       `CREATE INDEX labelled_examples_account ON labelled_examples (account_id, created_at)`,

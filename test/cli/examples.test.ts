@@ -51,13 +51,13 @@ describe('the examples CLI', () => {
     const account = await storage.accounts.create('office');
     const blobs = new BlobStore(env.config.dataDir);
     const { key } = await blobs.put(await reviewedPdf());
-    const corrections = [{ path: 'seller.sellerVatIdentifier', confirmed: 'DE298765432' }];
-    await storage.examples.add({ id: 'review-1', accountId: account.id, blobKey: key, fileName: 'RE 7.pdf', corrections, createdAt: 1 });
+    const labels = [{ path: 'seller.sellerVatIdentifier', value: 'DE298765432', changed: true }];
+    await storage.examples.add({ id: 'review-1', accountId: account.id, blobKey: key, fileName: 'RE 7.pdf', labels, createdAt: 1 });
 
     const exported = await compiled.run(env.env, 'export', '--account', account.id, '--out', out);
     expect(exported, exported.stderr).toMatchObject({ code: 0, stdout: `1 example(s) in ${path.join(out, account.id)}\n` });
-    expect((await readdir(path.join(out, account.id))).sort()).toEqual(['0001-RE_7.corrections.json', '0001-RE_7.pdf']);
-    expect(JSON.parse(await readFile(path.join(out, account.id, '0001-RE_7.corrections.json'), 'utf8'))).toEqual(corrections);
+    expect((await readdir(path.join(out, account.id))).sort()).toEqual(['0001-RE_7.labels.json', '0001-RE_7.pdf']);
+    expect(JSON.parse(await readFile(path.join(out, account.id, '0001-RE_7.labels.json'), 'utf8'))).toEqual(labels);
 
     // Read back by the training's reader: one fold per account, the confirmed invoice as the truth.
     const [item, ...more] = wildItems(out);

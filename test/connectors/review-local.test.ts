@@ -183,9 +183,13 @@ routes:
       });
       const [example] = wildItems(exported);
       expect(await example!.truth()).toMatchObject({ seller: { sellerVatIdentifier } });
-      expect(JSON.parse(await readFile(example!.file.replace(/\.pdf$/, '.corrections.json'), 'utf8'))).toEqual([
-        { path: 'seller.sellerVatIdentifier', confirmed: sellerVatIdentifier },
-      ]);
+      const labels = JSON.parse(await readFile(example!.file.replace(/\.pdf$/, '.labels.json'), 'utf8')) as Array<{
+        path: string;
+        changed: boolean;
+      }>;
+      // Every value confirmed is labelled; the person changed the one the refusal asked for, and where the seller's name was read is known.
+      expect(labels.filter((l) => l.changed)).toEqual([{ path: 'seller.sellerVatIdentifier', value: sellerVatIdentifier, changed: true }]);
+      expect(labels.find((l) => l.path === 'seller.sellerName')).toMatchObject({ value: sellerName, read: sellerName, place: { page: 1 } });
     },
   );
 

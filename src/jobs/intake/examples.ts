@@ -7,7 +7,8 @@ import type { Storage } from '../../storage/index.js';
  * The account's labelled examples (src/storage/labelled-examples.ts) as files: one folder per
  * account under `outDir`, the layout `train-models --wild DIR` reads (each folder a fold of its
  * own): `0001-invoice.pdf`, the pages with the invoice XML a person confirmed embedded, and
- * `0001-invoice.corrections.json`, the values the person changed.
+ * `0001-invoice.labels.json`, each value the person confirmed (field, value, what was read and
+ * where on the page, whether the person changed it).
  */
 export async function exportExamples(
   deps: { storage: Pick<Storage, 'examples'>; blobs: BlobStorage },
@@ -20,7 +21,7 @@ export async function exportExamples(
   for (const [i, example] of (await deps.storage.examples.list(accountId)).entries()) {
     const stem = `${String(i + 1).padStart(4, '0')}-${safeStem(example.fileName)}`;
     await writeFile(path.join(folder, `${stem}.pdf`), await deps.blobs.get(example.blobKey));
-    await writeFile(path.join(folder, `${stem}.corrections.json`), `${JSON.stringify(example.corrections, null, 2)}\n`);
+    await writeFile(path.join(folder, `${stem}.labels.json`), `${JSON.stringify(example.labels, null, 2)}\n`);
     files.push(`${stem}.pdf`);
   }
   return { folder, files };
