@@ -124,6 +124,14 @@ describe.each(BACKENDS)('retention on %s', (backend) => {
     const orphan = await blob('upload of a crashed request');
     const young = await blob('upload of a running workflow', now - HOUR);
 
+    // The review queue: a refused API call's upload while its entry waits, one whose time is up, and a labelled example.
+    const waiting = await blob('upload waiting for review');
+    await storage.reviews.keepFile({ reviewId: 'review-1', accountId, blobKey: waiting, expiresAt: now + 24 * HOUR });
+    const reviewOver = await blob('upload whose review time is up');
+    await storage.reviews.keepFile({ reviewId: 'review-2', accountId, blobKey: reviewOver, expiresAt: now - 1 });
+    const example = await blob('%PDF reviewed');
+    await storage.examples.add({ id: 'review-0', accountId, blobKey: example, fileName: 'RE-0.pdf', labels: [], createdAt: longAgo });
+
     const report = await applyRetention(storage, blobs, now);
 
     expect(await storage.idempotency.lookup(accountId, 'old', now)).toBeUndefined();
@@ -142,6 +150,9 @@ describe.each(BACKENDS)('retention on %s', (backend) => {
     expect(await exists(recentNotice)).toBe(true);
     expect(await exists(stillQueued)).toBe(true);
     expect(await exists(young)).toBe(true);
+    expect(await exists(waiting)).toBe(true);
+    expect(await exists(reviewOver)).toBe(false);
+    expect(await exists(example)).toBe(true);
     // The send records are the account's history: they all stay.
     expect((await storage.mail.listSends(accountId, { limit: 50 })).records).toHaveLength(7);
     expect(report).toMatchObject({ idempotencyKeys: 1, documents: 1, drafts: 2 });
