@@ -22,7 +22,7 @@ import type { RefusalDetails } from '../src/conversion/refusal-details.js';
 import { analyseOperation } from '../src/operations/analysis.js';
 import { convertOperation } from '../src/operations/convert.js';
 import { REVIEWABLE, reviewOperation } from '../src/operations/review.js';
-import { ACCOUNT, FILE, OPERATION, OUTCOME, ROUTE } from '../src/temporal/search-attributes.js';
+import { startAttributes } from '../src/temporal/search-attributes.js';
 import { createXInvoiceOperation } from '../src/operations/xrechnung.js';
 import { analyseInvoiceFile } from './analysis.js';
 import { convertToZugferd } from './convert.js';
@@ -155,14 +155,8 @@ async function startReview(
         },
       ],
       parentClosePolicy: ParentClosePolicy.ABANDON,
-      typedSearchAttributes: [
-        { key: OPERATION, value: reviewOperation.name },
-        { key: ACCOUNT, value: input.ctx.accountId },
-        // The review says when it waits (awaiting-review): the queue lists it from then on.
-        { key: OUTCOME, value: 'running' },
-        { key: ROUTE, value: input.route },
-        { key: FILE, value: input.file.name },
-      ],
+      // Running until the review says it waits (awaiting-review): the queue lists it from then on.
+      typedSearchAttributes: startAttributes(reviewOperation.name, input.ctx.accountId, { route: input.route, name: input.file.name }),
       staticSummary: `review of a refused conversion on route ${input.route}`,
       memo: { requestId: input.ctx.requestId },
     });

@@ -19,7 +19,7 @@ import {
   type WatcherState,
   type WatchRouteInput,
 } from '../connectors/watch-operation.js';
-import { ACCOUNT, FILE, OPERATION, OUTCOME, ROUTE } from '../src/temporal/search-attributes.js';
+import { startAttributes } from '../src/temporal/search-attributes.js';
 import { processConnectorFile } from './connector-file.js';
 import { onSource } from './steps.js';
 
@@ -101,13 +101,7 @@ async function startFile(file: FileToStart, activityQueue: string): Promise<'in-
       workflowId: file.workflowId,
       args: [{ ...file.input, activityQueue }],
       parentClosePolicy: ParentClosePolicy.ABANDON,
-      typedSearchAttributes: [
-        { key: OPERATION, value: connectorFileOperation.name },
-        { key: ACCOUNT, value: ctx.accountId },
-        { key: OUTCOME, value: 'running' },
-        { key: ROUTE, value: route },
-        { key: FILE, value: file.input.file.name },
-      ],
+      typedSearchAttributes: startAttributes(connectorFileOperation.name, ctx.accountId, { route, name: file.input.file.name }),
       staticSummary: `${operation} of a file on route ${route}`,
       memo: { requestId: ctx.requestId },
     });

@@ -1,7 +1,7 @@
 import { Decimal } from '../invoice/decimal.js';
 import type { Found } from './document.js';
 import type { TotalField } from './lexicon.js';
-import type { VatRow } from './totals.js';
+import { taxMatches, type VatRow } from './totals.js';
 
 /**
  * Lets the arithmetic decide among candidate totals. Labels propose values; the EN 16931 sums
@@ -274,7 +274,6 @@ export const UNVOUCHED = ':unvouched';
 export function unvouchedRows(rows: ReadonlyArray<{ rate: string; base: string; tax: string }>, netTotal: string | undefined): Set<number> {
   const sum = rows.reduce((s, r) => s.plus(r.base), new Decimal(0));
   if (netTotal === undefined || rows.length === 0 || eq(sum, new Decimal(netTotal))) return new Set();
-  const vouched = (r: { rate: string; base: string; tax: string }) =>
-    !new Decimal(r.rate).isZero() && eq(new Decimal(r.base).times(r.rate).div(100).toDecimalPlaces(2), new Decimal(r.tax));
+  const vouched = (r: { rate: string; base: string; tax: string }) => !new Decimal(r.rate).isZero() && taxMatches(r.base, r.rate, r.tax);
   return new Set(rows.flatMap((r, i) => (vouched(r) ? [] : [i])));
 }

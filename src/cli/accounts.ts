@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import { parseArgs } from 'node:util';
-import { ConfigError, loadConfig } from '../config.js';
+import { loadConfig } from '../config.js';
 import { TokenError, issueToken, revokeToken, rotateToken, type IssuedToken } from '../auth/tokens.js';
 import { createAccount, getAccount, listAccounts } from '../storage/accounts.js';
 import { listApiTokens, type ApiTokenRecord } from '../storage/api-tokens.js';
@@ -9,6 +9,7 @@ import { openDatabase } from '../storage/open-database.js';
 import { addSenderRule, listSenderRules, removeSenderRule } from '../storage/mail-records.js';
 import { parseSenderRule } from '../mail/sender-policy.js';
 import { setReviewsApiRefusals } from '../storage/account-settings.js';
+import { reportError, UsageError } from './errors.js';
 import { table } from './table.js';
 
 /**
@@ -65,8 +66,6 @@ type Options = {
   off: boolean;
   json: boolean;
 };
-
-class UsageError extends Error {}
 
 interface Output {
   /** What the command prints: `text` for people, `json` with --json. */
@@ -243,15 +242,6 @@ async function main(argv: string[]): Promise<number> {
   } finally {
     await db?.close();
   }
-}
-
-/** Usage and configuration mistakes exit 2; a failed operation (unknown account, database down) exits 1. */
-function reportError(e: unknown, err: NodeJS.WritableStream): number {
-  const parseArgsError = e instanceof Error && 'code' in e && String(e.code).startsWith('ERR_PARSE_ARGS');
-  const usage = e instanceof UsageError || e instanceof ConfigError || parseArgsError;
-  err.write(`Error: ${e instanceof Error ? e.message : String(e)}\n`);
-  if (usage) err.write('Run with --help for usage.\n');
-  return usage ? 2 : 1;
 }
 
 process.exitCode = await main(process.argv.slice(2));

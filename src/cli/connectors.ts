@@ -5,7 +5,8 @@ import { ConfigError as ConnectorConfigError, parseConfig, type ConnectorConfig,
 import { openSource } from '../../connectors/sources/open.js';
 import type { FolderSource } from '../../connectors/sources/source.js';
 import { routeStatus } from '../../connectors/status.js';
-import { ConfigError, loadConfig } from '../config.js';
+import { loadConfig } from '../config.js';
+import { reportError, UsageError } from './errors.js';
 import { senderAllowed } from '../mail/sender-policy.js';
 import { openStorage, type Storage } from '../storage/index.js';
 import { table } from './table.js';
@@ -40,8 +41,6 @@ const OPTIONS = {
   json: { type: 'boolean', default: false },
   help: { type: 'boolean', default: false },
 } as const;
-
-class UsageError extends Error {}
 
 interface Output {
   json: unknown;
@@ -170,11 +169,7 @@ async function main(argv: string[]): Promise<number> {
     out.write(`${values.json ? JSON.stringify(result.json, null, 2) : result.text}\n`);
     return result.failed ? 1 : 0;
   } catch (e) {
-    const parseArgsError = e instanceof Error && 'code' in e && String(e.code).startsWith('ERR_PARSE_ARGS');
-    const usage = e instanceof UsageError || e instanceof ConfigError || e instanceof ConnectorConfigError || parseArgsError;
-    err.write(`Error: ${e instanceof Error ? e.message : String(e)}\n`);
-    if (usage) err.write('Run with --help for usage.\n');
-    return usage ? 2 : 1;
+    return reportError(e, err, ConnectorConfigError);
   } finally {
     await Promise.all([...(sources?.values() ?? [])].map((s) => (s instanceof Error ? undefined : s.close().catch(() => undefined))));
     await storage?.close();

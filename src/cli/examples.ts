@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { ConfigError, loadConfig } from '../config.js';
+import { loadConfig } from '../config.js';
+import { reportError, UsageError } from './errors.js';
 import { exportExamples, removeExamples } from '../jobs/intake/examples.js';
 import { openBlobStorage } from '../storage/open-blob-storage.js';
 import { openStorage, type Storage } from '../storage/index.js';
@@ -27,8 +28,6 @@ Commands:
   remove --account ID             delete the account's examples and their files
 
 Configuration comes from the same environment variables as the service (EINVOICE_DATA_DIR, DATABASE_URL, BLOB_STORE).`;
-
-class UsageError extends Error {}
 
 const OPTIONS = {
   account: { type: 'string' },
@@ -85,10 +84,7 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(`${await command.run(deps, values.account, values)}\n`);
     return 0;
   } catch (e) {
-    const parseArgsError = e instanceof Error && 'code' in e && String(e.code).startsWith('ERR_PARSE_ARGS');
-    const usage = e instanceof UsageError || e instanceof ConfigError || parseArgsError;
-    process.stderr.write(`Error: ${e instanceof Error ? e.message : String(e)}\n${usage ? 'Run with --help for usage.\n' : ''}`);
-    return usage ? 2 : 1;
+    return reportError(e, process.stderr);
   } finally {
     await storage?.close();
   }

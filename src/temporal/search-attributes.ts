@@ -1,4 +1,4 @@
-import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
+import { defineSearchAttributeKey, SearchAttributeType, type SearchAttributePair } from '@temporalio/common';
 
 /**
  * What operators filter on in the Temporal UI. Values are opaque ids and enum
@@ -20,3 +20,18 @@ export const SEARCH_ATTRIBUTES = [OPERATION, ACCOUNT, OUTCOME, ROUTE, FILE] as c
  */
 export type Outcome =
   'running' | 'valid' | 'invalid' | 'failed' | 'sent' | 'queued' | 'refused' | 'duplicate' | 'awaiting-review' | 'expired';
+
+/** What a workflow is started with: its operation and account, running, and a connector's route and file name. */
+export function startAttributes(operation: string, accountId: string, file?: { route: string; name: string }): SearchAttributePair[] {
+  return [
+    { key: OPERATION, value: operation },
+    { key: ACCOUNT, value: accountId },
+    { key: OUTCOME, value: 'running' },
+    ...(file
+      ? [
+          { key: ROUTE, value: file.route },
+          { key: FILE, value: file.name },
+        ]
+      : []),
+  ];
+}

@@ -1,8 +1,9 @@
 import { FILE, OPERATION, OUTCOME, ROUTE } from '../../temporal/search-attributes.js';
 import { watchRouteOperation } from '../../../connectors/watch-operation.js';
+import type { WorkflowExecutionInfo } from '@temporalio/client';
 import type { JobDeps } from './run-workflow.js';
 import type { Account } from '../intake/job.js';
-import { JobRefusal } from '../intake/refusal.js';
+import { workflowsOfAccount } from './visibility.js';
 
 /** What the page shows of an account's recent work: its workflows, newest first, from Temporal's visibility store. */
 export interface RecentJob {
@@ -20,37 +21,30 @@ export interface RecentJob {
 }
 
 export async function recentJobs(deps: JobDeps, account: Account, limit: number): Promise<RecentJob[]> {
-  // Account ids are opaque and ours (acc_…), but a quote in one would change the query: refuse rather than escape.
-  if (!/^[\w-]+$/.test(account.accountId)) throw new Error(`unexpected account id ${account.accountId}`);
-  const jobs: RecentJob[] = [];
   // The route watchers run for the whole installation, not for an account's file.
-  const query = `EinvoiceAccount = "${account.accountId}" AND EinvoiceOperation != "${watchRouteOperation.name}"`;
-  try {
-    await listInto(deps, query, limit, jobs);
-  } catch (err) {
-    throw new JobRefusal('SERVICE_UNAVAILABLE', { detail: `Temporal did not list the jobs: ${(err as Error).message}`, cause: err });
-  }
+  const jobs = await workflowsOfAccount(deps, account, `EinvoiceOperation != "${watchRouteOperation.name}"`, {
+    limit,
+    what: 'the jobs',
+    map: recentJob,
+  });
   // Temporal lists the newest first; the page wants them by start even where a store orders by close.
   return jobs.sort((a, b) => b.startedAt.localeCompare(a.startedAt));
 }
 
-async function listInto(deps: JobDeps, query: string, limit: number, jobs: RecentJob[]): Promise<void> {
-  for await (const wf of deps.temporal.workflow.list({ query, pageSize: limit })) {
-    const attrs = wf.typedSearchAttributes;
-    const operation = attrs.get(OPERATION) ?? wf.type;
-    const outcome = attrs.get(OUTCOME);
-    const route = attrs.get(ROUTE);
-    const file = attrs.get(FILE);
-    jobs.push({
-      workflowId: wf.workflowId,
-      operation,
-      status: wf.status.name,
-      ...(outcome ? { outcome } : {}),
-      ...(route ? { route } : {}),
-      ...(file ? { file } : {}),
-      startedAt: wf.startTime.toISOString(),
-      ...(wf.closeTime ? { closedAt: wf.closeTime.toISOString() } : {}),
-    });
-    if (jobs.length >= limit) break;
-  }
+function recentJob(wf: WorkflowExecutionInfo): RecentJob {
+  const attrs = wf.typedSearchAttributes;
+  const operation = attrs.get(OPERATION) ?? wf.type;
+  const outcome = attrs.get(OUTCOME);
+  const route = attrs.get(ROUTE);
+  const file = attrs.get(FILE);
+  return {
+    workflowId: wf.workflowId,
+    operation,
+    status: wf.status.name,
+    ...(outcome ? { outcome } : {}),
+    ...(route ? { route } : {}),
+    ...(file ? { file } : {}),
+    startedAt: wf.startTime.toISOString(),
+    ...(wf.closeTime ? { closedAt: wf.closeTime.toISOString() } : {}),
+  };
 }

@@ -9,6 +9,7 @@ import { prepareMail } from '../intake/mail.js';
 import { jobId, type Account, type Job } from '../intake/job.js';
 import { JobRefusal } from '../intake/refusal.js';
 import { startWorkflow, type JobDeps } from './run-workflow.js';
+import { workflowsOfAccount } from './visibility.js';
 
 /**
  * The review queue of an account: its refused conversions waiting for a person
@@ -29,22 +30,14 @@ export interface QueuedReview {
 }
 
 export async function reviewQueue(deps: JobDeps, account: Account, limit: number): Promise<QueuedReview[]> {
-  // Account ids are opaque and ours (acc_…), but a quote in one would change the query: refuse rather than escape.
-  if (!/^[\w-]+$/.test(account.accountId)) throw new Error(`unexpected account id ${account.accountId}`);
-  const query = `EinvoiceAccount = "${account.accountId}" AND EinvoiceOperation = "${reviewOperation.name}" AND ${WAITING}`;
-  const queue: QueuedReview[] = [];
-  try {
-    for await (const wf of deps.temporal.workflow.list({ query, pageSize: limit })) {
+  const queue = await workflowsOfAccount(deps, account, `EinvoiceOperation = "${reviewOperation.name}" AND ${WAITING}`, {
+    limit,
+    what: 'the review queue',
+    map: (wf): QueuedReview => {
       const [route, file] = [wf.typedSearchAttributes.get(ROUTE), wf.typedSearchAttributes.get(FILE)];
-      queue.push({ id: wf.workflowId, ...(route ? { route } : {}), ...(file ? { file } : {}), since: wf.startTime.toISOString() });
-      if (queue.length >= limit) break;
-    }
-  } catch (err) {
-    throw new JobRefusal('SERVICE_UNAVAILABLE', {
-      detail: `Temporal did not list the review queue: ${(err as Error).message}`,
-      cause: err,
-    });
-  }
+      return { id: wf.workflowId, ...(route ? { route } : {}), ...(file ? { file } : {}), since: wf.startTime.toISOString() };
+    },
+  });
   // Oldest first: the queue is worked through in the order it filled.
   return queue.sort((a, b) => a.since.localeCompare(b.since));
 }
@@ -60,21 +53,15 @@ export interface ReviewStats {
 const STATS_DAYS = 30;
 
 export async function reviewStats(deps: JobDeps, account: Account, now = Date.now()): Promise<ReviewStats> {
-  if (!/^[\w-]+$/.test(account.accountId)) throw new Error(`unexpected account id ${account.accountId}`);
   const since = new Date(now - STATS_DAYS * DAY_MS).toISOString();
-  const query = `EinvoiceAccount = "${account.accountId}" AND EinvoiceOperation = "${reviewOperation.name}" AND EinvoiceOutcome = "valid" AND CloseTime > "${since}"`;
-  const seconds: number[] = [];
-  let created = 0;
-  try {
-    for await (const wf of deps.temporal.workflow.list({ query })) {
-      created++;
-      const s = wf.memo?.reviewSeconds;
-      if (typeof s === 'number') seconds.push(s);
-    }
-  } catch (err) {
-    throw new JobRefusal('SERVICE_UNAVAILABLE', { detail: `Temporal did not list the reviews: ${(err as Error).message}`, cause: err });
-  }
-  return { created, ...(seconds.length ? { medianSeconds: median(seconds) } : {}) };
+  const created = await workflowsOfAccount(
+    deps,
+    account,
+    `EinvoiceOperation = "${reviewOperation.name}" AND EinvoiceOutcome = "valid" AND CloseTime > "${since}"`,
+    { what: 'the reviews', map: (wf) => wf.memo?.reviewSeconds },
+  );
+  const seconds = created.filter((s): s is number => typeof s === 'number');
+  return { created: created.length, ...(seconds.length ? { medianSeconds: median(seconds) } : {}) };
 }
 
 function median(values: number[]): number {

@@ -10,7 +10,7 @@ import {
 } from '@temporalio/client';
 import type { RefusalDetails } from '../../conversion/refusal-details.js';
 import type { InputOf, Operation, OutputOf, WorkflowOf } from '../../operations/operation.js';
-import { ACCOUNT, FILE, OPERATION, OUTCOME, ROUTE } from '../../temporal/search-attributes.js';
+import { startAttributes } from '../../temporal/search-attributes.js';
 import { jobContext, jobId, type IntakeDeps, type Job, type KeyedRun } from '../intake/job.js';
 import { isRefusalCode, JobRefusal } from '../intake/refusal.js';
 
@@ -65,17 +65,11 @@ export async function startWorkflow<O extends Operation>(
       requestEagerStart: deps.eagerStart ?? false,
       workflowId,
       args: [{ ctx, ...input }],
-      typedSearchAttributes: [
-        { key: OPERATION, value: operation.name },
-        { key: ACCOUNT, value: job.account.accountId },
-        { key: OUTCOME, value: 'running' },
-        ...(job.source.kind === 'connector'
-          ? [
-              { key: ROUTE, value: job.source.route },
-              { key: FILE, value: job.source.file },
-            ]
-          : []),
-      ],
+      typedSearchAttributes: startAttributes(
+        operation.name,
+        job.account.accountId,
+        job.source.kind === 'connector' ? { route: job.source.route, name: job.source.file } : undefined,
+      ),
       staticSummary: run.summary,
       memo: { requestId: ctx.requestId },
     } as unknown as WorkflowStartOptions<WorkflowOf<O>>; // the SDK's conditional args type does not resolve for a generic O
