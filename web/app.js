@@ -61,10 +61,13 @@ function showProblem(err) {
   box.append(el('p', { class: 'note', text: `${T.reference}: ${e.reference} (${e.code})` }));
 }
 
+/** The other values the page offered for a field: `(also found: "A", "B")`. */
+const alsoFound = (candidates) => `(${T.alsoFound}: ${candidates.map((c) => `"${c}"`).join(', ')})`;
+
 /** A field to fix, with what was read and the other readings found, for a person to decide. */
 function problemText(f) {
   const read = f.value !== undefined ? ` (${T.readAs}: "${f.value}")` : '';
-  const others = f.candidates?.length ? ` (${T.alsoFound}: ${f.candidates.map((c) => `"${c}"`).join(', ')})` : '';
+  const others = f.candidates?.length ? ` ${alsoFound(f.candidates)}` : '';
   return `${f.bt ? `${f.bt} ` : ''}${f.field}: ${f.message}${read}${others}`;
 }
 
@@ -433,10 +436,7 @@ function showEditor(file, kind, b64, analysis, review) {
   const problems = new Map(
     (review?.refusal.fields ?? [])
       .filter((f) => f.field?.startsWith('invoice.'))
-      .map((f) => [
-        f.field.slice('invoice.'.length),
-        f.candidates?.length ? `${f.message} (${T.alsoFound}: ${f.candidates.map((c) => `"${c}"`).join(', ')})` : f.message,
-      ]),
+      .map((f) => [f.field.slice('invoice.'.length), f.candidates?.length ? `${f.message} ${alsoFound(f.candidates)}` : f.message]),
   );
   // The values to check first: those a refusal names, then those read with little confidence, then the rest in the invoice's order.
   const rank = (path) => (problems.has(path) ? 0 : isUnsure(analysis.fields?.[path]) ? 1 : 2);
