@@ -524,8 +524,27 @@ interface RowLine {
 export function findLineItems(doc: Doc): ItemTable {
   const scan: Scan = { rows: [], extents: [], used: new Set<string>(), header: [], rowsPrinted: false, names: new Map() };
   for (const page of doc.pages) scanPage(doc, scan, page);
-  if (scan.rows.length === 0) return { ...headerlessItems(doc), ...(scan.rowsPrinted ? { rowsPrinted: true } : {}) };
+  if (scan.rows.length === 0)
+    return { ...headerlessItems(doc), ...(scan.rowsPrinted || printsPricedRow(doc) ? { rowsPrinted: true } : {}) };
   return finishItems(doc, scan);
+}
+
+/**
+ * Whether a line prints a quantity, a price and their product ("1 Trennblatter 9,9000 20 Stk 19
+ * 198,00"): an item, whether or not a table was read around it. A scan whose column titles came
+ * out garbled ("u Mee Beschreibung ; Nettopreis 5 Menge") still prints its items, and one line
+ * per VAT rate must not stand in for them.
+ */
+function printsPricedRow(doc: Doc): boolean {
+  return doc.pages.some((page) => page.lines.some((line) => holdsProduct(scanNumbers(lineText(line), doc.mark))));
+}
+
+function holdsProduct(numbers: readonly NumberMatch[]): boolean {
+  const factors = numbers.filter((n) => !n.percent && new Decimal(n.value).gt(0));
+  const amounts = factors.filter((n) => n.decimals === 2);
+  return factors.some((a, i) =>
+    factors.some((b, j) => j > i && amounts.some((c) => c !== a && c !== b && new Decimal(a.value).times(b.value).eq(c.value))),
+  );
 }
 
 function scanPage(doc: Doc, scan: Scan, page: PageLayout): void {

@@ -237,6 +237,28 @@ describe('analyseInvoice on generated PDFs', () => {
     expect((await analyse(germanInvoice())).unread).toBeUndefined();
   });
 
+  it('reports the items of a page whose column titles were not read, from a row that holds quantity × price = amount', async () => {
+    const page = (rows: Array<{ s: string; x: number; y: number; right?: boolean }>) => [
+      { s: 'Gutschrift Nr. 471102', x: 50, y: 250, size: 12, bold: true },
+      // The column titles as a scan read them, with two lines of its noise before the first row: no table is found under them.
+      { s: 'u Mee Beschreibung ; Nettopreis 5 Menge USt.', x: 50, y: 300 },
+      { s: 'is', x: 60, y: 309 },
+      { s: '(Art) USt.', x: 60, y: 318 },
+      ...rows,
+      { s: 'Umsatzsteuer (S)   198,00   19   37,62', x: 50, y: 400 },
+      { s: 'Rechnungssumme ohne USt.', x: 320, y: 420 },
+      { s: '198,00', x: 540, y: 420, right: true },
+    ];
+    const row = ['1', 'Trennblatter', '9,9000', '20 Stk', '19', '198,00'].map((s, i) => ({
+      s,
+      x: [50, 70, 300, 360, 420, 540][i]!,
+      y: 330,
+    }));
+    expect((await analyse([page(row)])).unread).toEqual(['BG-25']);
+    // The breakdown's and the totals' numbers hold no such product: a page without the row stays as it was.
+    expect((await analyse([page([])])).unread).toBeUndefined();
+  });
+
   it('gives every returned field a confidence between 0 and 1, and nothing for fields not returned', async () => {
     const { invoice, fieldConfidence, extractionConfidence } = await analyse(englishInvoice());
     for (const v of Object.values(fieldConfidence)) (expect(v).toBeGreaterThanOrEqual(0), expect(v).toBeLessThanOrEqual(1));
