@@ -30,6 +30,13 @@ export const PLAIN_LETTERS = ':plain-letters';
  */
 export const GARBLED = ':garbled';
 const GARBLING_SIGN = /[\p{L}\d][@|{}<>\\~^©¢][\p{L}\d]|[@|{}<>\\~^©¢]\p{L}{2}/u;
+/**
+ * A reason citing a law whose section sign the scan misread: "nach $4 Nr. 14 UStG", "nach 819
+ * UStG" for "§4 …" and "§19 UStG". A German law is cited by its "§", and a reason carries no
+ * dollar amount.
+ */
+const REASONED = /(?:Reason|Text)$/;
+const MISREAD_SECTION = (text: string) => /\$\s?\d/.test(text) || (/\bUStG\b/.test(text) && !text.includes('§'));
 const ADDRESS = /^\S+@\S+\.\S+$|^(?:https?:\/\/|www\.)/i;
 
 /** Below this mean word confidence, a reading counts as blurred. */
@@ -125,8 +132,11 @@ export function markUnsureLetters(doc: Doc, invoice: Record<string, unknown>, ev
   if (doc.source !== 'ocr') return;
   for (const path of Object.keys(evidence)) {
     const words = WORDED.test(path) ? (stringAt(invoice, path)?.split(/\s+/) ?? []) : [];
-    if (words.some((w) => GARBLING_SIGN.test(w) && !ADDRESS.test(w)) || /[,;]$/.test(words.at(-1) ?? ''))
-      evidence[path] = `${evidence[path]}${GARBLED}`;
+    const garbled =
+      words.some((w) => GARBLING_SIGN.test(w) && !ADDRESS.test(w)) ||
+      /[,;]$/.test(words.at(-1) ?? '') ||
+      (REASONED.test(path) && MISREAD_SECTION(words.join(' ')));
+    if (garbled) evidence[path] = `${evidence[path]}${GARBLED}`;
     else if (words.some((w) => printedWithDiacritics(w.toLowerCase()) === false)) evidence[path] = `${evidence[path]}${PLAIN_LETTERS}`;
   }
 }

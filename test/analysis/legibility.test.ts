@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { analyseWithEvidence } from '../../src/analysis/index.js';
 import { fieldConfidence } from '../../src/analysis/confidence.js';
+import { buildDoc } from '../../src/analysis/document.js';
+import { markUnsureLetters } from '../../src/analysis/legibility.js';
 import type { PageText, Word } from '../../src/reading/page-text.js';
 
 /** An OCR'd letter: words at pixel positions, each with the recogniser's confidence. */
@@ -93,5 +95,19 @@ describe('readings with a sign no word carries', () => {
     expect(comma.fieldConfidence['buyer.buyerName']).toBeLessThanOrEqual(0.5);
     const stop = analyseWithEvidence(letter('Globex Trading Ltd.', 0.93), { withLineItems: false });
     expect(stop.evidence['buyer.buyerName']).not.toMatch(/:garbled$/);
+  });
+
+  it('marks an exemption reason whose section sign a scan misread ("$4", "819 UStG"); the sign read right, and a text layer, are not marked', () => {
+    const path = 'vatBreakdown[0].vatExemptionReasonText';
+    const marked = (reason: string, source: 'ocr' | 'text-layer' = 'ocr') => {
+      const doc = buildDoc(letter(reason, 0.93).map((p) => ({ ...p, source })));
+      const evidence = { [path]: 'exemption:printed' };
+      markUnsureLetters(doc, { vatBreakdown: [{ vatExemptionReasonText: reason }] }, evidence);
+      return evidence[path];
+    };
+    expect(marked('Steuerfreie Leistungen nach $4 Nr. 14 UStG')).toMatch(/:garbled$/);
+    expect(marked('Umsatzsteuerbefreit nach 819 UStG')).toMatch(/:garbled$/);
+    expect(marked('Umsatzsteuerbefreit nach §19 UStG')).toBe('exemption:printed');
+    expect(marked('Umsatzsteuerbefreit nach 819 UStG', 'text-layer')).toBe('exemption:printed');
   });
 });
