@@ -12,7 +12,7 @@ import { LEGAL_FORM } from '../src/analysis/parties.js';
 import { vatCategoryOf } from '../src/analysis/codes.js';
 import { DEFAULT_REASONS } from '../src/analysis/implied.js';
 import type { FieldSource } from '../src/analysis/sources.js';
-import { certaintyOf, ConversionRefusal, gatedReadings, prepareForZugferd } from '../src/conversion/convertible.js';
+import { certaintyOf, ConversionRefusal, prepareForZugferd, VATEX } from '../src/conversion/convertible.js';
 import {
   corpusItems,
   embeddedFiles,
@@ -548,7 +548,8 @@ function judgeInvoice(c: Case, got: Invoice): Verdict[] {
 const REASON_CATEGORY: Readonly<Record<string, string>> = { 'VATEX-EU-IC': 'K', 'VATEX-EU-AE': 'AE', 'VATEX-EU-G': 'G', 'VATEX-EU-O': 'O' };
 
 /**
- * BT-120: as printed where the XML gives the text; where it gives only a code (BT-121), the text
+ * BT-120: as printed where the XML gives the text, unless the output gives its category's standard
+ * reason (listed apart); where the XML gives only a code (BT-121), the text
  * written must name the code's category ("reverse charge" under an intra-community row is wrong).
  */
 function judgeReason(
@@ -558,7 +559,9 @@ function judgeReason(
   standard: (v: Verdict) => void,
 ): void {
   const [want, value] = [row.vatExemptionReasonText, other.vatExemptionReasonText];
-  if (want !== undefined && value !== undefined && other.vatExemptionReasonCode !== undefined && !same('text', want, value, false))
+  // The conversion's standard reason states the category, with its VATEX code where the category has one (E has many).
+  const standardText = other.vatExemptionReasonCode !== undefined || Object.values(VATEX).some((v) => v.text === value);
+  if (want !== undefined && value !== undefined && standardText && !same('text', want, value, false))
     return standard({ bt: 'BT-120', want, got: value, verdict: 'standard-text' });
   if (want !== undefined) return add('BT-120', want, value, () => same('text', want, value!, false), 'text');
   const category = REASON_CATEGORY[row.vatExemptionReasonCode ?? ''];
@@ -672,23 +675,18 @@ interface HeldOut {
 /** Thresholds of the trade-off curve: a value printed on the page is written only when read with at least this confidence. */
 const THRESHOLDS = [0, 0.5, 0.6, 0.65, 0.7, 0.75, 0.8, 0.85, 0.9, 0.95];
 
-interface HeldOutResult extends Result {
-  /** The lowest confidence among the printed values the conversion would write: the threshold it passes up to. */
-  weakest: number;
-  /** Those printed values with their confidences. */
-  gated: Array<[path: string, confidence: number]>;
-}
-
 /** What the page of a held-out document prints, read from its PDF where the corpus is here: a value the page prints instead of the XML's is no misreading. */
 async function visibleOfHeldOut(file: string): Promise<Visible | undefined> {
   const pdf = path.join(path.dirname(corpus), file);
   return existsSync(pdf) ? visibleOf(await extractTextLayer(readFileSync(pdf))) : undefined;
 }
 
-function convertHeldOut(d: HeldOut, visible: Visible | undefined): HeldOutResult {
+/**
+ * The document converted as the product converts it at this certainty: a printed value read
+ * below it is refused for (FIELDS_UNCERTAIN), or, where it is optional, left out.
+ */
+function convertHeldOut(d: HeldOut, visible: Visible | undefined, certainty: number): Result {
   const base = { file: d.file, group: d.group, status: 0, seconds: 0 };
-  const gated = gatedReadings(d);
-  const weakest = Math.min(1, ...gated.map(([, c]) => c));
   try {
     const { invoice } = prepareForZugferd(d.invoice, {
       sources: d.sources,
@@ -696,17 +694,15 @@ function convertHeldOut(d: HeldOut, visible: Visible | undefined): HeldOutResult
       candidates: d.candidates,
       ...(d.unread ? { unread: d.unread } : {}),
       scanned: d.scanned,
-      certainty: 0,
+      certainty,
     });
     const c: Case = { group: d.group, file: d.file, truth: d.truth, ...(visible ? { visible } : {}) };
-    return { ...base, status: 200, code: 'ok', weakest, gated, verdicts: judgeInvoice(c, invoice) };
+    return { ...base, status: 200, code: 'ok', verdicts: judgeInvoice(c, invoice) };
   } catch (e) {
     if (!(e instanceof ConversionRefusal)) throw e;
     return {
       ...base,
       code: e.code,
-      weakest,
-      gated,
       fields: e.fields.map((f) => f.bt ?? f.field),
       error: { message: e.message, fields: e.fields },
     };
@@ -718,43 +714,35 @@ async function runAnalysed(file: string): Promise<void> {
   // As for the service: a page whose XML describes another invoice cannot judge what was read from it.
   const kept = documents.filter((d) => d.agrees);
   console.log(`Held-out readings from ${file} (${mode}): ${kept.length} of ${documents.length} documents agree with their truth`);
-  const results: HeldOutResult[] = [];
-  for (const d of kept) results.push(convertHeldOut(d, await visibleOfHeldOut(d.file)));
+  const visible: Array<Visible | undefined> = [];
+  for (const d of kept) visible.push(await visibleOfHeldOut(d.file));
+  const at = (certainty: number) => kept.map((d, i) => convertHeldOut(d, visible[i], certainty));
   const product = args.threshold !== undefined ? Number(args.threshold) : certaintyOf({ scanned: kept.some((d) => d.scanned) });
   console.log(
     `Each document as ${args.threshold !== undefined ? 'converted at --threshold' : 'the product converts it'}: the printed values it writes need a confidence of ${product}.`,
   );
-  const atProduct = results.map((r) => atThreshold(r, product));
+  const atProduct = at(product);
   for (const r of atProduct) printResult(r);
   report(atProduct, mode);
   console.log('\nPer fold (the ranker and calibration fitted without it), at the product threshold');
-  for (const group of [...new Set(results.map((r) => r.group))]) {
+  for (const group of [...new Set(atProduct.map((r) => r.group))]) {
     const own = atProduct.filter((r) => r.group === group);
     const ok = own.filter((r) => r.code === 'ok');
     const wrong = ok.flatMap((r) => r.verdicts ?? []).filter((v) => v.verdict === 'wrong').length;
-    console.log(`  ${group.padEnd(22)} converted ${ok.length} / ${results.filter((r) => r.group === group).length}, wrong values ${wrong}`);
+    console.log(`  ${group.padEnd(22)} converted ${ok.length} / ${own.length}, wrong values ${wrong}`);
   }
-  tradeOff(results, product);
+  tradeOff(at, product);
 }
 
-/** The result at a threshold: a document it converted is refused where a printed value falls short of it (FIELDS_UNCERTAIN, as the service answers). */
-function atThreshold(r: HeldOutResult, threshold: number): HeldOutResult {
-  if (r.code !== 'ok' || r.weakest >= threshold) return r;
-  const { verdicts: _verdicts, ...rest } = r;
-  const weak = r.gated.filter(([, c]) => c < threshold);
-  const read = weak.map(([path, c]) => `${path} at ${c.toFixed(2)}`).join(', ');
-  const error = { message: `Values read below the threshold ${threshold} need a person to confirm them: ${read}` };
-  return { ...rest, code: 'FIELDS_UNCERTAIN', fields: weak.map(([path]) => path), error };
-}
-
-/** Converted share against wrong values, per threshold: a document converts at T when nothing else refused it and its weakest printed value reaches T. */
-function tradeOff(results: HeldOutResult[], product: number): void {
+/** Converted share against wrong values, per threshold: each document converted again at each certainty. */
+function tradeOff(at: (certainty: number) => Result[], product: number): void {
   console.log(`\nTrade-off (product threshold ${product})`);
   console.log(
     `${'threshold'.padEnd(11)}${'converted'.padStart(14)}${'compared'.padStart(10)}${'wrong'.padStart(7)}   wrong rate   every difference counted`,
   );
   for (const t of THRESHOLDS) {
-    const ok = results.filter((r) => r.code === 'ok' && r.weakest >= t);
+    const results = at(t);
+    const ok = results.filter((r) => r.code === 'ok');
     const verdicts = ok.flatMap((r) => r.verdicts ?? []).filter((v) => v.verdict !== 'absent' && v.verdict !== 'unjudged');
     const wrong = verdicts.filter((v) => v.verdict === 'wrong').length;
     const differing = verdicts.filter((v) => v.verdict !== 'right').length;
@@ -764,7 +752,9 @@ function tradeOff(results: HeldOutResult[], product: number): void {
     );
   }
   // Which fields the wrong values are in with no threshold at all: the parties' names and ids are the kinds a buyer's system trusts most.
-  const wrongAtZero = results.filter((r) => r.code === 'ok').flatMap((r) => (r.verdicts ?? []).filter((v) => v.verdict === 'wrong'));
+  const wrongAtZero = at(0)
+    .filter((r) => r.code === 'ok')
+    .flatMap((r) => (r.verdicts ?? []).filter((v) => v.verdict === 'wrong'));
   const byField = new Map<string, number>();
   for (const v of wrongAtZero) byField.set(v.bt, (byField.get(v.bt) ?? 0) + 1);
   const fields = [...byField].sort(([a], [b]) => a.localeCompare(b, 'en', { numeric: true }));

@@ -219,16 +219,27 @@ export function prepareForZugferd(found: Invoice, opts: PrepareOptions = {}): Pr
  */
 const OPTIONAL_EXTRA = /^invoiceLine\[(\d+)\]\.itemInformation\.(itemDescription|itemSellersIdentifier)$/;
 const OPTIONAL_CERTAINTY = 0.9;
+/**
+ * An exemption reason (BT-120) is words no sum vouches for either, but its category's standard
+ * reason stands in for it (completeBreakdownRow). One read below the conversion's certainty
+ * ("nach $4 Nr." for "nach §4 Nr. 14 UStG" on a scan) is left out for the standard one.
+ */
+const EXEMPTION_REASON = /^vatBreakdown\[(\d+)\]\.(vatExemptionReasonText)$/;
 
 function withoutUnsureExtras(found: Invoice, opts: PrepareOptions): { invoice: Invoice; omitted: FilledField[] } {
-  const certainty = Math.max(certaintyOf(opts), OPTIONAL_CERTAINTY);
-  const unsure = Object.entries(opts.confidence ?? {}).filter(([path, c]) => c < certainty && OPTIONAL_EXTRA.test(path));
+  const certainty = certaintyOf(opts);
+  const unsure = Object.entries(opts.confidence ?? {}).filter(
+    ([path, c]) =>
+      (OPTIONAL_EXTRA.test(path) && c < Math.max(certainty, OPTIONAL_CERTAINTY)) || (EXEMPTION_REASON.test(path) && c < certainty),
+  );
   if (unsure.length === 0) return { invoice: found, omitted: [] };
   const invoice = structuredClone(found);
   const omitted = unsure.map(([path]): FilledField => {
-    const [, line, key] = OPTIONAL_EXTRA.exec(path)!;
-    const item = invoice.invoiceLine?.[Number(line)]?.itemInformation as Record<string, unknown> | undefined;
-    if (item) delete item[key!];
+    const [, at, key] = (OPTIONAL_EXTRA.exec(path) ?? EXEMPTION_REASON.exec(path))!;
+    const holder = (
+      path.startsWith('invoiceLine') ? invoice.invoiceLine?.[Number(at)]?.itemInformation : invoice.vatBreakdown?.[Number(at)]
+    ) as Record<string, unknown> | undefined;
+    if (holder) delete holder[key!];
     return { path, bt: btOfPath(path), source: 'omitted', rule: 'below-certainty' };
   });
   return { invoice, omitted };
@@ -336,7 +347,7 @@ function noteFilled(invoice: Invoice, filled: FilledField[]): void {
 }
 
 /** UNTDID 5305 categories whose breakdown needs an exemption reason (BR-E-10, BR-AE-10, BR-IC-10, BR-G-10, BR-O-10), with the VATEX code that states it. */
-const VATEX: Readonly<Record<string, { code?: string; text: string }>> = {
+export const VATEX: Readonly<Record<string, { code?: string; text: string }>> = {
   AE: { code: 'VATEX-EU-AE', text: 'Reverse charge' },
   K: { code: 'VATEX-EU-IC', text: 'Intra-Community supply' },
   G: { code: 'VATEX-EU-G', text: 'Export outside the EU' },

@@ -184,6 +184,20 @@ describe('refusing', () => {
     expect(read.invoiceLine![0]!.itemInformation?.itemSellersIdentifier).toBe('4123456000014');
   });
 
+  it('writes the standard exemption reason where the one read falls short of the certainty, and says so', () => {
+    const read = outsideScope(asRead(), 'Not subject to VAT nach $4 Nr.');
+    const path = 'vatBreakdown[0].vatExemptionReasonText';
+    const unsure = prepareForZugferd(read, { confidence: { [path]: 0.5 } });
+    expect(unsure.invoice.vatBreakdown![0]).toMatchObject({
+      vatExemptionReasonCode: 'VATEX-EU-O',
+      vatExemptionReasonText: 'Not subject to VAT',
+    });
+    expect(unsure.filled).toContainEqual(expect.objectContaining({ path, bt: 'BT-120', source: 'omitted' }));
+    // Read surely enough, the page's own words stay.
+    const sure = prepareForZugferd(read, { confidence: { [path]: 0.95 } });
+    expect(sure.invoice.vatBreakdown![0]!.vatExemptionReasonText).toBe('Not subject to VAT nach $4 Nr.');
+  });
+
   it('holds inferred values, lines and the VAT breakdown to their rules and sums, not to the certainty', () => {
     const read = asRead();
     const confidence = {
