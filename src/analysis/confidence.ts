@@ -34,6 +34,11 @@ const UNKNOWN = 0.5;
 export const ORDER_DEFAULT = ':order-default';
 export const UNSURE_KIND = ':kind-unsure';
 /**
+ * An invoice number the page gives as the order's ("Rechnung gemäß Bestellung Nr. 2014-471331"):
+ * the likeliest number left where a scan garbled the invoice number's own label, and not the invoice's.
+ */
+export const ORDER_NUMBER = ':order-number';
+/**
  * An item name cut at a colon, with a line under it set like its own and not joined, or joined to
  * such a line by its spacing alone: whether those words are the name's, issuers decide either way
  * ("Luftballon: Bunt, ca. 500ml" whole in one ZUGFeRD sample and cut in the next, on the same
@@ -47,7 +52,17 @@ const NAME_GUESSES = ['name:colon', 'name:open', 'name:spaced'];
  * is for the page to settle; seldom seen, the measured share of the few such totals says nothing.
  */
 const CONTRADICTED = ['totals:conflict', 'totals:gross-under-net'];
-const GUESSES = [ORDER_DEFAULT, UNSURE_KIND, PLAIN_LETTERS, GARBLED, NAMED_TWICE, UNVOUCHED, ...NAME_GUESSES, ...CONTRADICTED];
+const GUESSES = [
+  ORDER_DEFAULT,
+  UNSURE_KIND,
+  ORDER_NUMBER,
+  PLAIN_LETTERS,
+  GARBLED,
+  NAMED_TWICE,
+  UNVOUCHED,
+  ...NAME_GUESSES,
+  ...CONTRADICTED,
+];
 /**
  * A type code where no title names one: 380 is the likeliest, but a rendering that prints the
  * code where no title reader looks (Mustang's visualisation of XRechnung) wrote 380 for 389, 204

@@ -8,7 +8,7 @@ import { markUnsureLetters, withLegibility } from './legibility.js';
 import { NAMED_TWICE, otherNameAtStreet } from './named-twice.js';
 import { findContacts, type ContactFound } from './contacts.js';
 import { documentTypeOf, INVOICE_TYPE_CODES, UNIT_PIECE, unsureKindCodes } from './codes.js';
-import { documentConfidence, fieldConfidence, ORDER_DEFAULT, UNSURE_KIND } from './confidence.js';
+import { documentConfidence, fieldConfidence, ORDER_DEFAULT, ORDER_NUMBER, UNSURE_KIND } from './confidence.js';
 import { printedAmbiguously, scanDates } from './dates.js';
 import { buildDoc, lineText, type Doc, type Found } from './document.js';
 import { findHeaderFields, printsLabel } from './header-fields.js';
@@ -133,6 +133,7 @@ function readHeader(
   const references = orderAndBuyerReference(pick('orderReference'), pick('yourReference'), pick('buyerReference'));
   r.setFound('buyerReference', references.buyer);
   r.setFound('purchaseOrderReference', references.order);
+  if (number && references.order?.value === number.value) r.evidence.invoiceNumber = `${r.evidence.invoiceNumber}${ORDER_NUMBER}`;
   r.setFound('contractReference', pick('contractReference'));
   const preceding = findPrecedingInvoices(doc, pick('precedingInvoice'), number?.value);
   preceding.forEach((p, i) => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { analyseInvoice } from '../../src/analysis/index.js';
+import { analyseInvoice, analyseWithEvidence } from '../../src/analysis/index.js';
 import { extractTextLayer } from '../../src/reading/text-layer.js';
 import { pdfOf, type Text } from './fixtures.js';
 
@@ -607,5 +607,31 @@ describe('labels of what is not read', () => {
       );
       expect(invoice.buyerReference, contact).toBeUndefined();
     }
+  });
+});
+
+describe('the number the page gives as the order', () => {
+  it('is not taken surely for the invoice number where the number is read from it', async () => {
+    const page = (numberLabel: string) =>
+      letter([
+        { s: 'RECHNUNG', x: 380, y: 200, size: 12, bold: true },
+        // The invoice number's own label, as a scan garbles it on its grey box ("Retin" for "Rechnungsnummer").
+        { s: numberLabel, x: 380, y: 220 },
+        { s: '471102', x: 545, y: 220, right: true },
+        { s: 'Rechnungsdatum', x: 380, y: 232 },
+        { s: '05.03.2014', x: 545, y: 232, right: true },
+        { s: 'Rechnung gemäß Bestellung Nr. 2014-471331 vom 01.03.2014.', x: 300, y: 260 },
+      ]);
+    const read = async (numberLabel: string) =>
+      analyseWithEvidence(await extractTextLayer(await pdfOf([page(numberLabel)])), { withLineItems: false });
+    const garbled = await read('Retin');
+    expect(garbled.invoice.purchaseOrderReference).toBe('2014-471331');
+    // With its own label unread, the order's number is the likeliest left: it may be offered, never written unconfirmed.
+    expect(garbled.invoice.invoiceNumber).toBe('2014-471331');
+    expect(garbled.evidence.invoiceNumber).toMatch(/:order-number$/);
+    expect(garbled.fieldConfidence.invoiceNumber).toBeLessThanOrEqual(0.5);
+    const labelled = await read('Rechnungsnummer');
+    expect(labelled.invoice.invoiceNumber).toBe('471102');
+    expect(labelled.evidence.invoiceNumber).not.toMatch(/:order-number$/);
   });
 });
