@@ -12,7 +12,7 @@ import { LEGAL_FORM } from '../src/analysis/parties.js';
 import { vatCategoryOf } from '../src/analysis/codes.js';
 import { DEFAULT_REASONS } from '../src/analysis/implied.js';
 import type { FieldSource } from '../src/analysis/sources.js';
-import { certaintyOf, ConversionRefusal, prepareForZugferd, VATEX } from '../src/conversion/convertible.js';
+import { certaintyOf, ConversionRefusal, prepareForZugferd } from '../src/conversion/convertible.js';
 import {
   corpusItems,
   embeddedFiles,
@@ -548,8 +548,7 @@ function judgeInvoice(c: Case, got: Invoice): Verdict[] {
 const REASON_CATEGORY: Readonly<Record<string, string>> = { 'VATEX-EU-IC': 'K', 'VATEX-EU-AE': 'AE', 'VATEX-EU-G': 'G', 'VATEX-EU-O': 'O' };
 
 /**
- * BT-120: as printed where the XML gives the text, unless the output gives its category's standard
- * reason (listed apart); where the XML gives only a code (BT-121), the text
+ * BT-120: as printed where the XML gives the text; where it gives only a code (BT-121), the text
  * written must name the code's category ("reverse charge" under an intra-community row is wrong).
  */
 function judgeReason(
@@ -559,9 +558,7 @@ function judgeReason(
   standard: (v: Verdict) => void,
 ): void {
   const [want, value] = [row.vatExemptionReasonText, other.vatExemptionReasonText];
-  // The conversion's standard reason states the category, with its VATEX code where the category has one (E has many).
-  const standardText = other.vatExemptionReasonCode !== undefined || Object.values(VATEX).some((v) => v.text === value);
-  if (want !== undefined && value !== undefined && standardText && !same('text', want, value, false))
+  if (want !== undefined && value !== undefined && other.vatExemptionReasonCode !== undefined && !same('text', want, value, false))
     return standard({ bt: 'BT-120', want, got: value, verdict: 'standard-text' });
   if (want !== undefined) return add('BT-120', want, value, () => same('text', want, value!, false), 'text');
   const category = REASON_CATEGORY[row.vatExemptionReasonCode ?? ''];

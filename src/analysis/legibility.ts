@@ -30,6 +30,7 @@ export const PLAIN_LETTERS = ':plain-letters';
  */
 export const GARBLED = ':garbled';
 const GARBLING_SIGN = /[\p{L}\d][@|{}<>\\~^©¢][\p{L}\d]|[@|{}<>\\~^©¢]\p{L}{2}/u;
+const ADDRESS = /^\S+@\S+\.\S+$|^(?:https?:\/\/|www\.)/i;
 /**
  * A reason citing a law whose section sign the scan misread: "nach $4 Nr. 14 UStG", "nach 819
  * UStG" for "§4 …" and "§19 UStG". A German law is cited by its "§", and a reason carries no
@@ -37,7 +38,6 @@ const GARBLING_SIGN = /[\p{L}\d][@|{}<>\\~^©¢][\p{L}\d]|[@|{}<>\\~^©¢]\p{L}{
  */
 const REASONED = /(?:Reason|Text)$/;
 const MISREAD_SECTION = (text: string) => /\$\s?\d/.test(text) || (/\bUStG\b/.test(text) && !text.includes('§'));
-const ADDRESS = /^\S+@\S+\.\S+$|^(?:https?:\/\/|www\.)/i;
 
 /** Below this mean word confidence, a reading counts as blurred. */
 const LEGIBLE = 0.8;

@@ -543,8 +543,13 @@ function holdsProduct(numbers: readonly NumberMatch[]): boolean {
   const factors = numbers.filter((n) => !n.percent && new Decimal(n.value).gt(0));
   const amounts = factors.filter((n) => n.decimals === 2);
   return factors.some((a, i) =>
-    factors.some((b, j) => j > i && amounts.some((c) => c !== a && c !== b && new Decimal(a.value).times(b.value).eq(c.value))),
+    factors.some((b, j) => j > i && amounts.some((c) => c !== a && c !== b && comesTo(a.value, b.value, c.value))),
   );
+}
+
+/** Whether quantity × price, rounded to the cent as a line amount is, is the amount. */
+function comesTo(quantity: string, price: string, amount: string): boolean {
+  return new Decimal(quantity).times(price).toDecimalPlaces(2).eq(amount);
 }
 
 function scanPage(doc: Doc, scan: Scan, page: PageLayout): void {
@@ -1056,7 +1061,7 @@ function amountBelow(
   if (closesTable(lineText(next)) || classifyTotal(label).length) return undefined;
   const amount = lastMoney(doc, below.byKind.get('lineAmount'));
   if (!amount || !price) return amount;
-  return new Decimal(qty.value).times(price.value).toDecimalPlaces(2).eq(amount.value) ? amount : undefined;
+  return comesTo(qty.value, price.value, amount.value) ? amount : undefined;
 }
 
 /**
@@ -1072,7 +1077,7 @@ function priceStep(doc: Doc, row: ItemRow, parsed: Parsed): boolean {
   if (!text.startsWith('=')) return false;
   const net = firstNumber(doc, [text.slice(1)], true);
   if (!net || row.quantity === undefined || row.amount === undefined) return false;
-  if (!new Decimal(row.quantity).times(net.value).toDecimalPlaces(2).eq(row.amount)) return false;
+  if (!comesTo(row.quantity, net.value, row.amount)) return false;
   row.unitPrice = net.value;
   row.arithmetic = true;
   return true;

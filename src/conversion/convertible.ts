@@ -199,7 +199,9 @@ export function prepareForZugferd(found: Invoice, opts: PrepareOptions = {}): Pr
   const { invoice, filled } = complete(sure, opts.unread);
   const profile: ConversionProfile = invoice.buyerReference && LEITWEG_ID.test(invoice.buyerReference) ? 'XRECHNUNG' : 'EN16931';
   if (profile === 'XRECHNUNG') filled.push(...completeXRechnung(invoice));
-  const refusal = refusalOf(invoice, profile, opts);
+  // A value left out is no longer the one read: its confidence asks nothing of the e-invoice.
+  const confidence = Object.fromEntries(Object.entries(opts.confidence ?? {}).filter(([path]) => !omitted.some((o) => o.path === path)));
+  const refusal = refusalOf(invoice, profile, { ...opts, confidence });
   if (refusal) throw refusal;
   const analysed: FilledField[] = Object.entries(opts.sources ?? {})
     .filter((e): e is [string, 'inferred' | 'default'] => e[1] !== 'printed')
@@ -220,17 +222,21 @@ export function prepareForZugferd(found: Invoice, opts: PrepareOptions = {}): Pr
 const OPTIONAL_EXTRA = /^invoiceLine\[(\d+)\]\.itemInformation\.(itemDescription|itemSellersIdentifier)$/;
 const OPTIONAL_CERTAINTY = 0.9;
 /**
- * An exemption reason (BT-120) is words no sum vouches for either, but its category's standard
- * reason stands in for it (completeBreakdownRow). One read below the conversion's certainty
- * ("nach $4 Nr." for "nach §4 Nr. 14 UStG" on a scan) is left out for the standard one.
+ * An exemption reason (BT-120) is words no sum vouches for either. One read below the
+ * conversion's certainty ("nach $4 Nr." for "nach §4 Nr. 14 UStG" on a scan) gives way to the
+ * standard reason where a VATEX code states the category's exemption exactly (completeBreakdownRow);
+ * an exempt row (E) has no such code, so its reason is for a person to confirm (gatedReadings).
  */
 const EXEMPTION_REASON = /^vatBreakdown\[(\d+)\]\.(vatExemptionReasonText)$/;
+const codedReason = (invoice: Invoice, path: string) =>
+  VATEX[invoice.vatBreakdown?.[Number(EXEMPTION_REASON.exec(path)?.[1])]?.vatCategoryCode ?? '']?.code !== undefined;
 
 function withoutUnsureExtras(found: Invoice, opts: PrepareOptions): { invoice: Invoice; omitted: FilledField[] } {
   const certainty = certaintyOf(opts);
   const unsure = Object.entries(opts.confidence ?? {}).filter(
     ([path, c]) =>
-      (OPTIONAL_EXTRA.test(path) && c < Math.max(certainty, OPTIONAL_CERTAINTY)) || (EXEMPTION_REASON.test(path) && c < certainty),
+      (OPTIONAL_EXTRA.test(path) && c < Math.max(certainty, OPTIONAL_CERTAINTY)) ||
+      (EXEMPTION_REASON.test(path) && c < certainty && codedReason(found, path)),
   );
   if (unsure.length === 0) return { invoice: found, omitted: [] };
   const invoice = structuredClone(found);
@@ -291,14 +297,17 @@ function refusalOf(invoice: Invoice, profile: ConversionProfile, opts: PrepareOp
 
 /**
  * The printed values the certainty applies to: the document's own (number, dates, parties,
- * totals) and the items' names. The lines' figures and the VAT breakdown are held to their sums
- * instead (totalMismatches), which a misread digit breaks; no sum tells a name cut short.
+ * totals), the items' names and the exemption reasons. The lines' figures and the VAT breakdown's
+ * are held to their sums instead (totalMismatches), which a misread digit breaks; no sum tells a
+ * name or a reason cut short.
  */
 export function gatedReadings(opts: Pick<PrepareOptions, 'confidence' | 'sources'>): Array<[path: string, confidence: number]> {
   return Object.entries(opts.confidence ?? {}).filter(
     ([path]) =>
       (opts.sources?.[path] ?? 'printed') === 'printed' &&
-      (!/^(?:invoiceLine|vatBreakdown)\[/.test(path) || /^invoiceLine\[\d+\]\.itemInformation\.itemName$/.test(path)),
+      (!/^(?:invoiceLine|vatBreakdown)\[/.test(path) ||
+        /^invoiceLine\[\d+\]\.itemInformation\.itemName$/.test(path) ||
+        EXEMPTION_REASON.test(path)),
   );
 }
 
@@ -347,7 +356,7 @@ function noteFilled(invoice: Invoice, filled: FilledField[]): void {
 }
 
 /** UNTDID 5305 categories whose breakdown needs an exemption reason (BR-E-10, BR-AE-10, BR-IC-10, BR-G-10, BR-O-10), with the VATEX code that states it. */
-export const VATEX: Readonly<Record<string, { code?: string; text: string }>> = {
+const VATEX: Readonly<Record<string, { code?: string; text: string }>> = {
   AE: { code: 'VATEX-EU-AE', text: 'Reverse charge' },
   K: { code: 'VATEX-EU-IC', text: 'Intra-Community supply' },
   G: { code: 'VATEX-EU-G', text: 'Export outside the EU' },

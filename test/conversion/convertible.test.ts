@@ -184,7 +184,7 @@ describe('refusing', () => {
     expect(read.invoiceLine![0]!.itemInformation?.itemSellersIdentifier).toBe('4123456000014');
   });
 
-  it('writes the standard exemption reason where the one read falls short of the certainty, and says so', () => {
+  it('writes the standard reason with its VATEX code where the exemption reason read falls short of the certainty; an exempt row (E), which has no code, is refused', () => {
     const read = outsideScope(asRead(), 'Not subject to VAT nach $4 Nr.');
     const path = 'vatBreakdown[0].vatExemptionReasonText';
     const unsure = prepareForZugferd(read, { confidence: { [path]: 0.5 } });
@@ -196,6 +196,19 @@ describe('refusing', () => {
     // Read surely enough, the page's own words stay.
     const sure = prepareForZugferd(read, { confidence: { [path]: 0.95 } });
     expect(sure.invoice.vatBreakdown![0]!.vatExemptionReasonText).toBe('Not subject to VAT nach $4 Nr.');
+    // "Exempt from VAT" would drop the legal ground the page cites: a person confirms the reason read.
+    const exempt = outsideScope(asRead(), 'Steuerfreie Leistungen nach $4 Nr.');
+    exempt.vatBreakdown[0]!.vatCategoryCode = 'E';
+    exempt.invoiceLine = exempt.invoiceLine!.map((l) => ({
+      ...l,
+      lineVatInformation: [{ invoicedItemVatCategoryCode: 'E', invoicedItemVatRate: '0' }],
+    }));
+    expect(refusal(exempt, { confidence: { [path]: 0.5 } }).fields).toEqual([
+      expect.objectContaining({ bt: 'BT-120', value: 'Steuerfreie Leistungen nach $4 Nr.' }),
+    ]);
+    expect(prepareForZugferd(exempt, { confidence: { [path]: 0.95 } }).invoice.vatBreakdown![0]!.vatExemptionReasonText).toBe(
+      'Steuerfreie Leistungen nach $4 Nr.',
+    );
   });
 
   it('holds inferred values, lines and the VAT breakdown to their rules and sums, not to the certainty', () => {
