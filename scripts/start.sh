@@ -4,4 +4,4 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
-exec .tools/node/bin/node dist/src/main.js
+exec .tools/node/bin/node --max-semi-space-size=4 dist/src/main.js

@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { openSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { repoRoot, type SpawnedService } from './spawn-service.js';
+import { repoRoot, serviceCommand, type SpawnedService } from './spawn-service.js';
 
 /**
  * One role of the service (EINVOICE_ROLE) as a process of its own beside a spawned service: the
@@ -24,7 +24,8 @@ export async function startRoleProcess(
   nice = 0,
 ): Promise<RoleProcess> {
   const logFile = path.join(service.dataDir, `${name}.log`);
-  const command = [process.execPath, path.join(repoRoot, 'dist/src/main.js')];
+  const [node, args] = serviceCommand();
+  const command = [node, ...args];
   // A lower CPU priority (nice), inherited by the threads and processes it starts.
   const [file, ...argv] = nice > 0 ? ['nice', '-n', String(nice), ...command] : command;
   const child = spawn(file!, argv, {

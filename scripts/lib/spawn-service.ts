@@ -46,6 +46,16 @@ export interface SpawnOptions {
 }
 
 export const repoRoot = findRoot(path.dirname(fileURLToPath(import.meta.url)));
+
+/**
+ * The service as scripts/start.sh, the Dockerfile and the systemd unit run it, young generation
+ * bound included (README, "Memory"), so that the tests measure the memory users get.
+ */
+export const serviceCommand = (): [string, string[]] => [
+  process.execPath,
+  ['--max-semi-space-size=4', path.join(repoRoot, 'dist/src/main.js')],
+];
+
 const run = promisify(execFile);
 
 function findRoot(dir: string): string {
@@ -110,7 +120,7 @@ async function spawnOnce(opts: SpawnOptions): Promise<SpawnedService> {
   const logFile = path.join(dataDir, 'service.log');
   const url = `http://127.0.0.1:${port}`;
   const launch = () =>
-    spawn(process.execPath, [path.join(repoRoot, 'dist/src/main.js')], {
+    spawn(...serviceCommand(), {
       cwd: repoRoot,
       env,
       stdio: ['ignore', openSync(logFile, 'a'), openSync(logFile, 'a')],
