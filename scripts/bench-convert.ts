@@ -560,7 +560,8 @@ function judgeReason(
   const [want, value] = [row.vatExemptionReasonText, other.vatExemptionReasonText];
   if (want !== undefined && value !== undefined && other.vatExemptionReasonCode !== undefined && !same('text', want, value, false))
     return standard({ bt: 'BT-120', want, got: value, verdict: 'standard-text' });
-  if (want !== undefined) return add('BT-120', want, value, () => same('text', want, value!, false), 'text');
+  // A reason wraps in its breakdown cell: a value that is only part of it is wrong, not "printed otherwise".
+  if (want !== undefined) return add('BT-120', want, value, () => same('text', want, value!, false), 'wrapped');
   const category = REASON_CATEGORY[row.vatExemptionReasonCode ?? ''];
   if (category && value !== undefined)
     add('BT-120', `a reason of category ${category}`, value, () => vatCategoryOf(undefined, value) === category);

@@ -2,6 +2,7 @@ import { Decimal } from '../invoice/decimal.js';
 import { CATEGORY_WORDS, EU_VAT_AREA, printedCategory, vatCategoryOf } from './codes.js';
 import { KNOWN_RATES } from './totals.js';
 import { hasMoney, lineText, type Doc } from './document.js';
+import type { Line, Segment } from './layout.js';
 import { scanNumbers } from './numbers.js';
 import { VAT_CATEGORY_LABEL } from './lexicon.js';
 import { fold } from './text.js';
@@ -176,12 +177,14 @@ function zeroRateCategoryOf(r: ResultAccess, doc: Doc): [category: string, rule:
 
 /**
  * The printed note that explains an exemption (BT-120): the first line that speaks of it
- * without amounts, continued by the lines printed under it in the same column.
+ * without amounts, continued by the lines printed under it in the same column. A note set in a
+ * breakdown row, around its amounts, is that row's reason and goes before one printed elsewhere
+ * (a seller's "Kleinunternehmer gemäß § 19 UStG" above the breakdown's own wording).
  */
 export function exemptionNote(doc: Doc, category: string): string | undefined {
   const own = EXEMPTION_WORDS.get(category);
   if (!own) return undefined;
-  const candidates: string[] = [];
+  const candidates: Note[] = [];
   for (const page of doc.pages) {
     page.lines.forEach((line, i) => {
       line.segments.forEach((seg) => {
@@ -189,24 +192,89 @@ export function exemptionNote(doc: Doc, category: string): string | undefined {
         // "Umsatzsteuerkategorie: E (Exempt from tax)" names the category, not why.
         if (!ANY_EXEMPTION.test(folded) || VAT_CATEGORY_LABEL.test(folded) || scanNumbers(seg.text, doc.mark).some((n) => n.decimals >= 2))
           return;
-        const parts = [seg.text];
-        // A reason ends at its legal reference or full stop: what is set under it is something else (an address, an amount's label).
-        for (let k = i + 1, prev = line; k < page.lines.length && parts.length < 4 && !REASON_END.test(parts.at(-1)!); k++) {
-          const next = page.lines[k]!;
-          if (next.top - prev.bottom > 0.8 * seg.height || hasMoney(doc, next)) break;
-          const below = next.segments.find((s) => Math.abs(s.x0 - seg.x0) < seg.height);
-          if (!below) break;
-          parts.push(below.text);
-          prev = next;
-        }
-        const note = parts.join(' ').replace(/\s+/g, ' ').trim();
+        const note = noteAt(doc, page.lines, i, seg);
         // A lone word ("Steuerfrei" as a column value) is a category, not a reason.
-        if (note.split(' ').length >= 3) candidates.push(note);
+        if (note.text.split(' ').length >= 3) candidates.push(note);
       });
     });
   }
   // A note naming another category's exemption ("reverse charge" beside an intra-community row) is that row's.
-  return candidates.find((c) => own.test(fold(c)));
+  const ownNote = (c: Note) => own.test(fold(c.text));
+  return (candidates.find((c) => c.inRow && ownNote(c)) ?? candidates.find(ownNote))?.text;
+}
+
+interface Note {
+  text: string;
+  /** Its lines stand around a line of amounts: a breakdown row's cell. */
+  inRow: boolean;
+}
+
+const joined = (parts: string[]) => parts.join(' ').replace(/\s+/g, ' ').trim();
+/** The segment of a line that starts at the note's left edge. */
+const atEdge = (line: Line, seg: Segment) => line.segments.find((s) => Math.abs(s.x0 - seg.x0) < seg.height);
+
+/**
+ * The note at `seg`, with the lines of its row's cell above it where the row's amounts stand
+ * right above it ("Kein Ausweis von" / "Umsatzsteuer, da 1,00 0 0,00" / "Kleinunternehmer
+ * gemäß" / "§ 19 UStG"). Read so far, it must end at its legal reference.
+ */
+function noteAt(doc: Doc, lines: Line[], i: number, seg: Segment): Note {
+  const under = noteUnder(doc, lines, i, seg);
+  const above = cellAbove(doc, lines, i, seg);
+  if (above === undefined) return under;
+  const text = joined([...above, under.text]);
+  return REASON_END.test(text) ? { text, inRow: true } : under;
+}
+
+/** A row's label ("VAT (E)", "Umsatzsteuer (E)"): the category it names, not the reason's words. */
+const ROW_LABEL = /\(\s*[A-Z]{1,2}\s*\)\s*$/;
+
+/**
+ * The cell's lines above `seg` when a line of amounts stands right above it, up to the row's
+ * label, a sentence's end or a gap; undefined when no amounts stand there.
+ */
+function cellAbove(doc: Doc, lines: Line[], i: number, seg: Segment): string[] | undefined {
+  const amounts = lines[i - 1];
+  if (!amounts || !hasMoney(doc, amounts) || lines[i]!.top - amounts.bottom > 0.8 * seg.height) return undefined;
+  const inline = atEdge(amounts, seg);
+  if (inline && hasMoney(doc, { ...amounts, segments: [inline] })) return undefined;
+  const parts = inline ? [inline.text] : [];
+  for (let k = i - 2, next = amounts; k >= 0 && parts.length < 3; k--) {
+    const line = lines[k]!;
+    const cell = atEdge(line, seg);
+    if (!cell || next.top - line.bottom > 0.8 * seg.height || hasMoney(doc, line)) break;
+    if (ROW_LABEL.test(cell.text) || VAT_CATEGORY_LABEL.test(fold(cell.text)) || /[.:;]$/.test(cell.text.trim())) break;
+    parts.unshift(cell.text);
+    next = line;
+  }
+  return parts;
+}
+
+/**
+ * The note that opens with `seg`: the lines set under it at its left edge, up to its legal
+ * reference or full stop, since what is set under that is something else (an address, an amount's
+ * label). A breakdown row centres its amounts on its reason's wrapped lines ("Steuerfreie" /
+ * "380,00 0 0,00" / "Leistungen nach" / "§4 Nr. 14 UStG"): the line of amounts is passed over,
+ * with the reason's words on it, but a note read past amounts must end at its legal reference,
+ * or it is only what stands above them.
+ */
+function noteUnder(doc: Doc, lines: Line[], i: number, seg: Segment): Note {
+  const parts = [seg.text];
+  let aboveAmounts: number | undefined;
+  for (let k = i + 1, prev = lines[i]!; k < lines.length && parts.length < 4 && !REASON_END.test(parts.at(-1)!); k++) {
+    const next = lines[k]!;
+    if (next.top - prev.bottom > 0.8 * seg.height) break;
+    const below = atEdge(next, seg);
+    const amounts = hasMoney(doc, next);
+    if (amounts && (aboveAmounts !== undefined || (below && hasMoney(doc, { ...next, segments: [below] })))) break;
+    if (amounts) aboveAmounts = parts.length;
+    else if (!below) break;
+    if (below) parts.push(below.text);
+    prev = next;
+  }
+  const text = joined(parts);
+  if (aboveAmounts === undefined) return { text, inRow: false };
+  return REASON_END.test(text) ? { text, inRow: true } : { text: joined(parts.slice(0, aboveAmounts)), inRow: false };
 }
 
 /** Its legal reference, or a full stop after a word (not an abbreviation: "gem.", "Nr."). */

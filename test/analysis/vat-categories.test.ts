@@ -137,6 +137,56 @@ describe('several VAT categories at one rate', () => {
   });
 });
 
+describe('an exemption reason wrapped around its breakdown row', () => {
+  // The row's amounts are centred on the reason's lines, as ZUGFeRD's reference rendering sets them.
+  const page = (reason: string[], amountsY = 286.3, more: Text[] = []): Text[] => [
+    l('Praxis für Physiotherapie', 60, 50, 12),
+    ...more,
+    l('Rechnungsnummer: 471102', 60, 120),
+    l('Rechnungsdatum: 06.11.2018', 60, 132),
+    l('Umsatzsteueraufschlüsselung:', 50, 240),
+    l('Art (Kategorie)', 50, 257),
+    r('Steuerbasisbetrag', 378, 257),
+    r('USt. %', 438, 257),
+    r('USt.-Betrag', 536, 257),
+    l('VAT (E)', 50, 270),
+    ...reason.map((s, k) => l(s, 50, 281 + 11.25 * k)),
+    r('380,00', 378, amountsY),
+    r('0', 462, amountsY),
+    r('0,00', 546, amountsY),
+    l('Belegsummen:', 50, 328),
+    l('Rechnungssumme ohne USt.', 300, 342),
+    r('380,00', 546, 342),
+    l('Steuerbetrag', 300, 354),
+    r('0,00', 546, 354),
+    l('Bruttosumme', 300, 366),
+    r('380,00', 546, 366),
+  ];
+  const reasons = async (texts: Text[]) =>
+    analyseInvoice(await extractTextLayer(await pdfOf([texts])), { withLineItems: false }).invoice.vatBreakdown?.map(
+      (b) => b.vatExemptionReasonText,
+    );
+
+  it('reads the whole reason, its lines above and below the amounts', async () => {
+    expect(await reasons(page(['Steuerfreie', 'Leistungen nach', '§4 Nr. 14 UStG']))).toEqual([
+      'Steuerfreie Leistungen nach §4 Nr. 14 UStG',
+    ]);
+    expect(await reasons(page(['Umsatzsteuerbefreit', 'nach §4 Nr. 10a', 'UStG']))).toEqual(['Umsatzsteuerbefreit nach §4 Nr. 10a UStG']);
+  });
+
+  it("takes the row's own wording, set above and beside its amounts, over the same exemption named elsewhere", async () => {
+    const seller = [l('Weitere Informationen:', 60, 160), l('Kleinunternehmer gemäß § 19 UStG', 260, 160)];
+    const cell = ['Kein Ausweis von', 'Umsatzsteuer, da', 'Kleinunternehmer gemäß', '§ 19 UStG'];
+    expect(await reasons(page(cell, 292.25, seller))).toEqual(['Kein Ausweis von Umsatzsteuer, da Kleinunternehmer gemäß § 19 UStG']);
+  });
+
+  it('does not run on past the amounts into words that end in no legal reference', async () => {
+    expect(await reasons(page(['Steuerfreie Leistungen nach §4 Nr. 14', 'Bankverbindung', 'Sparkasse Musterstadt']))).toEqual([
+      'Steuerfreie Leistungen nach §4 Nr. 14',
+    ]);
+  });
+});
+
 describe('an exemption reason in a breakdown printed as labelled values', () => {
   it('takes the reason beside its label, not the category line nor the labels of the amounts under it', async () => {
     const rows: Array<[string, string]> = [
