@@ -212,11 +212,13 @@ interface Note {
 const joined = (parts: string[]) => parts.join(' ').replace(/\s+/g, ' ').trim();
 /** The segment of a line that starts at the note's left edge. */
 const atEdge = (line: Line, seg: Segment) => line.segments.find((s) => Math.abs(s.x0 - seg.x0) < seg.height);
+/** The segment is an amount (the row's first column holds one), not words of the note. */
+const isAmount = (doc: Doc, line: Line, seg: Segment) => hasMoney(doc, { ...line, segments: [seg] });
 
 /**
  * The note at `seg`, with the lines of its row's cell above it where the row's amounts stand
  * right above it ("Kein Ausweis von" / "Umsatzsteuer, da 1,00 0 0,00" / "Kleinunternehmer
- * gemäß" / "§ 19 UStG"). Read so far, it must end at its legal reference.
+ * gemäß" / "§ 19 UStG"). A note read that far must end at its legal reference.
  */
 function noteAt(doc: Doc, lines: Line[], i: number, seg: Segment): Note {
   const under = noteUnder(doc, lines, i, seg);
@@ -237,7 +239,7 @@ function cellAbove(doc: Doc, lines: Line[], i: number, seg: Segment): string[] |
   const amounts = lines[i - 1];
   if (!amounts || !hasMoney(doc, amounts) || lines[i]!.top - amounts.bottom > 0.8 * seg.height) return undefined;
   const inline = atEdge(amounts, seg);
-  if (inline && hasMoney(doc, { ...amounts, segments: [inline] })) return undefined;
+  if (inline && isAmount(doc, amounts, inline)) return undefined;
   const parts = inline ? [inline.text] : [];
   for (let k = i - 2, next = amounts; k >= 0 && parts.length < 3; k--) {
     const line = lines[k]!;
@@ -266,7 +268,7 @@ function noteUnder(doc: Doc, lines: Line[], i: number, seg: Segment): Note {
     if (next.top - prev.bottom > 0.8 * seg.height) break;
     const below = atEdge(next, seg);
     const amounts = hasMoney(doc, next);
-    if (amounts && (aboveAmounts !== undefined || (below && hasMoney(doc, { ...next, segments: [below] })))) break;
+    if (amounts && (aboveAmounts !== undefined || (below && isAmount(doc, next, below)))) break;
     if (amounts) aboveAmounts = parts.length;
     else if (!below) break;
     if (below) parts.push(below.text);
