@@ -714,7 +714,15 @@ async function runAnalysed(file: string): Promise<void> {
   console.log(`Held-out readings from ${file} (${mode}): ${kept.length} of ${documents.length} documents agree with their truth`);
   const visible: Array<Visible | undefined> = [];
   for (const d of kept) visible.push(await visibleOfHeldOut(d.file));
-  const at = (certainty: number) => kept.map((d, i) => convertHeldOut(d, visible[i], certainty));
+  const converted = new Map<number, Result[]>();
+  const at = (certainty: number) => {
+    if (!converted.has(certainty))
+      converted.set(
+        certainty,
+        kept.map((d, i) => convertHeldOut(d, visible[i], certainty)),
+      );
+    return converted.get(certainty)!;
+  };
   const product = args.threshold !== undefined ? Number(args.threshold) : certaintyOf({ scanned: kept.some((d) => d.scanned) });
   console.log(
     `Each document as ${args.threshold !== undefined ? 'converted at --threshold' : 'the product converts it'}: the printed values it writes need a confidence of ${product}.`,

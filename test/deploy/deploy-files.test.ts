@@ -7,7 +7,7 @@ import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { parseAllDocuments, parse as parseYaml } from 'yaml';
 import { parseConfig } from '../../connectors/config.js';
-import { repoRoot } from '../../scripts/lib/spawn-service.js';
+import { repoRoot, serviceCommand } from '../../scripts/lib/spawn-service.js';
 import { loadConfig } from '../../src/config.js';
 import { WORKLOADS } from '../../src/operations/workloads.js';
 import { planWorker } from '../../src/temporal/worker-plan.js';
@@ -443,5 +443,24 @@ describe('deploy/grafana-dashboard.json', () => {
       expect(p.datasource!.uid).toBe('${datasource}');
       expect(p.targets!.length).toBeGreaterThan(0);
     }
+  });
+});
+
+// ---------------------------------------------------------------- how the service is started
+
+describe('the service command line', () => {
+  it("carries the tests' V8 flags wherever users start the service (the memory the fuzz test measures is theirs)", () => {
+    const [, args] = serviceCommand();
+    const flags = args.slice(0, -1);
+    expect(flags.length).toBeGreaterThan(0);
+    const launchers: Record<string, string> = {
+      'scripts/start.sh': /^exec \S*node (.*) dist\/src\/main\.js$/m.exec(readFileSync(path.join(repoRoot, 'scripts/start.sh'), 'utf8'))![1]!,
+      'npm start': /^node (.*) dist\/src\/main\.js$/.exec(
+        (JSON.parse(readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start,
+      )![1]!,
+      'deploy/Dockerfile': (JSON.parse(/^CMD (.+)$/m.exec(read('Dockerfile'))![1]!) as string[]).slice(1, -1).join(' '),
+      'deploy/einvoice.service': /^ExecStart=\S*node (.*) dist\/src\/main\.js$/m.exec(read('einvoice.service'))![1]!,
+    };
+    for (const [launcher, given] of Object.entries(launchers)) expect(given, launcher).toBe(flags.join(' '));
   });
 });
