@@ -28,6 +28,7 @@ import {
 import { degradedScanPages } from './lib/degraded-scans.js';
 import { HELD_OUT, syntheticItems, type Family } from './lib/synthetic-invoices.js';
 import { quantile } from './lib/quantile.js';
+import { truthQuirk } from './lib/truth-quirks.js';
 import { writeGenerated } from './lib/generated-source.js';
 
 /**
@@ -191,6 +192,8 @@ const LINE_TEXT_FIELDS: FieldDef[] = [
 
 // ---------------------------------------------------------------- comparison
 
+const isText = (kind: Kind) => kind === 'text' || kind === 'wrapped';
+
 function same(kind: Kind, truth: string, got: string | undefined, creditNote = false): boolean {
   if (got === undefined) return false;
   switch (kind) {
@@ -241,9 +244,11 @@ interface DocScore {
   /**
    * Judged returned fields: path and whether right; with the evidence, what calibration counts.
    * `hidden`: the page does not show the XML's value (an XML of another invoice than its page, a
-   * value the page prints otherwise), so "wrong" may be the XML's fault.
+   * value the page prints otherwise), so "wrong" may be the XML's fault. `disputed`: the XML, not
+   * the reading, departs from the page (truthQuirk); still wrong in every figure, but not taught
+   * to the calibration as a wrong reading.
    */
-  verdicts: Array<{ path: string; right: boolean; hidden?: boolean }>;
+  verdicts: Array<{ path: string; right: boolean; hidden?: boolean; disputed?: boolean }>;
   /** The XML or the reading is a credit note (381), whose amounts count whatever their sign. */
   creditNote: boolean;
   evidence: Record<string, string>;
@@ -296,7 +301,8 @@ function score(
   if (got !== undefined) {
     doc.judged++;
     if (ok) doc.right++;
-    doc.verdicts.push({ path, right: ok, ...(hidden ? { hidden } : {}) });
+    const disputed = !ok && isText(f.kind) && truthQuirk(doc.truth, path, truth, got) !== undefined;
+    doc.verdicts.push({ path, right: ok, ...(hidden ? { hidden } : {}), ...(disputed ? { disputed } : {}) });
   }
   if (hidden) {
     t.hidden++;
@@ -345,8 +351,10 @@ function scoreLines(truthLines: Line[], got: Line[], vis: Visible, doc: DocScore
     for (const f of [...LINE_FIELDS, ...LINE_TEXT_FIELDS]) {
       const tv = getPath(t, f.path);
       const gv = g ? getPath(g, f.path) : undefined;
-      if (tv !== undefined && gv !== undefined)
-        doc.verdicts.push({ path: `invoiceLine[${j}].${f.path}`, right: same(f.kind, tv, gv, doc.creditNote) });
+      if (tv === undefined || gv === undefined) continue;
+      const right = same(f.kind, tv, gv, doc.creditNote);
+      const disputed = !right && isText(f.kind) && truthQuirk(doc.truth, f.path, tv, gv) !== undefined;
+      doc.verdicts.push({ path: `invoiceLine[${j}].${f.path}`, right, ...(disputed ? { disputed } : {}) });
     }
     for (const f of visibleFields(t)) {
       const tv = getPath(t, f.path)!;
@@ -680,13 +688,21 @@ function printFold(name: string, { docs: own, fields }: FoldRow): void {
 /**
  * The calibration fitted on these documents' readings. A page whose XML describes another invoice
  * (its number, date or gross total differ) cannot say whether a reading of it was right: its
- * readings would be judged against values the page does not print, so it is left out.
+ * readings would be judged against values the page does not print, so it is left out; so is a
+ * value where the XML, not the reading, departs from the page (a disputed verdict).
  */
 function calibrationOf(ds: DocScore[]): ReturnType<typeof fitCalibration> {
-  return fitCalibration(ds.filter((d) => d.agrees).flatMap(judgedOf));
+  return fitCalibration(
+    ds
+      .filter((d) => d.agrees)
+      .flatMap(judgedOf)
+      .filter((j) => !j.disputed),
+  );
 }
 
-function judgedOf(d: DocScore): Array<{ path: string; evidence: string; right: boolean; source: string; hidden?: boolean }> {
+function judgedOf(
+  d: DocScore,
+): Array<{ path: string; evidence: string; right: boolean; source: string; hidden?: boolean; disputed?: boolean }> {
   return d.verdicts.filter((v) => d.evidence[v.path] !== undefined).map((v) => ({ ...v, evidence: d.evidence[v.path]!, source: d.group }));
 }
 

@@ -1029,10 +1029,14 @@ function rowOf(doc: Doc, page: number, parsed: Parsed, columns: Column[]): ItemR
   return row;
 }
 
-/** Amounts in the two lines right under a header: the table has rows (its first may print its amount a line lower). */
+/**
+ * Amounts in the lines right under a header, none set apart: the table has rows. Four lines, since
+ * its first row may print its amount a line lower, and a scan garbles the labels stacked under the
+ * header ("3 -t-Nr" / "(Art)" for "Art-Nr" / "(Art)"), which then stay out of its band.
+ */
 function amountsUnder(doc: Doc, page: PageLayout, header: number): boolean {
   let above = page.lines[header]!;
-  for (const line of page.lines.slice(header + 1, header + 3)) {
+  for (const line of page.lines.slice(header + 1, header + 5)) {
     if (line.top - above.bottom > 2.5 * line.height) return false;
     if (hasMoney(doc, line)) return true;
     above = line;

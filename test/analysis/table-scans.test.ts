@@ -54,6 +54,51 @@ describe('line items on scans', () => {
     ]);
   });
 
+  it('knows the items printed under a header whose stacked labels it garbled, where it read no row', () => {
+    // As a scan of the ZUGFeRD visualisation reads it: the amount column's title stacked above the
+    // others, "Art-Nr" / "(Art)" under them garbled to no label, the rows' quantities and a price garbled.
+    const page = (rows: Word[]) => [
+      ...line(900, 2020, 'Positions-'),
+      ...line(940, 2118, 'betrag'),
+      ...row(1000, [
+        [220, 'POS'],
+        [630, 'Beschreibung'],
+        [1020, 'Nettopreis'],
+        [1490, 'Menge'],
+        [1830, 'USt.'],
+      ]),
+      ...line(1040, 308, '3 -t-Nr'),
+      ...row(1080, [
+        [320, '(Art)'],
+        [2170, 'USt.'],
+      ]),
+      ...rows,
+      ...line(1400, 210, 'Zahlungsbedingungen:'),
+    ];
+    const rows = [
+      ...row(1130, [
+        [250, '1'],
+        [630, 'Grundpreis'],
+        [1100, '3, 9000'],
+        [1490, 'Ps Stk'],
+        [1860, 'SR'],
+        [2170, '3,90'],
+      ]),
+      ...row(1180, [
+        [250, '2'],
+        [630, 'Stadtfahrt'],
+        [1100, '2,0000'],
+        [1440, 'HE StK'],
+        [1860, '7%'],
+        [2150, '13,00'],
+      ]),
+    ];
+    const table = findLineItems(buildDoc(scan(page(rows))));
+    expect([table.rows.length, table.rowsPrinted]).toEqual([0, true]);
+    // The empty table a booking aid prints is no table of items.
+    expect(findLineItems(buildDoc(scan(page([])))).rowsPrinted).toBeUndefined();
+  });
+
   it('takes the unlabelled word column for the names where the scan garbled their label', () => {
     const rows = items([
       ...line(1000, 220, '#'),
