@@ -448,9 +448,10 @@ function judgeInvoice(c: Case, got: Invoice): Verdict[] {
     else if (kind === 'text' && sameButLegalForm(want, value)) verdicts.push({ bt, want, got: value, verdict: 'legal-form' });
     else {
       const quirk = kind === 'text' || bt === 'BT-153' ? truthQuirk(truth, path, want, value) : undefined;
+      // Another party's name is excused only where the page prints the output's value.
       // (Held-out readings carry no page text, but what they write was read from the page.)
-      const printed = !c.visible || isVisible(kind!, value, c.visible);
-      verdicts.push({ bt, want, got: value, verdict: quirk && (quirk !== 'names-mixed' || printed) ? quirk : 'wrong' });
+      const printed = () => !c.visible || isVisible(kind!, value, c.visible);
+      verdicts.push({ bt, want, got: value, verdict: quirk && (quirk !== 'names-mixed' || printed()) ? quirk : 'wrong' });
     }
   };
   for (const f of COMPARED) {
