@@ -1,5 +1,6 @@
 import type { Invoice } from '../../src/invoice/model.js';
 import { getPath } from './corpus-truth.js';
+import { asPrinted } from './party-examples.js';
 
 /**
  * Values where a sample XML, not the reading, departs from its page: the XML writes a person into
@@ -16,8 +17,6 @@ const ID_LINE = /^(?:GLN\s*\d{13}|(?:Lief|Kunden)-?Nr\.?\s*:?\s*\S+)$/i;
 const ITEM_ID_LINE = /^(?:GTIN:?\s*\d{8,14}|(?:Unsere\s+)?Art(?:ikel)?[-.\s]*Nr[-.\w]*:?\s*\S+|Verpackung\s*:.*|VKE\/Geb\s*:.*)$/i;
 
 const PARTY_NAMES = ['seller.sellerName', 'seller.sellerTradingName', 'buyer.buyerName', 'buyer.buyerTradingName'];
-
-const asPrinted = (s: string) => s.replace(/\s+/g, ' ').trim();
 
 /** The XML's name is the read name after lines that are identifiers, not name. */
 function nameAfterIds(want: string, got: string): boolean {
