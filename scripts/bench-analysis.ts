@@ -24,6 +24,7 @@ import {
   type Kind,
   type Visible,
   wildItems,
+  zugferd1DocumentName,
 } from './lib/corpus-truth.js';
 import { degradedScanPages } from './lib/degraded-scans.js';
 import { HELD_OUT, syntheticItems, type Family } from './lib/synthetic-invoices.js';
@@ -301,7 +302,7 @@ function score(
   if (got !== undefined) {
     doc.judged++;
     if (ok) doc.right++;
-    const disputed = !ok && isText(f.kind) && truthQuirk(doc.truth, path, truth, got) !== undefined;
+    const disputed = !ok && (isText(f.kind) || f.kind === 'code') && truthQuirk(doc.truth, path, truth, got) !== undefined;
     doc.verdicts.push({ path, right: ok, ...(hidden ? { hidden } : {}), ...(disputed ? { disputed } : {}) });
   }
   if (hidden) {
@@ -414,6 +415,39 @@ function scoreVat(truth: Invoice, got: Invoice, vis: Visible, doc: DocScore): vo
   }
 }
 
+/**
+ * The reasons of document-level allowances and charges read from the page (BT-97, BT-104), each
+ * judged against the truth's adjustment of the same amount and rate. No sum vouches for words, so
+ * the calibration must learn them apart from the amounts they share their evidence with. They
+ * enter the calibration and the reliability figures, not the per-field accuracy tables. A default reason inferred for an
+ * adjustment the page gives only as a total is a default, not a reading, and is not judged.
+ */
+function judgeAdjustmentReasons(truth: Invoice, got: Invoice, doc: DocScore): void {
+  for (const [list, key] of [
+    ['documentLevelAllowances', 'documentLevelAllowance'],
+    ['documentLevelCharges', 'documentLevelCharge'],
+  ] as const) {
+    const wanted = [...((truth[list] ?? []) as Array<Record<string, string | undefined>>)];
+    ((got[list] ?? []) as Array<Record<string, string | undefined>>).forEach((g, j) => {
+      const path = `${list}[${j}].${key}Reason`;
+      const reason = g[`${key}Reason`];
+      if (reason === undefined || doc.evidence[path] === undefined || doc.evidence[path]!.startsWith('inferred:')) return;
+      const at = wanted.findIndex(
+        (t) => t !== undefined && sameFigure(t[`${key}Amount`], g[`${key}Amount`]) && sameFigure(t[`${key}VatRate`], g[`${key}VatRate`]),
+      );
+      const want = at >= 0 ? wanted[at]![`${key}Reason`] : undefined;
+      if (at < 0 || want === undefined) return;
+      delete wanted[at];
+      const right = same('text', want, reason);
+      const disputed = !right && truthQuirk(doc.truth, path, want, reason) !== undefined;
+      doc.verdicts.push({ path, right, ...(disputed ? { disputed } : {}) });
+    });
+  }
+}
+
+const sameFigure = (a: string | undefined, b: string | undefined) =>
+  a !== undefined && b !== undefined && new Decimal(a).abs().eq(new Decimal(b).abs());
+
 // ---------------------------------------------------------------- run
 
 async function run(): Promise<void> {
@@ -477,6 +511,7 @@ function writeHeldOut(file: string): void {
     agrees: d.agrees,
     scanned: args.mode !== 'text-layer',
     truth: d.truth,
+    zugferd1Name: zugferd1DocumentName(d.truth),
     invoice: d.result.invoice,
     sources: d.result.fieldSource,
     candidates: d.result.candidates ?? {},
@@ -564,6 +599,7 @@ function scoreDocument({ item, truth, pages, vis, seconds: readSeconds }: Read, 
     }
   }
   if (!item.golden) scoreVat(truth, result.invoice, vis, doc);
+  if (!item.golden) judgeAdjustmentReasons(truth, result.invoice, doc);
   if (truth.invoiceLine?.length) scoreLines(truth.invoiceLine, result.invoice.invoiceLine ?? [], vis, doc);
   doc.requiredAll = item.golden ? undefined : required > 0 ? requiredOk === required : undefined;
   docs.push(doc);

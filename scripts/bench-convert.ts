@@ -20,6 +20,7 @@ import {
   isVisible,
   notOnPage,
   truthOf,
+  withZugferd1Name,
   visibleOf,
   ZUGFERD_GROUPS,
   type Golden,
@@ -238,6 +239,10 @@ interface Verdict {
    * `street-in-line-2`: the XML puts a person in address line 1 and the street the output read in line 2.
    * `names-mixed`: the XML's value is a name it gives elsewhere (its buyer named with its seller's name, a trading
    *   name as an address line), and the page prints the output's value.
+   * `kind-beyond-code-list`: a ZUGFeRD 1.0 XML codes 380 the kind of document (BT-3) its own name gives and the
+   *   output codes ("RECHNUNGS-KORREKTUR", 384): that code list has only 84, 380 and 389.
+   * `reason-with-figures`: the XML's allowance or charge reason is the output's followed by the figures printed
+   *   beside it (percentage, base, VAT rate).
    * `standard-text`: an exemption reason (BT-120) the page's own words were not read for: the output states its
    *   category's VATEX code and standard text instead (a default the conversion names), where the XML words it its own way;
    *   likewise an allowance's or charge's reason (BT-97, BT-104) given as the default word ("Nachlass", "Charge").
@@ -251,6 +256,8 @@ interface Verdict {
     | 'name-with-ids'
     | 'street-in-line-2'
     | 'names-mixed'
+    | 'kind-beyond-code-list'
+    | 'reason-with-figures'
     | 'standard-text'
     | 'absent'
     | 'unjudged';
@@ -447,7 +454,7 @@ function judgeInvoice(c: Case, got: Invoice): Verdict[] {
       verdicts.push({ bt, want, got: value, verdict: 'page-differs' });
     else if (kind === 'text' && sameButLegalForm(want, value)) verdicts.push({ bt, want, got: value, verdict: 'legal-form' });
     else {
-      const quirk = kind === 'text' || bt === 'BT-153' ? truthQuirk(truth, path, want, value) : undefined;
+      const quirk = kind === 'text' || bt === 'BT-3' || bt === 'BT-153' ? truthQuirk(truth, path, want, value) : undefined;
       // Another party's name is excused only where the page prints the output's value.
       // (Held-out readings carry no page text, but what they write was read from the page.)
       const printed = () => !c.visible || isVisible(kind!, value, c.visible);
@@ -486,7 +493,7 @@ function judgeInvoice(c: Case, got: Invoice): Verdict[] {
         if (field === 'Reason' && want !== undefined && value !== undefined && DEFAULT_REASON_WORDS.has(value) && value !== want)
           return verdicts.push({ bt: bts[k]!, want, got: value, verdict: 'standard-text' });
         // Whether it lowers or raises the total is the list it is in; ZUGFeRD 1.0 also signs the amount.
-        add(bts[k]!, want, value, () => same(compare, want!, value!, true), kind);
+        add(bts[k]!, want, value, () => same(compare, want!, value!, true), kind, `${list}[${i}].${key}${field}`);
       }),
     );
   // The VAT breakdown row by row, matched by category (where the XML gives one; ZUGFeRD 1.0 BASIC does not) and rate:
@@ -613,7 +620,7 @@ function report(results: Result[], mode = args.mode): void {
     `  ${n('wrong')} wrong of ${compared.length} compared values (1 in ${n('wrong') ? Math.round(compared.length / n('wrong')) : '∞'})`,
   );
   console.log(
-    `  not counted wrong, listed above: ${n('page-differs')} where the page prints the output's value and not the XML's, ${n('truth-breaks')} where the XML's value breaks an EN 16931 rule, ${n('legal-form')} names differing only by a legal form, ${n('name-with-ids')} names the XML writes among identifier lines (GLN, article numbers, packing notes), ${n('street-in-line-2')} streets the XML puts in address line 2 under a person, ${n('names-mixed')} values the XML gives as another party name (its buyer named as its seller), ${n('standard-text')} exemption reasons given as their category's standard text and VATEX code, and allowance or charge reasons given as the default word, where the XML words them its own way`,
+    `  not counted wrong, listed above: ${n('page-differs')} where the page prints the output's value and not the XML's, ${n('truth-breaks')} where the XML's value breaks an EN 16931 rule, ${n('legal-form')} names differing only by a legal form, ${n('name-with-ids')} names the XML writes among identifier lines (GLN, article numbers, packing notes), ${n('street-in-line-2')} streets the XML puts in address line 2 under a person, ${n('names-mixed')} values the XML gives as another party name (its buyer named as its seller), ${n('kind-beyond-code-list')} kinds of document ZUGFeRD 1.0's code list lacks (coded 380, named in the XML), ${n('reason-with-figures')} allowance or charge reasons the XML writes with their figures, ${n('standard-text')} exemption reasons given as their category's standard text and VATEX code, and allowance or charge reasons given as the default word, where the XML words them its own way`,
   );
   console.log(
     `  all ${differing.length} differences counted as wrong: 1 in ${differing.length ? Math.round(compared.length / differing.length) : '∞'}`,
@@ -631,6 +638,8 @@ interface HeldOut {
   agrees: boolean;
   scanned: boolean;
   truth: Invoice;
+  /** The truth's document name where its XML is ZUGFeRD 1.0 (see zugferd1DocumentName). */
+  zugferd1Name?: string;
   invoice: Invoice;
   sources: Record<string, FieldSource>;
   candidates: Record<string, string[]>;
@@ -662,7 +671,7 @@ function convertHeldOut(d: HeldOut, visible: Visible | undefined, certainty: num
       scanned: d.scanned,
       certainty,
     });
-    const c: Case = { group: d.group, file: d.file, truth: d.truth, ...(visible ? { visible } : {}) };
+    const c: Case = { group: d.group, file: d.file, truth: withZugferd1Name(d.truth, d.zugferd1Name), ...(visible ? { visible } : {}) };
     return { ...base, status: 200, code: 'ok', verdicts: judgeInvoice(c, invoice) };
   } catch (e) {
     if (!(e instanceof ConversionRefusal)) throw e;

@@ -1,3 +1,4 @@
+import type { Element, Node } from '@xmldom/xmldom';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { PDFArray, PDFDict, PDFDocument, PDFName, PDFRawStream, decodePDFRawStream, type PDFHexString, type PDFString } from 'pdf-lib';
@@ -98,13 +99,42 @@ export async function embeddedFiles(bytes: Uint8Array): Promise<Array<{ name: st
   return out;
 }
 
+/**
+ * ZUGFeRD 1.0's code list has only 84, 380 and 389 for the kind of document: it codes a
+ * correction 380 and says what the document is in its name ("RECHNUNGS-KORREKTUR"). The names of
+ * the truths read from such XMLs, for the judges to tell the code list's limit from a wrong reading.
+ */
+const ZUGFERD1_NAMES = new WeakMap<Invoice, string>();
+
+/** The document name of a truth read from a ZUGFeRD 1.0 XML; undefined for other syntaxes. */
+export function zugferd1DocumentName(truth: Invoice): string | undefined {
+  return ZUGFERD1_NAMES.get(truth);
+}
+
+/** A truth read back from JSON (held-out readings), with the ZUGFeRD 1.0 name written beside it. */
+export function withZugferd1Name(truth: Invoice, name: string | undefined): Invoice {
+  if (name) ZUGFERD1_NAMES.set(truth, name);
+  return truth;
+}
+
 /** The invoice of an XML, dropping single values the model refuses (sample files have impossible dates such as 2013-91-02). */
 export function truthOf(xml: string): Invoice | undefined {
   const text = xml.replace(/^\uFEFF/, '');
-  const root = parseUntrustedXml(text.includes('urn:ferd:CrossIndustryDocument') ? migrateZugferd1(text) : text);
+  const zugferd1 = text.includes('urn:ferd:CrossIndustryDocument');
+  const root = parseUntrustedXml(zugferd1 ? migrateZugferd1(text) : text);
   const doc = [ciiDocument, ublInvoiceDocument, ublCreditNoteDocument].find((d) => describesRoot(d, root));
   if (!doc) return undefined;
-  const model = parseXml(doc, root);
+  const truth = validModel(parseXml(doc, root));
+  return truth && withZugferd1Name(truth, zugferd1 ? documentNameOf(root) : undefined);
+}
+
+function documentNameOf(root: Element): string | undefined {
+  const child = (el: Element | undefined, name: string) =>
+    el && Array.from(el.childNodes as ArrayLike<Node>).find((n): n is Element => n.nodeType === 1 && (n as Element).localName === name);
+  return child(child(root, 'ExchangedDocument'), 'Name')?.textContent?.trim() || undefined;
+}
+
+function validModel(model: unknown): Invoice | undefined {
   for (let i = 0; i < 50; i++) {
     const r = invoiceSchema.safeParse(model);
     if (r.success) return r.data;

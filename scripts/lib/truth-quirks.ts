@@ -1,5 +1,6 @@
 import type { Invoice } from '../../src/invoice/model.js';
-import { getPath } from './corpus-truth.js';
+import { documentTypeOf } from '../../src/analysis/codes.js';
+import { getPath, zugferd1DocumentName } from './corpus-truth.js';
 import { asPrinted } from './party-examples.js';
 
 /**
@@ -9,7 +10,7 @@ import { asPrinted } from './party-examples.js';
  * the calibration leaves them out, since counting a right reading of the page as wrong teaches
  * it to doubt the readings that are right.
  */
-export type TruthQuirk = 'name-with-ids' | 'street-in-line-2' | 'names-mixed';
+export type TruthQuirk = 'name-with-ids' | 'street-in-line-2' | 'names-mixed' | 'kind-beyond-code-list' | 'reason-with-figures';
 
 /** Identifier lines some sample XMLs put into a party's name: a GLN, a supplier or customer number. */
 const ID_LINE = /^(?:GLN\s*\d{13}|(?:Lief|Kunden)-?Nr\.?\s*:?\s*\S+)$/i;
@@ -39,12 +40,40 @@ function namedElsewhere(truth: Invoice, path: string, want: string): boolean {
   });
 }
 
+/** A ZUGFeRD 1.0 XML codes 380 a kind of document its own name says is the one read (a correction, 384). */
+function kindBeyondCodeList(truth: Invoice, path: string, want: string, got: string): boolean {
+  const name = path === 'invoiceTypeCode' && want === '380' ? zugferd1DocumentName(truth) : undefined;
+  return name !== undefined && documentTypeOf(name) === got;
+}
+
+/** Labels of the figures printed beside an adjustment's reason: its percentage, base and VAT rate. */
+const FIGURE_WORDS = /\b(?:basisbetrag|basis|mwst|ust|vat|steuersatz|rate)\b/gi;
+
+/**
+ * The XML's reason (BT-97, BT-104) is the read one followed by the figures the page prints beside
+ * it ("Rechnungsrabatt 1 -2,00% Basisbetrag: -5,00, MwSt.-% 19,0" for "Rechnungsrabatt 1"; the
+ * same issuer's EXTENDED sample writes "Rechnungsrabatt 1").
+ */
+function reasonWithFigures(path: string, want: string, got: string): boolean {
+  if (!/(?:Allowance|Charge)Reason$/.test(path)) return false;
+  const [w, g] = [asPrinted(want), asPrinted(got)];
+  return (
+    w.startsWith(`${g} `) &&
+    w
+      .slice(g.length)
+      .replace(FIGURE_WORDS, '')
+      .replace(/[\d\s.,:%+-]/g, '') === ''
+  );
+}
+
 /**
  * Why the XML's `want` at `path` (an invoice path, or a line's path ending in `itemName`) differs
  * from the `got` read from the page without the reading being wrong; undefined when it may be.
- * For text values only, and `got` must be printed on the page, as every value the analysis reads is.
+ * For text values, reasons and the type code, and `got` must be printed on the page, as every value the analysis reads is.
  */
 export function truthQuirk(truth: Invoice, path: string, want: string, got: string): TruthQuirk | undefined {
+  if (kindBeyondCodeList(truth, path, want, got)) return 'kind-beyond-code-list';
+  if (reasonWithFigures(path, want, got)) return 'reason-with-figures';
   if (nameAfterIds(want, got) || (path.endsWith('itemName') && itemNameAmongIds(want, got))) return 'name-with-ids';
   const line2 = path.endsWith('AddressLine1') ? getPath(truth, path.replace(/AddressLine1$/, 'AddressLine2')) : undefined;
   if (line2 !== undefined && asPrinted(line2) === asPrinted(got)) return 'street-in-line-2';

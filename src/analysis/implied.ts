@@ -639,10 +639,21 @@ function leadOf(text: string, mark: Doc['mark']): string {
     !first.percent &&
     /\p{L} $/u.test(bare.slice(0, first.start)) &&
     /^(?:\s*:|\s{3}|$)/.test(bare.slice(first.end));
-  return bare
-    .slice(0, first === undefined ? bare.length : own ? first.end : first.start)
-    .replace(/[:\s]+$/, '')
-    .trim();
+  return withoutFigureLabels(bare.slice(0, first === undefined ? bare.length : own ? first.end : first.start));
+}
+
+/** The labels of a line's figures, printed after its reason with no figure between ("MwSt.-%", "Basisbetrag:"). */
+const FIGURE_LABEL = /^(?:basisbetrag|basis|mwst|ust|vat|steuer(?:satz)?)$/i;
+
+/** "Transportkosten   :   MwSt.-%" → "Transportkosten"; "Abschlag Basisbetrag:" → "Abschlag". */
+function withoutFigureLabels(lead: string): string {
+  const words = lead.split(/\s+/).filter(Boolean);
+  while (words.length > 1) {
+    const word = words.at(-1)!.replace(/[.:%-]+/g, '');
+    if (word && !FIGURE_LABEL.test(word)) break;
+    words.pop();
+  }
+  return words.join(' ').replace(/[:\s]+$/, '');
 }
 
 /** A label that names only the kind of adjustment ("Extra charge:", "Nachlass:"): the reason is what follows it. */

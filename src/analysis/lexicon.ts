@@ -184,12 +184,12 @@ export const HEADER_LABELS: ReadonlyArray<LabelRule<HeaderField>> = [
   ),
   // The invoice a correction or credit note refers to (BG-3): "Korrektur zur Rechnung Nr. 4711 vom …",
   // "for invoice No. 1234567889 from 12 Sep 2024", "This document refers to invoice INV-12345 dated …",
-  // "Facture liée FA-2017-0010", "Avoir sur facture n° F-12". Not "Original invoice":
+  // "Facture liée FA-2017-0010", "Avoir sur facture n° F-12", "Ursprungsbeleg-Nr". Not "Original invoice":
   // that is the original of a copy.
   rule(
     'precedingInvoice',
     1,
-    String.raw`(?:ursprungs|bezugs)rechnung(?:s?[- ]?${NO})?|(?:nummer der |rechnungsnummer der )?(?:vorausgegangenen|vorhergehenden|ursprunglichen|korrigierten|stornierten) rechnung(?: ${NO})?|(?:korrektur|gutschrift|storno|stornierung|berichtigung)(?:rechnung)? (?:zu[rm]?|der|fur|auf) (?:der |die )?rechnung(?: ${NO})?|(?:bezug(?:nehmend)? auf|zu[rm]?) (?:der |die |unsere[rn]? )?rechnung ${NO}|(?:preceding|previous|referenced|related|initial) invoice(?: ${NO}| reference)|(?:for|to|against|correcting|crediting|concerning|regarding) (?:the |our )?invoice ${NO}|(?:this (?:document|credit note|invoice) )?refers to (?:the |our )?invoice(?: ${NO})?|(?:(?:diese[rs]? )?(?:dokument|beleg|gutschrift|rechnung) )?bezieht sich auf (?:die |unsere )?rechnung(?: ${NO})?|facture (?:d'origine|initiale|rectifiee|precedente|liee|de reference|concernee)(?: ${NO})?|(?:avoir|rectificatif|rectification|annulation) (?:sur|de|a) (?:la )?facture(?: ${NO})?|(?:sur|de|a) (?:la )?facture ${NO}`,
+    String.raw`(?:ursprungs|bezugs)(?:rechnung|beleg)(?:s?[- ]?${NO})?|(?:nummer der |rechnungsnummer der )?(?:vorausgegangenen|vorhergehenden|ursprunglichen|korrigierten|stornierten) rechnung(?: ${NO})?|(?:korrektur|gutschrift|storno|stornierung|berichtigung)(?:rechnung)? (?:zu[rm]?|der|fur|auf) (?:der |die )?rechnung(?: ${NO})?|(?:bezug(?:nehmend)? auf|zu[rm]?) (?:der |die |unsere[rn]? )?rechnung ${NO}|(?:preceding|previous|referenced|related|initial) invoice(?: ${NO}| reference)|(?:for|to|against|correcting|crediting|concerning|regarding) (?:the |our )?invoice ${NO}|(?:this (?:document|credit note|invoice) )?refers to (?:the |our )?invoice(?: ${NO})?|(?:(?:diese[rs]? )?(?:dokument|beleg|gutschrift|rechnung) )?bezieht sich auf (?:die |unsere )?rechnung(?: ${NO})?|facture (?:d'origine|initiale|rectifiee|precedente|liee|de reference|concernee)(?: ${NO})?|(?:avoir|rectificatif|rectification|annulation) (?:sur|de|a) (?:la )?facture(?: ${NO})?|(?:sur|de|a) (?:la )?facture ${NO}`,
   ),
   rule(
     'paymentTerms',

@@ -779,9 +779,13 @@ function nameLine(scan: Scan, row: ItemRow, r: RowLine, spilled = false): void {
   scan.names.set(row, entry);
 }
 
-/** A line that is an article number and its label only ("GTIN 4012345001235", "Art.-Nr.: TB100A4"). */
-const IDENTIFIER_LINE =
-  /^(?:gtin|ean|gln|sku|art(?:ikel)?[-.\s]*(?:nr|nummer|no)|item (?:no|number)|product code)\.?\s*:?\s*[\w./-]*\d[\w./-]*$/i;
+/** An article number and its label ("GTIN 4012345001235", "Art.-Nr.: TB100A4", "Art-Nr-Lieferant ZS9997"). */
+const IDENTIFIER =
+  /(?:gtin|ean|gln|sku|art(?:ikel)?[-.\s]*(?:nr|nummer|no)[-.\p{L}]*|item (?:no|number)|product code)\.?\s*:?\s*[\w./-]*\d[\w./-]*/iu;
+/** A line that is an article number and its label only. */
+const IDENTIFIER_LINE = new RegExp(`^${IDENTIFIER.source}$`, 'iu');
+/** Article numbers before a name's words, joined with it from a narrow cell. */
+const IDENTIFIERS_BEFORE = new RegExp(`^(?:${IDENTIFIER.source}\\s+)+(?=\\p{L})`, 'iu');
 
 /** Each name with the lines under it that go on with it; the others open its description. */
 function joinNames(scan: Scan): void {
@@ -794,7 +798,20 @@ function joinNames(scan: Scan): void {
     else joinName(row, row.name, lines, tables.get(columns!)!);
     // An article number's line read for the name (a page break cut the cell under it) names nothing sure.
     if (IDENTIFIER_LINE.test(row.name!)) row.nameSet = 'open';
+    else idsBeforeName(row);
   }
+}
+
+/**
+ * Article numbers printed in the name's cell before its words: issuers write the same cell into
+ * their XML as the name whole (GTIN and all) or as the words after the numbers, so which one is
+ * the name is for a person to confirm.
+ */
+function idsBeforeName(row: ItemRow): void {
+  const ids = IDENTIFIERS_BEFORE.exec(row.name!)?.[0];
+  if (!ids) return;
+  row.nameSet = 'open';
+  row.nameAlternatives = [row.name!.slice(ids.length), ...(row.nameAlternatives ?? [])];
 }
 
 /** The row's name with the lines under it that go on with it; the others open its description. */

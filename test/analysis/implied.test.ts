@@ -349,6 +349,25 @@ describe('VAT categories and the breakdown', () => {
     expect((await analyse(table)).invoice.documentLevelAllowances?.[0]?.documentLevelAllowanceReason).toBe('Rechnungsrabatt 1');
   });
 
+  it('ends a reason at the labels of the figures printed after it ("Transportkosten   :   MwSt.-% 19,0")', async () => {
+    const adjusted = invoiceWith({
+      items: [['Kunstrasen', '10', '10,00', '19 %', '100,00']],
+      totals: [
+        ...totalsRow('Summe Positionen', '100,00', 400),
+        { s: 'Transportkosten   :          MwSt.-% 19,0   Frachtbetrag:', x: 57, y: 430 },
+        { s: '3,00', x: 520, y: 430, right: true },
+        ...totalsRow('Summe Zuschläge', '3,00', 470),
+        ...totalsRow('Nettobetrag', '103,00', 482),
+        ...totalsRow('19 % USt. auf 103,00', '19,57', 494),
+        ...totalsRow('Gesamtbetrag', '122,57', 518),
+      ],
+    });
+    const r = await analyse(adjusted);
+    expect(r.invoice.documentLevelCharges?.map((c) => [c.documentLevelChargeReason, c.documentLevelChargeAmount])).toEqual([
+      ['Transportkosten', '3.00'],
+    ]);
+  });
+
   it('reads an adjustment\'s reason after a label that names only its kind, or an aside that prints its rate ("Extra charge: Shipping", "Allowance (Tax: 19.00%): Discount")', async () => {
     const adjusted = invoiceWith({
       items: [['Coffee beans', '5', '20,00', '19 %', '100,00']],

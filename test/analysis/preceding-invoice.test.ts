@@ -59,6 +59,18 @@ describe('the invoice a correction refers to (BG-3)', () => {
     expect(linked).toEqual([{ precedingInvoiceReference: 'FA-2024-0031' }]);
   });
 
+  it('reads the original document\'s number a correction names ("Ursprungsbeleg-Nr : R87654321012345")', async () => {
+    const { number, preceding: original } = await preceding(
+      letter([
+        { s: 'Rechnungskorrektur Nr. RK21012345', x: 60, y: 220, size: 12, bold: true },
+        { s: 'Ursprungsbeleg-Nr : R87654321012345', x: 60, y: 250 },
+        { s: 'Reklamationsnummer : REKLA-2018-235', x: 60, y: 262 },
+      ]),
+    );
+    expect(number).toBe('RK21012345');
+    expect(original).toEqual([{ precedingInvoiceReference: 'R87654321012345' }]);
+  });
+
   it("reads the numbers and dates listed under a heading of previous invoices, whose labels are the invoice's own", async () => {
     const { number, preceding: listed } = await preceding(
       letter([

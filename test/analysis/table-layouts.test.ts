@@ -547,6 +547,37 @@ describe('a name that is an article number', () => {
     );
     expect(rows.map((r) => r.nameSet)).toEqual(['open', 'alone']);
   });
+
+  it('leaves open a name printed after article numbers, with the words after them as the other candidate', async () => {
+    const rows = await rowsOf(
+      table(
+        [
+          ['Beschreibung', 60],
+          ['Menge', 300, true],
+          ['Preis', 380, true],
+          ['Betrag', 460, true],
+        ],
+        [
+          [
+            ['GTIN 4123456000014 Zitronensäure', 60],
+            ['5', 300, true],
+            ['1,00', 380, true],
+            ['5,00', 460, true],
+          ],
+          [
+            ['Ordner A4', 60],
+            ['4', 300, true],
+            ['2,50', 380, true],
+            ['10,00', 460, true],
+          ],
+        ],
+      ),
+    );
+    expect(rows.map((r) => [r.name, r.nameSet, r.nameAlternatives?.[0]])).toEqual([
+      ['GTIN 4123456000014 Zitronensäure', 'open', 'Zitronensäure'],
+      ['Ordner A4', 'alone', undefined],
+    ]);
+  });
 });
 
 describe('an amount printed a little below its row', () => {
