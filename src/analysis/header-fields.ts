@@ -3,7 +3,7 @@ import { scanDates, scannedDate } from './dates.js';
 import { allSegments, belowOf, originalOffset, pageOf, rightOf, type Doc, type Found } from './document.js';
 import { makeSegment, tailOf, type Line, type Segment } from './layout.js';
 import { HEADER_LABELS, OTHER_LABELS, PARTY_LABELS, type HeaderField } from './lexicon.js';
-import { fold, oneLetterMisread } from './text.js';
+import { descendersLost, fold, oneLetterMisread } from './text.js';
 
 /**
  * Header fields announced by a label: the value sits behind the label in the same run of
@@ -101,9 +101,9 @@ export function parseValue(kind: Kind, text: string, doc: Doc, strictId: boolean
 }
 
 /**
- * A scan misreads a letter of a long label now and then ("Leistungedatum"). Where no label is
- * read at the start of a segment, its first word with one letter changed may be one, when every
- * such change names the same field. The folded text keeps its length, so offsets into it hold.
+ * A scan misreads a letter of a long label now and then ("Leistungedatum"), or every g of it whose
+ * descender it lost ("Zahlunasbedinaunaen"). Where no label is read at the start of a segment, its
+ * first word so repaired may be one, when every such repair names the same field. The folded text keeps its length, so offsets into it hold.
  */
 function labelAsPrinted(text: string): string {
   const folded = fold(text);
@@ -111,10 +111,11 @@ function labelAsPrinted(text: string): string {
   if (!first || HEADER_LABELS.some((r) => r.pattern.exec(folded)?.index === 0)) return folded;
   const labelsAt = (t: string) => HEADER_LABELS.filter((r) => !r.inline && r.pattern.exec(t)?.index === 0);
   const rest = folded.slice(first.length);
-  const repaired = oneLetterMisread(first, (spelling) => {
+  const fieldOf = (spelling: string) => {
     const fields = new Set(labelsAt(spelling + rest).map((r) => r.field));
     return fields.size === 0 ? undefined : fields.size === 1 ? [...fields][0]! : 'several fields';
-  });
+  };
+  const repaired = oneLetterMisread(first, fieldOf) ?? descendersLost(first, fieldOf);
   return repaired && repaired.value !== 'several fields' ? repaired.spelling + rest : folded;
 }
 

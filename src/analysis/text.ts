@@ -53,3 +53,30 @@ export function oneLetterMisread<T>(word: string, read: (spelling: string) => T 
     }
   return found;
 }
+
+/** The most letters `descendersLost` tries: each doubles the spellings it reads. */
+const MAX_LOST_DESCENDERS = 5;
+
+/**
+ * A word a degraded scan read with the descenders of its g cut off, each "g" an "a"
+ * ("Zahlunasbedinaunaen" for "Zahlungsbedingungen"): `read` is tried on every spelling with some
+ * of its a's (after the first letter) read as g. As for oneLetterMisread, the reading counts only
+ * when every spelling that gives one gives the same.
+ */
+export function descendersLost<T>(word: string, read: (spelling: string) => T | undefined): { value: T; spelling: string } | undefined {
+  const at = [...word].flatMap((c, i) => (i > 0 && c === 'a' ? [i] : []));
+  if (at.length === 0 || at.length > MAX_LOST_DESCENDERS) return undefined;
+  let found: { value: T; spelling: string } | undefined;
+  for (let mask = 1; mask < 1 << at.length; mask++) {
+    const letters = [...word];
+    at.forEach((i, k) => {
+      if (mask & (1 << k)) letters[i] = 'g';
+    });
+    const spelling = letters.join('');
+    const value = read(spelling);
+    if (value === undefined) continue;
+    if (found && found.value !== value) return undefined;
+    found ??= { value, spelling };
+  }
+  return found;
+}

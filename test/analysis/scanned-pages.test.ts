@@ -172,6 +172,21 @@ describe('labels and values a scan pulled apart', () => {
     expect(read('Loistungedatum').deliveryInformation?.actualDeliveryDate).toBeUndefined();
   });
 
+  it('knows a label whose every g lost its descender ("Zahlunasbedinaunaen:"), but not other a\'s changed', () => {
+    const terms = (label: string) =>
+      analyseInvoice(
+        scan([
+          ...line(300, 200, 'Rechnungsnummer: 2024-118'),
+          ...line(340, 200, label),
+          ...line(380, 200, 'Der Rechnungsbetrag wird über Ihre Kreditkarte abgebucht.'),
+        ]),
+        { withLineItems: false },
+      ).invoice.paymentTerms;
+    expect(terms('Zahlungsbedingungen:')).toBe('Der Rechnungsbetrag wird über Ihre Kreditkarte abgebucht.');
+    expect(terms('Zahlunasbedinaunaen:')).toBe('Der Rechnungsbetrag wird über Ihre Kreditkarte abgebucht.');
+    expect(terms('Zahlunesbedinaunaen:')).toBeUndefined();
+  });
+
   it('knows a party label with a letter or two misread, but not a different word that starts alike', () => {
     const page = (label: string) =>
       scan([
