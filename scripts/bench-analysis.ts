@@ -431,7 +431,8 @@ function judgeAdjustmentReasons(truth: Invoice, got: Invoice, doc: DocScore): vo
     ((got[list] ?? []) as Array<Record<string, string | undefined>>).forEach((g, j) => {
       const path = `${list}[${j}].${key}Reason`;
       const reason = g[`${key}Reason`];
-      if (reason === undefined || doc.evidence[path] === undefined || doc.evidence[path]!.startsWith('inferred:')) return;
+      if (reason === undefined || doc.evidence[path] === undefined || doc.evidence[path]!.replace(/^ocr:/, '').startsWith('inferred:'))
+        return;
       const at = wanted.findIndex(
         (t) => t !== undefined && sameFigure(t[`${key}Amount`], g[`${key}Amount`]) && sameFigure(t[`${key}VatRate`], g[`${key}VatRate`]),
       );
