@@ -41,17 +41,12 @@ export function editDistance(a: string, b: string): number {
  * (a–z) changed. The reading counts only when every spelling that gives one gives the same.
  */
 export function oneLetterMisread<T>(word: string, read: (spelling: string) => T | undefined): { value: T; spelling: string } | undefined {
-  let found: { value: T; spelling: string } | undefined;
+  return onlyReading(oneLetterChanged(word), read);
+}
+
+function* oneLetterChanged(word: string): Generator<string> {
   for (let i = 0; i < word.length; i++)
-    for (const c of 'abcdefghijklmnopqrstuvwxyz') {
-      if (c === word[i]) continue;
-      const spelling = `${word.slice(0, i)}${c}${word.slice(i + 1)}`;
-      const value = read(spelling);
-      if (value === undefined) continue;
-      if (found && found.value !== value) return undefined;
-      found ??= { value, spelling };
-    }
-  return found;
+    for (const c of 'abcdefghijklmnopqrstuvwxyz') if (c !== word[i]) yield `${word.slice(0, i)}${c}${word.slice(i + 1)}`;
 }
 
 /** The most letters `descendersLost` tries: each doubles the spellings it reads. */
@@ -65,14 +60,21 @@ const MAX_LOST_DESCENDERS = 5;
  */
 export function descendersLost<T>(word: string, read: (spelling: string) => T | undefined): { value: T; spelling: string } | undefined {
   const at = [...word].flatMap((c, i) => (i > 0 && c === 'a' ? [i] : []));
-  if (at.length === 0 || at.length > MAX_LOST_DESCENDERS) return undefined;
+  return at.length > MAX_LOST_DESCENDERS ? undefined : onlyReading(withGs(word, at), read);
+}
+
+function* withGs(word: string, at: number[]): Generator<string> {
+  for (let mask = 1; mask < 1 << at.length; mask++)
+    yield [...word].map((c, i) => (at.includes(i) && mask & (1 << at.indexOf(i)) ? 'g' : c)).join('');
+}
+
+/** The one reading the spellings give, with the first spelling that gives it; undefined when none or two differ. */
+function onlyReading<T>(
+  spellings: Iterable<string>,
+  read: (spelling: string) => T | undefined,
+): { value: T; spelling: string } | undefined {
   let found: { value: T; spelling: string } | undefined;
-  for (let mask = 1; mask < 1 << at.length; mask++) {
-    const letters = [...word];
-    at.forEach((i, k) => {
-      if (mask & (1 << k)) letters[i] = 'g';
-    });
-    const spelling = letters.join('');
+  for (const spelling of spellings) {
     const value = read(spelling);
     if (value === undefined) continue;
     if (found && found.value !== value) return undefined;
