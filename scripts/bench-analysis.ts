@@ -184,11 +184,13 @@ const LINE_FIELDS: FieldDef[] = [
 /**
  * Line values judged for their confidence only, outside line F1: no sum vouches for them, so the
  * calibration must learn apart how often they are right (the line's arithmetic said nothing of a
- * GTIN taken as the seller's item number).
+ * GTIN taken as the seller's item number, nor does it of an allowance's reason).
  */
 const LINE_TEXT_FIELDS: FieldDef[] = [
   field('itemSellersIdentifier', 'BT-155', 'id', 'itemInformation.itemSellersIdentifier'),
   field('itemDescription', 'BT-154', 'text', 'itemInformation.itemDescription'),
+  field('allowanceReason', 'BT-139', 'text', 'invoiceLineAllowances[0].invoiceLineAllowanceReason'),
+  field('chargeReason', 'BT-144', 'text', 'invoiceLineCharges[0].invoiceLineChargeReason'),
 ];
 
 // ---------------------------------------------------------------- comparison

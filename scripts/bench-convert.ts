@@ -485,6 +485,22 @@ function judgeInvoice(c: Case, got: Invoice): Verdict[] {
         const [want, value] = [getPath(line, f.path), getPath(other, f.path)];
         add(f.bt, want, value, () => same(f.compare, want!, value!, creditNote), f.kind, f.path);
       }
+      for (const { list, key, bts } of LINE_ADJUSTMENTS) {
+        const rows = Math.max(line[list]?.length ?? 0, other[list]?.length ?? 0);
+        for (let k = 0; k < rows; k++)
+          (['Amount', 'Reason'] as const).forEach((field, n) => {
+            const path = `${list}[${k}].${key}${field}`;
+            const [want, value] = [getPath(line, path), getPath(other, path)];
+            add(
+              bts[n]!,
+              want,
+              value,
+              () => same(field === 'Amount' ? 'amount' : 'text', want!, value!, true),
+              field === 'Amount' ? 'amount' : 'text',
+              path,
+            );
+          });
+      }
     });
   for (const { list, key, bts } of ADJUSTMENTS)
     (truth[list] ?? []).forEach((row, i) =>
@@ -552,6 +568,12 @@ const LINE_COMPARED: Array<{ bt: string; path: string; compare: Compare; kind: K
   { bt: 'BT-154', path: 'itemInformation.itemDescription', compare: 'text', kind: 'text' },
   { bt: 'BT-155', path: 'itemInformation.itemSellersIdentifier', compare: 'id', kind: 'id' },
 ];
+
+/** An item's allowances (BG-27) and charges (BG-28), in page order: how much, and why. */
+const LINE_ADJUSTMENTS = [
+  { list: 'invoiceLineAllowances', key: 'invoiceLineAllowance', bts: ['BT-136', 'BT-139'] },
+  { list: 'invoiceLineCharges', key: 'invoiceLineCharge', bts: ['BT-141', 'BT-144'] },
+] as const;
 
 /** Document-level allowances (BG-20) and charges (BG-21), in page order: how much, at which rate and category. */
 const ADJUSTMENTS = [

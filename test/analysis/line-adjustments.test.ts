@@ -131,7 +131,7 @@ describe('allowances and charges printed with an item', () => {
     expect(rows[0]).toMatchObject({ amount: '19.75', arithmetic: true, allowances: [{ amount: '0.25', reason: 'Treuerabatt' }] });
   });
 
-  it('reads the rows of a small table of allowances under the item ("Abschlag  Grund  %  Grundbetrag  Betrag")', async () => {
+  it('reads the rows of a small table of allowances under the item ("Abschlag  Grund  %  Grundbetrag  Betrag"): the reason without the kind column or a code printed after it', async () => {
     const rows = await rowsOf(
       page(
         [
@@ -154,7 +154,7 @@ describe('allowances and charges printed with an item', () => {
           [['Qualität A, unbehandelt', 90]],
           [
             ['Abschlag', 90],
-            ['Treuebonus', 150],
+            ['Treuebonus (CAO)', 150],
             ['5', 300, true],
             ['200,00', 360, true],
             ['-10,00', 540, true],
@@ -174,8 +174,8 @@ describe('allowances and charges printed with an item', () => {
       amount: '180.00',
       arithmetic: true,
       allowances: [
-        { amount: '10.00', reason: 'Abschlag Treuebonus' },
-        { amount: '10.00', reason: 'Abschlag Selbstabholung' },
+        { amount: '10.00', reason: 'Treuebonus' },
+        { amount: '10.00', reason: 'Selbstabholung' },
       ],
     });
   });
