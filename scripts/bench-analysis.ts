@@ -182,6 +182,21 @@ const LINE_FIELDS: FieldDef[] = [
   field('vatRate', 'BT-152', 'amount', 'lineVatInformation[0].invoicedItemVatRate'),
 ];
 /**
+ * Header values judged for their confidence only, outside the header figures: the conversion
+ * writes them, and no sum vouches for them, so the calibration must learn how often they are
+ * right rather than lend them the confidence of other fields read the same way.
+ */
+const HEADER_TEXT_FIELDS: FieldDef[] = [
+  field('paymentTerms', 'BT-20', 'wrapped', 'paymentTerms'),
+  field('sellerIdentifier', 'BT-29', 'id', 'seller.sellerIdentifier[0]'),
+  field('sellerLegalRegistrationIdentifier', 'BT-30', 'id', 'seller.sellerLegalRegistrationIdentifier'),
+  field('sellerContactTelephoneNumber', 'BT-42', 'id', 'seller.sellerContact.sellerContactTelephoneNumber'),
+  field('sellerContactEmailAddress', 'BT-43', 'id', 'seller.sellerContact.sellerContactEmailAddress'),
+  field('invoicingPeriodStartDate', 'BT-73', 'date', 'invoicingPeriod.invoicingPeriodStartDate'),
+  field('invoicingPeriodEndDate', 'BT-74', 'date', 'invoicingPeriod.invoicingPeriodEndDate'),
+];
+
+/**
  * Line values judged for their confidence only, outside line F1: no sum vouches for them, so the
  * calibration must learn apart how often they are right (the line's arithmetic said nothing of a
  * GTIN taken as the seller's item number, nor does it of an allowance's reason).
@@ -351,14 +366,7 @@ function scoreLines(truthLines: Line[], got: Line[], vis: Visible, doc: DocScore
   truthLines.forEach((t, i) => {
     const j = match.get(i);
     const g = j === undefined ? undefined : got[j];
-    for (const f of [...LINE_FIELDS, ...LINE_TEXT_FIELDS]) {
-      const tv = getPath(t, f.path);
-      const gv = g ? getPath(g, f.path) : undefined;
-      if (tv === undefined || gv === undefined) continue;
-      const right = same(f.kind, tv, gv, doc.creditNote);
-      const disputed = !right && isText(f.kind) && truthQuirk(doc.truth, f.path, tv, gv) !== undefined;
-      doc.verdicts.push({ path: `invoiceLine[${j}].${f.path}`, right, ...(disputed ? { disputed } : {}) });
-    }
+    if (g) judgeForConfidence([...LINE_FIELDS, ...LINE_TEXT_FIELDS], t, g, doc, `invoiceLine[${j}].`);
     for (const f of visibleFields(t)) {
       const tv = getPath(t, f.path)!;
       const gv = g ? getPath(g, f.path) : undefined;
@@ -445,6 +453,24 @@ function judgeAdjustmentReasons(truth: Invoice, got: Invoice, doc: DocScore): vo
       const disputed = !right && truthQuirk(doc.truth, path, want, reason) !== undefined;
       doc.verdicts.push({ path, right, ...(disputed ? { disputed } : {}) });
     });
+  }
+}
+
+/**
+ * Values the truth and the reading both have, as verdicts for the calibration (the accuracy
+ * tables count their own); `prefix` places a line's fields (`invoiceLine[3].`). Given the page
+ * (`vis`), a value the page prints where it does not print the XML's is disputed, as
+ * bench-convert lists it apart: the ZUGFeRD 1.0 samples' XMLs name "max.mustermann@…" where
+ * their pages print "max.muster@…".
+ */
+function judgeForConfidence<T extends object>(fields: FieldDef[], truth: T, got: T, doc: DocScore, prefix = '', vis?: Visible): void {
+  for (const f of fields) {
+    const [want, value] = [getPath(truth, f.path), getPath(got, f.path)];
+    if (want === undefined || value === undefined) continue;
+    const right = same(f.kind, want, value, doc.creditNote);
+    const pageDiffers = vis !== undefined && !isVisible(f.kind, want, vis) && isVisible(f.kind, value, vis);
+    const disputed = !right && (pageDiffers || (isText(f.kind) && truthQuirk(doc.truth, f.path, want, value) !== undefined));
+    doc.verdicts.push({ path: `${prefix}${f.path}`, right, ...(disputed ? { disputed } : {}) });
   }
 }
 
@@ -603,6 +629,7 @@ function scoreDocument({ item, truth, pages, vis, seconds: readSeconds }: Read, 
   }
   if (!item.golden) scoreVat(truth, result.invoice, vis, doc);
   if (!item.golden) judgeAdjustmentReasons(truth, result.invoice, doc);
+  if (!item.golden) judgeForConfidence(HEADER_TEXT_FIELDS, truth, result.invoice, doc, '', vis);
   if (truth.invoiceLine?.length) scoreLines(truth.invoiceLine, result.invoice.invoiceLine ?? [], vis, doc);
   doc.requiredAll = item.golden ? undefined : required > 0 ? requiredOk === required : undefined;
   docs.push(doc);

@@ -1,7 +1,7 @@
 import { currenciesIn, documentTypeOf, INVOICE_TYPE_CODES } from './codes.js';
 import { scanDates, scannedDate } from './dates.js';
 import { allSegments, belowOf, originalOffset, pageOf, rightOf, type Doc, type Found } from './document.js';
-import { makeSegment, tailOf, type Line, type Segment } from './layout.js';
+import { makeSegment, tailOf, type Line, type PageLayout, type Segment } from './layout.js';
 import { HEADER_LABELS, OTHER_LABELS, PARTY_LABELS, type HeaderField } from './lexicon.js';
 import { descendersLost, fold, oneLetterMisread } from './text.js';
 
@@ -191,6 +191,8 @@ export function findHeaderFields(doc: Doc): Map<HeaderField, Array<Found>> {
         if (r.inline && other && m!.index < longest) continue;
         const cut = originalOffset(seg.text, m!.index + m![0].length);
         const kind = KIND[r.field];
+        // A terms label opening the paragraph of a table of terms is the terms' own first words: the table is read whole from its heading.
+        if (kind === 'terms' && m!.index === 0 && underTermsHeadings(doc, seg)) continue;
         for (const [place, factor] of PLACES) {
           // Inside running text the value follows the label directly.
           if ((r.inline || inner) && place !== 'same') break;
@@ -311,21 +313,22 @@ const DESCRIPTION_HEADING = /^(?:beschreibung|bezeichnung|text|description|libel
  * sentences only, as many as fit.
  */
 function termsUnderHeadings(doc: Doc, label: Segment): { text: string; page: number; top: number } | undefined {
-  let page = pageOf(doc, label.page);
-  const headings = page.lines[label.line + 1];
-  if (!headings || headings.top - label.bottom > 3 * label.height || headings.segments.length < 2) return undefined;
-  if (!DESCRIPTION_HEADING.test(fold(headings.segments[0]!.text).replace(/:$/, ''))) return undefined;
+  const start = headingsUnder(doc, label);
+  if (!start) return undefined;
+  const { headings } = start;
+  let { page, i } = start;
   const repeated = (line: Line | undefined) =>
     line !== undefined && line.segments.map((s) => s.text).join('|') === headings.segments.map((s) => s.text).join('|');
-  let i = label.line + 2;
   let above: Line | undefined = headings;
   if (i >= page.lines.length) {
-    const next = doc.pages.find((p) => p.page === label.page + 1);
+    const next = doc.pages.find((p) => p.page === page.page + 1);
     if (!next) return undefined;
     page = next;
-    i = repeated(page.lines[0]) ? 1 : 0;
-    above = i === 1 ? page.lines[0] : undefined;
+    i = 0;
+    above = undefined;
   }
+  // A page break repeats the headings (sometimes twice).
+  while (repeated(page.lines[i])) above = page.lines[i++];
   // The first column ends where the second heading starts.
   const columnEnd = headings.segments[1]!.x0;
   const parts: string[] = [];
@@ -338,7 +341,15 @@ function termsUnderHeadings(doc: Doc, label: Segment): { text: string; page: num
     // A heading set right under the paragraph's last sentence ("Steueraufschlüsselung:") opens the next section.
     // (A line of a sentence may end in a colon too: "… bitte auf" / "folgende Bankverbindung:".)
     const heading = line.segments.length === 1 && /^\S+(?:\s\S+){0,2}:$/.test(line.segments[0]!.text.trim());
-    if (cells.length === 0 || (heading && /[.!?]$/.test(parts.at(-1) ?? ''))) break;
+    if (heading && /[.!?]$/.test(parts.at(-1) ?? '')) break;
+    // The next table's headings ("Abschläge  Bezug  Innerhalb  Basisbetrag") end it.
+    if (line.segments.length >= 3 && line.segments.every((s) => !/\d/.test(s.text))) break;
+    // A line with only the other columns' values (the due date beside the paragraph) is passed over.
+    if (cells.length === 0) {
+      if (parts.length === 0 || line.segments.length === 0) break;
+      above = line;
+      continue;
+    }
     top ??= line.top;
     parts.push(...cells.map((s) => s.text));
     above = line;
@@ -346,6 +357,28 @@ function termsUnderHeadings(doc: Doc, label: Segment): { text: string; page: num
   }
   const text = wholeSentences(parts.join(' ').replace(/\s+/g, ' ').trim(), TERMS_MAX);
   return text && top !== undefined ? { text, page: page.page, top } : undefined;
+}
+
+/**
+ * The row of a table of terms' column headings ("Beschreibung  Fälligkeit  Teilzahlung") under
+ * their label, on its page or, where the label ends a page, atop the next; with where the
+ * paragraph under them starts.
+ */
+function headingsUnder(doc: Doc, label: Segment): { headings: Line; page: PageLayout; i: number } | undefined {
+  const here = pageOf(doc, label.page);
+  const next = doc.pages.find((p) => p.page === label.page + 1);
+  const last = label.line + 1 >= here.lines.length;
+  const [page, headings] = last ? [next, next?.lines[0]] : [here, here.lines[label.line + 1]];
+  if (!page || !headings || headings.segments.length < 2) return undefined;
+  if (!last && headings.top - label.bottom > 3 * label.height) return undefined;
+  if (!DESCRIPTION_HEADING.test(fold(headings.segments[0]!.text).replace(/:$/, ''))) return undefined;
+  return { headings, page, i: last ? 1 : label.line + 2 };
+}
+
+/** The segment starts the first line under a table of terms' column headings ("Beschreibung  Fälligkeit  Teilzahlung"). */
+function underTermsHeadings(doc: Doc, seg: Segment): boolean {
+  const above = pageOf(doc, seg.page).lines[seg.line - 1];
+  return above !== undefined && above.segments.length >= 2 && DESCRIPTION_HEADING.test(fold(above.segments[0]!.text).replace(/:$/, ''));
 }
 
 /** The sentences of `text` that fit into `max` characters; all of it when it fits. */

@@ -483,6 +483,37 @@ describe('payment terms (BT-20)', () => {
     expect(invoice.paymentTerms).toBe(terms);
   });
 
+  it('reads a table of terms whose paragraph opens with a terms label and has the due date beside it, also after the label ends a page', async () => {
+    const headings = (y: number): Text[] => [
+      { s: 'Beschreibung', x: 180, y },
+      { s: 'Fälligkeit', x: 390, y },
+      { s: 'Teilzahlung', x: 470, y },
+    ];
+    const paragraph = (y: number): Text[] => [
+      { s: 'Zahlungsbedingungen: Der Rechnungsbetrag wurde bereits', x: 50, y },
+      { s: '03.10.2018', x: 390, y: y + 5 },
+      { s: 'beglichen.', x: 50, y: y + 11.3 },
+    ];
+    const terms = 'Zahlungsbedingungen: Der Rechnungsbetrag wurde bereits beglichen.';
+    const onePage = letter([{ s: 'Zahlungsbedingungen:', x: 50, y: 460 }, ...headings(483), ...paragraph(496)]);
+    expect((await header(onePage)).paymentTerms).toBe(terms);
+    // The label ends its page; the headings, printed twice, open the next.
+    const broken = [letter([{ s: 'Zahlungsbedingungen:', x: 50, y: 790 }]), [...headings(56), ...headings(57), ...paragraph(80)]];
+    const invoice = (await analyseInvoice(await extractTextLayer(await pdfOf(broken)), { withLineItems: false })).invoice;
+    expect(invoice.paymentTerms).toBe(terms);
+    // The next table's headings under the paragraph end it.
+    const nextTable = letter([
+      { s: 'Zahlungsbedingungen:', x: 50, y: 460 },
+      ...headings(483),
+      { s: 'Skontovereinbarung: 2% bei Zahlung innerhalb 10 Tagen nach Rechnungsdatum', x: 50, y: 496 },
+      { s: 'Abschläge', x: 50, y: 507 },
+      { s: 'Bezug', x: 180, y: 507 },
+      { s: 'Innerhalb', x: 260, y: 507 },
+      { s: 'Prozent', x: 470, y: 507 },
+    ]);
+    expect((await header(nextTable)).paymentTerms).toBe('Skontovereinbarung: 2% bei Zahlung innerhalb 10 Tagen nach Rechnungsdatum');
+  });
+
   it('takes no label for terms, nor the value of the next label: a label broken over two lines, the next label beside the second', async () => {
     const invoice = await header(
       letter([

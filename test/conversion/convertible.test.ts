@@ -184,6 +184,22 @@ describe('refusing', () => {
     expect(read.invoiceLine![0]!.itemInformation?.itemSellersIdentifier).toBe('4123456000014');
   });
 
+  it('leaves out payment terms read less than very surely where the due date is printed, and holds them to the certainty where it is not', () => {
+    const read = asRead();
+    const confidence = { paymentTerms: 0.7 };
+    const prepared = prepareForZugferd(read, { confidence });
+    expect(prepared.invoice.paymentTerms).toBeUndefined();
+    expect(prepared.invoice.paymentDueDate).toBe(read.paymentDueDate);
+    expect(prepared.filled).toContainEqual(expect.objectContaining({ path: 'paymentTerms', bt: 'BT-20', source: 'omitted' }));
+    expect(prepareForZugferd(read, { confidence: { paymentTerms: 0.95 } }).invoice.paymentTerms).toBe(read.paymentTerms);
+    // Without a due date the terms are the only payment date (BR-CO-25): written at the certainty, refused below it.
+    delete read.paymentDueDate;
+    expect(prepareForZugferd(read, { confidence }).invoice.paymentTerms).toBe(read.paymentTerms);
+    expect(refusal(read, { confidence: { paymentTerms: 0.5 } }).fields).toEqual([
+      expect.objectContaining({ bt: 'BT-20', value: read.paymentTerms }),
+    ]);
+  });
+
   it('writes the standard reason with its VATEX code where the exemption reason read falls short of the certainty; an exempt row (E), which has no code, is refused', () => {
     const read = outsideScope(asRead(), 'Not subject to VAT nach $4 Nr.');
     const path = 'vatBreakdown[0].vatExemptionReasonText';
