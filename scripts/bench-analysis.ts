@@ -429,8 +429,8 @@ function scoreVat(truth: Invoice, got: Invoice, vis: Visible, doc: DocScore): vo
  * The reasons of document-level allowances and charges read from the page (BT-97, BT-104), each
  * judged against the truth's adjustment of the same amount and rate. No sum vouches for words, so
  * the calibration must learn them apart from the amounts they share their evidence with. They
- * enter the calibration and the reliability figures, not the per-field accuracy tables. A default reason inferred for an
- * adjustment the page gives only as a total is a default, not a reading, and is not judged.
+ * enter the calibration and the reliability figures, not the per-field accuracy tables. A default
+ * reason inferred for an adjustment the page gives only as a total is no reading and is not judged.
  */
 function judgeAdjustmentReasons(truth: Invoice, got: Invoice, doc: DocScore): void {
   for (const [list, key] of [

@@ -500,17 +500,10 @@ function judgeInvoice(c: Case, got: Invoice): Verdict[] {
       for (const { list, key, bts } of LINE_ADJUSTMENTS) {
         const rows = Math.max(line[list]?.length ?? 0, other[list]?.length ?? 0);
         for (let k = 0; k < rows; k++)
-          (['Amount', 'Reason'] as const).forEach((field, n) => {
+          LINE_ADJUSTMENT_COMPARED.forEach(({ field, compare, kind }, n) => {
             const path = `${list}[${k}].${key}${field}`;
             const [want, value] = [getPath(line, path), getPath(other, path)];
-            add(
-              bts[n]!,
-              want,
-              value,
-              () => same(field === 'Amount' ? 'amount' : 'text', want!, value!, true),
-              field === 'Amount' ? 'amount' : 'text',
-              path,
-            );
+            add(bts[n]!, want, value, () => same(compare, want!, value!, true), kind, path);
           });
       }
     });
@@ -581,12 +574,6 @@ const LINE_COMPARED: Array<{ bt: string; path: string; compare: Compare; kind: K
   { bt: 'BT-155', path: 'itemInformation.itemSellersIdentifier', compare: 'id', kind: 'id' },
 ];
 
-/** An item's allowances (BG-27) and charges (BG-28), in page order: how much, and why. */
-const LINE_ADJUSTMENTS = [
-  { list: 'invoiceLineAllowances', key: 'invoiceLineAllowance', bts: ['BT-136', 'BT-139'] },
-  { list: 'invoiceLineCharges', key: 'invoiceLineCharge', bts: ['BT-141', 'BT-144'] },
-] as const;
-
 /** Document-level allowances (BG-20) and charges (BG-21), in page order: how much, at which rate and category. */
 const ADJUSTMENTS = [
   { list: 'documentLevelAllowances', key: 'documentLevelAllowance', bts: ['BT-92', 'BT-96', 'BT-95', 'BT-97'] },
@@ -598,6 +585,12 @@ const ADJUSTMENT_COMPARED = [
   { field: 'VatCategoryCode', compare: 'id', kind: 'code' },
   { field: 'Reason', compare: 'text', kind: 'text' },
 ] as const;
+/** An item's allowances (BG-27) and charges (BG-28), in page order: how much, and why. */
+const LINE_ADJUSTMENTS = [
+  { list: 'invoiceLineAllowances', key: 'invoiceLineAllowance', bts: ['BT-136', 'BT-139'] },
+  { list: 'invoiceLineCharges', key: 'invoiceLineCharge', bts: ['BT-141', 'BT-144'] },
+] as const;
+const LINE_ADJUSTMENT_COMPARED = ADJUSTMENT_COMPARED.filter((f) => f.field === 'Amount' || f.field === 'Reason');
 /** The reasons the analysis gives an allowance or charge whose own the page does not print beside it. */
 const DEFAULT_REASON_WORDS = new Set(Object.values(DEFAULT_REASONS).flatMap((r) => Object.values(r!)));
 

@@ -101,9 +101,10 @@ export function parseValue(kind: Kind, text: string, doc: Doc, strictId: boolean
 }
 
 /**
- * A scan misreads a letter of a long label now and then ("Leistungedatum"), or every g of it whose
- * descender it lost ("Zahlunasbedinaunaen"). Where no label is read at the start of a segment, its
- * first word so repaired may be one, when every such repair names the same field. The folded text keeps its length, so offsets into it hold.
+ * A scan misreads a letter of a long label now and then ("Leistungedatum"), or every g of it
+ * whose descender it lost ("Zahlunasbedinaunaen"). Where no label is read at the start of a
+ * segment, its first word so repaired may be one, when every such repair names the same field.
+ * The folded text keeps its length, so offsets into it hold.
  */
 function labelAsPrinted(text: string): string {
   const folded = fold(text);
@@ -369,17 +370,17 @@ function headingsUnder(doc: Doc, label: Segment): { headings: Line; page: PageLa
   const next = doc.pages.find((p) => p.page === label.page + 1);
   const last = label.line + 1 >= here.lines.length;
   const [page, headings] = last ? [next, next?.lines[0]] : [here, here.lines[label.line + 1]];
-  if (!page || !headings || headings.segments.length < 2) return undefined;
+  if (!page || !isTermsHeadings(headings)) return undefined;
   if (!last && headings.top - label.bottom > 3 * label.height) return undefined;
-  if (!DESCRIPTION_HEADING.test(fold(headings.segments[0]!.text).replace(/:$/, ''))) return undefined;
   return { headings, page, i: last ? 1 : label.line + 2 };
 }
 
-/** The segment starts the first line under a table of terms' column headings ("Beschreibung  Fälligkeit  Teilzahlung"). */
-function underTermsHeadings(doc: Doc, seg: Segment): boolean {
-  const above = pageOf(doc, seg.page).lines[seg.line - 1];
-  return above !== undefined && above.segments.length >= 2 && DESCRIPTION_HEADING.test(fold(above.segments[0]!.text).replace(/:$/, ''));
-}
+/** A row of a table of terms' column headings ("Beschreibung  Fälligkeit  Teilzahlung"). */
+const isTermsHeadings = (line: Line | undefined): line is Line =>
+  line !== undefined && line.segments.length >= 2 && DESCRIPTION_HEADING.test(fold(line.segments[0]!.text).replace(/:$/, ''));
+
+/** The segment starts the first line under a table of terms' column headings. */
+const underTermsHeadings = (doc: Doc, seg: Segment) => isTermsHeadings(pageOf(doc, seg.page).lines[seg.line - 1]);
 
 /** The sentences of `text` that fit into `max` characters; all of it when it fits. */
 function wholeSentences(text: string, max: number): string | undefined {

@@ -92,20 +92,15 @@ function rowEntries(doc: Doc, lines: Line[]): Entry[] {
       .slice(0, -1)
       .filter((s) => /\p{L}/u.test(s.text))
       .map((s) => s.text);
-    return [{ charge, amount: new Decimal(last.value).abs().toFixed(2), reason: rowReason(words) }];
+    // The kind word alone in its column ("Abschlag") is the kind, not the reason, where words follow it.
+    const kindOnly = words.length > 1 && (charge ? LINE_CHARGE : LINE_ALLOWANCE).exec(first)?.[0] === first.trim();
+    const reason = clean((kindOnly ? words.slice(1) : words).join(' ')).replace(CODE_AFTER, '');
+    return [{ charge, amount: new Decimal(last.value).abs().toFixed(2), reason }];
   });
 }
 
-/** A kind word alone in its column ("Abschlag"), the row's first: the kind, not the reason, when words follow. */
-const KIND_ONLY = /^(?:abschlag|zuschlag|rabatt|nachlass|discount|allowance|charge|surcharge|remise|majoration)$/;
 /** A reason code printed after the reason ("Lagerware (CAO)"): the code's, not the reason's words. */
 const CODE_AFTER = /\s*\((?:[A-Z]{2,3}|\d{2,3})\)$/;
-
-/** "Abschlag", "Lagerware (CAO)" → "Lagerware". */
-function rowReason(words: string[]): string {
-  const rest = words.length > 1 && KIND_ONLY.test(fold(words[0]!).trim()) ? words.slice(1) : words;
-  return clean(rest.join(' ')).replace(CODE_AFTER, '');
-}
 
 const split = (entries: Entry[]): Adjusted => {
   const pick = (charge: boolean) => entries.filter((e) => e.charge === charge).map(({ amount, reason }) => ({ amount, reason }));

@@ -64,8 +64,13 @@ export function descendersLost<T>(word: string, read: (spelling: string) => T | 
 }
 
 function* withGs(word: string, at: number[]): Generator<string> {
-  for (let mask = 1; mask < 1 << at.length; mask++)
-    yield [...word].map((c, i) => (at.includes(i) && mask & (1 << at.indexOf(i)) ? 'g' : c)).join('');
+  for (let mask = 1; mask < 1 << at.length; mask++) {
+    const letters = [...word];
+    at.forEach((i, k) => {
+      if (mask & (1 << k)) letters[i] = 'g';
+    });
+    yield letters.join('');
+  }
 }
 
 /** The one reading the spellings give, with the first spelling that gives it; undefined when none or two differ. */

@@ -1,13 +1,25 @@
+const INDEXED = /^(\w+)\[(\d+)\]$/;
+
+/** One step down an `a.b[0].c` style path. */
+function step(node: unknown, part: string): unknown {
+  const m = INDEXED.exec(part);
+  return m
+    ? (node as Record<string, unknown[]> | undefined)?.[m[1]!]?.[Number(m[2])]
+    : (node as Record<string, unknown> | undefined)?.[part];
+}
+
 /** Reads `a.b[0].c` style paths of a plain object, such as an invoice (string leaves only). */
 export function stringAt(target: unknown, path: string): string | undefined {
-  let node: unknown = target;
-  for (const part of path.split('.')) {
-    const m = /^(\w+)\[(\d+)\]$/.exec(part);
-    node = m
-      ? (node as Record<string, unknown[]> | undefined)?.[m[1]!]?.[Number(m[2])]
-      : (node as Record<string, unknown> | undefined)?.[part];
-  }
+  const node = path.split('.').reduce(step, target);
   return typeof node === 'string' ? node : undefined;
+}
+
+/** Removes the value at an `a.b[0].c` style path that ends in a plain key, where it is there. */
+export function deleteAt(target: unknown, path: string): void {
+  const parts = path.split('.');
+  const key = parts.pop()!;
+  const holder = parts.reduce(step, target) as Record<string, unknown> | undefined;
+  if (holder) delete holder[key];
 }
 
 /** Every string leaf of a plain object, by its `a.b[0].c` path; a list of strings is one leaf, its items joined by ", ". */
