@@ -274,12 +274,24 @@ function headerOver(columns: Column[], w: Word): Column | undefined {
 }
 
 /**
+ * The header a text word stands under. Text is set flush left: a short word ("TGA") that
+ * starts inside the article number's column, short of its left edge, and runs on into the
+ * name's header opens the name, though most of it stands under the article number's header.
+ */
+function textHeaderOver(columns: Column[], w: Word): Column | undefined {
+  const over = columns.filter((c) => Math.min(c.x1, w.x + w.width) > Math.max(c.x0, w.x));
+  const name = over.find((c) => c.kind === 'description');
+  const flushLeft = over.some((c) => c !== name && Math.abs(c.x0 - w.x) <= w.height);
+  return name && !flushLeft ? name : headerOver(columns, w);
+}
+
+/**
  * The column a word belongs to: the header it overlaps most. Otherwise text is taken as
  * left-aligned (the rightmost column starting at or before it) and numbers as right-aligned
  * (the band between neighbouring headers holding their right edge).
  */
 function columnOf(columns: Column[], w: Word, numeric: boolean): Column | undefined {
-  const over = headerOver(columns, w);
+  const over = numeric ? headerOver(columns, w) : textHeaderOver(columns, w);
   if (over) return over;
   if (!numeric) return columns.findLast((c) => c.x0 <= w.x + w.height) ?? columns[0];
   const x = w.x + w.width;

@@ -1180,3 +1180,44 @@ describe('rows that are not items', () => {
     expect(read.lineSum).toBe('24.99');
   });
 });
+
+describe('a name that starts left of its header', () => {
+  it('opens the name with a short word set under the end of the article number header ("TGA" / "Obermonteur/Monteur")', async () => {
+    const rows = await rowsOf(
+      table(
+        [
+          ['Pos', 50],
+          ['Art-Nr-Kunde', 81],
+          ['Beschreibung', 151],
+          ['Nettopreis', 300, true],
+          ['Menge', 380, true],
+          ['Entgelt', 460, true],
+        ],
+        [
+          [
+            ['1', 50],
+            ['TGA', 135],
+            ['43,20', 300, true],
+            ['3 Std', 380, true],
+            ['129,60', 460, true],
+          ],
+          [['Obermonteur/Monteur', 135]],
+          [
+            ['2', 50],
+            ['AB-77', 81],
+            ['Beamer-Deckenhalterung', 151],
+            ['122,50', 300, true],
+            ['1 Stk', 380, true],
+            ['122,50', 460, true],
+          ],
+        ],
+        [],
+        10,
+      ),
+    );
+    expect(rows.map((r) => [r.name, r.itemId])).toEqual([
+      ['TGA Obermonteur/Monteur', undefined],
+      ['Beamer-Deckenhalterung', 'AB-77'],
+    ]);
+  });
+});
