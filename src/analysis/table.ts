@@ -502,7 +502,17 @@ interface Scan {
   /** The amount of the line that closed the items (their total, or the net total), if one did. */
   closing?: string;
   /** Per item, its name's line and the lines under it that may go on with it, decided once the table's widest is known. */
-  names: Map<ItemRow, { columns: Column[]; lines: NameLine[] }>;
+  names: Map<ItemRow, ItemName>;
+}
+
+interface ItemName {
+  columns: Column[];
+  lines: NameLine[];
+  /**
+   * The name's cell may hold more than was read: it ran on over a page break, or the line above
+   * printed the item's quantity and price with no amount. Which lines are the name is then for a person to confirm.
+   */
+  cut?: boolean;
 }
 
 /** Where reading stands on one page: the item lines below go on with. */
@@ -514,6 +524,12 @@ interface Cursor {
   pendingName: boolean;
   /** The name's last line was the line above: the next may go on with it. */
   nameOpen: boolean;
+  /**
+   * The item's name was still open at the foot of the page before: the first line of this page
+   * goes on with it only if set flush under it (at `x0`); its lines are moved up by `shift` to
+   * stand under the name's last line, as the column printed them.
+   */
+  carried?: { x0: number; shift: number; flush: boolean };
 }
 
 /** One line under the header, as the columns read it. */
@@ -526,6 +542,8 @@ interface RowLine {
   /** An amount printed on the line below, taken where quantity × price come to it. */
   dropped?: NumberMatch;
   isItem: boolean;
+  /** A fee: a description and an amount, no quantity or price. */
+  flat: boolean;
   /** The row is the sum of the items above it. */
   sumOfAbove: boolean;
   /** The row ends the items: their total, or the totals box. */
@@ -535,7 +553,8 @@ interface RowLine {
 
 export function findLineItems(doc: Doc): ItemTable {
   const scan: Scan = { rows: [], extents: [], used: new Set<string>(), header: [], rowsPrinted: false, names: new Map() };
-  for (const page of doc.pages) scanPage(doc, scan, page);
+  let cursor: Cursor | undefined;
+  for (const page of doc.pages) cursor = scanPage(doc, scan, page, cursor);
   if (scan.rows.length === 0)
     return { ...headerlessItems(doc), ...(scan.rowsPrinted || printsPricedRow(doc) ? { rowsPrinted: true } : {}) };
   return finishItems(doc, scan);
@@ -564,8 +583,9 @@ function comesTo(quantity: string, price: string, amount: string): boolean {
   return new Decimal(quantity).times(price).toDecimalPlaces(2).eq(amount);
 }
 
-function scanPage(doc: Doc, scan: Scan, page: PageLayout): void {
+function scanPage(doc: Doc, scan: Scan, page: PageLayout, before: Cursor | undefined): Cursor {
   const cursor: Cursor = { open: scan.columns !== undefined, currentBottom: 0, pendingName: false, nameOpen: false };
+  carryName(scan, cursor, before, page);
   for (let i = 0; i < page.lines.length; i++) {
     if (isHeaderLine(doc, page.lines[i]!)) {
       const last = takeHeader(doc, scan, cursor, page, i);
@@ -576,6 +596,21 @@ function scanPage(doc: Doc, scan: Scan, page: PageLayout): void {
     }
     if (cursor.open && scan.columns) i = readRow(doc, scan, cursor, page, i);
   }
+  return cursor;
+}
+
+/** An item whose name was open at the foot of the page before stays the current one on this page's first line. */
+function carryName(scan: Scan, cursor: Cursor, before: Cursor | undefined, page: PageLayout): void {
+  const last = before?.current && before.nameOpen && cursor.open ? scan.names.get(before.current)?.lines.at(-1) : undefined;
+  const first = page.lines[0];
+  if (!last || !first) return;
+  const shift = first.top - last.bottom - 0.2 * last.height;
+  Object.assign(cursor, {
+    current: before!.current,
+    nameOpen: true,
+    currentBottom: first.top,
+    carried: { x0: last.x0, shift, flush: false },
+  });
 }
 
 /** A header: a new item table's columns, or another table that ends the items. Returns the header's last line where it took it. */
@@ -668,6 +703,7 @@ function rowLine(doc: Doc, scan: Scan, page: PageLayout, i: number): RowLine {
     desc,
     first,
     isItem,
+    flat,
     sumOfAbove,
     closes,
     ...(price ? { price } : {}),
@@ -713,6 +749,7 @@ function itemShape(
 
 function startItem(doc: Doc, scan: Scan, cursor: Cursor, page: PageLayout, i: number, r: RowLine): number {
   const columns = scan.columns!;
+  delete cursor.carried;
   const current = { ...rowOf(doc, page.page, r.parsed, columns), top: page.lines[i]!.top };
   // Only taken where quantity × price comes to it.
   if (r.dropped) Object.assign(current, { amount: r.dropped.value, ...(r.price ? { arithmetic: true } : {}) });
@@ -722,7 +759,8 @@ function startItem(doc: Doc, scan: Scan, cursor: Cursor, page: PageLayout, i: nu
   scan.header = [];
   const taken = r.dropped ? [page.lines[i]!, page.lines[i + 1]!] : [page.lines[i]!];
   for (const l of taken) scan.used.add(`${page.page}:${l.index}`);
-  if (current.name !== undefined) nameLine(scan, current, r);
+  if (current.name !== undefined) nameLine(scan, cursor, current, r);
+  if (r.flat && pricedAbove(doc, scan, page, i)) scan.names.get(current)!.cut = true;
   Object.assign(cursor, {
     current,
     nameOpen: current.name !== undefined && current.description === undefined,
@@ -732,10 +770,26 @@ function startItem(doc: Doc, scan: Scan, cursor: Cursor, page: PageLayout, i: nu
   return i + taken.length - 1;
 }
 
+/**
+ * The line right above a fee's row prints a quantity and a price but no amount, and no item took
+ * it: an item whose amount, with its name's last line, was printed a line lower
+ * ("Kfz-Haftpflicht SF25  67,2244  1  0 %" / "Regio R9  80,00"), where the price is net and the amount gross.
+ */
+function pricedAbove(doc: Doc, scan: Scan, page: PageLayout, i: number): boolean {
+  const [above, line] = [page.lines[i - 1], page.lines[i]!];
+  if (!above || scan.used.has(`${page.page}:${above.index}`) || line.top - above.bottom > 1.2 * line.height) return false;
+  const parsed = readLine(scan.columns!, above);
+  const has = (kind: ColumnKind) => firstNumber(doc, parsed.byKind.get(kind), true) !== undefined;
+  return has('quantity') && has('unitPrice') && !has('lineAmount');
+}
+
 /** A line under the current item: its stepped price, its wrapped name, its description; or, apart from it, the end of it. */
 function continueItem(doc: Doc, scan: Scan, cursor: Cursor, page: number, line: Line, r: RowLine): void {
   const current = cursor.current!;
-  const close = line.top - cursor.currentBottom <= 2.5 * line.height;
+  const { carried } = cursor;
+  // Carried over a page break, only a line flush under the name goes on with it.
+  if (carried && !carried.flush) carried.flush = r.parsed.description !== undefined && Math.abs(r.parsed.description.x0 - carried.x0) < 1.5;
+  const close = line.top - cursor.currentBottom <= 2.5 * line.height && (!carried || carried.flush);
   const take = () => {
     scan.used.add(`${page}:${line.index}`);
     cursor.currentBottom = line.bottom;
@@ -746,8 +800,9 @@ function continueItem(doc: Doc, scan: Scan, cursor: Cursor, page: number, line: 
   const figures = hasMoney(doc, line) && (spills(r.parsed) || !cursor.nameOpen || r.desc.includes(':'));
   if (!close || TABLE_END.test(r.first) || (figures && !NOT_AN_ITEM.test(fold(r.desc)))) {
     // Words under an open name on a line of figures ("Grade Fasteners (1 kg)  - 1,00 €") may be the name's.
-    if (close && figures && cursor.nameOpen && !r.desc.includes(':') && !TABLE_END.test(r.first)) nameLine(scan, current, r, true);
+    if (close && figures && cursor.nameOpen && !r.desc.includes(':') && !TABLE_END.test(r.first)) nameLine(scan, cursor, current, r, true);
     cursor.current = undefined;
+    delete cursor.carried;
     return;
   }
   take();
@@ -765,12 +820,12 @@ function extendItem(scan: Scan, cursor: Cursor, current: ItemRow, r: RowLine): v
     current.name = nameOf(desc);
     cursor.pendingName = false;
     cursor.nameOpen = true;
-    nameLine(scan, current, r);
+    nameLine(scan, cursor, current, r);
   } else if (cursor.nameOpen && (!desc.includes(':') || desc.startsWith('(')) && r.parsed.description && !spills(r.parsed)) {
     // Perhaps the name's next line; which of these lines are is told once the table is read.
     // (A label's line, "Verpackung: Karton", is always a description; so is a line too wide for the column.
     // A parenthesis before a colon, "(Stunde): Einer", is the name's.)
-    nameLine(scan, current, r);
+    nameLine(scan, cursor, current, r);
   } else {
     current.description = current.description ? `${current.description}\n${desc}` : desc;
     cursor.nameOpen = false;
@@ -782,12 +837,15 @@ const spills = (parsed: Parsed) =>
   parsed.crossed === true || [...parsed.byKind.keys()].some((k) => k !== 'description' && k !== 'itemId' && k !== 'position');
 
 /** Notes a line of the item's name column: the first is the name's own. */
-function nameLine(scan: Scan, row: ItemRow, r: RowLine, spilled = false): void {
-  if (!r.parsed.description) return;
+function nameLine(scan: Scan, cursor: Cursor, row: ItemRow, r: RowLine, spilled = false): void {
+  const at = r.parsed.description;
+  if (!at) return;
   const entry = scan.names.get(row) ?? { columns: scan.columns!, lines: [] };
   const { nameFrom } = r.parsed;
   const text = nameFrom === undefined ? r.desc : clean(r.parsed.byKind.get('description')!.slice(nameFrom).join(' '));
-  entry.lines.push({ text, ...r.parsed.description, ...(spilled ? { spilled } : {}) });
+  const shift = cursor.carried?.shift ?? 0;
+  entry.lines.push({ text, ...at, top: at.top - shift, bottom: at.bottom - shift, ...(spilled ? { spilled } : {}) });
+  entry.cut ||= cursor.carried !== undefined;
   scan.names.set(row, entry);
 }
 
@@ -804,14 +862,22 @@ function joinNames(scan: Scan): void {
   const tables = new Map<Column[], NameLine[][]>();
   for (const { columns, lines } of scan.names.values()) tables.set(columns, [...(tables.get(columns) ?? []), lines]);
   for (const row of scan.rows) {
-    const { columns, lines } = scan.names.get(row) ?? { lines: [] };
+    const { columns, lines, cut } = scan.names.get(row) ?? { lines: [] };
     if (row.name === undefined || row.nameSet === 'colon') continue;
+    const first = row.name;
     if (lines.length < 2) row.nameSet = row.description ? 'described' : 'alone';
     else joinName(row, row.name, lines, tables.get(columns!)!);
+    if (cut) cutName(row, first);
     // An article number's line read for the name (a page break cut the cell under it) names nothing sure.
     if (IDENTIFIER_LINE.test(row.name!)) row.nameSet = 'open';
     else idsBeforeName(row);
   }
+}
+
+/** A name whose cell may hold more than was read (`ItemName.cut`): it is for a person to confirm. */
+function cutName(row: ItemRow, first: string): void {
+  row.nameSet = 'open';
+  row.nameAlternatives = [...new Set([...(row.nameAlternatives ?? []), first])].filter((a) => a !== row.name);
 }
 
 /**

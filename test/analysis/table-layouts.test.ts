@@ -1221,3 +1221,59 @@ describe('a name that starts left of its header', () => {
     ]);
   });
 });
+
+describe('a name whose cell may hold more than was read', () => {
+  const header: Text[] = [
+    { s: 'Pos', x: 50, y: 200, bold: true },
+    { s: 'Beschreibung', x: 150, y: 200, bold: true },
+    { s: 'Nettopreis', x: 300, y: 200, bold: true, right: true },
+    { s: 'Menge', x: 380, y: 200, bold: true, right: true },
+    { s: 'Nettobetrag', x: 500, y: 200, bold: true, right: true },
+  ];
+  const row = (y: number, pos: string, name: string, price: string, qty: string, amount?: string): Text[] => [
+    { s: pos, x: 50, y },
+    { s: name, x: 150, y },
+    { s: price, x: 300, y, right: true },
+    { s: qty, x: 380, y, right: true },
+    ...(amount ? [{ s: amount, x: 500, y, right: true }] : []),
+  ];
+  const letterhead: Text[] = [{ s: 'Versicherung Muster AG', x: 50, y: 50, size: 12, bold: true }];
+
+  it('goes on with the lines set flush under it at the top of the next page, for a person to confirm ("Kfz-" / "Haftpflicht")', async () => {
+    const pages = (top: Text[]): Text[][] => [
+      [...letterhead, ...header, ...row(220, '1', 'Vollkasko', '117,65', '1', '117,65'), ...row(800, '2', 'Kfz-', '67,22', '1', '67,22')],
+      [...top, ...row(110, '3', 'Schutzbrief', '10,00', '1', '10,00')],
+    ];
+    const broken = await rowsOf(
+      pages([
+        { s: 'Haftpflicht', x: 150, y: 60 },
+        { s: 'SF25 (30 %)', x: 150, y: 72 },
+      ]),
+    );
+    expect(broken.map((r) => [r.name, r.nameSet, r.nameAlternatives])).toEqual([
+      ['Vollkasko', 'alone', undefined],
+      ['Kfz-Haftpflicht SF25 (30 %)', 'open', ['Kfz-']],
+      ['Schutzbrief', 'alone', undefined],
+    ]);
+    // A line at the top of the page that is not set under the name (a running head) ends it.
+    const head = await rowsOf(pages([{ s: 'Seite 2 von 2 zur Rechnung 4711', x: 60, y: 60 }]));
+    expect(head.map((r) => [r.name, r.nameSet])).toEqual([
+      ['Vollkasko', 'alone'],
+      ['Kfz-', 'alone'],
+      ['Schutzbrief', 'alone'],
+    ]);
+  });
+
+  it('is left open where the line above printed the quantity and price but no amount', async () => {
+    const rows = await rowsOf([
+      [
+        ...letterhead,
+        ...header,
+        ...row(220, '1', 'Kfz-Haftpflicht SF25', '67,2244', '1'),
+        { s: 'Regio R9', x: 150, y: 230 },
+        { s: '80,00', x: 500, y: 230, right: true },
+      ],
+    ]);
+    expect(rows.map((r) => [r.name, r.nameSet])).toEqual([['Regio R9', 'open']]);
+  });
+});
