@@ -243,6 +243,8 @@ interface Verdict {
    *   output codes ("RECHNUNGS-KORREKTUR", 384): that code list has only 84, 380 and 389.
    * `reason-with-figures`: the XML's allowance or charge reason is the output's followed by the figures printed
    *   beside it (percentage, base, VAT rate).
+   * `piece-code`: the XML codes an item's unit (BT-130) as one of the codes for a piece (H87, XPP, NAR, EA) where the
+   *   output codes another (C62), and the page prints no word for the XML's code: "Stk" or "pcs" names a piece, not a code.
    * `standard-text`: an exemption reason (BT-120) the page's own words were not read for: the output states its
    *   category's VATEX code and standard text instead (a default the conversion names), where the XML words it its own way;
    *   likewise an allowance's or charge's reason (BT-97, BT-104) given as the default word ("Nachlass", "Charge").
@@ -258,6 +260,7 @@ interface Verdict {
     | 'names-mixed'
     | 'kind-beyond-code-list'
     | 'reason-with-figures'
+    | 'piece-code'
     | 'standard-text'
     | 'absent'
     | 'unjudged';
@@ -456,6 +459,8 @@ function judgeInvoice(c: Case, got: Invoice): Verdict[] {
     if (value === undefined) verdicts.push({ bt, want, verdict: 'absent' });
     else if (right()) verdicts.push({ bt, want, got: value, verdict: 'right' });
     else if (rule) verdicts.push({ bt, want, got: value, verdict: 'truth-breaks', rule });
+    else if (kind === 'unit' && PIECES.has(want) && PIECES.has(value) && c.visible && !isVisible(kind, want, c.visible))
+      verdicts.push({ bt, want, got: value, verdict: 'piece-code' });
     else if (kind && c.visible && !isVisible(kind, want, c.visible) && isVisible(kind, value, c.visible))
       verdicts.push({ bt, want, got: value, verdict: 'page-differs' });
     // A text the page prints in the output's case and not the XML's ("16X6X28" where the XML writes "16x6x28").
@@ -567,12 +572,16 @@ function judgeReason(
 const LINE_COMPARED: Array<{ bt: string; path: string; compare: Compare; kind: Kind }> = [
   { bt: 'BT-153', path: 'itemInformation.itemName', compare: 'text', kind: 'wrapped' },
   { bt: 'BT-129', path: 'invoicedQuantity', compare: 'number', kind: 'amount' },
+  { bt: 'BT-130', path: 'invoicedQuantityUnitOfMeasureCode', compare: 'id', kind: 'unit' },
   { bt: 'BT-146', path: 'priceDetails.itemNetPrice', compare: 'number', kind: 'amount' },
   { bt: 'BT-131', path: 'invoiceLineNetAmount', compare: 'amount', kind: 'amount' },
   { bt: 'BT-151', path: 'lineVatInformation[0].invoicedItemVatCategoryCode', compare: 'id', kind: 'code' },
   { bt: 'BT-154', path: 'itemInformation.itemDescription', compare: 'text', kind: 'text' },
   { bt: 'BT-155', path: 'itemInformation.itemSellersIdentifier', compare: 'id', kind: 'id' },
 ];
+
+/** Rec. 20 codes for one piece of something: which of them an issuer's software writes, a printed "Stk" does not tell. */
+const PIECES = new Set(['C62', 'H87', 'XPP', 'NAR', 'EA']);
 
 /** Document-level allowances (BG-20) and charges (BG-21), in page order: how much, at which rate and category. */
 const ADJUSTMENTS = [
@@ -647,7 +656,7 @@ function report(results: Result[], mode = args.mode): void {
     `  ${n('wrong')} wrong of ${compared.length} compared values (1 in ${n('wrong') ? Math.round(compared.length / n('wrong')) : '∞'})`,
   );
   console.log(
-    `  not counted wrong, listed above: ${n('page-differs')} where the page prints the output's value and not the XML's, ${n('truth-breaks')} where the XML's value breaks an EN 16931 rule, ${n('legal-form')} names differing only by a legal form, ${n('name-with-ids')} names the XML writes among identifier lines (GLN, article numbers, packing notes), ${n('street-in-line-2')} streets the XML puts in address line 2 under a person, ${n('names-mixed')} values the XML gives as another party name (its buyer named as its seller), ${n('kind-beyond-code-list')} kinds of document ZUGFeRD 1.0's code list lacks (coded 380, named in the XML), ${n('reason-with-figures')} allowance or charge reasons the XML writes with their figures, ${n('standard-text')} exemption reasons given as their category's standard text and VATEX code, and allowance or charge reasons given as the default word, where the XML words them its own way`,
+    `  not counted wrong, listed above: ${n('page-differs')} where the page prints the output's value and not the XML's, ${n('truth-breaks')} where the XML's value breaks an EN 16931 rule, ${n('legal-form')} names differing only by a legal form, ${n('name-with-ids')} names the XML writes among identifier lines (GLN, article numbers, packing notes), ${n('street-in-line-2')} streets the XML puts in address line 2 under a person, ${n('names-mixed')} values the XML gives as another party name (its buyer named as its seller), ${n('kind-beyond-code-list')} kinds of document ZUGFeRD 1.0's code list lacks (coded 380, named in the XML), ${n('reason-with-figures')} allowance or charge reasons the XML writes with their figures, ${n('piece-code')} item units the XML codes as another code for a piece than the output, with no word for its code printed, ${n('standard-text')} exemption reasons given as their category's standard text and VATEX code, and allowance or charge reasons given as the default word, where the XML words them its own way`,
   );
   console.log(
     `  all ${differing.length} differences counted as wrong: 1 in ${differing.length ? Math.round(compared.length / differing.length) : '∞'}`,
