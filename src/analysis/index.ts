@@ -316,6 +316,7 @@ function readLine(r: Reading, row: ItemRow, i: number, signed: (v: string) => st
   row.allowances?.forEach((a, j) => {
     set(`invoiceLineAllowances[${j}].invoiceLineAllowanceAmount`, a.amount, via);
     set(`invoiceLineAllowances[${j}].invoiceLineAllowanceReason`, a.reason, via);
+    set(`invoiceLineAllowances[${j}].invoiceLineAllowanceReasonCode`, a.code, via);
   });
   row.charges?.forEach((c, j) => {
     set(`invoiceLineCharges[${j}].invoiceLineChargeAmount`, c.amount, via);

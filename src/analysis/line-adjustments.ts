@@ -15,7 +15,10 @@ import { clean, fold } from './text.js';
 
 export interface LineAdjustment {
   amount: string;
-  reason: string;
+  /** The reason printed with it; none where the row prints figures only. */
+  reason?: string;
+  /** UNTDID 5189 95 (discount): the reason code of an allowance printed without words (BT-140). */
+  code?: string;
 }
 
 interface Adjusted {
@@ -99,11 +102,28 @@ function rowEntries(doc: Doc, lines: Line[]): Entry[] {
   });
 }
 
+/**
+ * A row of figures only under the item: a percentage and the amount it takes off ("1,00 %
+ * - 0,10"), where the percentage of the item's amount is that amount. A discount, with no reason printed.
+ */
+function percentRows(doc: Doc, lines: Line[], amount: string): Entry[] {
+  return lines.slice(1).flatMap((line) => {
+    if (line.segments.length !== 2 || line.segments.some((s) => /\p{L}/u.test(s.text))) return [];
+    const [rate, off] = [scanNumbers(line.segments[0]!.text, doc.mark), amountOnly(doc, line.segments[1]!.text)];
+    if (rate.length !== 1 || !rate[0]!.percent || !off || !/^\s*[-\u2212]/.test(line.segments[1]!.text)) return [];
+    const taken = new Decimal(amount).times(rate[0]!.value).dividedBy(100).toDecimalPlaces(2);
+    return taken.eq(new Decimal(off.value).abs()) ? [{ charge: false, amount: taken.toFixed(2), code: DISCOUNT }] : [];
+  });
+}
+
+/** UNTDID 5189 95: discount. */
+const DISCOUNT = '95';
+
 /** A reason code printed after the reason ("Lagerware (CAO)"): the code's, not the reason's words. */
 const CODE_AFTER = /\s*\((?:[A-Z]{2,3}|\d{2,3})\)$/;
 
 const split = (entries: Entry[]): Adjusted => {
-  const pick = (charge: boolean) => entries.filter((e) => e.charge === charge).map(({ amount, reason }) => ({ amount, reason }));
+  const pick = (charge: boolean) => entries.filter((e) => e.charge === charge).map(({ charge: _charge, ...adjustment }) => adjustment);
   const [allowances, charges] = [pick(false), pick(true)];
   return { ...(allowances.length ? { allowances } : {}), ...(charges.length ? { charges } : {}) };
 };
@@ -153,9 +173,12 @@ export function netOfAdjustments(doc: Doc, items: Item[], closing: string | unde
   const end = items.length ? itemSpan(items[items.length - 1]!.extent).end : undefined;
   const subtotal = end ? amountOnly(doc, end.segments[end.segments.length - 1]!.text)?.value : undefined;
   const totals = [subtotal, closing].filter((t) => t !== undefined);
-  const found = items.map(({ row, extent }) =>
-    row.arithmetic === true && !row.allowances && !row.charges ? rowEntries(doc, itemLines(extent)) : [],
-  );
+  const found = items.map(({ row, extent }) => {
+    if (row.arithmetic !== true || row.allowances || row.charges) return [];
+    const lines = itemLines(extent);
+    const worded = rowEntries(doc, lines);
+    return worded.length > 0 || row.amount === undefined ? worded : percentRows(doc, lines, row.amount);
+  });
   if (found.every((f) => f.length === 0) || items.some(({ row }) => row.amount === undefined)) return;
   const net = items.map(({ row }, k) =>
     found[k]!.reduce((a, e) => (e.charge ? a.plus(e.amount) : a.minus(e.amount)), new Decimal(row.amount!)),

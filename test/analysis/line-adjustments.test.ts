@@ -237,6 +237,43 @@ describe('allowances and charges printed with an item', () => {
     expect(rows[1]!.allowances).toBeUndefined();
   });
 
+  /** "1,00 %  - 0,12" under the item: figures only, in the price and amount columns. */
+  const percentOff = (percent: string, total: string) =>
+    page(
+      simple,
+      [
+        [
+          ['1', 60],
+          ['Pflanzkübel Terrakotta', 90],
+          ['3', 290, true],
+          ['4,00', 350, true],
+          ['12,00', 540, true],
+        ],
+        [
+          [percent, 350, true],
+          ['- 0,12', 540, true],
+        ],
+        [
+          ['2', 60],
+          ['Blumenerde 40 l', 90],
+          ['5', 290, true],
+          ['5,50', 350, true],
+          ['27,50', 540, true],
+        ],
+      ],
+      total,
+    );
+
+  it('nets a row of figures only under the item, a percentage and what it takes off, as a discount with no reason printed (code 95)', async () => {
+    const rows = await rowsOf(percentOff('1,00 %', '39,38'));
+    expect(rows[0]).toMatchObject({ amount: '11.88', allowances: [{ amount: '0.12', code: '95' }] });
+    expect(rows[0]!.allowances![0]!.reason).toBeUndefined();
+    // A percentage that does not take that amount off the item's is no discount of it.
+    const off = await rowsOf(percentOff('2,00 %', '39,38'));
+    expect(off[0]).toMatchObject({ amount: '12.00' });
+    expect(off[0]!.allowances).toBeUndefined();
+  });
+
   it('keeps the printed amount where the subtotal is the sum of the printed amounts', async () => {
     const rows = await rowsOf(discounted('39,50'));
     expect(rows[0]).toMatchObject({ amount: '12.00' });
