@@ -236,12 +236,15 @@ const UNIT_OF = new Map(UNITS.flatMap(([code, names]) => names.map((n) => [n, co
 const REC20 = /^[A-Z0-9]{2,3}$/;
 const UNIT_CODES = new Set(UNITS.map(([c]) => c));
 
-/** A printed unit as its Rec. 20 code; a printed code ("H87", "C62") passes through. */
+/** Rec. 21 package codes, which EN 16931 takes as units: "X" and two letters or digits ("XBC", a crate of bottles). */
+const PACKAGE_CODE = /^X[A-Z][A-Z0-9]$/;
+
+/** A printed unit as its Rec. 20 code; a printed code ("H87", "C62", "XBC-" as a visualisation sets it) passes through. */
 export function unitCode(text: string): string | undefined {
   const key = fold(text).replace(/\.$/, '').trim();
   if (UNIT_OF.has(key)) return UNIT_OF.get(key);
-  const upper = text.trim().toUpperCase();
-  if (REC20.test(upper) && (UNIT_CODES.has(upper) || /^(H87|C62|EA|XPP|XBX|E48|P1)$/.test(upper))) return upper;
+  const upper = text.trim().toUpperCase().replace(/-$/, '');
+  if (REC20.test(upper) && (UNIT_CODES.has(upper) || /^(H87|C62|EA|XPP|XBX|E48|P1)$/.test(upper) || PACKAGE_CODE.test(upper))) return upper;
   return undefined;
 }
 
@@ -287,13 +290,13 @@ export function vatCategoryOf(rate: string | undefined, context: string): string
  */
 const DOCUMENT_TYPES: ReadonlyArray<[string, RegExp]> = [
   ['751', /buchungshilfe|keine rechnung|not an invoice|invoice information for accounting/],
-  ['389', /selbst ?ausgestellte rechnung|self-?bill(?:ed|ing)|autofacturation|gutschriftsverfahren|autofattur/],
+  ['389', /selbst ?ausgestellte rechnung|self-?bill(?:ed|ing)|selbstfakturierung|autofacturation|gutschriftsverfahren|autofattur/],
   ['575', /rechnung des versicherers|versicherungsrechnung|insurer'?s invoice|facture d'assureur/],
   ['387', /mietrechnung|hire invoice|rental invoice|facture de location/],
   ['386', /vorauszahlungsrechnung|anzahlungsrechnung|prepayment invoice|facture d'acompte/],
   [
     '384',
-    /korrektur|corrected invoice|facture rectificative|facture corrective|corrective invoice|correctiefactuur|gecorrigeerde factuur|stornorechnung|fattura (?:di )?rettific/,
+    /korrektur|(?:korrigierte|berichtigte) rechnung|rechnungsberichtigung|corrected invoice|facture rectificative|facture corrective|corrective invoice|correctiefactuur|gecorrigeerde factuur|stornorechnung|fattura (?:di )?rettific/,
   ],
   ['381', /gutschrift|credit ?note|avoir|creditnota|credit memo|nota di credito/],
   ['380', /rechnung|invoice|facture|factuur|faktura|fattura/],

@@ -70,6 +70,8 @@ class Reading {
   readonly hints: Record<string, Hint> = {};
   /** Other readings of a value that the page leaves open, for a person to choose from. */
   readonly alternatives: Record<string, string[]> = {};
+  /** What the page prints in a value's place that no value could be read from ("RM" as a unit), for a person to code. */
+  readonly unreadWords: Record<string, string[]> = {};
 
   set(path: string, value: string | undefined, via: string, hint?: Hint): void {
     if (value === undefined || value === '') return;
@@ -301,6 +303,7 @@ function readLine(r: Reading, row: ItemRow, i: number, signed: (v: string) => st
   set('invoicedQuantity', row.quantity, via);
   // "Stk", "pcs", "pce" stand for several codes (C62, H87, XPP): calibrated apart from the units of measure.
   set('invoicedQuantityUnitOfMeasureCode', row.unit, row.unit === UNIT_PIECE ? 'unit:piece' : via);
+  if (row.unit === undefined && row.unitPrinted) r.unreadWords[`${p}.invoicedQuantityUnitOfMeasureCode`] = [row.unitPrinted];
   set('invoiceLineNetAmount', row.amount === undefined ? undefined : signed(row.amount), via);
   set('priceDetails.itemNetPrice', row.unitPrice, via);
   set('priceDetails.itemPriceBaseQuantity', row.priceBase, via);
@@ -364,6 +367,7 @@ function resultOf(r: Reading, doc: Doc, pages: PageText[], choices: Record<NameR
   const candidates: Record<string, string[]> = {
     // Only for values the answer keeps (conform drops what does not fit the model).
     ...Object.fromEntries(Object.entries(r.alternatives).filter(([path]) => stringAt(parsed, path) !== undefined)),
+    ...r.unreadWords,
     ...Object.fromEntries(
       (['seller', 'buyer'] as const)
         .map((role) => [

@@ -55,9 +55,12 @@ export const LEGAL_FORM =
 const EIRCODE = String.raw`(?:[AC-FHKNPRTV-Y]\d{2}|D6W) (?=[0-9]*[AC-FHKNPRTV-Y])[0-9AC-FHKNPRTV-Y]{4}`;
 const EIRCODE_ALONE = new RegExp(`^${EIRCODE}$`);
 
-/** "12345 City", "D-12345 City", "DE 12345 City", "3012 CN City", "75001 Paris Cedex", "654321 City", "D02 XA00 Dublin". */
+/**
+ * "12345 City", "D-12345 City", "DE 12345 City", "3012 CN City", "75001 Paris Cedex", "654321 City", "D02 XA00 Dublin".
+ * A Dutch post code cut from its city ("1016 GB", the city wrapped to the next line) is no "1016" in "GB".
+ */
 const POSTCODE_LINE = new RegExp(
-  String.raw`^(?:([A-Z]{1,3})\s?[-\u2013 ]\s?)?(\d{4}\s?[A-Z]{2}(?=\s)|\d{4,6}|${EIRCODE})\s+(\p{L}[\p{L}\p{M} .'()/-]*?)(?:\s*[,/-]\s*(\p{L}[\p{L} .-]+))?$`,
+  String.raw`^(?:([A-Z]{1,3})\s?[-\u2013 ]\s?)?(\d{4}\s?[A-Z]{2}(?=\s)|\d{4,6}|${EIRCODE})\s+(?![A-Z]{2}$)(\p{L}[\p{L}\p{M} .'()/-]*?)(?:\s*[,/-]\s*(\p{L}[\p{L} .-]+))?$`,
   'u',
 );
 /** "Fremont, CA 94538", "Seattle, WA 98109-5210, US" (US style; the comma is often left out). */
@@ -392,7 +395,10 @@ function labelledBlocks(s: PartySearch): void {
   }
 }
 
-/** 2. The sender line in the upper half; one too long for the window wraps after a separator and goes on in the line below. */
+/** A sender line's last part that is a post code only: the line wrapped before its city ("… · 1016 GB" / "Amsterdam · Niederlande"). */
+const ENDS_WITH_POSTCODE = /[·•●|\u2022\u25cf]\s*(?:[A-Z]{1,3}[- ])?(?:\d{4} ?[A-Z]{2}|\d{4,6})$/u;
+
+/** 2. The sender line in the upper half; one too long for the window wraps after a separator or a post code and goes on in the line below. */
 function senderLineSeller(s: PartySearch): void {
   const { page } = s;
   if (s.found.seller) return;
@@ -400,9 +406,10 @@ function senderLineSeller(s: PartySearch): void {
     if (line.top > 0.45 * page.height) break;
     for (const run of separatedRuns(line.segments)) {
       const text = run.map((x) => x.text).join(' ');
-      const goesOn = ENDS_WITH_SEPARATOR.test(text)
-        ? page.lines[i + 1]?.segments.find((x) => Math.abs(x.x0 - run[0]!.x0) < x.height)
-        : undefined;
+      const goesOn =
+        ENDS_WITH_SEPARATOR.test(text) || ENDS_WITH_POSTCODE.test(text.trim())
+          ? page.lines[i + 1]?.segments.find((x) => Math.abs(x.x0 - run[0]!.x0) < x.height)
+          : undefined;
       const parts = senderLine(goesOn ? `${text} ${goesOn.text}` : text);
       if (parts) keep(s, 'seller', partyOf(parts, boxOf(goesOn ? [...run, goesOn] : run), 0.8, 'sender-line'));
     }

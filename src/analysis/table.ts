@@ -46,6 +46,8 @@ export interface ItemRow {
   description?: string;
   quantity?: string;
   unit?: string;
+  /** A word printed as the unit that no code is known for ("RM", "Monat(" cut from "Monat(e)"): the unit is for a person to code. */
+  unitPrinted?: string;
   unitPrice?: string;
   vatRate?: string;
   /** A category printed beside the rate ("0 % VAT (E)"). */
@@ -325,6 +327,12 @@ interface Parsed {
 const GROUPED_LEAD = /^[-+(]?[€$£]?\d{1,3}(?:\u00a0\d{3})*$/;
 const DIGIT_GROUP = /^\d{3}(?:[.,]\d{1,4})?[€$£)]?-?$/;
 
+/** A word in the unit's place: letters, short, no connective ("x", "à", "je" stand between quantity and price). */
+const isUnitLike = (text: string) => /^\p{L}[\p{L}().²³/-]{0,11}$/u.test(text) && !/^(?:x|à|a|je|per|pro|par|@)$/i.test(text);
+
+/** A number cut after its decimal mark. */
+const SPLIT_AT_MARK = /^[-+(]?[€$£]?\d[\d.,'’]*[.,]$/;
+
 /** "19" + "%" and "9,90" + "€" printed as two words are one cell value; in a description they stay as printed ("Transport 25 %"). */
 function joinUnits(words: Word[]): Array<Word & { printed?: string }> {
   const out: Array<Word & { printed?: string }> = [];
@@ -346,8 +354,8 @@ function joinUnits(words: Word[]): Array<Word & { printed?: string }> {
         width: w.x + w.width - prev.x,
         printed: `${prev.printed ?? prev.text} ${w.text}`,
       };
-    } else if (prev && /^\d{2}$/.test(w.text) && /\d[.,]$/.test(prev.text) && w.x - (prev.x + prev.width) < 0.6 * w.height) {
-      // A scan splitting a number after its decimal mark: "158," + "88".
+    } else if (w.confidence !== undefined && prev && /^\d{2}$/.test(w.text) && SPLIT_AT_MARK.test(prev.text) && gap < 0.6 * w.height) {
+      // A scan splitting a number after its decimal mark: "158," + "88" (never words: "A4, 80 g/m²").
       out[out.length - 1] = { ...prev, text: `${prev.text}${w.text}`, width: w.x + w.width - prev.x };
     } else out.push(w);
   }
@@ -1085,6 +1093,7 @@ function rowOf(doc: Doc, page: number, parsed: Parsed, columns: Column[]): ItemR
     unitTexts.map(unitCode).find((u) => u !== undefined) ??
     (parsed.scanned ? unitTexts.map(misreadUnit).find((u) => u !== undefined) : undefined);
   if (unitWord) row.unit = unitWord;
+  else if (unitTexts.some(isUnitLike)) row.unitPrinted = unitTexts.find(isUnitLike);
   // Two values a column gap apart in the price band: the price is the one aligned with its header
   // (the right one); the left one, in a table whose quantity column could not be read, is the quantity.
   const priceTexts = get('unitPrice') ?? [];

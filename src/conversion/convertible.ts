@@ -137,6 +137,7 @@ const XRECHNUNG_REQUIRED: Requirement[] = [
 const LINE_REQUIRED: Array<{ key: string; bt: string; present: (l: InvoiceLine) => boolean }> = [
   { key: 'itemInformation.itemName', bt: 'BT-153', present: (l) => has(l.itemInformation?.itemName) },
   { key: 'invoiceLineNetAmount', bt: 'BT-131', present: (l) => has(l.invoiceLineNetAmount) },
+  { key: 'invoicedQuantityUnitOfMeasureCode', bt: 'BT-130', present: (l) => has(l.invoicedQuantityUnitOfMeasureCode) },
   {
     key: 'lineVatInformation[0].invoicedItemVatCategoryCode',
     bt: 'BT-151',
@@ -198,7 +199,7 @@ export interface Prepared {
 
 export function prepareForZugferd(found: Invoice, opts: PrepareOptions = {}): Prepared {
   const { invoice: sure, omitted } = withoutUnsureExtras(found, opts);
-  const { invoice, filled } = complete(sure, opts.unread);
+  const { invoice, filled } = complete(sure, opts.unread, offered(opts.candidates));
   const profile: ConversionProfile = invoice.buyerReference && LEITWEG_ID.test(invoice.buyerReference) ? 'XRECHNUNG' : 'EN16931';
   if (profile === 'XRECHNUNG') filled.push(...completeXRechnung(invoice));
   // A value left out is no longer the one read: its confidence asks nothing of the e-invoice.
@@ -380,7 +381,14 @@ const VATEX: Readonly<Record<string, { code?: string; text: string }>> = {
  * VAT rate when the page prints no lines, and the sums EN 16931 defines from other
  * totals. Each filled value is listed with its rule.
  */
-export function complete(found: Invoice, unread: readonly string[] = []): { invoice: Invoice; filled: FilledField[] } {
+/** The paths the page printed something for that was not read as their value: no default stands in for it. */
+const offered = (candidates: PrepareOptions['candidates']) => new Set(Object.keys(candidates ?? {}));
+
+export function complete(
+  found: Invoice,
+  unread: readonly string[] = [],
+  printed: ReadonlySet<string> = new Set(),
+): { invoice: Invoice; filled: FilledField[] } {
   const invoice = structuredClone(found);
   const filled: FilledField[] = [];
   const fill = fillerOf(filled);
@@ -389,7 +397,7 @@ export function complete(found: Invoice, unread: readonly string[] = []): { invo
   // Where the page prints items that were not read, a line per rate would claim it printed none.
   if (!invoice.invoiceLine?.length && !unread.includes('BG-25')) invoice.invoiceLine = linesFromBreakdown(invoice, filled);
   const onlyRate = invoice.vatBreakdown?.length === 1 ? invoice.vatBreakdown[0] : undefined;
-  invoice.invoiceLine = invoice.invoiceLine?.map((line, i) => completeLine(line, i, onlyRate, filled));
+  invoice.invoiceLine = invoice.invoiceLine?.map((line, i) => completeLine(line, i, onlyRate, filled, printed));
 
   grossLinesToNet(invoice, filled);
   roundingDifferences(invoice, filled);
@@ -716,6 +724,7 @@ function completeLine(
   index: number,
   onlyRate: NonNullable<Invoice['vatBreakdown']>[number] | undefined,
   filled: FilledField[],
+  printed: ReadonlySet<string>,
 ): InvoiceLine {
   const out = structuredClone(line);
   const at = (key: string, bt: string, source: FilledField['source'], rule: string) =>
@@ -724,7 +733,8 @@ function completeLine(
     out.invoiceLineIdentifier = String(index + 1);
     at('invoiceLineIdentifier', 'BT-126', 'default', 'numbered');
   }
-  if (out.invoicedQuantityUnitOfMeasureCode === undefined) {
+  // A unit printed in a word no code is known for ("RM", "Monat(") is for a person to code, not "one".
+  if (out.invoicedQuantityUnitOfMeasureCode === undefined && !printed.has(`invoiceLine[${index}].invoicedQuantityUnitOfMeasureCode`)) {
     out.invoicedQuantityUnitOfMeasureCode = UNIT_ONE;
     at('invoicedQuantityUnitOfMeasureCode', 'BT-130', 'default', 'unit-one');
   }

@@ -138,6 +138,9 @@ describe('codes', () => {
     // A bare 0 % says nothing of why: exempt, reverse charge, export, zero rated and outside the scope all print it.
     expect(vatCategoryOf('0', 'USt. 0 %')).toBeUndefined();
     expect(documentTypeOf('Gutschrift')).toBe('381');
+    expect(documentTypeOf('Korrigierte Rechnung RE-2025-00101-K1')).toBe('384');
+    expect(documentTypeOf('Berichtigte Rechnung')).toBe('384');
+    expect(documentTypeOf('Gutschrift (Selbstfakturierung)')).toBe('389');
     expect(documentTypeOf('Rechnungskor rektur')).toBe('384');
     expect(documentTypeOf('Facture')).toBe('380');
   });
@@ -156,6 +159,8 @@ describe('addresses', () => {
     // Six-digit post codes (India, China, Romania, Singapore …) and Irish Eircodes.
     expect(parseCityLine('654321 Musterort')).toEqual({ postcode: '654321', city: 'Musterort' });
     expect(parseCityLine('D02 XA00 Dublin')).toEqual({ postcode: 'D02 XA00', city: 'Dublin', country: 'IE' });
+    // A Dutch post code whose city wrapped to the next line is no post code "1016" in a city "GB".
+    expect(parseCityLine('1016 GB')).toBeUndefined();
   });
 
   it('reads a country line with a region or its code in brackets', () => {

@@ -1277,3 +1277,60 @@ describe('a name whose cell may hold more than was read', () => {
     expect(rows.map((r) => [r.name, r.nameSet])).toEqual([['Regio R9', 'open']]);
   });
 });
+
+describe('a unit word no code is known for', () => {
+  it('is kept as printed, not read as no unit ("1 Monat(" cut from "Monat(e)")', async () => {
+    const rows = await rowsOf(
+      table(
+        [
+          ['Bezeichnung', 60],
+          ['Menge Einheit', 330, true],
+          ['Einzelpreis', 420, true],
+          ['Betrag', 500, true],
+        ],
+        [
+          [
+            ['Fernwartung', 60],
+            ['1 Monat(', 330, true],
+            ['149,00', 420, true],
+            ['149,00', 500, true],
+          ],
+          [
+            ['Reinigung', 60],
+            ['6 Std.', 330, true],
+            ['58,00', 420, true],
+            ['348,00', 500, true],
+          ],
+        ],
+      ),
+    );
+    expect(rows.map((r) => [r.name, r.unit, r.unitPrinted])).toEqual([
+      ['Fernwartung', undefined, 'Monat('],
+      ['Reinigung', 'HUR', undefined],
+    ]);
+  });
+});
+
+describe('a name with a comma before a number', () => {
+  it('keeps its words as printed ("A4, 80 g/m²" is no number cut after its decimal mark)', async () => {
+    const rows = await rowsOf(
+      table(
+        [
+          ['Bezeichnung', 60],
+          ['Menge', 330, true],
+          ['Einzelpreis', 420, true],
+          ['Betrag', 500, true],
+        ],
+        [
+          [
+            ['Kopierpapier A4, 80 g/m², 500 Blatt', 60],
+            ['20', 330, true],
+            ['4,79', 420, true],
+            ['95,80', 500, true],
+          ],
+        ],
+      ),
+    );
+    expect(rows.map((r) => r.name)).toEqual(['Kopierpapier A4, 80 g/m², 500 Blatt']);
+  });
+});

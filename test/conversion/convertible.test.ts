@@ -57,6 +57,16 @@ describe('completing a read invoice', () => {
     );
   });
 
+  it('codes no unit "one" where the page printed a unit word no code is known for: a person codes it', () => {
+    const path = 'invoiceLine[0].invoicedQuantityUnitOfMeasureCode';
+    const err = refusal(asRead(), { candidates: { [path]: ['RM'] } });
+    expect(err.code).toBe('FIELDS_MISSING');
+    expect(err.fields.map((f) => [f.field, f.bt])).toEqual([[`invoice.${path}`, 'BT-130']]);
+    expect(err.fields[0]!.candidates).toEqual(['RM']);
+    // The other lines, which printed no unit, are one piece each.
+    expect(prepareForZugferd(asRead()).invoice.invoiceLine![0]!.invoicedQuantityUnitOfMeasureCode).toBe('C62');
+  });
+
   it('infers quantity 1 and the price from the amount when only an amount is printed', () => {
     const read = asRead();
     read.invoiceLine = [{ itemInformation: { itemName: 'Pauschale' }, invoiceLineNetAmount: '472.90' }];
