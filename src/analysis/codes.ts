@@ -236,16 +236,24 @@ const UNIT_OF = new Map(UNITS.flatMap(([code, names]) => names.map((n) => [n, co
 const REC20 = /^[A-Z0-9]{2,3}$/;
 const UNIT_CODES = new Set(UNITS.map(([c]) => c));
 
+/** A printed unit word, or a printed code, that names a unit this reader knows ("Stk", "kg", "H87"). */
+export function knownUnit(text: string): string | undefined {
+  const key = fold(text).replace(/\.$/, '').trim();
+  if (UNIT_OF.has(key)) return UNIT_OF.get(key);
+  const upper = text.trim().toUpperCase();
+  return REC20.test(upper) && (UNIT_CODES.has(upper) || /^(H87|C62|EA|XPP|XBX|E48|P1)$/.test(upper)) ? upper : undefined;
+}
+
 /** Rec. 21 package codes, which EN 16931 takes as units: "X" and two letters or digits ("XBC", a crate of bottles). */
 const PACKAGE_CODE = /^X[A-Z][A-Z0-9]$/;
 
-/** A printed unit as its Rec. 20 code; a printed code ("H87", "C62", "XBC-" as a visualisation sets it) passes through. */
+/**
+ * A printed unit as its Rec. 20 code: a known word or code, or a package code printed as such
+ * ("XBC-" as a visualisation sets it). Only as printed: a misread word is repaired to a known one.
+ */
 export function unitCode(text: string): string | undefined {
-  const key = fold(text).replace(/\.$/, '').trim();
-  if (UNIT_OF.has(key)) return UNIT_OF.get(key);
-  const upper = text.trim().toUpperCase().replace(/-$/, '');
-  if (REC20.test(upper) && (UNIT_CODES.has(upper) || /^(H87|C62|EA|XPP|XBX|E48|P1)$/.test(upper) || PACKAGE_CODE.test(upper))) return upper;
-  return undefined;
+  const code = text.trim().replace(/-$/, '');
+  return knownUnit(text) ?? (PACKAGE_CODE.test(code) ? code : undefined);
 }
 
 /** A VAT category code printed in brackets beside a rate: "VAT (E)", "TVA (AE)". */

@@ -618,7 +618,7 @@ function printedAdjustments(doc: Doc, tableLines: ReadonlySet<string>, rates: Ma
         numbers.map((n) => new Decimal(n.value).abs().toString()).find((v, k) => numbers[k] !== amount && rates.has(v)) ??
         (rates.size === 1 ? [...rates.keys()][0] : undefined);
       if (rate === undefined) continue;
-      const category = printedCategory(text);
+      const category = printedCategory(text) ?? CATEGORY_AFTER_REASON.exec(reason)?.[1];
       out.push({ kind, amount: new Decimal(amount.value).abs(), rate, reason: reasonOf(reason, kind), ...(category ? { category } : {}) });
     }
   }
@@ -660,8 +660,12 @@ function withoutFigureLabels(lead: string): string {
 const KIND_LABEL =
   /^(?:extra |additional )?(?:abschlag|rabatt|nachlass|allowance|discount|remise|zuschlag|aufschlag|charge|surcharge|frais)\s*:\s*(?=\S)/i;
 
+/** A VAT category code set after the reason ("Fracht und Verpackung, S"): the category's, not the reason's words. */
+const CATEGORY_AFTER_REASON = /,\s*(S|Z|E|AE|K|G|O|L|M)$/;
+
 /** "Abschlag   Sondernachlass" → "Sondernachlass": the kind word alone is no reason when a better one follows. */
-function reasonOf(lead: string, kind: Adjustment['kind']): string {
+function reasonOf(printed: string, kind: Adjustment['kind']): string {
+  const lead = printed.replace(CATEGORY_AFTER_REASON, '');
   if (KIND_LABEL.test(lead))
     return lead
       .replace(KIND_LABEL, '')

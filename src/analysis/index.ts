@@ -108,7 +108,9 @@ export function analyseWithEvidence(pages: PageText[], opts: AnalyseOptions): Ev
   const totals = readTotals(r, doc, table, signed);
   if (opts.withLineItems) {
     const rates = breakdownRates(r.invoice);
-    table.rows.forEach((row, i) => readLine(r, row, i, signed, rates));
+    // Its quantities too: a credit note's "-2 × 7,62 = -15,24" is 2 × 7.62 = 15.24.
+    const lines = type.code === '381' ? table.rows.map(positiveQuantity) : table.rows;
+    lines.forEach((row, i) => readLine(r, row, i, signed, rates));
   }
   inferTheRest(r, doc, table);
   const currencyLabel = pick('currency');
@@ -290,6 +292,9 @@ function rateEvidence(rate: string | undefined, rates: ReadonlySet<string>): str
   if (rates.size === 0) return 'line:rate:alone';
   return rate !== undefined && rates.has(new Decimal(rate).toString()) ? 'line:rate:listed' : 'line:rate:unlisted';
 }
+
+const positiveQuantity = (row: ItemRow): ItemRow =>
+  row.quantity === undefined ? row : { ...row, quantity: new Decimal(row.quantity).abs().toString() };
 
 /** The evidence of a line's description and item number: calibrated apart from the figures the line's sums check. */
 const LINE_TEXT = 'line:text';

@@ -402,7 +402,7 @@ export type TotalField = 'lineTotal' | 'allowances' | 'charges' | 'netTotal' | '
 export const TOTAL_LABELS: ReadonlyArray<{ fields: TotalField[]; pattern: RegExp }> = [
   // What is owed to third parties (XRechnung's "Summe Fremdforderungen") is none of the totals.
   { fields: [], pattern: /fremdforderung|third[- ]party/ },
-  { fields: ['rounding'], pattern: /rundungsbetrag|rundungsdifferenz|\brounding\b|arrondi|afronding|arrotondamento/ },
+  { fields: ['rounding'], pattern: /rundungsbetrag|rundungsdifferenz|\brundung\b|\brounding\b|arrondi|afronding|arrotondamento/ },
   {
     fields: ['paid'],
     pattern:

@@ -1,5 +1,5 @@
 import { Decimal } from '../invoice/decimal.js';
-import { printedCategory, unitCode } from './codes.js';
+import { knownUnit, printedCategory, unitCode } from './codes.js';
 import { scanDates } from './dates.js';
 import { hasMoney, lineText, type Doc } from './document.js';
 import { netOfAdjustments, readAdjustments, type ItemExtent, type LineAdjustment } from './line-adjustments.js';
@@ -840,9 +840,15 @@ function extendItem(scan: Scan, cursor: Cursor, current: ItemRow, r: RowLine): v
   }
 }
 
+/** The quantity a price is for, noted under it ("je 100 Stk.", "per 10 pcs"): no text of the name's line beside it. */
+const PRICE_BASE_NOTE = /^(?:je|pro|per|par|pour)\s+\d+(?:[.,]\d+)?\s*\p{L}+\.?$/iu;
+
 /** A line under an item whose text runs on into the columns of numbers was not set to the name column's width. */
 const spills = (parsed: Parsed) =>
-  parsed.crossed === true || [...parsed.byKind.keys()].some((k) => k !== 'description' && k !== 'itemId' && k !== 'position');
+  parsed.crossed === true ||
+  [...parsed.byKind].some(
+    ([k, texts]) => k !== 'description' && k !== 'itemId' && k !== 'position' && !PRICE_BASE_NOTE.test(texts.join(' ')),
+  );
 
 /** Notes a line of the item's name column: the first is the name's own. */
 function nameLine(scan: Scan, cursor: Cursor, row: ItemRow, r: RowLine, spilled = false): void {
@@ -1038,7 +1044,7 @@ function misreadUnit(text: string): string | undefined {
   const exact = unitCode(letters);
   if (exact) return exact;
   const word = fold(letters);
-  return word.length < 3 ? undefined : oneLetterMisread(word, unitCode)?.value;
+  return word.length < 3 ? undefined : oneLetterMisread(word, knownUnit)?.value;
 }
 
 /**
@@ -1115,6 +1121,7 @@ function rowOf(doc: Doc, page: number, parsed: Parsed, columns: Column[]): ItemR
   const category = printedCategory((get('vatRate') ?? []).join(' '));
   if (category && row.vatRate !== undefined) row.vatCategory = category;
   row.arithmetic = checkArithmetic(row);
+  if (row.arithmetic === true) impliedPriceBase(row);
   if (row.arithmetic !== true && row.amount !== undefined) repairByArithmetic(doc, row, parsed);
   garbledPrice(doc, row, parsed, ownPrice);
   // A quantity the scan garbled ("Tis tk" for "1 Stk"): amount ÷ price when that is a whole number.
@@ -1309,6 +1316,14 @@ function priceBaseOf(row: ItemRow): void {
     Object.assign(row, { priceBase: base.toString(), priceBaseUnit: row.unit, arithmetic: true });
     return;
   }
+}
+
+/** A price for 100 or 1000 units where quantity × price is a hundred or thousand times the amount ("2.500 Stk  3,80  95,00"). */
+function impliedPriceBase(row: ItemRow): void {
+  const [q, p, a] = [new Decimal(row.quantity!), new Decimal(row.unitPrice!), new Decimal(row.amount!)];
+  if (near(q.times(p), a)) return;
+  const base = [100, 1000].find((b) => near(q.times(p).dividedBy(b), a));
+  if (base) Object.assign(row, { priceBase: String(base), ...(row.unit ? { priceBaseUnit: row.unit } : {}) });
 }
 
 export function checkArithmetic(row: ItemRow): boolean | undefined {

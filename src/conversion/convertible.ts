@@ -812,9 +812,11 @@ function impliedPrice(line: InvoiceLine): string | undefined {
 
 /**
  * OCR of a low-resolution scan drops decimal separators ("2,35" read as "235").
- * A price whose digits are exactly those of amount ÷ quantity is that price.
+ * A price read without one whose digits are exactly those of amount ÷ quantity is that price;
+ * one read with its separator ("3,80" per 100 pieces, amount ÷ quantity 0.038) lost none.
  */
 function lostSeparator(read: string, implied: string): boolean {
+  if (!new Decimal(read).isInteger()) return false;
   const digits = (v: string) =>
     new Decimal(v)
       .toFixed(4)

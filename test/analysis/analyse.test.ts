@@ -259,6 +259,34 @@ describe('analyseInvoice on generated PDFs', () => {
     expect((await analyse([page([])])).unread).toBeUndefined();
   });
 
+  it('reads a credit note printed with negative quantities and amounts with positive ones (381): "-2 × 7,62 = -15,24" is 2 × 7.62 = 15.24', async () => {
+    const texts = [
+      { s: 'Kontor Nord GmbH', x: 50, y: 50, size: 12, bold: true },
+      { s: 'Hafenstraße 3, 20457 Hamburg', x: 50, y: 66 },
+      { s: 'Gutschrift Nr. G-2025-07', x: 50, y: 200, size: 12, bold: true },
+      { s: 'Datum: 03.03.2025', x: 400, y: 200 },
+      { s: 'Beschreibung', x: 50, y: 240, bold: true },
+      { s: 'Menge', x: 330, y: 240, bold: true, right: true },
+      { s: 'Preis', x: 420, y: 240, bold: true, right: true },
+      { s: 'Betrag', x: 540, y: 240, bold: true, right: true },
+      { s: 'Druckerpapier', x: 50, y: 256 },
+      { s: '-2', x: 330, y: 256, right: true },
+      { s: '7,62', x: 420, y: 256, right: true },
+      { s: '-15,24', x: 540, y: 256, right: true },
+      { s: 'Nettobetrag', x: 320, y: 290 },
+      { s: '-15,24', x: 540, y: 290, right: true },
+      { s: 'USt. 19 %', x: 320, y: 302 },
+      { s: '-2,90', x: 540, y: 302, right: true },
+      { s: 'Gesamtbetrag', x: 320, y: 314 },
+      { s: '-18,14', x: 540, y: 314, right: true },
+    ];
+    const { invoice } = await analyse([texts]);
+    expect(invoice.invoiceTypeCode).toBe('381');
+    expect(invoice.invoiceLine?.map((l) => [l.invoicedQuantity, l.priceDetails?.itemNetPrice, l.invoiceLineNetAmount])).toEqual([
+      ['2', '7.62', '15.24'],
+    ]);
+  });
+
   it('gives every returned field a confidence between 0 and 1, and nothing for fields not returned', async () => {
     const { invoice, fieldConfidence, extractionConfidence } = await analyse(englishInvoice());
     for (const v of Object.values(fieldConfidence)) (expect(v).toBeGreaterThanOrEqual(0), expect(v).toBeLessThanOrEqual(1));

@@ -259,5 +259,6 @@ describe('labels of the totals box', () => {
     expect(
       ['Importo dovuto', 'Netto a pagare', 'Totale da pagare', 'Openstaand bedrag', 'Fälliger Betrag', 'Please pay'].map(first),
     ).toEqual(['due', 'due', 'due', 'due', 'due', 'due']);
+    expect(['Rundung', 'Rundungsbetrag', 'Rounding', 'Arrondi'].map(first)).toEqual(['rounding', 'rounding', 'rounding', 'rounding']);
   });
 });

@@ -368,6 +368,28 @@ describe('VAT categories and the breakdown', () => {
     ]);
   });
 
+  it('reads the VAT category set after a reason ("Zuschlag Fracht und Verpackung, S") as the category, not as words of the reason', async () => {
+    const adjusted = invoiceWith({
+      items: [['Kunstrasen', '10', '10,00', '19 %', '100,00']],
+      totals: [
+        ...totalsRow('Summe Positionen', '100,00', 400),
+        ...totalsRow('Zuschlag Fracht und Verpackung, S', '24,90', 412),
+        ...totalsRow('Gesamtbetrag netto', '124,90', 436),
+        ...totalsRow('Umsatzsteuer 19 %', '23,73', 448),
+        ...totalsRow('Gesamtbetrag brutto', '148,63', 460),
+      ],
+    });
+    const r = await analyse(adjusted);
+    expect(r.invoice.documentLevelCharges).toEqual([
+      {
+        documentLevelChargeAmount: '24.90',
+        documentLevelChargeVatRate: '19',
+        documentLevelChargeReason: 'Fracht und Verpackung',
+        documentLevelChargeVatCategoryCode: 'S',
+      },
+    ]);
+  });
+
   it('reads an adjustment\'s reason after a label that names only its kind, or an aside that prints its rate ("Extra charge: Shipping", "Allowance (Tax: 19.00%): Discount")', async () => {
     const adjusted = invoiceWith({
       items: [['Coffee beans', '5', '20,00', '19 %', '100,00']],

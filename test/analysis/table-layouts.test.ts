@@ -1334,3 +1334,33 @@ describe('a name with a comma before a number', () => {
     expect(rows.map((r) => r.name)).toEqual(['Kopierpapier A4, 80 g/m², 500 Blatt']);
   });
 });
+
+describe('a price for a hundred pieces', () => {
+  it('reads the price base the amount bears out, and the name line beside the note of it ("je Packung" beside "je 100 Stk.")', async () => {
+    const rows = await rowsOf(
+      table(
+        [
+          ['Bezeichnung', 60],
+          ['Menge', 280, true],
+          ['Einzelpreis', 380, true],
+          ['Betrag', 460, true],
+        ],
+        [
+          [
+            ['Briefumschläge DIN lang, 100 Stück', 60],
+            ['2.500 Stk.', 280, true],
+            ['3,80', 380, true],
+            ['95,00', 460, true],
+          ],
+          [
+            ['je Packung', 60],
+            ['je 100 Stk.', 380, true],
+          ],
+        ],
+      ),
+    );
+    expect(rows.map((r) => [r.name, r.quantity, r.unitPrice, r.priceBase, r.amount])).toEqual([
+      ['Briefumschläge DIN lang, 100 Stück je Packung', '2500', '3.80', '100', '95.00'],
+    ]);
+  });
+});

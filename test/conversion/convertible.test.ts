@@ -85,6 +85,14 @@ describe('completing a read invoice', () => {
     expect(complete(read).invoice.invoiceLine![1]!.priceDetails?.itemNetPrice).toBe('2.35');
     read.invoiceLine![1]!.priceDetails = { itemNetPrice: '3.35' };
     expect(complete(read).invoice.invoiceLine![1]!.priceDetails?.itemNetPrice).toBe('3.35');
+    // A price read with its separator lost none, though its digits are amount ÷ quantity's (3,80 per 100 pieces).
+    read.invoiceLine![1] = {
+      ...read.invoiceLine![1]!,
+      invoicedQuantity: '2500',
+      invoiceLineNetAmount: '95.00',
+      priceDetails: { itemNetPrice: '3.80' },
+    };
+    expect(complete(read).invoice.invoiceLine![1]!.priceDetails?.itemNetPrice).toBe('3.80');
   });
 
   it('chooses XRechnung for a Leitweg-ID buyer reference, and then needs its contact and address fields', () => {
