@@ -28,8 +28,11 @@ export interface Accounts {
   registers: PlacedFound[];
 }
 
-/** "HRB 13302", "HR B 1234", "HRA-Nr. 567": the register's section and number, without the court. */
-const COMMERCIAL_REGISTER = /(?<![A-Za-z])HR[ -]?([AB])(?:[ .:-]*Nr\.?)?[ .:-]*(\d{1,6})(?![\d/])/g;
+/**
+ * "HRB 13302", "HR B 1234", "HRA-Nr. 567": the register's section and number, with the court's
+ * letters where they follow the number ("HRB 22334 KI", "HRB 12345 B" in Berlin).
+ */
+const COMMERCIAL_REGISTER = /(?<![A-Za-z])HR[ -]?([AB])(?:[ .:-]*Nr\.?)?[ .:-]*(\d{1,6})(?![\d/])(?: ([A-Z]{1,3}))?(?![\p{L}\d])/gu;
 
 const VAT_LABEL = /ust|mwst|vat|tva|btw|uid|steuer-?id|umsatzsteuer|tax id|iva|identification|intracom|n° tva/;
 
@@ -135,7 +138,14 @@ export function findAccounts(doc: Doc): Accounts {
           }
         }
         for (const m of seg.text.matchAll(COMMERCIAL_REGISTER))
-          registers.push({ value: `HR${m[1]} ${m[2]}`, score: 1, page: seg.page, y: seg.top, via: 'register', segment: seg });
+          registers.push({
+            value: [`HR${m[1]}`, m[2], m[3]].filter(Boolean).join(' '),
+            score: 1,
+            page: seg.page,
+            y: seg.top,
+            via: 'register',
+            segment: seg,
+          });
         prefix += `${seg.text}   `;
       }
     }

@@ -241,12 +241,22 @@ const codedReason = (invoice: Invoice, path: string) =>
  * are the only payment date and are held to the conversion's certainty.
  */
 const optionalTerms = (invoice: Invoice, path: string) => path === 'paymentTerms' && invoice.paymentDueDate !== undefined;
+/**
+ * The seller's registration number (BT-30) is a court's number written several ways ("HRB 22334",
+ * "HRB 22334 KI", "Amtsgericht Kiel HRB 22334"), read held out at about 0.63. Where the VAT id or
+ * the seller's identifier names the seller (BR-CO-26; outside the scope of VAT the VAT id is not
+ * stated), it is left out unless read very surely.
+ */
+const optionalRegistration = (invoice: Invoice, path: string) =>
+  path === 'seller.sellerLegalRegistrationIdentifier' &&
+  ((invoice.seller?.sellerVatIdentifier !== undefined && !outsideVat(invoice)) || (invoice.seller?.sellerIdentifier?.length ?? 0) > 0);
 
 function withoutUnsureExtras(found: Invoice, opts: PrepareOptions): { invoice: Invoice; omitted: FilledField[] } {
   const certainty = certaintyOf(opts);
   const unsure = Object.entries(opts.confidence ?? {}).filter(
     ([path, c]) =>
-      ((OPTIONAL_EXTRA.test(path) || optionalTerms(found, path)) && c < Math.max(certainty, OPTIONAL_CERTAINTY)) ||
+      ((OPTIONAL_EXTRA.test(path) || optionalTerms(found, path) || optionalRegistration(found, path)) &&
+        c < Math.max(certainty, OPTIONAL_CERTAINTY)) ||
       (EXEMPTION_REASON.test(path) && c < certainty && codedReason(found, path)),
   );
   if (unsure.length === 0) return { invoice: found, omitted: [] };

@@ -598,11 +598,14 @@ describe('seller tax number (BT-32)', () => {
 describe('seller legal registration (BT-30)', () => {
   const footer = (line: string): Text[] => letter([{ s: line, x: 60, y: 800, size: 6.5 }]);
 
-  it('reads the commercial register number printed in the footer, without its court', async () => {
+  it('reads the commercial register number printed in the footer, without the court named apart, with its letters after the number', async () => {
     for (const [line, value] of [
       ['Registergericht Hanau | HRB 13302', 'HRB 13302'],
       ['Amtsgericht Bremen HR B 1234 · Geschäftsführer: Jan Weser', 'HRB 1234'],
       ['Handelsregister: HRA-Nr. 567, Amtsgericht Köln', 'HRA 567'],
+      ['Register: HRB 22334 KI', 'HRB 22334 KI'],
+      ['Amtsgericht Charlottenburg HRB 98765 B · USt-IdNr. DE123456788', 'HRB 98765 B'],
+      ['HRB 4711 USt-IdNr. DE123456788', 'HRB 4711'],
     ]) {
       expect((await header(footer(line))).seller?.sellerLegalRegistrationIdentifier, line).toBe(value);
     }

@@ -67,6 +67,21 @@ describe('completing a read invoice', () => {
     expect(prepareForZugferd(asRead()).invoice.invoiceLine![0]!.invoicedQuantityUnitOfMeasureCode).toBe('C62');
   });
 
+  it('leaves out a registration number read below 0.9 where the VAT id names the seller, and holds it to the certainty where nothing else does', () => {
+    const read = asRead();
+    read.seller!.sellerLegalRegistrationIdentifier = 'HRB 22334';
+    const confidence = { 'seller.sellerLegalRegistrationIdentifier': 0.63 };
+    const { invoice, filled } = prepareForZugferd(read, { confidence });
+    expect(invoice.seller?.sellerLegalRegistrationIdentifier).toBeUndefined();
+    expect(filled).toContainEqual(expect.objectContaining({ path: 'seller.sellerLegalRegistrationIdentifier', source: 'omitted' }));
+    delete read.seller!.sellerIdentifier;
+    // Outside the scope of VAT the VAT id is not stated: the registration number names the seller.
+    const outside = outsideScope(structuredClone(read), 'Nicht im Inland steuerbare Leistung');
+    expect(prepareForZugferd(outside, { confidence }).invoice.seller?.sellerLegalRegistrationIdentifier).toBe('HRB 22334');
+    delete read.seller!.sellerVatIdentifier;
+    expect(prepareForZugferd(read, { confidence }).invoice.seller?.sellerLegalRegistrationIdentifier).toBe('HRB 22334');
+  });
+
   it('infers quantity 1 and the price from the amount when only an amount is printed', () => {
     const read = asRead();
     read.invoiceLine = [{ itemInformation: { itemName: 'Pauschale' }, invoiceLineNetAmount: '472.90' }];
