@@ -75,6 +75,12 @@ const TYPE_DEFAULT = 'default';
  * letterhead): the ranker's own doubt bounds what the measured share may claim.
  */
 const RANK_UNSURE = 'rank:0';
+/**
+ * A date the page gives twice, under labels of one field and with different days ("Leistungsdatum
+ * 30.09.2025", "Lieferdatum 07.10.2025"): which is the field's, the issuer decides (a service
+ * date and a delivery date, a tax point and a delivery).
+ */
+const CONTESTED_DATE = /^(?:invoiceIssueDate|paymentDueDate|deliveryInformation\.actualDeliveryDate)$/;
 const RANK_UNSURE_CEILING = 0.7;
 
 /** `invoiceLine[3].invoicedQuantity` → `invoiceLine[].invoicedQuantity`: the catalogue path. */
@@ -100,7 +106,10 @@ export function fieldConfidence(path: string, evidence: string, table: Calibrati
   // A guess between readings the page cannot settle (a date read day-first only by default, a kind
   // of invoice issuers code either way) is at even odds at most: a few sources that happened to
   // settle it one way say little of the next issuer.
-  const guess = GUESSES.some((g) => evidence.endsWith(g)) || evidence.replace(/^ocr:/, '') === TYPE_DEFAULT;
+  const guess =
+    GUESSES.some((g) => evidence.endsWith(g)) ||
+    evidence.replace(/^ocr:/, '') === TYPE_DEFAULT ||
+    (CONTESTED_DATE.test(path) && evidence.endsWith(':contested'));
   const global = guess ? UNKNOWN : shrink(table[evidence.startsWith('ocr:') ? '*|ocr:*' : '*|*'], UNKNOWN);
   // A reading the recogniser was unsure of is measured apart; seldom seen, it is the same reading at most.
   if (evidence.endsWith(BLURRED)) {

@@ -42,14 +42,15 @@ export type { AnalyseOptions, AnalysisResult } from './result.js';
 
 /**
  * The best candidate: highest score, then the earliest on the page. It is contested when a
- * different value scored (almost) as well: two labels disagreeing is worth knowing.
+ * different value scored (almost) as well: two labels disagreeing is worth knowing, and the
+ * other values are for a person to choose from.
  */
-function best<T>(list: Array<Found<T>> | undefined): (Found<T> & { contested: boolean }) | undefined {
+function best<T>(list: Array<Found<T>> | undefined): (Found<T> & { contested: boolean; rivals: T[] }) | undefined {
   const sorted = list?.slice().sort((a, b) => b.score - a.score || a.page - b.page || a.y - b.y);
   const top = sorted?.[0];
   if (!top) return undefined;
-  const contested = sorted!.some((o) => o.value !== top.value && o.score >= top.score - 0.05);
-  return { ...top, contested };
+  const rivals = [...new Set(sorted!.filter((o) => o.value !== top.value && o.score >= top.score - 0.05).map((o) => o.value))];
+  return { ...top, contested: rivals.length > 0, rivals };
 }
 
 /** The result with the evidence behind each field, for the benchmark that calibrates the confidences. */
@@ -80,8 +81,9 @@ class Reading {
     if (hint) this.hints[path] = hint;
   }
 
-  setFound(path: string, f: (Found & { contested?: boolean }) | undefined): void {
+  setFound(path: string, f: (Found & { contested?: boolean; rivals?: string[] }) | undefined): void {
     this.set(path, f?.value, f ? `${f.via}${f.contested ? ':contested' : ''}` : '', f && { page: f.page, y: f.y });
+    if (f?.rivals?.length) this.alternatives[path] = f.rivals;
   }
 }
 

@@ -50,6 +50,16 @@ describe('the calibration', () => {
       Array.from({ length: 30 }, () => ({ path: 'invoiceTypeCode', evidence: 'default', right: true, source: 'a' })),
     );
     expect(fieldConfidence('invoiceTypeCode', 'default', typed)).toBe(0.5);
+    // Two labelled delivery dates that differ: which is the field's is a guess, however it was measured.
+    const dated = fitCalibration(
+      Array.from({ length: 30 }, () => ({
+        path: 'deliveryInformation.actualDeliveryDate',
+        evidence: 'label:right:contested',
+        right: true,
+        source: 'a',
+      })),
+    );
+    expect(fieldConfidence('deliveryInformation.actualDeliveryDate', 'label:right:contested', dated)).toBe(0.5);
   });
 
   it('holds a total the printed sums contradict at even odds, with OCR or without, where no such total was ever measured', () => {
