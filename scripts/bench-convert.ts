@@ -243,6 +243,8 @@ interface Verdict {
    *   output codes ("RECHNUNGS-KORREKTUR", 384): that code list has only 84, 380 and 389.
    * `reason-with-figures`: the XML's allowance or charge reason is the output's followed by the figures printed
    *   beside it (percentage, base, VAT rate).
+   * `empty-row`: the XML has a VAT breakdown row of nothing (no base or a zero one, no tax) the output has not:
+   *   a row no amount is in states nothing an e-invoice needs.
    * `piece-code`: the XML codes an item's unit (BT-130) as one of the codes for a piece (H87, XPP, NAR, EA) where the
    *   output codes another (C62), and the page prints no word for the XML's code: "Stk" or "pcs" names a piece, not a code.
    * `standard-text`: an exemption reason (BT-120) the page's own words were not read for: the output states its
@@ -261,6 +263,7 @@ interface Verdict {
     | 'kind-beyond-code-list'
     | 'reason-with-figures'
     | 'piece-code'
+    | 'empty-row'
     | 'standard-text'
     | 'absent'
     | 'unjudged';
@@ -531,7 +534,9 @@ function judgeInvoice(c: Case, got: Invoice): Verdict[] {
   const rows = got.vatBreakdown ?? [];
   for (const row of truth.vatBreakdown ?? []) {
     const other = rows.find((g) => matches(row, g));
-    add('BT-118', named(row), other ? named(row) : 'no such row', () => other !== undefined);
+    const empty = [row.vatCategoryTaxableAmount, row.vatCategoryTaxAmount].every((v) => v === undefined || new Decimal(v).isZero());
+    if (!other && empty) verdicts.push({ bt: 'BT-118', want: named(row), got: 'no such row', verdict: 'empty-row' });
+    else add('BT-118', named(row), other ? named(row) : 'no such row', () => other !== undefined);
     if (!other) continue;
     for (const [bt, field] of [
       ['BT-116', 'vatCategoryTaxableAmount'],
@@ -656,7 +661,7 @@ function report(results: Result[], mode = args.mode): void {
     `  ${n('wrong')} wrong of ${compared.length} compared values (1 in ${n('wrong') ? Math.round(compared.length / n('wrong')) : '∞'})`,
   );
   console.log(
-    `  not counted wrong, listed above: ${n('page-differs')} where the page prints the output's value and not the XML's, ${n('truth-breaks')} where the XML's value breaks an EN 16931 rule, ${n('legal-form')} names differing only by a legal form, ${n('name-with-ids')} names the XML writes among identifier lines (GLN, article numbers, packing notes), ${n('street-in-line-2')} streets the XML puts in address line 2 under a person, ${n('names-mixed')} values the XML gives as another party name (its buyer named as its seller), ${n('kind-beyond-code-list')} kinds of document ZUGFeRD 1.0's code list lacks (coded 380, named in the XML), ${n('reason-with-figures')} allowance or charge reasons the XML writes with their figures, ${n('piece-code')} item units the XML codes as another code for a piece than the output, with no word for its code printed, ${n('standard-text')} exemption reasons given as their category's standard text and VATEX code, and allowance or charge reasons given as the default word, where the XML words them its own way`,
+    `  not counted wrong, listed above: ${n('page-differs')} where the page prints the output's value and not the XML's, ${n('truth-breaks')} where the XML's value breaks an EN 16931 rule, ${n('legal-form')} names differing only by a legal form, ${n('name-with-ids')} names the XML writes among identifier lines (GLN, article numbers, packing notes), ${n('street-in-line-2')} streets the XML puts in address line 2 under a person, ${n('names-mixed')} values the XML gives as another party name (its buyer named as its seller), ${n('kind-beyond-code-list')} kinds of document ZUGFeRD 1.0's code list lacks (coded 380, named in the XML), ${n('reason-with-figures')} allowance or charge reasons the XML writes with their figures, ${n('piece-code')} item units the XML codes as another code for a piece than the output, with no word for its code printed, ${n('empty-row')} breakdown rows of nothing the XML has and the output not, ${n('standard-text')} exemption reasons given as their category's standard text and VATEX code, and allowance or charge reasons given as the default word, where the XML words them its own way`,
   );
   console.log(
     `  all ${differing.length} differences counted as wrong: 1 in ${differing.length ? Math.round(compared.length / differing.length) : '∞'}`,

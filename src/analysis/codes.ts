@@ -270,13 +270,16 @@ export function printedCategory(text: string): string | undefined {
  * tried: a reverse-charge note may also call the supply exempt, never the other way round.
  */
 export const CATEGORY_WORDS: ReadonlyArray<[category: string, words: RegExp]> = [
-  ['AE', /reverse charge|steuerschuldnerschaft|autoliquidation|leistungsempfanger schuldet|§ ?13b/],
-  ['K', /innergemeinschaftlich|intra-?community|intracommunautaire|intra-?eu|ig-lieferung/],
-  ['G', /ausfuhr|export/],
-  ['O', /nicht steuerbar|not subject|hors champ|non soumis/],
+  [
+    'AE',
+    /reverse charge|steuerschuldnerschaft|autoliquidation|leistungsempfanger schuldet|§ ?13b|btw[- ]verlegd|verlegd: btw|verleggingsregeling|inversione contabile|inversion del sujeto pasivo/,
+  ],
+  ['K', /innergemeinschaftlich|intra-?community|intracommunautaire|intra-?eu|ig-lieferung|intracommunautair|intracomunitari/],
+  ['G', /ausfuhr|export|esportazion|\buitvoer\b/],
+  ['O', /nicht steuerbar|not subject|hors champ|non soumis|fuori campo|niet onderworpen|no sujet/],
   [
     'E',
-    /steuerfrei|steuerbefreit|tax exempt|exempt|exonere|exoneration|§ ?4 |umsatzsteuerbefreit|kleinunternehmer|§ ?19 ?(?:abs\.? ?1 )?ustg|franchise en base/,
+    /steuerfrei|steuerbefreit|tax exempt|exempt|exonere|exoneration|§ ?4 |umsatzsteuerbefreit|kleinunternehmer|§ ?19 ?(?:abs\.? ?1 )?ustg|franchise en base|vrijgesteld|\besente\b|\bexent[oa]\b/,
   ],
 ];
 

@@ -314,16 +314,17 @@ function refusalOf(invoice: Invoice, profile: ConversionProfile, opts: PrepareOp
 
 /**
  * The printed values the certainty applies to: the document's own (number, dates, parties,
- * totals), the items' names and the exemption reasons. The lines' figures and the VAT breakdown's
- * are held to their sums instead (totalMismatches), which a misread digit breaks; no sum tells a
- * name or a reason cut short.
+ * totals), the items' names and amounts, and the exemption reasons. The lines' other figures and
+ * the VAT breakdown's are held to their sums instead (totalMismatches), which a misread digit
+ * breaks; no sum tells a name or a reason cut short, nor a row of charges under an item taken
+ * for an item of its own (its amount still adds up to the total).
  */
 export function gatedReadings(opts: Pick<PrepareOptions, 'confidence' | 'sources'>): Array<[path: string, confidence: number]> {
   return Object.entries(opts.confidence ?? {}).filter(
     ([path]) =>
       (opts.sources?.[path] ?? 'printed') === 'printed' &&
       (!/^(?:invoiceLine|vatBreakdown)\[/.test(path) ||
-        /^invoiceLine\[\d+\]\.itemInformation\.itemName$/.test(path) ||
+        /^invoiceLine\[\d+\]\.(?:itemInformation\.itemName|invoiceLineNetAmount)$/.test(path) ||
         EXEMPTION_REASON.test(path)),
   );
 }

@@ -134,6 +134,22 @@ describe('codes', () => {
     expect(['Stk.', 'Std', 'kg', 'm²', 'Liter(s)', 'pauschal'].map(unitCode)).toEqual(['C62', 'HUR', 'KGM', 'MTK', 'LTR', 'LS']);
     expect(vatCategoryOf('0', 'Steuerschuldnerschaft des Leistungsempfängers')).toBe('AE');
     expect(vatCategoryOf('0', 'livraison intracommunautaire')).toBe('K');
+    // Dutch, Italian and Spanish notes; "la presente fattura" and "uitvoering" name no exemption or export.
+    expect(
+      ['Vrijgesteld van btw.', 'Operazione esente IVA.', 'Factura exenta de IVA', 'Btw verlegd.', 'Inversione contabile.'].map((t) =>
+        vatCategoryOf('0', t),
+      ),
+    ).toEqual(['E', 'E', 'E', 'AE', 'AE']);
+    expect(['Uitvoer, 0% btw', 'Intracommunautaire levering', 'Operazione fuori campo IVA'].map((t) => vatCategoryOf('0', t))).toEqual([
+      'G',
+      'K',
+      'O',
+    ]);
+    expect(['La presente fattura', 'Uitvoering van werkzaamheden', 'Afspraak verlegd'].map((t) => vatCategoryOf('0', t))).toEqual([
+      undefined,
+      undefined,
+      undefined,
+    ]);
     expect(vatCategoryOf('19', '')).toBe('S');
     // A bare 0 % says nothing of why: exempt, reverse charge, export, zero rated and outside the scope all print it.
     expect(vatCategoryOf('0', 'USt. 0 %')).toBeUndefined();

@@ -60,6 +60,16 @@ describe('the calibration', () => {
       })),
     );
     expect(fieldConfidence('deliveryInformation.actualDeliveryDate', 'label:right:contested', dated)).toBe(0.5);
+    // A 0 % row nothing on the page explains is zero rated only by default.
+    const zeroRated = fitCalibration(
+      Array.from({ length: 30 }, () => ({
+        path: 'vatBreakdown[0].vatCategoryCode',
+        evidence: 'inferred:zero-rate-row',
+        right: true,
+        source: 'a',
+      })),
+    );
+    expect(fieldConfidence('vatBreakdown[0].vatCategoryCode', 'inferred:zero-rate-row', zeroRated)).toBe(0.5);
   });
 
   it('holds a total the printed sums contradict at even odds, with OCR or without, where no such total was ever measured', () => {

@@ -272,6 +272,11 @@ describe('refusing', () => {
     expect(gatedReadings({ confidence, sources })).toEqual([]);
   });
 
+  it('holds a line amount read below the certainty to it: a row of figures taken for an item sums right all the same', () => {
+    const confidence = { 'invoiceLine[1].invoiceLineNetAmount': 0.09 };
+    expect(refusal(asRead(), { confidence }).fields).toEqual([expect.objectContaining({ bt: 'BT-131', value: '117.50' })]);
+  });
+
   it('needs no seller VAT id for a supply outside the scope of VAT, whose lines carry no rate, but a registration number to identify the seller by', () => {
     const read = asRead();
     delete read.seller!.sellerVatIdentifier;
