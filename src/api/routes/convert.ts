@@ -42,7 +42,7 @@ export function convertRoutes(services: Services) {
           description:
             'The ZUGFeRD PDF (headers X-Zugferd-Status: success, X-Zugferd-Reference, X-Zugferd-Profile; X-Zugferd-Inferred and X-Zugferd-Defaults list the business terms, e.g. "BT-55, BT-151", ' +
             'whose values the page did not print but implied, or that took a default; empty when none. The inferred ones are also named in a note (BT-22) of the embedded XML. ' +
-            'X-Zugferd-Omitted lists the optional terms the page printed but that were read too unsurely to write (an item description BT-154, a seller item number BT-155, an exemption reason BT-120 of a category with a VATEX code, for which the standard reason and code are written). ' +
+            'X-Zugferd-Omitted lists the optional terms the page printed but that were read too unsurely to write (an item description BT-154, a seller item number BT-155, payment terms BT-20 where the due date is printed, a seller registration number BT-30 where the VAT id names the seller, an exemption reason BT-120 of a category with a VATEX code, for which the standard reason and code are written). ' +
             'X-Zugferd-Attachments counts what became of files the input PDF carried: kept as PDF/A-3 associated files, replaced (an older invoice XML) or dropped (unreadable); ' +
             "X-Zugferd-Substituted-Fonts counts the fonts whose embedded programs contradicted their widths, which PDF/A forbids, and which are therefore drawn in a close typeface of Ghostscript's, at the same widths)",
           contentType: 'application/pdf',
