@@ -203,7 +203,8 @@ describe('allowances and charges printed with an item', () => {
       ['Gesamt', 540, true],
     ],
   ];
-  const discounted = (total: string) =>
+  /** Two items with a line under the first: what it prints, and the subtotal under both. */
+  const twoItems = (under: Cell[], total: string) =>
     page(
       simple,
       [
@@ -214,11 +215,7 @@ describe('allowances and charges printed with an item', () => {
           ['4,00', 350, true],
           ['12,00', 540, true],
         ],
-        [
-          ['abzgl.', 250],
-          ['16,7% Rabatt', 300],
-          ['-2,00', 540, true],
-        ],
+        under,
         [
           ['2', 60],
           ['Blumenerde 40 l', 90],
@@ -226,6 +223,15 @@ describe('allowances and charges printed with an item', () => {
           ['5,50', 350, true],
           ['27,50', 540, true],
         ],
+      ],
+      total,
+    );
+  const discounted = (total: string) =>
+    twoItems(
+      [
+        ['abzgl.', 250],
+        ['16,7% Rabatt', 300],
+        ['-2,00', 540, true],
       ],
       total,
     );
@@ -239,27 +245,10 @@ describe('allowances and charges printed with an item', () => {
 
   /** "1,00 %  - 0,12" under the item: figures only, in the price and amount columns. */
   const percentOff = (percent: string, total: string) =>
-    page(
-      simple,
+    twoItems(
       [
-        [
-          ['1', 60],
-          ['Pflanzkübel Terrakotta', 90],
-          ['3', 290, true],
-          ['4,00', 350, true],
-          ['12,00', 540, true],
-        ],
-        [
-          [percent, 350, true],
-          ['- 0,12', 540, true],
-        ],
-        [
-          ['2', 60],
-          ['Blumenerde 40 l', 90],
-          ['5', 290, true],
-          ['5,50', 350, true],
-          ['27,50', 540, true],
-        ],
+        [percent, 350, true],
+        ['- 0,12', 540, true],
       ],
       total,
     );
