@@ -51,6 +51,9 @@ export function geometry(template: Template, footerHeight: number): Geometry {
   };
 }
 
+/** The smallest share of its size a word too wide for its column is set in before it is broken. */
+const MIN_SQUEEZE = 0.7;
+
 /** Measuring and line breaking: needs only the fonts, so the footer can be laid out before the page geometry exists. */
 export class Typesetter {
   constructor(
@@ -84,17 +87,24 @@ export class Typesetter {
     return width;
   }
 
-  /** Paragraph → lines no wider than `width`: breaks at spaces, and inside words only when a word alone is too wide. */
+  /**
+   * Paragraph → lines no wider than `width`: breaks at spaces. A word alone too wide (an e-mail
+   * address, a URL) is set a little smaller on a line of its own, whole, so that people and readers
+   * can still copy it; only a word too wide even then is broken inside.
+   */
   wrap(text: string, style: TextStyle, width: number): TextLine[] {
     const lines: TextLine[] = [];
     for (const paragraph of text.split(/\r?\n/)) {
       let current = '';
       let currentWidth = 0;
+      // A paragraph that ends with a word set on a line of its own leaves no empty line after it.
+      let endsSqueezed = false;
       // Line width = sum of word widths and spaces (kerning across a space is negligible).
       const space = this.measure(' ', style);
       for (const word of this.fonts.printable(paragraph).split(/ +/).filter(Boolean)) {
         const wordWidth = this.measure(word, style);
         const candidateWidth = current ? currentWidth + space + wordWidth : wordWidth;
+        endsSqueezed = false;
         if (candidateWidth <= width) {
           current = current ? `${current} ${word}` : word;
           currentWidth = candidateWidth;
@@ -102,15 +112,27 @@ export class Typesetter {
         }
         if (current) lines.push({ text: current, style });
         current = '';
+        const squeezed = wordWidth > width ? this.squeezed(word, style, width) : undefined;
+        if (squeezed) {
+          lines.push({ text: word, style: squeezed });
+          [currentWidth, endsSqueezed] = [0, true];
+          continue;
+        }
         for (const piece of this.breakWord(word, style, width)) {
           if (current) lines.push({ text: current, style });
           current = piece;
         }
         currentWidth = this.measure(current, style);
       }
-      lines.push({ text: current, style });
+      if (!endsSqueezed) lines.push({ text: current, style });
     }
     return lines.filter((l, i) => l.text !== '' || (i > 0 && i < lines.length - 1));
+  }
+
+  /** The style that sets `word` within `width` at no less than MIN_SQUEEZE of its size, if one does. */
+  private squeezed(word: string, style: TextStyle, width: number): TextStyle | undefined {
+    const size = Math.floor(((this.size(style) * width) / this.measure(word, style)) * 10) / 10;
+    return size >= this.size(style) * MIN_SQUEEZE ? { ...style, size } : undefined;
   }
 
   private breakWord(word: string, style: TextStyle, width: number): string[] {
