@@ -1,3 +1,4 @@
+import { UNIT_CODES_ALLOWED } from './unit-codes.js';
 import { scanNumbers, type DecimalMark } from './numbers.js';
 import { fold } from './text.js';
 
@@ -244,16 +245,14 @@ export function knownUnit(text: string): string | undefined {
   return REC20.test(upper) && (UNIT_CODES.has(upper) || /^(H87|C62|EA|XPP|XBX|E48|P1)$/.test(upper)) ? upper : undefined;
 }
 
-/** Rec. 21 package codes, which EN 16931 takes as units: "X" and two letters or digits ("XBC", a crate of bottles). */
-const PACKAGE_CODE = /^X[A-Z][A-Z0-9]$/;
-
 /**
- * A printed unit as its Rec. 20 code: a known word or code, or a package code printed as such
- * ("XBC-" as a visualisation sets it). Only as printed: a misread word is repaired to a known one.
+ * A printed unit as its code: a known word or code, or any code EN 16931 allows printed as such,
+ * in capitals ("RM" for reams, "XBC-" as a visualisation sets a crate of bottles). Only as
+ * printed: a misread word is repaired to a known one (knownUnit), and "rm" is no "RM".
  */
 export function unitCode(text: string): string | undefined {
   const code = text.trim().replace(/-$/, '');
-  return knownUnit(text) ?? (PACKAGE_CODE.test(code) ? code : undefined);
+  return knownUnit(text) ?? (/^[A-Z0-9]{2,3}$/.test(code) && UNIT_CODES_ALLOWED.has(code) ? code : undefined);
 }
 
 /** A VAT category code printed in brackets beside a rate: "VAT (E)", "TVA (AE)". */

@@ -29,7 +29,16 @@ describe('printed units', () => {
     expect(printed.map(([word]) => [word, unitCode(word)])).toEqual(printed);
   });
 
-  it('passes printed codes through, package codes too ("XBC-" as a visualisation sets it), and leaves words it does not know', () => {
-    expect(['H87', 'XBC-', 'XPX', 'RM', 'Monat(', 'Gebinde'].map(unitCode)).toEqual(['H87', 'XBC', 'XPX', undefined, undefined, undefined]);
+  it('passes printed codes through, package codes too ("XBC-" as a visualisation sets it), any code EN 16931 allows printed in capitals ("RM"), and leaves words it does not know', () => {
+    expect(['H87', 'XBC-', 'XPX', 'RM', 'rm', 'Monat(', 'Gebinde', 'XXL'].map(unitCode)).toEqual([
+      'H87',
+      'XBC',
+      'XPX',
+      'RM',
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+    ]);
   });
 });
