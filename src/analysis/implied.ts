@@ -672,7 +672,10 @@ function reasonOf(printed: string, kind: Adjustment['kind']): string {
       .replace(/\s*:\s*/g, ' ')
       .trim();
   const words = lead.replace(/:/g, ' ').split(/\s+/).filter(Boolean);
-  const kindWord = kind === 'allowance' ? /^(abschlag|abzgl\.?|rabatt|allowance|remise)$/i : /^(zuschlag|aufschlag|zzgl\.?|charge|frais)$/i;
+  const kindWord =
+    kind === 'allowance'
+      ? /^(abschlag|abzgl\.?|rabatt|nachlass|allowance|discount|remise)$/i
+      : /^(zuschlag|aufschlag|zzgl\.?|charge|surcharge|frais)$/i;
   return (words.length > 1 && kindWord.test(words[0]!) ? words.slice(1) : words).join(' ');
 }
 

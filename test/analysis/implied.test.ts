@@ -368,18 +368,22 @@ describe('VAT categories and the breakdown', () => {
     ]);
   });
 
-  it('reads the VAT category set after a reason ("Zuschlag Fracht und Verpackung, S") as the category, not as words of the reason', async () => {
+  it('reads the VAT category set after a reason ("Zuschlag Fracht und Verpackung, S") as the category, not as words of the reason, nor the kind word before it ("Nachlass Treuerabatt")', async () => {
     const adjusted = invoiceWith({
       items: [['Kunstrasen', '10', '10,00', '19 %', '100,00']],
       totals: [
         ...totalsRow('Summe Positionen', '100,00', 400),
-        ...totalsRow('Zuschlag Fracht und Verpackung, S', '24,90', 412),
-        ...totalsRow('Gesamtbetrag netto', '124,90', 436),
-        ...totalsRow('Umsatzsteuer 19 %', '23,73', 448),
-        ...totalsRow('Gesamtbetrag brutto', '148,63', 460),
+        ...totalsRow('Nachlass Treuerabatt, S', '-5,00', 400 + 12),
+        ...totalsRow('Zuschlag Fracht und Verpackung, S', '24,90', 424),
+        ...totalsRow('Gesamtbetrag netto', '119,90', 436),
+        ...totalsRow('Umsatzsteuer 19 %', '22,78', 448),
+        ...totalsRow('Gesamtbetrag brutto', '142,68', 460),
       ],
     });
     const r = await analyse(adjusted);
+    expect(
+      r.invoice.documentLevelAllowances?.map((a) => [a.documentLevelAllowanceReason, a.documentLevelAllowanceVatCategoryCode]),
+    ).toEqual([['Treuerabatt', 'S']]);
     expect(r.invoice.documentLevelCharges).toEqual([
       {
         documentLevelChargeAmount: '24.90',
