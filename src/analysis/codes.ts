@@ -252,7 +252,7 @@ export function knownUnit(text: string): string | undefined {
  */
 export function unitCode(text: string): string | undefined {
   const code = text.trim().replace(/-$/, '');
-  return knownUnit(text) ?? (/^[A-Z0-9]{2,3}$/.test(code) && UNIT_CODES_ALLOWED.has(code) ? code : undefined);
+  return knownUnit(text) ?? (REC20.test(code) && UNIT_CODES_ALLOWED.has(code) ? code : undefined);
 }
 
 /** A VAT category code printed in brackets beside a rate: "VAT (E)", "TVA (AE)". */

@@ -392,7 +392,7 @@ const VATEX: Readonly<Record<string, { code?: string; text: string }>> = {
  * VAT rate when the page prints no lines, and the sums EN 16931 defines from other
  * totals. Each filled value is listed with its rule.
  */
-/** The paths the page printed something for that was not read as their value: no default stands in for it. */
+/** The paths the page offered a reading for, read as their value or not ("RM" as a unit no code is known for): no default stands in for one. */
 const offered = (candidates: PrepareOptions['candidates']) => new Set(Object.keys(candidates ?? {}));
 
 export function complete(
