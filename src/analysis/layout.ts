@@ -61,9 +61,12 @@ export function layoutPages(pages: PageText[]): PageLayout[] {
   return pages.map((p) => ({ page: p.page, width: p.width, height: p.height, lines: buildLines(p) }));
 }
 
+/** Of an even count, the mean of the middle two: a segment of two words, one box swollen by a scan's noise ("Payet"), is not measured by that box. */
 function median(values: number[]): number {
   const s = [...values].sort((a, b) => a - b);
-  return s.length === 0 ? 0 : s[Math.floor(s.length / 2)]!;
+  if (s.length === 0) return 0;
+  const mid = Math.floor(s.length / 2);
+  return s.length % 2 === 1 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
 }
 
 function buildLines(page: PageText): Line[] {
