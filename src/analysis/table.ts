@@ -362,7 +362,8 @@ function joinUnits(words: Word[]): Array<Word & { printed?: string }> {
   return out;
 }
 
-function readLine(columns: Column[], line: Line): Parsed {
+/** `nameX0`: where the open item's name starts, where its line is read for the next line of that name. */
+function readLine(columns: Column[], line: Line, nameX0?: number): Parsed {
   const byKind = new Map<ColumnKind, string[]>();
   let words = 0;
   const vat = columns.find((c) => c.kind === 'vatRate');
@@ -413,9 +414,12 @@ function readLine(columns: Column[], line: Line): Parsed {
     const before = lastNumber.get(col.kind);
     if (numeric && before !== undefined && before !== s) list.push(';');
     if (numeric) lastNumber.set(col.kind, s);
-    // Text left of the description's header, in a segment of its own, stands in a column the reader
-    // does not know ("4260331811362" under "Referenzen"): the name column's text starts after it.
-    const restart = col.kind === 'description' && description !== undefined && prev?.s !== s && description.x1 < col.x0;
+    // Text left of the description's header, or of the name above, in a segment of its own, stands in
+    // a column the reader does not know ("4260331811362" under "Referenzen", "TB100A4" under a header
+    // a scan ran together with "Pos"): the name column's text starts after it.
+    const nameStart = nameX0 === undefined ? undefined : nameX0 - 0.5 * w.height;
+    const leftOfName = nameStart !== undefined && description !== undefined && description.x1 < nameStart && w.x >= nameStart;
+    const restart = col.kind === 'description' && description !== undefined && prev?.s !== s && (description.x1 < col.x0 || leftOfName);
     if (restart) nameFrom = list.length;
     prev = { w, col, s, gap: prev?.s === s && prev.col === col ? w.x - (prev.w.x + prev.w.width) : undefined };
     list.push(col.kind === 'description' ? (w.printed ?? w.text) : w.text);
@@ -658,7 +662,7 @@ const isValue = (text: string) => /^\d/.test(text) || text.split(/\s+/).length >
 /** A line of an open table: an item, the end of the items, or a line under the current item. Returns the last line it took. */
 function readRow(doc: Doc, scan: Scan, cursor: Cursor, page: PageLayout, i: number): number {
   const line = page.lines[i]!;
-  const r = rowLine(doc, scan, page, i);
+  const r = rowLine(doc, scan, page, i, cursor.nameOpen ? nameStart(scan, cursor.current) : undefined);
   if (r.sumOfAbove) scan.closing = r.amount!.value;
   if (r.closes) {
     if (!r.sumOfAbove) scan.closing ??= r.closingAmount!.value;
@@ -676,11 +680,21 @@ function readRow(doc: Doc, scan: Scan, cursor: Cursor, page: PageLayout, i: numb
   return i;
 }
 
-function rowLine(doc: Doc, scan: Scan, page: PageLayout, i: number): RowLine {
+/**
+ * Where the open name's own text starts on its first line, after a position number read into the
+ * name's column: a scan may run the header's words together ("Pos Beschreibung" as one).
+ */
+function nameStart(scan: Scan, row: ItemRow | undefined): number | undefined {
+  const first = row && scan.names.get(row)?.lines[0];
+  if (!first) return undefined;
+  return row.name === undefined || first.text.startsWith(row.name) ? first.x0 : (first.second ?? first.x0);
+}
+
+function rowLine(doc: Doc, scan: Scan, page: PageLayout, i: number, nameX0?: number): RowLine {
   const line = page.lines[i]!;
   const columns = scan.columns!;
   const first = fold(line.segments[0]?.text ?? '');
-  const parsed = readLine(columns, line);
+  const parsed = readLine(columns, line, nameX0);
   const desc = clean((parsed.byKind.get('description') ?? []).join(' '));
   const qty = firstNumber(doc, parsed.byKind.get('quantity'), true);
   const price = firstNumber(doc, parsed.byKind.get('unitPrice'), true);

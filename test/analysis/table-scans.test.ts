@@ -54,6 +54,44 @@ describe('line items on scans', () => {
     ]);
   });
 
+  it("goes on with a name where the scan ran the header's words together and an article number stands left of the name", () => {
+    // "Pos" read as "Reue" and run into "Beschreibung": the position and article numbers stand under
+    // the description's header. The name column is narrow: "A4" and "Banane" had no room above.
+    const rows = items([
+      ...line(1000, 200, 'Reue Beschreibung'),
+      ...line(1000, 900, 'Menge'),
+      ...line(1000, 1600, 'Preis'),
+      ...line(1000, 2100, 'Betrag'),
+      ...row(1100, [
+        [220, '1'],
+        [640, 'Trennblätter'],
+        [900, '20'],
+        [1600, '9,90'],
+        [2100, '198,00'],
+      ]),
+      ...row(1140, [
+        [280, 'TB100A4'],
+        [640, 'A4'],
+      ]),
+      ...row(1200, [
+        [220, '2'],
+        [640, 'Joghurt'],
+        [900, '50'],
+        [1600, '5,50'],
+        [2100, '275,00'],
+      ]),
+      ...row(1240, [
+        [280, 'ARNR2'],
+        [640, 'Banane'],
+      ]),
+      ...totals(1400, '473,00'),
+    ]);
+    expect(rows.map((r) => [r.name, r.amount])).toEqual([
+      ['Trennblätter A4', '198.00'],
+      ['Joghurt Banane', '275.00'],
+    ]);
+  });
+
   it('knows the items printed under a header whose stacked labels it garbled, where it read no row', () => {
     // As a scan of the ZUGFeRD visualisation reads it: the amount column's title stacked above the
     // others, "Art-Nr" / "(Art)" under them garbled to no label, the rows' quantities and a price garbled.
