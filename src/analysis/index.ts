@@ -4,7 +4,7 @@ import { stringAt } from '../invoice/paths.js';
 import { findAccounts, type PlacedFound } from './accounts.js';
 import { findInvoicingPeriod } from './period.js';
 import { findPrecedingInvoices } from './preceding-invoice.js';
-import { markUnsureLetters, withLegibility } from './legibility.js';
+import { hasUnreadPage, markUnsureLetters, UNREAD_PAGE, withLegibility } from './legibility.js';
 import { NAMED_TWICE, otherNameAtStreet } from './named-twice.js';
 import { findContacts, type ContactFound } from './contacts.js';
 import { documentTypeOf, INVOICE_TYPE_CODES, UNIT_PIECE, unsureKindCodes } from './codes.js';
@@ -246,9 +246,11 @@ function readTotals(r: Reading, doc: Doc, table: ItemTable, signed: (v: string) 
   const totals = findTotals(doc, table.lines);
   const rowsComplete = totals.openRates.every((o) => totals.vatRows.some((row) => row.rate === o.rate));
   const solved = solveTotals(totals.fields, totals.vatRows, table.lineSum, rowsComplete);
+  const unread = hasUnreadPage(doc) ? UNREAD_PAGE : '';
   for (const [field, value] of Object.entries(solved.totals) as Array<[TotalField, string]>) {
     const printed = totals.fields.get(field)?.find((f) => new Decimal(f.value).eq(value));
-    r.set(TOTAL_PATHS[field], signed(value), `totals:${solved.support[field]}`, printed && { page: printed.page, y: printed.y });
+    const support = `totals:${solved.support[field]}${field === 'due' && solved.support.due === 'derived' ? unread : ''}`;
+    r.set(TOTAL_PATHS[field], signed(value), support, printed && { page: printed.page, y: printed.y });
   }
   const completed = missingRow(solved.vatRows, totals.openRates, solved.totals);
   const rowsVia = completed

@@ -96,6 +96,22 @@ const UNREADABLE = 0.35;
  * letter clusters do, and words read at a third of certainty or less whatever their length.
  * Words of a text layer (no confidence) are never noise.
  */
+/**
+ * The evidence suffix of an amount due the analysis worked out as the gross total, less nothing
+ * paid, where a page of the scan read as noise: a prepaid amount printed there ("Zahlbetrag
+ * 521,91" under a gross of 1021,91) was never read.
+ */
+export const UNREAD_PAGE = ':page-unread';
+/** A page this many segments long, at least half of them noise, was not read: a stamp or a logo is a few. */
+const UNREAD_PAGE_SEGMENTS = 20;
+
+export function hasUnreadPage(doc: Doc): boolean {
+  return doc.pages.some((p) => {
+    const segments = p.lines.flatMap((l) => l.segments);
+    return segments.length >= UNREAD_PAGE_SEGMENTS && 2 * segments.filter((s) => isIllegible(s.words)).length >= segments.length;
+  });
+}
+
 export function isIllegible(words: readonly Word[]): boolean {
   if (words.length === 0) return false;
   const confidence = words.reduce((sum, w) => sum + (w.confidence ?? 1), 0) / words.length;

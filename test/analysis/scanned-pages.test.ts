@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { analyseInvoice } from '../../src/analysis/index.js';
-import type { Word } from '../../src/reading/page-text.js';
+import { analyseInvoice, analyseWithEvidence } from '../../src/analysis/index.js';
+import type { PageText, Word } from '../../src/reading/page-text.js';
 import { extractTextLayer } from '../../src/reading/text-layer.js';
 import { ocrLine as line, ocrPage as scan, pdfOf, type Text } from './fixtures.js';
 
@@ -263,5 +263,30 @@ describe('an IBAN the scan misread a digit of as a letter', () => {
     expect(ibanOf('NLSOINGB0683251309')?.paymentAccountIdentifier).toBe('NL50INGB0683251309');
     // No reading passes: nothing is made up.
     expect(ibanOf('DEO2120300000000202052')?.paymentAccountIdentifier).toBeUndefined();
+  });
+});
+
+describe('an amount due worked out from the gross', () => {
+  const page1 = [
+    ...line(300, 200, 'Rechnungsnummer: 2024-118'),
+    ...line(340, 200, 'Rechnungsdatum: 05.03.2024'),
+    ...line(1700, 1200, 'Rechnungssumme ohne USt.'),
+    ...line(1700, 2100, '858,75'),
+    ...line(1740, 1200, 'Steuerbetrag'),
+    ...line(1740, 2100, '163,16'),
+    ...line(1780, 1200, 'Bruttosumme'),
+    ...line(1780, 2100, '1021,91'),
+  ];
+  /** A page the recogniser read as noise: the prepaid amount and what is left to pay were printed there. */
+  const noise = Array.from({ length: 30 }, (_, i) => line(200 + 90 * i, 300, 'ee ER nn', 0.3)).flat();
+  const due = (pages: PageText[]) =>
+    analyseWithEvidence(pages, { withLineItems: false }).fieldConfidence['documentTotals.amountDueForPayment'];
+
+  it('is held as a guess where a page of the scan was read as noise', () => {
+    expect(due([...scan(page1), { ...scan(noise)[0]!, page: 2 }])).toBeLessThanOrEqual(0.5);
+  });
+
+  it('keeps its measured confidence where every page was read', () => {
+    expect(due(scan(page1))).toBeGreaterThan(0.6);
   });
 });
