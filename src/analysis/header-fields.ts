@@ -288,12 +288,19 @@ function termsText(doc: Doc, label: Segment, value: Segment): string {
     // Elsewhere terms go on after a comma, in a word that cannot start a sentence, or with more days, dates or rates; a line
     // without figures that starts anew ("Bank-/Steuerinformationen", "Es bestehen Bonusvereinbarungen.") is something else.
     const goesOn = /[,;\-–]$/.test(text) || /^[\p{Ll}\d]/u.test(next.text.trim()) || /\d/.test(next.text);
-    if (!form && (more >= 2 || /[.!?]$/.test(text) || !goesOn)) break;
+    if (!form && (more >= 2 || /[.!?]$/.test(text) || !goesOn || isTableRow(doc, last))) break;
     text = `${text} ${next.text.trim()}`;
     last = next;
   }
   return text;
 }
+
+/**
+ * The segment's line prints a figure in a column right of it ("Zahlbar ohne Abschlag bis   20.11.2018"):
+ * a row of a table of terms, each row a term of its own, and the row below another.
+ */
+const isTableRow = (doc: Doc, seg: Segment) =>
+  pageOf(doc, seg.page).lines[seg.line]!.segments.some((o) => o.x0 > seg.x1 + 2 * seg.height && /\d/.test(o.text));
 
 /** The most lines a value in a form runs over. */
 const FORM_LINES = 8;

@@ -433,6 +433,18 @@ describe('payment terms (BT-20)', () => {
     expect(under.paymentTerms).toBe('À réception de facture');
   });
 
+  it('reads one row of a table of terms, each row with its date beside it, as the terms', async () => {
+    const terms = await header(
+      letter([
+        { s: 'Zahlbar ohne Abschlag bis', x: 50, y: 460 },
+        { s: '20.11.2018', x: 400, y: 460 },
+        { s: 'Zahlbar mit 2% Skonto bis', x: 50, y: 472 },
+        { s: '14.11.2018', x: 400, y: 472 },
+      ]),
+    );
+    expect(terms.paymentTerms).toBe('Zahlbar ohne Abschlag bis');
+  });
+
   it('reads terms printed as a sentence of their own, over the lines they run on, and stops before a heading', async () => {
     const read = async (lines: string[]) => (await header(letter(lines.map((s, i) => ({ s, x: 50, y: 460 + 12 * i }))))).paymentTerms;
     expect(await read(['Zahlbar sofort rein netto'])).toBe('Zahlbar sofort rein netto');
