@@ -327,12 +327,12 @@ function readLine(r: Reading, row: ItemRow, i: number, signed: (v: string) => st
   set('itemInformation.itemSellersIdentifier', row.itemId, LINE_TEXT);
   row.allowances?.forEach((a, j) => {
     set(`invoiceLineAllowances[${j}].invoiceLineAllowanceAmount`, a.amount, via);
-    set(`invoiceLineAllowances[${j}].invoiceLineAllowanceReason`, a.reason, via);
+    set(`invoiceLineAllowances[${j}].invoiceLineAllowanceReason`, a.reason, `${via}${a.legibility ?? ''}`);
     set(`invoiceLineAllowances[${j}].invoiceLineAllowanceReasonCode`, a.code, via);
   });
   row.charges?.forEach((c, j) => {
     set(`invoiceLineCharges[${j}].invoiceLineChargeAmount`, c.amount, via);
-    set(`invoiceLineCharges[${j}].invoiceLineChargeReason`, c.reason, via);
+    set(`invoiceLineCharges[${j}].invoiceLineChargeReason`, c.reason, `${via}${c.legibility ?? ''}`);
   });
 }
 

@@ -42,6 +42,8 @@ const MISREAD_SECTION = (text: string) => /\$\s?\d/.test(text) || (/\bUStG\b/.te
 /** Below this mean word confidence, a reading counts as blurred. */
 const LEGIBLE = 0.8;
 
+const meanConfidence = (words: readonly Word[]) => words.reduce((sum, w) => sum + (w.confidence ?? 1), 0) / words.length;
+
 export interface Box {
   page: number;
   top: number;
@@ -72,7 +74,7 @@ export function legibilityOf(doc: Doc, box: Box, value: string): number | undefi
     .flatMap((text) => doc.pages.flatMap((p) => p.lines.flatMap((l) => l.segments.filter((s) => fold(s.text).includes(text)))))
     .flatMap((s) => s.words.filter(spelling));
   const words = inBox.length ? inBox : printing;
-  return words.length ? words.reduce((sum, w) => sum + (w.confidence ?? 1), 0) / words.length : undefined;
+  return words.length ? meanConfidence(words) : undefined;
 }
 
 /** Whether a word is one of the value's words. */
@@ -114,8 +116,19 @@ export function hasUnreadPage(doc: Doc): boolean {
 
 export function isIllegible(words: readonly Word[]): boolean {
   if (words.length === 0) return false;
-  const confidence = words.reduce((sum, w) => sum + (w.confidence ?? 1), 0) / words.length;
+  const confidence = meanConfidence(words);
   return confidence < UNREADABLE || (confidence < ILLEGIBLE && words.every((w) => w.text.length <= 4));
+}
+
+/**
+ * How surely a scan read a text's words: `garbled` where one of them is read at under half
+ * certainty (the recogniser made it up: "Se" for "Processing" at 0.12, "a" for "Applied:"),
+ * `blurred` where their mean is below legible; nothing for a text layer's.
+ */
+export function legibilityMark(words: readonly Word[]): typeof GARBLED | typeof BLURRED | undefined {
+  if (!words.some((w) => w.confidence !== undefined)) return undefined;
+  if (words.some((w) => (w.confidence ?? 1) < ILLEGIBLE)) return GARBLED;
+  return meanConfidence(words) < LEGIBLE ? BLURRED : undefined;
 }
 
 /** The evidence of a value read from a box, marked where the recogniser was unsure of its letters. */

@@ -1,6 +1,7 @@
 import { Decimal } from '../invoice/decimal.js';
 import type { Doc } from './document.js';
 import type { Line, PageLayout, Segment } from './layout.js';
+import { legibilityMark } from './legibility.js';
 import { LINE_ALLOWANCE, LINE_CHARGE, TABLE_END } from './lexicon.js';
 import { scanNumbers, type NumberMatch } from './numbers.js';
 import { clean, fold } from './text.js';
@@ -19,6 +20,8 @@ export interface LineAdjustment {
   reason?: string;
   /** UNTDID 5189 95 (discount): the reason code of an allowance printed without words (BT-140). */
   code?: string;
+  /** How unsurely a scan read the reason's words ("Volume Discount a" for "… Applied:"): an evidence suffix. */
+  legibility?: string;
 }
 
 interface Adjusted {
@@ -40,6 +43,11 @@ export interface ItemExtent {
 interface Entry extends LineAdjustment {
   charge: boolean;
 }
+
+const legible = (segments: readonly Segment[]) => {
+  const legibility = legibilityMark(segments.flatMap((s) => s.words));
+  return legibility ? { legibility } : {};
+};
 
 /** Most of the segment stands in the column (a long description running into it does not). */
 const within = (s: Segment, c: { x0: number; x1: number }) => 2 * (Math.min(s.x1, c.x1) - Math.max(s.x0, c.x0)) >= s.x1 - s.x0;
@@ -69,15 +77,16 @@ const itemLines = (extent: ItemExtent): Line[] => itemSpan(extent).lines;
 /** The adjustments column read down the item: label pieces until an amount, whose sign says allowance (−) or charge (+). */
 function columnEntries(doc: Doc, lines: Line[], column: { x0: number; x1: number }): Entry[] {
   const entries: Entry[] = [];
-  let label: string[] = [];
+  let label: Segment[] = [];
   for (const s of lines.flatMap((l) => l.segments.filter((seg) => within(seg, column)))) {
     const amount = amountOnly(doc, s.text);
     if (!amount) {
-      label.push(s.text);
+      label.push(s);
       continue;
     }
-    const reason = clean(label.join(' ')).replace(/\s*:$/, '');
-    if (reason) entries.push({ charge: s.text.trim().startsWith('+'), amount: new Decimal(amount.value).abs().toFixed(2), reason });
+    const reason = clean(label.map((l) => l.text).join(' ')).replace(/\s*:$/, '');
+    const charge = s.text.trim().startsWith('+');
+    if (reason) entries.push({ charge, amount: new Decimal(amount.value).abs().toFixed(2), reason, ...legible(label) });
     label = [];
   }
   return entries;
@@ -91,14 +100,12 @@ function rowEntries(doc: Doc, lines: Line[]): Entry[] {
     if (!charge && !LINE_ALLOWANCE.test(first)) return [];
     const last = amountOnly(doc, line.segments[line.segments.length - 1]!.text);
     if (!last || line.segments.length < 2) return [];
-    const words = line.segments
-      .slice(0, -1)
-      .filter((s) => /\p{L}/u.test(s.text))
-      .map((s) => s.text);
+    const texts = line.segments.slice(0, -1).filter((s) => /\p{L}/u.test(s.text));
     // The kind word alone in its column ("Abschlag") is the kind, not the reason, where words follow it.
-    const kindOnly = words.length > 1 && (charge ? LINE_CHARGE : LINE_ALLOWANCE).exec(first)?.[0] === first.trim();
-    const reason = clean((kindOnly ? words.slice(1) : words).join(' ')).replace(CODE_AFTER, '');
-    return [{ charge, amount: new Decimal(last.value).abs().toFixed(2), reason }];
+    const kindOnly = texts.length > 1 && (charge ? LINE_CHARGE : LINE_ALLOWANCE).exec(first)?.[0] === first.trim();
+    const words = kindOnly ? texts.slice(1) : texts;
+    const reason = clean(words.map((s) => s.text).join(' ')).replace(CODE_AFTER, '');
+    return [{ charge, amount: new Decimal(last.value).abs().toFixed(2), reason, ...legible(words) }];
   });
 }
 

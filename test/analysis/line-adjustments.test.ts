@@ -269,3 +269,38 @@ describe('allowances and charges printed with an item', () => {
     expect(rows[0]!.allowances).toBeUndefined();
   });
 });
+
+describe('allowances and charges on a scan', () => {
+  /** The page as a scan hands it over: every word read at 0.95, the named ones at what the recogniser gave them. */
+  async function scannedRows(pages: Text[][], unsure: Record<string, number>) {
+    const read = (await extractTextLayer(await pdfOf(pages))).map((p) => ({
+      ...p,
+      source: 'ocr' as const,
+      words: p.words.map((w) => ({ ...w, confidence: unsure[w.text] ?? 0.95 })),
+    }));
+    return findLineItems(buildDoc(read)).rows;
+  }
+  const fee = (word: string) =>
+    page(header, [
+      [
+        ['1', 60],
+        ['Filterkartusche', 90],
+        ['2 Stk', 290, true],
+        ['15,00 €', 350, true],
+        ['Expedited', 440, true],
+        ['45,00 €', 540, true],
+      ],
+      [[`${word} Fee:`, 440, true]],
+      [['+ 15,00 €', 440, true]],
+    ]);
+
+  it('marks a reason with a word the recogniser made up ("Se" for "Processing" at 0.12) as garbled', async () => {
+    const [row] = await scannedRows(fee('Se'), { Se: 0.12 });
+    expect(row!.charges).toEqual([{ amount: '15.00', reason: 'Expedited Se Fee', legibility: ':garbled' }]);
+  });
+
+  it('leaves a reason read clearly unmarked', async () => {
+    const [row] = await scannedRows(fee('Processing'), {});
+    expect(row!.charges).toEqual([{ amount: '15.00', reason: 'Expedited Processing Fee' }]);
+  });
+});
