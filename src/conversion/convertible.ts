@@ -314,20 +314,24 @@ function refusalOf(invoice: Invoice, profile: ConversionProfile, opts: PrepareOp
 
 /**
  * The printed values the certainty applies to: the document's own (number, dates, parties,
- * totals), the items' names and amounts, and the exemption reasons. The lines' other figures and
- * the VAT breakdown's are held to their sums instead (totalMismatches), which a misread digit
- * breaks; no sum tells a name or a reason cut short, nor a row of charges under an item taken
- * for an item of its own (its amount still adds up to the total).
+ * totals), the items' names, amounts and the reasons of their allowances and charges, and the
+ * exemption reasons. The lines' other figures and the VAT breakdown's are held to their sums
+ * instead (totalMismatches), which a misread digit breaks; no sum tells a name or a reason cut
+ * short, nor a row of charges under an item taken for an item of its own (its amount still adds
+ * up to the total). The amount due is held to it however it was found: worked out as the gross,
+ * it stands on nothing paid being printed, which a page the scan could not read leaves open.
  */
 export function gatedReadings(opts: Pick<PrepareOptions, 'confidence' | 'sources'>): Array<[path: string, confidence: number]> {
   return Object.entries(opts.confidence ?? {}).filter(
     ([path]) =>
-      (opts.sources?.[path] ?? 'printed') === 'printed' &&
-      (!/^(?:invoiceLine|vatBreakdown)\[/.test(path) ||
-        /^invoiceLine\[\d+\]\.(?:itemInformation\.itemName|invoiceLineNetAmount)$/.test(path) ||
-        EXEMPTION_REASON.test(path)),
+      path === 'documentTotals.amountDueForPayment' ||
+      ((opts.sources?.[path] ?? 'printed') === 'printed' &&
+        (!/^(?:invoiceLine|vatBreakdown)\[/.test(path) || GATED_LINE_TEXT.test(path) || EXEMPTION_REASON.test(path))),
   );
 }
+
+const GATED_LINE_TEXT =
+  /^invoiceLine\[\d+\]\.(?:itemInformation\.itemName|invoiceLineNetAmount|invoiceLineAllowances\[\d+\]\.invoiceLineAllowanceReason|invoiceLineCharges\[\d+\]\.invoiceLineChargeReason)$/;
 
 /** The certainty asked of a document's printed values: given, or by how the pages were read. */
 export function certaintyOf(opts: Pick<PrepareOptions, 'certainty' | 'scanned' | 'scanCertainty'>): number {

@@ -196,6 +196,22 @@ describe('refusing', () => {
     expect(low.fields).toEqual([expect.objectContaining({ bt: 'BT-27', value: read.seller!.sellerName, candidates: ['Other GmbH'] })]);
   });
 
+  it("holds the amount due to the certainty however it was found, and the reasons of an item's allowances and charges", () => {
+    const read = asRead();
+    // Worked out as the gross, it stands on nothing paid being printed: a page the scan could not read leaves that open.
+    const due = 'documentTotals.amountDueForPayment';
+    expect(refusal(read, { confidence: { [due]: 0.5 }, sources: { [due]: 'inferred' } }).fields).toEqual([
+      expect.objectContaining({ bt: 'BT-115', value: read.documentTotals!.amountDueForPayment }),
+    ]);
+    expect(() => prepareForZugferd(read, { confidence: { [due]: 0.8 }, sources: { [due]: 'inferred' } })).not.toThrow();
+    const charged = asRead();
+    charged.invoiceLine![0]!.invoiceLineCharges = [{ invoiceLineChargeAmount: '1.00', invoiceLineChargeReason: 'Expedited Se Fee' }];
+    const reason = 'invoiceLine[0].invoiceLineCharges[0].invoiceLineChargeReason';
+    expect(refusal(charged, { confidence: { [reason]: 0.5 } }).fields).toEqual([
+      expect.objectContaining({ bt: 'BT-144', value: 'Expedited Se Fee' }),
+    ]);
+  });
+
   it("leaves out an item's description and the seller's item number unless read very surely, and says so", () => {
     const read = asRead();
     read.invoiceLine![0]!.itemInformation = {
