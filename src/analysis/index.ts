@@ -18,7 +18,7 @@ import { AnalysisError, type AnalyseOptions, type AnalysisResult } from './resul
 import { chooseParties, ruledParties, type NameChoice } from './party-choice.js';
 import type { NameRole } from './party-names.js';
 import type { Parties, Party } from './parties.js';
-import { solveTotals, unvouchedRows, UNVOUCHED, type Totals } from './solver.js';
+import { solveTotals, unvouchedRows, UNVOUCHED, type SolvedTotals, type Totals } from './solver.js';
 import { keyValueItems } from './key-value-items.js';
 import { findLineItems, type ItemRow, type ItemTable } from './table.js';
 import { findTotals, taxMatches, type RateTax, type TotalsCandidates, type VatRow } from './totals.js';
@@ -241,16 +241,32 @@ function readAccounts(r: Reading, doc: Doc, parties: Parties, headings: readonly
   if (new Set(registers.map((f) => f.value)).size === 1) r.setFound('seller.sellerLegalRegistrationIdentifier', registers[0]);
 }
 
+/**
+ * How a total was found; an amount due worked out as the gross less nothing paid is held in
+ * doubt where it stands on what the page does not say: a page the scan read as noise, or an
+ * amount due printed as another ("Zahlbetrag 440,00" under "Offene Zahlungen 220,00", which no
+ * equation of the totals read explains).
+ */
+function dueSupport(doc: Doc, totals: TotalsCandidates, solved: SolvedTotals, field: TotalField, value: string): string {
+  const support = solved.support[field]!;
+  if (field !== 'due' || support !== 'derived') return support;
+  if ((totals.fields.get('due') ?? []).some((f) => !new Decimal(f.value).eq(value))) return 'conflict';
+  return hasUnreadPage(doc) ? `${support}${UNREAD_PAGE}` : support;
+}
+
 /** The document totals and the VAT breakdown, solved against each other and the items' sum. */
 function readTotals(r: Reading, doc: Doc, table: ItemTable, signed: (v: string) => string): TotalsCandidates {
   const totals = findTotals(doc, table.lines);
   const rowsComplete = totals.openRates.every((o) => totals.vatRows.some((row) => row.rate === o.rate));
   const solved = solveTotals(totals.fields, totals.vatRows, table.lineSum, rowsComplete);
-  const unread = hasUnreadPage(doc) ? UNREAD_PAGE : '';
   for (const [field, value] of Object.entries(solved.totals) as Array<[TotalField, string]>) {
     const printed = totals.fields.get(field)?.find((f) => new Decimal(f.value).eq(value));
-    const support = `totals:${solved.support[field]}${field === 'due' && solved.support.due === 'derived' ? unread : ''}`;
-    r.set(TOTAL_PATHS[field], signed(value), support, printed && { page: printed.page, y: printed.y });
+    r.set(
+      TOTAL_PATHS[field],
+      signed(value),
+      `totals:${dueSupport(doc, totals, solved, field, value)}`,
+      printed && { page: printed.page, y: printed.y },
+    );
   }
   const completed = missingRow(solved.vatRows, totals.openRates, solved.totals);
   const rowsVia = completed
