@@ -1301,7 +1301,8 @@ const BASE_AFTER_NAME = /^(.*\S)\s*\((\d+(?:[.,]\d+)?)\s*([\p{L}²³]+)\.?\)$/u;
  * arithmetic bears out, is no part of the name.
  */
 function nameBeforeBase(row: ItemRow): void {
-  if (row.name === undefined || row.unit === undefined || row.nameSet === 'colon' || row.arithmetic !== true) return;
+  if (row.name === undefined || row.unit === undefined || row.nameSet === 'colon') return;
+  if (row.arithmetic !== true) return baseUnsure(row);
   const lines = [row.name, ...(row.description?.split('\n') ?? [])];
   let text = '';
   for (const [k, line] of lines.entries()) {
@@ -1315,6 +1316,18 @@ function nameBeforeBase(row: ItemRow): void {
     else delete row.description;
     return;
   }
+}
+
+/**
+ * A name closing in a quantity of the item's unit ("Premium Schrauben (1 kg)" sold in kg) on a
+ * line whose arithmetic does not tell whether it is the price's base: whether it is the name's is
+ * for a person to confirm.
+ */
+function baseUnsure(row: ItemRow): void {
+  const m = BASE_AFTER_NAME.exec(row.name!);
+  if (!m || unitCode(m[3]!) !== row.unit) return;
+  row.nameSet = 'open';
+  row.nameAlternatives = [...new Set([m[1]!, ...(row.nameAlternatives ?? [])])];
 }
 
 /**

@@ -438,6 +438,30 @@ describe('a price base printed after the name', () => {
       ['Kabelrolle (50 m)', undefined, undefined, 'alone'],
     ]);
   });
+
+  it("leaves such a name open where the line's arithmetic does not tell whether it is the price's base", async () => {
+    const rows = await rowsOf(
+      table(
+        [
+          ['Pos', 60],
+          ['Product', 90],
+          ['Quantity', 330, true],
+          ['Price', 420, true],
+          ['Total', 520, true],
+        ],
+        [
+          [
+            ['1', 60],
+            ['Premium Schrauben (1 kg)', 90],
+            ['5 kg', 330, true],
+            ['20.00', 420, true],
+            ['90.00', 520, true],
+          ],
+        ],
+      ),
+    );
+    expect(rows.map((r) => [r.name, r.nameSet, r.nameAlternatives])).toEqual([['Premium Schrauben (1 kg)', 'open', ['Premium Schrauben']]]);
+  });
 });
 
 describe('a name that runs on under the next column header', () => {
