@@ -4,7 +4,7 @@ import { stringAt } from '../invoice/paths.js';
 import { findAccounts, type PlacedFound } from './accounts.js';
 import { findInvoicingPeriod } from './period.js';
 import { findPrecedingInvoices } from './preceding-invoice.js';
-import { hasUnreadPage, markUnsureLetters, UNREAD_PAGE, withLegibility } from './legibility.js';
+import { hasUnreadPage, legibilityMark, legibleWords, markUnsureLetters, UNREAD_PAGE, withLegibility } from './legibility.js';
 import { NAMED_TWICE, otherNameAtStreet } from './named-twice.js';
 import { findContacts, type ContactFound } from './contacts.js';
 import { documentTypeOf, INVOICE_TYPE_CODES, UNIT_PIECE, unsureKindCodes } from './codes.js';
@@ -112,7 +112,7 @@ export function analyseWithEvidence(pages: PageText[], opts: AnalyseOptions): Ev
     const rates = breakdownRates(r.invoice);
     // Its quantities too: a credit note's "-2 × 7,62 = -15,24" is 2 × 7.62 = 15.24.
     const lines = type.code === '381' ? table.rows.map(positiveQuantity) : table.rows;
-    lines.forEach((row, i) => readLine(r, row, i, signed, rates));
+    lines.forEach((row, i) => readLine(r, doc, row, i, signed, rates));
   }
   inferTheRest(r, doc, table);
   const currencyLabel = pick('currency');
@@ -319,7 +319,13 @@ const positiveQuantity = (row: ItemRow): ItemRow =>
 /** The evidence of a line's description and item number: calibrated apart from the figures the line's sums check. */
 const LINE_TEXT = 'line:text';
 
-function readLine(r: Reading, row: ItemRow, i: number, signed: (v: string) => string, rates: ReadonlySet<string>): void {
+/** How surely a scan read the words of an item's name on the row's first line ("RESES Frühstück"): an evidence suffix. */
+function nameLegibility(doc: Doc, row: ItemRow): string | undefined {
+  if (row.name === undefined || row.top === undefined) return undefined;
+  return legibilityMark(legibleWords(doc, { page: row.page, top: row.top, bottom: row.top, x0: 0, x1: Infinity }, row.name));
+}
+
+function readLine(r: Reading, doc: Doc, row: ItemRow, i: number, signed: (v: string) => string, rates: ReadonlySet<string>): void {
   const p = `invoiceLine[${i}]`;
   const via = `line:${row.arithmetic === true ? 'arithmetic' : row.arithmetic === false ? 'inconsistent' : 'unchecked'}`;
   const at = row.top === undefined ? undefined : { page: row.page, y: row.top };
@@ -336,7 +342,7 @@ function readLine(r: Reading, row: ItemRow, i: number, signed: (v: string) => st
   set('lineVatInformation[0].invoicedItemVatRate', row.vatRate, rateEvidence(row.vatRate, rates));
   set('lineVatInformation[0].invoicedItemVatCategoryCode', row.vatCategory, via);
   // How surely a name is whole is told by how it was set, not by the line's arithmetic.
-  set('itemInformation.itemName', row.name, row.nameSet ? `name:${row.nameSet}` : via);
+  set('itemInformation.itemName', row.name, `${row.nameSet ? `name:${row.nameSet}` : via}${nameLegibility(doc, row) ?? ''}`);
   if (row.nameAlternatives) r.alternatives[`${p}.itemInformation.itemName`] = row.nameAlternatives;
   // Nor does the arithmetic vouch for the words and numbers beside the figures (a GTIN taken for the seller's item number).
   set('itemInformation.itemDescription', row.description, LINE_TEXT);

@@ -58,9 +58,15 @@ export interface Box {
  * print the value. Undefined on text layers or where the value is not found.
  */
 export function legibilityOf(doc: Doc, box: Box, value: string): number | undefined {
-  if (doc.source !== 'ocr') return undefined;
+  const words = legibleWords(doc, box, value);
+  return words.length ? meanConfidence(words) : undefined;
+}
+
+/** The OCR words legibilityOf weighs; none on a text layer. */
+export function legibleWords(doc: Doc, box: Box, value: string): Word[] {
+  if (doc.source !== 'ocr') return [];
   const page = doc.pages.find((p) => p.page === box.page);
-  if (!page) return undefined;
+  if (!page) return [];
   const spelling = spells(value);
   const inBox = page.lines
     .filter((l) => l.bottom >= box.top - l.height / 2 && l.top <= box.bottom + l.height / 2)
@@ -73,8 +79,7 @@ export function legibilityOf(doc: Doc, box: Box, value: string): number | undefi
     .map(fold)
     .flatMap((text) => doc.pages.flatMap((p) => p.lines.flatMap((l) => l.segments.filter((s) => fold(s.text).includes(text)))))
     .flatMap((s) => s.words.filter(spelling));
-  const words = inBox.length ? inBox : printing;
-  return words.length ? meanConfidence(words) : undefined;
+  return inBox.length ? inBox : printing;
 }
 
 /** Whether a word is one of the value's words. */

@@ -300,3 +300,32 @@ describe('an amount due worked out from the gross', () => {
     expect(due(scan(page1))).toBeGreaterThan(0.6);
   });
 });
+
+describe("an item's name on a scan", () => {
+  const page = (first: Word[]) =>
+    scan([
+      ...line(300, 200, 'Rechnungsnummer: 2024-118'),
+      ...line(1000, 200, 'Pos'),
+      ...line(1000, 400, 'Beschreibung'),
+      ...line(1000, 1200, 'Menge'),
+      ...line(1000, 1600, 'Preis'),
+      ...line(1000, 2100, 'Betrag'),
+      ...line(1100, 200, '1'),
+      ...first,
+      ...line(1100, 1200, '2'),
+      ...line(1100, 1600, '9,90'),
+      ...line(1100, 2100, '19,80'),
+      ...line(1300, 1200, 'Rechnungssumme netto'),
+      ...line(1300, 2100, '19,80'),
+    ]);
+  const nameConfidence = (first: Word[]) =>
+    analyseWithEvidence(page(first), { withLineItems: true }).fieldConfidence['invoiceLine[0].itemInformation.itemName'];
+
+  it('is held as a guess where the recogniser made one of its words up ("RESES" at 0.22 for "Verpflegung")', () => {
+    expect(nameConfidence([...line(1100, 400, 'RESES', 0.22), ...line(1100, 480, 'Frühstück')])).toBeLessThanOrEqual(0.5);
+  });
+
+  it('keeps its measured confidence where its words were read clearly', () => {
+    expect(nameConfidence(line(1100, 400, 'Verpflegung Frühstück'))).toBeGreaterThan(0.6);
+  });
+});
