@@ -217,7 +217,9 @@ export function findHeaderFields(doc: Doc): Map<HeaderField, Array<Found>> {
               ? source.text.trim().split(/\s+/)[0]!
               : kind === 'terms'
                 ? brokenLabelTerms(doc, seg, cut, source)
-                : source.text;
+                : kind === 'ref' && place === 'right'
+                  ? withWrappedRest(doc, seg, source)
+                  : source.text;
           const value = parseValue(kind, text, doc, STRICT.has(r.field));
           if (value === undefined) continue;
           const via = `${r.weight < 1 ? 'weak-' : ''}${r.inline ? 'inline' : `label:${place}`}`;
@@ -233,6 +235,20 @@ export function findHeaderFields(doc: Doc): Map<HeaderField, Array<Found>> {
     if (value !== undefined) add('paymentTerms', { value, score: 0.8, page: seg.page, y: seg.top, via: 'sentence' });
   }
   return found;
+}
+
+/**
+ * A reference set flush right beside its label, broken over two lines ("Ihre Referenz
+ * Lieferantengutschrift" / "Oktober"): the line right under it that ends where it ends, with no
+ * label of its own beside it, goes on with it.
+ */
+function withWrappedRest(doc: Doc, label: Segment, value: Segment): string {
+  const below = pageOf(doc, value.page).lines[value.line + 1];
+  const rest = below?.segments.find(
+    (o) => Math.abs(o.x1 - value.x1) < 0.5 * value.height && o.x0 >= value.x0 - value.height && o.top - value.bottom < 0.6 * value.height,
+  );
+  if (!below || !rest || below.segments.some((o) => o !== rest && o.x1 > label.x0 - value.height && o.x0 < rest.x0)) return value.text;
+  return `${value.text.trim()} ${rest.text.trim()}`;
 }
 
 /** A number label standing alone at the start of a line: "N° FA-2026-0001". */

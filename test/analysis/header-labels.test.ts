@@ -413,6 +413,33 @@ const brokenLabel = (value: string): Text[] => [
   { s: 'Zahlungsmittel:', x: 330, y: 470 },
 ];
 
+describe('a reference set flush right beside its label', () => {
+  it('goes on over the line under it that ends where it ends and has no label beside it', async () => {
+    const info = (rest: Text[]) =>
+      header(
+        letter([
+          { s: 'Kundennummer', x: 330, y: 140 },
+          { s: 'K-10023', x: 540, y: 140, right: true },
+          { s: 'Ihre Referenz', x: 330, y: 152 },
+          { s: 'Lieferantengutschrift', x: 540, y: 152, right: true },
+          ...rest,
+        ]),
+      );
+    const wrapped = await info([
+      { s: 'Oktober', x: 540, y: 161, right: true },
+      { s: 'Ihre USt-IdNr.', x: 330, y: 173 },
+      { s: 'DE176543219', x: 540, y: 173, right: true },
+    ]);
+    expect(wrapped.buyerReference).toBe('Lieferantengutschrift Oktober');
+    // The next label's value, flush right under it, is its own.
+    const next = await info([
+      { s: 'Ihre USt-IdNr.', x: 330, y: 161 },
+      { s: 'DE176543219', x: 540, y: 161, right: true },
+    ]);
+    expect(next.buyerReference).toBe('Lieferantengutschrift');
+  });
+});
+
 describe('payment terms (BT-20)', () => {
   it('reads the terms printed beside, behind or under their label, as printed', async () => {
     const beside = await header(
