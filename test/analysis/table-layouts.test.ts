@@ -394,42 +394,42 @@ describe('a column of references under a header the reader does not know', () =>
   });
 });
 
+/** Position, product, quantity, price and total, as the price-base layouts print them. */
+const productHeader: Cell[] = [
+  ['Pos', 60],
+  ['Product', 90],
+  ['Quantity', 330, true],
+  ['Price', 420, true],
+  ['Total', 520, true],
+];
+
 describe('a price base printed after the name', () => {
   it('ends the name at its price base, over the lines a wide column broke it into, and leaves the base out of it', async () => {
     const rows = await rowsOf(
-      table(
+      table(productHeader, [
         [
-          ['Pos', 60],
-          ['Product', 90],
-          ['Quantity', 330, true],
-          ['Price', 420, true],
-          ['Total', 520, true],
+          ['1', 60],
+          ['Premium Schrauben (1 kg)', 90],
+          ['5 kg', 330, true],
+          ['20.00', 420, true],
+          ['100.00', 520, true],
         ],
         [
-          [
-            ['1', 60],
-            ['Premium Schrauben (1 kg)', 90],
-            ['5 kg', 330, true],
-            ['20.00', 420, true],
-            ['100.00', 520, true],
-          ],
-          [
-            ['2', 60],
-            ['Standard Mounting', 90],
-            ['9 kg', 330, true],
-            ['15.00', 420, true],
-            ['45.00', 520, true],
-          ],
-          [['Brackets (3 kg)', 90]],
-          [
-            ['3', 60],
-            ['Kabelrolle (50 m)', 90],
-            ['2 Stk', 330, true],
-            ['30.00', 420, true],
-            ['60.00', 520, true],
-          ],
+          ['2', 60],
+          ['Standard Mounting', 90],
+          ['9 kg', 330, true],
+          ['15.00', 420, true],
+          ['45.00', 520, true],
         ],
-      ),
+        [['Brackets (3 kg)', 90]],
+        [
+          ['3', 60],
+          ['Kabelrolle (50 m)', 90],
+          ['2 Stk', 330, true],
+          ['30.00', 420, true],
+          ['60.00', 520, true],
+        ],
+      ]),
     );
     expect(rows.map((r) => [r.name, r.description, r.priceBase, r.nameSet])).toEqual([
       ['Premium Schrauben', undefined, undefined, 'alone'],
@@ -441,24 +441,15 @@ describe('a price base printed after the name', () => {
 
   it("leaves such a name open where the line's arithmetic does not tell whether it is the price's base", async () => {
     const rows = await rowsOf(
-      table(
+      table(productHeader, [
         [
-          ['Pos', 60],
-          ['Product', 90],
-          ['Quantity', 330, true],
-          ['Price', 420, true],
-          ['Total', 520, true],
+          ['1', 60],
+          ['Premium Schrauben (1 kg)', 90],
+          ['5 kg', 330, true],
+          ['20.00', 420, true],
+          ['90.00', 520, true],
         ],
-        [
-          [
-            ['1', 60],
-            ['Premium Schrauben (1 kg)', 90],
-            ['5 kg', 330, true],
-            ['20.00', 420, true],
-            ['90.00', 520, true],
-          ],
-        ],
-      ),
+      ]),
     );
     expect(rows.map((r) => [r.name, r.nameSet, r.nameAlternatives])).toEqual([['Premium Schrauben (1 kg)', 'open', ['Premium Schrauben']]]);
   });
