@@ -170,7 +170,7 @@ function featuresOf(value: string, seg: Segment, c: Context): Record<string, num
     ruledSame: ruledAs(c.role),
     ruledSameLabel: ruledAs(c.role) * Number(ruledVia.startsWith('label')),
     ruledSameWindow: ruledAs(c.role) * Number(ruledVia.startsWith('address-window')),
-    ruledSameLetterhead: ruledAs(c.role) * Number(/^(?:letterhead|sender-line|footer)/.test(ruledVia)),
+    ruledSameLetterhead: ruledAs(c.role) * Number(/^(?:letterhead|sender-line|footer|legal-notice|account-holder)/.test(ruledVia)),
     ruledOther: ruledAs(c.other),
     sectionSame: Number(section?.role === c.role),
     sectionOther: Number(section !== undefined && section.role !== c.role),
