@@ -247,7 +247,7 @@ function readAccounts(r: Reading, doc: Doc, parties: Parties, headings: readonly
  * amount due printed as another ("Zahlbetrag 440,00" under "Offene Zahlungen 220,00", which no
  * equation of the totals read explains).
  */
-function dueSupport(doc: Doc, totals: TotalsCandidates, solved: SolvedTotals, field: TotalField, value: string): string {
+function supportOf(doc: Doc, totals: TotalsCandidates, solved: SolvedTotals, field: TotalField, value: string): string {
   const support = solved.support[field]!;
   if (field !== 'due' || support !== 'derived') return support;
   if ((totals.fields.get('due') ?? []).some((f) => !new Decimal(f.value).eq(value))) return 'conflict';
@@ -264,7 +264,7 @@ function readTotals(r: Reading, doc: Doc, table: ItemTable, signed: (v: string) 
     r.set(
       TOTAL_PATHS[field],
       signed(value),
-      `totals:${dueSupport(doc, totals, solved, field, value)}`,
+      `totals:${supportOf(doc, totals, solved, field, value)}`,
       printed && { page: printed.page, y: printed.y },
     );
   }

@@ -103,6 +103,12 @@ const UNREADABLE = 0.35;
  * letter clusters do, and words read at a third of certainty or less whatever their length.
  * Words of a text layer (no confidence) are never noise.
  */
+export function isIllegible(words: readonly Word[]): boolean {
+  if (words.length === 0) return false;
+  const confidence = meanConfidence(words);
+  return confidence < UNREADABLE || (confidence < ILLEGIBLE && words.every((w) => w.text.length <= 4));
+}
+
 /**
  * The evidence suffix of an amount due the analysis worked out as the gross total, less nothing
  * paid, where a page of the scan read as noise: a prepaid amount printed there ("Zahlbetrag
@@ -117,12 +123,6 @@ export function hasUnreadPage(doc: Doc): boolean {
     const segments = p.lines.flatMap((l) => l.segments);
     return segments.length >= UNREAD_PAGE_SEGMENTS && 2 * segments.filter((s) => isIllegible(s.words)).length >= segments.length;
   });
-}
-
-export function isIllegible(words: readonly Word[]): boolean {
-  if (words.length === 0) return false;
-  const confidence = meanConfidence(words);
-  return confidence < UNREADABLE || (confidence < ILLEGIBLE && words.every((w) => w.text.length <= 4));
 }
 
 /**

@@ -417,8 +417,8 @@ function readLine(columns: Column[], line: Line, nameX0?: number): Parsed {
     // Text left of the description's header, or of the name above, in a segment of its own, stands in
     // a column the reader does not know ("4260331811362" under "Referenzen", "TB100A4" under a header
     // a scan ran together with "Pos"): the name column's text starts after it.
-    const nameStart = nameX0 === undefined ? undefined : nameX0 - 0.5 * w.height;
-    const leftOfName = nameStart !== undefined && description !== undefined && description.x1 < nameStart && w.x >= nameStart;
+    const nameEdge = nameX0 === undefined ? undefined : nameX0 - 0.5 * w.height;
+    const leftOfName = nameEdge !== undefined && description !== undefined && description.x1 < nameEdge && w.x >= nameEdge;
     const restart = col.kind === 'description' && description !== undefined && prev?.s !== s && (description.x1 < col.x0 || leftOfName);
     if (restart) nameFrom = list.length;
     prev = { w, col, s, gap: prev?.s === s && prev.col === col ? w.x - (prev.w.x + prev.w.width) : undefined };
