@@ -255,6 +255,18 @@ export function unitCode(text: string): string | undefined {
   return knownUnit(text) ?? (REC20.test(code) && UNIT_CODES_ALLOWED.has(code) ? code : undefined);
 }
 
+/**
+ * The unit an item's name gives where none is printed beside its quantity: a unit word in
+ * brackets closing the name, or after "pro", "per", "je", "par" ("Künstlerische Gestaltung
+ * (Stunde)", "Heiße Luft pro Liter", "Design (hours)"). A bracketed quantity is the package's
+ * size, not the unit ("Schrauben (1 kg)"), and one bracketed capital is a VAT category ("(S)", "(G)").
+ */
+export function unitNamedIn(name: string): string | undefined {
+  const closing = /(?:\(\s*(\p{L}[\p{L}.]+)\s*\)|\b(?:pro|per|je|par)\s+(\p{L}[\p{L}.]+))\s*:?$/u.exec(name.trim());
+  const word = closing?.[1] ?? closing?.[2];
+  return word === undefined ? undefined : knownUnit(word);
+}
+
 /** A VAT category code printed in brackets beside a rate: "VAT (E)", "TVA (AE)". */
 export const PRINTED_CATEGORY = /\((S|Z|E|AE|K|G|O|L|M)\)/;
 /** …or right after the rate or a VAT word: "0 %AE", "19 %S19", "VAT S19", "VAT AE". */

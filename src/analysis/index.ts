@@ -7,7 +7,7 @@ import { findPrecedingInvoices } from './preceding-invoice.js';
 import { hasUnreadPage, legibilityMark, legibleWords, markUnsureLetters, UNREAD_PAGE, withLegibility } from './legibility.js';
 import { NAMED_TWICE, otherNameAtStreet } from './named-twice.js';
 import { findContacts, type ContactFound } from './contacts.js';
-import { documentTypeOf, INVOICE_TYPE_CODES, UNIT_PIECE, unsureKindCodes } from './codes.js';
+import { documentTypeOf, INVOICE_TYPE_CODES, UNIT_PIECE, unitNamedIn, unsureKindCodes } from './codes.js';
 import { documentConfidence, fieldConfidence, ORDER_DEFAULT, ORDER_NUMBER, UNSURE_KIND } from './confidence.js';
 import { printedAmbiguously, scanDates } from './dates.js';
 import { buildDoc, lineText, type Doc, type Found } from './document.js';
@@ -325,6 +325,17 @@ function nameLegibility(doc: Doc, row: ItemRow): string | undefined {
   return legibilityMark(legibleWords(doc, { page: row.page, top: row.top, bottom: row.top, x0: 0, x1: Infinity }, row.name));
 }
 
+/**
+ * A line's unit and how it was found. "Stk", "pcs", "pce" stand for several codes (C62, H87, XPP):
+ * calibrated apart from the units of measure. Where the table prints no unit at all, the item's
+ * name may ("Beratung (Stunde)"), and "one" would be a wrong code then.
+ */
+function lineUnit(row: ItemRow, via: string): [string | undefined, string] {
+  if (row.unit !== undefined) return [row.unit, row.unit === UNIT_PIECE ? 'unit:piece' : via];
+  const named = row.unitPrinted === undefined && row.name !== undefined ? unitNamedIn(row.name) : undefined;
+  return [named, named === undefined ? via : 'unit:named'];
+}
+
 function readLine(r: Reading, doc: Doc, row: ItemRow, i: number, signed: (v: string) => string, rates: ReadonlySet<string>): void {
   const p = `invoiceLine[${i}]`;
   const via = `line:${row.arithmetic === true ? 'arithmetic' : row.arithmetic === false ? 'inconsistent' : 'unchecked'}`;
@@ -332,8 +343,8 @@ function readLine(r: Reading, doc: Doc, row: ItemRow, i: number, signed: (v: str
   const set = (path: string, value: string | undefined, how: string) => r.set(`${p}.${path}`, value, how, at);
   set('invoiceLineIdentifier', row.position ?? String(i + 1), row.position ? via : 'line:numbered');
   set('invoicedQuantity', row.quantity, via);
-  // "Stk", "pcs", "pce" stand for several codes (C62, H87, XPP): calibrated apart from the units of measure.
-  set('invoicedQuantityUnitOfMeasureCode', row.unit, row.unit === UNIT_PIECE ? 'unit:piece' : via);
+  const [unit, unitHow] = lineUnit(row, via);
+  set('invoicedQuantityUnitOfMeasureCode', unit, unitHow);
   if (row.unit === undefined && row.unitPrinted) r.unreadWords[`${p}.invoicedQuantityUnitOfMeasureCode`] = [row.unitPrinted];
   set('invoiceLineNetAmount', row.amount === undefined ? undefined : signed(row.amount), via);
   set('priceDetails.itemNetPrice', row.unitPrice, via);

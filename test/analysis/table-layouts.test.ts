@@ -1326,6 +1326,45 @@ describe('a unit word no code is known for', () => {
   });
 });
 
+describe('a table that prints no unit', () => {
+  it('takes the unit the name of the item gives ("(Stunde)", "pro Liter") and leaves the others unread, not "one"', async () => {
+    const pages = table(
+      [
+        ['Menge', 60],
+        ['Produkt', 120],
+        ['Einzelpreis', 420, true],
+        ['Summe', 500, true],
+      ],
+      [
+        [
+          ['1,00', 60],
+          ['Künstlerische Gestaltung (Stunde)', 120],
+          ['160,00', 420, true],
+          ['160,00', 500, true],
+        ],
+        [
+          ['200,00', 60],
+          ['Heiße Luft pro Liter', 120],
+          ['0,10', 420, true],
+          ['20,00', 500, true],
+        ],
+        [
+          ['3,00', 60],
+          ['Schrauben (1 kg)', 120],
+          ['9,00', 420, true],
+          ['27,00', 500, true],
+        ],
+      ],
+    );
+    const { invoice } = analyseInvoice(await extractTextLayer(await pdfOf(pages)), { withLineItems: true });
+    expect(invoice.invoiceLine?.map((l) => [l.itemInformation.itemName, l.invoicedQuantityUnitOfMeasureCode])).toEqual([
+      ['Künstlerische Gestaltung (Stunde)', 'HUR'],
+      ['Heiße Luft pro Liter', 'LTR'],
+      ['Schrauben (1 kg)', undefined],
+    ]);
+  });
+});
+
 describe('a name with a comma before a number', () => {
   it('keeps its words as printed ("A4, 80 g/m²" is no number cut after its decimal mark)', async () => {
     const rows = await rowsOf(

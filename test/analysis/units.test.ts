@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { unitCode } from '../../src/analysis/codes.js';
+import { unitCode, unitNamedIn } from '../../src/analysis/codes.js';
 
 describe('printed units', () => {
   it('reads the unit words of German, English, French, Italian and Dutch invoices as UN/ECE Rec. 20 codes', () => {
@@ -40,5 +40,23 @@ describe('printed units', () => {
       undefined,
       undefined,
     ]);
+  });
+
+  it('reads the unit a name closes with, in brackets or after "pro", "per", "je", and no package size or VAT category', () => {
+    const names: Array<[string, string | undefined]> = [
+      ['Künstlerische Gestaltung (Stunde)', 'HUR'],
+      ['Heiße Luft pro Liter', 'LTR'],
+      ['Heiße Luft pro Liter:', 'LTR'],
+      ['Design (hours)', 'HUR'],
+      ['Hot air „heiße Luft“ (litres)', 'LTR'],
+      ['Kabel NYM 3x1,5 per Meter', 'MTR'],
+      ['Premium Schrauben (1 kg)', undefined],
+      ['Beratung (S)', undefined],
+      ['Saatgut (G)', undefined],
+      ['Mineralwasser Medium 12 x 1,0l PET', undefined],
+      ['Versand (an Kunde)', undefined],
+      ['Stunde (Wartung)', undefined],
+    ];
+    expect(names.map(([name]) => [name, unitNamedIn(name)])).toEqual(names);
   });
 });
