@@ -482,8 +482,8 @@ const ALLOWANCE_WORDS = /rabatt|abschlag|nachlass|discount|allowance|remise|redu
 const CHARGE_WORDS = /zuschlag|aufschlag|fracht|versand|transport|porto|verpackung|charge|surcharge|frais|shipping|freight|toeslag/;
 /** Words of a line-level allowance (per item, per unit): not a document-level one. */
 const ITEM_WORDS = /artikel|position|item|\/ ?stk|per unit|par unite|pro stuck/;
-/** A label of the adjustments' sum ("Total charges", "Summe Abschläge"): never one of them. */
-const SUM_LABEL = /^(?:total|totale|totaal|sum|summe|gesamt|somme)\b/;
+/** A label of the adjustments' sum ("Total charges", "Summe Abschläge", "Gesamtbetrag der Zuschläge"): never one of them. */
+const SUM_LABEL = /^(?:total|totale|totaal|sum|summe|gesamt(?:betrag|summe)?|somme)\b/;
 
 interface Adjustment {
   kind: 'allowance' | 'charge';
@@ -492,6 +492,8 @@ interface Adjustment {
   reason: string;
   /** The category code printed on the adjustment's own line ("0 % AE"). */
   category?: string;
+  /** The reason is printed on the page, beside an amount the breakdown gave as well. */
+  reasonPrinted?: boolean;
 }
 
 /**
@@ -526,6 +528,7 @@ export function inferDocumentAdjustments(r: ResultAccess, doc: Doc, tableLines: 
     return;
   }
   const reasons = DEFAULT_REASONS[pageLanguage(doc) ?? 'en'] ?? DEFAULT_REASONS.en!;
+  const write = (list: Adjustment[]) => writeAdjustments(r, list.map((a) => withPrintedReason(a, printed)), rates, false);
   if (rates.size === 1 && differences) {
     // One rate: everything is at that rate, whatever mix of allowances and charges.
     const [rate] = [...rates.keys()];
@@ -533,7 +536,7 @@ export function inferDocumentAdjustments(r: ResultAccess, doc: Doc, tableLines: 
       ...(allowances.isZero() ? [] : [{ kind: 'allowance' as const, amount: allowances, rate: rate!, reason: reasons.allowance }]),
       ...(charges.isZero() ? [] : [{ kind: 'charge' as const, amount: charges, rate: rate!, reason: reasons.charge }]),
     ];
-    if (agrees(both)) writeAdjustments(r, both, rates, false);
+    if (agrees(both)) write(both);
     return;
   }
   if (!differences || (!allowances.isZero() && !charges.isZero())) return;
@@ -544,8 +547,17 @@ export function inferDocumentAdjustments(r: ResultAccess, doc: Doc, tableLines: 
     .filter(([, d]) => !d.isZero())
     .map(([rate, d]) => ({ kind, amount: kind === 'charge' ? d : d.negated(), rate, reason }));
   const total = derived.reduce((s, a) => s.plus(a.amount), new Decimal(0));
-  if (derived.every((a) => a.amount.isNegative() === expected.isNegative()) && total.eq(expected))
-    writeAdjustments(r, derived, rates, false);
+  if (derived.every((a) => a.amount.isNegative() === expected.isNegative()) && total.eq(expected)) write(derived);
+}
+
+/**
+ * An adjustment the breakdown gives, with the reason of the one printed row of its kind, rate and
+ * amount: the page's words, where the printed rows as a whole did not add up (an item's own
+ * allowance set outside its table, "Abschlag Lagerware", counted with them).
+ */
+function withPrintedReason(a: Adjustment, printed: readonly Adjustment[]): Adjustment {
+  const same = printed.filter((p) => p.kind === a.kind && p.rate === a.rate && p.amount.abs().eq(a.amount.abs()));
+  return same.length === 1 && same[0]!.reason ? { ...a, reason: same[0]!.reason, reasonPrinted: true } : a;
 }
 
 /** Reasons (BT-97, BT-104) for allowances and charges the page gives only as totals. */
@@ -663,6 +675,8 @@ const KIND_LABEL =
 /** A VAT category code set after the reason ("Fracht und Verpackung, S"): the category's, not the reason's words. */
 const CATEGORY_AFTER_REASON = /,\s*(S|Z|E|AE|K|G|O|L|M)$/;
 
+const GLUED_KIND_WORD = /^(Abschlag|Rabatt|Nachlass|Zuschlag|Aufschlag)(?=\p{Lu}\p{Ll})/u;
+
 /** "Abschlag   Sondernachlass" → "Sondernachlass": the kind word alone is no reason when a better one follows. */
 function reasonOf(printed: string, kind: Adjustment['kind']): string {
   const lead = printed.replace(CATEGORY_AFTER_REASON, '');
@@ -671,7 +685,12 @@ function reasonOf(printed: string, kind: Adjustment['kind']): string {
       .replace(KIND_LABEL, '')
       .replace(/\s*:\s*/g, ' ')
       .trim();
-  const words = lead.replace(/:/g, ' ').split(/\s+/).filter(Boolean);
+  // A text layer may run the kind word into the reason across their column gap ("AbschlagStammkundenrabatt").
+  const words = lead
+    .replace(/:/g, ' ')
+    .replace(GLUED_KIND_WORD, '$1 ')
+    .split(/\s+/)
+    .filter(Boolean);
   const kindWord =
     kind === 'allowance'
       ? /^(abschlag|abzgl\.?|rabatt|nachlass|allowance|discount|remise)$/i
@@ -694,7 +713,8 @@ function writeAdjustments(r: ResultAccess, list: Adjustment[], rates: Map<string
         : r.infer(`${path}.${key}${field}`, value, 'breakdown-difference');
     put('Amount', a.amount.toFixed(2));
     put('VatRate', a.rate);
-    put('Reason', a.reason);
+    if (a.reasonPrinted) r.read(`${path}.${key}Reason`, a.reason, 'adjustment:printed');
+    else put('Reason', a.reason);
     if (a.category) put('VatCategoryCode', a.category);
     else if (rates.get(a.rate)) r.infer(`${path}.${key}VatCategoryCode`, rates.get(a.rate)!, 'breakdown-category');
   }

@@ -318,6 +318,35 @@ describe('VAT categories and the breakdown', () => {
     ]);
   });
 
+  it('takes the page\'s reasons for the adjustments the breakdown gives where the printed rows do not add up, and no sum row ("Gesamtbetrag der Abschläge") or kind word run into a reason ("AbschlagStammkundenrabatt") for one', async () => {
+    const adjusted = invoiceWith({
+      items: [['Stahlcoil', '10', '90,00', '19 %', '900,00']],
+      totals: [
+        ...totalsRow('Positionssumme', '900,00', 400),
+        ...totalsRow('Gesamtbetrag der Zuschläge', '30,00', 412),
+        ...totalsRow('Gesamtbetrag der Abschläge', '-21,25', 424),
+        ...totalsRow('Rechnungssumme ohne USt.', '908,75', 436),
+        ...totalsRow('Steuerbetrag', '172,66', 448),
+        ...totalsRow('Bruttosumme', '1.081,41', 460),
+        { s: 'Zuschlag   Einwegverpackung   19 % VAT (S)', x: 57, y: 500 },
+        { s: '30,00', x: 538, y: 500, right: true },
+        { s: 'AbschlagStammkundenrabatt   19 % VAT (S)', x: 57, y: 512 },
+        { s: '-21,25', x: 538, y: 512, right: true },
+        // The item's own allowance, set apart from its row: already in its amount, no document-level one.
+        { s: 'Abschlag   Lagerware   10   1.000,00', x: 57, y: 540 },
+        { s: '-100,00', x: 538, y: 540, right: true },
+      ],
+    });
+    const r = await analyse(adjusted);
+    expect(r.invoice.documentLevelAllowances?.map((a) => [a.documentLevelAllowanceReason, a.documentLevelAllowanceAmount])).toEqual([
+      ['Stammkundenrabatt', '21.25'],
+    ]);
+    expect(r.invoice.documentLevelCharges?.map((c) => [c.documentLevelChargeReason, c.documentLevelChargeAmount])).toEqual([
+      ['Einwegverpackung', '30.00'],
+    ]);
+    expect(r.fieldSource['documentLevelAllowances[0].documentLevelAllowanceReason']).toBe('printed');
+  });
+
   it('keeps the number of a numbered allowance label in its reason ("Rechnungsrabatt 1:")', async () => {
     const adjusted = invoiceWith({
       items: [
