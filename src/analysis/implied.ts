@@ -528,7 +528,13 @@ export function inferDocumentAdjustments(r: ResultAccess, doc: Doc, tableLines: 
     return;
   }
   const reasons = DEFAULT_REASONS[pageLanguage(doc) ?? 'en'] ?? DEFAULT_REASONS.en!;
-  const write = (list: Adjustment[]) => writeAdjustments(r, list.map((a) => withPrintedReason(a, printed)), rates, false);
+  const write = (list: Adjustment[]) =>
+    writeAdjustments(
+      r,
+      list.map((a) => withPrintedReason(a, printed)),
+      rates,
+      false,
+    );
   if (rates.size === 1 && differences) {
     // One rate: everything is at that rate, whatever mix of allowances and charges.
     const [rate] = [...rates.keys()];
@@ -686,11 +692,7 @@ function reasonOf(printed: string, kind: Adjustment['kind']): string {
       .replace(/\s*:\s*/g, ' ')
       .trim();
   // A text layer may run the kind word into the reason across their column gap ("AbschlagStammkundenrabatt").
-  const words = lead
-    .replace(/:/g, ' ')
-    .replace(GLUED_KIND_WORD, '$1 ')
-    .split(/\s+/)
-    .filter(Boolean);
+  const words = lead.replace(/:/g, ' ').replace(GLUED_KIND_WORD, '$1 ').split(/\s+/).filter(Boolean);
   const kindWord =
     kind === 'allowance'
       ? /^(abschlag|abzgl\.?|rabatt|nachlass|allowance|discount|remise)$/i
