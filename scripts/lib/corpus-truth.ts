@@ -4,7 +4,7 @@ import path from 'node:path';
 import { PDFArray, PDFDict, PDFDocument, PDFName, PDFRawStream, decodePDFRawStream, type PDFHexString, type PDFString } from 'pdf-lib';
 import type { PageText } from '../../src/reading/page-text.js';
 import { countryOfLine, currenciesIn, unitCode } from '../../src/analysis/codes.js';
-import { scanDates } from '../../src/analysis/dates.js';
+import { compactDate, scanDates } from '../../src/analysis/dates.js';
 import { scanNumbers } from '../../src/analysis/numbers.js';
 import { textKey } from '../../src/analysis/text.js';
 import { Decimal } from '../../src/invoice/decimal.js';
@@ -255,6 +255,11 @@ export function visibleOf(pages: PageText[]): Visible {
       for (const n of scanNumbers(l, mark)) amounts.add(new Decimal(n.value).abs().toDecimalPlaces(2).toFixed(2));
   const dates = new Set<string>();
   for (const l of lines) for (const order of ['DMY', 'MDY'] as const) for (const d of scanDates(l, order)) dates.add(d.iso);
+  // Eight digits are a date only where a label announces it, which this check does not look for: any that the calendar accepts.
+  for (const w of pages.flatMap((p) => p.words)) {
+    const compact = compactDate(w.text);
+    if (compact) dates.add(compact);
+  }
   const countries = new Set<string>();
   for (const l of lines) {
     for (const part of l.split(/\s{2,}|,|\s[-–·•●|]\s/)) {

@@ -117,3 +117,13 @@ export function scannedDate(token: string, order: DayMonthOrder): string | undef
   if (year < 1990 || year > 2099) return undefined;
   return order === 'DMY' ? isoDate(year, b, a) : isoDate(year, a, b);
 }
+
+/**
+ * A date in the ISO basic form, eight digits without separators ("20260815"), as renderings print
+ * a CII date's format 102 as it stands. Only for a value a date label announces, opening it; the
+ * calendar must accept it.
+ */
+export function compactDate(value: string): string | undefined {
+  const m = /^[:\s]*(19[9]\d|20\d{2})(\d{2})(\d{2})(?![\d.,/-])/.exec(value);
+  return m ? isoDate(Number(m[1]), Number(m[2]), Number(m[3])) : undefined;
+}

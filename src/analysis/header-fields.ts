@@ -1,5 +1,5 @@
 import { currenciesIn, documentTypeOf, INVOICE_TYPE_CODES } from './codes.js';
-import { scanDates, scannedDate } from './dates.js';
+import { compactDate, scanDates, scannedDate } from './dates.js';
 import { allSegments, belowOf, originalOffset, pageOf, rightOf, type Doc, type Found } from './document.js';
 import { makeSegment, tailOf, type Line, type PageLayout, type Segment } from './layout.js';
 import { HEADER_LABELS, OTHER_LABELS, PARTY_LABELS, type HeaderField } from './lexicon.js';
@@ -51,7 +51,7 @@ export function parseValue(kind: Kind, text: string, doc: Doc, strictId: boolean
       const [d, then] = scanDates(t, doc.order);
       if (then && d && RANGE.test(t.slice(d.end, then.start))) return undefined;
       if (d) return /^(?:\S{1,4}\s+)?$/.test(t.slice(0, d.start)) ? d.iso : undefined;
-      return doc.source === 'ocr' ? scannedDate(t, doc.order) : undefined;
+      return compactDate(t) ?? (doc.source === 'ocr' ? scannedDate(t, doc.order) : undefined);
     }
     case 'currency':
       return currenciesIn(t)[0];

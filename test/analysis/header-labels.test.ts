@@ -708,3 +708,20 @@ describe('the number the page gives as the order', () => {
     expect(labelled.evidence.invoiceNumber).not.toMatch(/:order-number$/);
   });
 });
+
+describe('dates printed as eight digits', () => {
+  it('reads a date a label announces in the ISO basic form ("Date : 20260815 · Échéance : 20260914"), and no other run of eight digits', async () => {
+    const invoice = await header(
+      letter([
+        { s: 'FACTURE', x: 50, y: 230, size: 16, bold: true },
+        { s: 'N° FA-2026-0001', x: 50, y: 250 },
+        { s: 'Date : 20260815 · Échéance : 20260914', x: 50, y: 262 },
+        { s: 'Commande : 20261399', x: 50, y: 274 },
+      ]),
+    );
+    expect([invoice.invoiceIssueDate, invoice.paymentDueDate]).toEqual(['2026-08-15', '2026-09-14']);
+    const notADay = await header(letter([{ s: 'Rechnungsdatum: 20261399', x: 50, y: 250 }]));
+    expect(notADay.invoiceIssueDate).toBeUndefined();
+  });
+});
+
