@@ -724,4 +724,3 @@ describe('dates printed as eight digits', () => {
     expect(notADay.invoiceIssueDate).toBeUndefined();
   });
 });
-
