@@ -200,10 +200,14 @@ export interface Prepared {
   filled: FilledField[];
 }
 
+/** An invoice to a German public buyer, named by its Leitweg-ID, is an XRechnung. */
+const profileOf = (invoice: Invoice): ConversionProfile =>
+  invoice.buyerReference && LEITWEG_ID.test(invoice.buyerReference) ? 'XRECHNUNG' : 'EN16931';
+
 export function prepareForZugferd(found: Invoice, opts: PrepareOptions = {}): Prepared {
   const { invoice: sure, omitted } = withoutUnsureExtras(found, opts);
   const { invoice, filled } = complete(sure, opts.unread, offered(opts.candidates));
-  const profile: ConversionProfile = invoice.buyerReference && LEITWEG_ID.test(invoice.buyerReference) ? 'XRECHNUNG' : 'EN16931';
+  const profile = profileOf(invoice);
   if (profile === 'XRECHNUNG') filled.push(...completeXRechnung(invoice));
   // A value left out is no longer the one read: its confidence asks nothing of the e-invoice.
   const confidence = Object.fromEntries(Object.entries(opts.confidence ?? {}).filter(([path]) => !omitted.some((o) => o.path === path)));
@@ -254,13 +258,24 @@ const optionalRegistration = (invoice: Invoice, path: string) =>
   path === 'seller.sellerLegalRegistrationIdentifier' &&
   ((invoice.seller?.sellerVatIdentifier !== undefined && !outsideVat(invoice)) || (invoice.seller?.sellerIdentifier?.length ?? 0) > 0);
 
+/**
+ * The parties' contact details (BT-41 to BT-43, BT-56 to BT-58) tell whom to ask; no sum, party or
+ * payment stands on them. Read below the certainty (a scan's "max.muster@…" for
+ * "max.mustermann@…"), they are left out rather than refused for, except the seller's in an
+ * XRechnung, which requires them (BR-DE-2, BR-DE-5 to BR-DE-7).
+ */
+const CONTACT = /^(?:seller\.sellerContact|buyer\.buyerContact)\./;
+const optionalContact = (invoice: Invoice, path: string) =>
+  CONTACT.test(path) && !(path.startsWith('seller.') && profileOf(invoice) === 'XRECHNUNG');
+
 function withoutUnsureExtras(found: Invoice, opts: PrepareOptions): { invoice: Invoice; omitted: FilledField[] } {
   const certainty = certaintyOf(opts);
   const unsure = Object.entries(opts.confidence ?? {}).filter(
     ([path, c]) =>
       ((OPTIONAL_EXTRA.test(path) || optionalTerms(found, path) || optionalRegistration(found, path)) &&
         c < Math.max(certainty, OPTIONAL_CERTAINTY)) ||
-      (EXEMPTION_REASON.test(path) && c < certainty && codedReason(found, path)),
+      (EXEMPTION_REASON.test(path) && c < certainty && codedReason(found, path)) ||
+      (optionalContact(found, path) && c < certainty),
   );
   if (unsure.length === 0) return { invoice: found, omitted: [] };
   const invoice = structuredClone(found);
@@ -268,6 +283,8 @@ function withoutUnsureExtras(found: Invoice, opts: PrepareOptions): { invoice: I
     deleteAt(invoice, path);
     return { path, bt: btOfPath(path), source: 'omitted', rule: 'below-certainty' };
   });
+  // A contact left with nothing in it is no contact.
+  if (invoice.buyer?.buyerContact && Object.keys(invoice.buyer.buyerContact).length === 0) delete invoice.buyer.buyerContact;
   return { invoice, omitted };
 }
 

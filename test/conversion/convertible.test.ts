@@ -124,6 +124,28 @@ describe('completing a read invoice', () => {
     expect(profile).toBe('XRECHNUNG');
     expect(invoice.seller?.sellerContact?.sellerContactPoint).toBe(read.seller!.sellerName);
   });
+
+  it("leaves out the parties' contact details read below the certainty rather than refuse for them, but not the seller's an XRechnung requires", () => {
+    const read = asRead();
+    read.seller!.sellerContact = {
+      sellerContactTelephoneNumber: '+49 221 987650',
+      sellerContactEmailAddress: 'max.muster@rheinwerk.example',
+    };
+    read.buyer!.buyerContact = { buyerContactPoint: 'Erika Muster' };
+    const email = 'seller.sellerContact.sellerContactEmailAddress';
+    const confidence = {
+      [email]: 0.4,
+      'buyer.buyerContact.buyerContactPoint': 0.4,
+      'seller.sellerContact.sellerContactTelephoneNumber': 0.95,
+    };
+    const { invoice, filled } = prepareForZugferd(read, { confidence });
+    expect(invoice.seller?.sellerContact?.sellerContactEmailAddress).toBeUndefined();
+    expect(invoice.seller?.sellerContact?.sellerContactTelephoneNumber).toBe('+49 221 987650');
+    expect(invoice.buyer?.buyerContact).toBeUndefined();
+    expect(filled).toContainEqual(expect.objectContaining({ path: email, bt: 'BT-43', source: 'omitted' }));
+    read.buyerReference = '04011000-12345-67';
+    expect(refusal(read, { confidence }).fields).toEqual([expect.objectContaining({ bt: 'BT-43', value: 'max.muster@rheinwerk.example' })]);
+  });
 });
 
 describe('refusing', () => {
