@@ -56,6 +56,8 @@ export interface Block {
 const SEGMENT_GAP = 0.9;
 /** Vertical centre distance, in text heights, within which two words share a line. */
 const SAME_LINE = 0.45;
+/** Horizontal overlap, in text heights, up to which two word boxes still stand side by side. */
+const TOUCHING = 0.25;
 
 export function layoutPages(pages: PageText[]): PageLayout[] {
   return pages.map((p) => ({ page: p.page, width: p.width, height: p.height, lines: buildLines(p) }));
@@ -81,7 +83,8 @@ function buildLines(page: PageText): Line[] {
     for (let i = groups.length - 1; i >= 0 && i >= groups.length - 4; i--) {
       const g = groups[i]!;
       const unit = Math.min(g.height, w.height);
-      const overlapsWord = g.words.some((o) => o.x < w.x + w.width && w.x < o.x + o.width);
+      // Boxes a scan set edge to edge may overlap by a sliver ("CVC" and the "-" after it): that is no second line.
+      const overlapsWord = g.words.some((o) => Math.min(o.x + o.width, w.x + w.width) - Math.max(o.x, w.x) > TOUCHING * unit);
       if (!overlapsWord && (Math.abs(g.centre - centre) < SAME_LINE * unit || Math.abs(g.bottom - bottom) < 0.2 * unit)) {
         target = g;
         break;
