@@ -124,6 +124,6 @@ export function scannedDate(token: string, order: DayMonthOrder): string | undef
  * calendar must accept it.
  */
 export function compactDate(value: string): string | undefined {
-  const m = /^[:\s]*(19[9]\d|20\d{2})(\d{2})(\d{2})(?![\d.,/-])/.exec(value);
+  const m = /^[:\s]*(199\d|20\d{2})(\d{2})(\d{2})(?![\d.,/-])/.exec(value);
   return m ? isoDate(Number(m[1]), Number(m[2]), Number(m[3])) : undefined;
 }
