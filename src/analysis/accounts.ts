@@ -26,6 +26,8 @@ export interface Accounts {
   vatIds: VatIdFound[];
   /** German commercial register numbers ("HRB 13302"), whoever printed them. */
   registers: PlacedFound[];
+  /** French company numbers, as printed: a SIRET (14 digits) or a SIREN (9), whoever printed them. */
+  sirets: PlacedFound[];
 }
 
 /**
@@ -33,6 +35,9 @@ export interface Accounts {
  * letters where they follow the number ("HRB 22334 KI", "HRB 12345 B" in Berlin).
  */
 const COMMERCIAL_REGISTER = /(?<![A-Za-z])HR[ -]?([AB])(?:[ .:-]*Nr\.?)?[ .:-]*(\d{1,6})(?![\d/])(?: ([A-Z]{1,3}))?(?![\p{L}\d])/gu;
+
+/** "SIRET 39280913700027", "SIREN : 392 809 137", "N° SIRET 392 809 137 00027". */
+const COMPANY_NUMBER = /(?<![A-Za-z])SIRE[NT]\b(?:\s*n°)?\s*:?\s*(\d{3} ?\d{3} ?\d{3}(?: ?\d{5})?)(?!\d)/giu;
 
 const VAT_LABEL = /ust|mwst|vat|tva|btw|uid|steuer-?id|umsatzsteuer|tax id|iva|identification|intracom|n° tva/;
 
@@ -53,6 +58,7 @@ export function findAccounts(doc: Doc): Accounts {
   const bics: Found[] = [];
   const vatIds: VatIdFound[] = [];
   const registers: PlacedFound[] = [];
+  const sirets: PlacedFound[] = [];
   for (const page of doc.pages) {
     for (const [index, line] of page.lines.entries()) {
       const whole = lineText(line);
@@ -146,9 +152,11 @@ export function findAccounts(doc: Doc): Accounts {
             via: 'register',
             segment: seg,
           });
+        for (const m of seg.text.matchAll(COMPANY_NUMBER))
+          sirets.push({ value: m[1]!.replace(/ /g, ''), score: 1, page: seg.page, y: seg.top, via: 'company-number', segment: seg });
         prefix += `${seg.text}   `;
       }
     }
   }
-  return { ibans, bics, vatIds, registers };
+  return { ibans, bics, vatIds, registers, sirets };
 }

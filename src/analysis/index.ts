@@ -239,6 +239,21 @@ function readAccounts(r: Reading, doc: Doc, parties: Parties, headings: readonly
   // A commercial register number outside the buyer's block is the seller's legal registration (BT-30), when only one is printed.
   const registers = accounts.registers.filter((f) => !belongs(parties.buyer, f));
   if (new Set(registers.map((f) => f.value)).size === 1) r.setFound('seller.sellerLegalRegistrationIdentifier', registers[0]);
+  else
+    offerCompanyNumbers(
+      r,
+      accounts.sirets.filter((f) => !belongs(parties.buyer, f)),
+    );
+}
+
+/**
+ * A French seller's SIRET is no BT-30 of its own accord: issuers give the SIRET there, or the
+ * SIREN its first nine digits make (the factur-x-fr samples one, the cas-limites the other). Both
+ * are offered, for a person to pick where the e-invoice needs one.
+ */
+function offerCompanyNumbers(r: Reading, sirets: readonly PlacedFound[]): void {
+  const offered = [...new Set(sirets.flatMap((f) => [f.value, f.value.slice(0, 9)]))];
+  if (offered.length > 0) r.unreadWords['seller.sellerLegalRegistrationIdentifier'] = offered;
 }
 
 /**
