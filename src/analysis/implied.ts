@@ -681,7 +681,8 @@ const KIND_LABEL =
 /** A VAT category code set after the reason ("Fracht und Verpackung, S"): the category's, not the reason's words. */
 const CATEGORY_AFTER_REASON = /,\s*(S|Z|E|AE|K|G|O|L|M)$/;
 
-const GLUED_KIND_WORD = /^(Abschlag|Rabatt|Nachlass|Zuschlag|Aufschlag)(?=\p{Lu}\p{Ll})/u;
+/** A word the text layer ran together across a column gap, at its inner capital: "AbschlagStammkundenrabatt". */
+const RUN_TOGETHER = /^(\p{Lu}?\p{Ll}+)(\p{Lu}\p{Ll}+)$/u;
 
 /** "Abschlag   Sondernachlass" → "Sondernachlass": the kind word alone is no reason when a better one follows. */
 function reasonOf(printed: string, kind: Adjustment['kind']): string {
@@ -691,12 +692,13 @@ function reasonOf(printed: string, kind: Adjustment['kind']): string {
       .replace(KIND_LABEL, '')
       .replace(/\s*:\s*/g, ' ')
       .trim();
-  // A text layer may run the kind word into the reason across their column gap ("AbschlagStammkundenrabatt").
-  const words = lead.replace(/:/g, ' ').replace(GLUED_KIND_WORD, '$1 ').split(/\s+/).filter(Boolean);
   const kindWord =
     kind === 'allowance'
       ? /^(abschlag|abzgl\.?|rabatt|nachlass|allowance|discount|remise)$/i
       : /^(zuschlag|aufschlag|zzgl\.?|charge|surcharge|frais)$/i;
+  const words = lead.replace(/:/g, ' ').split(/\s+/).filter(Boolean);
+  const [, glued, rest] = RUN_TOGETHER.exec(words[0] ?? '') ?? [];
+  if (glued && rest && kindWord.test(glued)) return [rest, ...words.slice(1)].join(' ');
   return (words.length > 1 && kindWord.test(words[0]!) ? words.slice(1) : words).join(' ');
 }
 
