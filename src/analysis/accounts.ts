@@ -1,5 +1,5 @@
 import { lineText, type Doc, type Found } from './document.js';
-import { hasVatPrefix, repairVatPrefix, scanBics, scanIbans, scanMisreadIbans, scanVatIds, type IdMatch } from './identifiers.js';
+import { hasVatPrefix, luhn, repairVatPrefix, scanBics, scanIbans, scanMisreadIbans, scanVatIds, type IdMatch } from './identifiers.js';
 import { INFERRED } from './sources.js';
 import type { Line, Segment } from './layout.js';
 import { BUYER_ID_CONTEXT } from './lexicon.js';
@@ -159,4 +159,19 @@ export function findAccounts(doc: Doc): Accounts {
     }
   }
   return { ibans, bics, vatIds, registers, sirets };
+}
+
+/**
+ * The seller's SIREN (BT-30) where its VAT id is not printed: CIUS-FR gives a French seller's
+ * legal registration as the SIREN (scheme 0002), the first nine digits of its SIRET. Without the
+ * VAT id the e-invoice needs it to name the seller (BR-CO-26); with it, issuers put either number
+ * there (the factur-x-fr samples the SIRET under 0002), so a person picks. A text layer's digits
+ * are what the issuer printed; a scan's are taken only where the check digits hold.
+ */
+export function sellerSiren(sellers: readonly PlacedFound[], vatPrinted: boolean, scanned: boolean): PlacedFound | undefined {
+  const sirens = new Set(sellers.map((f) => f.value.slice(0, 9)));
+  if (vatPrinted || sirens.size !== 1) return undefined;
+  const checked = sellers.every((f) => luhn(f.value) && luhn(f.value.slice(0, 9)));
+  if (scanned && !checked) return undefined;
+  return { ...sellers[0]!, value: [...sirens][0]!, via: checked ? 'siren:checked' : 'siren:shape' };
 }

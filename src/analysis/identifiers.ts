@@ -206,6 +206,21 @@ function digits(s: string): number[] {
   return [...s].map(Number);
 }
 
+/** The Luhn check over a string of digits (Italian VAT ids, French SIREN and SIRET numbers). */
+export function luhn(number: string): boolean {
+  let sum = 0;
+  digits(number).forEach((d, i) => {
+    const v = (number.length - 1 - i) % 2 === 1 ? d * 2 : d;
+    sum += v > 9 ? v - 9 : v;
+  });
+  return sum % 10 === 0;
+}
+
+/** The VAT id France gives the company of a SIREN: its key, two digits, before the nine. */
+export function frenchVatId(siren: string): string {
+  return `FR${String((12n + 3n * (BigInt(siren) % 97n)) % 97n).padStart(2, '0')}${siren}`;
+}
+
 /** Check digits of the schemes whose algorithm is public and stable; undefined for the others. */
 export function vatIdChecked(id: string): boolean | undefined {
   const cc = id.slice(0, 2);
@@ -223,22 +238,12 @@ export function vatIdChecked(id: string): boolean | undefined {
       if (check === 10) check = 0;
       return check === Number(body[8]);
     }
-    case 'FR': {
-      if (!/^\d{2}/.test(body)) return undefined;
-      const siren = BigInt(body.slice(2));
-      return BigInt(body.slice(0, 2)) === (12n + 3n * (siren % 97n)) % 97n;
-    }
+    case 'FR':
+      return /^\d{2}/.test(body) ? id === frenchVatId(body.slice(2)) : undefined;
     case 'BE':
       return 97 - (Number(body.slice(0, 8)) % 97) === Number(body.slice(8));
-    case 'IT': {
-      // Luhn over the 11 digits.
-      let sum = 0;
-      digits(body).forEach((d, i) => {
-        const v = i % 2 === 1 ? d * 2 : d;
-        sum += v > 9 ? v - 9 : v;
-      });
-      return sum % 10 === 0;
-    }
+    case 'IT':
+      return luhn(body);
     case 'AT': {
       const d = digits(body.slice(1));
       let sum = 0;

@@ -1,7 +1,8 @@
 import { Decimal } from '../invoice/decimal.js';
 import { invoiceSchema, type Invoice } from '../invoice/model.js';
 import { stringAt } from '../invoice/paths.js';
-import { findAccounts, type PlacedFound } from './accounts.js';
+import { findAccounts, sellerSiren, type PlacedFound } from './accounts.js';
+import { frenchVatId } from './identifiers.js';
 import { findInvoicingPeriod } from './period.js';
 import { findPrecedingInvoices } from './preceding-invoice.js';
 import { hasUnreadPage, legibilityMark, legibleWords, markUnsureLetters, UNREAD_PAGE, withLegibility } from './legibility.js';
@@ -240,18 +241,26 @@ function readAccounts(r: Reading, doc: Doc, parties: Parties, headings: readonly
   const registers = accounts.registers.filter((f) => !belongs(parties.buyer, f));
   if (new Set(registers.map((f) => f.value)).size === 1) r.setFound('seller.sellerLegalRegistrationIdentifier', registers[0]);
   else
-    offerCompanyNumbers(
+    readFrenchNumbers(
       r,
+      doc,
       accounts.sirets.filter((f) => !belongs(parties.buyer, f)),
+      sellerVat !== undefined,
     );
 }
 
 /**
- * A French seller's SIRET is no BT-30 of its own accord: issuers give the SIRET there, or the
- * SIREN its first nine digits make (the factur-x-fr samples one, the cas-limites the other). Both
- * are offered, for a person to pick where the e-invoice needs one.
+ * A French seller's SIREN is its BT-30 where no VAT id names it (`sellerSiren`); else its SIRET and
+ * SIREN are offered for a person to pick. The VAT id a SIREN makes is offered too: not printed, it
+ * is no reading, and a person confirms it where the e-invoice needs one.
  */
-function offerCompanyNumbers(r: Reading, sirets: readonly PlacedFound[]): void {
+function readFrenchNumbers(r: Reading, doc: Doc, sirets: readonly PlacedFound[], vatPrinted: boolean): void {
+  const siren = sellerSiren(sirets, vatPrinted, doc.source === 'ocr');
+  if (siren) {
+    r.setFound('seller.sellerLegalRegistrationIdentifier', siren);
+    r.unreadWords['seller.sellerVatIdentifier'] = [frenchVatId(siren.value)];
+    return;
+  }
   const offered = [...new Set(sirets.flatMap((f) => [f.value, f.value.slice(0, 9)]))];
   if (offered.length > 0) r.unreadWords['seller.sellerLegalRegistrationIdentifier'] = offered;
 }
