@@ -102,7 +102,7 @@ export const HEADER_LABELS: ReadonlyArray<LabelRule<HeaderField>> = [
   rule(
     'dueDate',
     0.8,
-    String.raw`(?:bitte )?(?:uberweisen|zahlen|begleichen) sie (?:den betrag )?(?:bis )?(?:zum|spatestens)?|please (?:pay|remit)(?: until| by| before)?|zahlbar (?:innerhalb \d+ tagen )?(?:netto )?(?:bis(?: zum)?|zum|am|spatestens(?: am| bis| zum)?)|netto bis(?: zum)?`,
+    String.raw`(?:bitte )?(?:uberweisen|zahlen|begleichen) sie (?:den betrag )?(?:bis )?(?:zum|spatestens)?|please (?:pay|remit)(?: until| by| before)?|(?:total )?(?:amount|balance) due (?:on|by)|zahlbar (?:innerhalb \d+ tagen )?(?:netto )?(?:bis(?: zum)?|zum|am|spatestens(?: am| bis| zum)?)|netto bis(?: zum)?`,
     true,
   ),
   // SEPA pre-notifications name the debit day in a sentence: "Der Betrag in Höhe von EUR 529,87 wird am 20.03.2014 … eingezogen".

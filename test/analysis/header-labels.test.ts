@@ -292,6 +292,19 @@ describe('dates and titles as invoices print them', () => {
     expect(invoice.deliveryInformation?.actualDeliveryDate).toBe('2018-06-05');
   });
 
+  it('reads the due date a summary line names with the amount due ("Total amount due on August 3, 2014 $4.11")', async () => {
+    const invoice = await header(
+      letter([
+        { s: 'Invoice Date:', x: 360, y: 200 },
+        { s: 'July 31, 2014', x: 545, y: 200, right: true },
+        { s: 'TOTAL AMOUNT DUE ON August 3, 2014', x: 300, y: 212 },
+        { s: '$4.11', x: 545, y: 212, right: true },
+      ]),
+    );
+    expect(invoice.invoiceIssueDate).toBe('2014-07-31');
+    expect(invoice.paymentDueDate).toBe('2014-08-03');
+  });
+
   it('reads no delivery date from a label whose value is a range: its start is no date of the delivery', async () => {
     const delivered = async (value: string) =>
       (
