@@ -1,5 +1,5 @@
 import { CALIBRATION } from './calibration.js';
-import { BLURRED, GARBLED, PLAIN_LETTERS, UNREAD_PAGE } from './legibility.js';
+import { BLURRED, GARBLED, PLAIN_LETTERS, UNNAMED_GLYPH, UNREAD_PAGE } from './legibility.js';
 import { NAMED_TWICE } from './named-twice.js';
 import { UNVOUCHED } from './solver.js';
 
@@ -64,6 +64,7 @@ const GUESSES = [
   ORDER_NUMBER,
   PLAIN_LETTERS,
   GARBLED,
+  UNNAMED_GLYPH,
   UNREAD_PAGE,
   NAMED_TWICE,
   UNVOUCHED,

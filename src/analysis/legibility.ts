@@ -29,6 +29,13 @@ export const PLAIN_LETTERS = ':plain-letters';
  * signs up there, whatever its confidence in the other words.
  */
 export const GARBLED = ':garbled';
+/**
+ * The evidence suffix of a text holding a glyph the PDF names by no letter: a private-use code in
+ * the text layer, as fonts give their "ft" ligature ("Privatha\uE000pflicht" for "Privathaftpflicht",
+ * "Bau Au\uE000raggeber"). Which letters the page shows there, only the page tells.
+ */
+export const UNNAMED_GLYPH = ':unnamed-glyph';
+const PRIVATE_USE = /[\uE000-\uF8FF]/u;
 const GARBLING_SIGN = /[\p{L}\d][@|{}<>\\~^©¢][\p{L}\d]|[@|{}<>\\~^©¢]\p{L}{2}/u;
 const ADDRESS = /^\S+@\S+\.\S+$|^(?:https?:\/\/|www\.)/i;
 /**
@@ -158,19 +165,23 @@ function printedWithDiacritics(word: string): boolean | undefined {
 }
 
 /**
- * Marks the worded fields of a scan whose letters the recogniser got wrong: a word invoices print
- * with diacritics spelled without them (dropped for that value, wherever else they were kept), or
- * a word with a sign no word carries.
+ * Marks the values that hold a glyph named by no letter, and the worded fields of a scan whose
+ * letters the recogniser got wrong: a word invoices print with diacritics spelled without them
+ * (dropped for that value, wherever else they were kept), or a word with a sign no word carries.
  */
 export function markUnsureLetters(doc: Doc, invoice: Record<string, unknown>, evidence: Record<string, string>): void {
-  if (doc.source !== 'ocr') return;
   for (const path of Object.keys(evidence)) {
-    const words = WORDED.test(path) ? (stringAt(invoice, path)?.split(/\s+/) ?? []) : [];
-    const garbled =
-      words.some((w) => GARBLING_SIGN.test(w) && !ADDRESS.test(w)) ||
-      /[,;]$/.test(words.at(-1) ?? '') ||
-      (REASONED.test(path) && MISREAD_SECTION(words.join(' ')));
-    if (garbled) evidence[path] = `${evidence[path]}${GARBLED}`;
-    else if (words.some((w) => printedWithDiacritics(w.toLowerCase()) === false)) evidence[path] = `${evidence[path]}${PLAIN_LETTERS}`;
+    if (PRIVATE_USE.test(stringAt(invoice, path) ?? '')) evidence[path] = `${evidence[path]}${UNNAMED_GLYPH}`;
+    else if (doc.source === 'ocr') markScanLetters(invoice, evidence, path);
   }
+}
+
+function markScanLetters(invoice: Record<string, unknown>, evidence: Record<string, string>, path: string): void {
+  const words = WORDED.test(path) ? (stringAt(invoice, path)?.split(/\s+/) ?? []) : [];
+  const garbled =
+    words.some((w) => GARBLING_SIGN.test(w) && !ADDRESS.test(w)) ||
+    /[,;]$/.test(words.at(-1) ?? '') ||
+    (REASONED.test(path) && MISREAD_SECTION(words.join(' ')));
+  if (garbled) evidence[path] = `${evidence[path]}${GARBLED}`;
+  else if (words.some((w) => printedWithDiacritics(w.toLowerCase()) === false)) evidence[path] = `${evidence[path]}${PLAIN_LETTERS}`;
 }

@@ -76,6 +76,19 @@ describe('readings that lost their diacritics', () => {
   });
 });
 
+describe('readings with a glyph the PDF names by no letter', () => {
+  it('holds a text layer\'s name with a private-use code (a font\'s "ft" ligature) at even odds; the name spelled out as measured', () => {
+    const textLayer = (name: string) => letter(name, 1).map((p) => ({ ...p, source: 'text-layer' as const }));
+    const ligature = analyseWithEvidence(textLayer('MVM Musterha\uE000er Versicherungsverein'), { withLineItems: false });
+    expect(ligature.invoice.buyer?.buyerName).toBe('MVM Musterha\uE000er Versicherungsverein');
+    expect(ligature.evidence['buyer.buyerName']).toMatch(/:unnamed-glyph$/);
+    expect(ligature.fieldConfidence['buyer.buyerName']).toBeLessThanOrEqual(0.5);
+    const spelled = analyseWithEvidence(textLayer('MVM Musterhafter Versicherungsverein'), { withLineItems: false });
+    expect(spelled.evidence['buyer.buyerName']).not.toMatch(/:unnamed-glyph$/);
+    expect(spelled.fieldConfidence['buyer.buyerName']).toBeGreaterThan(0.6);
+  });
+});
+
 describe('readings with a sign no word carries', () => {
   it('holds a name with a sign inside a word at even odds on a scan; a plain name and a text layer are not marked', () => {
     const garbled = analyseWithEvidence(letter('Kunden~Markt GD@nic GmbH', 0.93), { withLineItems: false });
