@@ -22,6 +22,9 @@ interface Row {
 /** Rows of a section further apart than this, in text heights, end it. */
 const SECTION_GAP = 2.6;
 
+/** The same for a labelled row: a form printed from HTML sets its rows three text heights apart. */
+const FORM_ROW_GAP = 4;
+
 export function keyValueParties(doc: Doc, headings: readonly Heading[]): Parties {
   const out: Parties = {};
   for (const h of headings) {
@@ -40,21 +43,33 @@ export function keyValueParties(doc: Doc, headings: readonly Heading[]): Parties
  */
 function rowsUnder(doc: Doc, h: Heading, headings: readonly Heading[]): Row[] {
   const page = pageOf(doc, h.segment.page);
-  const lines = page.lines.slice(h.segment.line + 1);
+  const column = columnOf(h, headings);
+  const lines = page.lines
+    .slice(h.segment.line + 1)
+    .map((line) => ({ ...line, segments: line.segments.filter(column) }));
   const rows: Row[] = [];
   let pending: Segment[] = [];
   let last = page.lines[h.segment.line]!;
   for (const [k, line] of lines.entries()) {
-    if (line.top - last.bottom > SECTION_GAP * line.height || startsSection(line, headings)) break;
-    const pairs = labelledPairs(doc, h, line);
+    // A line of the other column only: this one's gap is measured from it.
+    if (line.segments.length === 0) {
+      last = line;
+      continue;
+    }
+    const pairs = labelledPairs(doc, h, line, column);
+    const blank = labelsOnly(h, line);
+    const gap = pairs.length > 0 || blank ? FORM_ROW_GAP : SECTION_GAP;
+    if (line.top - last.bottom > gap * line.height || startsSection(line, headings)) break;
     const value = line.segments.length === 1 ? line.segments[0]! : undefined;
-    if (pairs.length > 0) {
+    if (blank) {
+      // The viewer's HTML prints a label with no value where the XML has none ("Adresszusatz:").
+    } else if (pairs.length > 0) {
       pairs[0]!.values.unshift(...pending.map((s) => s.text));
       pairs[0]!.segments.push(...pending);
       pending = [];
       rows.push(...pairs);
     } else if (value && (rows.length === 0 ? value.x0 - h.segment.x0 > 3 * value.height : continues(rows.at(-1)!, line))) {
-      if (nearerBelow(doc, h, line, lines[k + 1], rows.at(-1))) pending.push(value);
+      if (nearerBelow(doc, h, line, lines[k + 1], rows.at(-1), column)) pending.push(value);
       else if (rows.length > 0) {
         rows.at(-1)!.values.push(value.text);
         rows.at(-1)!.segments.push(value);
@@ -65,28 +80,52 @@ function rowsUnder(doc: Doc, h: Heading, headings: readonly Heading[]): Row[] {
   return rows;
 }
 
-function labelledPairs(doc: Doc, h: Heading, line: Line): Row[] {
+/**
+ * The segments of a heading's section: those from its left edge on, up to the next party heading
+ * on its line. The XRechnung viewer's HTML sets "Informationen zum Käufer" and "… zum Verkäufer"
+ * side by side, each over its own column of labels.
+ */
+function columnOf(h: Heading, headings: readonly Heading[]): (s: Segment) => boolean {
+  const beside = headings.filter((o) => o.segment.page === h.segment.page && o.segment.line === h.segment.line && o.segment.x0 > h.segment.x1);
+  const end = Math.min(Infinity, ...beside.map((o) => o.segment.x0));
+  return (s) => s.x0 >= h.segment.x0 - 3 * s.height && s.x0 < end;
+}
+
+/** A row of labels alone, at the heading's edge: fields the invoice leaves empty. */
+function labelsOnly(h: Heading, line: Line): boolean {
   const first = line.segments[0]!;
-  return Math.abs(first.x0 - h.segment.x0) < 3 * first.height ? pairsOf(doc, line) : [];
+  return Math.abs(first.x0 - h.segment.x0) < 3 * first.height && line.segments.every((s) => /:$/.test(s.text.trim()));
+}
+
+function labelledPairs(doc: Doc, h: Heading, line: Line, column: (s: Segment) => boolean): Row[] {
+  const first = line.segments[0];
+  return first && Math.abs(first.x0 - h.segment.x0) < 3 * first.height ? pairsOf(doc, line, column) : [];
 }
 
 /** The value-only line stands nearer to the labelled line below it than to the row above. */
-function nearerBelow(doc: Doc, h: Heading, line: Line, next: Line | undefined, above: Row | undefined): boolean {
-  if (!next || labelledPairs(doc, h, next).length === 0) return false;
+function nearerBelow(
+  doc: Doc,
+  h: Heading,
+  line: Line,
+  next: Line | undefined,
+  above: Row | undefined,
+  column: (s: Segment) => boolean,
+): boolean {
+  if (!next || labelledPairs(doc, h, next, column).length === 0) return false;
   // By centres: a scan's boxes are of uneven height.
   const centre = (o: { top: number; bottom: number }) => (o.top + o.bottom) / 2;
   return above === undefined || centre(next) - centre(line) < centre(line) - centre(above.segments[0]!) - 0.25 * line.height;
 }
 
 /** "Name:  Untertänigster Leistungsempfänger   Ländercode:  DE" (or "Name: ACME GmbH" in one): each label with the value to its right; none unless the line starts with one. */
-function pairsOf(doc: Doc, line: Line): Row[] {
+function pairsOf(doc: Doc, line: Line, column: (s: Segment) => boolean): Row[] {
   const rows: Row[] = [];
   for (const label of line.segments) {
     const inline = /^(.{1,40}?)\s*:\s*(.+)$/.exec(label.text);
     if (inline && !/:$/.test(label.text)) rows.push({ label: inline[1]!, values: [inline[2]!], segments: [label, label] });
     if (!/:$/.test(label.text)) continue;
     const value = rightOf(doc, label);
-    if (!value || /:$/.test(value.text)) continue;
+    if (!value || !column(value) || /:$/.test(value.text)) continue;
     rows.push({ label: label.text, values: [value.text], segments: [label, value] });
   }
   return rows[0]?.segments[0] === line.segments[0] ? rows : [];
@@ -120,6 +159,7 @@ function partyOfRows(rows: Row[]): Party | undefined {
   if (name === undefined && address === undefined) return undefined;
   const parsed = address ? parseAddress(address, true) : undefined;
   const line1 = parsed?.line1 ?? (address && parseCityLine(address[0]!) === undefined ? address[0] : undefined);
+  const line2 = by.get('line2')?.join(' ') ?? parsed?.line2;
   const postcode = by.get('postcode')?.[0] ?? parsed?.postcode;
   const city = by.get('city')?.[0] ?? parsed?.city;
   const printed = by.get('country')?.[0];
@@ -128,7 +168,7 @@ function partyOfRows(rows: Row[]): Party | undefined {
   return {
     ...(name ? { name } : {}),
     ...(line1 ? { line1 } : {}),
-    ...(parsed?.line2 ? { line2: parsed.line2 } : {}),
+    ...(line2 ? { line2 } : {}),
     ...(postcode ? { postcode } : {}),
     ...(city ? { city } : {}),
     ...(country ? { country } : {}),

@@ -63,12 +63,23 @@ export function labelledVatRows(doc: Doc): LabelledVatRow[] {
   return rows;
 }
 
-/** A line's label and the number beside it. */
+/** "netto", "brutto": how the amount beside it is counted, which the HTML viewer sets in a column between label and amount. */
+const COUNTED = /^(?:netto|brutto|net|gross)$/;
+
+/**
+ * A line's label and the number beside it. A rate is under 100 whatever its decimal mark: the
+ * viewer prints "7.00%" on a page whose amounts read "113,03".
+ */
 function partOf(doc: Doc, line: Line): ['base' | 'rate' | 'tax', Decimal] | undefined {
-  const [label, value] = line.segments;
-  if (!label || !value) return undefined;
+  const [label, ...rest] = line.segments;
+  const value = rest.at(-1);
+  if (!label || !value || !rest.slice(0, -1).every((s) => COUNTED.test(fold(s.text).trim()))) return undefined;
   const bare = fold(label.text).replace(/[:\s]+$/, '');
   const part = PARTS.find(([, re]) => re.test(bare))?.[0];
+  if (part === 'rate') {
+    const rate = /^(\d{1,2}(?:[.,]\d+)?)\s*%?$/.exec(value.text.trim())?.[1];
+    return rate === undefined ? undefined : [part, new Decimal(rate.replace(',', '.'))];
+  }
   const number = scanNumbers(value.text, doc.mark)[0];
   return part && number ? [part, new Decimal(number.value).abs()] : undefined;
 }

@@ -130,11 +130,31 @@ function labelOf(line: Line, cell: Cell, since: number): string {
   return (label.split(/\s[-|•·]\s|;/).at(-1) ?? '').slice(-40).trim();
 }
 
-/** Unit prices ("Bruttopreis", "Einzelpreis", "unit price") are never document totals. */
-const UNIT_PRICE = /preis\b|price\b|prix\b|einzel|per unit|pro stuck|\/stk/;
+/**
+ * Unit prices ("Bruttopreis", "Einzelpreis", "unit price") are never document totals, nor are
+ * rates printed with two decimals ("Umsatzsteuersatz des Nachlasses  7.00").
+ */
+const NOT_AN_AMOUNT = /preis\b|price\b|prix\b|einzel|per unit|pro stuck|\/stk|(?:steuer|prozent|mwst|ust|zins)satz\b/;
+
+/**
+ * "Summe Nachlässe | netto", "Gesamtsumme | brutto": a net or gross word set after the label
+ * (the XRechnung viewer prints it in a column of its own) says how the amount is counted, not
+ * what it totals; it settles only a label that names no more than a sum.
+ */
+const QUALIFIED = /^(.*\p{L}.*?)\s+(netto|brutto|net|gross)$/u;
 
 export function classifyTotal(label: string): TotalField[] {
-  if (UNIT_PRICE.test(label)) return [];
+  if (NOT_AN_AMOUNT.test(label)) return [];
+  const [, named, counted] = QUALIFIED.exec(label) ?? [];
+  if (named !== undefined) {
+    const fields = classifyLabel(named);
+    if (fields.length === 1 && fields[0] === 'grossTotal') return counted!.startsWith('net') ? ['netTotal'] : fields;
+    if (fields.length > 0) return fields;
+  }
+  return classifyLabel(label);
+}
+
+function classifyLabel(label: string): TotalField[] {
   for (const r of TOTAL_LABELS) if (r.pattern.test(label)) return r.fields;
   // Some PDF writers space letters apart inside words ("Br uttosumme"): try the label without spaces.
   const squeezed = label.replace(/\s+/g, '');
