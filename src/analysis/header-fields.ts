@@ -56,8 +56,9 @@ export function parseValue(kind: Kind, text: string, doc: Doc, strictId: boolean
     case 'currency':
       return currenciesIn(t)[0];
     case 'code': {
-      // The code opens the value, its name may follow in parentheses: "380 (Commercial invoice)".
-      const code = /^(\d{2,3})(?:\s*\(.*\))?$/.exec(t)?.[1];
+      // The code opens the value, its name may follow in parentheses: "380 (Commercial invoice)",
+      // or only their start where a narrow cell wraps the name ("389 (Self-billed" / "invoice)").
+      const code = /^(\d{2,3})(?:\s*\(.*)?$/.exec(t)?.[1];
       return code && INVOICE_TYPE_CODES.has(code) ? code : undefined;
     }
     case 'terms': {
@@ -300,7 +301,10 @@ function termsText(doc: Doc, label: Segment, value: Segment): string {
       .find((o) => o !== undefined);
     if (!next || isLabel(next.text) || /^[^:]{1,30}:/.test(next.text)) break;
     // In a form, the lines of the value column under the value, with no label beside them, are the value's, sentence after sentence.
-    const form = value.x0 > label.x0 + 2 * value.height && Math.abs(next.x0 - value.x0) < value.height && next.x0 === lineStart(doc, next);
+    const form =
+      (value.x0 > label.x0 + 2 * value.height || inValueColumn(doc, value)) &&
+      Math.abs(next.x0 - value.x0) < value.height &&
+      next.x0 === lineStart(doc, next);
     // Elsewhere terms go on after a comma, in a word that cannot start a sentence, or with more days, dates or rates; a line
     // without figures that starts anew ("Bank-/Steuerinformationen", "Es bestehen Bonusvereinbarungen.") is something else.
     const goesOn = /[,;\-–]$/.test(text) || /^[\p{Ll}\d]/u.test(next.text.trim()) || /\d/.test(next.text);
@@ -317,6 +321,21 @@ function termsText(doc: Doc, label: Segment, value: Segment): string {
  */
 const isTableRow = (doc: Doc, seg: Segment) =>
   pageOf(doc, seg.page).lines[seg.line]!.segments.some((o) => o.x0 > seg.x1 + 2 * seg.height && /\d/.test(o.text));
+
+/** How many lines above or below a value its form's label may end, wrapped over lines itself. */
+const FORM_REACH = 6;
+
+/**
+ * A segment that opens its line right of a form's labels ("Skonto; weitere" / "Zahlungsbed.:" set
+ * left of a value wrapped in a narrow cell): the value column of a form, found without its label.
+ */
+function inValueColumn(doc: Doc, seg: Segment): boolean {
+  const lines = pageOf(doc, seg.page).lines;
+  return (
+    lineStart(doc, seg) === seg.x0 &&
+    lines.slice(Math.max(0, seg.line - FORM_REACH), seg.line + FORM_REACH + 1).some((l) => l.segments.some((o) => o.x1 < seg.x0 && o.text.trim().endsWith(':')))
+  );
+}
 
 /** The most lines a value in a form runs over. */
 const FORM_LINES = 8;

@@ -39,45 +39,63 @@ export function keyValueParties(doc: Doc, headings: readonly Heading[]): Parties
  * The label–value rows under a heading, down to a wide gap or the next heading. A line holding
  * only a value goes with the row above ("DE 55232 Teststadt" under the street), or with the row
  * below where it stands nearer to that one: a name of two lines is set around its label
- * ("Herrn" / "Name:  Max Mustermann").
+ * ("Herrn" / "Name:  Max Mustermann", or "Beispielmieter" / "Name:" / "GmbH" where the label
+ * stands alone between them).
  */
 function rowsUnder(doc: Doc, h: Heading, headings: readonly Heading[]): Row[] {
   const page = pageOf(doc, h.segment.page);
   const column = columnOf(h, headings);
-  const lines = page.lines
-    .slice(h.segment.line + 1)
-    .map((line) => ({ ...line, segments: line.segments.filter(column) }));
+  const lines = page.lines.slice(h.segment.line + 1).map((line) => ({ ...line, segments: line.segments.filter(column) }));
   const rows: Row[] = [];
   let pending: Segment[] = [];
   let last = page.lines[h.segment.line]!;
-  for (const [k, line] of lines.entries()) {
+  for (let k = 0; k < lines.length; k++) {
+    const line = lines[k]!;
     // A line of the other column only: this one's gap is measured from it.
     if (line.segments.length === 0) {
       last = line;
       continue;
     }
     const pairs = labelledPairs(doc, h, line, column);
-    const blank = labelsOnly(h, line);
-    const gap = pairs.length > 0 || blank ? FORM_ROW_GAP : SECTION_GAP;
+    const labels = labelsOnly(h, line);
+    const gap = pairs.length > 0 || labels ? FORM_ROW_GAP : SECTION_GAP;
     if (line.top - last.bottom > gap * line.height || startsSection(line, headings)) break;
+    last = line;
     const value = line.segments.length === 1 ? line.segments[0]! : undefined;
-    if (blank) {
+    if (labels) {
       // The viewer's HTML prints a label with no value where the XML has none ("Adresszusatz:").
+      const below = value ? straddling(h, value, lines.slice(k + 1)) : [];
+      const values = [...pending, ...below];
+      if (value && values.length > 0) rows.push({ label: value.text, values: values.map((s) => s.text), segments: [value, ...values] });
+      pending = [];
+      k += below.length;
+      last = lines[k]!;
     } else if (pairs.length > 0) {
       pairs[0]!.values.unshift(...pending.map((s) => s.text));
       pairs[0]!.segments.push(...pending);
       pending = [];
       rows.push(...pairs);
     } else if (value && (rows.length === 0 ? value.x0 - h.segment.x0 > 3 * value.height : continues(rows.at(-1)!, line))) {
-      if (nearerBelow(doc, h, line, lines[k + 1], rows.at(-1), column)) pending.push(value);
+      const next = lines.slice(k + 1).find((l) => l.segments.length > 0);
+      if (nearerBelow(doc, h, line, next, rows.at(-1), column)) pending.push(value);
       else if (rows.length > 0) {
         rows.at(-1)!.values.push(value.text);
         rows.at(-1)!.segments.push(value);
       } else break;
     } else break;
-    last = line;
   }
   return rows;
+}
+
+/** The lines holding only a value that a label alone on its line reaches down to: they begin before its text ends. */
+function straddling(h: Heading, label: Segment, below: readonly Line[]): Segment[] {
+  const out: Segment[] = [];
+  for (const line of below) {
+    const [value, more] = line.segments;
+    if (!value || more || value.x0 - h.segment.x0 <= 3 * value.height || line.top > label.bottom) break;
+    out.push(value);
+  }
+  return out;
 }
 
 /**
@@ -91,10 +109,10 @@ function columnOf(h: Heading, headings: readonly Heading[]): (s: Segment) => boo
   return (s) => s.x0 >= h.segment.x0 - 3 * s.height && s.x0 < end;
 }
 
-/** A row of labels alone, at the heading's edge: fields the invoice leaves empty. */
+/** A row of labels alone, at the heading's edge: fields the invoice leaves empty, or whose values are set around them. */
 function labelsOnly(h: Heading, line: Line): boolean {
-  const first = line.segments[0]!;
-  return Math.abs(first.x0 - h.segment.x0) < 3 * first.height && line.segments.every((s) => /:$/.test(s.text.trim()));
+  const first = line.segments[0];
+  return first !== undefined && Math.abs(first.x0 - h.segment.x0) < 3 * first.height && line.segments.every((s) => /:$/.test(s.text.trim()));
 }
 
 function labelledPairs(doc: Doc, h: Heading, line: Line, column: (s: Segment) => boolean): Row[] {
@@ -111,7 +129,7 @@ function nearerBelow(
   above: Row | undefined,
   column: (s: Segment) => boolean,
 ): boolean {
-  if (!next || labelledPairs(doc, h, next, column).length === 0) return false;
+  if (!next || (labelledPairs(doc, h, next, column).length === 0 && !labelsOnly(h, next))) return false;
   // By centres: a scan's boxes are of uneven height.
   const centre = (o: { top: number; bottom: number }) => (o.top + o.bottom) / 2;
   return above === undefined || centre(next) - centre(line) < centre(line) - centre(above.segments[0]!) - 0.25 * line.height;
@@ -154,14 +172,14 @@ function partyOfRows(rows: Row[]): Party | undefined {
     const f = fieldOf(r.label);
     if (f && !by.has(f)) by.set(f, r.values.map(clean));
   }
-  const name = by.get('name')?.join(' ');
-  const address = by.get('address');
-  if (name === undefined && address === undefined) return undefined;
+  const joined = (field: KeyValuePartyField) => unwrap(by.get(field));
+  const [name, street, address] = [joined('name'), joined('street'), by.get('address')];
+  if (name === undefined && street === undefined && address === undefined) return undefined;
   const parsed = address ? parseAddress(address, true) : undefined;
-  const line1 = parsed?.line1 ?? (address && parseCityLine(address[0]!) === undefined ? address[0] : undefined);
-  const line2 = by.get('line2')?.join(' ') ?? parsed?.line2;
+  const line1 = street ?? parsed?.line1 ?? (address && parseCityLine(address[0]!) === undefined ? address[0] : undefined);
+  const line2 = joined('line2') ?? parsed?.line2;
   const postcode = by.get('postcode')?.[0] ?? parsed?.postcode;
-  const city = by.get('city')?.[0] ?? parsed?.city;
+  const city = joined('city') ?? parsed?.city;
   const printed = by.get('country')?.[0];
   const country = (printed === undefined ? undefined : countryOfLine(printed)) ?? parsed?.country;
   const identifier = by.get('identifier')?.[0];
@@ -177,4 +195,9 @@ function partyOfRows(rows: Row[]): Party | undefined {
     via: 'key-value',
     ...boxOf(rows.flatMap((r) => r.segments)),
   };
+}
+
+/** One field's value wrapped over lines, whole again: "Liselotte Müller-" / "Lüdenscheidt" is one name, its hyphen printed. */
+function unwrap(lines: readonly string[] | undefined): string | undefined {
+  return lines && lines.length > 0 ? lines.reduce((out, next) => (out.endsWith('-') ? `${out}${next}` : `${out} ${next}`)) : undefined;
 }

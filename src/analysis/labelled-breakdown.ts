@@ -34,33 +34,29 @@ const PARTS: ReadonlyArray<['base' | 'rate' | 'tax', RegExp]> = [
 const BLOCK_LINES = 4;
 
 export function labelledVatRows(doc: Doc): LabelledVatRow[] {
-  const rows: LabelledVatRow[] = [];
-  for (const page of doc.pages) {
-    page.lines.forEach((line, i) => {
-      const text = line.segments.map((s) => s.text).join(' ');
-      const category = VAT_CATEGORY_LABEL.test(fold(text).trim()) ? CODE.exec(text)?.[1] : undefined;
-      if (!category) return;
-      const found = new Map<string, Decimal>();
-      for (const next of page.lines.slice(i + 1, i + 1 + BLOCK_LINES)) {
-        const [part, value] = partOf(doc, next) ?? [];
-        if (!part || found.has(part)) break;
-        found.set(part, value!);
-      }
-      const [base, rate, tax] = [found.get('base'), found.get('rate'), found.get('tax')];
-      // The three agree, to the cent: a block read whole.
-      if (!base || !rate || !tax || base.times(rate).dividedBy(100).minus(tax).abs().gt(0.01)) return;
-      rows.push({
-        rate: rate.toString(),
-        base: base.toFixed(2),
-        tax: tax.toFixed(2),
-        category,
-        page: page.page,
-        y: line.top,
-        labelled: true,
-      });
-    });
+  // A block may run over a page break: its category at the foot of one page, its amounts atop the next.
+  const lines = doc.pages.flatMap((page) => page.lines);
+  return lines.flatMap((line, i) => {
+    const text = line.segments.map((s) => s.text).join(' ');
+    const category = VAT_CATEGORY_LABEL.test(fold(text).trim()) ? CODE.exec(text)?.[1] : undefined;
+    const found = category ? blockParts(doc, lines.slice(i + 1, i + 2 + BLOCK_LINES)) : undefined;
+    const [base, rate, tax] = [found?.get('base'), found?.get('rate'), found?.get('tax')];
+    // The three agree, to the cent: a block read whole.
+    if (!base || !rate || !tax || base.times(rate).dividedBy(100).minus(tax).abs().gt(0.01)) return [];
+    return [{ rate: rate.toString(), base: base.toFixed(2), tax: tax.toFixed(2), category: category!, page: line.page, y: line.top, labelled: true }];
+  });
+}
+
+/** The parts of a block, each once, up to the first line that is none; the category's name may wrap onto a line of its own first ("tax)"). */
+function blockParts(doc: Doc, lines: readonly Line[]): Map<string, Decimal> {
+  const found = new Map<string, Decimal>();
+  for (const next of lines) {
+    const [part, value] = partOf(doc, next) ?? [];
+    if (!part && found.size === 0 && !/\d/.test(next.segments.map((s) => s.text).join(' '))) continue;
+    if (!part || found.has(part)) break;
+    found.set(part, value!);
   }
-  return rows;
+  return found;
 }
 
 /** "netto", "brutto": how the amount beside it is counted, which the HTML viewer sets in a column between label and amount. */

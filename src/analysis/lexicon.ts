@@ -483,15 +483,14 @@ export const TABLE_END =
 export const NAME_LABEL =
   /^(?:(?:firmen|handels)?name|firma|company(?: name)?|trade name|raison sociale|nom|denomination|naam|bedrijfsnaam|ragione sociale|denominazione)$/;
 
-export type KeyValuePartyField = 'name' | 'address' | 'line2' | 'postcode' | 'city' | 'country' | 'identifier';
+export type KeyValuePartyField = 'name' | 'street' | 'address' | 'line2' | 'postcode' | 'city' | 'country' | 'identifier';
 
 /** The rows of a party section in key–value renderings, by their label (folded, without the colon). */
 export const KEY_VALUE_PARTY_LABELS: ReadonlyArray<[KeyValuePartyField, RegExp]> = [
   ['name', NAME_LABEL],
-  [
-    'address',
-    /^(?:anschrift|adresse|address|adres|indirizzo|adress(?:zeile|line) ?1|address line ?1|strasse(?: ?\/ ?haus-?(?:nr\.?|nummer))?|street|rue|straat|via)$/,
-  ],
+  // One field each, however many lines its value wraps to; an address may hold the city line too.
+  ['street', /^(?:adress(?:zeile|line) ?1|address line ?1|strasse ?\/ ?haus-?(?:nr\.?|nummer))$/],
+  ['address', /^(?:anschrift|adresse|address|adres|indirizzo|strasse|street|rue|straat|via)$/],
   ['line2', /^(?:adresszusatz|adress(?:zeile|line) ?2|address line ?2)$/],
   ['postcode', /^(?:plz|postleitzahl|post ?code|postal code|zip(?: code)?|code postal|cp|postcode|cap)$/],
   ['city', /^(?:ort|stadt|city|town|location|ville|localite|plaats|woonplaats|citta|localita)$/],

@@ -255,8 +255,10 @@ export function findTotals(doc: Doc, tableLines: ReadonlySet<string>): TotalsCan
   const paid = paidInFull(payments, fields.get('grossTotal') ?? []);
   if (paid) fields.set('paid', [...(fields.get('paid') ?? []), paid]);
   for (const [field, found] of columnTotals(doc, tableLines)) fields.set(field, [...(fields.get(field) ?? []), found]);
+  // A rendering's labelled blocks print each category's code: they stand over rows found by their arithmetic alone.
+  const labelled = labelledVatRows(doc);
+  if (labelled.length > 0) vatRows.splice(0, vatRows.length, ...labelled);
   if (vatRows.length === 0) vatRows.push(...inclusiveRows(doc, tableLines));
-  if (vatRows.length === 0) vatRows.push(...labelledVatRows(doc));
   // Several rates printed with their tax only ("USt. 7 % 19,25", "USt. 19 % 37,62") and no VAT total
   // line: their sum is the VAT total, which the arithmetic of net and gross then confirms or not.
   const rates = new Map(rateTaxes.map((r) => [r.rate, r.tax]));
