@@ -1,0 +1,173 @@
+import { describe, expect, it } from 'vitest';
+import { analyseInvoice } from '../../src/analysis/index.js';
+import { classifyTotal } from '../../src/analysis/totals.js';
+import { fold } from '../../src/analysis/text.js';
+import { extractTextLayer } from '../../src/reading/text-layer.js';
+import { pdfOf, type Text } from './fixtures.js';
+
+/**
+ * The KoSIT XRechnung viewer's HTML as a browser prints it: the two parties side by side, each a
+ * column of labels with the values in narrow cells beside them, rows three text heights apart;
+ * empty fields printed as a label alone; a value too long for its cell wrapped around its label;
+ * totals with a column of "netto" / "brutto" between label and amount.
+ */
+const cell = (s: string, x: number, y: number): Text => ({ s, x, y, size: 9 });
+
+/** A label at `x` with its value at `x + 126`, wrapped around the label where it has several lines. */
+function field(label: string, value: string[], x: number, y: number): Text[] {
+  const top = y - ((value.length - 1) * 11) / 2;
+  return [cell(label, x, y), ...value.map((v, i) => cell(v, x + 126, top + i * 11))];
+}
+
+function parties(): Text[] {
+  const buyer: Array<[string, string[]]> = [
+    ['Leitweg-ID:', []],
+    ['Name:', ['Beispielmieter', 'GmbH']],
+    ['Straße / Haus-Nr.:', ['Musterstr. 18']],
+    ['Adresszusatz:', []],
+    ['PLZ:', ['76138']],
+    ['Ort:', ['Karlsruhe']],
+    ['Land:', ['DE (Deutschland)']],
+    ['Kennung / Kunden-Nr.:', ['GE2020211']],
+  ];
+  const seller: Array<[string, string[]]> = [
+    ['', []],
+    ['Firmenname:', ['ELEKTRON', 'Industrieservice', 'GmbH']],
+    ['Straße / Haus-Nr.:', ['Erfurter Strasse', '13']],
+    ['Adresszusatz:', []],
+    ['PLZ:', ['74465']],
+    ['Ort:', ['Demoort']],
+    ['Ländercode:', ['DE (Deutschland)']],
+    ['Kennung:', ['549910']],
+  ];
+  const column = (rows: Array<[string, string[]]>, x: number) =>
+    rows.flatMap(([label, value], i) => (label ? field(label, value, x, 140 + i * 30) : []));
+  return [
+    { s: 'Informationen zum Käufer', x: 47, y: 110, size: 10, bold: true },
+    { s: 'Informationen zum Verkäufer', x: 322, y: 110, size: 10, bold: true },
+    ...column(buyer, 54),
+    ...column(seller, 329),
+  ];
+}
+
+function invoiceData(): Text[] {
+  return [
+    { s: 'Rechnungsdaten', x: 47, y: 400, size: 10, bold: true },
+    ...field('Rechnungsnummer:', ['471102'], 54, 430),
+    ...field('Rechnungsdatum:', ['5.3.2018'], 54, 460),
+    // The invoice's data are set at the top of their cells.
+    cell('Rechnungsart:', 54, 490),
+    cell('389 (Self-billed', 180, 490),
+    cell('invoice)', 180, 501),
+    ...field('Währung:', ['EUR (Euro)'], 54, 520),
+    { s: 'Zahlungsdaten', x: 47, y: 560, size: 10, bold: true },
+    ...field('Skonto; weitere', ['Zahlbar innerhalb 30', 'Tagen netto bis', '04.07.2018, 3% Skonto', 'innerhalb 10 Tagen bis'], 54, 590),
+    cell('Zahlungsbed.:', 54, 601),
+    cell('15.06.2018', 180, 623),
+  ];
+}
+
+/** A row of the totals: label, how it is counted, amount. */
+const total = (label: string, counted: string, amount: string, y: number): Text[] => [
+  cell(label, 54, y),
+  ...(counted ? [cell(counted, 382, y)] : []),
+  { s: amount, x: 558, y, size: 9, right: true },
+];
+
+function totalsPage(): Text[] {
+  return [
+    { s: 'Gesamtbeträge der Rechnung', x: 47, y: 60, size: 10, bold: true },
+    ...total('Summe aller Positionen', 'netto', '180,76', 80),
+    ...total('Summe Nachlässe', 'netto', '9,07', 100),
+    ...total('Summe Zuschläge', 'netto', '5,80', 120),
+    ...total('Gesamtsumme', 'netto', '177,49', 140),
+    ...total('Summe Umsatzsteuer in Abrechnungswährung', '', '20,16', 160),
+    ...total('Gesamtsumme', 'brutto', '197,65', 180),
+    ...total('Fälliger Betrag', 'brutto', '197,65', 200),
+    { s: 'Aufschlüsselung der Umsatzsteuer auf Ebene der Rechnung', x: 47, y: 240, size: 10, bold: true },
+    cell('Umsatzsteuerkategorie: S (Standard rate)', 54, 260),
+    ...total('Gesamtsumme', 'netto', '113,03', 280),
+    ...total('Umsatzsteuersatz', '', '7.00%', 300),
+    ...total('Umsatzsteuerbetrag', '', '7,91', 320),
+    { s: 'Aufschlüsselung der Umsatzsteuer auf Ebene der Rechnung', x: 47, y: 360, size: 10, bold: true },
+    // Where the block runs over the page break, its amounts stand on the next page (below).
+    cell('Umsatzsteuerkategorie: S (Standard rate)', 54, 800),
+    { s: 'Nachlass auf Ebene der Rechnung', x: 47, y: 480, size: 10, bold: true },
+    ...total('Grundbetrag', 'netto', '115,30', 500),
+    ...total('Nachlass', 'netto', '8,07', 520),
+    ...total('Umsatzsteuersatz des Nachlasses', '', '7.00', 540),
+    { s: 'Zuschlag auf Ebene der Rechnung', x: 47, y: 580, size: 10, bold: true },
+    ...total('Zuschlag', 'netto', '5,80', 600),
+    ...total('Umsatzsteuersatz des Zuschlages', '', '7.00', 620),
+  ];
+}
+
+const nextPage = (): Text[] => [
+  ...total('Gesamtsumme', 'netto', '64,46', 60),
+  ...total('Umsatzsteuersatz', '', '19.00%', 80),
+  ...total('Umsatzsteuerbetrag', '', '12,25', 100),
+];
+
+async function viewer() {
+  const pdf = await pdfOf([[...parties(), ...invoiceData()], totalsPage(), nextPage()]);
+  return analyseInvoice(await extractTextLayer(pdf), { withLineItems: false }).invoice;
+}
+
+describe("the XRechnung viewer's HTML printed to PDF", () => {
+  it('reads each party from its own column, its values wrapped around their labels, its empty fields passed over', async () => {
+    const invoice = await viewer();
+    expect(invoice.buyer).toMatchObject({
+      buyerName: 'Beispielmieter GmbH',
+      buyerIdentifier: 'GE2020211',
+      buyerPostalAddress: { buyerAddressLine1: 'Musterstr. 18', buyerPostCode: '76138', buyerCity: 'Karlsruhe', buyerCountryCode: 'DE' },
+    });
+    expect(invoice.seller).toMatchObject({
+      sellerName: 'ELEKTRON Industrieservice GmbH',
+      sellerPostalAddress: { sellerAddressLine1: 'Erfurter Strasse 13', sellerPostCode: '74465', sellerCity: 'Demoort' },
+    });
+  });
+
+  it('takes the totals by their labels, the net or gross word beside them and no rate for an amount', async () => {
+    const totals = (await viewer()).documentTotals;
+    expect(totals).toMatchObject({
+      sumOfInvoiceLineNetAmount: '180.76',
+      sumOfAllowancesOnDocumentLevel: '9.07',
+      sumOfChargesOnDocumentLevel: '5.80',
+      invoiceTotalAmountWithoutVat: '177.49',
+      invoiceTotalVatAmount: '20.16',
+      invoiceTotalAmountWithVat: '197.65',
+    });
+  });
+
+  it('reads each labelled breakdown block, one of them over a page break, with its rate printed "7.00%"', async () => {
+    const rows = (await viewer()).vatBreakdown?.map((r) => [r.vatCategoryCode, r.vatCategoryRate, r.vatCategoryTaxableAmount, r.vatCategoryTaxAmount]);
+    expect(rows).toEqual([
+      ['S', '7', '113.03', '7.91'],
+      ['S', '19', '64.46', '12.25'],
+    ]);
+  });
+
+  it('reads a type code whose name wraps, and terms wrapped in a narrow cell whole', async () => {
+    const invoice = await viewer();
+    expect(invoice.invoiceTypeCode).toBe('389');
+    expect(invoice.paymentTerms).toBe('Zahlbar innerhalb 30 Tagen netto bis 04.07.2018, 3% Skonto innerhalb 10 Tagen bis 15.06.2018');
+  });
+});
+
+describe('labels of totals a rendering qualifies', () => {
+  it('reads the kind of a sum from the label before its "netto" or "brutto", and the net or gross total of a bare sum from that word', () => {
+    const first = (label: string) => classifyTotal(fold(label))[0];
+    expect(['Summe Nachlässe netto', 'Summe Zuschläge netto', 'Gesamtsumme netto', 'Gesamtsumme brutto', 'Fälliger Betrag brutto'].map(first)).toEqual([
+      'allowances',
+      'charges',
+      'netTotal',
+      'grossTotal',
+      'due',
+    ]);
+  });
+
+  it('takes no rate for an amount, though it is printed with two decimals', () => {
+    expect(classifyTotal(fold('Umsatzsteuersatz des Nachlasses'))).toEqual([]);
+    expect(classifyTotal(fold('Steuersatz'))).toEqual([]);
+  });
+});
