@@ -333,7 +333,9 @@ function inValueColumn(doc: Doc, seg: Segment): boolean {
   const lines = pageOf(doc, seg.page).lines;
   return (
     lineStart(doc, seg) === seg.x0 &&
-    lines.slice(Math.max(0, seg.line - FORM_REACH), seg.line + FORM_REACH + 1).some((l) => l.segments.some((o) => o.x1 < seg.x0 && o.text.trim().endsWith(':')))
+    lines
+      .slice(Math.max(0, seg.line - FORM_REACH), seg.line + FORM_REACH + 1)
+      .some((l) => l.segments.some((o) => o.x1 < seg.x0 && o.text.trim().endsWith(':')))
   );
 }
 

@@ -104,7 +104,9 @@ function straddling(h: Heading, label: Segment, below: readonly Line[]): Segment
  * side by side, each over its own column of labels.
  */
 function columnOf(h: Heading, headings: readonly Heading[]): (s: Segment) => boolean {
-  const beside = headings.filter((o) => o.segment.page === h.segment.page && o.segment.line === h.segment.line && o.segment.x0 > h.segment.x1);
+  const beside = headings.filter(
+    (o) => o.segment.page === h.segment.page && o.segment.line === h.segment.line && o.segment.x0 > h.segment.x1,
+  );
   const end = Math.min(Infinity, ...beside.map((o) => o.segment.x0));
   return (s) => s.x0 >= h.segment.x0 - 3 * s.height && s.x0 < end;
 }
@@ -112,7 +114,9 @@ function columnOf(h: Heading, headings: readonly Heading[]): (s: Segment) => boo
 /** A row of labels alone, at the heading's edge: fields the invoice leaves empty, or whose values are set around them. */
 function labelsOnly(h: Heading, line: Line): boolean {
   const first = line.segments[0];
-  return first !== undefined && Math.abs(first.x0 - h.segment.x0) < 3 * first.height && line.segments.every((s) => /:$/.test(s.text.trim()));
+  return (
+    first !== undefined && Math.abs(first.x0 - h.segment.x0) < 3 * first.height && line.segments.every((s) => /:$/.test(s.text.trim()))
+  );
 }
 
 function labelledPairs(doc: Doc, h: Heading, line: Line, column: (s: Segment) => boolean): Row[] {

@@ -43,7 +43,17 @@ export function labelledVatRows(doc: Doc): LabelledVatRow[] {
     const [base, rate, tax] = [found?.get('base'), found?.get('rate'), found?.get('tax')];
     // The three agree, to the cent: a block read whole.
     if (!base || !rate || !tax || base.times(rate).dividedBy(100).minus(tax).abs().gt(0.01)) return [];
-    return [{ rate: rate.toString(), base: base.toFixed(2), tax: tax.toFixed(2), category: category!, page: line.page, y: line.top, labelled: true }];
+    return [
+      {
+        rate: rate.toString(),
+        base: base.toFixed(2),
+        tax: tax.toFixed(2),
+        category: category!,
+        page: line.page,
+        y: line.top,
+        labelled: true,
+      },
+    ];
   });
 }
 

@@ -140,10 +140,37 @@ describe("the XRechnung viewer's HTML printed to PDF", () => {
   });
 
   it('reads each labelled breakdown block, one of them over a page break, with its rate printed "7.00%"', async () => {
-    const rows = (await viewer()).vatBreakdown?.map((r) => [r.vatCategoryCode, r.vatCategoryRate, r.vatCategoryTaxableAmount, r.vatCategoryTaxAmount]);
+    const rows = (await viewer()).vatBreakdown?.map((r) => [
+      r.vatCategoryCode,
+      r.vatCategoryRate,
+      r.vatCategoryTaxableAmount,
+      r.vatCategoryTaxAmount,
+    ]);
     expect(rows).toEqual([
       ['S', '7', '113.03', '7.91'],
       ['S', '19', '64.46', '12.25'],
+    ]);
+  });
+
+  it('takes the category a block prints, its name wrapped, over one its exemption reason suggests', async () => {
+    const page: Text[] = [
+      ...total('Summe aller Positionen', 'netto', '120,00', 80),
+      ...total('Gesamtsumme', 'netto', '120,00', 100),
+      ...total('Summe Umsatzsteuer in Abrechnungswährung', '', '0,00', 120),
+      ...total('Gesamtsumme', 'brutto', '120,00', 140),
+      { s: 'Aufschlüsselung der Umsatzsteuer auf Ebene der Rechnung', x: 47, y: 180, size: 10, bold: true },
+      cell('Umsatzsteuerkategorie: O (Services outside scope of', 54, 200),
+      cell('tax)', 54, 211),
+      ...total('Gesamtsumme', 'netto', '120,00', 230),
+      ...total('Umsatzsteuersatz', '', '0%', 250),
+      ...total('Umsatzsteuerbetrag', '', '0,00', 270),
+      cell('Befreiungsgrund: als gemeinnützig anerkannt', 54, 290),
+    ];
+    const { invoice } = analyseInvoice(await extractTextLayer(await pdfOf([[...parties(), ...invoiceData()], page])), {
+      withLineItems: false,
+    });
+    expect(invoice.vatBreakdown?.map((r) => [r.vatCategoryCode, r.vatCategoryRate, r.vatCategoryTaxableAmount])).toEqual([
+      ['O', '0', '120.00'],
     ]);
   });
 
@@ -157,13 +184,9 @@ describe("the XRechnung viewer's HTML printed to PDF", () => {
 describe('labels of totals a rendering qualifies', () => {
   it('reads the kind of a sum from the label before its "netto" or "brutto", and the net or gross total of a bare sum from that word', () => {
     const first = (label: string) => classifyTotal(fold(label))[0];
-    expect(['Summe Nachlässe netto', 'Summe Zuschläge netto', 'Gesamtsumme netto', 'Gesamtsumme brutto', 'Fälliger Betrag brutto'].map(first)).toEqual([
-      'allowances',
-      'charges',
-      'netTotal',
-      'grossTotal',
-      'due',
-    ]);
+    expect(
+      ['Summe Nachlässe netto', 'Summe Zuschläge netto', 'Gesamtsumme netto', 'Gesamtsumme brutto', 'Fälliger Betrag brutto'].map(first),
+    ).toEqual(['allowances', 'charges', 'netTotal', 'grossTotal', 'due']);
   });
 
   it('takes no rate for an amount, though it is printed with two decimals', () => {
