@@ -289,30 +289,75 @@ function termsText(doc: Doc, label: Segment, value: Segment): string {
   let text = value.text.trim();
   let last = value;
   for (let more = 0; more < FORM_LINES; more++) {
-    // The next line that has text there (a date printed in another column may stand between).
-    // (Not the value of a label of its own line: "Fälligkeitsdatum:  15.6.2016" under the terms.)
-    const next = pageOf(doc, last.page)
-      .lines.slice(last.line + 1, last.line + 3)
-      .filter((line) => line.top - last.bottom < 2.5 * last.height)
-      .map((line) => {
-        const o = line.segments.find((o) => Math.abs(o.x0 - value.x0) < value.height || Math.abs(o.x0 - label.x0) < value.height);
-        return o && !line.segments.some((l) => l.x1 <= o.x0 && l.text.trim().endsWith(':')) ? o : undefined;
-      })
-      .find((o) => o !== undefined);
-    if (!next || isLabel(next.text) || /^[^:]{1,30}:/.test(next.text)) break;
-    // In a form, the lines of the value column under the value, with no label beside them, are the value's, sentence after sentence.
-    const form =
-      (value.x0 > label.x0 + 2 * value.height || inValueColumn(doc, value)) &&
-      Math.abs(next.x0 - value.x0) < value.height &&
-      next.x0 === lineStart(doc, next);
-    // Elsewhere terms go on after a comma, in a word that cannot start a sentence, or with more days, dates or rates; a line
-    // without figures that starts anew ("Bank-/Steuerinformationen", "Es bestehen Bonusvereinbarungen.") is something else.
-    const goesOn = /[,;\-–]$/.test(text) || /^[\p{Ll}\d]/u.test(next.text.trim()) || /\d/.test(next.text);
-    if (!form && (more >= 2 || /[.!?]$/.test(text) || !goesOn || isTableRow(doc, last))) break;
+    const next = termsLineAfter(doc, label, value, last);
+    if (!next || !termsGoOn(doc, { label, value, text, last, next, more })) break;
     text = `${text} ${next.text.trim()}`;
     last = next;
   }
   return text;
+}
+
+/**
+ * The next line that has text there (a date printed in another column may stand between). Not
+ * the value of a label of its own line ("Fälligkeitsdatum:  15.6.2016" under the terms), unless
+ * that label is the end of one wrapped over lines.
+ */
+function termsLineAfter(doc: Doc, label: Segment, value: Segment, last: Segment): Segment | undefined {
+  return linesAfter(doc, last)
+    .map((line) => {
+      const o = line.segments.find((o) => Math.abs(o.x0 - value.x0) < value.height || Math.abs(o.x0 - label.x0) < value.height);
+      return o && !line.segments.some((l) => l.x1 <= o.x0 && l.text.trim().endsWith(':') && !endsWrappedLabel(doc, l)) ? o : undefined;
+    })
+    .find((o) => o !== undefined);
+}
+
+interface TermsLine {
+  label: Segment;
+  value: Segment;
+  text: string;
+  last: Segment;
+  next: Segment;
+  more: number;
+}
+
+function termsGoOn(doc: Doc, { label, value, text, last, next, more }: TermsLine): boolean {
+  if (/^[^:]{1,30}:/.test(next.text)) return false;
+  const ended = /[.!?]$/.test(text);
+  // In a form, the lines of the value column under the value, with no label beside them, are the value's, sentence after
+  // sentence; a word that is also a label's goes on a sentence not yet ended ("Erhalt der" / "Rechnung.").
+  const labels = value.x0 > label.x0 + 2 * value.height ? label.x0 : formLabels(doc, value);
+  const form =
+    labels !== undefined &&
+    Math.abs(next.x0 - value.x0) < value.height &&
+    (next.x0 === lineStart(doc, next) || onlyLabelsLeftOf(doc, next, formLabels(doc, value)));
+  if (isLabel(next.text) && (!form || ended)) return false;
+  if (form) return true;
+  // Elsewhere terms go on after a comma, in a word that cannot start a sentence, or with more days, dates or rates; a line
+  // without figures that starts anew ("Bank-/Steuerinformationen", "Es bestehen Bonusvereinbarungen.") is something else.
+  const goesOn = /[,;\-–]$/.test(text) || /^[\p{Ll}\d]/u.test(next.text.trim()) || /\d/.test(next.text);
+  return more < 2 && !ended && goesOn && !isTableRow(doc, last);
+}
+
+/** The next two lines under a segment; atop the next page where the page ends with it (a value a printed HTML page cut). */
+function linesAfter(doc: Doc, seg: Segment): Line[] {
+  const page = pageOf(doc, seg.page);
+  if (seg.line + 1 < page.lines.length)
+    return page.lines.slice(seg.line + 1, seg.line + 3).filter((line) => line.top - seg.bottom < 2.5 * seg.height);
+  const next = doc.pages.find((p) => p.page === seg.page + 1);
+  return next ? next.lines.slice(0, 2).filter((line) => line.top < PAGE_TOP * next.height) : [];
+}
+
+/** Where a page's first lines stand, as a share of its height. */
+const PAGE_TOP = 0.15;
+
+/** "Skonto; weitere" / "Zahlungsbed.:": the colon ends a label wrapped over lines, whose value runs on beside it. */
+function endsWrappedLabel(doc: Doc, label: Segment): boolean {
+  // A line of another column may stand between ("Kartennummer:" beside them).
+  const above = pageOf(doc, label.page)
+    .lines.slice(Math.max(0, label.line - 2), label.line)
+    .flatMap((line) => line.segments)
+    .filter((o) => Math.abs(o.x0 - label.x0) < label.height && label.top - o.bottom < label.height);
+  return above.length > 0 && above.every((o) => !o.text.trim().endsWith(':'));
 }
 
 /**
@@ -326,17 +371,19 @@ const isTableRow = (doc: Doc, seg: Segment) =>
 const FORM_REACH = 6;
 
 /**
- * A segment that opens its line right of a form's labels ("Skonto; weitere" / "Zahlungsbed.:" set
- * left of a value wrapped in a narrow cell): the value column of a form, found without its label.
+ * Where the labels of a form stand whose value column holds the segment: a label ending in a colon
+ * left of it, within a few lines ("Skonto; weitere" / "Zahlungsbed.:" set beside a value wrapped
+ * in a narrow cell). None for a segment of running text.
  */
-function inValueColumn(doc: Doc, seg: Segment): boolean {
-  const lines = pageOf(doc, seg.page).lines;
-  return (
-    lineStart(doc, seg) === seg.x0 &&
-    lines
-      .slice(Math.max(0, seg.line - FORM_REACH), seg.line + FORM_REACH + 1)
-      .some((l) => l.segments.some((o) => o.x1 < seg.x0 && o.text.trim().endsWith(':')))
-  );
+function formLabels(doc: Doc, seg: Segment): number | undefined {
+  const lines = pageOf(doc, seg.page).lines.slice(Math.max(0, seg.line - FORM_REACH), seg.line + FORM_REACH + 1);
+  return lines.flatMap((l) => l.segments).find((o) => o.x1 < seg.x0 && o.text.trim().endsWith(':'))?.x0;
+}
+
+/** Nothing stands left of the segment on its line but the form's label column (a label wrapped over lines). */
+function onlyLabelsLeftOf(doc: Doc, seg: Segment, labels: number | undefined): boolean {
+  const left = pageOf(doc, seg.page).lines[seg.line]!.segments.filter((o) => o.x1 <= seg.x0);
+  return labels !== undefined && left.every((o) => Math.abs(o.x0 - labels) < seg.height);
 }
 
 /** The most lines a value in a form runs over. */

@@ -186,7 +186,7 @@ function partyOfRows(rows: Row[]): Party | undefined {
   const city = joined('city') ?? parsed?.city;
   const printed = by.get('country')?.[0];
   const country = (printed === undefined ? undefined : countryOfLine(printed)) ?? parsed?.country;
-  const identifier = by.get('identifier')?.[0];
+  const identifier = joined('identifier');
   return {
     ...(name ? { name } : {}),
     ...(line1 ? { line1 } : {}),
