@@ -181,6 +181,29 @@ describe("the XRechnung viewer's HTML printed to PDF", () => {
   });
 });
 
+describe('terms in a narrow cell beside a label wrapped over lines', () => {
+  it("runs on beside the label's second line, over the page break, and through a word that is also a label's", async () => {
+    const first: Text[] = [
+      ...parties(),
+      { s: 'Zahlungsdaten', x: 47, y: 760, size: 10, bold: true },
+      { s: 'Karteninformation', x: 313, y: 760, size: 10, bold: true },
+      cell('Skonto; weitere', 55, 790),
+      cell('Zahlbar innerhalb', 190, 790),
+      cell('Kartennummer:', 321, 795),
+      cell('Zahlungsbed.:', 55, 801),
+      cell('14 Tagen nach', 190, 801),
+    ];
+    const second: Text[] = [
+      cell('Erhalt der', 190, 40),
+      cell('Rechnung.', 190, 51),
+      cell('Karteninhaber:', 321, 51),
+      cell('Fälligkeitsdatum:', 55, 80),
+    ];
+    const { invoice } = analyseInvoice(await extractTextLayer(await pdfOf([first, second])), { withLineItems: false });
+    expect(invoice.paymentTerms).toBe('Zahlbar innerhalb 14 Tagen nach Erhalt der Rechnung.');
+  });
+});
+
 describe('labels of totals a rendering qualifies', () => {
   it('reads the kind of a sum from the label before its "netto" or "brutto", and the net or gross total of a bare sum from that word', () => {
     const first = (label: string) => classifyTotal(fold(label))[0];
