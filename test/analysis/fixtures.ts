@@ -328,3 +328,13 @@ export function ocrLine(y: number, x: number, text: string, confidence = 0.95): 
 
 /** One A4 page at 300 dpi as the OCR path hands it over. */
 export const ocrPage = (words: Word[]): PageText[] => [{ page: 1, width: 2480, height: 3508, words, source: 'ocr' }];
+
+/** The totals of one invoice the XML's renderings print (a sample of the XRechnung testsuite), as read. */
+export const RENDERED_TOTALS = {
+  sumOfInvoiceLineNetAmount: '180.76',
+  sumOfAllowancesOnDocumentLevel: '9.07',
+  sumOfChargesOnDocumentLevel: '5.80',
+  invoiceTotalAmountWithoutVat: '177.49',
+  invoiceTotalVatAmount: '20.16',
+  invoiceTotalAmountWithVat: '197.65',
+};
