@@ -367,7 +367,7 @@ function endsWrappedLabel(doc: Doc, label: Segment): boolean {
 const isTableRow = (doc: Doc, seg: Segment) =>
   pageOf(doc, seg.page).lines[seg.line]!.segments.some((o) => o.x0 > seg.x1 + 2 * seg.height && /\d/.test(o.text));
 
-/** How many lines above or below a value its form's label may end, wrapped over lines itself. */
+/** How many lines below a value's first its form's label may end, wrapped over lines itself. */
 const FORM_REACH = 6;
 
 /**
@@ -376,8 +376,9 @@ const FORM_REACH = 6;
  * in a narrow cell). None for a segment of running text.
  */
 function formLabels(doc: Doc, seg: Segment): number | undefined {
-  const lines = pageOf(doc, seg.page).lines.slice(Math.max(0, seg.line - FORM_REACH), seg.line + FORM_REACH + 1);
-  return lines.flatMap((l) => l.segments).find((o) => o.x1 < seg.x0 && o.text.trim().endsWith(':'))?.x0;
+  // A label of the rows above belongs to a field of its own; a colon alone is a scan's speck.
+  const lines = pageOf(doc, seg.page).lines.slice(Math.max(0, seg.line - 1), seg.line + FORM_REACH + 1);
+  return lines.flatMap((l) => l.segments).find((o) => o.x1 < seg.x0 && /\p{L}{2}[^:]*:$/u.test(o.text.trim()))?.x0;
 }
 
 /** Nothing stands left of the segment on its line but the form's label column (a label wrapped over lines). */

@@ -199,6 +199,27 @@ describe('terms in a narrow cell beside a label wrapped over lines', () => {
   });
 });
 
+describe("terms that are no form's value", () => {
+  it('end before the heading under them, though a scan left a colon left of them', async () => {
+    const page: Text[] = [
+      { s: 'Kontorbedarf Weser GmbH', x: 60, y: 40, size: 14, bold: true },
+      { s: 'Rechnung', x: 60, y: 120, size: 16, bold: true },
+      cell(':', 30, 294),
+      cell('Rechnungssumme Netto', 90, 294),
+      { s: '473,00', x: 540, y: 294, size: 9, right: true },
+      cell('Rechnungssumme Brutto', 90, 306),
+      { s: '529,87', x: 540, y: 306, size: 9, right: true },
+      cell('Zahlungsinformationen:', 60, 330),
+      cell('Zahlbar innerhalb 30 Tagen netto bis 04.04.2013, 3% Skonto innerhalb 10 Tagen bis 15.03.2013', 60, 342),
+      cell('Bank-/Steuerinformationen', 60, 354),
+      cell('Kontonr.:', 60, 366),
+      cell('1234 5678 90', 160, 366),
+    ];
+    const { invoice } = analyseInvoice(await extractTextLayer(await pdfOf([page])), { withLineItems: false });
+    expect(invoice.paymentTerms).toBe('Zahlbar innerhalb 30 Tagen netto bis 04.04.2013, 3% Skonto innerhalb 10 Tagen bis 15.03.2013');
+  });
+});
+
 describe('labels of totals a rendering qualifies', () => {
   it('reads the kind of a sum from the label before its "netto" or "brutto", and the net or gross total of a bare sum from that word', () => {
     const first = (label: string) => classifyTotal(fold(label))[0];
