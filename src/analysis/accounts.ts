@@ -1,5 +1,16 @@
 import { lineText, type Doc, type Found } from './document.js';
-import { hasVatPrefix, luhn, repairVatPrefix, scanBics, scanIbans, scanMisreadIbans, scanVatIds, type IdMatch } from './identifiers.js';
+import {
+  CUT_IBAN,
+  hasVatPrefix,
+  ibanCut,
+  luhn,
+  repairVatPrefix,
+  scanBics,
+  scanIbans,
+  scanMisreadIbans,
+  scanVatIds,
+  type IdMatch,
+} from './identifiers.js';
 import { INFERRED } from './sources.js';
 import type { Line, Segment } from './layout.js';
 import { BUYER_ID_CONTEXT } from './lexicon.js';
@@ -46,11 +57,20 @@ const VAT_LABEL = /ust|mwst|vat|tva|btw|uid|steuer-?id|umsatzsteuer|tax id|iva|i
  * 1261 99."): the first segment of the next line goes on with it. Only a checksum that holds
  * across the break joins the two.
  */
-function wrappedIbans(last: Segment, next: Line | undefined): IdMatch[] {
-  const first = next?.segments[0];
-  if (!first || first.x0 > last.x0 + last.height) return [];
-  const joined = `${last.text} ${first.text}`;
-  return scanIbans(joined).filter((m) => m.checked && m.start < last.text.length && m.end > last.text.length);
+function wrappedIbans(last: Segment, below: readonly Line[]): IdMatch[] {
+  // Running text wraps to the line's start; a narrow cell under its own start, a line of the next column between.
+  const first = below[0]?.segments[0];
+  const cell = below
+    .flatMap((line) => line.segments)
+    .find((o) => Math.abs(o.x0 - last.x0) < last.height && o.top - last.bottom < last.height);
+  const rests = [cell, first && first.x0 <= last.x0 + last.height ? first : undefined].filter((o) => o !== undefined);
+  return (
+    rests
+      .map((rest) =>
+        scanIbans(`${last.text} ${rest.text}`).filter((m) => m.checked && m.start < last.text.length && m.end > last.text.length),
+      )
+      .find((found) => found.length > 0) ?? []
+  );
 }
 
 export function findAccounts(doc: Doc): Accounts {
@@ -67,7 +87,10 @@ export function findAccounts(doc: Doc): Accounts {
       const ibanOnLine = scanIbans(whole).length > 0;
       let prefix = '';
       for (const seg of line.segments) {
-        const found = [...scanIbans(seg.text), ...(seg === line.segments.at(-1) ? wrappedIbans(seg, page.lines[index + 1]) : [])];
+        const found = [
+          ...scanIbans(seg.text),
+          ...(seg === line.segments.at(-1) ? wrappedIbans(seg, page.lines.slice(index + 1, index + 3)) : []),
+        ];
         for (const m of found) {
           ibans.push({
             value: m.value,
@@ -87,8 +110,9 @@ export function findAccounts(doc: Doc): Accounts {
                 prefix.slice(-12) + seg.text,
               )
             : null;
-        if (labelled)
-          ibans.push({ value: labelled[1]!.replace(/\s+/g, '').toUpperCase(), score: 0.4, page: seg.page, y: seg.top, via: 'iban:label' });
+        const account = labelled?.[1]!.replace(/\s+/g, '').toUpperCase();
+        if (account)
+          ibans.push({ value: account, score: 0.4, page: seg.page, y: seg.top, via: `iban:label${ibanCut(account) ? CUT_IBAN : ''}` });
         for (const m of scanBics(seg.text)) {
           // Upper-case words of 8 or 11 letters are common ("DUESSELDORF"); a BIC needs its label or an IBAN beside it.
           if (!bicLabel && !ibanOnLine) continue;

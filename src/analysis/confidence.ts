@@ -1,5 +1,6 @@
 import { CALIBRATION } from './calibration.js';
 import { BLURRED, GARBLED, PLAIN_LETTERS, UNNAMED_GLYPH, UNREAD_PAGE } from './legibility.js';
+import { CUT_IBAN } from './identifiers.js';
 import { NAMED_TWICE } from './named-twice.js';
 import { UNVOUCHED } from './solver.js';
 
@@ -68,6 +69,7 @@ const GUESSES = [
   UNREAD_PAGE,
   NAMED_TWICE,
   UNVOUCHED,
+  CUT_IBAN,
   ...NAME_GUESSES,
   ...CONTRADICTED,
   ZERO_RATE_DEFAULT,

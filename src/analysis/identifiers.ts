@@ -54,6 +54,17 @@ const IBAN_LENGTH: Readonly<Record<string, number>> = {
   VA: 22,
 };
 
+/**
+ * Evidence suffix of an IBAN shorter than its country's: cut where a narrow cell wrapped it
+ * ("DE12 1234 5678" / "9012 3456 78"), and the checksum that would join the two fails.
+ */
+export const CUT_IBAN = ':cut';
+
+export function ibanCut(iban: string): boolean {
+  const length = IBAN_LENGTH[iban.slice(0, 2)];
+  return length !== undefined && iban.length < length;
+}
+
 export function ibanValid(iban: string): boolean {
   return /^[A-Z]{2}\d{2}[A-Z0-9]{11,30}$/.test(iban) && mod97(iban.slice(4) + iban.slice(0, 4));
 }

@@ -186,7 +186,10 @@ function partyOfRows(rows: Row[]): Party | undefined {
   const city = joined('city') ?? parsed?.city;
   const printed = by.get('country')?.[0];
   const country = (printed === undefined ? undefined : countryOfLine(printed)) ?? parsed?.country;
-  const identifier = joined('identifier');
+  // An identifier printed with its scheme is a global one (a GLN under 0088), which the reading
+  // does not carry the scheme of; and one over two lines may be two identifiers, or one wrapped.
+  const ids = by.get('identifier');
+  const identifier = ids?.length === 1 && !by.has('scheme') ? ids[0] : undefined;
   return {
     ...(name ? { name } : {}),
     ...(line1 ? { line1 } : {}),

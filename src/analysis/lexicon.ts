@@ -483,7 +483,7 @@ export const TABLE_END =
 export const NAME_LABEL =
   /^(?:(?:firmen|handels)?name|firma|company(?: name)?|trade name|raison sociale|nom|denomination|naam|bedrijfsnaam|ragione sociale|denominazione)$/;
 
-export type KeyValuePartyField = 'name' | 'street' | 'address' | 'line2' | 'postcode' | 'city' | 'country' | 'identifier';
+export type KeyValuePartyField = 'name' | 'street' | 'address' | 'line2' | 'postcode' | 'city' | 'country' | 'identifier' | 'scheme';
 
 /** The rows of a party section in key–value renderings, by their label (folded, without the colon). */
 export const KEY_VALUE_PARTY_LABELS: ReadonlyArray<[KeyValuePartyField, RegExp]> = [
@@ -496,6 +496,7 @@ export const KEY_VALUE_PARTY_LABELS: ReadonlyArray<[KeyValuePartyField, RegExp]>
   ['city', /^(?:ort|stadt|city|town|location|ville|localite|plaats|woonplaats|citta|localita)$/],
   ['country', /^(?:land|landercode|country(?: code)?|pays|code pays|paese|nazione)$/],
   ['identifier', /^(?:nummer|kennung(?: ?\/ ?kunden-?(?:nr\.?|nummer))?|id|identifier|kunden-?nummer|lieferanten-?nummer|party id)$/],
+  ['scheme', /^(?:schema der kennung|scheme identifier|identifier scheme|schema)$/],
 ];
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { analyseInvoice } from '../../src/analysis/index.js';
+import { analyseInvoice, analyseWithEvidence } from '../../src/analysis/index.js';
 import { classifyTotal } from '../../src/analysis/totals.js';
 import { fold } from '../../src/analysis/text.js';
 import { extractTextLayer } from '../../src/reading/text-layer.js';
@@ -196,6 +196,42 @@ describe('terms in a narrow cell beside a label wrapped over lines', () => {
     ];
     const { invoice } = analyseInvoice(await extractTextLayer(await pdfOf([first, second])), { withLineItems: false });
     expect(invoice.paymentTerms).toBe('Zahlbar innerhalb 14 Tagen nach Erhalt der Rechnung.');
+  });
+});
+
+describe("a party's identifier and account in the viewer's narrow cells", () => {
+  /** The payment section: the mandate's empty "IBAN:" on the left, the account's IBAN wrapped around its label on the right. */
+  const payment = (iban: [string, string]): Text[] => [
+    { s: 'Lastschrift', x: 47, y: 600, size: 10, bold: true },
+    { s: 'Überweisung', x: 313, y: 600, size: 10, bold: true },
+    cell('IBAN:', 55, 630),
+    cell(iban[0], 456, 630),
+    cell('IBAN:', 321, 636),
+    cell(iban[1], 456, 642),
+    cell('BIC:', 321, 660),
+  ];
+  const read = async (texts: Text[]) => analyseWithEvidence(await extractTextLayer(await pdfOf([texts])), { withLineItems: false });
+
+  it('joins an IBAN the cell wrapped where its checksum holds across the break', async () => {
+    const { invoice } = await read([...parties(), ...payment(['DE89 3704 0044', '0532 0130 00'])]);
+    expect(invoice.paymentInstructions?.creditTransfer?.[0]?.paymentAccountIdentifier).toBe('DE89370400440532013000');
+  });
+
+  it("holds an IBAN shorter than its country's at even odds: the rest of it is cut off", async () => {
+    const { invoice, fieldConfidence } = await read([...parties(), ...payment(['DE12 1234 5678', '9012 3456 78'])]);
+    expect(invoice.paymentInstructions?.creditTransfer?.[0]?.paymentAccountIdentifier).toBe('DE1212345678');
+    expect(fieldConfidence['paymentInstructions.creditTransfer[0].paymentAccountIdentifier']).toBeLessThanOrEqual(0.5);
+  });
+
+  it('takes no identifier printed with its scheme (a GLN the reading has no scheme for), nor one over two lines', async () => {
+    const withScheme = parties().concat(field('Schema der Kennung:', ['0088 (EAN Location Code)'], 329, 140 + 8 * 30));
+    const { invoice } = await read(withScheme);
+    expect(invoice.seller?.sellerName).toBe('ELEKTRON Industrieservice GmbH');
+    expect(invoice.seller?.sellerIdentifier).toBeUndefined();
+    expect(invoice.buyer?.buyerIdentifier).toBe('GE2020211');
+    const wrapped = parties().map((t) => (t.s === '549910' ? { ...t, s: '987654321' } : t));
+    const second = await read(wrapped.concat(cell('7894897438', 455, 361)));
+    expect(second.invoice.seller?.sellerIdentifier).toBeUndefined();
   });
 });
 
