@@ -52,17 +52,26 @@ const COMPANY_NUMBER = /(?<![A-Za-z])SIRE[NT]\b(?:\s*n°)?\s*:?\s*(\d{3} ?\d{3} 
 
 const VAT_LABEL = /ust|mwst|vat|tva|btw|uid|steuer-?id|umsatzsteuer|tax id|iva|identification|intracom|n° tva/;
 
+/** The segment a narrow cell wraps a value onto, under its start, with a line of the next column maybe between. */
+function cellBelow(seg: Segment, below: readonly Line[]): Segment | undefined {
+  return below.flatMap((line) => line.segments).find((o) => Math.abs(o.x0 - seg.x0) < seg.height && o.top - seg.bottom < seg.height);
+}
+
+/** A labelled IBAN shorter than its country's, with groups of its characters right under it: the rest the cell wrapped. */
+function cutIban(account: string, seg: Segment, below: readonly Line[]): boolean {
+  const rest = cellBelow(seg, below);
+  return ibanCut(account) && rest !== undefined && /^[A-Z0-9]{1,4}(?: [A-Z0-9]{1,4})*$/.test(rest.text.trim());
+}
+
 /**
  * An IBAN that running text wraps at the line's end ("… auf das Konto IBAN DE75 5121" / "0800 1245
  * 1261 99."): the first segment of the next line goes on with it. Only a checksum that holds
  * across the break joins the two.
  */
 function wrappedIbans(last: Segment, below: readonly Line[]): IdMatch[] {
-  // Running text wraps to the line's start; a narrow cell under its own start, a line of the next column between.
+  // Running text wraps to the line's start; a narrow cell under its own start.
   const first = below[0]?.segments[0];
-  const cell = below
-    .flatMap((line) => line.segments)
-    .find((o) => Math.abs(o.x0 - last.x0) < last.height && o.top - last.bottom < last.height);
+  const cell = cellBelow(last, below);
   const rests = [cell, first && first.x0 <= last.x0 + last.height ? first : undefined].filter((o) => o !== undefined);
   return (
     rests
@@ -112,7 +121,13 @@ export function findAccounts(doc: Doc): Accounts {
             : null;
         const account = labelled?.[1]!.replace(/\s+/g, '').toUpperCase();
         if (account)
-          ibans.push({ value: account, score: 0.4, page: seg.page, y: seg.top, via: `iban:label${ibanCut(account) ? CUT_IBAN : ''}` });
+          ibans.push({
+            value: account,
+            score: 0.4,
+            page: seg.page,
+            y: seg.top,
+            via: `iban:label${cutIban(account, seg, page.lines.slice(index + 1, index + 3)) ? CUT_IBAN : ''}`,
+          });
         for (const m of scanBics(seg.text)) {
           // Upper-case words of 8 or 11 letters are common ("DUESSELDORF"); a BIC needs its label or an IBAN beside it.
           if (!bicLabel && !ibanOnLine) continue;

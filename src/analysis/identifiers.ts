@@ -55,8 +55,8 @@ const IBAN_LENGTH: Readonly<Record<string, number>> = {
 };
 
 /**
- * Evidence suffix of an IBAN shorter than its country's: cut where a narrow cell wrapped it
- * ("DE12 1234 5678" / "9012 3456 78"), and the checksum that would join the two fails.
+ * Evidence suffix of an IBAN cut where a narrow cell wrapped it ("DE12 1234 5678" / "9012 3456
+ * 78"), the checksum that would join the two failing: shorter than its country's, its rest under it.
  */
 export const CUT_IBAN = ':cut';
 

@@ -223,6 +223,19 @@ describe("a party's identifier and account in the viewer's narrow cells", () => 
     expect(fieldConfidence['paymentInstructions.creditTransfer[0].paymentAccountIdentifier']).toBeLessThanOrEqual(0.5);
   });
 
+  it('keeps the confidence of a short IBAN printed whole on its line (test data print such), with the BIC under it', async () => {
+    const page = [
+      ...parties(),
+      cell('IBAN:', 321, 636),
+      cell('DE12 1234 4321 9876 00', 456, 636),
+      cell('BIC:', 321, 648),
+      cell('ABCDDEFFXXX', 456, 648),
+    ];
+    const { invoice, fieldConfidence } = await read(page);
+    expect(invoice.paymentInstructions?.creditTransfer?.[0]?.paymentAccountIdentifier).toBe('DE1212344321987600');
+    expect(fieldConfidence['paymentInstructions.creditTransfer[0].paymentAccountIdentifier']).toBeGreaterThan(0.6);
+  });
+
   it('takes no identifier printed with its scheme (a GLN the reading has no scheme for), nor one over two lines', async () => {
     const withScheme = parties().concat(field('Schema der Kennung:', ['0088 (EAN Location Code)'], 329, 140 + 8 * 30));
     const { invoice } = await read(withScheme);
