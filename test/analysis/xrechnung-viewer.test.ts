@@ -12,6 +12,7 @@ import { pdfOf, RENDERED_TOTALS, type Text } from './fixtures.js';
  * totals with a column of "netto" / "brutto" between label and amount.
  */
 const cell = (s: string, x: number, y: number): Text => ({ s, x, y, size: 9 });
+const cells = (rows: Array<[string, number, number]>): Text[] => rows.map(([s, x, y]) => cell(s, x, y));
 
 /** A label at `x` with its value at `x + 126`, wrapped around the label where it has several lines. */
 function field(label: string, value: string[], x: number, y: number): Text[] {
@@ -182,11 +183,13 @@ describe('terms in a narrow cell beside a label wrapped over lines', () => {
       ...parties(),
       { s: 'Zahlungsdaten', x: 47, y: 760, size: 10, bold: true },
       { s: 'Karteninformation', x: 313, y: 760, size: 10, bold: true },
-      cell('Skonto; weitere', 55, 790),
-      cell('Zahlbar innerhalb', 190, 790),
-      cell('Kartennummer:', 321, 795),
-      cell('Zahlungsbed.:', 55, 801),
-      cell('14 Tagen nach', 190, 801),
+      ...cells([
+        ['Skonto; weitere', 55, 790],
+        ['Zahlbar innerhalb', 190, 790],
+        ['Kartennummer:', 321, 795],
+        ['Zahlungsbed.:', 55, 801],
+        ['14 Tagen nach', 190, 801],
+      ]),
     ];
     const second: Text[] = [
       cell('Erhalt der', 190, 40),
@@ -253,16 +256,18 @@ describe("terms that are no form's value", () => {
     const page: Text[] = [
       { s: 'Kontorbedarf Weser GmbH', x: 60, y: 40, size: 14, bold: true },
       { s: 'Rechnung', x: 60, y: 120, size: 16, bold: true },
-      cell(':', 30, 294),
-      cell('Rechnungssumme Netto', 90, 294),
       { s: '473,00', x: 540, y: 294, size: 9, right: true },
-      cell('Rechnungssumme Brutto', 90, 306),
       { s: '529,87', x: 540, y: 306, size: 9, right: true },
-      cell('Zahlungsinformationen:', 60, 330),
-      cell('Zahlbar innerhalb 30 Tagen netto bis 04.04.2013, 3% Skonto innerhalb 10 Tagen bis 15.03.2013', 60, 342),
-      cell('Bank-/Steuerinformationen', 60, 354),
-      cell('Kontonr.:', 60, 366),
-      cell('1234 5678 90', 160, 366),
+      ...cells([
+        [':', 30, 294],
+        ['Rechnungssumme Netto', 90, 294],
+        ['Rechnungssumme Brutto', 90, 306],
+        ['Zahlungsinformationen:', 60, 330],
+        ['Zahlbar innerhalb 30 Tagen netto bis 04.04.2013, 3% Skonto innerhalb 10 Tagen bis 15.03.2013', 60, 342],
+        ['Bank-/Steuerinformationen', 60, 354],
+        ['Kontonr.:', 60, 366],
+        ['1234 5678 90', 160, 366],
+      ]),
     ];
     const { invoice } = analyseInvoice(await extractTextLayer(await pdfOf([page])), { withLineItems: false });
     expect(invoice.paymentTerms).toBe('Zahlbar innerhalb 30 Tagen netto bis 04.04.2013, 3% Skonto innerhalb 10 Tagen bis 15.03.2013');
