@@ -38,9 +38,12 @@ export interface ItemRow {
    * How the name was set, which tells how surely it is whole: alone in its column, joined from
    * the lines a narrow column broke it over (`joined`; `spaced` where a line joined by its
    * spacing alone), with a line under it set like its own and not joined (`open`), over a
-   * description, or cut from its description at a colon.
+   * description, or cut from its description at a colon. `cell`: joined by its spacing alone in
+   * a table that sets each description apart, after the name's cell has closed, so the lines at
+   * the name's spacing are the name's own (the AWV stylesheet: "Mineralwasser Medium" /
+   * "12 x 1,0l PET" over the price row, the description under it).
    */
-  nameSet?: 'alone' | 'joined' | 'spaced' | 'open' | 'described' | 'colon';
+  nameSet?: 'alone' | 'joined' | 'spaced' | 'cell' | 'open' | 'described' | 'colon';
   /** Where the name may as well be otherwise: with the line under it, without the lines joined to it, not cut at its colon. */
   nameAlternatives?: string[];
   description?: string;
@@ -525,6 +528,8 @@ interface ItemName {
    * printed the item's quantity and price with no amount. Which lines are the name is then for a person to confirm.
    */
   cut?: boolean;
+  /** Where the item's description began: on the line right under its name (`under`), or after the name's cell had closed (`apart`). */
+  described?: 'under' | 'apart';
 }
 
 /** Where reading stands on one page: the item lines below go on with. */
@@ -849,6 +854,8 @@ function extendItem(scan: Scan, cursor: Cursor, current: ItemRow, r: RowLine): v
     // A parenthesis before a colon, "(Stunde): Einer", is the name's.)
     nameLine(scan, cursor, current, r);
   } else {
+    const entry = scan.names.get(current);
+    if (entry && current.description === undefined) entry.described = cursor.nameOpen ? 'under' : 'apart';
     current.description = current.description ? `${current.description}\n${desc}` : desc;
     cursor.nameOpen = false;
   }
@@ -889,17 +896,31 @@ const IDENTIFIERS_BEFORE = new RegExp(`^(?:${IDENTIFIER.source}\\s+)+(?=\\p{L})`
 function joinNames(scan: Scan): void {
   const tables = new Map<Column[], NameLine[][]>();
   for (const { columns, lines } of scan.names.values()) tables.set(columns, [...(tables.get(columns) ?? []), lines]);
+  const apart = descriptionsApart(scan);
   for (const row of scan.rows) {
     const { columns, lines, cut } = scan.names.get(row) ?? { lines: [] };
     if (row.name === undefined || row.nameSet === 'colon') continue;
     const first = row.name;
     if (lines.length < 2) row.nameSet = row.description ? 'described' : 'alone';
     else joinName(row, row.name, lines, tables.get(columns!)!);
+    if (row.nameSet === 'spaced' && apart.has(columns!)) row.nameSet = 'cell';
     if (cut) cutName(row, first);
     // An article number's line read for the name (a page break cut the cell under it) names nothing sure.
     if (IDENTIFIER_LINE.test(row.name!)) row.nameSet = 'open';
     else idsBeforeName(row);
   }
+}
+
+/**
+ * The tables whose items print their descriptions apart from the name: some item's description
+ * began after its name's cell had closed (under its article numbers or its price row), and none
+ * right under its name.
+ */
+function descriptionsApart(scan: Scan): Set<Column[]> {
+  const under = new Set<Column[]>();
+  const apart = new Set<Column[]>();
+  for (const { columns, described } of scan.names.values()) if (described) (described === 'apart' ? apart : under).add(columns);
+  return new Set([...apart].filter((columns) => !under.has(columns)));
 }
 
 /** A name whose cell may hold more than was read (`ItemName.cut`): it is for a person to confirm. */

@@ -1418,3 +1418,59 @@ describe('a price for a hundred pieces', () => {
     ]);
   });
 });
+
+describe('a name over lines of its own cell, in a table that prints descriptions apart (the AWV stylesheet)', () => {
+  const header: Text[] = [
+    { s: 'Pos', x: 50, y: 200, bold: true },
+    { s: 'Beschreibung', x: 110, y: 200, bold: true },
+    { s: 'Nettopreis', x: 250, y: 200, bold: true, right: true },
+    { s: 'Menge', x: 330, y: 200, bold: true, right: true },
+    { s: 'Entgelt', x: 500, y: 200, bold: true, right: true },
+  ];
+  const item = (y: number, name: string, price: string, qty: string, amount: string): Text[] => [
+    { s: name, x: 110, y },
+    { s: price, x: 250, y, right: true },
+    { s: qty, x: 330, y, right: true },
+    { s: amount, x: 500, y, right: true },
+  ];
+  /** An item over its article numbers and, where given, a description; then one whose name has a line of its own ("Pfand" / "Mehrweg"). */
+  const pages = (description: (y: number) => Text[]): Text[][] => [
+    [
+      { s: 'Lieferant GmbH', x: 50, y: 50, size: 12, bold: true },
+      ...header,
+      ...item(220, 'Mineralwasser Medium', '5,49', '20', '109,80'),
+      { s: 'GTRWA5', x: 50, y: 230 },
+      { s: '4000001234561', x: 50, y: 240 },
+      ...description(252),
+      ...item(290, 'Pfand', '2,77', '20', '55,40'),
+      { s: 'PFA5', x: 50, y: 300 },
+      { s: 'Mehrweg', x: 110, y: 300 },
+      { s: '4000001234578', x: 50, y: 310 },
+    ],
+  ];
+
+  it('joins a line at the name\'s spacing to it where a description stands apart, under the article numbers ("Pfand" / "Mehrweg")', async () => {
+    const rows = await rowsOf(pages((y) => [{ s: 'Aus regionaler Quelle', x: 110, y }]));
+    expect(rows.map((r) => [r.name, r.description, r.nameSet])).toEqual([
+      ['Mineralwasser Medium', 'Aus regionaler Quelle', 'described'],
+      ['Pfand Mehrweg', undefined, 'cell'],
+    ]);
+  });
+
+  it('leaves it a guess where no description is printed apart, or one stands right under a name', async () => {
+    const none = await rowsOf(pages(() => []));
+    expect(none.map((r) => [r.name, r.nameSet])).toEqual([
+      ['Mineralwasser Medium', 'alone'],
+      ['Pfand Mehrweg', 'spaced'],
+    ]);
+    // "Herkunft: …" right under a name opens its description there: the table sets descriptions under names.
+    const under = await rowsOf([
+      [
+        ...pages((y) => [{ s: 'Aus regionaler Quelle', x: 110, y }])[0]!,
+        ...item(340, 'Leergut', '1,50', '2', '3,00'),
+        { s: 'Herkunft: Deutschland', x: 110, y: 350 },
+      ],
+    ]);
+    expect(under.map((r) => r.nameSet)).toEqual(['described', 'spaced', 'described']);
+  });
+});
