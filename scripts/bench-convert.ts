@@ -329,7 +329,7 @@ async function convert(service: SpawnedService, c: Case): Promise<Result> {
 // ---------------------------------------------------------------- comparison
 
 type Compare = 'text' | 'id' | 'date' | 'amount' | 'number';
-const UNNAMED_GLYPH = /[\uE000-\uF8FF]/u;
+const PRIVATE_USE_CODE = /[\uE000-\uF8FF]/u;
 
 /** `kind`: how the page shows the value, for the page-differs check. */
 const COMPARED: Array<{ bt: string; path: string; compare: Compare; kind: Kind }> = [
@@ -467,7 +467,7 @@ function judgeInvoice(c: Case, got: Invoice): Verdict[] {
     else if (kind === 'unit' && PIECES.has(want) && PIECES.has(value) && c.visible && !isVisible(kind, want, c.visible))
       verdicts.push({ bt, want, got: value, verdict: 'piece-code' });
     // A glyph the PDF names by no letter (a ligature's private-use code) is in the text layer, not on the page a person reads.
-    else if (UNNAMED_GLYPH.test(value)) verdicts.push({ bt, want, got: value, verdict: 'wrong' });
+    else if (PRIVATE_USE_CODE.test(value)) verdicts.push({ bt, want, got: value, verdict: 'wrong' });
     else if (kind && c.visible && !isVisible(kind, want, c.visible) && isVisible(kind, value, c.visible))
       verdicts.push({ bt, want, got: value, verdict: 'page-differs' });
     // A text the page prints in the output's case and not the XML's ("16X6X28" where the XML writes "16x6x28").

@@ -325,11 +325,12 @@ function termsGoOn(doc: Doc, { label, value, text, last, next, more }: TermsLine
   const ended = /[.!?]$/.test(text);
   // In a form, the lines of the value column under the value, with no label beside them, are the value's, sentence after
   // sentence; a word that is also a label's goes on a sentence not yet ended ("Erhalt der" / "Rechnung.").
-  const labels = value.x0 > label.x0 + 2 * value.height ? label.x0 : formLabels(doc, value);
+  const labelColumn = formLabels(doc, value);
+  const labels = value.x0 > label.x0 + 2 * value.height ? label.x0 : labelColumn;
   const form =
     labels !== undefined &&
     Math.abs(next.x0 - value.x0) < value.height &&
-    (next.x0 === lineStart(doc, next) || onlyLabelsLeftOf(doc, next, formLabels(doc, value)));
+    (next.x0 === lineStart(doc, next) || onlyLabelsLeftOf(doc, next, labelColumn));
   if (isLabel(next.text) && (!form || ended)) return false;
   if (form) return true;
   // Elsewhere terms go on after a comma, in a word that cannot start a sentence, or with more days, dates or rates; a line

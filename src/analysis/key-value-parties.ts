@@ -61,12 +61,13 @@ function rowsUnder(doc: Doc, h: Heading, headings: readonly Heading[]): Row[] {
     const gap = pairs.length > 0 || labels ? FORM_ROW_GAP : SECTION_GAP;
     if (line.top - last.bottom > gap * line.height || startsSection(line, headings)) break;
     last = line;
-    const value = line.segments.length === 1 ? line.segments[0]! : undefined;
+    // The line's one segment: a label alone, or a value alone.
+    const only = line.segments.length === 1 ? line.segments[0]! : undefined;
     if (labels) {
       // The viewer's HTML prints a label with no value where the XML has none ("Adresszusatz:").
-      const below = value ? straddling(h, value, lines.slice(k + 1)) : [];
+      const below = only ? straddling(h, only, lines.slice(k + 1)) : [];
       const values = [...pending, ...below];
-      if (value && values.length > 0) rows.push({ label: value.text, values: values.map((s) => s.text), segments: [value, ...values] });
+      if (only && values.length > 0) rows.push({ label: only.text, values: values.map((s) => s.text), segments: [only, ...values] });
       pending = [];
       k += below.length;
       last = lines[k]!;
@@ -75,12 +76,12 @@ function rowsUnder(doc: Doc, h: Heading, headings: readonly Heading[]): Row[] {
       pairs[0]!.segments.push(...pending);
       pending = [];
       rows.push(...pairs);
-    } else if (value && (rows.length === 0 ? value.x0 - h.segment.x0 > 3 * value.height : continues(rows.at(-1)!, line))) {
+    } else if (only && (rows.length === 0 ? only.x0 - h.segment.x0 > 3 * only.height : continues(rows.at(-1)!, line))) {
       const next = lines.slice(k + 1).find((l) => l.segments.length > 0);
-      if (nearerBelow(doc, h, line, next, rows.at(-1), column)) pending.push(value);
+      if (nearerBelow(doc, h, line, next, rows.at(-1), column)) pending.push(only);
       else if (rows.length > 0) {
-        rows.at(-1)!.values.push(value.text);
-        rows.at(-1)!.segments.push(value);
+        rows.at(-1)!.values.push(only.text);
+        rows.at(-1)!.segments.push(only);
       } else break;
     } else break;
   }
