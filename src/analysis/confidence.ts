@@ -127,11 +127,32 @@ export function fieldConfidence(path: string, evidence: string, table: Calibrati
     const clear = fieldConfidence(path, evidence.slice(0, -BLURRED.length), table, ocrQuality);
     return Math.min(clear, shrink(table[`${fieldGroup(path)}|${evidence}`], shrink(table[`*|${evidence}`], clear)));
   }
-  const byEvidence = shrink(table[`*|${evidence}`], global);
+  const byEvidence = shrink(table[`*|${evidence}`] ?? fieldShare(table, fieldGroup(path), evidence.startsWith('ocr:')), global);
   const measured = shrink(table[`${fieldGroup(path)}|${evidence}`], byEvidence);
   if (guess) return Math.min(measured, UNKNOWN);
   return evidence.replace(/^ocr:/, '') === RANK_UNSURE ? Math.min(measured, RANK_UNSURE_CEILING) : measured;
 }
+
+/**
+ * A way of reading never measured says nothing of itself; what is known is how often the field was
+ * right read any way (an item name on a scan far less often than the scan's fields on the whole,
+ * whose share would otherwise stand in for it). Its counts over every evidence, of the same
+ * source (text layer or OCR).
+ */
+function fieldShare(table: CalibrationTable, group: string, ocr: boolean): readonly [number, number] | undefined {
+  const shares = fieldShares.get(table) ?? new Map<string, [number, number]>();
+  fieldShares.set(table, shares);
+  const key = `${ocr ? 'ocr:' : ''}${group}`;
+  if (!shares.has(key)) {
+    const counts = Object.entries(table)
+      .filter(([k]) => k.startsWith(`${group}|`) && k.slice(group.length + 1).startsWith('ocr:') === ocr)
+      .reduce<[number, number]>((sum, [, [right, seen]]) => [sum[0] + right, sum[1] + seen], [0, 0]);
+    shares.set(key, counts);
+  }
+  const counts = shares.get(key)!;
+  return counts[1] > 0 ? counts : undefined;
+}
+const fieldShares = new WeakMap<CalibrationTable, Map<string, [number, number]>>();
 
 /**
  * Counts per `group|evidence`, `*|evidence` and `*|*` from judged fields: what calibration.ts holds.

@@ -581,6 +581,8 @@ function setParty(r: Reading, doc: Doc, role: 'seller' | 'buyer', p: Party | und
   set(`${role}.${role}Name`, p.name, `rank:${step}`);
   const a = `${role}.${role}PostalAddress.${role}`;
   set(`${a}AddressLine1`, p.line1, via);
+  set(`${a}AddressLine2`, p.line2, via);
+  set(`${a}AddressLine3`, p.line3, via);
   set(`${a}City`, p.city, via);
   set(`${a}PostCode`, p.postcode, via);
   r.set(`${a}CountryCode`, p.country, via, block);

@@ -20,7 +20,9 @@ export interface Party {
   /** The party's number as printed in its block (customer number for the buyer). */
   identifier?: string;
   line1?: string;
+  /** The lines between the street and the city line ("Suite 100", "Hof 3"): BT-36 / BT-51, and the rest BT-162 / BT-163. */
   line2?: string;
+  line3?: string;
   postcode?: string;
   city?: string;
   country?: string;
@@ -151,13 +153,14 @@ export function parseAddress(
     ...withId,
   };
   // The main address line is the first that looks like a street (a house number or a street word);
-  // lines before it are contact persons, lines after it (building, floor) the second line.
+  // lines before it are contact persons, lines after it (building, floor) the second and third lines.
   const street = Math.max(
     0,
     between.findIndex((l) => /\d/.test(l) || STREET_WORD.test(fold(l))),
   );
   if (between.length > 0) out.line1 = between[street];
-  if (between.length > street + 1) out.line2 = between.slice(street + 1).join(', ');
+  if (between.length > street + 1) out.line2 = between[street + 1];
+  if (between.length > street + 2) out.line3 = between.slice(street + 2).join(', ');
   if (country) out.country = country;
   return out;
 }

@@ -267,6 +267,8 @@ const optionalRegistration = (invoice: Invoice, path: string) =>
 const CONTACT = /^(?:seller\.sellerContact|buyer\.buyerContact)\./;
 const optionalContact = (invoice: Invoice, path: string) =>
   CONTACT.test(path) && !(path.startsWith('seller.') && profileOf(invoice) === 'XRECHNUNG');
+/** An address's further lines (building, floor: BT-36, BT-162, BT-51, BT-163) add to its street; read below the certainty, they are left out. */
+const ADDRESS_EXTRA = /^(?:seller|buyer)\.\w+PostalAddress\.\w+AddressLine[23]$/;
 
 function withoutUnsureExtras(found: Invoice, opts: PrepareOptions): { invoice: Invoice; omitted: FilledField[] } {
   const certainty = certaintyOf(opts);
@@ -275,7 +277,7 @@ function withoutUnsureExtras(found: Invoice, opts: PrepareOptions): { invoice: I
       ((OPTIONAL_EXTRA.test(path) || optionalTerms(found, path) || optionalRegistration(found, path)) &&
         c < Math.max(certainty, OPTIONAL_CERTAINTY)) ||
       (EXEMPTION_REASON.test(path) && c < certainty && codedReason(found, path)) ||
-      (optionalContact(found, path) && c < certainty),
+      ((optionalContact(found, path) || ADDRESS_EXTRA.test(path)) && c < certainty),
   );
   if (unsure.length === 0) return { invoice: found, omitted: [] };
   const invoice = structuredClone(found);

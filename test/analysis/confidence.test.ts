@@ -33,6 +33,19 @@ describe('the calibration', () => {
     expect(confidence).toBeGreaterThan(0.75);
   });
 
+  it('gives a way of reading never measured the share of its field read any way, not that of every field', () => {
+    const name = 'invoiceLine[0].itemInformation.itemName';
+    const table = fitCalibration([
+      ...Array.from({ length: 200 }, () => ({ path: 'invoiceNumber', evidence: 'ocr:label:right', right: true, source: 'a' })),
+      ...Array.from({ length: 20 }, (_, i) => ({ path: name, evidence: 'ocr:name:joined', right: i < 12, source: 'a' })),
+      ...Array.from({ length: 20 }, () => ({ path: name, evidence: 'name:joined', right: true, source: 'a' })),
+    ]);
+    expect(table['*|ocr:*']![0] / table['*|ocr:*']![1]).toBeGreaterThan(0.95);
+    // Of the OCR readings of names only: the text layer's, all right, say nothing of the letters a scan garbles.
+    expect(fieldConfidence(name, 'ocr:name:cell', table)).toBeLessThan(0.7);
+    expect(fieldConfidence('invoiceNumber', 'ocr:label:novel', table)).toBeGreaterThan(0.95);
+  });
+
   it('holds a guess the page cannot settle at even odds, however often the sources measured happened to settle it one way', () => {
     const path = 'invoiceLine[0].itemInformation.itemName';
     const table = fitCalibration(

@@ -263,3 +263,32 @@ describe("a party's block ends at the next party's label", () => {
     expect(seller?.sellerPostalAddress?.sellerPostCode).not.toBe('12345');
   });
 });
+
+describe("an address's lines between its street and its city line", () => {
+  const block = (lines: string[]): Text[] => [
+    { s: 'Rechnungsempfänger', x: 60, y: 118, size: 8, bold: true },
+    ...['Kunden AG Mitte', ...lines, '69876 Frankfurt'].map((s, i) => ({ s, x: 60, y: 130 + 12 * i, size: 10 })),
+    ...total,
+  ];
+
+  it('are the second and third address lines (BT-51, BT-163), in the order printed', async () => {
+    const { buyer } = await parties(block(['Pappelallee 15', 'Hof 3']));
+    expect(buyer?.buyerPostalAddress).toMatchObject({
+      buyerAddressLine1: 'Pappelallee 15',
+      buyerAddressLine2: 'Hof 3',
+      buyerCity: 'Frankfurt',
+    });
+    const three = await parties(block(['456 Buyer St', 'Suite 200', 'Building B']));
+    expect(three.buyer?.buyerPostalAddress).toMatchObject({
+      buyerAddressLine1: '456 Buyer St',
+      buyerAddressLine2: 'Suite 200',
+      buyerAddressLine3: 'Building B',
+    });
+  });
+
+  it('a person printed above the street stays out of them', async () => {
+    const { buyer } = await parties(block(['Hans Muster', 'Kundenstraße 15']));
+    expect(buyer?.buyerPostalAddress?.buyerAddressLine1).toBe('Kundenstraße 15');
+    expect(buyer?.buyerPostalAddress?.buyerAddressLine2).toBeUndefined();
+  });
+});

@@ -146,6 +146,18 @@ describe('completing a read invoice', () => {
     read.buyerReference = '04011000-12345-67';
     expect(refusal(read, { confidence }).fields).toEqual([expect.objectContaining({ bt: 'BT-43', value: 'max.muster@rheinwerk.example' })]);
   });
+
+  it("leaves out an address's further lines read below the certainty rather than refuse for them", () => {
+    const read = asRead();
+    read.buyer!.buyerPostalAddress = { ...read.buyer!.buyerPostalAddress!, buyerAddressLine2: 'Hof 3', buyerAddressLine3: 'Aufgang B' };
+    const line2 = 'buyer.buyerPostalAddress.buyerAddressLine2';
+    const { invoice, filled } = prepareForZugferd(read, {
+      confidence: { [line2]: 0.4, 'buyer.buyerPostalAddress.buyerAddressLine3': 0.95 },
+    });
+    expect(invoice.buyer?.buyerPostalAddress?.buyerAddressLine2).toBeUndefined();
+    expect(invoice.buyer?.buyerPostalAddress?.buyerAddressLine3).toBe('Aufgang B');
+    expect(filled).toContainEqual(expect.objectContaining({ path: line2, bt: 'BT-51', source: 'omitted' }));
+  });
 });
 
 describe('refusing', () => {
