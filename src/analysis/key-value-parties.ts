@@ -125,7 +125,7 @@ function labelledPairs(doc: Doc, h: Heading, line: Line, column: (s: Segment) =>
   return first && Math.abs(first.x0 - h.segment.x0) < 3 * first.height ? pairsOf(doc, line, column) : [];
 }
 
-/** The value-only line stands nearer to the labelled line below it than to the row above. */
+/** The value-only line stands nearer to the labelled line below it than to the row above (its lowest line: an address runs over several). */
 function nearerBelow(
   doc: Doc,
   h: Heading,
@@ -137,7 +137,8 @@ function nearerBelow(
   if (!next || (labelledPairs(doc, h, next, column).length === 0 && !labelsOnly(h, next))) return false;
   // By centres: a scan's boxes are of uneven height.
   const centre = (o: { top: number; bottom: number }) => (o.top + o.bottom) / 2;
-  return above === undefined || centre(next) - centre(line) < centre(line) - centre(above.segments[0]!) - 0.25 * line.height;
+  const lowest = above && Math.max(...above.segments.map(centre));
+  return lowest === undefined || centre(next) - centre(line) < centre(line) - lowest - 0.25 * line.height;
 }
 
 /** "Name:  Untertänigster Leistungsempfänger   Ländercode:  DE" (or "Name: ACME GmbH" in one): each label with the value to its right; none unless the line starts with one. */

@@ -72,6 +72,7 @@ function median(values: number[]): number {
 }
 
 function buildLines(page: PageText): Line[] {
+  const ocr = page.source === 'ocr';
   const words = page.words.filter((w) => w.text.trim() !== '' && w.height > 0);
   words.sort((a, b) => a.y + a.height / 2 - (b.y + b.height / 2) || a.x - b.x);
   const groups: Array<{ centre: number; bottom: number; height: number; words: Word[] }> = [];
@@ -84,7 +85,11 @@ function buildLines(page: PageText): Line[] {
       const g = groups[i]!;
       const unit = Math.min(g.height, w.height);
       // Boxes a scan set edge to edge may overlap by a sliver ("CVC" and the "-" after it): that is no second line.
-      const overlapsWord = g.words.some((o) => Math.min(o.x + o.width, w.x + w.width) - Math.max(o.x, w.x) > TOUCHING * unit);
+      // A recogniser's box may also run on over the next word ("Hof" swollen over the "3" after it): on a scan, a word
+      // starting in the second half of another's box goes on after it.
+      const overlapsWord = g.words.some(
+        (o) => Math.min(o.x + o.width, w.x + w.width) - Math.max(o.x, w.x) > TOUCHING * unit && !(ocr && w.x > o.x + o.width / 2),
+      );
       if (!overlapsWord && (Math.abs(g.centre - centre) < SAME_LINE * unit || Math.abs(g.bottom - bottom) < 0.2 * unit)) {
         target = g;
         break;

@@ -22,6 +22,21 @@ describe('a line on a scan', () => {
     expect(page!.lines.map((l) => l.segments.map((s) => s.text))).toEqual([['Maintenance preventive CVC - aout 2026', '1.00', '2400.00']]);
   });
 
+  it('goes on with a word the box of the word before it was swollen over ("Hof" over the "3" after it)', () => {
+    const [page] = layoutPages(
+      scan([
+        word('Pappelallee', 185, 1738.4, 184, 39.8),
+        word('15', 387, 1738.5, 31, 40.3),
+        word('Hof', 185.3, 1784.6, 89, 41.7),
+        word('3', 255.3, 1777.5, 20, 65.3),
+        word('DE', 184.6, 1831.9, 51, 40.3),
+        word('12345', 253.6, 1832.2, 93, 40.3),
+        word('Leipzig', 363, 1832, 120, 40.3),
+      ]),
+    );
+    expect(page!.lines.map((l) => l.segments.map((s) => s.text))).toEqual([['Pappelallee 15'], ['Hof 3'], ['DE 12345 Leipzig']]);
+  });
+
   it('keeps apart two lines set close whose words stand over each other', () => {
     const [page] = layoutPages(scan([...line(1400, 240, 'Kunstrasen grün'), ...line(1410, 240, '3m breit')]));
     expect(page!.lines.map((l) => l.segments.map((s) => s.text))).toEqual([['Kunstrasen grün'], ['3m breit']]);

@@ -12,7 +12,7 @@ import { pdfOf, type Text } from './fixtures.js';
  * label column on the left and a value column on the right. Read across its sections, the buyer
  * got the seller's name and the seller the buyer's VAT id.
  */
-function readableRendering(): Text[] {
+function readableRendering(buyerAddress: string[] = ['Kundenstraße 15', '69876 Frankfurt']): Text[] {
   const rows: Array<[string, string]> = [];
   const out: Text[] = [{ s: 'Handelsrechnung (380) Nr. 471102 vom 15.11.2024', x: 50, y: 120, size: 12, bold: true }];
   let y = 170;
@@ -36,8 +36,7 @@ function readableRendering(): Text[] {
   section('Käufer/Leistungsempfänger', [
     ['Nummer:', 'GE2020211'],
     ['Name:', 'Kunden AG Mitte'],
-    ['Anschrift:', 'Kundenstraße 15'],
-    ['', '69876 Frankfurt'],
+    ...buyerAddress.map((line, i): [string, string] => [i === 0 ? 'Anschrift:' : '', line]),
     ['USt.-Id.-Nr.:', 'DE136695976'],
   ]);
   out.push({ s: 'Gesamtbetrag brutto', x: 50, y, size: 10 }, { s: '529,87', x: 300, y, size: 10 });
@@ -67,6 +66,18 @@ describe('party sections', () => {
     expect(invoice.seller?.sellerName).toBe('Lieferant GmbH');
     expect(invoice.buyer?.buyerName).toBe('Kunden AG Mitte');
     expect(invoice.seller?.sellerVatIdentifier).toBe('DE123456789');
+    expect(invoice.buyer?.buyerVatIdentifier).toBe('DE136695976');
+  });
+
+  it('keeps an address\'s last line with it where the next label follows at the line spacing ("Hof 3" / "DE 12345 Leipzig" / "USt.-Id.-Nr.:")', async () => {
+    const pages = [readableRendering(['Pappelallee 15', 'Hof 3', 'DE 12345 Leipzig'])];
+    const { invoice } = analyseInvoice(await extractTextLayer(await pdfOf(pages)), { withLineItems: false });
+    expect(invoice.buyer?.buyerPostalAddress).toMatchObject({
+      buyerAddressLine1: 'Pappelallee 15',
+      buyerAddressLine2: 'Hof 3',
+      buyerPostCode: '12345',
+      buyerCity: 'Leipzig',
+    });
     expect(invoice.buyer?.buyerVatIdentifier).toBe('DE136695976');
   });
 
