@@ -8,7 +8,6 @@ import { asPrinted, generatedExamples, partyExamples } from './lib/party-example
 import { trainRanker, type RankExample } from './lib/train-ranker.js';
 import type { PageText } from '../src/reading/page-text.js';
 import { extractTextLayer } from '../src/reading/text-layer.js';
-import { CALIBRATION } from '../src/analysis/calibration.js';
 import { documentConfidence, fieldConfidence, fitCalibration } from '../src/analysis/confidence.js';
 import { Decimal } from '../src/invoice/decimal.js';
 import type { Invoice } from '../src/invoice/model.js';
@@ -770,6 +769,18 @@ function calibrationOf(ds: DocScore[]): ReturnType<typeof fitCalibration> {
   );
 }
 
+/**
+ * The counts the calibration file holds now, not those compiled into this build: a text run and
+ * an OCR run one after the other, with no rebuild between, would otherwise write back the other
+ * kind's older counts.
+ */
+function countsIn(file: string): Array<[string, readonly [number, number]]> {
+  return [...readFileSync(file, 'utf8').matchAll(/^\s*['"]([^'"]+)['"]: \[([\d.]+), (\d+)\],$/gm)].map((m) => [
+    m[1]!,
+    [Number(m[2]), Number(m[3])],
+  ]);
+}
+
 function judgedOf(
   d: DocScore,
 ): Array<{ path: string; evidence: string; right: boolean; source: string; hidden?: boolean; disputed?: boolean }> {
@@ -897,7 +908,7 @@ async function report(skipped: number): Promise<void> {
     // Text-layer and OCR counts live side by side: a run replaces only the counts of its own source.
     const isOcr = (key: string) => key.split('|')[1]!.startsWith('ocr:');
     const ocrRun = Object.keys(fitted).some(isOcr);
-    const kept = Object.entries(CALIBRATION).filter(([k]) => isOcr(k) !== ocrRun);
+    const kept = countsIn(target).filter(([k]) => isOcr(k) !== ocrRun);
     const entries = [...kept, ...Object.entries(fitted)]
       .sort(([a], [b]) => a.localeCompare(b))
       .map(([k, [r, n]]) => `  ${JSON.stringify(k)}: [${r}, ${n}],`);
