@@ -13,6 +13,14 @@
 #   mustang-html/ Mustang-CLI's `--action visualize` (the KoSIT XRechnung viewer's HTML, German
 #                 labels) printed to PDF by headless Chromium: what a reader who opens an
 #                 XRechnung in a browser and prints it gets. Skipped where no Chromium is found.
+#   invoicegenerator-en/
+#                 The PyPI package InvoiceGenerator (reportlab; English labels), into a virtualenv
+#                 of its own under .tools: a form no German or French tool draws. Only invoices
+#                 whose totals it prints as their XML's (scripts/render-invoicegenerator.py).
+#   microinvoice-en/
+#                 The npm package microinvoice (pdfkit), into .tools/render-npm: "Bill From" and
+#                 "Bill To", items without a unit price, amounts as "11718.8 EUR"
+#                 (scripts/render-microinvoice.cjs).
 # Mustang-CLI comes from Maven Central (scripts/setup-validators.sh --judges). A PDF already
 # rendered is kept, so a second run only renders what is new. Two at a time (a JVM each).
 set -euo pipefail
@@ -83,3 +91,31 @@ if [ -n "$CHROMIUM" ]; then
 else
   echo "No Chromium: the HTML viewer's fold is not rendered." >&2
 fi
+
+# The XML is handed over as the EN 16931 JSON the benchmarks judge by (dist-tools: npm run build:tools).
+VENV="$ROOT/.tools/render-venv"
+[ -x "$VENV/bin/python" ] || { python3 -m venv "$VENV" && "$VENV/bin/pip" install -q 'InvoiceGenerator==1.2.0'; }
+TRUTH_JS="$ROOT/dist-tools/scripts/lib/corpus-truth.js"
+NPM_DIR="$ROOT/.tools/render-npm"
+[ -d "$NPM_DIR/node_modules/microinvoice" ] || npm install --prefix "$NPM_DIR" --no-save --silent microinvoice@1.0.6
+# `render_with XML DIR COMMAND…` runs COMMAND with the invoice's JSON on stdin and the PDF's path last.
+render_with() {
+  local xml="$1" dir="$2" name
+  shift 2
+  name="$(basename "$xml" .xml)"
+  [ -s "$dir/$name.pdf" ] && return 0
+  if node -e 'process.stdout.write(JSON.stringify(require(process.argv[1]).truthOf(require("fs").readFileSync(process.argv[2], "utf8"))))' "$TRUTH_JS" "$xml" |
+    "$@" "$dir/$name.pdf" 2>"$dir/$name.log"; then
+    cp "$xml" "$dir/$name.xml"
+  else
+    echo "not rendered: $xml ($(tail -1 "$dir/$name.log"))" >&2
+    rm -f "$dir/$name.pdf"
+  fi
+  rm -f "$dir/$name.log"
+}
+export -f render_with
+export VENV TRUTH_JS ROOT NPM_DIR
+mkdir -p "$OUT/invoicegenerator-en" "$OUT/microinvoice-en"
+sources | xargs -P 2 -I{} bash -c 'render_with "$1" "$2" env INVOICE_LANG=en "$VENV/bin/python" "$ROOT/scripts/render-invoicegenerator.py"' _ {} "$OUT/invoicegenerator-en"
+sources | xargs -P 2 -I{} bash -c 'render_with "$1" "$2" env NODE_PATH="$NPM_DIR/node_modules" node "$ROOT/scripts/render-microinvoice.cjs"' _ {} "$OUT/microinvoice-en"
+for r in invoicegenerator-en microinvoice-en; do echo "$(ls "$OUT/$r"/*.pdf 2>/dev/null | wc -l) PDFs in $OUT/$r"; done

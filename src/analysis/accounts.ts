@@ -63,6 +63,14 @@ function cutIban(account: string, seg: Segment, below: readonly Line[]): boolean
   return ibanCut(account) && rest !== undefined && /^[A-Z0-9]{1,4}(?: [A-Z0-9]{1,4})*$/.test(rest.text.trim());
 }
 
+/** A label set right over a value, at its start ("Tax Identifier:" over "DE123456789"): that value's context. */
+function labelOver(seg: Segment, above: readonly Line[]): string {
+  const over = above
+    .flatMap((line) => line.segments)
+    .find((o) => Math.abs(o.x0 - seg.x0) < seg.height && seg.top - o.bottom < seg.height && seg.top > o.bottom - 1);
+  return over && /\p{L}/u.test(over.text) && !/\d{4}/.test(over.text) ? `${over.text}   ` : '';
+}
+
 /**
  * An IBAN that running text wraps at the line's end ("… auf das Konto IBAN DE75 5121" / "0800 1245
  * 1261 99."): the first segment of the next line goes on with it. Only a checksum that holds
@@ -96,6 +104,7 @@ export function findAccounts(doc: Doc): Accounts {
       const ibanOnLine = scanIbans(whole).length > 0;
       let prefix = '';
       for (const seg of line.segments) {
+        const over = labelOver(seg, page.lines.slice(Math.max(0, index - 1), index));
         const found = [
           ...scanIbans(seg.text),
           ...(seg === line.segments.at(-1) ? wrappedIbans(seg, page.lines.slice(index + 1, index + 3)) : []),
@@ -138,7 +147,7 @@ export function findAccounts(doc: Doc): Accounts {
         // above); a scan's misread digits are not, so OCR pages keep to well-formed ones.
         const asPrinted =
           vats.length === 0 && doc.source !== 'ocr' ? /(?<![A-Za-z0-9])([A-Z]{2}[A-Z0-9]{8,14})(?![A-Za-z0-9])/.exec(seg.text) : null;
-        const printedContext = asPrinted ? fold(prefix + seg.text.slice(0, asPrinted.index)).slice(-40) : '';
+        const printedContext = asPrinted ? fold(over + prefix + seg.text.slice(0, asPrinted.index)).slice(-40) : '';
         if (asPrinted && hasVatPrefix(asPrinted[1]!) && /\d{5}/.test(asPrinted[1]!) && VAT_LABEL.test(printedContext)) {
           vatIds.push({
             value: asPrinted[1]!,
@@ -151,7 +160,7 @@ export function findAccounts(doc: Doc): Accounts {
           });
         }
         for (const m of vats) {
-          const context = fold(prefix + seg.text.slice(0, m.start)).slice(-40);
+          const context = fold(over + prefix + seg.text.slice(0, m.start)).slice(-40);
           const labelled = VAT_LABEL.test(context);
           // Without a label, only a passed checksum makes a string of digits a VAT identifier.
           if (!labelled && m.checked !== true) continue;

@@ -33,7 +33,11 @@ const COLUMN_UNIT = /(?:[/(]|\bin)\s*([€$£¥])/giu;
  * of them outvote the one "EUR" of a page.
  */
 export function amountCurrenciesIn(text: string, mark: DecimalMark): string[] {
-  const amounts = scanNumbers(text, mark).flatMap((n) => (n.symbol && n.decimals >= 2 ? [CURRENCY_SYMBOLS[n.symbol]!] : []));
+  // A code beside an amount ("11718.8 EUR") is counted with the page's other codes.
+  const amounts = scanNumbers(text, mark).flatMap((n) => {
+    const code = n.symbol && CURRENCY_SYMBOLS[n.symbol];
+    return code && n.decimals >= 2 ? [code] : [];
+  });
   const columns = [...text.matchAll(COLUMN_UNIT)].map((m) => CURRENCY_SYMBOLS[m[1]!]!);
   return [...currenciesIn(text.replace(/[€$£¥]/gu, ' ')), ...amounts, ...columns];
 }

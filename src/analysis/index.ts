@@ -266,16 +266,19 @@ function readFrenchNumbers(r: Reading, doc: Doc, sirets: readonly PlacedFound[],
 }
 
 /**
- * How a total was found; an amount due worked out as the gross less nothing paid is held in
- * doubt where it stands on what the page does not say: a page the scan read as noise, or an
- * amount due printed as another ("Zahlbetrag 440,00" under "Offene Zahlungen 220,00", which no
- * equation of the totals read explains).
+ * How a total was found. A total worked out from the others where the page prints another under
+ * its label is in conflict with the page ("Zahlbetrag 440,00" under "Offene Zahlungen 220,00";
+ * a gross of net plus one rate's VAT line beside a printed "Total with VAT"). An amount due
+ * worked out as the gross less nothing paid is held in doubt where it stands on a page the scan
+ * read as noise.
  */
 function supportOf(doc: Doc, totals: TotalsCandidates, solved: SolvedTotals, field: TotalField, value: string): string {
   const support = solved.support[field]!;
-  if (field !== 'due' || support !== 'derived') return support;
-  if ((totals.fields.get('due') ?? []).some((f) => !new Decimal(f.value).eq(value))) return 'conflict';
-  return hasUnreadPage(doc) ? `${support}${UNREAD_PAGE}` : support;
+  if (support !== 'derived') return support;
+  // Payments and line sums are derived beside printed part payments and subtotals as a rule; the totals are not.
+  const printedAlone = field === 'netTotal' || field === 'vatTotal' || field === 'grossTotal' || field === 'due';
+  if (printedAlone && (totals.fields.get(field) ?? []).some((f) => !new Decimal(f.value).eq(value))) return 'conflict';
+  return field === 'due' && hasUnreadPage(doc) ? `${support}${UNREAD_PAGE}` : support;
 }
 
 /** The document totals and the VAT breakdown, solved against each other and the items' sum. */

@@ -48,7 +48,8 @@ const NO = String.raw`(?:nummer|nr\.?|no\.?|n°|nº|no°|num(?:ero|\.)?|number|#
 
 export const HEADER_LABELS: ReadonlyArray<LabelRule<HeaderField>> = [
   rule('invoiceNumber', 1, String.raw`(?:rechnungs?|gutschrifts?|beleg|korrektur|storno|re\.-?)[- ]?${NO}`),
-  rule('invoiceNumber', 1, String.raw`(?:invoice|credit note|bill|document)[- ]?${NO}`),
+  // "Tax invoice no.", "Taxable invoice num.", "Commercial invoice number": a kind of invoice before its number.
+  rule('invoiceNumber', 1, String.raw`(?:(?:tax(?:able)?|vat|commercial|sales|final) )?(?:invoice|credit note|bill|document)[- ]?${NO}`),
   rule('invoiceNumber', 1, String.raw`(?:numero|n°|nº|no\.?) (?:de )?(?:la )?(?:facture|d'avoir|avoir)`),
   rule('invoiceNumber', 1, String.raw`(?:factuur|facture|avoir)[- ]?${NO}`),
   rule('invoiceNumber', 1, String.raw`ref(?:erence)?\.? (?:de (?:la )?)?facture|invoice ref(?:erence|\.)?|rechnungsreferenz`),
@@ -421,7 +422,7 @@ export const TOTAL_LABELS: ReadonlyArray<{ fields: TotalField[]; pattern: RegExp
   {
     fields: ['netTotal'],
     pattern:
-      /netto|\bnet\b|\bexcl|\bexkl|ohne (?:ust|mwst|umsatzsteuer|steuer)|w\/o|hors tax|\bht\b|steuerbasis|taxable|exclusief|before tax|pre-tax|zu versteuern|bemessungsgrundlage|base imposable|imponibile|grondslag|maatstaf/,
+      /netto|\bnet\b|\bexcl|\bexkl|ohne (?:ust|mwst|umsatzsteuer|steuer)|w\/o|without (?:vat|tax|sales tax)|sans tva|senza iva|zonder btw|hors tax|\bht\b|steuerbasis|taxable|exclusief|before tax|pre-tax|zu versteuern|bemessungsgrundlage|base imposable|imponibile|grondslag|maatstaf/,
   },
   { fields: ['allowances'], pattern: /rabatt|nachlass|abschlag|skonto|discount|allowance|remise|reduction|abzgl|korting/ },
   {
@@ -441,7 +442,13 @@ export const TOTAL_LABELS: ReadonlyArray<{ fields: TotalField[]; pattern: RegExp
   },
 ];
 
-export type ColumnKind = 'position' | 'itemId' | 'description' | 'quantity' | 'unit' | 'unitPrice' | 'vatRate' | 'lineAmount' | 'discount';
+/** `grossAmount` is never a label's kind: a line-amount column that says it includes the tax, beside one that does not. */
+export type ColumnKind =
+  'position' | 'itemId' | 'description' | 'quantity' | 'unit' | 'unitPrice' | 'vatRate' | 'lineAmount' | 'grossAmount' | 'discount';
+
+/** An amount column's label saying the amount includes the tax: "Total price with tax", "Betrag inkl. MwSt.", "Montant TTC". */
+export const WITH_TAX =
+  /\b(?:with|incl|inkl|including|inklusive|inclusief|avec)\b.*\b(?:tax|vat|mwst|ust|tva|btw|iva|steuer)|\bttc\b|\bbrutto\b|\bgross\b|\bbruto\b/;
 
 /** Table header words, per column kind. Tested on each header cell's folded text. */
 export const COLUMN_LABELS: ReadonlyArray<[ColumnKind, RegExp]> = [

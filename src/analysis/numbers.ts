@@ -18,12 +18,12 @@ export interface NumberMatch {
   /** Digits after the decimal mark as printed (0 for integers). */
   decimals: number;
   percent: boolean;
-  /** Currency symbol printed right next to it, if any (€, $, £). */
+  /** Currency symbol printed right next to it, if any (€, $, £), or a currency code a space apart ("2382 EUR", "EUR 12.50"). */
   symbol?: string;
 }
 
 const NUMBER =
-  /(?<![\p{L}\p{N}.,/:_@-])([-+\u2212]\s?)?(\()?([€$£]\s?)?(\d{1,3}(?:[.,'\u2019 \u00a0]\d{3})+(?:[.,]\d{1,4})?|\d+(?:[.,]\d{1,4})?)(\s?[€$£])?(\))?(-(?!\p{N}))?(\s?%)?(?![\p{L}\p{N}]|[.,/:-]\p{N})/gu;
+  /(?<![\p{L}\p{N}.,/:_@-])([-+\u2212]\s?)?(\()?([€$£]\s?|(?:EUR|USD|GBP|CHF) )?(\d{1,3}(?:[.,'\u2019 \u00a0]\d{3})+(?:[.,]\d{1,4})?|\d+(?:[.,]\d{1,4})?)(\s?[€$£]|\s(?:EUR|USD|GBP|CHF)(?!\p{L}))?(\))?(-(?!\p{N}))?(\s?%)?(?![\p{L}\p{N}]|[.,/:-]\p{N})/gu;
 
 export function scanNumbers(text: string, mark: DecimalMark): NumberMatch[] {
   const out: NumberMatch[] = [];

@@ -70,7 +70,10 @@ export function solveTotals(
     ...(rowBase ? [{ value: rowBase, score: rowWeight }] : []),
     ...(lineSum ? [{ value: lineSum, score: 0.3 }] : []),
   ]);
-  const vat = options(fields.get('vatTotal'), rowTax ? [{ value: rowTax, score: rowWeight }] : []);
+  const vat = options(fields.get('vatTotal'), [
+    ...(rowTax ? [{ value: rowTax, score: rowWeight }] : []),
+    ...perRateVat(fields.get('vatTotal')),
+  ]);
   const gross = options(fields.get('grossTotal'));
   const due = options(fields.get('due'));
   const paid = options(fields.get('paid'));
@@ -116,6 +119,13 @@ export function solveTotals(
         }
       }
   return complete(best!.pick, rows, rowBase, rowTax, best!.applied ? best!.held / best!.applied : undefined);
+}
+
+/** One VAT line per rate and no line for their total ("VAT  19.25 EUR", "VAT  37.62 EUR"): their sum is a candidate for it. */
+function perRateVat(printed: Found[] | undefined): Option[] {
+  const values = [...new Set((printed ?? []).map((f) => new Decimal(f.value).toFixed(2)))];
+  if (values.length < 2) return [];
+  return [{ value: values.reduce((sum, v) => sum.plus(v), new Decimal(0)).toFixed(2), score: 0.1 }];
 }
 
 const grossUnderNet = (net: Decimal | undefined, gross: Decimal | undefined) =>

@@ -5,7 +5,7 @@ import { hasMoney, lineText, type Doc } from './document.js';
 import { netOfAdjustments, readAdjustments, type ItemExtent, type LineAdjustment } from './line-adjustments.js';
 import { classifyTotal } from './totals.js';
 import type { Line, PageLayout } from './layout.js';
-import { COLUMN_LABELS, TABLE_END, type ColumnKind } from './lexicon.js';
+import { COLUMN_LABELS, TABLE_END, WITH_TAX, type ColumnKind } from './lexicon.js';
 import { scanNumbers, type NumberMatch } from './numbers.js';
 import { clean, editDistance, fold, oneLetterMisread } from './text.js';
 import { joinLine, joinWrapped, type NameLine } from './wrapped-names.js';
@@ -225,15 +225,22 @@ function headerBand(doc: Doc, page: PageLayout, at: number): { columns: Column[]
   const cells = withGroupHeadings(page.lines.slice(first, last + 1).map(headerCells));
   // Stacked cells that overlap horizontally are one column.
   const columns: Column[] = [];
+  const labels = new Map<Column, string[]>();
   for (const c of cells.sort((a, b) => a.x0 - b.x0)) {
     const col = columns.find((k) => c.x0 < k.x1 && k.x0 < c.x1);
     if (col) {
       c.kinds.forEach((k) => col.kinds.add(k));
       col.x0 = Math.min(col.x0, c.x0);
       col.x1 = Math.max(col.x1, c.x1);
-    } else columns.push({ kinds: new Set(c.kinds), kind: 'description', x0: c.x0, x1: c.x1 });
+      labels.get(col)!.push(c.text);
+    } else {
+      const added: Column = { kinds: new Set(c.kinds), kind: 'description', x0: c.x0, x1: c.x1 };
+      columns.push(added);
+      labels.set(added, [c.text]);
+    }
   }
   for (const col of columns) col.kind = PRIORITY.find((k) => col.kinds.has(k)) ?? 'description';
+  separateGrossAmounts(columns, labels);
   nameGarbledDescription(columns, cells);
   // "Item" heads the running numbers where another column ("Product") holds the names.
   const items = columns.filter((c) => c.kinds.has('description') && !c.kinds.has('position'));
@@ -245,6 +252,17 @@ function headerBand(doc: Doc, page: PageLayout, at: number): { columns: Column[]
     if (last && last === named.at(-1)) last.kind = 'lineAmount';
   }
   return { columns: named, first, last };
+}
+
+/**
+ * Beside a line's net amount, some tables print it with the tax ("Total price" and "Total price
+ * with tax", "Netto" and "Brutto"): the item's amount is the one without, whichever stands last.
+ */
+function separateGrossAmounts(columns: Column[], labels: ReadonlyMap<Column, string[]>): void {
+  const amounts = columns.filter((c) => c.kind === 'lineAmount');
+  const gross = amounts.filter((c) => WITH_TAX.test(fold(labels.get(c)!.join(' '))));
+  if (gross.length === 0 || gross.length === amounts.length) return;
+  for (const col of gross) col.kind = 'grossAmount';
 }
 
 /**
@@ -466,9 +484,11 @@ function firstNumber(doc: Doc, texts: string[] | undefined, money = false): Numb
 /** The last amount of a cell: money form only (two decimals or a currency sign), so a stray integer is not an amount. */
 function lastMoney(doc: Doc, texts: string[] | undefined): NumberMatch | undefined {
   if (!texts) return undefined;
-  return scanNumbers(texts.join(' '), doc.mark)
+  const money = scanNumbers(texts.join(' '), doc.mark)
     .filter((n) => !n.percent && (n.decimals >= 2 || n.symbol !== undefined))
     .at(-1);
+  // An amount a program printed as its number ("11718.8 EUR", "2382 EUR") is written in cents like every other.
+  return money && money.decimals < 2 ? { ...money, value: new Decimal(money.value).toFixed(2) } : money;
 }
 
 /**

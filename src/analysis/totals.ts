@@ -391,7 +391,7 @@ function codeBeside(above: Line | undefined, line: Line): string | undefined {
 }
 
 function vatRowsOf(line: Line, cells: Cell[], folded: string, nearby: string, code?: string): Array<VatRow & { implied?: string }> {
-  const rows: Array<VatRow & { implied?: string; baseX: number }> = [];
+  const rows: Array<VatRow & { implied?: string; baseX: number; reversed: boolean }> = [];
   // "Discount  -767,93 €  0 % AE  0,00 €": an allowance or a charge with its rate, not a breakdown row.
   if (!VAT_WORD.test(folded) && classifyTotal(folded).some((f) => f === 'allowances' || f === 'charges')) return [];
   const rates = cells.filter((c) => c.num.percent || (c.num.decimals <= 2 && KNOWN_RATES.has(new Decimal(c.num.value).toString())));
@@ -405,10 +405,12 @@ function vatRowsOf(line: Line, cells: Cell[], folded: string, nearby: string, co
     for (const b of amounts) {
       for (const t of amounts) {
         if (b === t || b === r || t === r) continue;
-        // Printed left to right: base before tax.
-        if (b.seg.x0 + b.num.start > t.seg.x0 + t.num.start) continue;
+        // Printed left to right: base before tax; the other way round ("19.00%  €37.62  €198.00",
+        // under "VAT rate  Tax  Without VAT") only in a breakdown and for a tax that is not nothing.
+        const reversed = b.seg.x0 + b.num.start > t.seg.x0 + t.num.start;
         const base = new Decimal(b.num.value).abs();
         const tax = new Decimal(t.num.value).abs();
+        if (reversed && (!inBreakdown || tax.isZero())) continue;
         // Tax has the sign of its base; "Rabatt 2 % von -5,00: 0,10" is a discount, not a VAT row.
         if (!tax.isZero() && b.num.value.startsWith('-') !== t.num.value.startsWith('-')) continue;
         if (rate === '0' ? !(tax.isZero() && !base.isZero() && inBreakdown) : !taxMatches(base.toString(), rate, tax.toString())) continue;
@@ -426,13 +428,15 @@ function vatRowsOf(line: Line, cells: Cell[], folded: string, nearby: string, co
           y: line.top,
           labelled,
           baseX: b.seg.x0 + b.num.start,
+          reversed,
         });
       }
     }
   }
   // One row per line: the base printed nearest before the tax (a taxable amount after a goods value and allowances).
-  rows.sort((a, b) => b.baseX - a.baseX);
-  return rows.slice(0, 1).map(({ baseX: _x, ...row }) => row);
+  const inOrder = rows.some((r) => !r.reversed) ? rows.filter((r) => !r.reversed) : rows;
+  inOrder.sort((a, b) => b.baseX - a.baseX);
+  return inOrder.slice(0, 1).map(({ baseX: _x, reversed: _r, ...row }) => row);
 }
 
 /** A breakdown line ("VAT (S)  275500  7  193.25") with one rate and no amounts that multiply out. */

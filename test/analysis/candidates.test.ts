@@ -29,6 +29,20 @@ describe('amounts', () => {
     expect(parseDigits('1.23.45', ',')).toBeUndefined();
   });
 
+  it('reads an amount a currency code marks, a space apart, as money whatever its decimals ("11718.8 EUR", "EUR 12.50")', () => {
+    const marked = (text: string) => scanNumbers(text, '.').map((n) => [n.value, n.symbol]);
+    expect(marked('11718.8 EUR  2382 EUR  EUR 12.50')).toEqual([
+      ['11718.8', 'EUR'],
+      ['2382', 'EUR'],
+      ['12.50', 'EUR'],
+    ]);
+    // A code run into a word marks nothing ("100 EURO", "20 USDT").
+    expect(marked('100 EURO 20 USDT')).toEqual([
+      ['100', undefined],
+      ['20', undefined],
+    ]);
+  });
+
   it('leaves dates, identifiers and words alone', () => {
     expect(values('05.03.2018 DE123456789 3m 100ml', ',')).toEqual([]);
   });
@@ -256,7 +270,13 @@ describe('labels of the totals box', () => {
       'lineTotal',
       'lineTotal',
     ]);
-    expect(['Totale imponibile', 'Imponibile'].map(first)).toEqual(['netTotal', 'netTotal']);
+    expect(['Totale imponibile', 'Imponibile', 'Total without VAT', 'Total sans TVA'].map(first)).toEqual([
+      'netTotal',
+      'netTotal',
+      'netTotal',
+      'netTotal',
+    ]);
+    expect(['Total with VAT', 'Total with tax'].map(first)).toEqual(['grossTotal', 'grossTotal']);
     expect(['Totale imposta', 'Totale IVA'].map(first)).toEqual(['vatTotal', 'vatTotal']);
     expect(['Totale documento', 'Totale IVA inclusa', 'Factuurbedrag', 'Total toutes taxes comprises'].map(first)).toEqual([
       'grossTotal',

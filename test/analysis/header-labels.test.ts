@@ -157,6 +157,8 @@ describe('labels printed above their values', () => {
         'Rechnungsnummer',
         'Re.-Nr.',
         'Invoice No.',
+        'Tax invoice no.',
+        'Taxable invoice num.',
         'Invoice ref.',
         'N° de facture',
         'Réf. facture',

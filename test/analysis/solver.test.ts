@@ -26,6 +26,21 @@ describe('solveTotals', () => {
     expect(solved.consistency).toBe(1);
   });
 
+  it('adds up one VAT line per rate where no line totals them, rather than derive a gross the page does not print', () => {
+    // "VAT  19.25 EUR" and "VAT  37.62 EUR" (7 % and 19 %), then "Total with VAT  529.87 EUR".
+    const solved = solveTotals(
+      fields([
+        ['netTotal', ['473.00']],
+        ['vatTotal', ['19.25', '37.62']],
+        ['grossTotal', ['529.87']],
+      ]),
+      [],
+      '473.00',
+    );
+    expect(solved.totals).toMatchObject({ netTotal: '473.00', vatTotal: '56.87', grossTotal: '529.87' });
+    expect(solved.support.grossTotal).toBe('label');
+  });
+
   it('derives no negative VAT where the gross is below the net of a positive invoice, and marks both in doubt', () => {
     // The lines' total (1,000.00) taken for the net; the page's net after a discount is what the gross shows.
     const solved = solveTotals(

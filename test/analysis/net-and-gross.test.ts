@@ -1,0 +1,98 @@
+import { describe, expect, it } from 'vitest';
+import { analyseInvoice } from '../../src/analysis/index.js';
+import { extractTextLayer } from '../../src/reading/text-layer.js';
+import { pdfOf, type Text } from './fixtures.js';
+
+/**
+ * Forms that print each amount twice, without and with the tax: a line's "Total price" beside
+ * its "Total price with tax", a breakdown row's tax before its base ("VAT rate  Tax  Without VAT
+ * With VAT"). The line's amount and the breakdown's base are the ones without.
+ */
+
+const head: Text[] = [
+  { s: 'Invoice', x: 57, y: 50, size: 14 },
+  { s: 'Invoice no.: 2024-0311', x: 320, y: 50, size: 12 },
+  { s: 'Issue date: Mar 5, 2024', x: 320, y: 70, size: 10 },
+  { s: 'Harbour Supplies Ltd', x: 60, y: 90 },
+  { s: '12 Quay Street', x: 60, y: 100 },
+  { s: 'Cork T12 X2Y4', x: 60, y: 110 },
+];
+
+const cols = { name: 60, units: 300, price: 360, net: 420, rate: 460, gross: 540 };
+
+function itemTable(rateWord: string, grossWord: string): Text[] {
+  const header: Array<[string, number, boolean?]> = [
+    ['Description', cols.name],
+    ['Units', cols.units, true],
+    ['Price per one', cols.price, true],
+    ['Total price', cols.net, true],
+    [rateWord, cols.rate, true],
+    [grossWord, cols.gross, true],
+  ];
+  const rows = [
+    ['Copy paper A4', '20 pcs', '€9.90', '€198.00', '19 %', '€235.62'],
+    ['Toner black', '5 pcs', '€55.00', '€275.00', '7 %', '€294.25'],
+  ];
+  const xs = [cols.name, cols.units, cols.price, cols.net, cols.rate, cols.gross];
+  return [
+    ...header.map(([s, x, right]) => ({ s, x, y: 300, size: 8, bold: true, right })),
+    ...rows.flatMap((row, r) => row.map((s, i) => ({ s, x: xs[i]!, y: 316 + 14 * r, size: 8, right: i > 0 }))),
+  ];
+}
+
+/** The breakdown as the same form sets it: rate, tax, base, base with tax, each a column of its own. */
+const breakdown: Text[] = [
+  { s: 'Breakdown VAT', x: 60, y: 360, size: 7, bold: true },
+  { s: 'VAT rate Tax', x: 60, y: 372, size: 7 },
+  { s: 'Without VAT', x: 160, y: 372, size: 7 },
+  { s: 'With VAT', x: 230, y: 372, size: 7 },
+  ...[
+    ['19.00%', '€37.62', '€198.00', '€235.62'],
+    ['7.00%', '€19.25', '€275.00', '€294.25'],
+  ].flatMap((row, r) => row.map((s, i) => ({ s, x: [60, 105, 160, 230][i]!, y: 382 + 9 * r, size: 7 }))),
+  { s: 'Total with tax: €529.87', x: 380, y: 420, size: 11, bold: true },
+];
+
+async function analyse(texts: Text[]) {
+  return analyseInvoice(await extractTextLayer(await pdfOf([texts])), { withLineItems: true }).invoice;
+}
+
+describe('amounts printed without and with the tax', () => {
+  it('takes a line amount from the column without the tax, though the one with it stands last', async () => {
+    for (const gross of ['Total price with tax', 'Betrag inkl. MwSt.', 'Gross amount']) {
+      const invoice = await analyse([...head, ...itemTable('Tax', gross), ...breakdown]);
+      expect(
+        invoice.invoiceLine?.map((l) => [l.itemInformation.itemName, l.invoiceLineNetAmount]),
+        gross,
+      ).toEqual([
+        ['Copy paper A4', '198.00'],
+        ['Toner black', '275.00'],
+      ]);
+    }
+  });
+
+  it('reads a breakdown row that prints the tax before its base', async () => {
+    const invoice = await analyse([...head, ...breakdown]);
+    expect(invoice.vatBreakdown?.map((r) => [r.vatCategoryRate, r.vatCategoryTaxableAmount, r.vatCategoryTaxAmount])).toEqual([
+      ['19', '198.00', '37.62'],
+      ['7', '275.00', '19.25'],
+    ]);
+    expect(invoice.documentTotals).toMatchObject({
+      invoiceTotalAmountWithoutVat: '473.00',
+      invoiceTotalVatAmount: '56.87',
+      invoiceTotalAmountWithVat: '529.87',
+    });
+  });
+
+  it('never reads a tax before an amount as a breakdown row where nothing around speaks of VAT', async () => {
+    const invoice = await analyse([
+      ...head,
+      { s: 'Instalments', x: 60, y: 372, size: 7 },
+      { s: '19.00%', x: 60, y: 382, size: 7 },
+      { s: '€37.62', x: 105, y: 382, size: 7 },
+      { s: '€198.00', x: 160, y: 382, size: 7 },
+      { s: 'Total: €529.87', x: 380, y: 420, size: 11, bold: true },
+    ]);
+    expect(invoice.vatBreakdown ?? []).toEqual([]);
+  });
+});
