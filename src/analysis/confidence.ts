@@ -1,6 +1,7 @@
 import { CALIBRATION } from './calibration.js';
 import { BLURRED, GARBLED, PLAIN_LETTERS, UNNAMED_GLYPH, UNREAD_PAGE } from './legibility.js';
 import { CUT_IBAN } from './identifiers.js';
+import { ZERO_RATE_DEFAULT } from './implied.js';
 import { NAMED_TWICE } from './named-twice.js';
 import { UNVOUCHED } from './solver.js';
 
@@ -53,12 +54,6 @@ const NAME_GUESSES = ['name:colon', 'name:open', 'name:spaced'];
  * is for the page to settle; seldom seen, the measured share of the few such totals says nothing.
  */
 const CONTRADICTED = ['totals:conflict', 'totals:gross-under-net'];
-/**
- * A 0 % row coded zero rated (Z) because nothing on the page explains it: exempt, reverse charge,
- * export and outside the scope print 0 % as well, and on the generated set's pages that name
- * their reason in words no rule knew, Z was right on 2 of 8 rows.
- */
-const ZERO_RATE_DEFAULT = 'zero-rate-row';
 const GUESSES = [
   ORDER_DEFAULT,
   UNSURE_KIND,
@@ -72,6 +67,9 @@ const GUESSES = [
   CUT_IBAN,
   ...NAME_GUESSES,
   ...CONTRADICTED,
+  // A 0 % row (and its lines) coded zero rated (Z) because nothing on the page explains it: exempt,
+  // reverse charge, export and outside the scope print 0 % as well, and on the generated set's
+  // pages that name their reason in words no rule knew, Z was right on 2 of 8 rows.
   ZERO_RATE_DEFAULT,
 ];
 /**

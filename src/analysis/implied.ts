@@ -24,6 +24,8 @@ export interface ResultAccess {
   infer(path: string, value: string, rule: string): void;
   /** Sets a value printed on the page, found by `via`. */
   read(path: string, value: string, via: string): void;
+  /** The rule a value was inferred by; undefined where it was read (or is not set). */
+  inferredBy(path: string): string | undefined;
   count(list: 'invoiceLine' | 'vatBreakdown' | 'documentLevelAllowances' | 'documentLevelCharges'): number;
 }
 
@@ -282,9 +284,14 @@ function noteUnder(doc: Doc, lines: Line[], i: number, seg: Segment): Note {
 /** Its legal reference, or a full stop after a word (not an abbreviation: "gem.", "Nr."). */
 const REASON_END = /(?:\b(?:UStG|MwStSystRL|CGI|VAT Act)|\d{4}\/\d+\/EC|(?:\p{L}{4,}|\d)\.)\s*\)?$/u;
 
+/** The rule that codes a 0 % row Z because nothing on the page explains it: a guess (see confidence.ts). */
+export const ZERO_RATE_DEFAULT = 'zero-rate-row';
+
 interface Row {
   rate: string;
   category?: string;
+  /** The category is the zero-rate default, a guess. */
+  guessed?: boolean;
 }
 
 /**
@@ -301,6 +308,7 @@ export function inferLineCategories(r: ResultAccess, doc: Doc): void {
       rows.push({
         rate,
         ...(r.get(`vatBreakdown[${i}].vatCategoryCode`) ? { category: r.get(`vatBreakdown[${i}].vatCategoryCode`)! } : {}),
+        ...(r.inferredBy(`vatBreakdown[${i}].vatCategoryCode`) === ZERO_RATE_DEFAULT ? { guessed: true } : {}),
       });
   }
   const lines = r.count('invoiceLine');
@@ -320,9 +328,10 @@ export function inferLineCategories(r: ResultAccess, doc: Doc): void {
     // Rows of one rate differ in category: the rate cannot say which is the line's.
     if (sameRate.length > 1) continue;
     const categories = new Set(sameRate.filter((row) => row.category).map((row) => row.category!));
+    // A row's category guessed ("Z" for a 0 % nothing explains) is the lines' guess too, no surer.
     const [category, rule] =
       categories.size === 1
-        ? [[...categories][0]!, 'breakdown-category']
+        ? [[...categories][0]!, sameRate[0]!.guessed ? ZERO_RATE_DEFAULT : 'breakdown-category']
         : new Decimal(rate).gt(0)
           ? ['S', 'rate']
           : (zeroRateCategoryOf(r, doc) ?? []);
@@ -473,7 +482,7 @@ export function inferRowCategories(r: ResultAccess, doc: Doc): void {
         .length > 1
     )
       continue;
-    const [category, rule] = new Decimal(rate).gt(0) ? ['S', 'rate'] : (zeroRateCategoryOf(r, doc) ?? ['Z', 'zero-rate-row']);
+    const [category, rule] = new Decimal(rate).gt(0) ? ['S', 'rate'] : (zeroRateCategoryOf(r, doc) ?? ['Z', ZERO_RATE_DEFAULT]);
     r.infer(`vatBreakdown[${i}].vatCategoryCode`, category, rule);
   }
 }

@@ -407,6 +407,7 @@ function inferTheRest(r: Reading, doc: Doc, table: ItemTable): void {
       if (r.evidence[path] === undefined) r.set(path, value, via);
     },
     count: (list) => (Array.isArray(r.invoice[list]) ? (r.invoice[list] as unknown[]).length : 0),
+    inferredBy: (path) => (r.evidence[path]?.startsWith(INFERRED) ? r.evidence[path]!.slice(INFERRED.length) : undefined),
   };
   inferCountries(access, doc);
   inferRowCategories(access, doc);

@@ -214,3 +214,34 @@ describe('an exemption reason in a breakdown printed as labelled values', () => 
     ]);
   });
 });
+
+describe('a 0 % nothing on the page explains', () => {
+  it("codes the lines Z as the row's guess, at even odds, not as a category the breakdown printed", async () => {
+    const page: Text[] = [
+      l('Praxis am Markt', 60, 50, 12),
+      l('Invoice No. 2024-0078', 60, 120, 11),
+      l('Date: 12 Mar 2024', 60, 136),
+      l('Description', 60, 200),
+      r('Quantity', 330, 200),
+      r('Subtotal', 530, 200),
+      l('Treatment', 60, 216),
+      r('10', 330, 216),
+      r('260.00 EUR', 530, 216),
+      l('Home visit', 60, 230),
+      r('10', 330, 230),
+      r('120.00 EUR', 530, 230),
+      l('Total without VAT', 330, 270),
+      r('380.00 EUR', 530, 270),
+      l('VAT Rate', 330, 284),
+      r('0%', 530, 284),
+      l('VAT', 330, 298),
+      r('0 EUR', 530, 298),
+      l('Total with VAT', 330, 312),
+      r('380.00 EUR', 530, 312),
+    ];
+    const { invoice, fieldConfidence } = analyseInvoice(await extractTextLayer(await pdfOf([page])), { withLineItems: true });
+    expect(invoice.invoiceLine?.map((line) => line.lineVatInformation[0]?.invoicedItemVatCategoryCode)).toEqual(['Z', 'Z']);
+    const lineCategory = fieldConfidence['invoiceLine[0].lineVatInformation[0].invoicedItemVatCategoryCode'];
+    expect(lineCategory).toBeLessThanOrEqual(0.5);
+  });
+});
