@@ -340,17 +340,26 @@ function refusalOf(invoice: Invoice, profile: ConversionProfile, opts: PrepareOp
  * exemption reasons. The lines' other figures and the VAT breakdown's are held to their sums
  * instead (totalMismatches), which a misread digit breaks; no sum tells a name or a reason cut
  * short, nor a row of charges under an item taken for an item of its own (its amount still adds
- * up to the total). The amount due is held to it however it was found: worked out as the gross,
- * it stands on nothing paid being printed, which a page the scan could not read leaves open.
+ * up to the total). The amount due and the VAT categories are held to it however they were
+ * found: worked out as the gross, the amount due stands on nothing paid being printed, which a
+ * page the scan could not read leaves open.
  */
 export function gatedReadings(opts: Pick<PrepareOptions, 'confidence' | 'sources'>): Array<[path: string, confidence: number]> {
   return Object.entries(opts.confidence ?? {}).filter(
     ([path]) =>
       path === 'documentTotals.amountDueForPayment' ||
+      VAT_CATEGORY.test(path) ||
       ((opts.sources?.[path] ?? 'printed') === 'printed' &&
         (!/^(?:invoiceLine|vatBreakdown)\[/.test(path) || GATED_LINE_TEXT.test(path) || EXEMPTION_REASON.test(path))),
   );
 }
+
+/**
+ * A VAT category states how the supply is taxed, and no sum checks it: read or inferred, it is
+ * held to the certainty ("Z" for a 0 % the page explains nowhere is a guess at even odds; the
+ * supply may be exempt, reverse charged or outside the scope).
+ */
+const VAT_CATEGORY = /^(?:vatBreakdown\[\d+\]\.vatCategoryCode|invoiceLine\[\d+\]\.lineVatInformation\[0\]\.invoicedItemVatCategoryCode)$/;
 
 const GATED_LINE_TEXT =
   /^invoiceLine\[\d+\]\.(?:itemInformation\.itemName|invoiceLineNetAmount|invoiceLineAllowances\[\d+\]\.invoiceLineAllowanceReason|invoiceLineCharges\[\d+\]\.invoiceLineChargeReason)$/;

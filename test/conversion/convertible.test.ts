@@ -246,6 +246,19 @@ describe('refusing', () => {
     ]);
   });
 
+  it('holds a VAT category to the certainty however it was found: a 0 % nothing on the page explains is coded Z at even odds', () => {
+    const read = asRead();
+    read.invoiceLine = read.invoiceLine!.map((l) => ({
+      ...l,
+      lineVatInformation: [{ invoicedItemVatCategoryCode: 'S', invoicedItemVatRate: '19' }],
+    }));
+    const line = 'invoiceLine[0].lineVatInformation[0].invoicedItemVatCategoryCode';
+    const row = 'vatBreakdown[0].vatCategoryCode';
+    const guessed = { confidence: { [line]: 0.5, [row]: 0.5 }, sources: { [line]: 'inferred', [row]: 'inferred' } } as const;
+    expect(refusal(read, guessed).fields.map((f) => f.bt)).toEqual(['BT-151', 'BT-118']);
+    expect(() => prepareForZugferd(read, { ...guessed, confidence: { [line]: 0.95, [row]: 0.95 } })).not.toThrow();
+  });
+
   it("leaves out an item's description and the seller's item number unless read very surely, and says so", () => {
     const read = asRead();
     read.invoiceLine![0]!.itemInformation = {
