@@ -144,10 +144,23 @@ const zeroRateCategories = new WeakMap<Doc, string | undefined>();
  * 0 % is outside the scope of tax (O), whatever else it prints about taxes.
  */
 function sellerOutsideEu(r: ResultAccess): boolean {
-  const country = r.get('seller.sellerPostalAddress.sellerCountryCode');
+  const issued = r.get('invoiceIssueDate');
+  const country = euMember(r.get('seller.sellerPostalAddress.sellerCountryCode'), issued);
   const vatId = registryCountry(r.get('seller.sellerVatIdentifier'));
-  return country !== undefined && !EU_VAT_AREA.has(country) && (vatId === undefined || !EU_VAT_AREA.has(vatId));
+  return country === false && (vatId === undefined || euMember(vatId, issued) === false);
 }
+
+/**
+ * Whether a country was in the EU VAT area when the invoice was issued: the United Kingdom left
+ * it on 1 January 2021 (a 2018 invoice from London to Leipzig is an intra-community supply).
+ * Undefined where that cannot be told: no country, or a British one and no date.
+ */
+function euMember(country: string | undefined, issued: string | undefined): boolean | undefined {
+  if (country === undefined) return undefined;
+  if (country !== 'GB') return EU_VAT_AREA.has(country);
+  return issued === undefined ? undefined : issued < BREXIT;
+}
+const BREXIT = '2021-01-01';
 
 /**
  * A seller in the EU VAT area that charges no VAT to a buyer established outside it, without
@@ -157,15 +170,12 @@ function sellerOutsideEu(r: ResultAccess): boolean {
  * the second.
  */
 function buyerOutsideEu(r: ResultAccess): boolean {
-  const seller = r.get('seller.sellerPostalAddress.sellerCountryCode');
-  const buyer = r.get('buyer.buyerPostalAddress.buyerCountryCode');
+  const issued = r.get('invoiceIssueDate');
   const buyerVatId = registryCountry(r.get('buyer.buyerVatIdentifier'));
   return (
-    seller !== undefined &&
-    EU_VAT_AREA.has(seller) &&
-    buyer !== undefined &&
-    !EU_VAT_AREA.has(buyer) &&
-    (buyerVatId === undefined || !EU_VAT_AREA.has(buyerVatId))
+    euMember(r.get('seller.sellerPostalAddress.sellerCountryCode'), issued) === true &&
+    euMember(r.get('buyer.buyerPostalAddress.buyerCountryCode'), issued) === false &&
+    (buyerVatId === undefined || euMember(buyerVatId, issued) === false)
   );
 }
 

@@ -484,7 +484,7 @@ export const LINE_CHARGE = /^(?:zuschlag|zzgl|zuzuglich|aufschlag|surcharge|char
 
 /** Lines that end a line-item table: the totals box starts. */
 export const TABLE_END =
-  /^(?:zwischensumme|summe|gesamt|total|sub-?total|sous-?total|nettobetrag|rechnungssumme|positionssumme|net total|total net|montant|gesamtbetrag|warenwert|ubertrag|carried forward|a reporter|endsumme|netto|invoice total|totaal|subtotaal)/;
+  /^(?:zwischensumme|summe|gesamt|total|sub-?total|sous-?total|nettobetrag|rechnungssumme|positionssumme|net total|total net|montant|gesamtbetrag|warenwert|ubertrag|carried forward|a reporter|endsumme|netto|invoice total|totaal|subtotaal|(?:vat|tax) (?:breakdown|summary|analysis)|breakdown (?:of )?(?:vat|tax)|recapitulatif (?:de la )?tva|ventilation (?:de la )?tva)/;
 
 /** Labels a party's name is printed beside in key–value renderings ("Name:", "Firma", "Raison sociale"), folded, without their colon. */
 export const NAME_LABEL =

@@ -181,6 +181,26 @@ describe('VAT categories and the breakdown', () => {
     expect(r.fieldSource['vatBreakdown[0].vatCategoryCode']).toBe('inferred');
   });
 
+  it("takes a British seller's 0 % as outside the scope of VAT only for an invoice issued after the United Kingdom left the EU", async () => {
+    const british =
+      (date: string) =>
+      (t: Text): Text =>
+        t.s.includes('Holzbau Lindner GmbH · Mühlweg 4')
+          ? { ...t, s: 'Lindner Timber Ltd · 4 Mill Road · London SW1A 1AA · United Kingdom' }
+          : t.s === '03.06.2024'
+            ? { ...t, s: date }
+            : t;
+    const bare = invoiceWith({ items: [['Beratung', '2', '80,00', '0 %', '160,00']], totals: totalsRow('Gesamtbetrag', '160,00', 400) });
+    const category = async (date: string) => {
+      const r = await analyse(without(bare.map(british(date)), 'IBAN', 'Holzbau Lindner GmbH'));
+      expect(r.invoice.seller?.sellerPostalAddress?.sellerCountryCode).toBe('GB');
+      return r.invoice.invoiceLine?.[0]?.lineVatInformation?.[0]?.invoicedItemVatCategoryCode;
+    };
+    expect(await category('03.06.2024')).toBe('O');
+    // In 2018 a British seller was in the EU VAT area: its 0 % may be an intra-community supply, exempt or zero rated.
+    expect(await category('31.10.2018')).toBeUndefined();
+  });
+
   it('takes a page that charges no VAT to a buyer established outside the EU, and says nothing of why, as outside the scope of VAT', async () => {
     const abroad = (t: Text): Text =>
       t.s === 'Marktplatz 9' ? { ...t, s: 'Bahnhofstrasse 12' } : t.s === '79100 Freiburg' ? { ...t, s: '8001 Zürich' } : t;

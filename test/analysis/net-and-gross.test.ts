@@ -42,7 +42,7 @@ function itemTable(rateWord: string, grossWord: string): Text[] {
 
 /** The breakdown as the same form sets it: rate, tax, base, base with tax, each a column of its own. */
 const breakdown: Text[] = [
-  { s: 'Breakdown VAT', x: 60, y: 360, size: 7, bold: true },
+  { s: 'Breakdown VAT', x: 60, y: 348, size: 7, bold: true },
   { s: 'VAT rate Tax', x: 60, y: 372, size: 7 },
   { s: 'Without VAT', x: 160, y: 372, size: 7 },
   { s: 'With VAT', x: 230, y: 372, size: 7 },
@@ -68,6 +68,8 @@ describe('amounts printed without and with the tax', () => {
         ['Copy paper A4', '198.00'],
         ['Toner black', '275.00'],
       ]);
+      // The breakdown's heading ends the items: it is no description of the last one.
+      expect(invoice.invoiceLine?.[1]?.itemInformation.itemDescription, gross).toBeUndefined();
     }
   });
 
