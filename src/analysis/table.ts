@@ -538,6 +538,10 @@ interface Scan {
   closing?: string;
   /** Per item, its name's line and the lines under it that may go on with it, decided once the table's widest is known. */
   names: Map<ItemRow, ItemName>;
+  /** Text lines between the open table's header and its first item: the first item's name's start, where set right above it. */
+  lead: { texts: string[]; bottom: number };
+  /** Tables that print an item's figures on its name's last line, its first lines above them: which lines are whose, a person confirms. */
+  figuresLast: Set<Column[]>;
 }
 
 interface ItemName {
@@ -589,7 +593,16 @@ interface RowLine {
 }
 
 export function findLineItems(doc: Doc): ItemTable {
-  const scan: Scan = { rows: [], extents: [], used: new Set<string>(), header: [], rowsPrinted: false, names: new Map() };
+  const scan: Scan = {
+    rows: [],
+    extents: [],
+    used: new Set<string>(),
+    header: [],
+    rowsPrinted: false,
+    names: new Map(),
+    lead: { texts: [], bottom: 0 },
+    figuresLast: new Set(),
+  };
   let cursor: Cursor | undefined;
   for (const page of doc.pages) cursor = scanPage(doc, scan, page, cursor);
   if (scan.rows.length === 0)
@@ -655,6 +668,7 @@ function takeHeader(doc: Doc, scan: Scan, cursor: Cursor, page: PageLayout, i: n
   const band = headerBand(doc, page, i);
   if (isItemHeader(band.columns)) {
     scan.columns = band.columns;
+    scan.lead = { texts: [], bottom: 0 };
     cursor.open = true;
     cursor.current = undefined;
     scan.header = Array.from({ length: band.last - band.first + 1 }, (_, k) => `${page.page}:${band.first + k}`);
@@ -695,6 +709,10 @@ function readRow(doc: Doc, scan: Scan, cursor: Cursor, page: PageLayout, i: numb
     return i;
   }
   if (r.isItem) return startItem(doc, scan, cursor, page, i, r);
+  if (scan.rows.length === 0 && !cursor.current && r.desc !== '' && !hasMoney(doc, line)) {
+    scan.lead.texts.push(r.desc);
+    scan.lead.bottom = line.bottom;
+  }
   // A section heading alone on its line after the items ("Zahlungsbedingungen:") ends them.
   const apart = !cursor.current || line.top - cursor.currentBottom > 2.5 * line.height;
   if (apart && scan.rows.length > 0 && line.segments.length === 1 && /^\p{L}[\p{L}-]{5,}\s?:$/u.test(line.segments[0]!.text)) {
@@ -808,6 +826,7 @@ function startItem(doc: Doc, scan: Scan, cursor: Cursor, page: PageLayout, i: nu
   for (const l of taken) scan.used.add(`${page.page}:${l.index}`);
   if (current.name !== undefined) nameLine(scan, cursor, current, r);
   if (r.flat && pricedAbove(doc, scan, page, i)) scan.names.get(current)!.cut = true;
+  leadIntoName(scan, current, page.lines[i]!);
   Object.assign(cursor, {
     current,
     nameOpen: current.name !== undefined && current.description === undefined,
@@ -904,6 +923,21 @@ function nameLine(scan: Scan, cursor: Cursor, row: ItemRow, r: RowLine, spilled 
   scan.names.set(row, entry);
 }
 
+/**
+ * Text lines set right above a table's first item, under its header, with no figures of their
+ * own: the item's name began there and its figures stand on its last line ("Zentrale
+ * Administrationslösung Bereitstellung von" / "Werkzeugen zur Administration/Betreuung  12 pcs  …").
+ * Such a table may give any item's first lines to the item above; every name in it is for a
+ * person to confirm, the first offered whole.
+ */
+function leadIntoName(scan: Scan, row: ItemRow, line: Line): void {
+  const entry = scan.names.get(row);
+  const { texts, bottom } = scan.lead;
+  if (scan.rows.length !== 1 || !entry || texts.length === 0 || line.top - bottom > 0.8 * line.height) return;
+  scan.figuresLast.add(entry.columns);
+  row.nameAlternatives = [[...texts, row.name!].join(' ')];
+}
+
 /** An article number and its label ("GTIN 4012345001235", "Art.-Nr.: TB100A4", "Art-Nr-Lieferant ZS9997"). */
 const IDENTIFIER =
   /(?:gtin|ean|gln|sku|art(?:ikel)?[-.\s]*(?:nr|nummer|no)[-.\p{L}]*|item (?:no|number)|product code)\.?\s*:?\s*[\w./-]*\d[\w./-]*/iu;
@@ -924,7 +958,7 @@ function joinNames(scan: Scan): void {
     if (lines.length < 2) row.nameSet = row.description ? 'described' : 'alone';
     else joinName(row, row.name, lines, tables.get(columns!)!);
     if (row.nameSet === 'spaced' && apart.has(columns!)) row.nameSet = 'cell';
-    if (cut) cutName(row, first);
+    if (cut || scan.figuresLast.has(columns!)) cutName(row, first);
     // An article number's line read for the name (a page break cut the cell under it) names nothing sure.
     if (IDENTIFIER_LINE.test(row.name!)) row.nameSet = 'open';
     else idsBeforeName(row);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { analyseInvoice } from '../../src/analysis/index.js';
+import { analyseInvoice, analyseWithEvidence } from '../../src/analysis/index.js';
 import { extractTextLayer } from '../../src/reading/text-layer.js';
 import { pdfOf, type Text } from './fixtures.js';
 
@@ -96,5 +96,38 @@ describe('amounts printed without and with the tax', () => {
       { s: 'Total: €529.87', x: 380, y: 420, size: 11, bold: true },
     ]);
     expect(invoice.vatBreakdown ?? []).toEqual([]);
+  });
+});
+
+describe("an item's figures on its name's last line", () => {
+  it('asks a person for every name of a table whose first item begins above its figures, and offers that name whole', async () => {
+    const y0 = 316;
+    const figures = (y: number, amount: string): Text[] => [
+      { s: '12 pcs', x: cols.units, y, size: 8, right: true },
+      { s: '€197.89', x: cols.price, y, size: 8, right: true },
+      { s: amount, x: cols.net, y, size: 8, right: true },
+    ];
+    const page: Text[] = [
+      ...head,
+      ...[
+        ['Description', cols.name],
+        ['Units', cols.units],
+        ['Price per one', cols.price],
+        ['Total price', cols.net],
+      ].map(([s, x], k) => ({ s: s as string, x: x as number, y: 300, size: 8, bold: true, right: k > 0 })),
+      { s: 'Central administration, provision of', x: cols.name, y: y0, size: 8 },
+      { s: 'tools for administration and support', x: cols.name, y: y0 + 10, size: 8 },
+      ...figures(y0 + 10, '€2,374.68'),
+      { s: 'Packaging of the application', x: cols.name, y: y0 + 24, size: 8 },
+      { s: 'for 180 devices', x: cols.name, y: y0 + 34, size: 8 },
+      ...figures(y0 + 34, '€2,374.68'),
+      { s: 'Total: €4,749.36', x: 380, y: 420, size: 11, bold: true },
+    ];
+    const { invoice, evidence, candidates } = analyseWithEvidence(await extractTextLayer(await pdfOf([page])), { withLineItems: true });
+    expect(invoice.invoiceLine).toHaveLength(2);
+    expect([0, 1].map((i) => evidence[`invoiceLine[${i}].itemInformation.itemName`])).toEqual(['name:open', 'name:open']);
+    expect(candidates['invoiceLine[0].itemInformation.itemName']).toContain(
+      'Central administration, provision of tools for administration and support',
+    );
   });
 });
