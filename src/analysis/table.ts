@@ -745,7 +745,8 @@ function rowLine(doc: Doc, scan: Scan, page: PageLayout, i: number, nameX0?: num
   const dropped = printed === undefined ? amountBelow(doc, columns, page, i, qty, price) : undefined;
   const amount = printed ?? dropped;
   const { item, flat } = itemShape(doc, line, parsed, desc, qty, price, amount);
-  const notAnItem = NOT_AN_ITEM.test(fold(desc)) || PART_OF_ITEM.test(fold(desc));
+  // An adjustment's word opening the table's first row adjusts no item above: "Abschlag Monat  1  29,95" is an instalment billed.
+  const notAnItem = (NOT_AN_ITEM.test(fold(desc)) && scan.rows.length > 0) || PART_OF_ITEM.test(fold(desc));
   const isItem = item && !TABLE_END.test(first) && !notAnItem;
   // The totals box ends the items ("Total HT", "Gesamtbetrag"); a subtotal between sections does not.
   // (Its amount stands in the amount column: "Enthält 19% Versicherungssteuer = 12,77 €" noted under an item does not.)

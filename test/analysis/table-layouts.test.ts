@@ -1474,3 +1474,38 @@ describe('a name over lines of its own cell, in a table that prints descriptions
     expect(under.map((r) => r.nameSet)).toEqual(['described', 'spaced', 'described']);
   });
 });
+
+describe("an adjustment's word opening a table", () => {
+  it('reads a first row worded as an adjustment as an item: there is no item above it to adjust ("Abschlag Monat", an instalment)', async () => {
+    const rows = await rowsOf(
+      table(
+        [
+          ['Beschreibung', 60],
+          ['Menge', 330, true],
+          ['Betrag', 500, true],
+        ],
+        [
+          [
+            ['Abschlag Monat', 60],
+            ['1', 330, true],
+            ['29,95', 500, true],
+          ],
+          [
+            ['Minderleistungen Vormonat', 60],
+            ['-19', 330, true],
+            ['-19,00', 500, true],
+          ],
+          [
+            ['Rabatt', 60],
+            ['1', 330, true],
+            ['-1,00', 500, true],
+          ],
+        ],
+      ),
+    );
+    expect(rows.map((r) => [r.name, r.amount])).toEqual([
+      ['Abschlag Monat', '29.95'],
+      ['Minderleistungen Vormonat', '-19.00'],
+    ]);
+  });
+});
