@@ -292,6 +292,8 @@ export const CATEGORY_WORDS: ReadonlyArray<[category: string, words: RegExp]> = 
   ['K', /innergemeinschaftlich|intra-?community|intracommunautaire|intra-?eu|ig-lieferung|intracommunautair|intracomunitari/],
   ['G', /ausfuhr|export|esportazion|\buitvoer\b/],
   ['O', /nicht steuerbar|not subject|hors champ|non soumis|fuori campo|niet onderworpen|no sujet/],
+  // Germany's zero rate for solar installations (§ 12 Abs. 3 UStG, since 2023), and zero rating elsewhere.
+  ['Z', /nullsteuersatz|nullsatz|§ ?12 abs\.? ?3 ustg|zero[- ]rated|taux (?:de )?(?:tva )?zero|nultarief|aliquota zero/],
   [
     'E',
     /steuerfrei|steuerbefreit|tax exempt|exempt|exonere|exoneration|§ ?4 |umsatzsteuerbefreit|kleinunternehmer|§ ?19 ?(?:abs\.? ?1 )?ustg|franchise en base|vrijgesteld|\besente\b|\bexent[oa]\b/,

@@ -148,6 +148,12 @@ describe('codes', () => {
     expect(['Stk.', 'Std', 'kg', 'm²', 'Liter(s)', 'pauschal'].map(unitCode)).toEqual(['C62', 'HUR', 'KGM', 'MTK', 'LTR', 'LS']);
     expect(vatCategoryOf('0', 'Steuerschuldnerschaft des Leistungsempfängers')).toBe('AE');
     expect(vatCategoryOf('0', 'livraison intracommunautaire')).toBe('K');
+    // Germany's zero rate for solar installations names its category; so does zero rating in English.
+    expect(
+      ['Nullsteuersatz gemäß § 12 Abs. 3 UStG.', 'Photovoltaikanlage (§ 12 Abs. 3 UStG)', 'Zero-rated supply'].map((t) =>
+        vatCategoryOf('0', t),
+      ),
+    ).toEqual(['Z', 'Z', 'Z']);
     // Dutch, Italian and Spanish notes; "la presente fattura" and "uitvoering" name no exemption or export.
     expect(
       ['Vrijgesteld van btw.', 'Operazione esente IVA.', 'Factura exenta de IVA', 'Btw verlegd.', 'Inversione contabile.'].map((t) =>
