@@ -73,7 +73,7 @@ def main(out):
     if cents(invoice.price) != cents(totals.get("invoiceTotalAmountWithoutVat", "0")) or cents(
             invoice.price_tax) != cents(totals.get("invoiceTotalAmountWithVat", "0")):
         refuse(f"its own totals {cents(invoice.price)} / {cents(invoice.price_tax)} are not the XML's")
-    if any(Decimal(r).quantize(Decimal(1)) != Decimal(r) for r in (str(i.tax) for i in invoice.items)):
+    if any(i.tax != i.tax.to_integral_value() for i in invoice.items):
         refuse("a rate with decimals, which InvoiceGenerator prints rounded")
     pay = doc.get("paymentInstructions", {})
     transfer = (pay.get("creditTransfer") or [{}])[0]

@@ -710,8 +710,9 @@ function readRow(doc: Doc, scan: Scan, cursor: Cursor, page: PageLayout, i: numb
   }
   if (r.isItem) return startItem(doc, scan, cursor, page, i, r);
   if (scan.rows.length === 0 && !cursor.current && r.desc !== '' && !hasMoney(doc, line)) {
-    scan.lead.texts.push(r.desc);
-    scan.lead.bottom = line.bottom;
+    // Only lines set at the text's spacing go on together; a note set apart above them is no part of the name.
+    const apartAbove = scan.lead.texts.length > 0 && line.top - scan.lead.bottom > 0.8 * line.height;
+    scan.lead = { texts: [...(apartAbove ? [] : scan.lead.texts), r.desc], bottom: line.bottom };
   }
   // A section heading alone on its line after the items ("Zahlungsbedingungen:") ends them.
   const apart = !cursor.current || line.top - cursor.currentBottom > 2.5 * line.height;

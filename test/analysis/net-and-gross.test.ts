@@ -115,12 +115,14 @@ describe("an item's figures on its name's last line", () => {
         ['Price per one', cols.price],
         ['Total price', cols.net],
       ].map(([s, x], k) => ({ s: s as string, x: x as number, y: 300, size: 8, bold: true, right: k > 0 })),
-      { s: 'Central administration, provision of', x: cols.name, y: y0, size: 8 },
-      { s: 'tools for administration and support', x: cols.name, y: y0 + 10, size: 8 },
-      ...figures(y0 + 10, '€2,374.68'),
-      { s: 'Packaging of the application', x: cols.name, y: y0 + 24, size: 8 },
-      { s: 'for 180 devices', x: cols.name, y: y0 + 34, size: 8 },
-      ...figures(y0 + 34, '€2,374.68'),
+      // A note set apart above the items is no part of the first name.
+      { s: 'As agreed in our offer of 2 March', x: cols.name, y: y0, size: 8 },
+      { s: 'Central administration, provision of', x: cols.name, y: y0 + 20, size: 8 },
+      { s: 'tools for administration and support', x: cols.name, y: y0 + 30, size: 8 },
+      ...figures(y0 + 30, '€2,374.68'),
+      { s: 'Packaging of the application', x: cols.name, y: y0 + 44, size: 8 },
+      { s: 'for 180 devices', x: cols.name, y: y0 + 54, size: 8 },
+      ...figures(y0 + 54, '€2,374.68'),
       { s: 'Total: €4,749.36', x: 380, y: 420, size: 11, bold: true },
     ];
     const { invoice, evidence, candidates } = analyseWithEvidence(await extractTextLayer(await pdfOf([page])), { withLineItems: true });
