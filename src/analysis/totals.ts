@@ -222,6 +222,9 @@ export function findTotals(doc: Doc, tableLines: ReadonlySet<string>): TotalsCan
         const category = vatCategoryOf(rate, folded);
         rateTaxes.push({ rate, tax: new Decimal(money[0]!.num.value).abs().toFixed(2), ...(category ? { category } : {}) });
       }
+      const stacked =
+        rows.length === 0 && money.length === 1 && percents.length === 0 ? rateAbove(doc, page.lines, line, folded) : undefined;
+      if (stacked) rateTaxes.push({ ...stacked, tax: new Decimal(money[0]!.num.value).abs().toFixed(2) });
       // Totals sit on the last pages more often than not; a summary at the top of page 1 happens too.
       const where = page.page === lastPage ? 1 : 0.9;
       // The rightmost amount is labelled by the words before it; an amount further left only by
@@ -267,6 +270,31 @@ export function findTotals(doc: Doc, tableLines: ReadonlySet<string>): TotalsCan
     fields.set('vatTotal', [...(fields.get('vatTotal') ?? []), { value: sum, score: 0.5, page: lastPage, y: 0, via: 'rate-taxes' }]);
   }
   return { fields, vatRows: resolveImplied(dedupeRows(vatRows)), rateTaxes, openRates, currencies };
+}
+
+const SUM_WORD = /total|gesamt|summe|\bsum\b|montant ttc|importe total/;
+
+/**
+ * The rate of a tax printed on the line right above it, on a line of its own ("VAT Rate  7%" over
+ * "VAT  19.25 EUR"): a form that stacks each rate over its tax. A sum's line ("Total VAT") is no
+ * rate's tax, and rates listed one under another, apart from their taxes, pair nothing.
+ */
+function rateAbove(doc: Doc, lines: readonly Line[], line: Line, folded: string): Omit<RateTax, 'tax'> | undefined {
+  const above = lines[line.index - 1];
+  if (!above || !VAT_WORD.test(folded) || SUM_WORD.test(folded)) return undefined;
+  const rate = rateAlone(doc, above);
+  const listed = lines[line.index - 2];
+  if (rate === undefined || (listed && rateAlone(doc, listed) !== undefined)) return undefined;
+  const category = vatCategoryOf(rate, fold(lineText(above)));
+  return { rate, ...(category ? { category } : {}) };
+}
+
+/** The rate of a line that prints a VAT rate and nothing else ("VAT Rate  7%"). */
+function rateAlone(doc: Doc, line: Line): string | undefined {
+  const cells = numbersOfLine(doc, line);
+  const text = fold(lineText(line));
+  if (cells.length !== 1 || !cells[0]!.num.percent || !VAT_WORD.test(text) || SUM_WORD.test(text)) return undefined;
+  return new Decimal(cells[0]!.num.value).abs().toString();
 }
 
 interface Column {

@@ -244,6 +244,44 @@ describe('VAT categories and the breakdown', () => {
     expect(r.invoice.invoiceLine?.map((l) => l.lineVatInformation?.[0]?.invoicedItemVatRate)).toEqual(['19', '7']);
   });
 
+  it('pairs a rate printed on a line of its own with the tax on the line right under it', async () => {
+    const items: Array<[string, string, string, string, string]> = [
+      ['Trennblätter A4', '20', '9,90', '', '198,00'],
+      ['Joghurt Banane', '50', '5,50', '', '275,00'],
+    ];
+    const stacked = (lines: Array<[string, string]>) =>
+      invoiceWith({
+        items,
+        totals: [
+          ...totalsRow('Total without VAT', '473,00', 400),
+          ...lines.flatMap(([label, value], i) => totalsRow(label, value, 416 + 16 * i)),
+          ...totalsRow('Total with VAT', '529,87', 500),
+        ],
+      });
+    const r = await analyse(
+      stacked([
+        ['VAT Rate', '7%'],
+        ['VAT', '19,25'],
+        ['VAT Rate', '19%'],
+        ['VAT', '37,62'],
+      ]),
+    );
+    expect(r.invoice.vatBreakdown).toEqual([
+      { vatCategoryTaxableAmount: '275.00', vatCategoryTaxAmount: '19.25', vatCategoryCode: 'S', vatCategoryRate: '7' },
+      { vatCategoryTaxableAmount: '198.00', vatCategoryTaxAmount: '37.62', vatCategoryCode: 'S', vatCategoryRate: '19' },
+    ]);
+    // Rates listed apart from their taxes say nothing of which tax is whose.
+    const apart = await analyse(
+      stacked([
+        ['VAT Rate', '7%'],
+        ['VAT Rate', '19%'],
+        ['VAT', '19,25'],
+        ['VAT', '37,62'],
+      ]),
+    );
+    expect(apart.invoice.vatBreakdown ?? []).toEqual([]);
+  });
+
   it('adds up lines of two rates into the breakdown when their taxes give the printed VAT total', async () => {
     const twoRates = invoiceWith({
       items: [
