@@ -192,6 +192,10 @@ const LINE_FIELDS: FieldDef[] = [
  */
 const HEADER_TEXT_FIELDS: FieldDef[] = [
   field('paymentTerms', 'BT-20', 'wrapped', 'paymentTerms'),
+  field('paymentMeansTypeCode', 'BT-81', 'code', 'paymentInstructions.paymentMeansTypeCode'),
+  field('mandateReferenceIdentifier', 'BT-89', 'id', 'paymentInstructions.directDebit.mandateReferenceIdentifier'),
+  field('bankAssignedCreditorIdentifier', 'BT-90', 'id', 'paymentInstructions.directDebit.bankAssignedCreditorIdentifier'),
+  field('debitedAccountIdentifier', 'BT-91', 'id', 'paymentInstructions.directDebit.debitedAccountIdentifier'),
   field('sellerIdentifier', 'BT-29', 'id', 'seller.sellerIdentifier[0]'),
   field('sellerLegalRegistrationIdentifier', 'BT-30', 'id', 'seller.sellerLegalRegistrationIdentifier'),
   field('sellerContactTelephoneNumber', 'BT-42', 'id', 'seller.sellerContact.sellerContactTelephoneNumber'),
@@ -473,7 +477,8 @@ function judgeForConfidence<T extends object>(fields: FieldDef[], truth: T, got:
     if (want === undefined || value === undefined) continue;
     const right = same(f.kind, want, value, doc.creditNote);
     const pageDiffers = vis !== undefined && !isVisible(f.kind, want, vis) && isVisible(f.kind, value, vis);
-    const disputed = !right && (pageDiffers || (isText(f.kind) && truthQuirk(doc.truth, f.path, want, value) !== undefined));
+    const quirk = (isText(f.kind) || f.kind === 'code') && truthQuirk(doc.truth, f.path, want, value) !== undefined;
+    const disputed = !right && (pageDiffers || quirk);
     doc.verdicts.push({ path: `${prefix}${f.path}`, right, ...(disputed ? { disputed } : {}) });
   }
 }

@@ -31,7 +31,7 @@ import { scanProfile, seedOf } from './lib/scan-simulation.js';
 import { scannedPdf } from './lib/scanned-pdf.js';
 import { repoRoot, spawnService, type SpawnedService } from './lib/spawn-service.js';
 import { quantile } from './lib/quantile.js';
-import { truthQuirk } from './lib/truth-quirks.js';
+import { samePaymentAct, truthQuirk } from './lib/truth-quirks.js';
 
 /**
  * Benchmark (not a test) of createZugferdFromPdf end to end against the built service.
@@ -250,6 +250,8 @@ interface Verdict {
    * `standard-text`: an exemption reason (BT-120) the page's own words were not read for: the output states its
    *   category's VATEX code and standard text instead (a default the conversion names), where the XML words it its own way;
    *   likewise an allowance's or charge's reason (BT-97, BT-104) given as the default word ("Nachlass", "Charge").
+   * `same-payment-act`: the XML codes the payment means (BT-81) as another code for the same act as the output's
+   *   (a transfer to an account: 30, 31, 42 or 58; a direct debit: 49 or 59; see scripts/lib/truth-quirks.ts).
    */
   verdict:
     | 'right'
@@ -265,6 +267,7 @@ interface Verdict {
     | 'piece-code'
     | 'empty-row'
     | 'standard-text'
+    | 'same-payment-act'
     | 'absent'
     | 'unjudged';
   rule?: string;
@@ -349,6 +352,9 @@ const COMPARED: Array<{ bt: string; path: string; compare: Compare; kind: Kind }
   { bt: 'BT-74', path: 'invoicingPeriod.invoicingPeriodEndDate', compare: 'date', kind: 'date' },
   { bt: 'BT-84', path: 'paymentInstructions.creditTransfer[0].paymentAccountIdentifier', compare: 'id', kind: 'id' },
   { bt: 'BT-86', path: 'paymentInstructions.creditTransfer[0].paymentServiceProviderIdentifier', compare: 'id', kind: 'id' },
+  { bt: 'BT-89', path: 'paymentInstructions.directDebit.mandateReferenceIdentifier', compare: 'id', kind: 'id' },
+  { bt: 'BT-90', path: 'paymentInstructions.directDebit.bankAssignedCreditorIdentifier', compare: 'id', kind: 'id' },
+  { bt: 'BT-91', path: 'paymentInstructions.directDebit.debitedAccountIdentifier', compare: 'id', kind: 'id' },
   { bt: 'BT-27', path: 'seller.sellerName', compare: 'text', kind: 'text' },
   { bt: 'BT-29', path: 'seller.sellerIdentifier[0]', compare: 'id', kind: 'id' },
   { bt: 'BT-30', path: 'seller.sellerLegalRegistrationIdentifier', compare: 'id', kind: 'id' },
@@ -503,6 +509,7 @@ function judgeInvoice(c: Case, got: Invoice): Verdict[] {
       f.path,
     );
   }
+  verdicts.push(...judgePaymentMeans(truth, got, add));
   const count = (i: Invoice) => (printable(i).length ? String(printable(i).length) : undefined);
   add(LINES, count(truth), count(got), () => count(truth) === count(got));
   // Line by line where the count agrees (a line missed or split already counts above).
@@ -556,6 +563,31 @@ function judgeInvoice(c: Case, got: Invoice): Verdict[] {
   for (const extra of truth.vatBreakdown?.length ? rows.filter((g) => !truth.vatBreakdown!.some((t) => matches(t, g))) : [])
     add('BT-118', 'no such row', named(extra), () => false);
   return verdicts;
+}
+
+/**
+ * BT-81 by the act it asks for: a direct debit written as a transfer is wrong, 58 for the XML's 42
+ * is listed. An account to pay to (BT-84) where the XML has only the buyer's debited account
+ * (BT-91) is wrong too: the buyer would be told to pay into its own account.
+ */
+function judgePaymentMeans(
+  truth: Invoice,
+  got: Invoice,
+  add: (bt: string, want: string | undefined, value: string | undefined, right: () => boolean) => void,
+): Verdict[] {
+  const [want, value] = [truth.paymentInstructions?.paymentMeansTypeCode, got.paymentInstructions?.paymentMeansTypeCode];
+  const payee = got.paymentInstructions?.creditTransfer?.[0]?.paymentAccountIdentifier;
+  const debited = truth.paymentInstructions?.directDebit?.debitedAccountIdentifier;
+  if (
+    payee !== undefined &&
+    truth.paymentInstructions?.creditTransfer?.[0]?.paymentAccountIdentifier === undefined &&
+    debited !== undefined
+  )
+    add('BT-84', 'no account to pay to (BT-91 is the debited account)', payee, () => false);
+  if (want !== undefined && value !== undefined && samePaymentAct(want, value))
+    return [{ bt: 'BT-81', want, got: value, verdict: 'same-payment-act' }];
+  add('BT-81', want, value, () => want === value);
+  return [];
 }
 
 /** The category an exemption reason code stands for (VATEX): a reason text written for a row must name it. */
@@ -669,7 +701,7 @@ function report(results: Result[], mode = args.mode): void {
     `  ${n('wrong')} wrong of ${compared.length} compared values (1 in ${n('wrong') ? Math.round(compared.length / n('wrong')) : '∞'})`,
   );
   console.log(
-    `  not counted wrong, listed above: ${n('page-differs')} where the page prints the output's value and not the XML's, ${n('truth-breaks')} where the XML's value breaks an EN 16931 rule, ${n('legal-form')} names differing only by a legal form, ${n('name-with-ids')} names the XML writes among identifier lines (GLN, article numbers, packing notes), ${n('street-in-line-2')} streets the XML puts in address line 2 under a person, ${n('names-mixed')} values the XML gives as another party name (its buyer named as its seller), ${n('kind-beyond-code-list')} kinds of document ZUGFeRD 1.0's code list lacks (coded 380, named in the XML), ${n('reason-with-figures')} allowance or charge reasons the XML writes with their figures, ${n('piece-code')} item units the XML codes as another code for a piece than the output, with no word for its code printed, ${n('empty-row')} breakdown rows of nothing the XML has and the output not, ${n('standard-text')} exemption reasons given as their category's standard text and VATEX code, and allowance or charge reasons given as the default word, where the XML words them its own way`,
+    `  not counted wrong, listed above: ${n('page-differs')} where the page prints the output's value and not the XML's, ${n('truth-breaks')} where the XML's value breaks an EN 16931 rule, ${n('legal-form')} names differing only by a legal form, ${n('name-with-ids')} names the XML writes among identifier lines (GLN, article numbers, packing notes), ${n('street-in-line-2')} streets the XML puts in address line 2 under a person, ${n('names-mixed')} values the XML gives as another party name (its buyer named as its seller), ${n('kind-beyond-code-list')} kinds of document ZUGFeRD 1.0's code list lacks (coded 380, named in the XML), ${n('reason-with-figures')} allowance or charge reasons the XML writes with their figures, ${n('piece-code')} item units the XML codes as another code for a piece than the output, with no word for its code printed, ${n('empty-row')} breakdown rows of nothing the XML has and the output not, ${n('standard-text')} exemption reasons given as their category's standard text and VATEX code, and allowance or charge reasons given as the default word, where the XML words them its own way, ${n('same-payment-act')} payment means coded as another code for the same act (a transfer, a direct debit)`,
   );
   console.log(
     `  all ${differing.length} differences counted as wrong: 1 in ${differing.length ? Math.round(compared.length / differing.length) : '∞'}`,

@@ -10,7 +10,8 @@ import { asPrinted } from './party-examples.js';
  * the calibration leaves them out, since counting a right reading of the page as wrong teaches
  * it to doubt the readings that are right.
  */
-export type TruthQuirk = 'name-with-ids' | 'street-in-line-2' | 'names-mixed' | 'kind-beyond-code-list' | 'reason-with-figures';
+export type TruthQuirk =
+  'name-with-ids' | 'street-in-line-2' | 'names-mixed' | 'kind-beyond-code-list' | 'reason-with-figures' | 'same-payment-act';
 
 /** Identifier lines some sample XMLs put into a party's name: a GLN, a supplier or customer number. */
 const ID_LINE = /^(?:GLN\s*\d{13}|(?:Lief|Kunden)-?Nr\.?\s*:?\s*\S+)$/i;
@@ -46,6 +47,22 @@ function kindBeyondCodeList(truth: Invoice, path: string, want: string, got: str
   return name !== undefined && documentTypeOf(name) === got;
 }
 
+/** Payment means codes (UNTDID 4461) by the act they ask of the buyer. */
+const PAYMENT_ACTS: ReadonlyArray<ReadonlySet<string>> = [
+  new Set(['30', '31', '42', '58']),
+  new Set(['49', '59']),
+  new Set(['48', '54', '55']),
+];
+
+/**
+ * Two codes for the same act (BT-81): a transfer to an account coded 58 where the XML says 30,
+ * 31 or 42, a SEPA direct debit (59) where a ZUGFeRD 1.0 XML says 49. A page that prints an IBAN
+ * or "SEPA-Lastschrift" does not say which of them its issuer picks.
+ */
+export function samePaymentAct(want: string, got: string): boolean {
+  return want !== got && PAYMENT_ACTS.some((act) => act.has(want) && act.has(got));
+}
+
 /** Labels of the figures printed beside an adjustment's reason: its percentage, base and VAT rate. */
 const FIGURE_WORDS = /\b(?:basisbetrag|basis|mwst|ust|vat|steuersatz|rate)\b/gi;
 
@@ -73,6 +90,7 @@ function reasonWithFigures(path: string, want: string, got: string): boolean {
  */
 export function truthQuirk(truth: Invoice, path: string, want: string, got: string): TruthQuirk | undefined {
   if (kindBeyondCodeList(truth, path, want, got)) return 'kind-beyond-code-list';
+  if (path === 'paymentInstructions.paymentMeansTypeCode' && samePaymentAct(want, got)) return 'same-payment-act';
   if (reasonWithFigures(path, want, got)) return 'reason-with-figures';
   if (nameAfterIds(want, got) || (path.endsWith('itemName') && itemNameAmongIds(want, got))) return 'name-with-ids';
   const line2 = path.endsWith('AddressLine1') ? getPath(truth, path.replace(/AddressLine1$/, 'AddressLine2')) : undefined;

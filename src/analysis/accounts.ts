@@ -32,7 +32,10 @@ export interface VatIdFound extends PlacedFound {
 }
 
 export interface Accounts {
+  /** Accounts to pay into. */
   ibans: Found[];
+  /** The buyer's accounts a direct debit draws on ("von Ihrem Konto mit IBAN …", "Käufer-IBAN"): never an account to pay into. */
+  debited: Found[];
   bics: Found[];
   vatIds: VatIdFound[];
   /** German commercial register numbers ("HRB 13302"), whoever printed them. */
@@ -49,6 +52,10 @@ const COMMERCIAL_REGISTER = /(?<![A-Za-z])HR[ -]?([AB])(?:[ .:-]*Nr\.?)?[ .:-]*(
 
 /** "SIRET 39280913700027", "SIREN : 392 809 137", "N° SIRET 392 809 137 00027". */
 const COMPANY_NUMBER = /(?<![A-Za-z])SIRE[NT]\b(?:\s*n°)?\s*:?\s*(\d{3} ?\d{3} ?\d{3}(?: ?\d{5})?)(?!\d)/giu;
+
+/** Words right before an IBAN that make it the buyer's account, which a direct debit draws on. */
+const DEBITED_CONTEXT =
+  /ihr(?:em|e|er)? (?:konto|iban|bankverbindung)|(?<![a-z])(?:kaufer|kunden)-?iban|your (?:account|iban|bank account)|debited|belastet|compte (?:du client|debite)|votre (?:compte|iban)|payer'?s? (?:account|iban)/;
 
 const VAT_LABEL = /ust|mwst|vat|tva|btw|uid|steuer-?id|umsatzsteuer|tax id|iva|identification|intracom|n° tva/;
 
@@ -92,6 +99,7 @@ function wrappedIbans(last: Segment, below: readonly Line[]): IdMatch[] {
 
 export function findAccounts(doc: Doc): Accounts {
   const ibans: Found[] = [];
+  const debited: Found[] = [];
   const bics: Found[] = [];
   const vatIds: VatIdFound[] = [];
   const registers: PlacedFound[] = [];
@@ -109,8 +117,11 @@ export function findAccounts(doc: Doc): Accounts {
           ...scanIbans(seg.text),
           ...(seg === line.segments.at(-1) ? wrappedIbans(seg, page.lines.slice(index + 1, index + 3)) : []),
         ];
+        // Whose account: the words right before where the segment starts, or before the IBAN in it.
+        const owner = (start: number) =>
+          DEBITED_CONTEXT.test(fold(over + prefix + seg.text.slice(0, start)).slice(-30)) ? debited : ibans;
         for (const m of found) {
-          ibans.push({
+          owner(m.start).push({
             value: m.value,
             score: m.checked ? 1 : 0.5,
             page: seg.page,
@@ -120,7 +131,7 @@ export function findAccounts(doc: Doc): Accounts {
         }
         // A scan's IBAN with a digit read as its look-alike letter ("DEO2…"): calibrated apart.
         const misread = found.length === 0 && doc.source === 'ocr' ? scanMisreadIbans(seg.text) : [];
-        for (const m of misread) ibans.push({ value: m.value, score: 0.9, page: seg.page, y: seg.top, via: 'iban:misread' });
+        for (const m of misread) owner(0).push({ value: m.value, score: 0.9, page: seg.page, y: seg.top, via: 'iban:misread' });
         // A labelled account that fails the IBAN rules (wrong length, typo) is still what the page says.
         const labelled =
           found.length + misread.length === 0
@@ -130,7 +141,7 @@ export function findAccounts(doc: Doc): Accounts {
             : null;
         const account = labelled?.[1]!.replace(/\s+/g, '').toUpperCase();
         if (account)
-          ibans.push({
+          owner(Math.max(0, labelled!.index - prefix.slice(-12).length)).push({
             value: account,
             score: 0.4,
             page: seg.page,
@@ -206,7 +217,7 @@ export function findAccounts(doc: Doc): Accounts {
       }
     }
   }
-  return { ibans, bics, vatIds, registers, sirets };
+  return { ibans, debited, bics, vatIds, registers, sirets };
 }
 
 /**

@@ -69,7 +69,15 @@ export function ibanValid(iban: string): boolean {
   return /^[A-Z]{2}\d{2}[A-Z0-9]{11,30}$/.test(iban) && mod97(iban.slice(4) + iban.slice(0, 4));
 }
 
-/** ISO 7064 MOD 97-10 with letters as 10..35: the IBAN check, also used by Dutch VAT numbers. */
+/**
+ * A SEPA creditor identifier ("DE98ZZZ09999999999"): country, check digits, a business code the
+ * check leaves out, the national identifier.
+ */
+export function creditorIdValid(id: string): boolean {
+  return /^[A-Z]{2}\d{2}[A-Z0-9]{3}[A-Z0-9]{1,28}$/.test(id) && mod97(id.slice(7) + id.slice(0, 4));
+}
+
+/** ISO 7064 MOD 97-10 with letters as 10..35: the IBAN check, also used by Dutch VAT numbers and SEPA creditor ids. */
 function mod97(s: string): boolean {
   let rest = 0;
   for (const ch of s) {

@@ -2,6 +2,7 @@ import { Decimal } from '../invoice/decimal.js';
 import { invoiceSchema, type Invoice } from '../invoice/model.js';
 import { stringAt } from '../invoice/paths.js';
 import { findAccounts, sellerSiren, type PlacedFound } from './accounts.js';
+import { findPaymentMeans } from './payment-means.js';
 import { frenchVatId } from './identifiers.js';
 import { findInvoicingPeriod } from './period.js';
 import { findPrecedingInvoices } from './preceding-invoice.js';
@@ -211,11 +212,28 @@ function readContacts(r: Reading, doc: Doc, parties: Parties, table: ItemTable):
   r.set('seller.sellerContact.sellerContactEmailAddress', contacts.find((c) => c.kind === 'email')?.value, 'contact:address');
 }
 
+/**
+ * The payment means the page states; for a direct debit, its mandate, the creditor's id and the
+ * buyer's account it draws on. Returns whether the payment is a direct debit.
+ */
+function readDirectDebit(r: Reading, doc: Doc, debited: Found[]): boolean {
+  const means = findPaymentMeans(doc);
+  r.setFound('paymentInstructions.paymentMeansTypeCode', means.code);
+  if (means.code?.value !== '59' && means.code?.value !== '49') return false;
+  r.setFound('paymentInstructions.directDebit.mandateReferenceIdentifier', means.mandate);
+  r.setFound('paymentInstructions.directDebit.bankAssignedCreditorIdentifier', means.creditor);
+  r.setFound('paymentInstructions.directDebit.debitedAccountIdentifier', best(debited));
+  return true;
+}
+
 /** Bank account, VAT ids and register number, each given to the party whose block or section prints it. */
 function readAccounts(r: Reading, doc: Doc, parties: Parties, headings: readonly Heading[]): void {
   const accounts = findAccounts(doc);
-  r.setFound('paymentInstructions.creditTransfer[0].paymentAccountIdentifier', best(accounts.ibans));
-  r.setFound('paymentInstructions.creditTransfer[0].paymentServiceProviderIdentifier', best(accounts.bics));
+  // A debit draws on the buyer's account: an IBAN it prints is no account to pay into, whoever's it is.
+  if (!readDirectDebit(r, doc, accounts.debited)) {
+    r.setFound('paymentInstructions.creditTransfer[0].paymentAccountIdentifier', best(accounts.ibans));
+    r.setFound('paymentInstructions.creditTransfer[0].paymentServiceProviderIdentifier', best(accounts.bics));
+  }
   // A VAT id inside a party's block, or printed right under it, is that party's.
   const belongs = (p: Party | undefined, v: PlacedFound) =>
     p !== undefined &&

@@ -57,6 +57,16 @@ describe('completing a read invoice', () => {
     );
   });
 
+  it('writes a direct debit the page announces as one, drawing on the account it names, with no account to pay into', () => {
+    const read = asRead();
+    read.paymentInstructions = {
+      paymentMeansTypeCode: '59',
+      directDebit: { mandateReferenceIdentifier: 'M-2024-17', debitedAccountIdentifier: 'DE21860000000086001055' },
+    };
+    const { invoice } = prepareForZugferd(read);
+    expect(invoice.paymentInstructions).toEqual(read.paymentInstructions);
+  });
+
   it('codes no unit "one" where the page printed a unit word no code is known for: a person codes it', () => {
     const path = 'invoiceLine[0].invoicedQuantityUnitOfMeasureCode';
     const err = refusal(asRead(), { candidates: { [path]: ['RM'] } });
