@@ -23,7 +23,8 @@ const CODE_LABEL = /payment means type|code fur das\b|zahlungstyp\s+\(codiert\)/
 const CODES = new Set(['1', '10', '20', '30', '31', '42', '48', '49', '54', '55', '57', '58', '59', '68', '97']);
 const DEBIT = /lastschrift|direct debit|prelevement|bankeinzug/;
 const DEBITED = /eingezogen|abgebucht|will be (?:debited|collected)|is debited|sera preleve|est preleve/;
-const CONDITIONAL = /\b(?:wenn|falls|sofern|if|should you|si vous)\b/;
+/** An offer or a denial announces no debit: "wenn Sie uns ein Mandat erteilen", "wird nicht per Lastschrift eingezogen". */
+const NOT_ANNOUNCED = /\b(?:wenn|falls|sofern|if|should you|si vous|nicht|kein|keine|not|no|pas)\b/;
 const MANDATE = /^(?:mandatsreferenz(?:nr\.?)?(?: d\. lastschrift)?|mandate reference(?: identifier)?|reference unique de mandat|rum)$/;
 /** A mandate reference as issuers print it: letters, digits and separators (not a placeholder in brackets). */
 const MANDATE_SHAPE = /^[\p{L}\d][\p{L}\d .\-/]*[\p{L}\d]$/u;
@@ -40,7 +41,7 @@ export function findPaymentMeans(doc: Doc): PaymentMeans {
       if (code && found.code?.via !== 'payment:code') found.code = { value: code, score: 1, ...at, via: 'payment:code' };
       // A sentence that announces the debit may wrap: the line and the next read together.
       const sentence = `${text} ${fold(lineText(page.lines[i + 1] ?? line))}`;
-      if (!found.code && DEBIT.test(sentence) && DEBITED.test(sentence) && !CONDITIONAL.test(sentence))
+      if (!found.code && DEBIT.test(sentence) && DEBITED.test(sentence) && !NOT_ANNOUNCED.test(sentence))
         found.code = { value: '59', score: 0.9, ...at, via: 'payment:debit-announced' };
       found.mandate ??= labelled(line, MANDATE, (v) => MANDATE_SHAPE.test(v), 'payment:mandate');
       found.creditor ??= labelled(line, CREDITOR_LABEL, creditorIdValid, 'payment:creditor');

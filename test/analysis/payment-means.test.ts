@@ -40,6 +40,14 @@ describe('a direct debit', () => {
     expect(payment?.creditTransfer?.[0]?.paymentAccountIdentifier).toBe('DE89370400440532013000');
   });
 
+  it('denied ("wird nicht per Lastschrift eingezogen") leaves the transfer too', async () => {
+    const payment = await paymentOf([
+      { s: 'Bitte überweisen Sie den Betrag bis 13.04.2024. Er wird nicht per SEPA-Lastschrift eingezogen.', x: 57, y: 500 },
+    ]);
+    expect(payment?.paymentMeansTypeCode).toBeUndefined();
+    expect(payment?.creditTransfer?.[0]?.paymentAccountIdentifier).toBe('DE89370400440532013000');
+  });
+
   it("makes an IBAN labelled as the buyer's no account to pay into, even where no debit is announced", async () => {
     const payment = await paymentOf([{ s: `Käufer-IBAN: ${BUYERS_IBAN}`, x: 57, y: 520 }], 'IBAN DE89');
     expect(payment?.creditTransfer?.[0]?.paymentAccountIdentifier).toBeUndefined();
