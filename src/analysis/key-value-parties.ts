@@ -59,7 +59,7 @@ function rowsUnder(doc: Doc, h: Heading, headings: readonly Heading[]): Row[] {
     const pairs = labelledPairs(doc, h, line, column);
     const labels = labelsOnly(h, line);
     const gap = pairs.length > 0 || labels ? FORM_ROW_GAP : SECTION_GAP;
-    if (line.top - last.bottom > gap * line.height || startsSection(line, headings)) break;
+    if (line.top - last.bottom > gap * line.height || startsSection(line, headings, pairs)) break;
     last = line;
     // The line's one segment: a label alone, or a value alone.
     const only = line.segments.length === 1 ? line.segments[0]! : undefined;
@@ -155,8 +155,10 @@ function pairsOf(doc: Doc, line: Line, column: (s: Segment) => boolean): Row[] {
   return rows[0]?.segments[0] === line.segments[0] ? rows : [];
 }
 
-function startsSection(line: Line, headings: readonly Heading[]): boolean {
-  return headings.some((o) => line.segments.includes(o.segment));
+/** A heading on the line starts the next section; a value beside its label does not, though it reads as one ("Firmenname:  Rechnungssteller"). */
+function startsSection(line: Line, headings: readonly Heading[], pairs: readonly Row[]): boolean {
+  const values = new Set(pairs.flatMap(({ segments: [label, value] }) => (value !== label ? [value] : [])));
+  return headings.some((o) => line.segments.includes(o.segment) && !values.has(o.segment));
 }
 
 /** A line holding only a value under the row's value column: the row's value goes on ("DE 55232 Teststadt" under the street). */

@@ -2,7 +2,7 @@ import { countryOfLine, countryOfPostcodePrefix, documentTypeOf } from './codes.
 import { allSegments, lineOf, pageOf, rightOf, type Doc } from './document.js';
 import { isLabel } from './header-fields.js';
 import { buildBlocks, type Block, type PageLayout, type Segment } from './layout.js';
-import { PARTY_LABEL_TEXTS, PARTY_LABELS, type PartyRole } from './lexicon.js';
+import { KEY_VALUE_PARTY_LABELS, PARTY_LABEL_TEXTS, PARTY_LABELS, type PartyRole } from './lexicon.js';
 import { labelRole } from './sections.js';
 import { clean, fold, textKey } from './text.js';
 import { isIllegible } from './legibility.js';
@@ -79,12 +79,18 @@ const UK_CITY_LINES = [
 
 const UK_POSTCODE_ALONE = new RegExp(String.raw`^(?:(?:GB|UK)\s?[-\u2013 ]\s?)?${UK_POSTCODE}$`, 'u');
 
-/** British addresses print the post town and the post code on lines of their own ("London" / "SW1B 3BN"): one city line. */
+/**
+ * British addresses print the post town and the post code on lines of their own ("London" /
+ * "SW1B 3BN"), forms print a post code and a town in rows of their own ("01234" / "Berlin"): one
+ * city line.
+ */
 function joinPostTown(lines: string[]): string[] {
   const out: string[] = [];
+  const town = (l: string) => /^\p{L}[\p{L} .'-]*$/u.test(clean(l)) && !parseCityLine(l);
   for (const l of lines) {
     const prev = out.at(-1);
-    if (prev !== undefined && UK_POSTCODE_ALONE.test(clean(l)) && /^\p{L}[\p{L} .'-]*$/u.test(clean(prev)) && !parseCityLine(prev))
+    if (prev !== undefined && UK_POSTCODE_ALONE.test(clean(l)) && town(prev)) out[out.length - 1] = `${clean(prev)} ${clean(l)}`;
+    else if (prev !== undefined && /^\d{4,5}$/.test(clean(prev)) && town(l) && countryOfLine(l) === undefined)
       out[out.length - 1] = `${clean(prev)} ${clean(l)}`;
     else out.push(l);
   }
@@ -96,6 +102,13 @@ interface CityLine {
   city: string;
   country?: string;
 }
+
+/**
+ * A street named with its number: a street word and a number ("14 rue des Fabriques", "Main
+ * Street 5"), or a German compound's street ending before its number ("Pappelallee 15").
+ */
+const NAMED_STREET =
+  /(?:\b(?:rue|chemin|avenue|boulevard|allee|impasse|quai|route|street|road|lane|drive|strasse|str|weg|gasse|platz|ring|damm|ufer|chaussee|straat|laan|plein)\b|[a-z](?:strasse|str\.|weg|allee|gasse|platz|ring|damm|ufer|chaussee|straat|laan|plein)\s*\d)/;
 
 /** Street words: "1242 chemin de l'olive" and "4557 De Silva St" start with a number but are streets. */
 const STREET_WORD =
@@ -132,7 +145,7 @@ export function parseAddress(
   // A label whose value is printed apart ("Name:") is no line of it either.
   const all = lines
     .map((l) => clean(l.replace(/^(?:attn|z\.? ?hd\.?)\s*:?\s*/i, '')))
-    .filter((l) => l !== '' && !isPartyLabel(l) && !/:$/.test(l));
+    .filter((l) => l !== '' && !isPartyLabel(l) && !/:$/.test(l) && !labelledField(l));
   const identifier = all.map((l) => PARTY_NUMBER.exec(l)?.[1]).find((v) => v !== undefined);
   // Identifier and contact lines may come before the name (rendered forms print "Nummer: …" first).
   const rows = joinPostTown(all.filter((l, i) => i === all.length - 1 || !NOT_ADDRESS.test(fold(l)) || parseCityLine(l) !== undefined));
@@ -152,17 +165,39 @@ export function parseAddress(
     city: cityLine.city,
     ...withId,
   };
-  // The main address line is the first that looks like a street (a house number or a street word);
-  // lines before it are contact persons, lines after it (building, floor) the second and third lines.
-  const street = Math.max(
+  const [line1, ...further] = addressLines(between);
+  if (line1 !== undefined) out.line1 = line1;
+  if (further.length > 0) out.line2 = further[0];
+  if (further.length > 1) out.line3 = further.slice(1).join(', ');
+  if (country) out.country = country;
+  return out;
+}
+
+/**
+ * A row of a key–value form that an address block took in ("Ort: Berlin", "PLZ: 01234"): its
+ * value belongs to the field its label names, which the key–value reader reads; as a line of an
+ * address it would carry its label into the e-invoice.
+ */
+function labelledField(line: string): boolean {
+  const label = /^([^:]{1,30}):\s*\S/.exec(line)?.[1];
+  return label !== undefined && KEY_VALUE_PARTY_LABELS.some(([, re]) => re.test(fold(label).trim()));
+}
+
+/**
+ * The lines between a name and its city line, main line first. The main line is the street: a
+ * line that names one with its number ("Pappelallee 15"), else the first that looks like a street
+ * (a house number or a street word). Lines before the first such are contact persons and left
+ * out; the others (building, floor, yard) follow in printed order, whether printed before the
+ * street, as DIN 5008 sets them ("Hof 3" over "Pappelallee 15"), or after it ("Suite 100").
+ */
+function addressLines(between: string[]): string[] {
+  const first = Math.max(
     0,
     between.findIndex((l) => /\d/.test(l) || STREET_WORD.test(fold(l))),
   );
-  if (between.length > 0) out.line1 = between[street];
-  if (between.length > street + 1) out.line2 = between[street + 1];
-  if (between.length > street + 2) out.line3 = between.slice(street + 2).join(', ');
-  if (country) out.country = country;
-  return out;
+  const named = between.findIndex((l, i) => i >= first && /\d/.test(l) && NAMED_STREET.test(fold(l)));
+  const street = named >= 0 ? named : first;
+  return [between[street]!, ...between.slice(first).filter((_, i) => first + i !== street)].filter((l) => l !== undefined);
 }
 
 /**

@@ -169,6 +169,42 @@ describe('party sections', () => {
     expect(invoice.seller?.sellerPostalAddress?.sellerCity).toBe('München');
   });
 
+  it('reads a form whose party names are role words ("Rechnungssteller") by its labels, no label carried into a value', async () => {
+    const out = form('Daten der E-Rechnung', [
+      [
+        'Informationen zum Käufer',
+        [
+          ['Name:', 'Rechnungsempfänger', 'Kennung:', '123456789'],
+          ['Adresszeile 1:', 'Musterstraße 2', 'Schema der Kennung:', 'XR03'],
+          ['PLZ:', '01234'],
+          ['Ort:', 'Berlin'],
+        ],
+      ],
+      [
+        'Informationen zum Verkäufer',
+        [
+          ['Firmenname:', 'Rechnungssteller', 'Kennung:', '987654321'],
+          ['Adresszeile 1:', 'Musterstraße 1', 'Schema der Kennung:', 'XR03'],
+          ['PLZ:', '01234', 'Name:', 'Max Mustermann'],
+          ['Ort:', 'Berlin', 'Telefon:', '+49 000 001 0001'],
+          ['Ländercode:', 'DE (Deutschland)'],
+        ],
+      ],
+    ]);
+    const { invoice } = analyseInvoice(await extractTextLayer(await pdfOf([out])), { withLineItems: false });
+    expect(invoice.seller?.sellerPostalAddress).toMatchObject({
+      sellerAddressLine1: 'Musterstraße 1',
+      sellerPostCode: '01234',
+      sellerCity: 'Berlin',
+    });
+    expect(invoice.buyer?.buyerPostalAddress).toMatchObject({
+      buyerAddressLine1: 'Musterstraße 2',
+      buyerPostCode: '01234',
+      buyerCity: 'Berlin',
+    });
+    expect(JSON.stringify([invoice.seller, invoice.buyer])).not.toMatch(/(?:Adresszeile 1|PLZ|Ort):/);
+  });
+
   it('reads a name of two lines set around its label, and the address lines below theirs', async () => {
     // [label, value, y]: a value without a label goes on a line of its own.
     const rows: Array<[string, string, number]> = [
