@@ -610,12 +610,15 @@ function setParty(r: Reading, doc: Doc, role: 'seller' | 'buyer', p: Party | und
   r.set(`${a}CountryCode`, p.country, via, block);
 }
 
-/** The item table, or where none was read, items printed as labelled blocks (the XRechnung visualisation). */
-/** The item table, or the blocks of labelled values where they give more items (a block's labels may pass for a table header). */
+/**
+ * The item table, or the blocks of labelled values where they give more items (a block's labels
+ * may pass for a table header); items printed as either but read as neither are printed all the same.
+ */
 function itemsOf(doc: Doc): ItemTable {
   const table = findLineItems(doc);
   const blocks = keyValueItems(doc);
-  return blocks.rows.length > table.rows.length ? blocks : table;
+  if (blocks.rows.length > table.rows.length) return blocks;
+  return blocks.rowsPrinted && table.rows.length === 0 ? { ...table, rowsPrinted: true } : table;
 }
 
 function issueDateFallback(doc: Doc, number: Found | undefined): Found | undefined {

@@ -63,7 +63,9 @@ export function keyValueItems(doc: Doc): ItemTable {
   if (current) rows.push(rowOf(doc, current.row, current.values));
   const items = rows.filter((r) => r.amount !== undefined && r.name !== undefined);
   const sum = items.reduce((s, r) => s.plus(r.amount!), new Decimal(0));
-  return items.length > 0 ? { rows: items, lines, lineSum: sum.toFixed(2), rowsPrinted: true } : { rows: [], lines: new Set() };
+  // Blocks opened by their position but none read whole (a scan): the page prints items all the same.
+  if (items.length === 0) return { rows: [], lines: new Set(), ...(rows.length > 0 ? { rowsPrinted: true } : {}) };
+  return { rows: items, lines, lineSum: sum.toFixed(2), rowsPrinted: true };
 }
 
 function positionOf(line: Line, above: Line | undefined): string | undefined {
@@ -107,7 +109,9 @@ function rowOf(doc: Doc, row: ItemRow, values: Map<ItemField, string>): ItemRow 
   // "HUR (hour)": the code, or the printed word.
   const unitText = values.get('unit');
   const unit = unitText === undefined ? undefined : (unitCode(unitText.split(/\s+/)[0]!) ?? unitCode(unitText));
+  // A unit printed that no code is known for, or that the scan misread ("(piece" without its "H87"), is for a person to code.
   if (unit) out.unit = unit;
+  else if (unitText) out.unitPrinted = unitText;
   const price = number('unitPrice');
   if (price !== undefined) out.unitPrice = price;
   const amount = number('amount');

@@ -278,6 +278,27 @@ describe('items printed as blocks of labelled values (the XRechnung visualisatio
     expect(lineSum).toBe('199.00');
   });
 
+  it('leaves a unit no code is read from for a person, and holds blocks none of which was read whole for printed items', async () => {
+    const at = (s: string, x: number, y: number, right = false): Text => ({ s, x, y, size: 9, right });
+    const block = (y: number, unit: string, amount: string[]): Text[] => [
+      at('Position:', 62, y),
+      at('1', 136, y),
+      at('Menge', 62, y + 46),
+      at('1.0000', 300, y + 46, true),
+      at('Einheit', 62, y + 58),
+      at(unit, 300, y + 58, true),
+      ...(amount.length ? [at('Gesamtpreis (netto)', 62, y + 86), at(amount[0]!, 300, y + 86, true)] : []),
+      at('Bezeichnung:', 62, y + 130),
+      at('Beamer-Deckenhalterung', 136, y + 130),
+    ];
+    // A scan that lost the code of "H87 (piece)": the unit is printed, and "one" would be a guess.
+    const misread = keyValueItems(buildDoc(await extractTextLayer(await pdfOf([block(130, '(piece', ['122,50'])]))));
+    expect(misread.rows.map((r) => [r.unit, r.unitPrinted])).toEqual([[undefined, '(piece']]);
+    // A scan that lost every amount: no line is read, and none may be made up from the totals.
+    const { unread } = analyseInvoice(await extractTextLayer(await pdfOf([block(130, 'H87 (piece)', [])])), { withLineItems: true });
+    expect(unread).toContain('BG-25');
+  });
+
   it('reads English blocks opened by "Identifier:" under the item\'s number, over a page break, though their labels pass for a table header', async () => {
     const at = (s: string, x: number, y: number, right = false): Text => ({ s, x, y, size: 9, right });
     const opening = (y: number, pos: string): Text[] => [at(pos, 62, y), at('Identifier:', 62, y + 14), at(pos, 136, y + 14)];
