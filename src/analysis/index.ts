@@ -390,7 +390,8 @@ function readLine(r: Reading, doc: Doc, row: ItemRow, i: number, signed: (v: str
   set('invoicedQuantity', row.quantity, via);
   const [unit, unitHow] = lineUnit(row, via);
   set('invoicedQuantityUnitOfMeasureCode', unit, unitHow);
-  if (row.unit === undefined && row.unitPrinted) r.unreadWords[`${p}.invoicedQuantityUnitOfMeasureCode`] = [row.unitPrinted];
+  if (row.unit === undefined && row.unitPrinted !== undefined)
+    r.unreadWords[`${p}.invoicedQuantityUnitOfMeasureCode`] = row.unitPrinted ? [row.unitPrinted] : [];
   set('invoiceLineNetAmount', row.amount === undefined ? undefined : signed(row.amount), via);
   set('priceDetails.itemNetPrice', row.unitPrice, via);
   set('priceDetails.itemPriceBaseQuantity', row.priceBase, via);

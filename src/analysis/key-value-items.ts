@@ -89,6 +89,8 @@ function pairsOf(line: Line): Array<[ItemField, string]> {
     const field = fieldOf(seg.text);
     const value = line.segments[i + 1];
     if (field && value && !fieldOf(value.text)) out.push([field, value.text.trim()]);
+    // A unit's label whose value the scan lost: a unit is printed all the same.
+    else if (field === 'unit' && !value) out.push([field, '']);
     const inline = /^(.{1,40}?):\s*(\S.*)$/.exec(seg.text);
     const inlineField = inline ? fieldOf(inline[1]!) : undefined;
     if (inline && inlineField) out.push([inlineField, inline[2]!.trim()]);
@@ -109,9 +111,9 @@ function rowOf(doc: Doc, row: ItemRow, values: Map<ItemField, string>): ItemRow 
   // "HUR (hour)": the code, or the printed word.
   const unitText = values.get('unit');
   const unit = unitText === undefined ? undefined : (unitCode(unitText.split(/\s+/)[0]!) ?? unitCode(unitText));
-  // A unit printed that no code is known for, or that the scan misread ("(piece" without its "H87"), is for a person to code.
+  // A unit printed that no code is known for, or that the scan misread or lost ("(piece" without its "H87"), is for a person to code.
   if (unit) out.unit = unit;
-  else if (unitText) out.unitPrinted = unitText;
+  else if (unitText !== undefined) out.unitPrinted = unitText;
   const price = number('unitPrice');
   if (price !== undefined) out.unitPrice = price;
   const amount = number('amount');

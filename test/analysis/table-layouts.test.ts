@@ -286,7 +286,7 @@ describe('items printed as blocks of labelled values (the XRechnung visualisatio
       at('Menge', 62, y + 46),
       at('1.0000', 300, y + 46, true),
       at('Einheit', 62, y + 58),
-      at(unit, 300, y + 58, true),
+      ...(unit ? [at(unit, 300, y + 58, true)] : []),
       ...(amount.length ? [at('Gesamtpreis (netto)', 62, y + 86), at(amount[0]!, 300, y + 86, true)] : []),
       at('Bezeichnung:', 62, y + 130),
       at('Beamer-Deckenhalterung', 136, y + 130),
@@ -294,6 +294,9 @@ describe('items printed as blocks of labelled values (the XRechnung visualisatio
     // A scan that lost the code of "H87 (piece)": the unit is printed, and "one" would be a guess.
     const misread = keyValueItems(buildDoc(await extractTextLayer(await pdfOf([block(130, '(piece', ['122,50'])]))));
     expect(misread.rows.map((r) => [r.unit, r.unitPrinted])).toEqual([[undefined, '(piece']]);
+    // One that lost the unit's value beside its label ("KGM" read onto no line).
+    const lost = keyValueItems(buildDoc(await extractTextLayer(await pdfOf([block(130, '', ['122,50'])]))));
+    expect(lost.rows.map((r) => [r.unit, r.unitPrinted])).toEqual([[undefined, '']]);
     // A scan that lost every amount: no line is read, and none may be made up from the totals.
     const { unread } = analyseInvoice(await extractTextLayer(await pdfOf([block(130, 'H87 (piece)', [])])), { withLineItems: true });
     expect(unread).toContain('BG-25');
