@@ -2,7 +2,7 @@ import { countryOfLine, countryOfPostcodePrefix, documentTypeOf } from './codes.
 import { allSegments, lineOf, pageOf, rightOf, type Doc } from './document.js';
 import { isLabel } from './header-fields.js';
 import { buildBlocks, type Block, type PageLayout, type Segment } from './layout.js';
-import { KEY_VALUE_PARTY_LABELS, PARTY_LABEL_TEXTS, PARTY_LABELS, type PartyRole } from './lexicon.js';
+import { KEY_VALUE_PARTY_LABELS, PARTY_LABEL_TEXTS, PARTY_LABELS, type KeyValuePartyField, type PartyRole } from './lexicon.js';
 import { labelRole } from './sections.js';
 import { clean, fold, textKey } from './text.js';
 import { isIllegible } from './legibility.js';
@@ -180,8 +180,11 @@ export function parseAddress(
  */
 function labelledField(line: string): boolean {
   const label = /^([^:]{1,30}):\s*\S/.exec(line)?.[1];
-  return label !== undefined && KEY_VALUE_PARTY_LABELS.some(([, re]) => re.test(fold(label).trim()));
+  return label !== undefined && KEY_VALUE_PARTY_LABELS.some(([field, re]) => ADDRESS_FIELDS.has(field) && re.test(fold(label).trim()));
 }
+
+/** The rows of a form that hold a part of the address (an identifier's row is read by its label, PARTY_NUMBER). */
+const ADDRESS_FIELDS = new Set<KeyValuePartyField>(['street', 'line2', 'postcode', 'city', 'country']);
 
 /**
  * The lines between a name and its city line, main line first. The main line is the street: a

@@ -261,6 +261,11 @@ describe('addresses', () => {
   it('takes no row of a form for an address line: no label carried in, a post code and its town in rows of their own one city line', () => {
     const rows = ['ACME GmbH', 'Adresszeile 1: Musterstraße 1', 'PLZ: 01234', 'Ort: Berlin', 'Ländercode: DE (Deutschland)'];
     expect(JSON.stringify(parseAddress(rows))).not.toMatch(/(?:Adresszeile 1|PLZ|Ort):/);
+    // A party's number in a row of its own stays its identifier.
+    expect(parseAddress(['Nummer: GE2020211', 'Kunden AG Mitte', 'Kundenstraße 15', '69876 Frankfurt'])).toMatchObject({
+      identifier: 'GE2020211',
+      line1: 'Kundenstraße 15',
+    });
     expect(parseAddress(['ACME GmbH', 'Musterstraße 1', '01234', 'Berlin'])).toMatchObject({
       line1: 'Musterstraße 1',
       postcode: '01234',
