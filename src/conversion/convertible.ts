@@ -206,7 +206,7 @@ const profileOf = (invoice: Invoice): ConversionProfile =>
 
 export function prepareForZugferd(found: Invoice, opts: PrepareOptions = {}): Prepared {
   const { invoice: sure, omitted } = withoutUnsureExtras(found, opts);
-  const { invoice, filled } = complete(sure, opts.unread, offered(opts.candidates));
+  const { invoice, filled } = complete(sure, opts.unread, offered(opts.candidates), opts.scanned);
   const profile = profileOf(invoice);
   if (profile === 'XRECHNUNG') filled.push(...completeXRechnung(invoice));
   // A value left out is no longer the one read: its confidence asks nothing of the e-invoice.
@@ -430,10 +430,17 @@ const VATEX: Readonly<Record<string, { code?: string; text: string }>> = {
 /** The paths the page offered a reading for, read as their value or not ("RM" as a unit no code is known for): no default stands in for one. */
 const offered = (candidates: PrepareOptions['candidates']) => new Set(Object.keys(candidates ?? {}));
 
+/**
+ * The invoice with what the page did not print filled in. On a scan (`scanned`) nothing stands in
+ * for what was not read: the recogniser loses words ("KGM" beside "Einheit", "1" after
+ * "Position:"), so a unit or an item table not read may be printed all the same, and "one" or a
+ * line per rate would contradict the page.
+ */
 export function complete(
   found: Invoice,
   unread: readonly string[] = [],
   printed: ReadonlySet<string> = new Set(),
+  scanned = false,
 ): { invoice: Invoice; filled: FilledField[] } {
   const invoice = structuredClone(found);
   const filled: FilledField[] = [];
@@ -441,9 +448,9 @@ export function complete(
   fill(invoice, 'invoiceTypeCode', COMMERCIAL_INVOICE, 'invoiceTypeCode', 'BT-3', 'default', 'commercial-invoice');
   invoice.vatBreakdown = invoice.vatBreakdown?.map((row, i) => completeBreakdownRow(row, i, fill));
   // Where the page prints items that were not read, a line per rate would claim it printed none.
-  if (!invoice.invoiceLine?.length && !unread.includes('BG-25')) invoice.invoiceLine = linesFromBreakdown(invoice, filled);
+  if (!invoice.invoiceLine?.length && !unread.includes('BG-25') && !scanned) invoice.invoiceLine = linesFromBreakdown(invoice, filled);
   const onlyRate = invoice.vatBreakdown?.length === 1 ? invoice.vatBreakdown[0] : undefined;
-  invoice.invoiceLine = invoice.invoiceLine?.map((line, i) => completeLine(line, i, onlyRate, filled, printed));
+  invoice.invoiceLine = invoice.invoiceLine?.map((line, i) => completeLine(line, i, onlyRate, filled, printed, scanned));
 
   grossLinesToNet(invoice, filled);
   roundingDifferences(invoice, filled);
@@ -771,6 +778,7 @@ function completeLine(
   onlyRate: NonNullable<Invoice['vatBreakdown']>[number] | undefined,
   filled: FilledField[],
   printed: ReadonlySet<string>,
+  scanned: boolean,
 ): InvoiceLine {
   const out = structuredClone(line);
   const at = (key: string, bt: string, source: FilledField['source'], rule: string) =>
@@ -780,7 +788,11 @@ function completeLine(
     at('invoiceLineIdentifier', 'BT-126', 'default', 'numbered');
   }
   // A unit printed in a word no code is known for ("RM", "Monat(") is for a person to code, not "one".
-  if (out.invoicedQuantityUnitOfMeasureCode === undefined && !printed.has(`invoiceLine[${index}].invoicedQuantityUnitOfMeasureCode`)) {
+  if (
+    out.invoicedQuantityUnitOfMeasureCode === undefined &&
+    !printed.has(`invoiceLine[${index}].invoicedQuantityUnitOfMeasureCode`) &&
+    !scanned
+  ) {
     out.invoicedQuantityUnitOfMeasureCode = UNIT_ONE;
     at('invoicedQuantityUnitOfMeasureCode', 'BT-130', 'default', 'unit-one');
   }
