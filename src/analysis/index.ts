@@ -115,6 +115,7 @@ export function analyseWithEvidence(pages: PageText[], opts: AnalyseOptions): Ev
     // Its quantities too: a credit note's "-2 × 7,62 = -15,24" is 2 × 7.62 = 15.24.
     const lines = type.code === '381' ? table.rows.map(positiveQuantity) : table.rows;
     lines.forEach((row, i) => readLine(r, doc, row, i, signed, rates));
+    holdLostUnits(r, doc, lines);
   }
   inferTheRest(r, doc, table);
   const currencyLabel = pick('currency');
@@ -379,6 +380,29 @@ function lineUnit(row: ItemRow, via: string): [string | undefined, string] {
   if (row.unit !== undefined) return [row.unit, row.unit === UNIT_PIECE ? 'unit:piece' : via];
   const named = row.unitPrinted === undefined && row.name !== undefined ? unitNamedIn(row.name) : undefined;
   return [named, named === undefined ? via : 'unit:named'];
+}
+
+/** Words that head a unit column or label a unit ("Einheit", "Unit", "ME"), "Preis pro Einheit" among them. */
+const UNIT_WORD = /^(?:einheit|mengeneinheit|unit|units|unite|uom)$/;
+const UNIT_ABBREVIATION = /^(?:ME|EH)$/;
+
+/** Whether the page prints units: one read on a line, or a word that heads or labels them. */
+function printsUnits(doc: Doc, rows: readonly ItemRow[]): boolean {
+  if (rows.some((row) => row.unit !== undefined || row.unitPrinted !== undefined)) return true;
+  const words = doc.pages.flatMap((p) => p.lines.flatMap((l) => l.segments.flatMap((s) => s.text.split(/\s+/))));
+  return words.some((w) => UNIT_WORD.test(fold(w).replace(/[^a-z]/g, '')) || UNIT_ABBREVIATION.test(w.replace(/[^A-Za-z]/g, '')));
+}
+
+/**
+ * On a scan, a line whose unit was not read where the page prints units: the recogniser lost it
+ * ("KGM" beside "Einheit" read onto no line), so it is printed, unread, and "one" would be a guess.
+ */
+function holdLostUnits(r: Reading, doc: Doc, rows: readonly ItemRow[]): void {
+  if (doc.source !== 'ocr' || !printsUnits(doc, rows)) return;
+  rows.forEach((_, i) => {
+    const path = `invoiceLine[${i}].invoicedQuantityUnitOfMeasureCode`;
+    if (stringAt(r.invoice, path) === undefined) r.unreadWords[path] ??= [];
+  });
 }
 
 function readLine(r: Reading, doc: Doc, row: ItemRow, i: number, signed: (v: string) => string, rates: ReadonlySet<string>): void {

@@ -431,10 +431,9 @@ const VATEX: Readonly<Record<string, { code?: string; text: string }>> = {
 const offered = (candidates: PrepareOptions['candidates']) => new Set(Object.keys(candidates ?? {}));
 
 /**
- * The invoice with what the page did not print filled in. On a scan (`scanned`) nothing stands in
- * for what was not read: the recogniser loses words ("KGM" beside "Einheit", "1" after
- * "Position:"), so a unit or an item table not read may be printed all the same, and "one" or a
- * line per rate would contradict the page.
+ * The invoice with what the page did not print filled in. On a scan (`scanned`) no line per rate
+ * stands in for items not read: the recogniser loses words ("1" after "Position:"), so the page
+ * may print its items all the same.
  */
 export function complete(
   found: Invoice,
@@ -450,7 +449,7 @@ export function complete(
   // Where the page prints items that were not read, a line per rate would claim it printed none.
   if (!invoice.invoiceLine?.length && !unread.includes('BG-25') && !scanned) invoice.invoiceLine = linesFromBreakdown(invoice, filled);
   const onlyRate = invoice.vatBreakdown?.length === 1 ? invoice.vatBreakdown[0] : undefined;
-  invoice.invoiceLine = invoice.invoiceLine?.map((line, i) => completeLine(line, i, onlyRate, filled, printed, scanned));
+  invoice.invoiceLine = invoice.invoiceLine?.map((line, i) => completeLine(line, i, onlyRate, filled, printed));
 
   grossLinesToNet(invoice, filled);
   roundingDifferences(invoice, filled);
@@ -778,7 +777,6 @@ function completeLine(
   onlyRate: NonNullable<Invoice['vatBreakdown']>[number] | undefined,
   filled: FilledField[],
   printed: ReadonlySet<string>,
-  scanned: boolean,
 ): InvoiceLine {
   const out = structuredClone(line);
   const at = (key: string, bt: string, source: FilledField['source'], rule: string) =>
@@ -788,11 +786,7 @@ function completeLine(
     at('invoiceLineIdentifier', 'BT-126', 'default', 'numbered');
   }
   // A unit printed in a word no code is known for ("RM", "Monat(") is for a person to code, not "one".
-  if (
-    out.invoicedQuantityUnitOfMeasureCode === undefined &&
-    !printed.has(`invoiceLine[${index}].invoicedQuantityUnitOfMeasureCode`) &&
-    !scanned
-  ) {
+  if (out.invoicedQuantityUnitOfMeasureCode === undefined && !printed.has(`invoiceLine[${index}].invoicedQuantityUnitOfMeasureCode`)) {
     out.invoicedQuantityUnitOfMeasureCode = UNIT_ONE;
     at('invoicedQuantityUnitOfMeasureCode', 'BT-130', 'default', 'unit-one');
   }

@@ -302,6 +302,28 @@ describe('items printed as blocks of labelled values (the XRechnung visualisatio
     expect(unread).toContain('BG-25');
   });
 
+  it('holds a unit a scan did not read for printed where the page prints units, and only on a scan', async () => {
+    const at = (s: string, x: number, y: number, right = false): Text => ({ s, x, y, size: 9, right });
+    // The block's unit row lost whole ("Einheit  H87 (piece)" read onto no line); "Preis pro Einheit" still names units.
+    const page = [
+      at('Position:', 62, 130),
+      at('1', 136, 130),
+      at('Menge', 62, 176),
+      at('2.0000', 300, 176, true),
+      at('Preis pro Einheit (netto)', 62, 202),
+      at('5,00', 300, 202, true),
+      at('Gesamtpreis (netto)', 62, 216),
+      at('10,00', 300, 216, true),
+      at('Bezeichnung:', 62, 260),
+      at('Beamer-Deckenhalterung', 136, 260),
+    ];
+    const text = await extractTextLayer(await pdfOf([page]));
+    const path = 'invoiceLine[0].invoicedQuantityUnitOfMeasureCode';
+    expect(analyseInvoice(text, { withLineItems: true }).candidates?.[path]).toBeUndefined();
+    const scan = text.map((p) => ({ ...p, source: 'ocr' as const, words: p.words.map((w) => ({ ...w, confidence: 0.95 })) }));
+    expect(analyseInvoice(scan, { withLineItems: true }).candidates?.[path]).toEqual([]);
+  });
+
   it('reads English blocks opened by "Identifier:" under the item\'s number, over a page break, though their labels pass for a table header', async () => {
     const at = (s: string, x: number, y: number, right = false): Text => ({ s, x, y, size: 9, right });
     const opening = (y: number, pos: string): Text[] => [at(pos, 62, y), at('Identifier:', 62, y + 14), at(pos, 136, y + 14)];
