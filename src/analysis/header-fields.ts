@@ -3,7 +3,7 @@ import { compactDate, scanDates, scannedDate } from './dates.js';
 import { allSegments, belowOf, originalOffset, pageOf, rightOf, type Doc, type Found } from './document.js';
 import { makeSegment, tailOf, type Line, type PageLayout, type Segment } from './layout.js';
 import { HEADER_LABELS, OTHER_LABELS, PARTY_LABELS, type HeaderField } from './lexicon.js';
-import { descendersLost, fold, oneLetterMisread } from './text.js';
+import { descendersLost, fold, joinWrapped, oneLetterMisread } from './text.js';
 
 /**
  * Header fields announced by a label: the value sits behind the label in the same run of
@@ -449,7 +449,7 @@ function termsUnderHeadings(doc: Doc, label: Segment): { text: string; page: num
     above = line;
     if (parts.join(' ').length > TERMS_MAX) break;
   }
-  const text = wholeSentences(parts.join(' ').replace(/\s+/g, ' ').trim(), TERMS_MAX);
+  const text = wholeSentences(joinWrapped(parts).replace(/\s+/g, ' ').trim(), TERMS_MAX);
   return text && top !== undefined ? { text, page: page.page, top } : undefined;
 }
 

@@ -4,7 +4,7 @@ import type { Line, Segment } from './layout.js';
 import { KEY_VALUE_PARTY_LABELS, type KeyValuePartyField } from './lexicon.js';
 import { boxOf, parseAddress, parseCityLine, type Parties, type Party } from './parties.js';
 import type { Heading } from './sections.js';
-import { clean, fold } from './text.js';
+import { clean, fold, joinWrapped } from './text.js';
 
 /**
  * Parties of key–value renderings: under a party heading ("Verkäufer", "Informationen zum
@@ -210,5 +210,5 @@ function partyOfRows(rows: Row[]): Party | undefined {
 
 /** One field's value wrapped over lines, whole again: "Liselotte Müller-" / "Lüdenscheidt" is one name, its hyphen printed. */
 function unwrap(lines: readonly string[] | undefined): string | undefined {
-  return lines && lines.length > 0 ? lines.reduce((out, next) => (out.endsWith('-') ? `${out}${next}` : `${out} ${next}`)) : undefined;
+  return lines && lines.length > 0 ? joinWrapped(lines) : undefined;
 }

@@ -25,6 +25,15 @@ export function textKey(text: string): string {
   return fold(text).replace(/[^\p{L}\p{N}]+/gu, '');
 }
 
+/**
+ * Lines of one text wrapped by its box, whole again: a line that ends in a hyphen after a letter
+ * and goes on with a capital breaks a hyphenated compound ("SEPA-" / "Lastschriftmandat"), which
+ * goes on without a space; every other break is a space.
+ */
+export function joinWrapped(lines: readonly string[]): string {
+  return lines.reduce((out, next) => (/\p{L}-$/u.test(out) && /^\p{Lu}/u.test(next) ? `${out}${next}` : `${out} ${next}`), '').trim();
+}
+
 /** Levenshtein distance: how many letters a scan must have misread, dropped or added to turn `a` into `b`. */
 export function editDistance(a: string, b: string): number {
   let row = Array.from({ length: b.length + 1 }, (_, j) => j);

@@ -535,6 +535,14 @@ describe('payment terms (BT-20)', () => {
     const broken = [letter([{ s: 'Zahlungsbedingungen:', x: 50, y: 780 }, ...headings(803)]), [...headings(56), ...paragraph(80)]];
     const invoice = (await analyseInvoice(await extractTextLayer(await pdfOf(broken)), { withLineItems: false })).invoice;
     expect(invoice.paymentTerms).toBe(terms);
+    // A hyphenated compound wrapped at its hyphen is one word again.
+    const compound = letter([
+      { s: 'Zahlungsbedingungen:', x: 50, y: 460 },
+      ...headings(483),
+      { s: 'Einfacher für Sie ist es, wenn Sie uns ein SEPA-', x: 50, y: 496 },
+      { s: 'Lastschriftmandat erteilen.', x: 50, y: 496 + 11.3 },
+    ]);
+    expect((await header(compound)).paymentTerms).toBe('Einfacher für Sie ist es, wenn Sie uns ein SEPA-Lastschriftmandat erteilen.');
   });
 
   it('reads a table of terms whose paragraph opens with a terms label and has the due date beside it, also after the label ends a page', async () => {
