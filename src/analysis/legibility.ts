@@ -165,9 +165,18 @@ function printedWithDiacritics(word: string): boolean | undefined {
 }
 
 /**
+ * A volume whose litre sign a scan may have read as a one ("12 x 1,01 PET", "20 x 0,51" for
+ * "1,0l" and "0,5l"): a figure with a decimal comma that ends in a 1 after a digit reads alike
+ * either way, and which it is the page does not settle.
+ */
+const LITRE_OR_ONE = /^\d+,\d{1,2}1$/;
+const ITEM_TEXT = /item(?:Name|Description)$/;
+
+/**
  * Marks the values that hold a glyph named by no letter, and the worded fields of a scan whose
  * letters the recogniser got wrong: a word invoices print with diacritics spelled without them
- * (dropped for that value, wherever else they were kept), or a word with a sign no word carries.
+ * (dropped for that value, wherever else they were kept), a word with a sign no word carries, or
+ * a figure whose last one may be a litre's l.
  */
 export function markUnsureLetters(doc: Doc, invoice: Record<string, unknown>, evidence: Record<string, string>): void {
   for (const path of Object.keys(evidence)) {
@@ -179,7 +188,7 @@ export function markUnsureLetters(doc: Doc, invoice: Record<string, unknown>, ev
 function markScanLetters(invoice: Record<string, unknown>, evidence: Record<string, string>, path: string): void {
   const words = WORDED.test(path) ? (stringAt(invoice, path)?.split(/\s+/) ?? []) : [];
   const garbled =
-    words.some((w) => GARBLING_SIGN.test(w) && !ADDRESS.test(w)) ||
+    words.some((w) => (GARBLING_SIGN.test(w) && !ADDRESS.test(w)) || (ITEM_TEXT.test(path) && LITRE_OR_ONE.test(w))) ||
     /[,;]$/.test(words.at(-1) ?? '') ||
     (REASONED.test(path) && MISREAD_SECTION(words.join(' ')));
   if (garbled) evidence[path] = `${evidence[path]}${GARBLED}`;

@@ -123,4 +123,19 @@ describe('readings with a sign no word carries', () => {
     expect(marked('Umsatzsteuerbefreit nach §19 UStG')).toBe('exemption:printed');
     expect(marked('Umsatzsteuerbefreit nach 819 UStG', 'text-layer')).toBe('exemption:printed');
   });
+
+  it('marks a scanned item name whose volume may end in a litre sign read as a one ("1,01" for "1,0l"); a text layer, and other figures, are not marked', () => {
+    const path = 'invoiceLine[0].itemInformation.itemName';
+    const marked = (name: string, source: 'ocr' | 'text-layer' = 'ocr') => {
+      const doc = buildDoc(letter(name, 0.93).map((p) => ({ ...p, source })));
+      const evidence = { [path]: 'ocr:line:arithmetic' };
+      markUnsureLetters(doc, { invoiceLine: [{ itemInformation: { itemName: name } }] }, evidence);
+      return evidence[path];
+    };
+    expect(marked('Mineralwasser Medium 12 x 1,01 PET')).toMatch(/:garbled$/);
+    expect(marked('Leergutpfand 20 x 0,51')).toMatch(/:garbled$/);
+    expect(marked('Mineralwasser Medium 12 x 1,0l PET')).toBe('ocr:line:arithmetic');
+    expect(marked('Kabel 2,5 mm² 50 m')).toBe('ocr:line:arithmetic');
+    expect(marked('Mineralwasser Medium 12 x 1,01 PET', 'text-layer')).toBe('ocr:line:arithmetic');
+  });
 });
