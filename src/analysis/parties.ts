@@ -89,9 +89,9 @@ function joinPostTown(lines: string[]): string[] {
   const town = (l: string) => /^\p{L}[\p{L} .'-]*$/u.test(clean(l)) && !parseCityLine(l);
   for (const l of lines) {
     const prev = out.at(-1);
-    if (prev !== undefined && UK_POSTCODE_ALONE.test(clean(l)) && town(prev)) out[out.length - 1] = `${clean(prev)} ${clean(l)}`;
-    else if (prev !== undefined && /^\d{4,5}$/.test(clean(prev)) && town(l) && countryOfLine(l) === undefined)
-      out[out.length - 1] = `${clean(prev)} ${clean(l)}`;
+    const british = prev !== undefined && UK_POSTCODE_ALONE.test(clean(l)) && town(prev);
+    const form = prev !== undefined && /^\d{4,5}$/.test(clean(prev)) && town(l) && countryOfLine(l) === undefined;
+    if (british || form) out[out.length - 1] = `${clean(prev!)} ${clean(l)}`;
     else out.push(l);
   }
   return out;
@@ -103,16 +103,17 @@ interface CityLine {
   country?: string;
 }
 
-/**
- * A street named with its number: a street word and a number ("14 rue des Fabriques", "Main
- * Street 5"), or a German compound's street ending before its number ("Pappelallee 15").
- */
-const NAMED_STREET =
-  /(?:\b(?:rue|chemin|avenue|boulevard|allee|impasse|quai|route|street|road|lane|drive|strasse|str|weg|gasse|platz|ring|damm|ufer|chaussee|straat|laan|plein)\b|[a-z](?:strasse|str\.|weg|allee|gasse|platz|ring|damm|ufer|chaussee|straat|laan|plein)\s*\d)/;
-
 /** Street words: "1242 chemin de l'olive" and "4557 De Silva St" start with a number but are streets. */
 const STREET_WORD =
   /\b(?:rue|chemin|avenue|av|boulevard|bd|allee|impasse|place|quai|route|cours|street|st|road|rd|lane|ln|way|drive|dr|avenue|ave|strasse|str|weg|gasse|platz|ring|damm|ufer|chaussee|straat|laan|plein)\b\.?/;
+
+/**
+ * A street named (a line with a number besides): a street word ("14 rue des Fabriques"), or a
+ * German or Dutch compound's street ending before its number ("Pappelallee 15", "Hauptstr. 5").
+ */
+const NAMED_STREET = new RegExp(
+  `${STREET_WORD.source}|[a-z](?:strasse|str\\.|weg|allee|gasse|platz|ring|damm|ufer|chaussee|straat|laan|plein)\\s*\\d`,
+);
 
 export function parseCityLine(text: string): CityLine | undefined {
   const t = clean(text);

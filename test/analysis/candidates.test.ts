@@ -239,24 +239,27 @@ describe('addresses', () => {
     });
   });
 
-  it('takes the street for the main address line where an addition is printed above it, as DIN 5008 sets it', () => {
-    expect(parseAddress(['Metallbau Leipzig GmbH & Co. KG', 'Hof 3', 'Pappelallee 15', '12345 Leipzig'])).toMatchObject({
-      line1: 'Pappelallee 15',
-      line2: 'Hof 3',
-    });
-    expect(parseAddress(['Stadtwerke Kiel', 'Gebäude 4', 'Berliner Str. 2', '24103 Kiel'])).toMatchObject({
-      line1: 'Berliner Str. 2',
-      line2: 'Gebäude 4',
-    });
+  it.each([
+    [
+      ['Metallbau Leipzig GmbH & Co. KG', 'Hof 3', 'Pappelallee 15', '12345 Leipzig'],
+      ['Pappelallee 15', 'Hof 3'],
+    ],
+    [
+      ['Stadtwerke Kiel', 'Gebäude 4', 'Berliner Str. 2', '24103 Kiel'],
+      ['Berliner Str. 2', 'Gebäude 4'],
+    ],
     // Printed after the street, the addition stays the second line; a contact person above it is none.
-    expect(parseAddress(['Buyer Company', 'Hans Muster', '456 Buyer Street', 'Suite 200', 'Building B', '67890 Buyer City'])).toMatchObject(
-      {
-        line1: '456 Buyer Street',
-        line2: 'Suite 200',
-        line3: 'Building B',
-      },
-    );
-  });
+    [
+      ['Buyer Company', 'Hans Muster', '456 Buyer Street', 'Suite 200', 'Building B', '67890 Buyer City'],
+      ['456 Buyer Street', 'Suite 200', 'Building B'],
+    ],
+  ])(
+    'takes the street for the main address line where an addition is printed above it, as DIN 5008 sets it: %j',
+    (rows, [line1, line2, line3]) => {
+      const address = parseAddress(rows);
+      expect([address?.line1, address?.line2, address?.line3]).toEqual([line1, line2, line3]);
+    },
+  );
 
   it('takes no row of a form for an address line: no label carried in, a post code and its town in rows of their own one city line', () => {
     const rows = ['ACME GmbH', 'Adresszeile 1: Musterstraße 1', 'PLZ: 01234', 'Ort: Berlin', 'Ländercode: DE (Deutschland)'];
