@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, openSync } from 'node:fs';
+import { existsSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import type { Logger } from 'pino';
@@ -52,12 +52,13 @@ export async function startDevServer(opts: DevServerOptions): Promise<DevServer>
     uiPort: opts.uiPort,
     namespace: opts.namespace,
   });
-  const logFile = openSync(path.join(opts.dataDir, 'temporal.log'), 'a');
+  const logPath = path.join(opts.dataDir, 'temporal.log');
+  const logFile = openSync(logPath, 'a');
   const child = spawn(opts.cliPath, args, { stdio: ['ignore', logFile, logFile], detached: false });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const address = `127.0.0.1:${opts.port}`;
   const ready = await Promise.race([waitForPort(opts.port, 60_000).then(() => true), exited.then(() => false)]);
-  if (!ready) throw new Error(`Temporal dev server exited at start; see ${path.join(opts.dataDir, 'temporal.log')}`);
+  if (!ready) throw new Error(`Temporal dev server exited at start; the end of ${logPath}:\n${logTail(logPath)}`);
   opts.log.info({ address, ui: `http://127.0.0.1:${opts.uiPort}` }, 'Temporal dev server started');
   return { address, uiUrl: `http://127.0.0.1:${opts.uiPort}`, stop: () => stopChild(child, exited) };
 }
@@ -94,6 +95,15 @@ export function devServerArgs(opts: { dbFile: string; port: number; uiPort: numb
     '--ui-disable-news-fetch',
     ...SEARCH_ATTRIBUTES.flatMap((k) => ['--search-attribute', `${k.name}=${TYPE_NAMES[k.type] ?? 'Keyword'}`]),
   ];
+}
+
+/** The end of the server's log, so that the error says why (a port taken, a locked file) on its own. */
+function logTail(file: string): string {
+  try {
+    return readFileSync(file, 'utf8').trimEnd().split('\n').slice(-5).join('\n');
+  } catch {
+    return '(no log)';
+  }
 }
 
 async function stopChild(child: ChildProcess, exited: Promise<number | null>): Promise<void> {

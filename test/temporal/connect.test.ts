@@ -1,4 +1,5 @@
 import { mkdtempSync, rmSync } from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import pino from 'pino';
@@ -27,10 +28,7 @@ describe('connectNative', () => {
   });
 
   it('waits for a server that comes up after the first attempt', async () => {
-    const port = await freePort();
-    const connecting = connectNative(`127.0.0.1:${port}`, log, 60_000);
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
-    server = await startDevServer({ cliPath, dataDir, namespace: 'connect-test', port, uiPort: await freePort(), log });
+    const { port, connecting } = await connectBeforeServerStarts();
     const connection = await connecting;
     try {
       const info = await connection.workflowService.getSystemInfo({});
@@ -38,5 +36,41 @@ describe('connectNative', () => {
     } finally {
       await connection.close();
     }
-  }, 90_000);
+    expect(server?.address).toBe(`127.0.0.1:${port}`);
+  }, 180_000);
 });
+
+describe('startDevServer', () => {
+  it('says why the server exited at start, from the end of its log', async () => {
+    const taken = net.createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const uiPort = (taken.address() as net.AddressInfo).port;
+    const own = mkdtempSync(path.join(os.tmpdir(), 'einvoice-taken-'));
+    try {
+      const start = startDevServer({ cliPath, dataDir: own, namespace: 'taken', port: await freePort(), uiPort, log });
+      await expect(start).rejects.toThrow(new RegExp(`exited at start[\\s\\S]*${uiPort}.*address already in use`));
+    } finally {
+      taken.close();
+      rmSync(own, { recursive: true, force: true });
+    }
+  }, 60_000);
+});
+
+/**
+ * Starts connecting, then the server a second later. A free port can be taken by a process of
+ * another test file before the server binds it: such a start is tried again on other ports.
+ */
+async function connectBeforeServerStarts(): Promise<{ port: number; connecting: ReturnType<typeof connectNative> }> {
+  for (let attempt = 1; ; attempt++) {
+    const port = await freePort();
+    const connecting = connectNative(`127.0.0.1:${port}`, log, 60_000);
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    try {
+      server = await startDevServer({ cliPath, dataDir, namespace: 'connect-test', port, uiPort: await freePort(), log });
+      return { port, connecting };
+    } catch (err) {
+      connecting.catch(() => undefined);
+      if (attempt >= 3 || !/address already in use|Port \d+ is in use/.test((err as Error).message)) throw err;
+    }
+  }
+}
