@@ -17,6 +17,9 @@
 #                 The PyPI package InvoiceGenerator (reportlab; English labels), into a virtualenv
 #                 of its own under .tools: a form no German or French tool draws. Only invoices
 #                 whose totals it prints as their XML's (scripts/render-invoicegenerator.py).
+#   pyinvoice-en/ The PyPI package PyInvoice (reportlab) in the same virtualenv: "Service Provider"
+#                 and "Client" as forms of labelled rows ("Name:", "Street:", "Post code:"), one
+#                 VAT rate for the whole invoice (scripts/render-pyinvoice.py).
 #   microinvoice-en/
 #                 The npm package microinvoice (pdfkit), into .tools/render-npm: "Bill From" and
 #                 "Bill To", items without a unit price, amounts as "11718.8 EUR"
@@ -94,7 +97,8 @@ fi
 
 # The XML is handed over as the EN 16931 JSON the benchmarks judge by (dist-tools: npm run build:tools).
 VENV="$ROOT/.tools/render-venv"
-[ -x "$VENV/bin/python" ] || { python3 -m venv "$VENV" && "$VENV/bin/pip" install -q 'InvoiceGenerator==1.2.0'; }
+[ -x "$VENV/bin/python" ] || python3 -m venv "$VENV"
+"$VENV/bin/python" -c 'import InvoiceGenerator, pyinvoice' 2>/dev/null || "$VENV/bin/pip" install -q 'InvoiceGenerator==1.2.0' 'PyInvoice==0.1.7'
 TRUTH_JS="$ROOT/dist-tools/scripts/lib/corpus-truth.js"
 NPM_DIR="$ROOT/.tools/render-npm"
 [ -d "$NPM_DIR/node_modules/microinvoice" ] || npm install --prefix "$NPM_DIR" --no-save --silent microinvoice@1.0.6
@@ -115,7 +119,8 @@ render_with() {
 }
 export -f render_with
 export VENV TRUTH_JS ROOT NPM_DIR
-mkdir -p "$OUT/invoicegenerator-en" "$OUT/microinvoice-en"
+mkdir -p "$OUT/invoicegenerator-en" "$OUT/pyinvoice-en" "$OUT/microinvoice-en"
 sources | xargs -P 2 -I{} bash -c 'render_with "$1" "$2" env INVOICE_LANG=en "$VENV/bin/python" "$ROOT/scripts/render-invoicegenerator.py"' _ {} "$OUT/invoicegenerator-en"
+sources | xargs -P 2 -I{} bash -c 'render_with "$1" "$2" "$VENV/bin/python" "$ROOT/scripts/render-pyinvoice.py"' _ {} "$OUT/pyinvoice-en"
 sources | xargs -P 2 -I{} bash -c 'render_with "$1" "$2" env NODE_PATH="$NPM_DIR/node_modules" node "$ROOT/scripts/render-microinvoice.cjs"' _ {} "$OUT/microinvoice-en"
-for r in invoicegenerator-en microinvoice-en; do echo "$(ls "$OUT/$r"/*.pdf 2>/dev/null | wc -l) PDFs in $OUT/$r"; done
+for r in invoicegenerator-en pyinvoice-en microinvoice-en; do echo "$(ls "$OUT/$r"/*.pdf 2>/dev/null | wc -l) PDFs in $OUT/$r"; done

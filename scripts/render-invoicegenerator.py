@@ -12,23 +12,15 @@ stderr): the page would describe another invoice.
 import json
 import sys
 from datetime import date
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import Decimal
 from xml.sax.saxutils import escape
 
 from InvoiceGenerator.api import Client, Creator, Invoice, Item, Provider
 from InvoiceGenerator.pdf import SimpleInvoice
+from render_common import cents, country, refuse
 
-COUNTRIES = {"DE": "Germany", "FR": "France", "AT": "Austria", "NL": "Netherlands", "BE": "Belgium",
-             "IT": "Italy", "ES": "Spain", "CH": "Switzerland", "LU": "Luxembourg", "GB": "United Kingdom",
-             "DK": "Denmark", "PL": "Poland", "SE": "Sweden", "US": "United States"}
 UNITS = {"H87": "pcs", "C62": "pcs", "XPP": "pcs", "HUR": "h", "DAY": "days", "KGM": "kg", "MTR": "m",
          "MTK": "m²", "LTR": "l", "KWH": "kWh", "MON": "months", "ANN": "years", "SET": "sets"}
-CENT = Decimal("0.01")
-
-
-def refuse(reason):
-    print(reason, file=sys.stderr)
-    sys.exit(3)
 
 
 def party(cls, p, key):
@@ -39,7 +31,7 @@ def party(cls, p, key):
         division=escape(address.get(f"{key}AddressLine2", "")),
         city=escape(address.get(f"{key}City", "")),
         zip_code=address.get(f"{key}PostCode", ""),
-        country=COUNTRIES.get(address.get(f"{key}CountryCode", ""), address.get(f"{key}CountryCode", "")),
+        country=country(address, key),
         vat_id=p.get(f"{key}VatIdentifier", ""),
         ir=p.get(f"{key}LegalRegistrationIdentifier", ""),
     )
@@ -55,10 +47,6 @@ def item(line):
         unit=UNITS.get(line.get("invoicedQuantityUnitOfMeasureCode", ""), ""),
         tax=Decimal(rates[0].get("invoicedItemVatRate") or 0),
     )
-
-
-def cents(value):
-    return Decimal(value).quantize(CENT, rounding=ROUND_HALF_UP)
 
 
 def main(out):
